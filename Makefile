@@ -1,0 +1,145 @@
+# Makefile for fgm.  SPDX-License-Identifier: GPL-3.0-or-later
+#
+#   make            build build/fgm, build/libfgm.a, build/libfgm.so
+#   make check      every test suite, then the unit tests again under
+#                   AddressSanitizer + UndefinedBehaviorSanitizer
+#   make demo       solve the shipped puzzles with every solver; bench table
+#   make bench      the benchmark tables (text, CSV, SVG) into build/bench/
+#   make install PREFIX=/usr/local
+#   make clean
+#
+# Build dependencies (flex, bison, GSL, check, pkg-config) are checked first;
+# as root they are installed with apt-get, otherwise the command is printed.
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+B       := build
+SHARED  ?= ../shared
+
+DEPS_PKGS := flex bison libgsl-dev check pkg-config
+
+WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+           -Wmissing-prototypes -Wundef -Wwrite-strings
+BASE    := -std=c11 -D_POSIX_C_SOURCE=200809L -fPIC -fvisibility=default
+# Evaluated when a recipe runs, i.e. after the dependency check.
+GSL_CFLAGS   = $(shell pkg-config --cflags gsl)
+GSL_LIBS     = $(shell pkg-config --libs gsl)
+CHECK_CFLAGS = $(shell pkg-config --cflags check)
+CHECK_LIBS   = $(shell pkg-config --libs check)
+
+CFLAGS  ?= -O2 -g
+ALL_CFLAGS = $(BASE) $(WARN) $(CFLAGS) -Iruntime $(GSL_CFLAGS)
+LIBS     = $(GSL_LIBS) -lpthread -ldl -lm
+
+LIB_SRC := $(wildcard runtime/*.c runtime/exact/*.c runtime/solve/*.c)
+CLI_SRC := $(wildcard runtime/cli/*.c)
+TEST_SRC := $(wildcard tests/check_*.c)
+
+LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
+CLI_OBJ  := $(CLI_SRC:%.c=$(B)/obj/%.o)
+TEST_OBJ := $(TEST_SRC:%.c=$(B)/obj/%.o)
+ASAN_OBJ := $(LIB_SRC:%.c=$(B)/asan/%.o) $(TEST_SRC:%.c=$(B)/asan/%.o)
+
+SAN := -fsanitize=address,undefined -fno-omit-frame-pointer \
+       -fno-sanitize-recover=all
+
+.PHONY: all check unit unit-asan cli-tests demo bench install clean deps lint
+
+all: $(B)/fgm $(B)/libfgm.a $(B)/libfgm.so
+
+# ---- build dependencies --------------------------------------------------
+deps: $(B)/.deps-ok
+
+$(B)/.deps-ok:
+	@mkdir -p $(B)
+	@missing=""; \
+	command -v flex >/dev/null 2>&1 || missing="$$missing flex"; \
+	command -v bison >/dev/null 2>&1 || missing="$$missing bison"; \
+	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
+	pkg-config --exists gsl 2>/dev/null || missing="$$missing libgsl-dev"; \
+	pkg-config --exists check 2>/dev/null || missing="$$missing check"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "fgm: installing build dependencies:$$missing (apt-get)"; \
+	    apt-get update -qq && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEPS_PKGS) \
+	      || exit 1; \
+	  else \
+	    echo "fgm: missing build dependencies:$$missing"; \
+	    echo "fgm: install them with: sudo apt-get install $(DEPS_PKGS)"; \
+	    exit 1; \
+	  fi; \
+	fi
+	@touch $@
+
+# ---- library and tool ----------------------------------------------------
+$(B)/obj/%.o: %.c | $(B)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(B)/libfgm.a: $(LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(B)/libfgm.so: $(LIB_OBJ)
+	$(CC) -shared -o $@ $^ $(LIBS)
+
+$(B)/fgm: $(CLI_OBJ) $(B)/libfgm.a
+	$(CC) -o $@ $(CLI_OBJ) $(B)/libfgm.a $(LIBS)
+
+# ---- tests -----------------------------------------------------------------
+$(B)/check_fgm: $(TEST_OBJ) $(B)/libfgm.a
+	$(CC) -o $@ $(TEST_OBJ) $(B)/libfgm.a $(CHECK_LIBS) $(LIBS)
+
+$(B)/asan/%.o: %.c | $(B)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -MMD -MP -c $< -o $@
+
+$(B)/check_fgm_asan: $(ASAN_OBJ)
+	$(CC) $(SAN) -o $@ $(ASAN_OBJ) $(CHECK_LIBS) $(LIBS)
+
+# Test fixtures are read relative to the repository root.
+unit: $(B)/check_fgm
+	FGM_SHARED=$(SHARED) $(B)/check_fgm
+
+unit-asan: $(B)/check_fgm_asan
+	FGM_SHARED=$(SHARED) CK_FORK=no \
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 $(B)/check_fgm_asan
+
+cli-tests: $(B)/fgm
+	@set -e; for t in tests/cli/*.sh; do \
+	  echo "== $$t"; FGM=$(B)/fgm SHARED=$(SHARED) bash $$t; done
+
+check: all
+	$(MAKE) unit
+	$(MAKE) cli-tests
+	$(MAKE) unit-asan
+	$(MAKE) lint
+	@echo "fgm: all tests passed"
+
+# No writable globals in the library (STYLE.md: no global state).
+lint: $(B)/libfgm.a
+	@bad=$$(nm -g --defined-only $(B)/libfgm.a | awk '$$2 ~ /^[DBCG]$$/'); \
+	if [ -n "$$bad" ]; then echo "fgm: writable globals:"; \
+	echo "$$bad"; exit 1; fi
+
+# ---- demo and benchmarks -------------------------------------------------
+demo: all
+	@bash tests/demo.sh $(B)/fgm
+
+bench: all
+	@bash tests/bench.sh $(B)/fgm $(SHARED) $(B)/bench
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib \
+	    $(DESTDIR)$(PREFIX)/include
+	install -m 755 $(B)/fgm $(DESTDIR)$(PREFIX)/bin/fgm
+	install -m 644 $(B)/libfgm.a $(DESTDIR)$(PREFIX)/lib/libfgm.a
+	install -m 755 $(B)/libfgm.so $(DESTDIR)$(PREFIX)/lib/libfgm.so
+	install -m 644 runtime/fgm.h $(DESTDIR)$(PREFIX)/include/fgm.h
+
+clean:
+	rm -rf $(B) generated/*.c generated/*.so
+
+-include $(shell find $(B)/obj $(B)/asan -name '*.d' 2>/dev/null)

@@ -1,0 +1,377 @@
+/* runtime/exact/csp.c: build the csp view of an IR; consistency and checks.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "csp.h"
+
+void
+fgm_csp_free(fgm_csp *csp)
+{
+    if (!csp)
+        return;
+    free(csp->card);
+    free(csp->full);
+    free(csp->peer_off);
+    free(csp->peers);
+    free(csp->unit_off);
+    free(csp->unit_vars);
+    free(csp->var_unit_off);
+    free(csp->var_units);
+    free(csp->tables);
+    free(csp->var_table_off);
+    free(csp->var_tables);
+    free(csp);
+}
+
+static int
+cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* Fills peer_off/peers: for each variable, the sorted unique variables it
+ * shares a neq or alldiff factor with. */
+static int
+build_peers(fgm_csp *csp, const fgm_ir *ir)
+{
+    int *deg = calloc((size_t)csp->nvars + 1, sizeof *deg), *fill;
+    long total = 0;
+    int i, j, k, v, n;
+
+    if (!deg)
+        return 0;
+    /* Upper bound on peers per variable (duplicates removed later). */
+    for (i = 0; i < ir->nfactors; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+        const int *s = fgm_ir_scope(ir, f);
+
+        if (f->kind != FGM_FACTOR_NEQ && f->kind != FGM_FACTOR_ALLDIFF)
+            continue;
+        for (j = 0; j < f->arity; j++)
+            deg[s[j]] += f->arity - 1;
+    }
+    csp->peer_off = malloc(((size_t)csp->nvars + 1) * sizeof *csp->peer_off);
+    for (v = 0; v < csp->nvars; v++)
+        total += deg[v];
+    csp->peers = malloc((size_t)(total ? total : 1) * sizeof *csp->peers);
+    fill = calloc((size_t)csp->nvars + 1, sizeof *fill);
+    if (!csp->peer_off || !csp->peers || !fill) {
+        free(deg);
+        free(fill);
+        return 0;
+    }
+    csp->peer_off[0] = 0;
+    for (v = 0; v < csp->nvars; v++)
+        csp->peer_off[v + 1] = csp->peer_off[v] + deg[v];
+    for (i = 0; i < ir->nfactors; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+        const int *s = fgm_ir_scope(ir, f);
+
+        if (f->kind != FGM_FACTOR_NEQ && f->kind != FGM_FACTOR_ALLDIFF)
+            continue;
+        for (j = 0; j < f->arity; j++)
+            for (k = 0; k < f->arity; k++)
+                if (j != k && s[j] != s[k])
+                    csp->peers[csp->peer_off[s[j]] + fill[s[j]]++] = s[k];
+    }
+    /* Sort, deduplicate, and compact in place. */
+    n = 0;
+    for (v = 0; v < csp->nvars; v++) {
+        int *p = csp->peers + csp->peer_off[v], m = fill[v], u = 0;
+
+        qsort(p, (size_t)m, sizeof *p, cmp_int);
+        for (j = 0; j < m; j++)
+            if (u == 0 || p[j] != p[u - 1])
+                p[u++] = p[j];
+        memmove(csp->peers + n, p, (size_t)u * sizeof *p);
+        csp->peer_off[v] = n;
+        n += u;
+    }
+    csp->peer_off[csp->nvars] = n;
+    free(deg);
+    free(fill);
+    return 1;
+}
+
+/* Builds an index "variable -> list of items" from ITEMS lists given by
+ * OFF/VARS (NITEMS lists).  Writes *POFF (nvars+1) and *PLIST. */
+static int
+invert(int nvars, int nitems, const int *off, const int *vars, int **poff,
+       int **plist)
+{
+    int *o = calloc((size_t)nvars + 1, sizeof *o), *l, *fill, i, j;
+
+    if (!o)
+        return 0;
+    for (i = 0; i < nitems; i++)
+        for (j = off[i]; j < off[i + 1]; j++)
+            o[vars[j] + 1]++;
+    for (i = 0; i < nvars; i++)
+        o[i + 1] += o[i];
+    l = malloc((size_t)(o[nvars] ? o[nvars] : 1) * sizeof *l);
+    fill = calloc((size_t)nvars + 1, sizeof *fill);
+    if (!l || !fill) {
+        free(o);
+        free(l);
+        free(fill);
+        return 0;
+    }
+    for (i = 0; i < nitems; i++)
+        for (j = off[i]; j < off[i + 1]; j++)
+            l[o[vars[j]] + fill[vars[j]]++] = i;
+    free(fill);
+    *poff = o;
+    *plist = l;
+    return 1;
+}
+
+/* Builds the alldiff units and the table index. */
+static int
+build_units_tables(fgm_csp *csp, const fgm_ir *ir)
+{
+    int i, j, nu = 0, nt = 0, len = 0, *toff = NULL, *tvars = NULL, tl = 0;
+    int ok;
+
+    for (i = 0; i < ir->nfactors; i++) {
+        if (ir->factors[i].kind == FGM_FACTOR_ALLDIFF) {
+            nu++;
+            len += ir->factors[i].arity;
+        } else if (ir->factors[i].kind == FGM_FACTOR_TABLE) {
+            nt++;
+            tl += ir->factors[i].arity;
+        }
+    }
+    csp->nunits = nu;
+    csp->ntables = nt;
+    csp->unit_off = malloc(((size_t)nu + 1) * sizeof *csp->unit_off);
+    csp->unit_vars = malloc(((size_t)len + 1) * sizeof *csp->unit_vars);
+    csp->tables = malloc(((size_t)nt + 1) * sizeof *csp->tables);
+    toff = malloc(((size_t)nt + 1) * sizeof *toff);
+    tvars = malloc(((size_t)tl + 1) * sizeof *tvars);
+    if (!csp->unit_off || !csp->unit_vars || !csp->tables || !toff || !tvars) {
+        free(toff);
+        free(tvars);
+        return 0;
+    }
+    nu = nt = len = tl = 0;
+    csp->unit_off[0] = 0;
+    toff[0] = 0;
+    for (i = 0; i < ir->nfactors; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+        const int *s = fgm_ir_scope(ir, f);
+
+        if (f->kind == FGM_FACTOR_ALLDIFF) {
+            for (j = 0; j < f->arity; j++)
+                csp->unit_vars[len++] = s[j];
+            csp->unit_off[++nu] = len;
+        } else if (f->kind == FGM_FACTOR_TABLE) {
+            for (j = 0; j < f->arity; j++)
+                tvars[tl++] = s[j];
+            csp->tables[nt] = i;
+            toff[++nt] = tl;
+        }
+    }
+    ok = invert(csp->nvars, nu, csp->unit_off, csp->unit_vars,
+                &csp->var_unit_off, &csp->var_units)
+         && invert(csp->nvars, nt, toff, tvars, &csp->var_table_off,
+                   &csp->var_tables);
+    free(toff);
+    free(tvars);
+    return ok;
+}
+
+fgm_csp *
+fgm_csp_new(const fgm_ir *ir, fgm_status *status)
+{
+    fgm_csp *csp = calloc(1, sizeof *csp);
+    int v, i, j;
+
+    *status = FGM_ENOMEM;
+    if (!csp)
+        return NULL;
+    csp->ir = ir;
+    csp->nvars = ir->nvars;
+    csp->card = malloc(((size_t)ir->nvars + 1) * sizeof *csp->card);
+    csp->full = malloc(((size_t)ir->nvars + 1) * sizeof *csp->full);
+    if (!csp->card || !csp->full)
+        goto fail;
+    for (v = 0; v < ir->nvars; v++) {
+        int c = fgm_ir_card(ir, v);
+
+        if (c > FGM_IR_MAXCARD) {
+            *status = FGM_EUNSUPPORTED;
+            goto fail;
+        }
+        csp->card[v] = c;
+        csp->full[v] = c == 64 ? ~(fgm_dom)0 : FGM_DOM_BIT(c) - 1;
+        if (c > csp->maxcard)
+            csp->maxcard = c;
+    }
+    /* Unary evidence with a zero weight removes that value for good. */
+    for (i = 0; i < ir->nfactors; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+        const double *p = fgm_ir_params(ir, f);
+
+        if (f->kind != FGM_FACTOR_EVIDENCE)
+            continue;
+        v = fgm_ir_scope(ir, f)[0];
+        for (j = 0; j < f->nparams; j++)
+            if (p[j] == 0.0)
+                csp->full[v] &= ~FGM_DOM_BIT(j);
+    }
+    if (!build_peers(csp, ir) || !build_units_tables(csp, ir))
+        goto fail;
+    *status = FGM_OK;
+    return csp;
+fail:
+    fgm_csp_free(csp);
+    return NULL;
+}
+
+int
+fgm_csp_init_domains(const fgm_csp *csp, const int *given, fgm_dom *dom)
+{
+    int v;
+
+    for (v = 0; v < csp->nvars; v++) {
+        dom[v] = csp->full[v];
+        if (given && given[v] >= 0) {
+            if (given[v] >= csp->card[v]
+                || !(csp->full[v] & FGM_DOM_BIT(given[v])))
+                return 0;
+            dom[v] = FGM_DOM_BIT(given[v]);
+        }
+    }
+    return 1;
+}
+
+/* Whether the table factor at IR index FI has a nonzero tuple compatible
+ * with the per-variable value sets given by SETS (indexed by scope
+ * position).  Walks the table in row-major order. */
+static int
+table_has_support(const fgm_ir *ir, const fgm_ir_factor *f,
+                  const fgm_dom *sets)
+{
+    const int *s = fgm_ir_scope(ir, f);
+    const double *p = fgm_ir_params(ir, f);
+    int idx[64], k, i, a = f->arity;
+    long pos = 0;
+
+    if (a > 64)
+        return 1;   /* too wide to check here; verify() still checks it */
+    for (i = 0; i < a; i++)
+        idx[i] = 0;
+    for (;;) {
+        int ok = p[pos] != 0.0;
+
+        for (i = 0; ok && i < a; i++)
+            ok = (sets[i] >> idx[i]) & 1;
+        if (ok)
+            return 1;
+        /* Advance the odometer (last index fastest, row-major). */
+        for (k = a - 1; k >= 0; k--) {
+            if (++idx[k] < fgm_ir_card(ir, s[k]))
+                break;
+            idx[k] = 0;
+        }
+        if (k < 0)
+            return 0;
+        pos++;
+    }
+}
+
+int
+fgm_csp_table_supported(const fgm_csp *csp, int t, const fgm_dom *dom, int v,
+                        int val)
+{
+    const fgm_ir *ir = csp->ir;
+    const fgm_ir_factor *f = &ir->factors[csp->tables[t]];
+    const int *s = fgm_ir_scope(ir, f);
+    fgm_dom sets[64];
+    int i;
+
+    if (f->arity > 64)
+        return 1;
+    for (i = 0; i < f->arity; i++)
+        sets[i] = s[i] == v ? FGM_DOM_BIT(val) : dom[s[i]];
+    return table_has_support(ir, f, sets);
+}
+
+int
+fgm_csp_consistent(const fgm_csp *csp, const int *assign, int v, int val)
+{
+    const int *p = fgm_csp_peers(csp, v);
+    int i, n = fgm_csp_npeers(csp, v);
+
+    if (!(csp->full[v] & FGM_DOM_BIT(val)))
+        return 0;
+    for (i = 0; i < n; i++)
+        if (assign[p[i]] == val)
+            return 0;
+    for (i = csp->var_table_off[v]; i < csp->var_table_off[v + 1]; i++) {
+        const fgm_ir_factor *f = &csp->ir->factors[csp->tables[csp->var_tables[i]]];
+        const int *s = fgm_ir_scope(csp->ir, f);
+        fgm_dom sets[64];
+        int k;
+
+        if (f->arity > 64)
+            continue;
+        for (k = 0; k < f->arity; k++) {
+            if (s[k] == v)
+                sets[k] = FGM_DOM_BIT(val);
+            else if (assign[s[k]] >= 0)
+                sets[k] = FGM_DOM_BIT(assign[s[k]]);
+            else
+                sets[k] = csp->full[s[k]];
+        }
+        if (!table_has_support(csp->ir, f, sets))
+            return 0;
+    }
+    return 1;
+}
+
+int
+fgm_csp_verify(const fgm_csp *csp, const int *given, const int *assign)
+{
+    const fgm_ir *ir = csp->ir;
+    int v, i, j, k;
+
+    for (v = 0; v < csp->nvars; v++) {
+        if (assign[v] < 0 || assign[v] >= csp->card[v])
+            return 0;
+        if (given && given[v] >= 0 && given[v] != assign[v])
+            return 0;
+    }
+    for (i = 0; i < ir->nfactors; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+        const int *s = fgm_ir_scope(ir, f);
+        const double *p = fgm_ir_params(ir, f);
+        long pos = 0;
+
+        switch (f->kind) {
+        case FGM_FACTOR_NEQ:
+        case FGM_FACTOR_ALLDIFF:
+            for (j = 0; j < f->arity; j++)
+                for (k = j + 1; k < f->arity; k++)
+                    if (assign[s[j]] == assign[s[k]])
+                        return 0;
+            break;
+        case FGM_FACTOR_TABLE:
+            for (j = 0; j < f->arity; j++)
+                pos = pos * csp->card[s[j]] + assign[s[j]];
+            if (p[pos] == 0.0)
+                return 0;
+            break;
+        case FGM_FACTOR_EVIDENCE:
+            if (p[assign[s[0]]] == 0.0)
+                return 0;
+            break;
+        default:
+            return 0;
+        }
+    }
+    return 1;
+}

@@ -1,0 +1,118 @@
+/* runtime/fgm.h: the public API of libfgm (status codes, puzzles, IR, solvers).
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * This is the only header a user of libfgm includes.  The library never
+ * prints and never exits: every function returns a status from the enum
+ * below, and human-readable diagnostics go to the sink passed by the caller.
+ */
+#ifndef FGM_H
+#define FGM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define FGM_VERSION "0.1.0"
+
+/* Status codes.  ORDER FACTOR: grep before reordering (fgm_strerror). */
+typedef enum fgm_status {
+    FGM_OK = 0,
+    FGM_ENOMEM,     /* out of memory */
+    FGM_EINVAL,     /* invalid argument or input */
+    FGM_EPARSE,     /* syntax error in a model or puzzle file */
+    FGM_ESEMA,      /* semantic error in a model */
+    FGM_EIO,        /* file could not be read or written */
+    FGM_EPLUGIN,    /* plugin could not be loaded */
+    FGM_EABI,       /* plugin built for another ABI */
+    FGM_ESTALE,     /* plugin built from another model */
+    FGM_ECC,        /* the C compiler failed */
+    FGM_ETIMEOUT,   /* the deadline passed before an answer */
+    FGM_EINTERNAL,  /* a bug in fgm */
+    FGM_EUNSOLVED,  /* the solver ended without a verified solution */
+    FGM_EUNSUPPORTED /* the solver cannot handle this model */
+} fgm_status;
+
+/* Returns a static string describing STATUS. */
+const char *fgm_strerror(fgm_status status);
+
+/* Diagnostic sink: receives one complete message (no trailing newline). */
+typedef void (*fgm_diag_fn)(void *ctx, const char *msg);
+
+/* ------------------------------------------------------------------------
+ * Puzzles: N x N grids (N = 4, 9, 16, 25 for Sudoku; any N for Latin squares).
+ * Cell values are 1..N, 0 for empty.
+ * ---------------------------------------------------------------------- */
+
+#define FGM_PUZZLE_MAXN 25
+#define FGM_PUZZLE_MAXCELLS (FGM_PUZZLE_MAXN * FGM_PUZZLE_MAXN)
+
+typedef struct fgm_puzzle {
+    int n;              /* side length */
+    int box;            /* box side (n == box * box) or 0 for a Latin square */
+    long line;          /* line of the input where the puzzle starts */
+    char empty;         /* the symbol the input used for empty cells */
+    unsigned char cells[FGM_PUZZLE_MAXCELLS];
+} fgm_puzzle;
+
+typedef struct fgm_puzzle_reader fgm_puzzle_reader;
+
+/* Opens PATH for reading puzzles ("-" is stdin).  N is the expected side
+ * (0: Sudoku, told by the length of the first grid); BOX is the expected box
+ * side when N is given (0: no box constraint, a Latin square).  On failure
+ * returns NULL and reports through DIAG.  The reader owns its FILE. */
+fgm_puzzle_reader *fgm_puzzle_reader_open(const char *path, int n, int box,
+                                          fgm_diag_fn diag, void *ctx);
+
+/* Reads the next puzzle into *OUT.  Returns FGM_OK, FGM_EIO at the end of
+ * input (with *OUT untouched), or FGM_EPARSE/FGM_EINVAL after reporting a
+ * malformed puzzle as "file:line: error: ..." through the sink. */
+fgm_status fgm_puzzle_read(fgm_puzzle_reader *r, fgm_puzzle *out);
+
+/* Number of puzzles returned so far. */
+long fgm_puzzle_reader_count(const fgm_puzzle_reader *r);
+
+/* Closes the reader; NULL is a no-op. */
+void fgm_puzzle_reader_close(fgm_puzzle_reader *r);
+
+/* Parses one puzzle from the text TEXT (one line, or a multi-line grid).
+ * NAME is used in messages.  Returns FGM_OK or an error after reporting. */
+fgm_status fgm_puzzle_parse(const char *text, const char *name, int n,
+                            int box, fgm_puzzle *out, fgm_diag_fn diag,
+                            void *ctx);
+
+/* Writes P on one line (N*N symbols, P->empty for empty cells) into BUF of
+ * SIZE bytes, NUL-terminated.  Returns the length or -1 if BUF is short. */
+int fgm_puzzle_format_line(const fgm_puzzle *p, char *buf, size_t size);
+
+/* Writes P as the boxed multi-line display to F. */
+void fgm_puzzle_write_grid(const fgm_puzzle *p, FILE *f);
+
+/* Symbol for value V (1..35) in the one-line format: 1-9 then A-Z. */
+char fgm_puzzle_symbol(int v);
+
+/* ------------------------------------------------------------------------
+ * The IR: finite-domain variables and factors (see runtime/ir.h).
+ * ---------------------------------------------------------------------- */
+
+typedef struct fgm_ir fgm_ir;
+
+/* Builds the Sudoku IR with box side BOX (2..5): N = BOX*BOX, one array
+ * cell[N][N] in 1..N, and 3N alldiff factors (rows, columns, boxes).
+ * Returns NULL on allocation failure. */
+fgm_ir *fgm_ir_sudoku(int box);
+
+/* Builds the N x N Latin square IR (2N alldiff factors). */
+fgm_ir *fgm_ir_latin(int n);
+
+void fgm_ir_free(fgm_ir *ir);
+
+/* Writes the canonical text dump of IR to F (hash on the first line). */
+fgm_status fgm_ir_dump(const fgm_ir *ir, FILE *f);
+
+/* 64-bit FNV-1a hash of the canonical dump (without its first line). */
+uint64_t fgm_ir_hash(const fgm_ir *ir);
+
+/* Writes Graphviz DOT of the factor graph of IR to F. */
+fgm_status fgm_ir_graph(const fgm_ir *ir, FILE *f);
+
+#endif /* FGM_H */

@@ -1,0 +1,300 @@
+/* runtime/ir.c: IR builder, canonical dump and its 64-bit hash.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The canonical dump is the identity of a model: the plugin loader compares
+ * its hash with the one baked into a plugin.  It must therefore be fully
+ * deterministic (no pointers, no locale-dependent number formatting: doubles
+ * are printed with %.17g, which round-trips) and list everything that
+ * changes the messages a run computes.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "ir.h"
+
+static const char *const kind_names[] = {
+#define FGM_X(e, s) s,
+    FGM_FACTOR_KINDS(FGM_X)
+#undef FGM_X
+};
+
+const char *
+fgm_ir_kind_name(fgm_factor_kind kind)
+{
+    if ((unsigned)kind >= FGM_FACTOR_NKINDS)
+        return "?";
+    return kind_names[kind];
+}
+
+fgm_ir *
+fgm_ir_new(const char *name)
+{
+    fgm_ir *ir = calloc(1, sizeof *ir);
+
+    if (!ir)
+        return NULL;
+    snprintf(ir->name, sizeof ir->name, "%s", name ? name : "model");
+    return ir;
+}
+
+void
+fgm_ir_free(fgm_ir *ir)
+{
+    if (!ir)
+        return;
+    free(ir->arrays);
+    free(ir->var_array);
+    free(ir->factors);
+    free(ir->scope_pool);
+    free(ir->param_pool);
+    free(ir);
+}
+
+/* Grows *P (element size ELEM) so that it holds at least NEED elements. */
+static int
+grow(void *p, int *cap, int need, size_t elem)
+{
+    void **pp = p;
+    int ncap;
+    void *q;
+
+    if (need <= *cap)
+        return 1;
+    ncap = *cap ? *cap : 16;
+    while (ncap < need)
+        ncap *= 2;
+    q = realloc(*pp, (size_t)ncap * elem);
+    if (!q)
+        return 0;
+    *pp = q;
+    *cap = ncap;
+    return 1;
+}
+
+int
+fgm_ir_add_array(fgm_ir *ir, const char *name, int ndims, const int *dims,
+                 int lo, int card, unsigned flags, fgm_status *status)
+{
+    fgm_ir_array *a;
+    long count = 1;
+    int i, *va, vcap;
+
+    *status = FGM_EINVAL;
+    if (ndims < 0 || ndims > FGM_IR_MAXDIMS || card < 1 || !name
+        || strlen(name) >= FGM_IR_MAXNAME)
+        return -1;
+    for (i = 0; i < ndims; i++) {
+        if (dims[i] < 1)
+            return -1;
+        count *= dims[i];
+        if (count > 1L << 24)
+            return -1;
+    }
+    *status = FGM_ENOMEM;
+    if (!grow(&ir->arrays, &ir->arrays_cap, ir->narrays + 1, sizeof *a))
+        return -1;
+    vcap = ir->nvars;
+    va = realloc(ir->var_array, (size_t)(ir->nvars + count) * sizeof *va);
+    if (!va)
+        return -1;
+    ir->var_array = va;
+    for (i = 0; i < count; i++)
+        va[vcap + i] = ir->narrays;
+    a = &ir->arrays[ir->narrays++];
+    memset(a, 0, sizeof *a);
+    snprintf(a->name, sizeof a->name, "%s", name);
+    a->ndims = ndims;
+    for (i = 0; i < ndims; i++)
+        a->dims[i] = dims[i];
+    a->first = ir->nvars;
+    a->count = (int)count;
+    a->lo = lo;
+    a->card = card;
+    a->flags = flags;
+    ir->nvars += (int)count;
+    *status = FGM_OK;
+    return a->first;
+}
+
+int
+fgm_ir_card(const fgm_ir *ir, int v)
+{
+    return ir->arrays[ir->var_array[v]].card;
+}
+
+int
+fgm_ir_add_factor(fgm_ir *ir, fgm_factor_kind kind, int arity,
+                  const int *scope, int nparams, const double *params,
+                  fgm_status *status)
+{
+    fgm_ir_factor *f;
+    long want = 0;
+    int i;
+
+    *status = FGM_EINVAL;
+    if ((unsigned)kind >= FGM_FACTOR_NKINDS || arity < 1)
+        return -1;
+    for (i = 0; i < arity; i++)
+        if (scope[i] < 0 || scope[i] >= ir->nvars)
+            return -1;
+    switch (kind) {
+    case FGM_FACTOR_NEQ:
+        if (arity != 2 || scope[0] == scope[1])
+            return -1;
+        break;
+    case FGM_FACTOR_ALLDIFF:
+        if (arity < 2)
+            return -1;
+        break;
+    case FGM_FACTOR_TABLE:
+        want = 1;
+        for (i = 0; i < arity; i++) {
+            want *= fgm_ir_card(ir, scope[i]);
+            if (want > 1L << 22)
+                return -1;
+        }
+        break;
+    case FGM_FACTOR_EVIDENCE:
+        if (arity != 1)
+            return -1;
+        want = fgm_ir_card(ir, scope[0]);
+        break;
+    default:
+        return -1;
+    }
+    if (nparams != want || (nparams > 0 && !params))
+        return -1;
+    for (i = 0; i < nparams; i++)
+        if (!(params[i] >= 0.0))    /* also rejects NaN */
+            return -1;
+
+    *status = FGM_ENOMEM;
+    if (!grow(&ir->factors, &ir->factors_cap, ir->nfactors + 1, sizeof *f)
+        || !grow(&ir->scope_pool, &ir->scope_cap, ir->nscope + arity,
+                 sizeof *ir->scope_pool)
+        || !grow(&ir->param_pool, &ir->param_cap, ir->nparam + nparams,
+                 sizeof *ir->param_pool))
+        return -1;
+    f = &ir->factors[ir->nfactors];
+    memset(f, 0, sizeof *f);
+    f->kind = kind;
+    f->arity = arity;
+    f->scope = ir->nscope;
+    memcpy(ir->scope_pool + ir->nscope, scope, (size_t)arity * sizeof *scope);
+    ir->nscope += arity;
+    f->nparams = nparams;
+    f->params = -1;
+    if (nparams > 0) {
+        f->params = ir->nparam;
+        memcpy(ir->param_pool + ir->nparam, params,
+               (size_t)nparams * sizeof *params);
+        ir->nparam += nparams;
+    }
+    *status = FGM_OK;
+    return ir->nfactors++;
+}
+
+char *
+fgm_ir_var_name(const fgm_ir *ir, int v, char *buf, size_t size)
+{
+    const fgm_ir_array *a = &ir->arrays[ir->var_array[v]];
+    int rest = v - a->first, idx[FGM_IR_MAXDIMS], i;
+    size_t len;
+
+    for (i = a->ndims - 1; i >= 0; i--) {
+        idx[i] = rest % a->dims[i];
+        rest /= a->dims[i];
+    }
+    len = (size_t)snprintf(buf, size, "%s", a->name);
+    for (i = 0; i < a->ndims && len < size; i++)
+        len += (size_t)snprintf(buf + len, size - len, "[%d]", idx[i]);
+    return buf;
+}
+
+/* ---- canonical dump ------------------------------------------------- */
+
+/* Writes the dump body (everything after the hash line) to F. */
+static void
+dump_body(const fgm_ir *ir, FILE *f)
+{
+    char name[FGM_IR_MAXNAME + 16 * FGM_IR_MAXDIMS];
+    int i, j;
+
+    fprintf(f, "model %s\n", ir->name);
+    fprintf(f, "vars %d factors %d\n", ir->nvars, ir->nfactors);
+    for (i = 0; i < ir->narrays; i++) {
+        const fgm_ir_array *a = &ir->arrays[i];
+
+        fprintf(f, "array %s", a->name);
+        for (j = 0; j < a->ndims; j++)
+            fprintf(f, "[%d]", a->dims[j]);
+        fprintf(f, " in %d..%d first %d%s\n", a->lo, a->lo + a->card - 1,
+                a->first, (a->flags & FGM_ARRAY_OBSERVED) ? " observed" : "");
+    }
+    for (i = 0; i < ir->nfactors; i++) {
+        const fgm_ir_factor *fa = &ir->factors[i];
+        const int *s = fgm_ir_scope(ir, fa);
+        const double *p = fgm_ir_params(ir, fa);
+
+        fprintf(f, "f%d %s", i, fgm_ir_kind_name(fa->kind));
+        for (j = 0; j < fa->arity; j++)
+            fprintf(f, " %s", fgm_ir_var_name(ir, s[j], name, sizeof name));
+        if (fa->nparams > 0) {
+            fprintf(f, " params");
+            for (j = 0; j < fa->nparams; j++)
+                fprintf(f, " %.17g", p[j]);
+        }
+        fputc('\n', f);
+    }
+}
+
+uint64_t
+fgm_ir_hash(const fgm_ir *ir)
+{
+    char *text = NULL;
+    size_t len = 0, i;
+    uint64_t h = 14695981039346656037ull;   /* FNV-1a 64 offset basis */
+    FILE *f = open_memstream(&text, &len);
+
+    if (!f)
+        return 0;
+    dump_body(ir, f);
+    fclose(f);
+    for (i = 0; i < len; i++) {
+        h ^= (unsigned char)text[i];
+        h *= 1099511628211ull;               /* FNV-1a 64 prime */
+    }
+    free(text);
+    return h;
+}
+
+fgm_status
+fgm_ir_dump(const fgm_ir *ir, FILE *f)
+{
+    fprintf(f, "# fgm-ir 1 hash %016llx\n", (unsigned long long)fgm_ir_hash(ir));
+    dump_body(ir, f);
+    return ferror(f) ? FGM_EIO : FGM_OK;
+}
+
+fgm_status
+fgm_ir_graph(const fgm_ir *ir, FILE *f)
+{
+    char name[FGM_IR_MAXNAME + 16 * FGM_IR_MAXDIMS];
+    int i, j;
+
+    fprintf(f, "graph \"%s\" {\n", ir->name);
+    fprintf(f, "  node [shape=circle, fontsize=10];\n");
+    for (i = 0; i < ir->nvars; i++)
+        fprintf(f, "  v%d [label=\"%s\"];\n", i,
+                fgm_ir_var_name(ir, i, name, sizeof name));
+    for (i = 0; i < ir->nfactors; i++) {
+        const fgm_ir_factor *fa = &ir->factors[i];
+        const int *s = fgm_ir_scope(ir, fa);
+
+        fprintf(f, "  f%d [shape=box, style=filled, fillcolor=lightgray, "
+                "label=\"%s\"];\n", i, fgm_ir_kind_name(fa->kind));
+        for (j = 0; j < fa->arity; j++)
+            fprintf(f, "  f%d -- v%d;\n", i, s[j]);
+    }
+    fprintf(f, "}\n");
+    return ferror(f) ? FGM_EIO : FGM_OK;
+}

@@ -1,0 +1,33 @@
+/* runtime/solve/registry.c: the table of solvers, in `fgm list` order.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+#include "solver.h"
+
+static const fgm_solver *const solvers[] = {
+    &fgm_solver_backtrack,
+    &fgm_solver_mrv,
+    &fgm_solver_ac3,
+    &fgm_solver_fc,
+    &fgm_solver_mac,
+    &fgm_solver_norvig,
+    &fgm_solver_dlx,
+};
+
+const fgm_solver *
+fgm_solver_find(const char *name)
+{
+    size_t i;
+
+    for (i = 0; i < FGM_COUNTOF(solvers); i++)
+        if (strcmp(solvers[i]->name, name) == 0)
+            return solvers[i];
+    return NULL;
+}
+
+const fgm_solver *const *
+fgm_solver_list(int *count)
+{
+    *count = (int)FGM_COUNTOF(solvers);
+    return solvers;
+}

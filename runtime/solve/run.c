@@ -1,0 +1,115 @@
+/* runtime/solve/run.c: the solve driver: deadline, RNG, timing, verification.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "run.h"
+
+struct fgm_runner {
+    const fgm_solver *solver;
+    const fgm_csp *csp;
+    const fgm_solve_opts *opts;
+    void *ws;
+    gsl_rng *rng;
+};
+
+fgm_runner *
+fgm_runner_new(const fgm_solver *solver, const fgm_csp *csp,
+               const fgm_solve_opts *opts, fgm_status *status,
+               const char **reason)
+{
+    fgm_runner *r;
+    const char *why = solver->refuses ? solver->refuses(csp) : NULL;
+
+    *reason = NULL;
+    if (why) {
+        *reason = why;
+        *status = FGM_EUNSUPPORTED;
+        return NULL;
+    }
+    *status = FGM_ENOMEM;
+    r = calloc(1, sizeof *r);
+    if (!r)
+        return NULL;
+    r->solver = solver;
+    r->csp = csp;
+    r->opts = opts;
+    r->rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!r->rng)
+        goto fail;
+    if (solver->ws_new) {
+        r->ws = solver->ws_new(csp);
+        if (!r->ws)
+            goto fail;
+    }
+    *status = FGM_OK;
+    return r;
+fail:
+    fgm_runner_free(r);
+    return NULL;
+}
+
+void
+fgm_runner_free(fgm_runner *r)
+{
+    if (!r)
+        return;
+    if (r->ws && r->solver->ws_free)
+        r->solver->ws_free(r->ws);
+    if (r->rng)
+        gsl_rng_free(r->rng);
+    free(r);
+}
+
+fgm_status
+fgm_runner_solve(fgm_runner *r, const int *given, unsigned long seed,
+                 double timeout_ms, int *solution, fgm_solve_result *res)
+{
+    static const fgm_solve_opts no_opts;
+    fgm_solve_job job;
+    double t0;
+    int v;
+
+    memset(res, 0, sizeof *res);
+    memset(&job, 0, sizeof job);
+    job.csp = r->csp;
+    job.given = given;
+    job.solution = solution;
+    job.opts = r->opts ? r->opts : &no_opts;
+    job.rng = r->rng;
+    job.ws = r->ws;
+    gsl_rng_set(r->rng, seed);
+    for (v = 0; v < r->csp->nvars; v++)
+        solution[v] = -1;
+    t0 = fgm_now();
+    job.deadline = timeout_ms > 0 ? t0 + timeout_ms * 1e-3 : 0;
+    res->status = r->solver->solve(&job);
+    res->ms = (fgm_now() - t0) * 1e3;
+    res->stats = job.stats;
+    if (res->status == FGM_OK) {
+        /* A solver's FGM_OK is a claim: check it against every factor. */
+        res->valid = fgm_csp_verify(r->csp, given, solution);
+        res->solved = res->valid;
+        if (!res->valid)
+            res->status = FGM_EUNSOLVED;
+    }
+    return res->status;
+}
+
+void
+fgm_puzzle_to_given(const fgm_puzzle *p, int *given)
+{
+    int i;
+
+    for (i = 0; i < p->n * p->n; i++)
+        given[i] = p->cells[i] ? p->cells[i] - 1 : -1;
+}
+
+void
+fgm_puzzle_from_solution(fgm_puzzle *p, const int *sol)
+{
+    int i;
+
+    for (i = 0; i < p->n * p->n; i++)
+        p->cells[i] = (unsigned char)(sol[i] >= 0 ? sol[i] + 1 : 0);
+}

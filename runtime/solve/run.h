@@ -1,0 +1,47 @@
+/* runtime/solve/run.h: run one solver on one puzzle, timed and verified.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A runner is per thread: it owns the solver's workspace, a GSL RNG and the
+ * scratch arrays, so solving a batch allocates nothing per puzzle.
+ */
+#ifndef FGM_RUN_H
+#define FGM_RUN_H
+
+#include "solver.h"
+
+typedef struct fgm_solve_result {
+    fgm_status status;   /* FGM_OK, FGM_EUNSOLVED, FGM_ETIMEOUT, ... */
+    int solved;          /* a solution was returned and verified */
+    int valid;           /* the returned assignment passed verification */
+    double ms;           /* wall time of the solve call */
+    fgm_solve_stats stats;
+} fgm_solve_result;
+
+typedef struct fgm_runner fgm_runner;
+
+/* Returns a runner for SOLVER on CSP (both borrowed, must outlive it), or
+ * NULL with *STATUS set (FGM_EUNSUPPORTED with *REASON when the solver
+ * refuses the model, FGM_ENOMEM). */
+FGM_INTERNAL fgm_runner *fgm_runner_new(const fgm_solver *solver,
+                                        const fgm_csp *csp,
+                                        const fgm_solve_opts *opts,
+                                        fgm_status *status,
+                                        const char **reason);
+
+FGM_INTERNAL void fgm_runner_free(fgm_runner *r);
+
+/* Solves with clues GIVEN (nvars, -1 = unknown), RNG seeded with SEED, a
+ * cooperative deadline of TIMEOUT_MS (<= 0: none).  On a verified solution
+ * writes it to SOLUTION (nvars value indices) and sets res->solved.
+ * Returns res->status. */
+FGM_INTERNAL fgm_status fgm_runner_solve(fgm_runner *r, const int *given,
+                                         unsigned long seed,
+                                         double timeout_ms, int *solution,
+                                         fgm_solve_result *res);
+
+/* Puzzle <-> assignment for a grid model whose first array is cell[N][N]
+ * in 1..N (value v is index v-1; empty is -1). */
+FGM_INTERNAL void fgm_puzzle_to_given(const fgm_puzzle *p, int *given);
+FGM_INTERNAL void fgm_puzzle_from_solution(fgm_puzzle *p, const int *sol);
+
+#endif /* FGM_RUN_H */

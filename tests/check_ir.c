@@ -1,0 +1,160 @@
+/* tests/check_ir.c: IR builder, Sudoku/Latin builders, dump and hash.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../runtime/ir.h"
+#include "suites.h"
+
+static char *
+dump_to_string(const fgm_ir *ir)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(fgm_ir_dump(ir, f), FGM_OK);
+    fclose(f);
+    return text;
+}
+
+START_TEST(test_sudoku_shape)
+{
+    static const int boxes[] = { 2, 3, 4, 5 };
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        int b = boxes[i], n = b * b, k;
+        fgm_ir *ir = fgm_ir_sudoku(b);
+
+        ck_assert_msg(ir != NULL, "sudoku box %d builds", b);
+        ck_assert_int_eq(ir->nvars, n * n);
+        ck_assert_int_eq(ir->nfactors, 3 * n);
+        for (k = 0; k < ir->nfactors; k++) {
+            ck_assert_int_eq(ir->factors[k].kind, FGM_FACTOR_ALLDIFF);
+            ck_assert_int_eq(ir->factors[k].arity, n);
+        }
+        ck_assert_int_eq(fgm_ir_card(ir, n * n - 1), n);
+        fgm_ir_free(ir);
+    }
+}
+END_TEST
+
+START_TEST(test_sudoku_box_scope)
+{
+    fgm_ir *ir = fgm_ir_sudoku(3);
+    /* Factor 18 + 4 is the centre box: rows 3-5, columns 3-5. */
+    const int *s = fgm_ir_scope(ir, &ir->factors[22]);
+
+    ck_assert_int_eq(s[0], 3 * 9 + 3);
+    ck_assert_int_eq(s[8], 5 * 9 + 5);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+START_TEST(test_latin_shape)
+{
+    fgm_ir *ir = fgm_ir_latin(5);
+
+    ck_assert_int_eq(ir->nvars, 25);
+    ck_assert_int_eq(ir->nfactors, 10);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+START_TEST(test_dump_hash_line)
+{
+    fgm_ir *ir = fgm_ir_sudoku(2);
+    char *text = dump_to_string(ir), want[64];
+
+    snprintf(want, sizeof want, "# fgm-ir 1 hash %016llx\n",
+             (unsigned long long)fgm_ir_hash(ir));
+    ck_assert_msg(strncmp(text, want, strlen(want)) == 0,
+                  "first line carries the hash: %s", text);
+    ck_assert_ptr_nonnull(strstr(text, "array cell[4][4] in 1..4 first 0 observed\n"));
+    ck_assert_ptr_nonnull(strstr(text, "f0 alldiff cell[0][0] cell[0][1] cell[0][2] cell[0][3]\n"));
+    free(text);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+START_TEST(test_hash_distinguishes)
+{
+    fgm_ir *a = fgm_ir_sudoku(3), *b = fgm_ir_sudoku(3), *c = fgm_ir_latin(9);
+    int scope[2] = { 0, 1 };
+    fgm_status st;
+
+    ck_assert_msg(fgm_ir_hash(a) == fgm_ir_hash(b), "same IR, same hash");
+    ck_assert_msg(fgm_ir_hash(a) != fgm_ir_hash(c), "Latin differs from Sudoku");
+    ck_assert_int_ge(fgm_ir_add_factor(b, FGM_FACTOR_NEQ, 2, scope, 0, NULL, &st), 0);
+    ck_assert_msg(fgm_ir_hash(a) != fgm_ir_hash(b), "an added factor changes the hash");
+    fgm_ir_free(a);
+    fgm_ir_free(b);
+    fgm_ir_free(c);
+}
+END_TEST
+
+START_TEST(test_table_and_evidence)
+{
+    fgm_ir *ir = fgm_ir_new("t");
+    int dims[1] = { 2 }, scope[2] = { 0, 1 }, first;
+    double pot[6] = { 1, 0, 1, 0, 1, 0 }, ev[3] = { 0.5, 0.5, 0 };
+    fgm_status st;
+
+    first = fgm_ir_add_array(ir, "x", 1, dims, 0, 3, 0, &st);
+    ck_assert_int_eq(first, 0);
+    ck_assert_int_eq(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 2, scope, 9,
+                                       (double[9]){0}, &st), 0);
+    /* 6 != 3*3 parameters */
+    ck_assert_int_eq(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 2, scope, 6, pot,
+                                       &st), -1);
+    ck_assert_int_eq(st, FGM_EINVAL);
+    ck_assert_int_eq(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, scope, 3,
+                                       ev, &st), 1);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+START_TEST(test_bad_builder_input)
+{
+    fgm_ir *ir = fgm_ir_new("t");
+    int dims[2] = { 3, 0 }, scope[2] = { 0, 7 };
+    double neg = -1;
+    fgm_status st;
+
+    ck_assert_int_eq(fgm_ir_add_array(ir, "x", 2, dims, 1, 3, 0, &st), -1);
+    ck_assert_int_eq(st, FGM_EINVAL);
+    dims[1] = 2;
+    ck_assert_int_eq(fgm_ir_add_array(ir, "x", 2, dims, 1, 3, 0, &st), 0);
+    ck_assert_int_eq(fgm_ir_add_factor(ir, FGM_FACTOR_NEQ, 2, scope, 0, NULL, &st), -1);
+    scope[1] = 0;
+    ck_assert_int_eq(fgm_ir_add_factor(ir, FGM_FACTOR_NEQ, 2, scope, 0, NULL, &st), -1);
+    ck_assert_int_eq(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, scope, 1, &neg, &st), -1);
+    ck_assert_ptr_null(fgm_ir_sudoku(6));
+    ck_assert_ptr_null(fgm_ir_latin(1));
+    fgm_ir_free(ir);
+    fgm_ir_free(NULL);
+}
+END_TEST
+
+Suite *
+ir_suite(void)
+{
+    Suite *s = suite_create("ir");
+    TCase *core = tcase_create("core"), *errors = tcase_create("errors");
+
+    tcase_set_timeout(core, 10);
+    tcase_set_timeout(errors, 10);
+    tcase_add_test(core, test_sudoku_shape);
+    tcase_add_test(core, test_sudoku_box_scope);
+    tcase_add_test(core, test_latin_shape);
+    tcase_add_test(core, test_dump_hash_line);
+    tcase_add_test(core, test_hash_distinguishes);
+    tcase_add_test(core, test_table_and_evidence);
+    tcase_add_test(errors, test_bad_builder_input);
+    suite_add_tcase(s, core);
+    suite_add_tcase(s, errors);
+    return s;
+}

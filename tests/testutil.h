@@ -1,0 +1,54 @@
+/* tests/testutil.h: small fixtures shared by the check suites.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#ifndef FGM_TESTUTIL_H
+#define FGM_TESTUTIL_H
+
+#include <stdlib.h>
+#include <string.h>
+#include "../runtime/exact/csp.h"
+
+/* The three grids of seed notebook 003 (Easy, Medium, Hard), row-major. */
+#define SEED003_EASY \
+    "530070000600195000098000060800060003400803001700020006" \
+    "060000280000419005000080079"
+#define SEED003_MEDIUM \
+    "000260701680070090190004500820100040004602900050003028" \
+    "009300074040050036703018000"
+#define SEED003_HARD \
+    "000600400700003600000091080000000000050180003000306045" \
+    "040200060903000000020000100"
+
+/* Fills GIVEN (value indices, -1 empty) from a one-line grid of digits
+ * 1-9 / letters, with '.' or '0' for empty.  Returns the number of cells. */
+static inline int
+test_given(const char *s, int *given)
+{
+    int i, n = (int)strlen(s);
+
+    for (i = 0; i < n; i++) {
+        char c = s[i];
+
+        if (c >= '1' && c <= '9')
+            given[i] = c - '1';
+        else if (c >= 'A' && c <= 'Z')
+            given[i] = c - 'A' + 9;
+        else
+            given[i] = -1;
+    }
+    return n;
+}
+
+/* Path of a file under the shared data folder (FGM_SHARED, default
+ * ../shared), in a static buffer. */
+static inline const char *
+test_shared(const char *rel)
+{
+    static char buf[1024];
+    const char *root = getenv("FGM_SHARED");
+
+    snprintf(buf, sizeof buf, "%s/%s", root ? root : "../shared", rel);
+    return buf;
+}
+
+#endif /* FGM_TESTUTIL_H */
