@@ -6,7 +6,8 @@
 #define FGM_SUITES_H
 
 #define FGM_TEST_SUITES(X) \
-    X(ir)
+    X(ir)                  \
+    X(puzzle)
 
 #define FGM_TEST_DECLARE(name) Suite *name##_suite(void);
 FGM_TEST_SUITES(FGM_TEST_DECLARE)

@@ -1,0 +1,563 @@
+/* runtime/puzzle.c: reading and writing Sudoku / Latin-square puzzles.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Accepted input, one puzzle at a time:
+ *   - one line of N*N symbols: 1-9 then A-Z for values above 9; '.', '0',
+ *     '-' or 'x' for an empty cell; spaces are ignored;
+ *   - a multi-line grid: N rows of N symbols, optionally in the seeds' boxed
+ *     display, where '|' separates boxes and lines made of '-', '+', '='
+ *     separate bands.  Inside a boxed row a box may also be written with
+ *     fixed-width cells and spaces for empties (notebook 000's display).
+ * '#' starts a comment; blank lines are skipped.  Without an expected size
+ * a one-line puzzle is told by its length (16, 81, 256, 625 for box side
+ * 2..5), and the first puzzle fixes the size for the rest of the input.
+ * A one-line puzzle of 16 symbols is always 4x4: write a 16x16 grid on
+ * one line or in the boxed display.
+ *
+ * Every malformed puzzle is reported as "file:line: error: ..." and never
+ * becomes a different puzzle.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "internal.h"
+
+struct fgm_puzzle_reader {
+    FILE *f;
+    int owns;               /* close f on free (not stdin) */
+    char name[512];
+    long line;
+    long count;
+    int n, box;             /* expected size; 0 until known */
+    int latin;              /* caller asked for no box constraint */
+    char *buf;
+    size_t cap;
+    fgm_diag_fn diag;
+    void *ctx;
+};
+
+/* A grid being assembled from one or more lines. */
+typedef struct grid {
+    int n;                  /* side, once known */
+    int rows;               /* rows filled so far */
+    long first_line;
+    char empty;
+    unsigned char cells[FGM_PUZZLE_MAXCELLS];
+} grid;
+
+char
+fgm_puzzle_symbol(int v)
+{
+    if (v <= 0)
+        return '.';
+    if (v <= 9)
+        return (char)('0' + v);
+    if (v <= 35)
+        return (char)('A' + v - 10);
+    return '?';
+}
+
+static int
+is_empty_symbol(int c)
+{
+    return c == '.' || c == '0' || c == '-' || c == 'x';
+}
+
+/* Value of symbol C (1..35), 0 for an empty cell, -1 if not a symbol. */
+static int
+symbol_value(int c)
+{
+    if (is_empty_symbol(c))
+        return 0;
+    if (c >= '1' && c <= '9')
+        return c - '0';
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A' + 10;
+    return -1;
+}
+
+static int
+isqrt_exact(int n)
+{
+    int b;
+
+    for (b = 1; b * b < n; b++)
+        ;
+    return b * b == n ? b : 0;
+}
+
+/* Whether a one-line puzzle of LEN symbols fits the expected size. */
+static int
+valid_total(const fgm_puzzle_reader *r, int len)
+{
+    if (r->n)
+        return len == r->n * r->n;
+    return len == 16 || len == 81 || len == 256 || len == 625;
+}
+
+static int
+valid_side(const fgm_puzzle_reader *r, int n)
+{
+    if (r->n)
+        return n == r->n;
+    return n == 4 || n == 9 || n == 16 || n == 25;
+}
+
+#define ERR(r, line, ...) report((r), (line), __VA_ARGS__)
+
+static void report(const fgm_puzzle_reader *r, long line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+report(const fgm_puzzle_reader *r, long line, const char *fmt, ...)
+{
+    char msg[768];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fgm_diagf(r->diag, r->ctx, "%s:%ld: error: %s", r->name, line, msg);
+}
+
+/* Appends the symbols of ROW (LEN of them, parsed) to G as row g->rows. */
+static void
+put_row(grid *g, const unsigned char *row)
+{
+    memcpy(g->cells + g->rows * g->n, row, (size_t)g->n);
+    g->rows++;
+}
+
+/* Parses symbol string S (no spaces) into VALS; reports bad symbols with
+ * the column COLS[i] of each symbol.  Returns 0 on a bad symbol. */
+static int
+parse_symbols(const fgm_puzzle_reader *r, const char *s, const int *cols,
+              int len, int n, unsigned char *vals, char *empty)
+{
+    int i, v;
+
+    for (i = 0; i < len; i++) {
+        v = symbol_value((unsigned char)s[i]);
+        if (v < 0 || v > n) {
+            if (isprint((unsigned char)s[i]))
+                fgm_diagf(r->diag, r->ctx,
+                          "%s:%ld:%d: error: bad symbol '%c' (a %dx%d puzzle "
+                          "uses 1-%c, and . 0 - x for empty cells)",
+                          r->name, r->line, cols[i], s[i], n, n,
+                          fgm_puzzle_symbol(n));
+            else
+                fgm_diagf(r->diag, r->ctx,
+                          "%s:%ld:%d: error: bad byte 0x%02x in a puzzle",
+                          r->name, r->line, cols[i], (unsigned char)s[i]);
+            return 0;
+        }
+        if (v == 0 && *empty == 0)
+            *empty = s[i];
+        vals[i] = (unsigned char)v;
+    }
+    return 1;
+}
+
+/* Compacts LINE into symbols (dropping spaces and, when BOXED, '|'),
+ * recording each symbol's 1-based column.  Returns the symbol count. */
+static int
+compact(const char *line, char *out, int *cols, int max)
+{
+    int k = 0, i;
+
+    for (i = 0; line[i]; i++) {
+        if (line[i] == ' ' || line[i] == '\t' || line[i] == '|')
+            continue;
+        if (k < max) {
+            out[k] = line[i];
+            cols[k] = i + 1;
+        }
+        k++;
+    }
+    return k;
+}
+
+/* Whether LINE separates bands of a displayed grid (only - + = | space). */
+static int
+is_rule(const char *line)
+{
+    int i, dash = 0;
+
+    for (i = 0; line[i]; i++) {
+        if (line[i] == '-' || line[i] == '+' || line[i] == '=')
+            dash = 1;
+        else if (line[i] != ' ' && line[i] != '\t' && line[i] != '|')
+            return 0;
+    }
+    return dash;
+}
+
+/* A boxed row written with fixed-width cells and spaces for empties
+ * (notebook 000): "| 9     2 |       5 | 4     3 |".  Splits on '|' into
+ * box segments and each segment into equal-width cells.  Returns the cell
+ * count written to OUT/COLS, or -1 if the row has no such layout. */
+static int
+blank_span(const char *p, int len)
+{
+    int i;
+
+    for (i = 0; i < len; i++)
+        if (p[i] != ' ' && p[i] != '\t')
+            return 0;
+    return 1;
+}
+
+static int
+fixed_width_row(const char *line, char *out, int *cols, int max)
+{
+    const char *seg[FGM_PUZZLE_MAXN + 2];
+    int seglen[FGM_PUZZLE_MAXN + 2], nseg = 0, lo, hi, i, j, k = 0, per;
+    const char *p = line, *bar;
+
+    for (;;) {
+        bar = strchr(p, '|');
+        if (nseg >= FGM_PUZZLE_MAXN + 2)
+            return -1;
+        seg[nseg] = p;
+        seglen[nseg++] = bar ? (int)(bar - p) : (int)strlen(p);
+        if (!bar)
+            break;
+        p = bar + 1;
+    }
+    /* Blank segments outside the first and last '|' are borders. */
+    lo = blank_span(seg[0], seglen[0]) ? 1 : 0;
+    hi = blank_span(seg[nseg - 1], seglen[nseg - 1]) ? nseg - 1 : nseg;
+    /* A boxed Sudoku row has B boxes of B cells each. */
+    per = hi - lo;
+    if (per < 2)
+        return -1;
+    for (i = lo; i < hi; i++) {
+        int w = seglen[i] / per;
+
+        if (w < 1 || seglen[i] % per != 0)
+            return -1;
+        for (j = 0; j < per; j++) {
+            const char *c = seg[i] + j * w;
+            int m, found = 0;
+
+            if (k >= max)
+                return -1;
+            out[k] = '.';
+            cols[k] = (int)(c - line) + 1;
+            for (m = 0; m < w; m++)
+                if (c[m] != ' ' && c[m] != '\t') {
+                    if (found++)
+                        return -1;
+                    out[k] = c[m];
+                    cols[k] = (int)(c + m - line) + 1;
+                }
+            k++;
+        }
+    }
+    return k;
+}
+
+/* Checks that no clue repeats in a row, column or (Sudoku) box. */
+static int
+check_clues(const fgm_puzzle_reader *r, const grid *g, int box)
+{
+    int n = g->n, i, j, k;
+
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++) {
+            int v = g->cells[i * n + j];
+
+            if (!v)
+                continue;
+            for (k = j + 1; k < n; k++)
+                if (g->cells[i * n + k] == v) {
+                    ERR(r, g->first_line, "clue %c repeated in row %d "
+                        "(columns %d and %d)", fgm_puzzle_symbol(v), i + 1,
+                        j + 1, k + 1);
+                    return 0;
+                }
+            for (k = i + 1; k < n; k++)
+                if (g->cells[k * n + j] == v) {
+                    ERR(r, g->first_line, "clue %c repeated in column %d "
+                        "(rows %d and %d)", fgm_puzzle_symbol(v), j + 1,
+                        i + 1, k + 1);
+                    return 0;
+                }
+            if (box) {
+                int bi = i / box * box, bj = j / box * box, a, b;
+
+                for (a = bi; a < bi + box; a++)
+                    for (b = bj; b < bj + box; b++)
+                        if ((a > i || (a == i && b > j))
+                            && g->cells[a * n + b] == v) {
+                            ERR(r, g->first_line, "clue %c repeated in box "
+                                "%d (rows %d and %d)", fgm_puzzle_symbol(v),
+                                bi / box * box + bj / box + 1, i + 1, a + 1);
+                            return 0;
+                        }
+            }
+        }
+    return 1;
+}
+
+/* Turns the finished grid G into *OUT after validation. */
+static fgm_status
+finish(fgm_puzzle_reader *r, grid *g, fgm_puzzle *out)
+{
+    int box = r->latin ? 0 : (r->box ? r->box : isqrt_exact(g->n));
+
+    if (!check_clues(r, g, box))
+        return FGM_EINVAL;
+    if (!r->n) {
+        r->n = g->n;
+        r->box = box;
+    }
+    memset(out, 0, sizeof *out);
+    out->n = g->n;
+    out->box = box;
+    out->line = g->first_line;
+    out->empty = g->empty ? g->empty : '.';
+    memcpy(out->cells, g->cells, (size_t)g->n * (size_t)g->n);
+    r->count++;
+    return FGM_OK;
+}
+
+/* Strips a comment, a trailing CR/LF and surrounding blanks in place. */
+static char *
+clean_line(char *s)
+{
+    char *hash = strchr(s, '#'), *e;
+
+    if (hash)
+        *hash = '\0';
+    while (*s == ' ' || *s == '\t')
+        s++;
+    e = s + strlen(s);
+    while (e > s && (e[-1] == '\n' || e[-1] == '\r' || e[-1] == ' '
+                     || e[-1] == '\t'))
+        *--e = '\0';
+    return s;
+}
+
+/* Handles one non-blank line of a grid, starting the grid if needed.
+ * Returns FGM_OK to go on (a complete grid sets *DONE), or an error. */
+static fgm_status
+feed(fgm_puzzle_reader *r, grid *g, const char *line, int *done)
+{
+    char sym[FGM_PUZZLE_MAXCELLS + 1];
+    int cols[FGM_PUZZLE_MAXCELLS + 1], k;
+    unsigned char vals[FGM_PUZZLE_MAXCELLS];
+    int boxed = strchr(line, '|') != NULL;
+
+    *done = 0;
+    if (is_rule(line) && (g->rows > 0 || !valid_total(r, (int)strlen(line))))
+        return FGM_OK;
+    k = compact(line, sym, cols, FGM_PUZZLE_MAXCELLS);
+    if (k > FGM_PUZZLE_MAXCELLS) {
+        ERR(r, r->line, "line has %d symbols; the largest puzzle (25x25) "
+            "has 625", k);
+        return FGM_EPARSE;
+    }
+    if (g->rows == 0 && !boxed && valid_total(r, k)) {
+        /* A whole puzzle on one line. */
+        int n = r->n ? r->n : isqrt_exact(k);
+
+        g->n = n;
+        g->first_line = r->line;
+        if (!parse_symbols(r, sym, cols, k, n, vals, &g->empty))
+            return FGM_EPARSE;
+        memcpy(g->cells, vals, (size_t)k);
+        g->rows = n;
+        *done = 1;
+        return FGM_OK;
+    }
+    if (boxed && (g->n ? k != g->n : !valid_side(r, k))) {
+        int m = fixed_width_row(line, sym, cols, FGM_PUZZLE_MAXCELLS);
+
+        if (m > 0)
+            k = m;
+    }
+    if (g->rows == 0) {
+        if (!valid_side(r, k)) {
+            if (r->n)
+                ERR(r, r->line, "line has %d symbols; expected %d (one "
+                    "%dx%d puzzle) or a row of %d", k, r->n * r->n, r->n,
+                    r->n, r->n);
+            else
+                ERR(r, r->line, "line has %d symbols; a puzzle has 16, 81, "
+                    "256 or 625 (4x4, 9x9, 16x16, 25x25), a grid row 4, 9, "
+                    "16 or 25", k);
+            return FGM_EPARSE;
+        }
+        g->n = k;
+        g->first_line = r->line;
+    } else if (k != g->n) {
+        ERR(r, r->line, "grid row %d has %d symbols; expected %d",
+            g->rows + 1, k, g->n);
+        return FGM_EPARSE;
+    }
+    if (!parse_symbols(r, sym, cols, k, g->n, vals, &g->empty))
+        return FGM_EPARSE;
+    put_row(g, vals);
+    *done = g->rows == g->n;
+    return FGM_OK;
+}
+
+fgm_puzzle_reader *
+fgm_puzzle_reader_open(const char *path, int n, int box, fgm_diag_fn diag,
+                       void *ctx)
+{
+    fgm_puzzle_reader *r = calloc(1, sizeof *r);
+
+    if (!r) {
+        fgm_diagf(diag, ctx, "%s: error: out of memory", path);
+        return NULL;
+    }
+    r->diag = diag;
+    r->ctx = ctx;
+    r->n = n;
+    r->box = n ? box : 0;
+    r->latin = n && !box;
+    if (strcmp(path, "-") == 0) {
+        r->f = stdin;
+        snprintf(r->name, sizeof r->name, "<stdin>");
+    } else {
+        r->f = fopen(path, "r");
+        r->owns = 1;
+        snprintf(r->name, sizeof r->name, "%s", path);
+        if (!r->f) {
+            fgm_diagf(diag, ctx, "%s: error: cannot open: %s", path,
+                      strerror(errno));
+            free(r);
+            return NULL;
+        }
+    }
+    return r;
+}
+
+fgm_status
+fgm_puzzle_read(fgm_puzzle_reader *r, fgm_puzzle *out)
+{
+    grid g;
+    ssize_t len;
+    int done;
+    fgm_status st;
+
+    memset(&g, 0, sizeof g);
+    while ((len = getline(&r->buf, &r->cap, r->f)) >= 0) {
+        char *s;
+
+        r->line++;
+        if ((size_t)len != strlen(r->buf)) {
+            ERR(r, r->line, "NUL byte in input");
+            return FGM_EPARSE;
+        }
+        s = clean_line(r->buf);
+        if (*s == '\0')
+            continue;
+        st = feed(r, &g, s, &done);
+        if (st != FGM_OK)
+            return st;
+        if (done)
+            return finish(r, &g, out);
+    }
+    if (ferror(r->f)) {
+        ERR(r, r->line, "read error: %s", strerror(errno));
+        return FGM_EIO;
+    }
+    if (g.rows > 0) {
+        ERR(r, r->line, "grid ends after %d of %d rows", g.rows, g.n);
+        return FGM_EPARSE;
+    }
+    if (r->count == 0) {
+        ERR(r, r->line ? r->line : 1, "no puzzle in the input");
+        return FGM_EPARSE;
+    }
+    return FGM_EIO;     /* end of input */
+}
+
+long
+fgm_puzzle_reader_count(const fgm_puzzle_reader *r)
+{
+    return r->count;
+}
+
+void
+fgm_puzzle_reader_close(fgm_puzzle_reader *r)
+{
+    if (!r)
+        return;
+    if (r->owns && r->f)
+        fclose(r->f);
+    free(r->buf);
+    free(r);
+}
+
+fgm_status
+fgm_puzzle_parse(const char *text, const char *name, int n, int box,
+                 fgm_puzzle *out, fgm_diag_fn diag, void *ctx)
+{
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    fgm_puzzle_reader *r;
+    fgm_status st;
+
+    if (!f || !*text) {
+        if (f)
+            fclose(f);
+        fgm_diagf(diag, ctx, "%s:1: error: no puzzle in the input", name);
+        return FGM_EPARSE;
+    }
+    r = calloc(1, sizeof *r);
+    if (!r) {
+        fclose(f);
+        return FGM_ENOMEM;
+    }
+    r->f = f;
+    r->owns = 1;
+    r->diag = diag;
+    r->ctx = ctx;
+    r->n = n;
+    r->box = n ? box : 0;
+    r->latin = n && !box;
+    snprintf(r->name, sizeof r->name, "%s", name);
+    st = fgm_puzzle_read(r, out);
+    fgm_puzzle_reader_close(r);
+    return st;
+}
+
+int
+fgm_puzzle_format_line(const fgm_puzzle *p, char *buf, size_t size)
+{
+    int i, total = p->n * p->n;
+
+    if ((size_t)total + 1 > size)
+        return -1;
+    for (i = 0; i < total; i++)
+        buf[i] = p->cells[i] ? fgm_puzzle_symbol(p->cells[i]) : p->empty;
+    buf[total] = '\0';
+    return total;
+}
+
+void
+fgm_puzzle_write_grid(const fgm_puzzle *p, FILE *f)
+{
+    int n = p->n, b = p->box, i, j, w = n > 9 ? 2 : 1, rule;
+
+    rule = n * (w + 1) + (b ? 2 * (n / b - 1) : 0) - 1;
+    for (i = 0; i < n; i++) {
+        if (b && i > 0 && i % b == 0) {
+            for (j = 0; j < rule; j++)
+                fputc('-', f);
+            fputc('\n', f);
+        }
+        for (j = 0; j < n; j++) {
+            int v = p->cells[i * n + j];
+
+            if (j > 0)
+                fputs(b && j % b == 0 ? " | " : " ", f);
+            fprintf(f, "%*c", w, v ? fgm_puzzle_symbol(v) : '.');
+        }
+        fputc('\n', f);
+    }
+}

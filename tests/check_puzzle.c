@@ -1,0 +1,349 @@
+/* tests/check_puzzle.c: puzzle reader and writers, every malformed-input class.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "../runtime/fgm.h"
+#include "suites.h"
+
+/* Collects diagnostics (test fixture: file-scope state is allowed here). */
+static char last_msg[1024];
+static int nmsgs;
+
+static void
+sink(void *ctx, const char *msg)
+{
+    (void)ctx;
+    snprintf(last_msg, sizeof last_msg, "%s", msg);
+    nmsgs++;
+}
+
+static fgm_status
+parse(const char *text, fgm_puzzle *p)
+{
+    last_msg[0] = '\0';
+    nmsgs = 0;
+    return fgm_puzzle_parse(text, "t.txt", 0, 0, p, sink, NULL);
+}
+
+/* Writes TEXT to a temporary file; returns its path (caller unlinks). */
+static char *
+temp_file(const char *text)
+{
+    char *path = strdup("/tmp/fgm_puzzle_XXXXXX");
+    int fd = mkstemp(path);
+    FILE *f;
+
+    ck_assert_int_ge(fd, 0);
+    f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+#define EASY "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+
+START_TEST(test_one_line_9x9)
+{
+    fgm_puzzle p;
+    char buf[700];
+
+    ck_assert_int_eq(parse(EASY "\n", &p), FGM_OK);
+    ck_assert_int_eq(p.n, 9);
+    ck_assert_int_eq(p.box, 3);
+    ck_assert_int_eq(p.cells[2], 3);
+    ck_assert_int_eq(p.cells[0], 0);
+    ck_assert_int_eq(p.empty, '0');
+    ck_assert_int_eq(fgm_puzzle_format_line(&p, buf, sizeof buf), 81);
+    ck_assert_str_eq(buf, EASY);
+}
+END_TEST
+
+START_TEST(test_empty_symbols)
+{
+    static const char *forms[] = { ".", "0", "-", "x" };
+    char line[100];
+    fgm_puzzle p;
+    int i, k;
+
+    for (i = 0; i < 4; i++) {
+        for (k = 0; k < 81; k++)
+            line[k] = EASY[k] == '0' ? forms[i][0] : EASY[k];
+        line[81] = '\0';
+        ck_assert_msg(parse(line, &p) == FGM_OK, "empty symbol %s", forms[i]);
+        ck_assert_int_eq(p.cells[0], 0);
+        ck_assert_int_eq(p.empty, forms[i][0]);
+    }
+}
+END_TEST
+
+START_TEST(test_sizes_and_letters)
+{
+    char line[700];
+    fgm_puzzle p;
+    int i;
+
+    ck_assert_int_eq(parse("1...\n....\n....\n...4", &p), FGM_OK);
+    ck_assert_int_eq(p.n, 4);
+    ck_assert_int_eq(p.cells[15], 4);
+    memset(line, '.', 256);
+    line[0] = 'G';
+    line[256] = '\0';
+    ck_assert_int_eq(parse(line, &p), FGM_OK);
+    ck_assert_int_eq(p.n, 16);
+    ck_assert_int_eq(p.cells[0], 16);
+    memset(line, '.', 625);
+    line[624] = 'P';
+    line[625] = '\0';
+    ck_assert_int_eq(parse(line, &p), FGM_OK);
+    ck_assert_int_eq(p.n, 25);
+    ck_assert_int_eq(p.box, 5);
+    ck_assert_int_eq(p.cells[624], 25);
+    for (i = 1; i <= 25; i++)
+        ck_assert_int_eq(fgm_puzzle_symbol(i), i < 10 ? '0' + i : 'A' + i - 10);
+}
+END_TEST
+
+START_TEST(test_comments_blank_lines)
+{
+    char *path = temp_file("# a corpus\n\n" EASY "  # first\n\n\n"
+                           "4.....8.5.3..........7......2.....6.....8.4......"
+                           "1.......6.3.7.5..2.....1.4......\r\n");
+    fgm_puzzle_reader *r = fgm_puzzle_reader_open(path, 0, 0, sink, NULL);
+    fgm_puzzle p;
+
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_OK);
+    ck_assert_int_eq(p.line, 3);
+    ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_OK);
+    ck_assert_int_eq(p.line, 6);
+    ck_assert_int_eq(p.cells[0], 4);
+    ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_EIO);
+    ck_assert_int_eq(fgm_puzzle_reader_count(r), 2);
+    fgm_puzzle_reader_close(r);
+    unlink(path);
+    free(path);
+}
+END_TEST
+
+/* Notebook 002's display: '|' between boxes, a rule of dashes. */
+START_TEST(test_boxed_display_002)
+{
+    fgm_puzzle p, q;
+
+    ck_assert_int_eq(parse(
+        ". . 3 | . 2 . | 6 . . \n"
+        "9 . . | 3 . 5 | . . 1 \n"
+        ". . 1 | 8 . 6 | 4 . . \n"
+        "---------------------\n"
+        ". . 8 | 1 . 2 | 9 . . \n"
+        "7 . . | . . . | . . 8 \n"
+        ". . 6 | 7 . 8 | 2 . . \n"
+        "---------------------\n"
+        ". . 2 | 6 . 9 | 5 . . \n"
+        "8 . . | 2 . 3 | . . 9 \n"
+        ". . 5 | . 1 . | 3 . . \n", &p), FGM_OK);
+    ck_assert_int_eq(parse(EASY, &q), FGM_OK);
+    ck_assert_mem_eq(p.cells, q.cells, 81);
+}
+END_TEST
+
+/* Notebook 000's display: fixed-width cells, spaces for empty cells. */
+START_TEST(test_boxed_display_000)
+{
+    fgm_puzzle p, q;
+
+    ck_assert_int_eq(parse(
+        "-------------------------------\n"
+        "| 9     2 |       5 | 4     3 | \n"
+        "| 1       |    6  3 |    2  5 | \n"
+        "| 5     8 | 4     7 |    6    | \n"
+        "-------------------------------\n"
+        "|    2  6 | 3     9 |       1 | \n"
+        "|    5  7 |    1    | 2  9    | \n"
+        "|    9    | 6  7    | 5  3    | \n"
+        "-------------------------------\n"
+        "| 2  4    | 5  3    | 6       | \n"
+        "| 7     5 | 2       | 3     4 | \n"
+        "|    8    |    4  1 | 9  5    | \n"
+        "-------------------------------\n", &p), FGM_OK);
+    ck_assert_int_eq(parse("902005403100063025508407060026309001057010290"
+                           "090670530240530600705200304080041950", &q), FGM_OK);
+    ck_assert_mem_eq(p.cells, q.cells, 81);
+}
+END_TEST
+
+START_TEST(test_writers_roundtrip)
+{
+    fgm_puzzle p, q;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+
+    ck_assert_int_eq(parse(EASY, &p), FGM_OK);
+    fgm_puzzle_write_grid(&p, f);
+    fclose(f);
+    ck_assert_int_eq(parse(text, &q), FGM_OK);
+    ck_assert_mem_eq(p.cells, q.cells, 81);
+    free(text);
+}
+END_TEST
+
+START_TEST(test_expected_size_latin)
+{
+    fgm_puzzle p;
+
+    /* 25 symbols: a 5x5 Latin square when the caller says so. */
+    ck_assert_int_eq(fgm_puzzle_parse("1....2....3....4....5....", "l", 5, 0,
+                                      &p, sink, NULL), FGM_OK);
+    ck_assert_int_eq(p.n, 5);
+    ck_assert_int_eq(p.box, 0);
+    /* A value twice in one 2x2 box: wrong for Sudoku, fine for Latin. */
+    ck_assert_int_eq(fgm_puzzle_parse("12..21..........", "l", 0, 0, &p,
+                                      sink, NULL), FGM_EINVAL);
+    ck_assert_ptr_nonnull(strstr(last_msg, "repeated in box 1"));
+    ck_assert_int_eq(fgm_puzzle_parse("12..21..........", "l", 4, 0, &p,
+                                      sink, NULL), FGM_OK);
+}
+END_TEST
+
+START_TEST(test_bad_length)
+{
+    fgm_puzzle p;
+
+    ck_assert_int_eq(parse(EASY "1", &p), FGM_EPARSE);
+    ck_assert_ptr_nonnull(strstr(last_msg, "t.txt:1: error: line has 82 symbols"));
+    ck_assert_int_eq(nmsgs, 1);
+}
+END_TEST
+
+START_TEST(test_bad_symbol)
+{
+    fgm_puzzle p;
+    char line[100];
+
+    strcpy(line, EASY);
+    line[40] = 'Z';
+    ck_assert_int_eq(parse(line, &p), FGM_EPARSE);
+    ck_assert_msg(strstr(last_msg, "t.txt:1:41: error: bad symbol 'Z'") != NULL,
+                  "got: %s", last_msg);
+    line[40] = 'A';     /* a value above 9 in a 9x9 puzzle */
+    ck_assert_int_eq(parse(line, &p), FGM_EPARSE);
+    ck_assert_ptr_nonnull(strstr(last_msg, "bad symbol 'A'"));
+}
+END_TEST
+
+START_TEST(test_repeated_clues)
+{
+    fgm_puzzle p;
+    char line[100];
+
+    strcpy(line, EASY);
+    line[0] = '3';      /* row 1 already has a 3 in column 3 */
+    ck_assert_int_eq(parse(line, &p), FGM_EINVAL);
+    ck_assert_msg(strstr(last_msg, "t.txt:1: error: clue 3 repeated in row 1") != NULL,
+                  "got: %s", last_msg);
+    strcpy(line, EASY);
+    line[9 * 8] = '9';  /* column 1 has 9 in row 2 */
+    ck_assert_int_eq(parse(line, &p), FGM_EINVAL);
+    ck_assert_ptr_nonnull(strstr(last_msg, "repeated in column 1"));
+    strcpy(line, EASY);
+    line[10] = '3';     /* box 1: the 3 at (1,3) and (2,2); row 2 has a 3 at col 4 */
+    line[12] = '0';
+    ck_assert_int_eq(parse(line, &p), FGM_EINVAL);
+    ck_assert_msg(strstr(last_msg, "repeated in box 1") != NULL, "got: %s", last_msg);
+}
+END_TEST
+
+START_TEST(test_missing_and_empty_file)
+{
+    fgm_puzzle_reader *r;
+    fgm_puzzle p;
+    char *path;
+
+    nmsgs = 0;
+    r = fgm_puzzle_reader_open("/nonexistent/x.txt", 0, 0, sink, NULL);
+    ck_assert_ptr_null(r);
+    ck_assert_ptr_nonnull(strstr(last_msg, "/nonexistent/x.txt: error: cannot open"));
+    path = temp_file("");
+    r = fgm_puzzle_reader_open(path, 0, 0, sink, NULL);
+    ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_EPARSE);
+    ck_assert_ptr_nonnull(strstr(last_msg, ":1: error: no puzzle in the input"));
+    fgm_puzzle_reader_close(r);
+    unlink(path);
+    free(path);
+    path = temp_file("# only a comment\n\n");
+    r = fgm_puzzle_reader_open(path, 0, 0, sink, NULL);
+    ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_EPARSE);
+    ck_assert_ptr_nonnull(strstr(last_msg, "no puzzle in the input"));
+    fgm_puzzle_reader_close(r);
+    unlink(path);
+    free(path);
+}
+END_TEST
+
+START_TEST(test_truncated_grid_and_bad_row)
+{
+    fgm_puzzle p;
+
+    ck_assert_int_eq(parse("1 . . | . . .\n", &p), FGM_EPARSE);
+    ck_assert_int_eq(parse("12..\n....\n", &p), FGM_EPARSE);
+    ck_assert_ptr_nonnull(strstr(last_msg, "t.txt:2: error: grid ends after 2 of 4 rows"));
+    ck_assert_int_eq(parse("12..\n.....\n", &p), FGM_EPARSE);
+    ck_assert_ptr_nonnull(strstr(last_msg, "t.txt:2: error: grid row 2 has 5 symbols"));
+}
+END_TEST
+
+START_TEST(test_mixed_sizes_rejected)
+{
+    char *path = temp_file(EASY "\n1...............\n");
+    fgm_puzzle_reader *r = fgm_puzzle_reader_open(path, 0, 0, sink, NULL);
+    fgm_puzzle p;
+
+    ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_OK);
+    ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_EPARSE);
+    ck_assert_ptr_nonnull(strstr(last_msg, ":2: error: line has 16 symbols; expected 81"));
+    fgm_puzzle_reader_close(r);
+    unlink(path);
+    free(path);
+}
+END_TEST
+
+START_TEST(test_binary_garbage)
+{
+    fgm_puzzle p;
+
+    ck_assert_int_eq(parse("\x01\x02\x7f", &p), FGM_EPARSE);
+    ck_assert_int_eq(nmsgs, 1);
+}
+END_TEST
+
+Suite *
+puzzle_suite(void)
+{
+    Suite *s = suite_create("puzzle");
+    TCase *core = tcase_create("core"), *errors = tcase_create("errors");
+
+    tcase_set_timeout(core, 10);
+    tcase_set_timeout(errors, 10);
+    tcase_add_test(core, test_one_line_9x9);
+    tcase_add_test(core, test_empty_symbols);
+    tcase_add_test(core, test_sizes_and_letters);
+    tcase_add_test(core, test_comments_blank_lines);
+    tcase_add_test(core, test_boxed_display_002);
+    tcase_add_test(core, test_boxed_display_000);
+    tcase_add_test(core, test_writers_roundtrip);
+    tcase_add_test(core, test_expected_size_latin);
+    tcase_add_test(errors, test_bad_length);
+    tcase_add_test(errors, test_bad_symbol);
+    tcase_add_test(errors, test_repeated_clues);
+    tcase_add_test(errors, test_missing_and_empty_file);
+    tcase_add_test(errors, test_truncated_grid_and_bad_row);
+    tcase_add_test(errors, test_mixed_sizes_rejected);
+    tcase_add_test(errors, test_binary_garbage);
+    suite_add_tcase(s, core);
+    suite_add_tcase(s, errors);
+    return s;
+}
