@@ -114,15 +114,18 @@ FGM_INTERNAL void fgm_bench_fmt_ms(double ms, char *buf, size_t size);
  * IQR (p25-p75) ms, mean ms, timed runs. */
 FGM_INTERNAL fgm_status fgm_bench_write_table(const fgm_bench *b, FILE *f);
 
-/* One CSV line per row, after the header FGM_BENCH_CSV_HEADER. */
+/* One CSV line per row, after the header FGM_BENCH_CSV_HEADER.  status is
+ * ok, unsupported (note: the solver's reason) or timeout (every puzzle
+ * timed out); time fields are empty when no puzzle has a time. */
 #define FGM_BENCH_CSV_HEADER \
     "corpus,solver,status,n,solved,unsolved,timeouts,median_ms,p25_ms," \
-    "p75_ms,mean_ms,min_ms,max_ms,total_ms,median_nodes,timed,runs"
+    "p75_ms,mean_ms,min_ms,max_ms,total_ms,median_nodes,timed,runs,note"
 FGM_INTERNAL fgm_status fgm_bench_write_csv(const fgm_bench *b, FILE *f);
 
 /* One CSV line per (corpus, puzzle, solver), after FGM_BENCH_DETAIL_HEADER;
  * ms is empty for a timeout. */
-#define FGM_BENCH_DETAIL_HEADER "corpus,index,solver,solved,timeout,ms,runs,nodes"
+#define FGM_BENCH_DETAIL_HEADER \
+    "corpus,index,solver,solved,timeout,ms,runs,nodes"
 FGM_INTERNAL fgm_status fgm_bench_write_detail(const fgm_bench *b, FILE *f);
 
 /* Writes B with WRITE to PATH atomically: into PATH.tmp.XXXXXX, then

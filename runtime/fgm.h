@@ -68,7 +68,11 @@ fgm_puzzle_reader *fgm_puzzle_reader_open(const char *path, int n, int box,
  * malformed puzzle as "file:line: error: ..." through the sink. */
 fgm_status fgm_puzzle_read(fgm_puzzle_reader *r, fgm_puzzle *out);
 
-/* Number of puzzles returned so far. */
+/* Reads the next puzzle into *OUT without consuming it: the next
+ * fgm_puzzle_read returns it again.  Same statuses as fgm_puzzle_read. */
+fgm_status fgm_puzzle_peek(fgm_puzzle_reader *r, fgm_puzzle *out);
+
+/* Number of puzzles read so far (a peeked puzzle counts). */
 long fgm_puzzle_reader_count(const fgm_puzzle_reader *r);
 
 /* Closes the reader; NULL is a no-op. */

@@ -33,6 +33,8 @@ struct fgm_puzzle_reader {
     int latin;              /* caller asked for no box constraint */
     char *buf;
     size_t cap;
+    int peeked;             /* PENDING holds a puzzle read by peek */
+    fgm_puzzle pending;
     fgm_diag_fn diag;
     void *ctx;
 };
@@ -444,6 +446,11 @@ fgm_puzzle_read(fgm_puzzle_reader *r, fgm_puzzle *out)
     int done;
     fgm_status st;
 
+    if (r->peeked) {
+        r->peeked = 0;
+        *out = r->pending;
+        return FGM_OK;
+    }
     memset(&g, 0, sizeof g);
     while ((len = getline(&r->buf, &r->cap, r->f)) >= 0) {
         char *s;
@@ -475,6 +482,23 @@ fgm_puzzle_read(fgm_puzzle_reader *r, fgm_puzzle *out)
         return FGM_EPARSE;
     }
     return FGM_EIO;     /* end of input */
+}
+
+fgm_status
+fgm_puzzle_peek(fgm_puzzle_reader *r, fgm_puzzle *out)
+{
+    fgm_status st;
+
+    if (r->peeked) {
+        *out = r->pending;
+        return FGM_OK;
+    }
+    st = fgm_puzzle_read(r, &r->pending);
+    if (st == FGM_OK) {
+        r->peeked = 1;
+        *out = r->pending;
+    }
+    return st;
 }
 
 long

@@ -1,0 +1,67 @@
+/* runtime/cli/cli.h: shared pieces of the fgm command-line tool.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Only the CLI prints.  Exit codes (DESIGN.md): 0 ok, 1 bad input or model,
+ * 2 usage error, 3 internal error.
+ */
+#ifndef FGM_CLI_H
+#define FGM_CLI_H
+
+#include "../fgm.h"
+#include "../ir.h"
+
+enum { CLI_OK = 0, CLI_EINPUT = 1, CLI_EUSAGE = 2, CLI_EINTERNAL = 3 };
+
+/* Diagnostic sink printing "fgm: MSG" or "MSG" (for file:line messages)
+ * on stderr. */
+void cli_diag(void *ctx, const char *msg);
+
+/* Prints "fgm: " + message on stderr and returns CODE. */
+int cli_fail(int code, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+
+/* Maps a library status to an exit code. */
+int cli_exit_code(fgm_status st);
+
+/* Command-line cursor: "--name value", "--name=value" and "-j4" forms. */
+typedef struct cli_args {
+    int argc;
+    char **argv;
+    int i;              /* next argument */
+    const char *cmd;    /* command name for messages */
+} cli_args;
+
+/* If argv[i] is option NAME taking a value, stores it in *VAL, advances and
+ * returns 1; returns -1 (after a message) when the value is missing. */
+int cli_opt_value(cli_args *a, const char *name, const char **val);
+
+/* If argv[i] is flag NAME, advances and returns 1. */
+int cli_opt_flag(cli_args *a, const char *name);
+
+/* Parses a non-negative integer (or a double) option value; returns 0 and
+ * prints a usage error when malformed. */
+int cli_parse_long(const char *cmd, const char *name, const char *s,
+                   long lo, long hi, long *out);
+int cli_parse_double(const char *cmd, const char *name, const char *s,
+                     double lo, double *out);
+
+/* Builds the IR named by SPEC: "sudoku:B" (box side 2..5), "latin:N", or a
+ * .fgm file (not before the compiler lands), and the puzzle side *N and box
+ * side *BOX (0 for Latin squares) its puzzles have.  Returns NULL after a
+ * message; *CODE is the exit code. */
+fgm_ir *cli_model_open(const char *spec, int *n, int *box, int *code);
+
+/* Writes to PATH atomically: returns a FILE for PATH.tmp.XXXXXX; commit
+ * with cli_atomic_close(f, tmp, path, ok) which renames or removes. */
+FILE *cli_atomic_open(const char *path, char *tmp, size_t tmpsize);
+int cli_atomic_close(FILE *f, const char *tmp, const char *path, int ok);
+
+/* Commands. */
+int cmd_solve(cli_args *a);
+int cmd_bench(cli_args *a);
+int cmd_run(cli_args *a);
+int cmd_generate(cli_args *a);
+int cmd_dump(cli_args *a, int graph);
+int cmd_list(cli_args *a);
+
+#endif /* FGM_CLI_H */

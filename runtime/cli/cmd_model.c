@@ -1,0 +1,49 @@
+/* runtime/cli/cmd_model.c: `fgm dump`, `fgm graph` and `fgm list`.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <string.h>
+#include "cli.h"
+#include "../solve/solver.h"
+
+int
+cmd_dump(cli_args *a, int graph)
+{
+    fgm_ir *ir;
+    fgm_status st;
+    int code, n, box;
+
+    if (a->argc - a->i != 1) {
+        fprintf(stderr, "usage: fgm %s MODEL\n", graph ? "graph" : "dump");
+        return CLI_EUSAGE;
+    }
+    ir = cli_model_open(a->argv[a->i], &n, &box, &code);
+    if (!ir)
+        return code;
+    st = graph ? fgm_ir_graph(ir, stdout) : fgm_ir_dump(ir, stdout);
+    fgm_ir_free(ir);
+    if (fflush(stdout) != 0 || st != FGM_OK)
+        return cli_fail(CLI_EINPUT, "%s: write error", a->cmd);
+    return CLI_OK;
+}
+
+int
+cmd_list(cli_args *a)
+{
+    const fgm_solver *const *s;
+    int n, i;
+
+    if (a->argc - a->i != 0) {
+        fprintf(stderr, "usage: fgm list\n");
+        return CLI_EUSAGE;
+    }
+    s = fgm_solver_list(&n);
+    printf("solvers:\n");
+    for (i = 0; i < n; i++)
+        printf("  %-12s %s%s\n", s[i]->name, s[i]->summary,
+               (s[i]->flags & FGM_SOLVER_EXACT) ? " [exact]" : "");
+    printf("algorithms:\n  (the EP/BP engine is not built yet)\n");
+    printf("backends:\n  exact        search or enumeration over the model\n");
+    printf("models:\n  sudoku:B     Sudoku with box side B (2..5)\n"
+           "  latin:N      N x N Latin square\n");
+    return CLI_OK;
+}

@@ -1,0 +1,215 @@
+/* runtime/cli/cmd_solve.c: `fgm solve`: solve a stream of puzzles.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * stdout: one line per puzzle (the solved grid, or the input unchanged when
+ * unsolved), or CSV with --csv.  stderr: one summary line,
+ *   fgm: solver=S backend=B solved=K/N median_ms=M mean_ms=A timeouts=T
+ * where the times cover every puzzle that did not time out (timeouts are
+ * censored, as in the seeds' protocol).
+ */
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+#include "../solve/batch.h"
+
+typedef struct solve_out {
+    const char *solver;
+    const char *backend;
+    int csv;
+    long n, solved, timeouts;
+    double *ms;             /* times of the puzzles that did not time out */
+    long nms, capms;
+    int oom;
+} solve_out;
+
+static int
+emit(void *ctx, const fgm_batch_item *it)
+{
+    solve_out *o = ctx;
+    char line[FGM_PUZZLE_MAXCELLS + 1];
+    const fgm_solve_stats *s = &it->res.stats;
+
+    o->n++;
+    o->solved += it->res.solved;
+    if (it->res.status == FGM_ETIMEOUT) {
+        o->timeouts++;
+    } else {
+        if (o->nms == o->capms) {
+            long cap = o->capms ? 2 * o->capms : 1024;
+            double *q = realloc(o->ms, (size_t)cap * sizeof *q);
+
+            if (!q) {
+                o->oom = 1;
+                return 1;
+            }
+            o->ms = q;
+            o->capms = cap;
+        }
+        o->ms[o->nms++] = it->res.ms;
+    }
+    if (o->csv) {
+        printf("%ld,%s,%s,%d,%d,%.4f,%ld,%ld,%ld,%ld\n", it->index, o->solver,
+               o->backend, it->res.solved, it->res.valid, it->res.ms,
+               s->nodes, s->inferences, s->decisions, s->restarts);
+    } else {
+        fgm_puzzle_format_line(it->res.solved ? &it->answer : &it->puzzle,
+                               line, sizeof line);
+        puts(line);
+    }
+    return 0;
+}
+
+static void
+summary(const solve_out *o)
+{
+    double median = 0, mean = 0;
+
+    if (o->nms > 0) {
+        gsl_sort(o->ms, 1, (size_t)o->nms);
+        median = gsl_stats_median_from_sorted_data(o->ms, 1, (size_t)o->nms);
+        mean = gsl_stats_mean(o->ms, 1, (size_t)o->nms);
+    }
+    fprintf(stderr, "fgm: solver=%s backend=%s solved=%ld/%ld median_ms=%.4f "
+            "mean_ms=%.4f timeouts=%ld\n", o->solver, o->backend, o->solved,
+            o->n, median, mean, o->timeouts);
+}
+
+static int
+usage(void)
+{
+    fprintf(stderr,
+            "usage: fgm solve [--solver S] [--model MODEL] [--backend B] "
+            "[--seed N]\n"
+            "                 [--timeout-ms T] [-j N] [--csv] [--lcv] "
+            "PUZZLES|-\n");
+    return CLI_EUSAGE;
+}
+
+int
+cmd_solve(cli_args *a)
+{
+    const char *solver_name = "dlx", *model = NULL, *backend = "auto";
+    const char *input = NULL, *val, *reason;
+    fgm_batch_opts bo;
+    fgm_solve_opts so;
+    solve_out out;
+    long threads = 1, seed = 0;
+    double timeout = 0;
+    int r, code, n = 0, box = 0;
+    fgm_puzzle_reader *rd;
+    fgm_ir *ir = NULL;
+    fgm_csp *csp;
+    fgm_status st;
+
+    memset(&bo, 0, sizeof bo);
+    memset(&so, 0, sizeof so);
+    memset(&out, 0, sizeof out);
+    while (a->i < a->argc) {
+        if ((r = cli_opt_value(a, "--solver", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            solver_name = val;
+        } else if ((r = cli_opt_value(a, "--model", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            model = val;
+        } else if ((r = cli_opt_value(a, "--backend", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            backend = val;
+        } else if ((r = cli_opt_value(a, "--seed", &val)) != 0) {
+            if (r < 0 || !cli_parse_long("solve", "--seed", val, 0,
+                                         0x7fffffffL, &seed))
+                return CLI_EUSAGE;
+            bo.seed_set = 1;
+        } else if ((r = cli_opt_value(a, "--timeout-ms", &val)) != 0) {
+            if (r < 0 || !cli_parse_double("solve", "--timeout-ms", val, 0,
+                                           &timeout))
+                return CLI_EUSAGE;
+        } else if ((r = cli_opt_value(a, "-j", &val)) != 0) {
+            if (r < 0 || !cli_parse_long("solve", "-j", val, 1, 256,
+                                         &threads))
+                return CLI_EUSAGE;
+        } else if (cli_opt_flag(a, "--csv")) {
+            out.csv = 1;
+        } else if (cli_opt_flag(a, "--lcv")) {
+            so.lcv = 1;
+        } else if (a->argv[a->i][0] == '-' && a->argv[a->i][1] != '\0') {
+            cli_fail(CLI_EUSAGE, "solve: unknown option '%s'", a->argv[a->i]);
+            return usage();
+        } else if (!input) {
+            input = a->argv[a->i++];
+        } else {
+            cli_fail(CLI_EUSAGE, "solve: one puzzle file at a time");
+            return usage();
+        }
+    }
+    if (!input)
+        return usage();
+    bo.solver = fgm_solver_find(solver_name);
+    if (!bo.solver)
+        return cli_fail(CLI_EUSAGE, "solve: unknown solver '%s' (see `fgm "
+                        "list`)", solver_name);
+    /* The exact solvers search the model directly: they have no compiled
+     * or interpreted message schedule. */
+    if (strcmp(backend, "auto") != 0 && strcmp(backend, "exact") != 0)
+        return cli_fail(CLI_EUSAGE, "solve: solver %s runs on backend exact "
+                        "only, not '%s'", solver_name, backend);
+    out.solver = solver_name;
+    out.backend = "exact";
+
+    if (model && !(ir = cli_model_open(model, &n, &box, &code)))
+        return code;
+    rd = fgm_puzzle_reader_open(input, n, box, cli_diag, NULL);
+    if (!rd) {
+        fgm_ir_free(ir);
+        return CLI_EINPUT;
+    }
+    if (!ir) {
+        /* The default model is the Sudoku of the first puzzle's size; the
+         * reader then holds every later puzzle to that size. */
+        fgm_puzzle first;
+
+        st = fgm_puzzle_peek(rd, &first);
+        if (st != FGM_OK) {
+            fgm_puzzle_reader_close(rd);
+            return cli_exit_code(st == FGM_EIO ? FGM_EPARSE : st);
+        }
+        ir = fgm_ir_sudoku(first.box);
+        if (!ir) {
+            fgm_puzzle_reader_close(rd);
+            return cli_fail(CLI_EINTERNAL, "out of memory");
+        }
+    }
+    csp = fgm_csp_new(ir, &st);
+    if (!csp) {
+        fgm_puzzle_reader_close(rd);
+        fgm_ir_free(ir);
+        return cli_fail(cli_exit_code(st), "solve: %s", fgm_strerror(st));
+    }
+    bo.csp = csp;
+    bo.sopts = &so;
+    bo.threads = (int)threads;
+    bo.timeout_ms = timeout;
+    bo.seed = (unsigned long)seed;
+    if (out.csv)
+        printf("index,solver,backend,solved,valid,ms,nodes,inferences,"
+               "decisions,restarts\n");
+    st = fgm_batch_run(rd, &bo, emit, &out, &reason);
+    if (st == FGM_EUNSUPPORTED)
+        code = cli_fail(CLI_EINPUT, "solve: %s", reason);
+    else if (out.oom)
+        code = cli_fail(CLI_EINTERNAL, "solve: out of memory");
+    else
+        code = cli_exit_code(st);
+    if (st == FGM_OK || out.n > 0)
+        summary(&out);
+    free(out.ms);
+    fgm_csp_free(csp);
+    fgm_puzzle_reader_close(rd);
+    fgm_ir_free(ir);
+    fflush(stdout);
+    return code;
+}

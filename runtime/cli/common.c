@@ -1,0 +1,207 @@
+/* runtime/cli/common.c: option parsing, model specs, messages, atomic files.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+
+void
+cli_diag(void *ctx, const char *msg)
+{
+    (void)ctx;
+    /* Messages that start with a location already name their file. */
+    if (strstr(msg, ": error: ") || strstr(msg, ": warning: "))
+        fprintf(stderr, "%s\n", msg);
+    else
+        fprintf(stderr, "fgm: %s\n", msg);
+}
+
+int
+cli_fail(int code, const char *fmt, ...)
+{
+    va_list ap;
+
+    fputs("fgm: ", stderr);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    return code;
+}
+
+int
+cli_exit_code(fgm_status st)
+{
+    switch (st) {
+    case FGM_OK:
+        return CLI_OK;
+    case FGM_EINTERNAL:
+    case FGM_ENOMEM:
+        return CLI_EINTERNAL;
+    default:
+        return CLI_EINPUT;
+    }
+}
+
+int
+cli_opt_value(cli_args *a, const char *name, const char **val)
+{
+    const char *arg = a->argv[a->i];
+    size_t len = strlen(name);
+
+    if (strncmp(arg, name, len) != 0)
+        return 0;
+    if (arg[len] == '=') {
+        *val = arg + len + 1;
+        a->i++;
+        return 1;
+    }
+    /* Short options glue their value: -j4. */
+    if (arg[len] != '\0') {
+        if (name[1] == '-')
+            return 0;
+        *val = arg + len;
+        a->i++;
+        return 1;
+    }
+    if (a->i + 1 >= a->argc) {
+        cli_fail(CLI_EUSAGE, "%s: option %s needs a value", a->cmd, name);
+        return -1;
+    }
+    *val = a->argv[a->i + 1];
+    a->i += 2;
+    return 1;
+}
+
+int
+cli_opt_flag(cli_args *a, const char *name)
+{
+    if (strcmp(a->argv[a->i], name) != 0)
+        return 0;
+    a->i++;
+    return 1;
+}
+
+int
+cli_parse_long(const char *cmd, const char *name, const char *s, long lo,
+               long hi, long *out)
+{
+    char *end;
+    long v;
+
+    errno = 0;
+    v = strtol(s, &end, 10);
+    if (errno || end == s || *end || v < lo || v > hi) {
+        cli_fail(CLI_EUSAGE, "%s: %s wants an integer in %ld..%ld, not '%s'",
+                 cmd, name, lo, hi, s);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+int
+cli_parse_double(const char *cmd, const char *name, const char *s, double lo,
+                 double *out)
+{
+    char *end;
+    double v;
+
+    errno = 0;
+    v = strtod(s, &end);
+    if (errno || end == s || *end || !(v >= lo)) {
+        cli_fail(CLI_EUSAGE, "%s: %s wants a number >= %g, not '%s'", cmd,
+                 name, lo, s);
+        return 0;
+    }
+    *out = v;
+    return 1;
+}
+
+fgm_ir *
+cli_model_open(const char *spec, int *n, int *box, int *code)
+{
+    fgm_ir *ir = NULL;
+    long k;
+    size_t len = strlen(spec);
+
+    *code = CLI_EINPUT;
+    if (strncmp(spec, "sudoku:", 7) == 0) {
+        if (!cli_parse_long("model", "sudoku:B", spec + 7, 2, 5, &k)) {
+            *code = CLI_EUSAGE;
+            return NULL;
+        }
+        ir = fgm_ir_sudoku((int)k);
+        *n = (int)(k * k);
+        *box = (int)k;
+    } else if (strncmp(spec, "latin:", 6) == 0) {
+        if (!cli_parse_long("model", "latin:N", spec + 6, 2,
+                            FGM_PUZZLE_MAXN, &k)) {
+            *code = CLI_EUSAGE;
+            return NULL;
+        }
+        ir = fgm_ir_latin((int)k);
+        *n = (int)k;
+        *box = 0;
+    } else if (len > 4 && strcmp(spec + len - 4, ".fgm") == 0) {
+        if (access(spec, R_OK) != 0)
+            cli_fail(CLI_EINPUT, "%s: error: cannot open: %s", spec,
+                     strerror(errno));
+        else
+            cli_fail(CLI_EINPUT, "%s: error: .fgm models need the model "
+                     "compiler, which this build does not have yet; use a "
+                     "built-in model: sudoku:B (B = 2..5) or latin:N", spec);
+        return NULL;
+    } else {
+        cli_fail(CLI_EUSAGE, "unknown model '%s' (want MODEL.fgm, sudoku:B "
+                 "or latin:N)", spec);
+        *code = CLI_EUSAGE;
+        return NULL;
+    }
+    if (!ir)
+        cli_fail(CLI_EINTERNAL, "out of memory building model %s", spec);
+    return ir;
+}
+
+FILE *
+cli_atomic_open(const char *path, char *tmp, size_t tmpsize)
+{
+    int fd;
+    FILE *f;
+
+    snprintf(tmp, tmpsize, "%s.tmp.XXXXXX", path);
+    fd = mkstemp(tmp);
+    if (fd < 0) {
+        cli_fail(CLI_EINPUT, "%s: error: cannot write: %s", path,
+                 strerror(errno));
+        return NULL;
+    }
+    f = fdopen(fd, "w");
+    if (!f) {
+        close(fd);
+        unlink(tmp);
+        cli_fail(CLI_EINPUT, "%s: error: cannot write: %s", path,
+                 strerror(errno));
+    }
+    return f;
+}
+
+int
+cli_atomic_close(FILE *f, const char *tmp, const char *path, int ok)
+{
+    if (fflush(f) != 0 || ferror(f))
+        ok = 0;
+    if (fclose(f) != 0)
+        ok = 0;
+    if (ok && rename(tmp, path) != 0) {
+        cli_fail(CLI_EINPUT, "%s: error: cannot rename into place: %s", path,
+                 strerror(errno));
+        ok = 0;
+    }
+    if (!ok)
+        unlink(tmp);
+    return ok;
+}

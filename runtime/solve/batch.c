@@ -1,0 +1,254 @@
+/* runtime/solve/batch.c: a streaming, ordered, multi-threaded solve loop.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The calling thread reads chunks of puzzles into a small ring of slots and
+ * emits finished slots in order; worker threads take puzzles one at a time
+ * from the oldest published slot that still has work.  Reading and writing
+ * thus overlap with solving, the output order is the input order, and at
+ * most NSLOTS chunks are in memory.  Each worker owns its runner (solver
+ * workspace and RNG), so solving allocates nothing per puzzle.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include "batch.h"
+
+#define NSLOTS 3
+#define DEFAULT_CHUNK 512
+
+typedef struct slot {
+    fgm_batch_item *items;
+    int n;          /* items read into this slot */
+    int next;       /* next item to hand out */
+    int done;       /* items finished */
+    int live;       /* published and not yet emitted */
+} slot;
+
+typedef struct pool {
+    const fgm_batch_opts *opts;
+    pthread_mutex_t mu;
+    pthread_cond_t work;    /* a slot was published, or shutdown */
+    pthread_cond_t done;    /* a slot finished */
+    slot slots[NSLOTS];
+    long order[NSLOTS];     /* publication order of each slot (-1: free) */
+    long published;
+    int shutdown;
+    fgm_status failed;      /* a worker could not start */
+} pool;
+
+typedef struct worker {
+    pool *p;
+    pthread_t tid;
+    fgm_runner *runner;
+    int *given;
+    int *solution;
+} worker;
+
+/* Returns the live slot with work left that was published first, or NULL. */
+static slot *
+next_work(pool *p)
+{
+    slot *best = NULL;
+    long best_order = 0;
+    int i;
+
+    for (i = 0; i < NSLOTS; i++) {
+        slot *s = &p->slots[i];
+
+        if (s->live && s->next < s->n
+            && (!best || p->order[i] < best_order)) {
+            best = s;
+            best_order = p->order[i];
+        }
+    }
+    return best;
+}
+
+static void
+solve_item(worker *w, fgm_batch_item *it)
+{
+    const fgm_batch_opts *o = w->p->opts;
+    unsigned long seed = o->seed_set ? o->seed + (unsigned long)it->index
+                                     : (unsigned long)it->index;
+
+    fgm_puzzle_to_given(&it->puzzle, w->given);
+    fgm_runner_solve(w->runner, w->given, seed, o->timeout_ms, w->solution,
+                     &it->res);
+    it->answer = it->puzzle;
+    if (it->res.solved)
+        fgm_puzzle_from_solution(&it->answer, w->solution);
+}
+
+static void *
+worker_main(void *arg)
+{
+    worker *w = arg;
+    pool *p = w->p;
+
+    pthread_mutex_lock(&p->mu);
+    for (;;) {
+        slot *s;
+        int k;
+
+        while (!p->shutdown && !(s = next_work(p)))
+            pthread_cond_wait(&p->work, &p->mu);
+        if (p->shutdown)
+            break;
+        k = s->next++;
+        pthread_mutex_unlock(&p->mu);
+        solve_item(w, &s->items[k]);
+        pthread_mutex_lock(&p->mu);
+        if (++s->done == s->n)
+            pthread_cond_broadcast(&p->done);
+    }
+    pthread_mutex_unlock(&p->mu);
+    return NULL;
+}
+
+static void
+workers_free(worker *ws, int n)
+{
+    int i;
+
+    for (i = 0; i < n; i++) {
+        fgm_runner_free(ws[i].runner);
+        free(ws[i].given);
+        free(ws[i].solution);
+    }
+    free(ws);
+}
+
+/* Emits every item of S in order, then frees the slot.  Returns nonzero
+ * when the consumer asked to stop. */
+static int
+emit_slot(pool *p, int i, fgm_batch_emit emit, void *ctx)
+{
+    slot *s = &p->slots[i];
+    int k, stop = 0;
+
+    pthread_mutex_lock(&p->mu);
+    while (s->done < s->n)
+        pthread_cond_wait(&p->done, &p->mu);
+    pthread_mutex_unlock(&p->mu);
+    for (k = 0; k < s->n && !stop; k++)
+        stop = emit(ctx, &s->items[k]);
+    pthread_mutex_lock(&p->mu);
+    s->live = 0;
+    s->n = s->next = s->done = 0;
+    p->order[i] = -1;
+    pthread_mutex_unlock(&p->mu);
+    return stop;
+}
+
+/* Index of the oldest live slot, or -1. */
+static int
+oldest(const pool *p)
+{
+    int i, best = -1;
+
+    for (i = 0; i < NSLOTS; i++)
+        if (p->slots[i].live && (best < 0 || p->order[i] < p->order[best]))
+            best = i;
+    return best;
+}
+
+fgm_status
+fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
+              fgm_batch_emit emit, void *ctx, const char **reason)
+{
+    int nthreads = opts->threads > 0 ? opts->threads : 1;
+    int chunk = opts->chunk > 0 ? opts->chunk : DEFAULT_CHUNK;
+    int nvars = opts->csp->nvars, i, started = 0, stop = 0;
+    fgm_status st = FGM_OK, rst = FGM_OK;
+    worker *ws;
+    pool p;
+
+    *reason = NULL;
+    memset(&p, 0, sizeof p);
+    p.opts = opts;
+    ws = calloc((size_t)nthreads, sizeof *ws);
+    if (!ws)
+        return FGM_ENOMEM;
+    for (i = 0; i < nthreads; i++) {
+        ws[i].p = &p;
+        ws[i].runner = fgm_runner_new(opts->solver, opts->csp, opts->sopts,
+                                      &st, reason);
+        ws[i].given = malloc((size_t)nvars * sizeof *ws[i].given);
+        ws[i].solution = malloc((size_t)nvars * sizeof *ws[i].solution);
+        if (!ws[i].runner || !ws[i].given || !ws[i].solution) {
+            if (st == FGM_OK)
+                st = FGM_ENOMEM;
+            workers_free(ws, nthreads);
+            return st;
+        }
+    }
+    for (i = 0; i < NSLOTS; i++) {
+        p.order[i] = -1;
+        p.slots[i].items = malloc((size_t)chunk * sizeof(fgm_batch_item));
+        if (!p.slots[i].items)
+            st = FGM_ENOMEM;
+    }
+    pthread_mutex_init(&p.mu, NULL);
+    pthread_cond_init(&p.work, NULL);
+    pthread_cond_init(&p.done, NULL);
+    for (i = 0; st == FGM_OK && i < nthreads; i++) {
+        if (pthread_create(&ws[i].tid, NULL, worker_main, &ws[i]) != 0)
+            st = FGM_ENOMEM;
+        else
+            started++;
+    }
+
+    /* Producer/consumer loop on the calling thread. */
+    while (st == FGM_OK && rst == FGM_OK && !stop) {
+        int free_slot = -1;
+        slot *s;
+
+        for (i = 0; i < NSLOTS; i++)
+            if (!p.slots[i].live) {
+                free_slot = i;
+                break;
+            }
+        if (free_slot < 0) {
+            stop = emit_slot(&p, oldest(&p), emit, ctx);
+            continue;
+        }
+        s = &p.slots[free_slot];
+        s->n = 0;
+        while (s->n < chunk) {
+            fgm_batch_item *it = &s->items[s->n];
+
+            rst = fgm_puzzle_read(r, &it->puzzle);
+            if (rst != FGM_OK)
+                break;
+            it->index = fgm_puzzle_reader_count(r) - 1;
+            s->n++;
+        }
+        if (s->n > 0) {
+            pthread_mutex_lock(&p.mu);
+            s->live = 1;
+            p.order[free_slot] = p.published++;
+            pthread_cond_broadcast(&p.work);
+            pthread_mutex_unlock(&p.mu);
+        }
+    }
+    /* Drain what is in flight, in order (also after a read error: the
+     * puzzles before the bad one are still reported). */
+    while (!stop && oldest(&p) >= 0)
+        stop = emit_slot(&p, oldest(&p), emit, ctx);
+
+    pthread_mutex_lock(&p.mu);
+    p.shutdown = 1;
+    pthread_cond_broadcast(&p.work);
+    pthread_mutex_unlock(&p.mu);
+    for (i = 0; i < started; i++)
+        pthread_join(ws[i].tid, NULL);
+    pthread_mutex_destroy(&p.mu);
+    pthread_cond_destroy(&p.work);
+    pthread_cond_destroy(&p.done);
+    for (i = 0; i < NSLOTS; i++)
+        free(p.slots[i].items);
+    workers_free(ws, nthreads);
+    if (st != FGM_OK)
+        return st;
+    return rst == FGM_EIO ? FGM_OK : rst;
+}

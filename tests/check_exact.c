@@ -1,0 +1,436 @@
+/* tests/check_exact.c: the search solvers backtrack, mrv, ac3, fc and mac.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every solve goes through the runner (solve/run.h), which verifies the
+ * returned assignment against all factors and the clues; a test asserting
+ * res.solved therefore also asserts validity.  Node counts of backtrack,
+ * mrv and ac3 on the three grids of seed notebook 003 must equal the
+ * seed's call counts exactly.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../runtime/solve/run.h"
+#include "testutil.h"
+#include "suites.h"
+
+static const fgm_solver *const solvers[] = {
+    &fgm_solver_backtrack,
+    &fgm_solver_mrv,
+    &fgm_solver_ac3,
+    &fgm_solver_fc,
+    &fgm_solver_mac,
+};
+#define NSOLVERS ((int)(sizeof solvers / sizeof solvers[0]))
+
+/* Solves GIVEN on IR with SOLVER; SOL gets the solution.  Returns the
+ * status; *RES gets the runner's result. */
+static fgm_status
+run_on(const fgm_solver *solver, const fgm_ir *ir, const int *given,
+       const fgm_solve_opts *opts, double timeout_ms, int *sol,
+       fgm_solve_result *res)
+{
+    fgm_status st;
+    const char *why;
+    fgm_csp *csp = fgm_csp_new(ir, &st);
+    fgm_runner *r;
+
+    ck_assert_msg(csp != NULL, "csp builds for %s", ir->name);
+    r = fgm_runner_new(solver, csp, opts, &st, &why);
+    ck_assert_msg(r != NULL, "%s accepts %s", solver->name, ir->name);
+    st = fgm_runner_solve(r, given, 1, timeout_ms, sol, res);
+    fgm_runner_free(r);
+    fgm_csp_free(csp);
+    return st;
+}
+
+/* Solves a one-line Sudoku of box side BOX; asserts a verified solution
+ * and returns the node count. */
+static long
+solve_grid(const fgm_solver *solver, int box, const char *line,
+           const fgm_solve_opts *opts)
+{
+    fgm_ir *ir = fgm_ir_sudoku(box);
+    int given[FGM_PUZZLE_MAXCELLS], sol[FGM_PUZZLE_MAXCELLS];
+    fgm_solve_result res;
+
+    ck_assert_ptr_nonnull(ir);
+    ck_assert_int_eq(test_given(line, given), ir->nvars);
+    ck_assert_msg(run_on(solver, ir, given, opts, 0, sol, &res) == FGM_OK
+                  && res.solved,
+                  "%s solves %.20s... (status %s)", solver->name, line,
+                  fgm_strerror(res.status));
+    fgm_ir_free(ir);
+    return res.stats.nodes;
+}
+
+/* ---- core --------------------------------------------------------------- */
+
+/* Seed 003's call counts: {solver, grid, calls}. */
+static const struct {
+    int solver;
+    const char *grid;
+    long calls;
+} parity[] = {
+    { 0, SEED003_EASY, 4209 },
+    { 0, SEED003_MEDIUM, 55 },
+    { 0, SEED003_HARD, 879418 },
+    { 1, SEED003_EASY, 52 },
+    { 1, SEED003_MEDIUM, 46 },
+    { 1, SEED003_HARD, 5565 },
+    { 2, SEED003_EASY, 82 },
+    { 2, SEED003_MEDIUM, 82 },
+    { 2, SEED003_HARD, 981113 },
+};
+
+START_TEST(test_seed003_parity)
+{
+    const fgm_solver *s = solvers[parity[_i].solver];
+    long nodes = solve_grid(s, 3, parity[_i].grid, NULL);
+
+    ck_assert_msg(nodes == parity[_i].calls,
+                  "%s on seed 003 grid %d: %ld nodes, seed counts %ld",
+                  s->name, _i % 3, nodes, parity[_i].calls);
+}
+END_TEST
+
+START_TEST(test_seed_grids_all)
+{
+    /* fc and mac (and mrv with lcv) have no seed count: solve and verify. */
+    static const char *const grids[] = {
+        SEED003_EASY, SEED003_MEDIUM, SEED003_HARD
+    };
+    fgm_solve_opts lcv = { 1, 0 };
+    int g;
+
+    for (g = 0; g < 3; g++) {
+        ck_assert_int_gt(solve_grid(&fgm_solver_fc, 3, grids[g], NULL), 0);
+        ck_assert_int_gt(solve_grid(&fgm_solver_mac, 3, grids[g], NULL), 0);
+        ck_assert_int_gt(solve_grid(&fgm_solver_mrv, 3, grids[g], &lcv), 0);
+    }
+}
+END_TEST
+
+START_TEST(test_mac_propagates)
+{
+    /* The easy grid falls to naked singles: no decision, one node. */
+    ck_assert_int_eq(solve_grid(&fgm_solver_mac, 3, SEED003_EASY, NULL), 1);
+}
+END_TEST
+
+START_TEST(test_sudoku4)
+{
+    static const char grid[] = "1..4" "..2." ".3.." "4..1";
+
+    solve_grid(solvers[_i], 2, grid, NULL);
+}
+END_TEST
+
+/* A 16x16 grid: the pattern solution ((r*B + r/B + c) % N) with 40% of the
+ * cells blanked by a fixed hash. */
+START_TEST(test_sudoku16)
+{
+    char line[257];
+    int r, c;
+
+    for (r = 0; r < 16; r++)
+        for (c = 0; c < 16; c++) {
+            int v = (r * 4 + r / 4 + c) % 16 + 1;
+
+            line[r * 16 + c] = (r * 7 + c * 13) % 5 < 2
+                               ? '.' : fgm_puzzle_symbol(v);
+        }
+    line[256] = '\0';
+    solve_grid(solvers[_i], 4, line, NULL);
+}
+END_TEST
+
+START_TEST(test_latin5)
+{
+    fgm_ir *ir = fgm_ir_latin(5);
+    int given[25], sol[25], v;
+    fgm_solve_result res;
+
+    for (v = 0; v < 25; v++)
+        given[v] = -1;
+    given[0] = 4;       /* corner clues so the answer is not the identity */
+    given[24] = 0;
+    given[7] = 2;
+    ck_assert_int_eq(run_on(solvers[_i], ir, given, NULL, 0, sol, &res),
+                     FGM_OK);
+    ck_assert_msg(res.solved, "%s solves a 5x5 Latin square",
+                  solvers[_i]->name);
+    ck_assert_int_eq(sol[0], 4);
+    ck_assert_int_eq(sol[24], 0);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+/* x[3] in 0..2; table x0 < x1, table x1 < x2, neq(x0, x2).  Unique
+ * solution 0 1 2. */
+static fgm_ir *
+ir_chain(void)
+{
+    fgm_ir *ir = fgm_ir_new("chain");
+    fgm_status st;
+    double less[9];
+    int dims[1] = { 3 }, s01[2] = { 0, 1 }, s12[2] = { 1, 2 };
+    int s02[2] = { 0, 2 }, a, b;
+
+    ck_assert_ptr_nonnull(ir);
+    for (a = 0; a < 3; a++)
+        for (b = 0; b < 3; b++)
+            less[a * 3 + b] = a < b ? 1.0 : 0.0;
+    ck_assert_int_eq(fgm_ir_add_array(ir, "x", 1, dims, 0, 3, 0, &st), 0);
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 2, s01, 9,
+                                       less, &st), 0);
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 2, s12, 9,
+                                       less, &st), 0);
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_NEQ, 2, s02, 0, NULL,
+                                       &st), 0);
+    return ir;
+}
+
+/* x[3] in 0..2; alldiff and a 3-ary table allowing only x0 > x1 > x2,
+ * written with weights 0.5 to check that any nonzero weight allows. */
+static fgm_ir *
+ir_descending(void)
+{
+    fgm_ir *ir = fgm_ir_new("descending");
+    fgm_status st;
+    double t[27];
+    int dims[1] = { 3 }, s[3] = { 0, 1, 2 }, a, b, c;
+
+    ck_assert_ptr_nonnull(ir);
+    for (a = 0; a < 3; a++)
+        for (b = 0; b < 3; b++)
+            for (c = 0; c < 3; c++)
+                t[(a * 3 + b) * 3 + c] = a > b && b > c ? 0.5 : 0.0;
+    ck_assert_int_eq(fgm_ir_add_array(ir, "x", 1, dims, 0, 3, 0, &st), 0);
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_ALLDIFF, 3, s, 0,
+                                       NULL, &st), 0);
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 3, s, 27, t,
+                                       &st), 0);
+    return ir;
+}
+
+START_TEST(test_tables)
+{
+    int given[3] = { -1, -1, -1 }, sol[3];
+    fgm_solve_result res;
+    fgm_ir *ir = ir_chain();
+
+    ck_assert_int_eq(run_on(solvers[_i], ir, given, NULL, 0, sol, &res),
+                     FGM_OK);
+    ck_assert_msg(sol[0] == 0 && sol[1] == 1 && sol[2] == 2,
+                  "%s: chain x0 < x1 < x2 gives 0 1 2, got %d %d %d",
+                  solvers[_i]->name, sol[0], sol[1], sol[2]);
+    fgm_ir_free(ir);
+    ir = ir_descending();
+    ck_assert_int_eq(run_on(solvers[_i], ir, given, NULL, 0, sol, &res),
+                     FGM_OK);
+    ck_assert_msg(sol[0] == 2 && sol[1] == 1 && sol[2] == 0,
+                  "%s: 3-ary table x0 > x1 > x2 gives 2 1 0, got %d %d %d",
+                  solvers[_i]->name, sol[0], sol[1], sol[2]);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+START_TEST(test_evidence)
+{
+    /* x[3] in 0..2, alldiff; evidence bars 0 from x0 and 2 from x1, and x2
+     * is given 1: the only solution is 2 0 1. */
+    fgm_ir *ir = fgm_ir_new("evidence");
+    fgm_status st;
+    double no0[3] = { 0, 1, 1 }, no2[3] = { 1, 1, 0 };
+    int dims[1] = { 3 }, s[3] = { 0, 1, 2 }, v0 = 0, v1 = 1;
+    int given[3] = { -1, -1, 1 }, sol[3];
+    fgm_solve_result res;
+
+    ck_assert_int_eq(fgm_ir_add_array(ir, "x", 1, dims, 0, 3, 0, &st), 0);
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_ALLDIFF, 3, s, 0,
+                                       NULL, &st), 0);
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, &v0, 3,
+                                       no0, &st), 0);
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, &v1, 3,
+                                       no2, &st), 0);
+    ck_assert_int_eq(run_on(solvers[_i], ir, given, NULL, 0, sol, &res),
+                     FGM_OK);
+    ck_assert_msg(sol[0] == 2 && sol[1] == 0 && sol[2] == 1,
+                  "%s: evidence leaves 2 0 1, got %d %d %d",
+                  solvers[_i]->name, sol[0], sol[1], sol[2]);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+START_TEST(test_workspace_reuse)
+{
+    /* One runner, the same puzzle twice (with another in between): the
+     * same answer and node count, so no state leaks between solves. */
+    fgm_ir *ir = fgm_ir_sudoku(3);
+    fgm_status st;
+    const char *why;
+    fgm_csp *csp = fgm_csp_new(ir, &st);
+    fgm_runner *r = fgm_runner_new(solvers[_i], csp, NULL, &st, &why);
+    int given[81], other[81], sol1[81], sol2[81];
+    fgm_solve_result res1, res2;
+
+    ck_assert_ptr_nonnull(r);
+    test_given(SEED003_MEDIUM, given);
+    test_given(SEED003_EASY, other);
+    ck_assert_int_eq(fgm_runner_solve(r, given, 1, 0, sol1, &res1), FGM_OK);
+    ck_assert_int_eq(fgm_runner_solve(r, other, 1, 0, sol2, &res2), FGM_OK);
+    ck_assert_int_eq(fgm_runner_solve(r, given, 1, 0, sol2, &res2), FGM_OK);
+    ck_assert_int_eq(res1.stats.nodes, res2.stats.nodes);
+    ck_assert_mem_eq(sol1, sol2, sizeof sol1);
+    fgm_runner_free(r);
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+/* ---- limits ------------------------------------------------------------- */
+
+START_TEST(test_empty_grid)
+{
+    static const char *const empty =
+        "................................................................."
+        "................";
+
+    solve_grid(solvers[_i], 3, empty, NULL);
+}
+END_TEST
+
+START_TEST(test_full_grid)
+{
+    /* A complete grid: nothing to search.  backtrack and mrv count one
+     * call; ac3 picks all 81 singletons (82 calls), as in the seed. */
+    static const char *const full =
+        "534678912672195348198342567859761423426853791713924856"
+        "961537284287419635345286179";
+    static const long want[] = { 1, 1, 82, 1, 1 };
+
+    ck_assert_int_eq(solve_grid(solvers[_i], 3, full, NULL), want[_i]);
+}
+END_TEST
+
+START_TEST(test_timeout)
+{
+    /* The hard grid takes backtrack and ac3 about a million nodes. */
+    fgm_ir *ir = fgm_ir_sudoku(3);
+    int given[81], sol[81];
+    fgm_solve_result res;
+    const fgm_solver *s = _i == 0 ? &fgm_solver_backtrack : &fgm_solver_ac3;
+
+    test_given(SEED003_HARD, given);
+    ck_assert_int_eq(run_on(s, ir, given, NULL, 1.0, sol, &res),
+                     FGM_ETIMEOUT);
+    ck_assert(!res.solved);
+    ck_assert_msg(res.stats.nodes < 879418, "%s stopped early (%ld nodes)",
+                  s->name, res.stats.nodes);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+/* ---- errors ------------------------------------------------------------- */
+
+static void
+expect_unsolved(const fgm_solver *solver, fgm_ir *ir, const int *given,
+                const char *what)
+{
+    int sol[FGM_PUZZLE_MAXCELLS];
+    fgm_solve_result res;
+
+    ck_assert_msg(run_on(solver, ir, given, NULL, 0, sol, &res)
+                  == FGM_EUNSOLVED && !res.solved,
+                  "%s proves no solution: %s (status %s)", solver->name,
+                  what, fgm_strerror(res.status));
+}
+
+START_TEST(test_unsat_no_candidate)
+{
+    /* Cell (0,0) of a 4x4 grid sees 1 and 2 in its row, 3 and 4 in its
+     * column: no candidate, though no clue repeats another. */
+    fgm_ir *ir = fgm_ir_sudoku(2);
+    int given[16];
+
+    test_given(".12." "...." "3..." "4...", given);
+    expect_unsolved(solvers[_i], ir, given, "a cell with no candidate");
+    fgm_ir_free(ir);
+}
+END_TEST
+
+START_TEST(test_unsat_deep)
+{
+    /* No clue repeats another and every cell has a candidate at the
+     * start: row 0 needs 3 and 4 in cells (0,2) and (0,3), but column 2
+     * and the top-right box already hold a 4, so both cells can only be
+     * 3.  Found by propagation (ac3, mac) or by search (the others). */
+    fgm_ir *ir = fgm_ir_sudoku(2);
+    int given[16];
+
+    test_given("12.." "...4" "..4." "....", given);
+    expect_unsolved(solvers[_i], ir, given, "row 0 cannot place its 4");
+    fgm_ir_free(ir);
+}
+END_TEST
+
+START_TEST(test_bad_clues)
+{
+    fgm_ir *ir = fgm_ir_sudoku(2);
+    int given[16];
+
+    test_given("11.." "...." "...." "....", given);
+    expect_unsolved(solvers[_i], ir, given, "two 1s in a row");
+    test_given("1..." "...." "...." "....", given);
+    given[5] = 7;       /* value index out of the 4-value domain */
+    expect_unsolved(solvers[_i], ir, given, "a clue out of its domain");
+    fgm_ir_free(ir);
+}
+END_TEST
+
+START_TEST(test_unsat_table)
+{
+    /* The chain model with x0 given 2: nothing is greater. */
+    fgm_ir *ir = ir_chain();
+    int given[3] = { 2, -1, -1 };
+
+    expect_unsolved(solvers[_i], ir, given, "x0 = 2 < x1 in 0..2");
+    fgm_ir_free(ir);
+}
+END_TEST
+
+Suite *
+exact_suite(void)
+{
+    Suite *s = suite_create("exact");
+    TCase *core = tcase_create("core"), *limits = tcase_create("limits");
+    TCase *errors = tcase_create("errors");
+
+    /* The hard grid costs backtrack and ac3 about a million nodes: about
+     * a second each, several times that under the sanitizers. */
+    tcase_set_timeout(core, 60);
+    tcase_set_timeout(limits, 60);
+    tcase_set_timeout(errors, 10);
+    tcase_add_loop_test(core, test_seed003_parity, 0,
+                        (int)(sizeof parity / sizeof parity[0]));
+    tcase_add_test(core, test_seed_grids_all);
+    tcase_add_test(core, test_mac_propagates);
+    tcase_add_loop_test(core, test_sudoku4, 0, NSOLVERS);
+    tcase_add_loop_test(core, test_latin5, 0, NSOLVERS);
+    tcase_add_loop_test(core, test_tables, 0, NSOLVERS);
+    tcase_add_loop_test(core, test_evidence, 0, NSOLVERS);
+    tcase_add_loop_test(core, test_workspace_reuse, 0, NSOLVERS);
+    tcase_add_loop_test(limits, test_sudoku16, 0, NSOLVERS);
+    tcase_add_loop_test(limits, test_empty_grid, 0, NSOLVERS);
+    tcase_add_loop_test(limits, test_full_grid, 0, NSOLVERS);
+    tcase_add_loop_test(limits, test_timeout, 0, 2);
+    tcase_add_loop_test(errors, test_unsat_no_candidate, 0, NSOLVERS);
+    tcase_add_loop_test(errors, test_unsat_deep, 0, NSOLVERS);
+    tcase_add_loop_test(errors, test_bad_clues, 0, NSOLVERS);
+    tcase_add_loop_test(errors, test_unsat_table, 0, NSOLVERS);
+    suite_add_tcase(s, core);
+    suite_add_tcase(s, limits);
+    suite_add_tcase(s, errors);
+    return s;
+}
