@@ -7,7 +7,8 @@
 
 #define FGM_TEST_SUITES(X) \
     X(ir)                  \
-    X(puzzle)
+    X(puzzle)               \
+    X(bench)
 
 #define FGM_TEST_DECLARE(name) Suite *name##_suite(void);
 FGM_TEST_SUITES(FGM_TEST_DECLARE)

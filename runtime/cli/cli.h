@@ -51,11 +51,6 @@ int cli_parse_double(const char *cmd, const char *name, const char *s,
  * message; *CODE is the exit code. */
 fgm_ir *cli_model_open(const char *spec, int *n, int *box, int *code);
 
-/* Writes to PATH atomically: returns a FILE for PATH.tmp.XXXXXX; commit
- * with cli_atomic_close(f, tmp, path, ok) which renames or removes. */
-FILE *cli_atomic_open(const char *path, char *tmp, size_t tmpsize);
-int cli_atomic_close(FILE *f, const char *tmp, const char *path, int ok);
-
 /* Commands. */
 int cmd_solve(cli_args *a);
 int cmd_bench(cli_args *a);

@@ -5,11 +5,13 @@
  * unsolved), or CSV with --csv.  stderr: one summary line,
  *   fgm: solver=S backend=B solved=K/N median_ms=M mean_ms=A timeouts=T
  * where the times cover every puzzle that did not time out (timeouts are
- * censored, as in the seeds' protocol).
+ * censored, as in the seeds' protocol), followed by wall_s (the whole run,
+ * reading and writing included) and max_rss_mib (peak resident memory).
  */
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <string.h>
 #include "cli.h"
 #include "../solve/batch.h"
@@ -19,6 +21,7 @@ typedef struct solve_out {
     const char *backend;
     int csv;
     long n, solved, timeouts;
+    double t0;              /* start of the run, for wall_s */
     double *ms;             /* times of the puzzles that did not time out */
     long nms, capms;
     int oom;
@@ -65,15 +68,18 @@ static void
 summary(const solve_out *o)
 {
     double median = 0, mean = 0;
+    struct rusage ru;
 
+    getrusage(RUSAGE_SELF, &ru);
     if (o->nms > 0) {
         gsl_sort(o->ms, 1, (size_t)o->nms);
         median = gsl_stats_median_from_sorted_data(o->ms, 1, (size_t)o->nms);
         mean = gsl_stats_mean(o->ms, 1, (size_t)o->nms);
     }
     fprintf(stderr, "fgm: solver=%s backend=%s solved=%ld/%ld median_ms=%.4f "
-            "mean_ms=%.4f timeouts=%ld\n", o->solver, o->backend, o->solved,
-            o->n, median, mean, o->timeouts);
+            "mean_ms=%.4f timeouts=%ld wall_s=%.3f max_rss_mib=%.1f\n",
+            o->solver, o->backend, o->solved, o->n, median, mean,
+            o->timeouts, fgm_now() - o->t0, (double)ru.ru_maxrss / 1024.0);
 }
 
 static int
@@ -197,6 +203,7 @@ cmd_solve(cli_args *a)
     if (out.csv)
         printf("index,solver,backend,solved,valid,ms,nodes,inferences,"
                "decisions,restarts\n");
+    out.t0 = fgm_now();
     st = fgm_batch_run(rd, &bo, emit, &out, &reason);
     if (st == FGM_EUNSUPPORTED)
         code = cli_fail(CLI_EINPUT, "solve: %s", reason);

@@ -17,30 +17,36 @@
  * and tries each of its rows in turn.  Clues are rows selected before the
  * search starts; two clues that share a column conflict.
  *
- * Links are int indices into arrays, not pointers, so the whole structure
- * can be restored from a template with memcpy.  Only the up/down links of
- * every node, the left/right links of the headers and the column sizes ever
- * change (row nodes keep their left/right links: Knuth's cover never touches
- * them), so only those are copied per run.  A run that stops early (first
- * solution, cap, deadline) returns without uncovering: the next run restores
- * the template anyway.
+ * Links are int indices into one node array, not pointers, so the whole
+ * structure is restored from a template with two memcpy calls per run (the
+ * nodes and the column sizes).  A run that stops early (first solution, cap,
+ * deadline) returns without uncovering: the next run restores the template
+ * anyway.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "dlx.h"
 #include "../solve/solver.h"
 
+/* One node: links left, right, up, down and its column.  A row node knows
+ * its row; a column header counts the rows left in its column (so the
+ * choice of column reads one cache line per header). */
+struct node {
+    int l, r, u, d, c;
+    union {
+        int row;
+        int size;
+    };
+};
+
 struct fgm_dlx {
     const fgm_csp *csp;
     int ncols;          /* columns are nodes 1..ncols; node 0 is the root */
     int nnodes;         /* root + headers + row nodes */
     int nrows;
-    int *l, *r, *u, *d; /* links, nnodes each */
-    int *col;           /* nnodes: column of each node */
-    int *rowid;         /* nnodes: row of each row node */
-    int *len;           /* ncols + 1: rows left in each column */
+    struct node *nd;    /* nnodes */
     unsigned char *covered; /* ncols + 1: column covered by a clue */
-    int *t_lr, *t_ud, *t_len;   /* template: l,r of headers; u,d; len */
+    struct node *t_nd;  /* the template of nd */
     int *row_var, *row_val, *row_node;  /* nrows: variable, value, a node */
     int *row_of;        /* nvars * maxcard: row of (v, a) or -1 */
     int *stack;         /* nvars: one node per chosen row */
@@ -105,17 +111,9 @@ fgm_dlx_free(fgm_dlx *d)
 {
     if (!d)
         return;
-    free(d->l);
-    free(d->r);
-    free(d->u);
-    free(d->d);
-    free(d->col);
-    free(d->rowid);
-    free(d->len);
+    free(d->nd);
     free(d->covered);
-    free(d->t_lr);
-    free(d->t_ud);
-    free(d->t_len);
+    free(d->t_nd);
     free(d->row_var);
     free(d->row_val);
     free(d->row_node);
@@ -137,12 +135,12 @@ unit_col(const fgm_csp *csp, int unit, int a)
 static void
 append(fgm_dlx *x, int node, int c)
 {
-    x->col[node] = c;
-    x->u[node] = x->u[c];
-    x->d[node] = c;
-    x->d[x->u[c]] = node;
-    x->u[c] = node;
-    x->len[c]++;
+    x->nd[node].c = c;
+    x->nd[node].u = x->nd[c].u;
+    x->nd[node].d = c;
+    x->nd[x->nd[c].u].d = node;
+    x->nd[c].u = node;
+    x->nd[c].size++;
 }
 
 /* Links the root, headers and rows; then saves the template. */
@@ -153,12 +151,11 @@ build(fgm_dlx *x)
     int c, v, a, k, row = 0, node = x->ncols + 1;
 
     for (c = 0; c <= x->ncols; c++) {
-        x->l[c] = c == 0 ? x->ncols : c - 1;
-        x->r[c] = c == x->ncols ? 0 : c + 1;
-        x->u[c] = x->d[c] = c;
-        x->col[c] = c;
-        x->rowid[c] = -1;
-        x->len[c] = 0;
+        x->nd[c].l = c == 0 ? x->ncols : c - 1;
+        x->nd[c].r = c == x->ncols ? 0 : c + 1;
+        x->nd[c].u = x->nd[c].d = c;
+        x->nd[c].c = c;
+        x->nd[c].size = 0;
     }
     for (v = 0; v < csp->nvars; v++) {
         for (a = 0; a < csp->maxcard; a++)
@@ -176,20 +173,14 @@ build(fgm_dlx *x)
             for (k = csp->var_unit_off[v]; k < csp->var_unit_off[v + 1]; k++)
                 append(x, node++, unit_col(csp, csp->var_units[k], a));
             for (k = start; k < node; k++) {
-                x->l[k] = k == start ? node - 1 : k - 1;
-                x->r[k] = k == node - 1 ? start : k + 1;
-                x->rowid[k] = row;
+                x->nd[k].l = k == start ? node - 1 : k - 1;
+                x->nd[k].r = k == node - 1 ? start : k + 1;
+                x->nd[k].row = row;
             }
             row++;
         }
     }
-    for (c = 0; c <= x->ncols; c++) {
-        x->t_lr[2 * c] = x->l[c];
-        x->t_lr[2 * c + 1] = x->r[c];
-    }
-    memcpy(x->t_ud, x->u, (size_t)x->nnodes * sizeof *x->u);
-    memcpy(x->t_ud + x->nnodes, x->d, (size_t)x->nnodes * sizeof *x->d);
-    memcpy(x->t_len, x->len, ((size_t)x->ncols + 1) * sizeof *x->len);
+    memcpy(x->t_nd, x->nd, (size_t)x->nnodes * sizeof *x->nd);
 }
 
 fgm_dlx *
@@ -219,25 +210,17 @@ fgm_dlx_new(const fgm_csp *csp, fgm_status *status)
     nn = (size_t)x->nnodes;
     nc = (size_t)x->ncols + 1;
     nr = (size_t)x->nrows + 1;
-    x->l = malloc(nn * sizeof *x->l);
-    x->r = malloc(nn * sizeof *x->r);
-    x->u = malloc(nn * sizeof *x->u);
-    x->d = malloc(nn * sizeof *x->d);
-    x->col = malloc(nn * sizeof *x->col);
-    x->rowid = malloc(nn * sizeof *x->rowid);
-    x->len = malloc(nc * sizeof *x->len);
+    x->nd = malloc(nn * sizeof *x->nd);
     x->covered = malloc(nc);
-    x->t_lr = malloc(2 * nc * sizeof *x->t_lr);
-    x->t_ud = malloc(2 * nn * sizeof *x->t_ud);
-    x->t_len = malloc(nc * sizeof *x->t_len);
+    x->t_nd = malloc(nn * sizeof *x->t_nd);
     x->row_var = malloc(nr * sizeof *x->row_var);
     x->row_val = malloc(nr * sizeof *x->row_val);
     x->row_node = malloc(nr * sizeof *x->row_node);
     x->row_of = malloc((nv * (size_t)csp->maxcard + 1) * sizeof *x->row_of);
     x->stack = malloc(nv * sizeof *x->stack);
     x->hits = malloc(nr * sizeof *x->hits);
-    if (!x->l || !x->r || !x->u || !x->d || !x->col || !x->rowid || !x->len
-        || !x->covered || !x->t_lr || !x->t_ud || !x->t_len || !x->row_var
+    if (!x->nd || !x->covered || !x->t_nd
+        || !x->row_var
         || !x->row_val || !x->row_node || !x->row_of || !x->stack
         || !x->hits) {
         fgm_dlx_free(x);
@@ -256,15 +239,7 @@ fgm_dlx_new(const fgm_csp *csp, fgm_status *status)
 static void
 reset(fgm_dlx *x)
 {
-    int c;
-
-    for (c = 0; c <= x->ncols; c++) {
-        x->l[c] = x->t_lr[2 * c];
-        x->r[c] = x->t_lr[2 * c + 1];
-    }
-    memcpy(x->u, x->t_ud, (size_t)x->nnodes * sizeof *x->u);
-    memcpy(x->d, x->t_ud + x->nnodes, (size_t)x->nnodes * sizeof *x->d);
-    memcpy(x->len, x->t_len, ((size_t)x->ncols + 1) * sizeof *x->len);
+    memcpy(x->nd, x->t_nd, (size_t)x->nnodes * sizeof *x->nd);
     memset(x->covered, 0, (size_t)x->ncols + 1);
 }
 
@@ -273,15 +248,16 @@ reset(fgm_dlx *x)
 static void
 cover(fgm_dlx *x, int c)
 {
+    struct node *n = x->nd;
     int i, j;
 
-    x->r[x->l[c]] = x->r[c];
-    x->l[x->r[c]] = x->l[c];
-    for (i = x->d[c]; i != c; i = x->d[i])
-        for (j = x->r[i]; j != i; j = x->r[j]) {
-            x->d[x->u[j]] = x->d[j];
-            x->u[x->d[j]] = x->u[j];
-            x->len[x->col[j]]--;
+    n[n[c].l].r = n[c].r;
+    n[n[c].r].l = n[c].l;
+    for (i = n[c].d; i != c; i = n[i].d)
+        for (j = n[i].r; j != i; j = n[j].r) {
+            n[n[j].u].d = n[j].d;
+            n[n[j].d].u = n[j].u;
+            n[n[j].c].size--;
         }
 }
 
@@ -289,16 +265,17 @@ cover(fgm_dlx *x, int c)
 static void
 uncover(fgm_dlx *x, int c)
 {
+    struct node *n = x->nd;
     int i, j;
 
-    for (i = x->u[c]; i != c; i = x->u[i])
-        for (j = x->l[i]; j != i; j = x->l[j]) {
-            x->len[x->col[j]]++;
-            x->d[x->u[j]] = j;
-            x->u[x->d[j]] = j;
+    for (i = n[c].u; i != c; i = n[i].u)
+        for (j = n[i].l; j != i; j = n[j].l) {
+            n[n[j].c].size++;
+            n[n[j].u].d = j;
+            n[n[j].d].u = j;
         }
-    x->r[x->l[c]] = c;
-    x->l[x->r[c]] = c;
+    n[n[c].l].r = c;
+    n[n[c].r].l = c;
 }
 
 /* Selects the clue rows.  Returns 0 when two clues share a column or a clue
@@ -323,14 +300,14 @@ place_clues(fgm_dlx *x, const int *given, int *k)
         node = x->row_node[row];
         j = node;
         do {
-            if (x->covered[x->col[j]])
+            if (x->covered[x->nd[j].c])
                 return 0;
-            j = x->r[j];
+            j = x->nd[j].r;
         } while (j != node);
         do {
-            cover(x, x->col[j]);
-            x->covered[x->col[j]] = 1;
-            j = x->r[j];
+            cover(x, x->nd[j].c);
+            x->covered[x->nd[j].c] = 1;
+            j = x->nd[j].r;
         } while (j != node);
         x->stack[(*k)++] = node;
     }
@@ -360,10 +337,10 @@ record(fgm_dlx *x, int k)
     x->count++;
     if (x->want_hits)
         for (i = 0; i < k; i++)
-            x->hits[x->rowid[x->stack[i]]]++;
+            x->hits[x->nd[x->stack[i]].row]++;
     if (x->count == 1 && x->first)
         for (i = 0; i < k; i++) {
-            int row = x->rowid[x->stack[i]];
+            int row = x->nd[x->stack[i]].row;
 
             x->first[x->row_var[row]] = x->row_val[row];
         }
@@ -376,18 +353,19 @@ record(fgm_dlx *x, int k)
 static int
 search(fgm_dlx *x, int k)
 {
-    int c, i, j, best = 0, min = -1;
+    int c, i, j, best = 0, min;
 
     x->nodes++;
     if (expired(x)) {
         x->expired = 1;
         return 1;
     }
-    if (x->r[0] == 0)
+    if (x->nd[0].r == 0)
         return record(x, k);
-    for (c = x->r[0]; c != 0; c = x->r[c])
-        if (min < 0 || x->len[c] < min) {
-            min = x->len[c];
+    min = -1;
+    for (c = x->nd[0].r; c != 0; c = x->nd[c].r)
+        if (min < 0 || x->nd[c].size < min) {
+            min = x->nd[c].size;
             best = c;
             if (min <= 1)
                 break;
@@ -395,14 +373,14 @@ search(fgm_dlx *x, int k)
     if (min == 0)
         return 0;
     cover(x, best);
-    for (i = x->d[best]; i != best; i = x->d[i]) {
+    for (i = x->nd[best].d; i != best; i = x->nd[i].d) {
         x->stack[k] = i;
-        for (j = x->r[i]; j != i; j = x->r[j])
-            cover(x, x->col[j]);
+        for (j = x->nd[i].r; j != i; j = x->nd[j].r)
+            cover(x, x->nd[j].c);
         if (search(x, k + 1))
             return 1;   /* left covered: the next run resets */
-        for (j = x->l[i]; j != i; j = x->l[j])
-            uncover(x, x->col[j]);
+        for (j = x->nd[i].l; j != i; j = x->nd[j].l)
+            uncover(x, x->nd[j].c);
     }
     uncover(x, best);
     return 0;

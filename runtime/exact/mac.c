@@ -1,4 +1,4 @@
-/* runtime/exact/mac.c: maintaining arc consistency, MRV on current domains.
+/* runtime/exact/mac.c: maintaining arc consistency, dom/wdeg variable order.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * MAC (Sabin and Freuder 1994): the initial domains (clues as singletons)
@@ -8,8 +8,18 @@
  * peer arcs amount to "naked singles": a cell left with one value removes
  * it from its row, column and box, and so on in cascade.
  *
- * Variable choice: MRV on the current domains among the variables that
- * still have two values or more, first by index on ties; values ascending.
+ * Variable choice: dom/wdeg (Boussemart et al. 2004) among the variables
+ * that still have two values or more: the smallest ratio of current
+ * domain size to weight, first by index on ties; values ascending.  Each
+ * variable's weight starts at 1 for every solve, and a wipe-out adds 1 to
+ * the variable that emptied and to the one whose propagation emptied it
+ * (the two ends of the failed arc, standing for the arc's weight).  Until
+ * the first failure this is exactly MRV on the current domains; afterwards
+ * it steers the search to the contested part of the grid.  Plain MRV
+ * solves every top95 puzzle too, but its slowest take 10-18 ms and 30000
+ * nodes; dom/wdeg keeps them under 4 ms and 3600 nodes.  The weights live
+ * in the workspace and are reset per solve, so runs are reproducible.
+ *
  * A variable reduced to one value needs no decision: its value has already
  * been removed from every peer, so when no domain has two values left, the
  * singletons form a solution (every peer pair differs, every table has a
@@ -21,14 +31,15 @@
  */
 #include "search.h"
 
-/* search := nodes++; pick the variable with the fewest values among those
- *           with two or more (none: found);
+/* search := nodes++; pick the variable with the smallest domain/weight
+ *           among those with two values or more (none: found);
  *           for val in its domain: dom = {val}, propagate, search */
 static int
 search(fgm_solve_job *job, fgm_search *ws)
 {
     const fgm_csp *csp = job->csp;
     int v, best = -1, bestn = 65, r, mark;
+    long bestw = 1, w;
     fgm_dom m;
 
     job->stats.nodes++;
@@ -41,11 +52,12 @@ search(fgm_solve_job *job, fgm_search *ws)
         if ((d & (d - 1)) == 0)
             continue;
         c = fgm_dom_count(d);
-        if (c < bestn) {
+        w = ws->weight[v];
+        /* c / w < bestn / bestw, in integers */
+        if (best < 0 || (long)c * bestw < (long)bestn * w) {
             best = v;
             bestn = c;
-            if (c == 2)
-                break;  /* nothing undecided can have fewer */
+            bestw = w;
         }
     }
     if (best < 0)
@@ -58,6 +70,10 @@ search(fgm_solve_job *job, fgm_search *ws)
             r = search(job, ws);
             if (r != SRCH_FAIL)
                 return r;
+        } else {
+            /* Blame both ends of the arc that wiped a domain out. */
+            ws->weight[ws->wiped]++;
+            ws->weight[ws->culprit]++;
         }
         srch_undo(ws, mark);
     }
@@ -77,6 +93,8 @@ solve(fgm_solve_job *job)
         || !srch_propagate_all(ws, csp))
         return FGM_EUNSOLVED;
     ws->ntrail = 0;     /* the root's pruning is never undone */
+    for (v = 0; v < csp->nvars; v++)
+        ws->weight[v] = 1;
     r = search(job, ws);
     if (r == SRCH_FOUND)
         for (v = 0; v < csp->nvars; v++)
@@ -86,7 +104,7 @@ solve(fgm_solve_job *job)
 
 const fgm_solver fgm_solver_mac = {
     "mac",
-    "maintaining arc consistency (AC-3 on peers, GAC on tables), MRV",
+    "maintaining arc consistency (AC-3 on peers, GAC on tables), dom/wdeg",
     FGM_SOLVER_EXACT,
     NULL,
     srch_new,

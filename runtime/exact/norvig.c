@@ -9,39 +9,50 @@
  *                    eliminate b from every peer (naked single); for each
  *                    full unit of v, if a now has one place left in it,
  *                    assign a there (hidden single);
- *   contradiction    an empty domain, or a value with no place in a full
- *                    unit.
+ *   contradiction    an empty domain, or a value with no place left in a
+ *                    full unit.
  *
  * Peers come from the neq and alldiff factors.  A "full" unit is an alldiff
  * of n distinct variables over n values: only there must every value occur,
- * so only there do hidden singles hold.  Norvig's recursion is replaced by
- * two work stacks (naked singles first, then hidden-single checks); the
- * fixed point is the same.  Table factors are filtered to generalised arc
- * consistency after each fixed point (fgm_csp_table_supported), and the two
- * alternate until neither removes a value.
+ * so only there do hidden singles hold.  Two things differ from Norvig's
+ * Python, neither changing the fixed point: his recursion is replaced by two
+ * work stacks (naked singles first, then hidden singles), and each full unit
+ * keeps, per value, the number of places left for it, so an elimination
+ * costs O(units) and a unit is scanned only when a count drops to one.
+ * Table factors are filtered to generalised arc consistency after each fixed
+ * point (fgm_csp_table_supported); the two alternate until neither removes a
+ * value.
  *
  * Search: the variable with the fewest values (more than one; the first in
- * index order on ties), values in ascending order, the domain array copied
- * per level into a stack allocated with the workspace.  stats.nodes counts
+ * index order on ties), values in ascending order, the domains and counts
+ * copied per level into stacks owned by the workspace.  stats.nodes counts
  * calls of search, as the seed notebooks count them.
  */
 #include <stdlib.h>
 #include <string.h>
 #include "../solve/solver.h"
 
+/* The state of one search level: domains and the place counts. */
+typedef struct state {
+    fgm_dom *dom;           /* nvars */
+    int *cnt;               /* ncnt: places of value a in full unit u at
+                             * csp->unit_off[u] + a */
+} state;
+
 typedef struct norvig_ws {
     const fgm_csp *csp;
     int nvars;
+    int ncnt;               /* csp->unit_off[nunits] */
     int *funit_off;         /* nvars + 1: full units of each variable */
     int *funits;
     unsigned char *is_full; /* nunits */
-    int restricted;         /* some domain is narrowed by evidence */
-    fgm_dom *stack;         /* levels * nvars domains */
+    fgm_dom *dstack;        /* levels * nvars domains */
+    int *cstack;            /* levels * ncnt counts */
     int levels;
-    int *sq;                /* naked singles to propagate */
+    int *sq;                /* variables left with one value */
     int nsq;
-    int *hq;                /* (unit, value) pairs to check */
-    int nhq, hq_cap;
+    int *hq;                /* (unit, value) pairs with one place left */
+    int nhq;
 } norvig_ws;
 
 /* -------------------------------------------------------------------------
@@ -58,7 +69,8 @@ ws_free(void *p)
     free(w->funit_off);
     free(w->funits);
     free(w->is_full);
-    free(w->stack);
+    free(w->dstack);
+    free(w->cstack);
     free(w->sq);
     free(w->hq);
     free(w);
@@ -81,33 +93,59 @@ unit_is_full(const fgm_csp *csp, int u)
     return 1;
 }
 
-/* Levels of domains to allocate up front: the whole depth bound (one more
- * than the number of variables) when it is small, else a start that grows
- * by doubling. */
-static int
-first_levels(int nvars)
+/* Points S at search level LEVEL. */
+static void
+level_state(const norvig_ws *w, int level, state *s)
 {
-    long whole = (long)nvars + 1;
+    s->dom = w->dstack + (size_t)level * ((size_t)w->nvars + 1);
+    s->cnt = w->cstack + (size_t)level * ((size_t)w->ncnt + 1);
+}
 
-    return whole * nvars <= (1L << 20) ? (int)whole : 64;
+/* Makes room for LEVELS levels (the depth bound is nvars + 1; large models
+ * start smaller and grow by doubling).  Returns 0 when out of memory. */
+static int
+reserve(norvig_ws *w, int levels)
+{
+    fgm_dom *d;
+    int *c, n = w->levels ? w->levels : 1;
+
+    if (levels <= w->levels)
+        return 1;
+    while (n < levels)
+        n *= 2;
+    d = realloc(w->dstack, (size_t)n * ((size_t)w->nvars + 1) * sizeof *d);
+    if (!d)
+        return 0;
+    w->dstack = d;
+    c = realloc(w->cstack, (size_t)n * ((size_t)w->ncnt + 1) * sizeof *c);
+    if (!c)
+        return 0;
+    w->cstack = c;
+    w->levels = n;
+    return 1;
 }
 
 static void *
 ws_new(const fgm_csp *csp)
 {
     norvig_ws *w = calloc(1, sizeof *w);
+    long whole = (long)csp->nvars + 1;
     int v, k, n = 0;
-    long cap = 1;
 
     if (!w)
         return NULL;
     w->csp = csp;
     w->nvars = csp->nvars;
+    w->ncnt = csp->unit_off[csp->nunits];
     w->is_full = malloc((size_t)csp->nunits + 1);
     w->funit_off = malloc(((size_t)csp->nvars + 1) * sizeof *w->funit_off);
     w->funits = malloc(((size_t)csp->var_unit_off[csp->nvars] + 1)
                        * sizeof *w->funits);
-    if (!w->is_full || !w->funit_off || !w->funits)
+    /* Per propagation, a variable becomes single once and a (unit, value)
+     * count drops to one once. */
+    w->sq = malloc(((size_t)csp->nvars + 1) * sizeof *w->sq);
+    w->hq = malloc(((size_t)w->ncnt + 1) * 2 * sizeof *w->hq);
+    if (!w->is_full || !w->funit_off || !w->funits || !w->sq || !w->hq)
         goto fail;
     for (k = 0; k < csp->nunits; k++)
         w->is_full[k] = (unsigned char)unit_is_full(csp, k);
@@ -116,24 +154,10 @@ ws_new(const fgm_csp *csp)
         for (k = csp->var_unit_off[v]; k < csp->var_unit_off[v + 1]; k++)
             if (w->is_full[csp->var_units[k]])
                 w->funits[n++] = csp->var_units[k];
-        /* Each removal of a value of v queues one check per full unit. */
-        cap += (long)csp->card[v] * (n - w->funit_off[v]);
-        if (csp->full[v] != (csp->card[v] == 64 ? ~(fgm_dom)0
-                             : FGM_DOM_BIT(csp->card[v]) - 1))
-            w->restricted = 1;
     }
     w->funit_off[csp->nvars] = n;
-    /* The initial scan queues (unit, value) for every full unit too. */
-    for (k = 0; k < csp->nunits; k++)
-        if (w->is_full[k])
-            cap += csp->unit_off[k + 1] - csp->unit_off[k];
-    w->hq_cap = (int)cap;
-    w->hq = malloc((size_t)cap * 2 * sizeof *w->hq);
-    w->sq = malloc(((size_t)csp->nvars + 1) * sizeof *w->sq);
-    w->levels = first_levels(csp->nvars);
-    w->stack = malloc((size_t)w->levels * ((size_t)csp->nvars + 1)
-                      * sizeof *w->stack);
-    if (!w->hq || !w->sq || !w->stack)
+    if (!reserve(w, whole * (whole + w->ncnt) <= (1L << 20) ? (int)whole
+                                                              : 64))
         goto fail;
     return w;
 fail:
@@ -141,110 +165,91 @@ fail:
     return NULL;
 }
 
-/* Makes room for LEVEL in the domain stack.  Returns 0 on failure. */
-static int
-reserve(norvig_ws *w, int level)
-{
-    fgm_dom *p;
-    int n = w->levels;
-
-    if (level < n)
-        return 1;
-    while (n <= level)
-        n *= 2;
-    p = realloc(w->stack,
-                (size_t)n * ((size_t)w->nvars + 1) * sizeof *w->stack);
-    if (!p)
-        return 0;
-    w->stack = p;
-    w->levels = n;
-    return 1;
-}
-
 /* -------------------------------------------------------------------------
  * Propagation
  * ----------------------------------------------------------------------- */
 
 /* Removes A from the domain of V and queues the consequences.  Returns 0 on
- * an empty domain. */
+ * a contradiction (empty domain, or A without a place in a full unit). */
 static int
-eliminate(norvig_ws *w, fgm_dom *dom, int v, int a)
+eliminate(norvig_ws *w, const state *s, int v, int a)
 {
-    fgm_dom bit = FGM_DOM_BIT(a);
+    const int *uoff = w->csp->unit_off;
+    fgm_dom bit = FGM_DOM_BIT(a), left;
     int k;
 
-    if (!(dom[v] & bit))
+    if (!(s->dom[v] & bit))
         return 1;
-    dom[v] &= ~bit;
-    if (!dom[v])
+    left = s->dom[v] &= ~bit;
+    if (!left)
         return 0;
-    if (!(dom[v] & (dom[v] - 1)))
+    if (!(left & (left - 1)))
         w->sq[w->nsq++] = v;
     for (k = w->funit_off[v]; k < w->funit_off[v + 1]; k++) {
-        w->hq[2 * w->nhq] = w->funits[k];
-        w->hq[2 * w->nhq + 1] = a;
-        w->nhq++;
+        int u = w->funits[k], c = --s->cnt[uoff[u] + a];
+
+        if (c == 0)
+            return 0;
+        if (c == 1) {
+            w->hq[2 * w->nhq] = u;
+            w->hq[2 * w->nhq + 1] = a;
+            w->nhq++;
+        }
     }
     return 1;
 }
 
 /* Removes every value but A from V.  Returns 0 on a contradiction. */
 static int
-assign(norvig_ws *w, fgm_dom *dom, int v, int a)
+assign(norvig_ws *w, const state *s, int v, int a)
 {
     fgm_dom other;
 
-    if (!(dom[v] & FGM_DOM_BIT(a)))
+    if (!(s->dom[v] & FGM_DOM_BIT(a)))
         return 0;
-    other = dom[v] & ~FGM_DOM_BIT(a);
+    other = s->dom[v] & ~FGM_DOM_BIT(a);
     while (other) {
-        if (!eliminate(w, dom, v, fgm_dom_first(other)))
+        if (!eliminate(w, s, v, fgm_dom_first(other)))
             return 0;
         other &= other - 1;
     }
     return 1;
 }
 
-/* Checks where value A can go in full unit U; assigns it if one place is
- * left.  Returns 0 when it has no place. */
+/* Value A has one place left in full unit U: assigns it there. */
 static int
-hidden_single(norvig_ws *w, fgm_dom *dom, int u, int a)
+hidden_single(norvig_ws *w, const state *s, int u, int a)
 {
     const fgm_csp *csp = w->csp;
-    const int *s = csp->unit_vars + csp->unit_off[u];
-    int n = csp->unit_off[u + 1] - csp->unit_off[u], i, place = -1;
+    const int *vars = csp->unit_vars + csp->unit_off[u];
+    int n = csp->unit_off[u + 1] - csp->unit_off[u], i;
     fgm_dom bit = FGM_DOM_BIT(a);
 
     for (i = 0; i < n; i++)
-        if (dom[s[i]] & bit) {
-            if (place >= 0)
-                return 1;
-            place = s[i];
-        }
-    if (place < 0)
-        return 0;
-    return dom[place] == bit || assign(w, dom, place, a);
+        if (s->dom[vars[i]] & bit)
+            return s->dom[vars[i]] == bit || assign(w, s, vars[i], a);
+    return 0;
 }
 
-/* Runs the queued work to a fixed point.  Returns 0 on a contradiction (the
- * queues are emptied either way). */
+/* Runs the queued work to a fixed point.  Returns 0 on a contradiction.
+ * The queues are empty afterwards either way. */
 static int
-propagate(norvig_ws *w, fgm_dom *dom)
+propagate(norvig_ws *w, const state *s)
 {
     const fgm_csp *csp = w->csp;
     int ok = 1;
 
     while (ok && (w->nsq > 0 || w->nhq > 0)) {
         if (w->nsq > 0) {
-            int v = w->sq[--w->nsq], a = fgm_dom_first(dom[v]), i;
+            int v = w->sq[--w->nsq], a = fgm_dom_first(s->dom[v]), i;
             const int *p = fgm_csp_peers(csp, v);
             int np = fgm_csp_npeers(csp, v);
 
             for (i = 0; ok && i < np; i++)
-                ok = eliminate(w, dom, p[i], a);
+                ok = eliminate(w, s, p[i], a);
         } else {
             w->nhq--;
-            ok = hidden_single(w, dom, w->hq[2 * w->nhq],
+            ok = hidden_single(w, s, w->hq[2 * w->nhq],
                                w->hq[2 * w->nhq + 1]);
         }
     }
@@ -252,10 +257,10 @@ propagate(norvig_ws *w, fgm_dom *dom)
     return ok;
 }
 
-/* Removes values without support in some table factor, then propagates;
- * repeats until nothing changes.  Returns 0 on a contradiction. */
+/* Removes values without support in some table factor, propagating after
+ * each; repeats until nothing changes.  Returns 0 on a contradiction. */
 static int
-filter_tables(norvig_ws *w, fgm_dom *dom)
+filter_tables(norvig_ws *w, const state *s)
 {
     const fgm_csp *csp = w->csp;
     const fgm_ir *ir = csp->ir;
@@ -265,19 +270,20 @@ filter_tables(norvig_ws *w, fgm_dom *dom)
         changed = 0;
         for (t = 0; t < csp->ntables; t++) {
             const fgm_ir_factor *f = &ir->factors[csp->tables[t]];
-            const int *s = fgm_ir_scope(ir, f);
+            const int *scope = fgm_ir_scope(ir, f);
 
             for (i = 0; i < f->arity; i++) {
-                fgm_dom left = dom[s[i]];
+                int v = scope[i];
+                fgm_dom left = s->dom[v];
 
                 while (left) {
                     int a = fgm_dom_first(left);
 
                     left &= left - 1;
-                    if (fgm_csp_table_supported(csp, t, dom, s[i], a))
+                    if (fgm_csp_table_supported(csp, t, s->dom, v, a))
                         continue;
                     changed = 1;
-                    if (!eliminate(w, dom, s[i], a) || !propagate(w, dom))
+                    if (!eliminate(w, s, v, a) || !propagate(w, s))
                         return 0;
                 }
             }
@@ -286,58 +292,66 @@ filter_tables(norvig_ws *w, fgm_dom *dom)
     return 1;
 }
 
-/* Propagation then table filtering. */
+/* Propagation, then table filtering.  Returns 0 on a contradiction. */
 static int
-settle(norvig_ws *w, fgm_dom *dom)
+settle(norvig_ws *w, const state *s)
 {
-    if (!propagate(w, dom))
+    if (!propagate(w, s))
         return 0;
-    return w->csp->ntables == 0 || filter_tables(w, dom);
+    return w->csp->ntables == 0 || filter_tables(w, s);
 }
 
-/* Sets up level 0 from the clues.  Returns 0 on a contradiction. */
+/* Sets up level 0: domains allowed by evidence, place counts, then the
+ * clues assigned one by one.  Returns 0 on a contradiction. */
 static int
-start(norvig_ws *w, const int *given, fgm_dom *dom)
+start(norvig_ws *w, const int *given, const state *s)
 {
     const fgm_csp *csp = w->csp;
-    int v, k;
+    int v, u, a, i;
 
-    memcpy(dom, csp->full, (size_t)w->nvars * sizeof *dom);
+    memcpy(s->dom, csp->full, (size_t)w->nvars * sizeof *s->dom);
+    memset(s->cnt, 0, (size_t)w->ncnt * sizeof *s->cnt);
     w->nsq = w->nhq = 0;
-    if (w->restricted) {
-        /* Evidence narrowed domains before any elimination: queue what
-         * eliminations would have queued. */
-        for (v = 0; v < w->nvars; v++) {
-            if (!dom[v])
-                return 0;
-            if (!(dom[v] & (dom[v] - 1)))
-                w->sq[w->nsq++] = v;
-        }
-        for (k = 0; k < csp->nunits; k++) {
-            int a, n = csp->unit_off[k + 1] - csp->unit_off[k];
+    for (v = 0; v < w->nvars; v++) {
+        if (!s->dom[v])
+            return 0;
+        if (!(s->dom[v] & (s->dom[v] - 1)))
+            w->sq[w->nsq++] = v;
+    }
+    for (u = 0; u < csp->nunits; u++) {
+        int off = csp->unit_off[u], n = csp->unit_off[u + 1] - off;
 
-            if (!w->is_full[k])
-                continue;
-            for (a = 0; a < n; a++) {
-                w->hq[2 * w->nhq] = k;
+        if (!w->is_full[u])
+            continue;
+        for (i = 0; i < n; i++) {
+            fgm_dom d = s->dom[csp->unit_vars[off + i]];
+
+            for (; d; d &= d - 1)
+                s->cnt[off + fgm_dom_first(d)]++;
+        }
+        for (a = 0; a < n; a++) {
+            if (s->cnt[off + a] == 0)
+                return 0;
+            if (s->cnt[off + a] == 1) {
+                w->hq[2 * w->nhq] = u;
                 w->hq[2 * w->nhq + 1] = a;
                 w->nhq++;
             }
         }
-        if (!propagate(w, dom))
-            return 0;
     }
+    if (!propagate(w, s))
+        return 0;
     if (given)
         for (v = 0; v < w->nvars; v++) {
             if (given[v] < 0)
                 continue;
-            if (given[v] >= csp->card[v] || !assign(w, dom, v, given[v])
-                || !propagate(w, dom)) {
+            if (given[v] >= csp->card[v] || !assign(w, s, v, given[v])
+                || !propagate(w, s)) {
                 w->nsq = w->nhq = 0;
                 return 0;
             }
         }
-    return settle(w, dom);
+    return settle(w, s);
 }
 
 /* -------------------------------------------------------------------------
@@ -345,22 +359,20 @@ start(norvig_ws *w, const int *given, fgm_dom *dom)
  * ----------------------------------------------------------------------- */
 
 /* search(level) := solved | pick the MRV variable; for each of its values:
- *                  copy the domains, assign, settle, search(level + 1). */
+ *                  copy the level, assign, settle, search(level + 1). */
 static fgm_status
 search(norvig_ws *w, fgm_solve_job *job, int level)
 {
-    size_t stride = (size_t)w->nvars + 1;
-    fgm_dom *dom, *next, left;
+    state cur, next;
+    fgm_dom left;
     int v, best = -1, min = 65;
 
     job->stats.nodes++;
     if (fgm_job_expired(job))
         return FGM_ETIMEOUT;
-    if (!reserve(w, level + 1))
-        return FGM_ENOMEM;
-    dom = w->stack + (size_t)level * stride;
+    level_state(w, level, &cur);
     for (v = 0; v < w->nvars; v++) {
-        int c = fgm_dom_count(dom[v]);
+        int c = fgm_dom_count(cur.dom[v]);
 
         if (c > 1 && c < min) {
             min = c;
@@ -371,20 +383,24 @@ search(norvig_ws *w, fgm_solve_job *job, int level)
     }
     if (best < 0) {
         for (v = 0; v < w->nvars; v++)
-            job->solution[v] = fgm_dom_first(dom[v]);
+            job->solution[v] = fgm_dom_first(cur.dom[v]);
         return FGM_OK;
     }
-    left = dom[best];
+    left = cur.dom[best];
+    if (!reserve(w, level + 2))     /* may move the stacks */
+        return FGM_ENOMEM;
     while (left) {
         int a = fgm_dom_first(left);
         fgm_status st;
 
         left &= left - 1;
         job->stats.decisions++;
-        dom = w->stack + (size_t)level * stride;
-        next = dom + stride;
-        memcpy(next, dom, (size_t)w->nvars * sizeof *dom);
-        if (!assign(w, next, best, a) || !settle(w, next)) {
+        /* The stacks may have moved while deeper levels grew them. */
+        level_state(w, level, &cur);
+        level_state(w, level + 1, &next);
+        memcpy(next.dom, cur.dom, (size_t)w->nvars * sizeof *cur.dom);
+        memcpy(next.cnt, cur.cnt, (size_t)w->ncnt * sizeof *cur.cnt);
+        if (!assign(w, &next, best, a) || !settle(w, &next)) {
             w->nsq = w->nhq = 0;
             job->stats.contradictions++;
             continue;
@@ -400,8 +416,10 @@ static fgm_status
 norvig_solve(fgm_solve_job *job)
 {
     norvig_ws *w = job->ws;
+    state s;
 
-    if (!start(w, job->given, w->stack))
+    level_state(w, 0, &s);
+    if (!start(w, job->given, &s))
         return FGM_EUNSOLVED;
     return search(w, job, 0);
 }

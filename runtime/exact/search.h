@@ -4,7 +4,8 @@
  * The five search solvers (backtrack, mrv, ac3, fc, mac) share one
  * workspace, allocated once per thread by ws_new: an assignment, current
  * domains, a trail of domain changes, a propagation queue, a static variable
- * order and per-depth value lists.  solve() never allocates.
+ * order, per-depth value lists and failure weights (mac's dom/wdeg).
+ * solve() never allocates.
  *
  * Sizes.  The trail records a (variable, old domain) pair for every domain
  * change.  Along one path of the search a domain only shrinks, and every
@@ -52,6 +53,9 @@ typedef struct fgm_search {
     int *queue;             /* nvars, circular */
     int qhead, qlen;
     unsigned char *inq;     /* nvars: variable is in the queue */
+    long *weight;           /* nvars: failures blamed on each variable */
+    int wiped, culprit;     /* last wipe-out: the emptied variable, and
+                               the variable whose propagation emptied it */
 } fgm_search;
 
 static inline void
@@ -68,6 +72,7 @@ srch_free(void *p)
     free(ws->trail);
     free(ws->queue);
     free(ws->inq);
+    free(ws->weight);
     free(ws);
 }
 
@@ -92,8 +97,9 @@ srch_new(const fgm_csp *csp)
     ws->trail = malloc(n * c * sizeof *ws->trail);
     ws->queue = malloc(n * sizeof *ws->queue);
     ws->inq = calloc(n, sizeof *ws->inq);
+    ws->weight = calloc(n, sizeof *ws->weight);
     if (!ws->assign || !ws->dom || !ws->order || !ws->vals || !ws->trail
-        || !ws->queue || !ws->inq) {
+        || !ws->queue || !ws->inq || !ws->weight) {
         srch_free(ws);
         return NULL;
     }
@@ -191,8 +197,10 @@ srch_changed(fgm_search *ws, const fgm_csp *csp, int v)
 {
     fgm_dom d = ws->dom[v];
 
-    if (!d)
+    if (!d) {
+        ws->wiped = v;
         return 0;
+    }
     if ((d & (d - 1)) == 0 || srch_has_tables(csp, v))
         srch_push(ws, v);
     return 1;
@@ -243,10 +251,13 @@ srch_drain(fgm_search *ws)
 static inline int
 srch_propagate(fgm_search *ws, const fgm_csp *csp)
 {
+    int x = -1;
+
     while (ws->qlen > 0) {
-        int x = ws->queue[ws->qhead], i, n;
+        int i, n;
         fgm_dom d;
 
+        x = ws->queue[ws->qhead];
         ws->qhead = (ws->qhead + 1) % ws->nvars;
         ws->qlen--;
         ws->inq[x] = 0;
@@ -271,6 +282,7 @@ srch_propagate(fgm_search *ws, const fgm_csp *csp)
     }
     return 1;
 fail:
+    ws->culprit = x;
     srch_drain(ws);
     return 0;
 }

@@ -1,0 +1,237 @@
+/* runtime/bench_report.c: benchmark text table, CSV files, atomic saving.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "bench.h"
+
+/* Table columns after corpus and solver, all right-aligned. */
+enum { COL_SOLVED, COL_TIMEOUTS, COL_MEDIAN, COL_IQR, COL_MEAN, COL_RUNS,
+       NCOLS };
+
+static const char *const col_title[NCOLS] = {
+    "solved", "timeouts", "median ms", "IQR ms (p25-p75)", "mean ms", "runs"
+};
+
+/* The formatted numeric cells of one table row. */
+typedef struct cells {
+    char c[NCOLS][64];
+    const char *note;
+} cells;
+
+/* Formats the cells of ROW; a censored or refused row shows "-". */
+static void
+format_row(const fgm_bench_row *row, cells *out)
+{
+    char lo[24], hi[24];
+    int i;
+
+    for (i = 0; i < NCOLS; i++)
+        strcpy(out->c[i], "-");
+    out->note = NULL;
+    if (row->unsupported) {
+        out->note = "unsupported";
+        return;
+    }
+    snprintf(out->c[COL_SOLVED], sizeof out->c[0], "%d/%d", row->solved,
+             row->n);
+    snprintf(out->c[COL_TIMEOUTS], sizeof out->c[0], "%d", row->timeouts);
+    snprintf(out->c[COL_RUNS], sizeof out->c[0], "%d", row->nruns);
+    if (row->ntimed == 0) {
+        out->note = "all timed out";
+        return;
+    }
+    fgm_bench_fmt_ms(row->median_ms, out->c[COL_MEDIAN], sizeof out->c[0]);
+    fgm_bench_fmt_ms(row->mean_ms, out->c[COL_MEAN], sizeof out->c[0]);
+    fgm_bench_fmt_ms(row->p25_ms, lo, sizeof lo);
+    fgm_bench_fmt_ms(row->p75_ms, hi, sizeof hi);
+    snprintf(out->c[COL_IQR], sizeof out->c[0], "%s-%s", lo, hi);
+}
+
+/* Returns FGM_EIO when writing F failed. */
+static fgm_status
+io_status(FILE *f)
+{
+    return ferror(f) ? FGM_EIO : FGM_OK;
+}
+
+/* Writes the protocol in one line, so that a table explains itself. */
+static void
+protocol(const fgm_bench *b, FILE *f)
+{
+    char t[24], fast[24];
+
+    fgm_bench_fmt_ms(b->timeout_ms, t, sizeof t);
+    fgm_bench_fmt_ms(b->fast_ms, fast, sizeof fast);
+    if (b->timeout_ms > 0)
+        fprintf(f, "# timeout %s ms per run", t);
+    else
+        fprintf(f, "# no timeout");
+    fprintf(f, "; runs under %s ms repeated %d times; median and IQR over "
+            "puzzles; timeouts counted in n, not in times\n", fast,
+            b->repeat);
+}
+
+fgm_status
+fgm_bench_write_table(const fgm_bench *b, FILE *f)
+{
+    int wcorpus = (int)strlen("corpus"), wsolver = (int)strlen("solver");
+    int w[NCOLS];
+    int nrows = b->ncorpora * b->nsolvers, i, k;
+    cells cl;
+
+    for (k = 0; k < NCOLS; k++)
+        w[k] = (int)strlen(col_title[k]);
+    for (i = 0; i < nrows; i++) {
+        const fgm_bench_row *row = &b->rows[i];
+
+        if ((int)strlen(row->corpus) > wcorpus)
+            wcorpus = (int)strlen(row->corpus);
+        if ((int)strlen(row->solver) > wsolver)
+            wsolver = (int)strlen(row->solver);
+        format_row(row, &cl);
+        for (k = 0; k < NCOLS; k++)
+            if ((int)strlen(cl.c[k]) > w[k])
+                w[k] = (int)strlen(cl.c[k]);
+    }
+    protocol(b, f);
+    fprintf(f, "%-*s  %-*s", wcorpus, "corpus", wsolver, "solver");
+    for (k = 0; k < NCOLS; k++)
+        fprintf(f, "  %*s", w[k], col_title[k]);
+    fputc('\n', f);
+    for (i = 0; i < nrows; i++) {
+        const fgm_bench_row *row = &b->rows[i];
+
+        format_row(row, &cl);
+        fprintf(f, "%-*s  %-*s", wcorpus, row->corpus, wsolver, row->solver);
+        for (k = 0; k < NCOLS; k++)
+            fprintf(f, "  %*s", w[k], cl.c[k]);
+        if (row->unsupported)
+            fprintf(f, "  unsupported: %s", row->unsupported);
+        else if (cl.note)
+            fprintf(f, "  %s", cl.note);
+        fputc('\n', f);
+    }
+    return io_status(f);
+}
+
+/* Writes S as one CSV field, quoted when it holds a comma, quote or
+ * newline (RFC 4180). */
+static void
+csvfield(FILE *f, const char *s)
+{
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *s; s++) {
+        if (*s == '"')
+            fputc('"', f);
+        fputc(*s, f);
+    }
+    fputc('"', f);
+}
+
+/* Writes ",X" with X in ms, or "," when the row has no times. */
+static void
+csvms(FILE *f, const fgm_bench_row *row, double ms)
+{
+    if (row->ntimed > 0)
+        fprintf(f, ",%.4f", ms);
+    else
+        fputc(',', f);
+}
+
+fgm_status
+fgm_bench_write_csv(const fgm_bench *b, FILE *f)
+{
+    int i;
+
+    fputs(FGM_BENCH_CSV_HEADER "\n", f);
+    for (i = 0; i < b->ncorpora * b->nsolvers; i++) {
+        const fgm_bench_row *row = &b->rows[i];
+        const char *status = row->unsupported ? "unsupported"
+                             : row->ntimed == 0 ? "timeout" : "ok";
+
+        csvfield(f, row->corpus);
+        fputc(',', f);
+        csvfield(f, row->solver);
+        fprintf(f, ",%s,%d,%d,%d,%d", status, row->n, row->solved,
+                row->unsolved, row->timeouts);
+        csvms(f, row, row->median_ms);
+        csvms(f, row, row->p25_ms);
+        csvms(f, row, row->p75_ms);
+        csvms(f, row, row->mean_ms);
+        csvms(f, row, row->min_ms);
+        csvms(f, row, row->max_ms);
+        csvms(f, row, row->total_ms);
+        if (row->ntimed > 0)
+            fprintf(f, ",%.1f", row->median_nodes);
+        else
+            fputc(',', f);
+        fprintf(f, ",%d,%d,", row->ntimed, row->nruns);
+        if (row->unsupported)
+            csvfield(f, row->unsupported);
+        fputc('\n', f);
+    }
+    return io_status(f);
+}
+
+fgm_status
+fgm_bench_write_detail(const fgm_bench *b, FILE *f)
+{
+    int c, s, i, n;
+
+    fputs(FGM_BENCH_DETAIL_HEADER "\n", f);
+    for (c = 0; c < b->ncorpora; c++) {
+        const fgm_bench_row *rows = &b->rows[c * b->nsolvers];
+
+        /* Puzzle-major, so that solvers sit side by side per puzzle. */
+        for (n = 0, s = 0; s < b->nsolvers; s++)
+            if (rows[s].n > n)
+                n = rows[s].n;
+        for (i = 0; i < n; i++)
+            for (s = 0; s < b->nsolvers; s++) {
+                const fgm_bench_sample *x;
+
+                if (i >= rows[s].n)
+                    continue;
+                x = &rows[s].samples[i];
+                csvfield(f, rows[s].corpus);
+                fprintf(f, ",%d,", i);
+                csvfield(f, rows[s].solver);
+                fprintf(f, ",%d,%d,", x->solved, x->timed_out);
+                if (!x->timed_out)
+                    fprintf(f, "%.4f", x->ms);
+                fprintf(f, ",%d,%ld\n", x->runs, x->nodes);
+            }
+    }
+    return io_status(f);
+}
+
+/* Adapts a report writer to fgm_write_atomic's callback. */
+typedef struct save_arg {
+    const fgm_bench *b;
+    fgm_bench_writer write;
+} save_arg;
+
+static fgm_status
+save_cb(void *arg, FILE *f)
+{
+    const save_arg *sa = arg;
+
+    return sa->write(sa->b, f);
+}
+
+fgm_status
+fgm_bench_save(const fgm_bench *b, const char *path, fgm_bench_writer write,
+               fgm_diag_fn diag, void *ctx)
+{
+    save_arg sa = { b, write };
+
+    return fgm_write_atomic(path, save_cb, &sa, diag, ctx);
+}

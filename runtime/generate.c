@@ -1,0 +1,242 @@
+/* runtime/generate.c: random Sudoku puzzles with a unique solution.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Step 1, a random full grid: the BOX diagonal boxes share no row, column or
+ * box, so each is filled with an independent random permutation; the rest is
+ * completed by a search that takes the empty cell with the fewest candidates
+ * and tries its candidates in a random order.  A search that exceeds its node
+ * budget starts again from new diagonal boxes (rare; it keeps 25x25 fast).
+ *
+ * Step 2, digging holes: cells are visited in a random order
+ * (gsl_ran_shuffle) and a clue is removed when the puzzle without it still
+ * has exactly one solution, counted by Dancing Links with a cap of 2
+ * (runtime/exact/dlx.c; one workspace reused for every check).  A check
+ * that runs out of budget keeps its clue, so uniqueness never rests on a
+ * guess.  This is the usual "dig holes from a full grid" method; one pass
+ * gives a puzzle that is minimal for the visiting order when no check gave
+ * up and no clue target stopped it early.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gsl/gsl_randist.h>
+#include "generate.h"
+#include "ir.h"
+#include "exact/dlx.h"
+
+/* The grid search of step 1.  Masks hold the values used in each row,
+ * column and box: bit a-1 for value a. */
+typedef struct filler {
+    int box, n;
+    int *grid;          /* n*n, 0 empty */
+    uint32_t row[FGM_PUZZLE_MAXN], col[FGM_PUZZLE_MAXN];
+    uint32_t blk[FGM_PUZZLE_MAXN];
+    gsl_rng *rng;
+    long nodes, budget;
+} filler;
+
+/* Default DLX node budget per uniqueness check, by box side (0: none).
+ * Generous enough that 4x4 and 9x9 checks never give up. */
+static const long default_check_nodes[6] = { 0, 0, 0, 1000000, 20000, 1000 };
+
+static int
+blk_of(const filler *f, int i)
+{
+    return (i / f->n / f->box) * f->box + (i % f->n) / f->box;
+}
+
+static void
+put(filler *f, int i, int a)
+{
+    uint32_t bit = (uint32_t)1 << (a - 1);
+
+    f->grid[i] = a;
+    f->row[i / f->n] |= bit;
+    f->col[i % f->n] |= bit;
+    f->blk[blk_of(f, i)] |= bit;
+}
+
+static void
+take(filler *f, int i)
+{
+    uint32_t bit = ~((uint32_t)1 << (f->grid[i] - 1));
+
+    f->row[i / f->n] &= bit;
+    f->col[i % f->n] &= bit;
+    f->blk[blk_of(f, i)] &= bit;
+    f->grid[i] = 0;
+}
+
+/* complete := full | pick the empty cell with fewest candidates; for each
+ *             candidate in random order: place, complete, remove.
+ * Returns 1 when the grid is full, 0 at a dead end, -1 over budget. */
+static int
+complete(filler *f)
+{
+    uint32_t all = ((uint32_t)1 << f->n) - 1;  /* n <= 25 */
+    uint32_t cand = 0;
+    int i, k, nv = 0, best = -1, min = f->n + 1;
+    int vals[FGM_PUZZLE_MAXN];
+
+    if (++f->nodes > f->budget)
+        return -1;
+    for (i = 0; i < f->n * f->n; i++) {
+        uint32_t m;
+        int c;
+
+        if (f->grid[i])
+            continue;
+        m = all & ~(f->row[i / f->n] | f->col[i % f->n] | f->blk[blk_of(f, i)]);
+        c = __builtin_popcount(m);
+        if (c < min) {
+            min = c;
+            best = i;
+            cand = m;
+            if (c <= 1)
+                break;
+        }
+    }
+    if (best < 0)
+        return 1;
+    if (min == 0)
+        return 0;
+    for (; cand; cand &= cand - 1)
+        vals[nv++] = __builtin_ctz(cand) + 1;
+    gsl_ran_shuffle(f->rng, vals, (size_t)nv, sizeof *vals);
+    for (k = 0; k < nv; k++) {
+        int r;
+
+        put(f, best, vals[k]);
+        r = complete(f);
+        if (r != 0)
+            return r;
+        take(f, best);
+    }
+    return 0;
+}
+
+/* Fills GRID (n*n) with a random full grid.  Returns FGM_OK, or
+ * FGM_ETIMEOUT when DEADLINE (0: none) passed first. */
+static fgm_status
+fill_grid(filler *f, double deadline, int *restarts)
+{
+    int perm[FGM_PUZZLE_MAXN], b, k, n = f->n;
+
+    for (;;) {
+        memset(f->grid, 0, (size_t)n * (size_t)n * sizeof *f->grid);
+        memset(f->row, 0, sizeof f->row);
+        memset(f->col, 0, sizeof f->col);
+        memset(f->blk, 0, sizeof f->blk);
+        for (b = 0; b < f->box; b++) {
+            for (k = 0; k < n; k++)
+                perm[k] = k + 1;
+            gsl_ran_shuffle(f->rng, perm, (size_t)n, sizeof *perm);
+            for (k = 0; k < n; k++)
+                put(f, (b * f->box + k / f->box) * n + b * f->box
+                           + k % f->box, perm[k]);
+        }
+        f->nodes = 0;
+        if (complete(f) == 1)
+            return FGM_OK;
+        if (deadline > 0 && fgm_now() > deadline)
+            return FGM_ETIMEOUT;
+        (*restarts)++;
+    }
+}
+
+fgm_status
+fgm_generate(int box, gsl_rng *rng, int *cells, const fgm_generate_opts *opts,
+             fgm_generate_stats *stats)
+{
+    static const fgm_generate_opts defaults;
+    fgm_generate_stats local;
+    fgm_generate_stats *st = stats ? stats : &local;
+    double t0 = fgm_now(), total_end;
+    int n = box * box, ncells = n * n, i, clues;
+    int *grid = NULL, *order = NULL, *given = NULL;
+    fgm_ir *ir = NULL;
+    fgm_csp *csp = NULL;
+    fgm_dlx *dlx = NULL;
+    fgm_dlx_limits lim;
+    fgm_status status;
+    filler f;
+
+    memset(st, 0, sizeof *st);
+    if (box < 2 || box > 5 || !rng || !cells)
+        return FGM_EINVAL;
+    if (!opts)
+        opts = &defaults;
+    total_end = opts->total_ms > 0 ? t0 + opts->total_ms * 1e-3 : 0;
+    status = FGM_ENOMEM;
+    grid = malloc((size_t)ncells * sizeof *grid);
+    order = malloc((size_t)ncells * sizeof *order);
+    given = malloc((size_t)ncells * sizeof *given);
+    ir = fgm_ir_sudoku(box);
+    if (!grid || !order || !given || !ir)
+        goto done;
+    csp = fgm_csp_new(ir, &status);
+    if (!csp)
+        goto done;
+    dlx = fgm_dlx_new(csp, &status);
+    if (!dlx)
+        goto done;
+
+    /* Step 1: the full grid. */
+    memset(&f, 0, sizeof f);
+    f.box = box;
+    f.n = n;
+    f.grid = grid;
+    f.rng = rng;
+    f.budget = 20L * ncells;
+    status = fill_grid(&f, total_end, &st->fill_restarts);
+    if (status != FGM_OK)
+        goto done;
+    for (i = 0; i < ncells; i++) {
+        st->solution[i] = grid[i];
+        given[i] = grid[i] - 1;
+        order[i] = i;
+    }
+
+    /* Step 2: dig holes while the solution stays unique. */
+    gsl_ran_shuffle(rng, order, (size_t)ncells, sizeof *order);
+    lim.cap = 2;
+    lim.max_nodes = opts->check_nodes != 0 ? opts->check_nodes
+                                           : default_check_nodes[box];
+    clues = ncells;
+    for (i = 0; i < ncells; i++) {
+        int c = order[i];
+        long count, nodes;
+        fgm_status cs;
+
+        if (opts->min_clues > 0 && clues <= opts->min_clues)
+            break;
+        if (total_end > 0 && fgm_now() > total_end)
+            break;
+        given[c] = -1;
+        lim.deadline = opts->check_ms > 0 ? fgm_now() + opts->check_ms * 1e-3
+                                          : 0;
+        cs = fgm_dlx_run(dlx, given, &lim, &count, NULL, NULL, &nodes);
+        st->checks++;
+        st->nodes += nodes;
+        if (cs == FGM_OK && count == 1) {
+            clues--;
+        } else {
+            given[c] = grid[c] - 1;
+            if (cs == FGM_ETIMEOUT)
+                st->gave_up++;
+        }
+    }
+    for (i = 0; i < ncells; i++)
+        cells[i] = given[i] + 1;
+    st->clues = clues;
+    status = FGM_OK;
+done:
+    fgm_dlx_free(dlx);
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+    free(grid);
+    free(order);
+    free(given);
+    st->ms = (fgm_now() - t0) * 1e3;
+    return status;
+}

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# tests/bench.sh: `make bench`: the benchmark tables over the public corpora.
+# SPDX-License-Identifier: GPL-3.0-or-later
+set -euo pipefail
+FGM=${1:-build/fgm}
+SHARED=${2:-../shared}
+OUT=${3:-build/bench}
+P=$SHARED/puzzles
+mkdir -p "$OUT"
+for f in easy50.txt top95.txt hardest.txt; do
+    [ -r "$P/$f" ] || { echo "fgm: bench: $P/$f not found (set SHARED=...)" >&2; exit 1; }
+done
+
+echo "== Exact solvers on easy50, top95, hardest (timeout 10 s per puzzle)"
+"$FGM" bench --timeout-ms 10000 --csv "$OUT/exact.csv" --svg "$OUT/exact.svg" \
+    "$P/easy50.txt" "$P/top95.txt" "$P/hardest.txt"
+
+echo
+echo "== Throughput: dlx on the first 10,000 17-clue puzzles, -j 1 against -j 2"
+head -n 10000 "$P/sudoku17.txt" > "$OUT/17clue-10k.txt"
+for j in 1 2; do
+    printf 'j=%s ' "$j"
+    "$FGM" solve --solver dlx -j "$j" "$OUT/17clue-10k.txt" 2>&1 >/dev/null
+done
+echo
+echo "Charts and CSV in $OUT/"

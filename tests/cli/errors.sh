@@ -1,0 +1,48 @@
+# tests/cli/errors.sh: bad input gives file:line messages and exit 1; bad
+# usage exit 2; nothing crashes.  SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/lib.sh"
+E="003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+
+expect_exit 1 "missing file" -- "$FGM" solve /nonexistent/p.txt
+expect_err "^/nonexistent/p.txt: error: cannot open" "missing file"
+
+: > "$TMP/empty.txt"
+expect_exit 1 "empty file" -- "$FGM" solve "$TMP/empty.txt"
+expect_err "empty.txt:1: error: no puzzle in the input" "empty file"
+
+printf '%s\n%s1\n' "$E" "$E" > "$TMP/len.txt"
+expect_exit 1 "wrong length" -- "$FGM" solve "$TMP/len.txt"
+expect_err "len.txt:2: error: line has 82 symbols" "wrong length"
+[ "$(wc -l < "$TMP/out")" = 1 ] || fail "the puzzle before the bad line is still solved"
+
+printf '%sZ\n' "${E:0:80}" > "$TMP/sym.txt"
+expect_exit 1 "bad symbol" -- "$FGM" solve "$TMP/sym.txt"
+expect_err "sym.txt:1:81: error: bad symbol 'Z'" "bad symbol"
+
+printf '3%s\n' "${E:1}" > "$TMP/dup.txt"
+expect_exit 1 "repeated clue" -- "$FGM" solve "$TMP/dup.txt"
+expect_err "dup.txt:1: error: clue 3 repeated in row 1" "repeated clue"
+
+printf '12..\n....\n' > "$TMP/short.txt"
+expect_exit 1 "truncated grid" -- "$FGM" solve "$TMP/short.txt"
+expect_err "short.txt:2: error: grid ends after 2 of 4 rows" "truncated grid"
+
+head -c 300 /dev/urandom > "$TMP/bin.txt"
+expect_exit 1 "binary garbage" -- "$FGM" solve "$TMP/bin.txt"
+
+expect_exit 2 "unknown solver" -- "$FGM" solve --solver nope "$TMP/len.txt"
+expect_err "unknown solver 'nope'" "unknown solver"
+expect_exit 2 "unknown command" -- "$FGM" frobnicate
+expect_exit 2 "no arguments" -- "$FGM"
+expect_exit 2 "bad -j" -- "$FGM" solve -j 0 "$TMP/len.txt"
+expect_exit 2 "missing option value" -- "$FGM" solve --timeout-ms
+expect_exit 2 "unknown option" -- "$FGM" solve --frob x
+expect_exit 2 "bad model spec" -- "$FGM" dump sudoku:9
+expect_exit 1 "model file missing" -- "$FGM" dump /nonexistent/m.fgm
+expect_err "/nonexistent/m.fgm: error: cannot open" "model file missing"
+
+# A Latin model refuses nothing, DLX refuses a model it cannot cover: none
+# of the built-ins, so check the wrong puzzle size for a given model.
+expect_exit 1 "puzzle size against model" -- "$FGM" solve --model sudoku:2 "$TMP/len.txt"
+expect_err "len.txt:1: error: line has 81 symbols; expected 16" "size vs model"
+finish

@@ -1,0 +1,33 @@
+# tests/cli/lib.sh: assertions for the CLI tests (sourced).
+# SPDX-License-Identifier: GPL-3.0-or-later
+set -u
+FGM=${FGM:-build/fgm}
+SHARED=${SHARED:-../shared}
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+fails=0
+
+fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+pass() { :; }
+
+# expect_exit CODE DESCRIPTION -- command...
+expect_exit() {
+    local want=$1 what=$2; shift 3
+    "$@" >"$TMP/out" 2>"$TMP/err"
+    local got=$?
+    [ "$got" = "$want" ] || fail "$what: exit $got, want $want; stderr: $(head -c 300 "$TMP/err")"
+}
+
+# expect_err PATTERN DESCRIPTION: the last command's stderr matches PATTERN.
+expect_err() {
+    grep -Eq -- "$1" "$TMP/err" || fail "$2: stderr lacks /$1/: $(head -c 300 "$TMP/err")"
+}
+
+expect_out() {
+    grep -Eq -- "$1" "$TMP/out" || fail "$2: stdout lacks /$1/: $(head -c 300 "$TMP/out")"
+}
+
+finish() {
+    if [ "$fails" -gt 0 ]; then echo "$fails failure(s)" >&2; exit 1; fi
+    echo ok
+}

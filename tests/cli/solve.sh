@@ -1,0 +1,49 @@
+# tests/cli/solve.sh: every solver on the shipped puzzles; output contract.
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/lib.sh"
+
+solvers=$("$FGM" list | awk '/^solvers:/{on=1;next} /^[a-z]/{on=0} on{print $1}')
+[ -n "$solvers" ] || fail "fgm list names no solver"
+
+# dlx's answers are the reference: every solver must print the same grids.
+"$FGM" solve --solver dlx puzzles/seed002_top95.txt > "$TMP/ref" 2>/dev/null
+[ "$(wc -l < "$TMP/ref")" = 10 ] || fail "dlx prints one line per puzzle"
+! grep -q '\.' "$TMP/ref" || fail "dlx leaves no empty cell"
+for s in $solvers; do
+    [ "$s" = backtrack ] && continue   # minutes on top95; covered below
+    expect_exit 0 "$s on top95 sample" -- "$FGM" solve --solver "$s" puzzles/seed002_top95.txt
+    cmp -s "$TMP/out" "$TMP/ref" || fail "$s answers differ from dlx"
+    expect_err "^fgm: solver=$s backend=exact solved=10/10 median_ms=[0-9.]+ mean_ms=[0-9.]+ timeouts=0" "$s summary"
+done
+
+# Parity counts of notebook 003 through the CLI's CSV nodes column.
+for pair in "backtrack 4209 55 879418" "mrv 52 46 5565" "ac3 82 82 981113"; do
+    set -- $pair
+    got=$("$FGM" solve --solver "$1" --csv puzzles/seed003.txt 2>/dev/null |
+          awk -F, 'NR>1{printf "%s ", $7}')
+    [ "$got" = "$2 $3 $4 " ] || fail "$1 nodes: got '$got', want '$2 $3 $4'"
+done
+
+expect_exit 0 "csv" -- "$FGM" solve --csv puzzles/seed003.txt
+head -1 "$TMP/out" | grep -qx 'index,solver,backend,solved,valid,ms,nodes,inferences,decisions,restarts' ||
+    fail "CSV header"
+[ "$(awk -F, 'NR>1 && $4==1 && $5==1' "$TMP/out" | wc -l)" = 3 ] || fail "CSV rows solved+valid"
+
+# Unsolved puzzles come back unchanged: a timeout of 0.001 ms on the hard grid.
+expect_exit 0 "timeout" -- "$FGM" solve --solver backtrack --timeout-ms 0.001 puzzles/seed003.txt
+expect_err "timeouts=[1-9]" "timeout counted"
+grep -v '^#' puzzles/seed003.txt | sed -n 3p > "$TMP/hard"
+grep -qxFf "$TMP/hard" "$TMP/out" || fail "timed-out puzzle printed unchanged"
+
+# stdin, multi-line input, 4x4 and 16x16 through the default model.
+expect_exit 0 "stdin" -- sh -c "grep -v '^#' puzzles/seed003.txt | '$FGM' solve -"
+[ "$(wc -l < "$TMP/out")" = 3 ] || fail "stdin: three answers"
+printf '1 . | . .\n. . | 1 .\n----+----\n. 1 | . .\n. . | . 1\n' > "$TMP/four.txt"
+expect_exit 0 "boxed 4x4" -- "$FGM" solve --solver norvig "$TMP/four.txt"
+expect_out '^1[0-9]{15}$' "boxed 4x4 answer"
+
+# Latin squares through --model.
+printf '1....\n.....\n.....\n.....\n....1\n' > "$TMP/latin.txt"
+expect_exit 0 "latin" -- "$FGM" solve --model latin:5 --solver mac "$TMP/latin.txt"
+expect_err "solved=1/1" "latin solved"
+finish
