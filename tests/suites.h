@@ -8,7 +8,11 @@
 #define FGM_TEST_SUITES(X) \
     X(ir)                  \
     X(puzzle)               \
-    X(bench)
+    X(bench)                \
+    X(exact)                \
+    X(dlx)                  \
+    X(norvig)               \
+    X(generate)
 
 #define FGM_TEST_DECLARE(name) Suite *name##_suite(void);
 FGM_TEST_SUITES(FGM_TEST_DECLARE)

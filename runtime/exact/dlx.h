@@ -33,7 +33,7 @@ FGM_INTERNAL void fgm_dlx_free(fgm_dlx *d);
 
 /* Limits of one counting run. */
 typedef struct fgm_dlx_limits {
-    long cap;           /* stop once this many solutions are found; <= 0: none */
+    long cap;           /* stop at this many solutions; <= 0: no cap */
     double deadline;    /* fgm_now() time to give up at; 0: none */
     long max_nodes;     /* give up after this many search nodes; <= 0: none */
 } fgm_dlx_limits;

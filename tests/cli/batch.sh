@@ -1,6 +1,6 @@
 # tests/cli/batch.sh: -j N keeps input order and gives the same answers.
 # SPDX-License-Identifier: GPL-3.0-or-later
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/common.bash"
 P="$SHARED/puzzles"
 head -n 2000 "$P/sudoku17.txt" > "$TMP/b.txt"
 cat "$P/top95.txt" >> "$TMP/b.txt"

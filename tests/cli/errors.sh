@@ -1,6 +1,6 @@
 # tests/cli/errors.sh: bad input gives file:line messages and exit 1; bad
 # usage exit 2; nothing crashes.  SPDX-License-Identifier: GPL-3.0-or-later
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/common.bash"
 E="003020600900305001001806400008102900700000008006708200002609500800203009005010300"
 
 expect_exit 1 "missing file" -- "$FGM" solve /nonexistent/p.txt

@@ -1,6 +1,6 @@
 # tests/cli/solve.sh: every solver on the shipped puzzles; output contract.
 # SPDX-License-Identifier: GPL-3.0-or-later
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/common.bash"
 
 solvers=$("$FGM" list | awk '/^solvers:/{on=1;next} /^[a-z]/{on=0} on{print $1}')
 [ -n "$solvers" ] || fail "fgm list names no solver"

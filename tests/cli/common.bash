@@ -1,4 +1,4 @@
-# tests/cli/lib.sh: assertions for the CLI tests (sourced).
+# tests/cli/common.bash: assertions for the CLI tests (sourced).
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -u
 FGM=${FGM:-build/fgm}
