@@ -131,6 +131,7 @@ cmd_run(cli_args *a)
     ir = cli_model_open(model, &n, &box, &code);
     if (!ir)
         return code;
+    code = CLI_OK;
     csp = fgm_csp_new(ir, &st);
     if (csp)
         dlx = fgm_dlx_new(csp, &st);

@@ -1,0 +1,37 @@
+# tests/cli/generate.sh: generated puzzles have one solution; seeds reproduce.
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/common.bash"
+
+for b in 2 3 4; do
+    expect_exit 0 "generate box $b" -- "$FGM" generate --box $b --count 3 --seed 11 -o "$TMP/g$b.txt"
+    [ "$(grep -vc '^#' "$TMP/g$b.txt")" = 3 ] || fail "box $b: three puzzles"
+    expect_exit 0 "count box $b" -- "$FGM" solve --solver dlx --count "$TMP/g$b.txt"
+    expect_err "unique=3/3" "box $b puzzles have exactly one solution"
+    expect_exit 0 "solve box $b" -- "$FGM" solve --solver norvig "$TMP/g$b.txt"
+    expect_err "solved=3/3" "box $b puzzles solve"
+done
+"$FGM" generate --box 3 --count 3 --seed 11 > "$TMP/again.txt" 2>/dev/null
+cmp -s "$TMP/again.txt" "$TMP/g3.txt" || fail "same seed, same puzzles"
+"$FGM" generate --box 3 --count 3 --seed 12 > "$TMP/other.txt" 2>/dev/null
+! cmp -s "$TMP/other.txt" "$TMP/g3.txt" || fail "another seed, other puzzles"
+ls "$TMP"/g3.txt.tmp.* >/dev/null 2>&1 && fail "no temporary file left behind"
+
+# --count: the empty 4x4 has 288 solutions; a cap stops the count early.
+printf '................\n' > "$TMP/empty4.txt"
+expect_exit 0 "count empty 4x4" -- "$FGM" solve --count --cap 1000 "$TMP/empty4.txt"
+expect_out '^288$' "288 solutions"
+expect_exit 0 "capped count" -- "$FGM" solve --count --cap 10 "$TMP/empty4.txt"
+expect_out '^>=10$' "capped at 10"
+
+# Exact marginals of the empty 4x4 Sudoku: every value 1/4.
+expect_exit 0 "run exact" -- "$FGM" run sudoku:2 --backend exact --format csv
+[ "$(awk -F, 'NR>1 && $4 != 0.25' "$TMP/out" | wc -l)" = 0 ] || fail "uniform marginals"
+[ "$(awk -F, 'NR>1' "$TMP/out" | wc -l)" = 64 ] || fail "16 cells x 4 values"
+expect_exit 0 "run json" -- "$FGM" run sudoku:2 --backend exact --format json --observe "$TMP/g2.txt"
+expect_out '"solutions": 1, "complete": true' "json per observation"
+
+expect_exit 2 "generate without --box" -- "$FGM" generate
+expect_exit 2 "generate box 6" -- "$FGM" generate --box 6
+expect_exit 1 "unwritable output" -- "$FGM" generate --box 2 -o /nonexistent/dir/x.txt
+expect_err "/nonexistent/dir/x.txt: error: cannot" "unwritable output"
+finish
