@@ -19,6 +19,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "internal.h"
@@ -260,45 +261,51 @@ fixed_width_row(const char *line, char *out, int *cols, int max)
     return k;
 }
 
-/* Checks that no clue repeats in a row, column or (Sudoku) box. */
+/* Checks that no clue repeats in a row, column or (Sudoku) box: one pass
+ * with a bit mask per unit; the earlier twin is looked up only to word the
+ * message. */
 static int
 check_clues(const fgm_puzzle_reader *r, const grid *g, int box)
 {
+    uint32_t rowm[FGM_PUZZLE_MAXN] = { 0 }, colm[FGM_PUZZLE_MAXN] = { 0 };
+    uint32_t boxm[FGM_PUZZLE_MAXN] = { 0 };
     int n = g->n, i, j, k;
+    const unsigned char *c = g->cells;
 
     for (i = 0; i < n; i++)
         for (j = 0; j < n; j++) {
-            int v = g->cells[i * n + j];
+            int v = c[i * n + j], b = box ? i / box * box + j / box : 0;
+            uint32_t bit = (uint32_t)1 << v;
 
             if (!v)
                 continue;
-            for (k = j + 1; k < n; k++)
-                if (g->cells[i * n + k] == v) {
-                    ERR(r, g->first_line, "clue %c repeated in row %d "
-                        "(columns %d and %d)", fgm_puzzle_symbol(v), i + 1,
-                        j + 1, k + 1);
-                    return 0;
-                }
-            for (k = i + 1; k < n; k++)
-                if (g->cells[k * n + j] == v) {
-                    ERR(r, g->first_line, "clue %c repeated in column %d "
-                        "(rows %d and %d)", fgm_puzzle_symbol(v), j + 1,
-                        i + 1, k + 1);
-                    return 0;
-                }
-            if (box) {
-                int bi = i / box * box, bj = j / box * box, a, b;
-
-                for (a = bi; a < bi + box; a++)
-                    for (b = bj; b < bj + box; b++)
-                        if ((a > i || (a == i && b > j))
-                            && g->cells[a * n + b] == v) {
-                            ERR(r, g->first_line, "clue %c repeated in box "
-                                "%d (rows %d and %d)", fgm_puzzle_symbol(v),
-                                bi / box * box + bj / box + 1, i + 1, a + 1);
-                            return 0;
-                        }
+            if (rowm[i] & bit) {
+                for (k = 0; c[i * n + k] != v; k++)
+                    ;
+                ERR(r, g->first_line, "clue %c repeated in row %d (columns "
+                    "%d and %d)", fgm_puzzle_symbol(v), i + 1, k + 1, j + 1);
+                return 0;
             }
+            if (colm[j] & bit) {
+                for (k = 0; c[k * n + j] != v; k++)
+                    ;
+                ERR(r, g->first_line, "clue %c repeated in column %d (rows "
+                    "%d and %d)", fgm_puzzle_symbol(v), j + 1, k + 1, i + 1);
+                return 0;
+            }
+            if (box && (boxm[b] & bit)) {
+                int bi = i / box * box, bj = j / box * box;
+
+                for (k = 0; c[(bi + k / box) * n + bj + k % box] != v; k++)
+                    ;
+                ERR(r, g->first_line, "clue %c repeated in box %d (rows %d "
+                    "and %d)", fgm_puzzle_symbol(v), b + 1, bi + k / box + 1,
+                    i + 1);
+                return 0;
+            }
+            rowm[i] |= bit;
+            colm[j] |= bit;
+            boxm[b] |= bit;
         }
     return 1;
 }

@@ -15,6 +15,7 @@
 
 #define NSLOTS 3
 #define DEFAULT_CHUNK 512
+#define GRAB 8          /* puzzles a worker takes per lock */
 
 typedef struct slot {
     fgm_batch_item *items;
@@ -87,18 +88,24 @@ worker_main(void *arg)
 
     pthread_mutex_lock(&p->mu);
     for (;;) {
-        slot *s;
-        int k;
+        slot *s = NULL;
+        int k, m, i;
 
         while (!p->shutdown && !(s = next_work(p)))
             pthread_cond_wait(&p->work, &p->mu);
         if (p->shutdown)
             break;
-        k = s->next++;
+        /* A few puzzles per lock: fewer hand-offs, and with many workers
+         * the last ones of a chunk still spread out. */
+        k = s->next;
+        m = s->n - k < GRAB ? s->n - k : GRAB;
+        s->next += m;
         pthread_mutex_unlock(&p->mu);
-        solve_item(w, &s->items[k]);
+        for (i = 0; i < m; i++)
+            solve_item(w, &s->items[k + i]);
         pthread_mutex_lock(&p->mu);
-        if (++s->done == s->n)
+        s->done += m;
+        if (s->done == s->n)
             pthread_cond_broadcast(&p->done);
     }
     pthread_mutex_unlock(&p->mu);

@@ -78,7 +78,9 @@ fgm_runner_solve(fgm_runner *r, const int *given, unsigned long seed,
     job.opts = r->opts ? r->opts : &no_opts;
     job.rng = r->rng;
     job.ws = r->ws;
-    gsl_rng_set(r->rng, seed);
+    /* Seeding mt19937 fills 624 words: only pay for it when it is used. */
+    if (r->solver->flags & FGM_SOLVER_RANDOM)
+        gsl_rng_set(r->rng, seed);
     for (v = 0; v < r->csp->nvars; v++)
         solution[v] = -1;
     t0 = fgm_now();

@@ -34,13 +34,14 @@ typedef struct fgm_solve_job {
     double deadline;     /* fgm_now() time to give up at; 0 = none */
     unsigned tick;       /* deadline polling counter */
     const fgm_solve_opts *opts;
-    gsl_rng *rng;        /* seeded per puzzle by the driver */
+    gsl_rng *rng;        /* seeded per puzzle for FGM_SOLVER_RANDOM solvers */
     void *ws;            /* the solver's workspace, from ws_new */
     fgm_solve_stats stats;
 } fgm_solve_job;
 
 /* Solver flags. */
 #define FGM_SOLVER_EXACT 1u   /* complete: finds a solution when one exists */
+#define FGM_SOLVER_RANDOM 2u  /* draws from job->rng (seeded per puzzle) */
 
 typedef struct fgm_solver {
     const char *name;
