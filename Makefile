@@ -52,20 +52,25 @@ deps: $(B)/.deps-ok
 
 $(B)/.deps-ok:
 	@mkdir -p $(B)
-	@missing=""; \
-	command -v flex >/dev/null 2>&1 || missing="$$missing flex"; \
-	command -v bison >/dev/null 2>&1 || missing="$$missing bison"; \
-	command -v pkg-config >/dev/null 2>&1 || missing="$$missing pkg-config"; \
-	pkg-config --exists gsl 2>/dev/null || missing="$$missing libgsl-dev"; \
-	pkg-config --exists check 2>/dev/null || missing="$$missing check"; \
-	if [ -n "$$missing" ]; then \
+	@missing() { m=""; \
+	  command -v flex >/dev/null 2>&1 || m="$$m flex"; \
+	  command -v bison >/dev/null 2>&1 || m="$$m bison"; \
+	  command -v pkg-config >/dev/null 2>&1 || m="$$m pkg-config"; \
+	  pkg-config --exists gsl 2>/dev/null || m="$$m libgsl-dev"; \
+	  pkg-config --exists check 2>/dev/null || m="$$m check"; \
+	  echo "$$m"; }; \
+	m=$$(missing); \
+	if [ -n "$$m" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "fgm: installing build dependencies:$$missing (apt-get)"; \
+	    echo "fgm: installing build dependencies:$$m (apt-get)"; \
 	    apt-get update -qq && \
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(DEPS_PKGS) \
-	      || exit 1; \
+	      >/dev/null || exit 1; \
+	    m=$$(missing); \
+	    if [ -n "$$m" ]; then \
+	      echo "fgm: still missing after apt-get:$$m"; exit 1; fi; \
 	  else \
-	    echo "fgm: missing build dependencies:$$missing"; \
+	    echo "fgm: missing build dependencies:$$m"; \
 	    echo "fgm: install them with: sudo apt-get install $(DEPS_PKGS)"; \
 	    exit 1; \
 	  fi; \
