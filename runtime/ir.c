@@ -7,6 +7,7 @@
  * are printed with %.17g, which round-trips) and list everything that
  * changes the messages a run computes.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ir.h"
@@ -16,6 +17,31 @@ static const char *const kind_names[] = {
     FGM_FACTOR_KINDS(FGM_X)
 #undef FGM_X
 };
+
+static const char *const algo_names[] = {
+#define FGM_X(e, s) s,
+    FGM_ALGOS(FGM_X)
+#undef FGM_X
+};
+
+const char *
+fgm_ir_algo_name(fgm_algo algo)
+{
+    if ((unsigned)algo >= FGM_NALGOS)
+        return "?";
+    return algo_names[algo];
+}
+
+int
+fgm_ir_algo_find(const char *name)
+{
+    int i;
+
+    for (i = 0; i < FGM_NALGOS; i++)
+        if (strcmp(algo_names[i], name) == 0)
+            return i;
+    return -1;
+}
 
 const char *
 fgm_ir_kind_name(fgm_factor_kind kind)
@@ -33,6 +59,13 @@ fgm_ir_new(const char *name)
     if (!ir)
         return NULL;
     snprintf(ir->name, sizeof ir->name, "%s", name ? name : "model");
+    /* Infer.NET's defaults for the seed's models: EP, 50 iterations, no
+     * damping, no early stop. */
+    ir->infer.algo = FGM_ALGO_EP;
+    ir->infer.iterations = 50;
+    ir->infer.schedule = FGM_SCHEDULE_SEQUENTIAL;
+    ir->infer.alldiff = FGM_ALLDIFF_PAIRWISE;
+    ir->infer.projection = FGM_PROJECTION_MEAN;
     return ir;
 }
 
@@ -43,6 +76,7 @@ fgm_ir_free(fgm_ir *ir)
         return;
     free(ir->arrays);
     free(ir->var_array);
+    free(ir->dir_array);
     free(ir->factors);
     free(ir->scope_pool);
     free(ir->param_pool);
@@ -70,49 +104,105 @@ grow(void *p, int *cap, int need, size_t elem)
     return 1;
 }
 
+/* Appends an array of COUNT elements of KIND, numbered from *NEXT, each
+ * element recorded as owned by the new array in *OWNER.  Returns the new
+ * array or NULL with *STATUS set. */
+static fgm_ir_array *
+add_array(fgm_ir *ir, fgm_array_kind kind, const char *name, int ndims,
+          const int *dims, int card, unsigned flags, int **owner, int *next,
+          fgm_status *status)
+{
+    fgm_ir_array *a;
+    long count = 1;
+    int i, *own;
+
+    *status = FGM_EINVAL;
+    if (ndims < 0 || ndims > FGM_IR_MAXDIMS || card < 1 || !name
+        || strlen(name) >= FGM_IR_MAXNAME || fgm_ir_find_array(ir, name))
+        return NULL;
+    for (i = 0; i < ndims; i++) {
+        if (dims[i] < 1)
+            return NULL;
+        count *= dims[i];
+        if (count > 1L << 24)
+            return NULL;
+    }
+    *status = FGM_ENOMEM;
+    if (!grow(&ir->arrays, &ir->arrays_cap, ir->narrays + 1, sizeof *a))
+        return NULL;
+    own = realloc(*owner, (size_t)(*next + count) * sizeof *own);
+    if (!own)
+        return NULL;
+    *owner = own;
+    for (i = 0; i < count; i++)
+        own[*next + i] = ir->narrays;
+    a = &ir->arrays[ir->narrays++];
+    memset(a, 0, sizeof *a);
+    snprintf(a->name, sizeof a->name, "%s", name);
+    a->kind = kind;
+    a->ndims = ndims;
+    for (i = 0; i < ndims; i++)
+        a->dims[i] = dims[i];
+    a->first = *next;
+    a->count = (int)count;
+    a->card = card;
+    a->alpha = -1;
+    a->flags = flags;
+    *next += (int)count;
+    *status = FGM_OK;
+    return a;
+}
+
 int
 fgm_ir_add_array(fgm_ir *ir, const char *name, int ndims, const int *dims,
                  int lo, int card, unsigned flags, fgm_status *status)
 {
+    fgm_ir_array *a = add_array(ir, FGM_ARRAY_DISCRETE, name, ndims, dims,
+                                card, flags, &ir->var_array, &ir->nvars,
+                                status);
+
+    if (!a)
+        return -1;
+    a->lo = lo;
+    return a->first;
+}
+
+int
+fgm_ir_add_dirichlet_array(fgm_ir *ir, const char *name, int ndims,
+                           const int *dims, int k, const double *alpha,
+                           unsigned flags, fgm_status *status)
+{
     fgm_ir_array *a;
-    long count = 1;
-    int i, *va, vcap;
+    int i;
 
     *status = FGM_EINVAL;
-    if (ndims < 0 || ndims > FGM_IR_MAXDIMS || card < 1 || !name
-        || strlen(name) >= FGM_IR_MAXNAME)
+    for (i = 0; i < k; i++)
+        if (!(alpha[i] > 0.0) || alpha[i] == HUGE_VAL)
+            return -1;
+    if (!grow(&ir->param_pool, &ir->param_cap, ir->nparam + k,
+              sizeof *ir->param_pool)) {
+        *status = FGM_ENOMEM;
         return -1;
-    for (i = 0; i < ndims; i++) {
-        if (dims[i] < 1)
-            return -1;
-        count *= dims[i];
-        if (count > 1L << 24)
-            return -1;
     }
-    *status = FGM_ENOMEM;
-    if (!grow(&ir->arrays, &ir->arrays_cap, ir->narrays + 1, sizeof *a))
+    a = add_array(ir, FGM_ARRAY_DIRICHLET, name, ndims, dims, k, flags,
+                  &ir->dir_array, &ir->ndirichlet, status);
+    if (!a)
         return -1;
-    vcap = ir->nvars;
-    va = realloc(ir->var_array, (size_t)(ir->nvars + count) * sizeof *va);
-    if (!va)
-        return -1;
-    ir->var_array = va;
-    for (i = 0; i < count; i++)
-        va[vcap + i] = ir->narrays;
-    a = &ir->arrays[ir->narrays++];
-    memset(a, 0, sizeof *a);
-    snprintf(a->name, sizeof a->name, "%s", name);
-    a->ndims = ndims;
-    for (i = 0; i < ndims; i++)
-        a->dims[i] = dims[i];
-    a->first = ir->nvars;
-    a->count = (int)count;
-    a->lo = lo;
-    a->card = card;
-    a->flags = flags;
-    ir->nvars += (int)count;
-    *status = FGM_OK;
+    a->alpha = ir->nparam;
+    memcpy(ir->param_pool + ir->nparam, alpha, (size_t)k * sizeof *alpha);
+    ir->nparam += k;
     return a->first;
+}
+
+const fgm_ir_array *
+fgm_ir_find_array(const fgm_ir *ir, const char *name)
+{
+    int i;
+
+    for (i = 0; i < ir->narrays; i++)
+        if (strcmp(ir->arrays[i].name, name) == 0)
+            return &ir->arrays[i];
+    return NULL;
 }
 
 int
@@ -158,7 +248,7 @@ fgm_ir_add_factor(fgm_ir *ir, fgm_factor_kind kind, int arity,
             return -1;
         want = fgm_ir_card(ir, scope[0]);
         break;
-    default:
+    default:        /* DIRICHLET_DISCRETE: fgm_ir_add_dirichlet_discrete */
         return -1;
     }
     if (nparams != want || (nparams > 0 && !params))
@@ -183,6 +273,7 @@ fgm_ir_add_factor(fgm_ir *ir, fgm_factor_kind kind, int arity,
     ir->nscope += arity;
     f->nparams = nparams;
     f->params = -1;
+    f->aux = -1;
     if (nparams > 0) {
         f->params = ir->nparam;
         memcpy(ir->param_pool + ir->nparam, params,
@@ -193,11 +284,38 @@ fgm_ir_add_factor(fgm_ir *ir, fgm_factor_kind kind, int arity,
     return ir->nfactors++;
 }
 
-char *
-fgm_ir_var_name(const fgm_ir *ir, int v, char *buf, size_t size)
+int
+fgm_ir_add_dirichlet_discrete(fgm_ir *ir, int var, int node,
+                              fgm_status *status)
 {
-    const fgm_ir_array *a = &ir->arrays[ir->var_array[v]];
-    int rest = v - a->first, idx[FGM_IR_MAXDIMS], i;
+    fgm_ir_factor *f;
+
+    *status = FGM_EINVAL;
+    if (var < 0 || var >= ir->nvars || node < 0 || node >= ir->ndirichlet
+        || ir->arrays[ir->dir_array[node]].card != fgm_ir_card(ir, var))
+        return -1;
+    *status = FGM_ENOMEM;
+    if (!grow(&ir->factors, &ir->factors_cap, ir->nfactors + 1, sizeof *f)
+        || !grow(&ir->scope_pool, &ir->scope_cap, ir->nscope + 1,
+                 sizeof *ir->scope_pool))
+        return -1;
+    f = &ir->factors[ir->nfactors];
+    memset(f, 0, sizeof *f);
+    f->kind = FGM_FACTOR_DIRICHLET_DISCRETE;
+    f->arity = 1;
+    f->scope = ir->nscope;
+    ir->scope_pool[ir->nscope++] = var;
+    f->params = -1;
+    f->aux = node;
+    *status = FGM_OK;
+    return ir->nfactors++;
+}
+
+/* Writes "name[i][j]" for element REST of array A into BUF. */
+static char *
+element_name(const fgm_ir_array *a, int rest, char *buf, size_t size)
+{
+    int idx[FGM_IR_MAXDIMS], i;
     size_t len;
 
     for (i = a->ndims - 1; i >= 0; i--) {
@@ -208,6 +326,22 @@ fgm_ir_var_name(const fgm_ir *ir, int v, char *buf, size_t size)
     for (i = 0; i < a->ndims && len < size; i++)
         len += (size_t)snprintf(buf + len, size - len, "[%d]", idx[i]);
     return buf;
+}
+
+char *
+fgm_ir_var_name(const fgm_ir *ir, int v, char *buf, size_t size)
+{
+    const fgm_ir_array *a = &ir->arrays[ir->var_array[v]];
+
+    return element_name(a, v - a->first, buf, size);
+}
+
+char *
+fgm_ir_node_name(const fgm_ir *ir, int d, char *buf, size_t size)
+{
+    const fgm_ir_array *a = &ir->arrays[ir->dir_array[d]];
+
+    return element_name(a, d - a->first, buf, size);
 }
 
 /* ---- canonical dump ------------------------------------------------- */
@@ -224,11 +358,19 @@ dump_body(const fgm_ir *ir, FILE *f)
     for (i = 0; i < ir->narrays; i++) {
         const fgm_ir_array *a = &ir->arrays[i];
 
-        fprintf(f, "array %s", a->name);
+        fprintf(f, "%s %s", a->kind == FGM_ARRAY_DIRICHLET ? "dirichlet"
+                                                          : "array", a->name);
         for (j = 0; j < a->ndims; j++)
             fprintf(f, "[%d]", a->dims[j]);
-        fprintf(f, " in %d..%d first %d%s\n", a->lo, a->lo + a->card - 1,
-                a->first, (a->flags & FGM_ARRAY_OBSERVED) ? " observed" : "");
+        if (a->kind == FGM_ARRAY_DIRICHLET) {
+            fprintf(f, " size %d alpha", a->card);
+            for (j = 0; j < a->card; j++)
+                fprintf(f, " %.17g", ir->param_pool[a->alpha + j]);
+        } else {
+            fprintf(f, " in %d..%d", a->lo, a->lo + a->card - 1);
+        }
+        fprintf(f, " first %d%s\n", a->first,
+                (a->flags & FGM_ARRAY_OBSERVED) ? " observed" : "");
     }
     for (i = 0; i < ir->nfactors; i++) {
         const fgm_ir_factor *fa = &ir->factors[i];
@@ -238,6 +380,9 @@ dump_body(const fgm_ir *ir, FILE *f)
         fprintf(f, "f%d %s", i, fgm_ir_kind_name(fa->kind));
         for (j = 0; j < fa->arity; j++)
             fprintf(f, " %s", fgm_ir_var_name(ir, s[j], name, sizeof name));
+        if (fa->aux >= 0)
+            fprintf(f, " ~ %s", fgm_ir_node_name(ir, fa->aux, name,
+                                                 sizeof name));
         if (fa->nparams > 0) {
             fprintf(f, " params");
             for (j = 0; j < fa->nparams; j++)
@@ -245,6 +390,15 @@ dump_body(const fgm_ir *ir, FILE *f)
         }
         fputc('\n', f);
     }
+    fprintf(f, "infer %s iterations %d damping %.17g tolerance %.17g "
+            "schedule %s alldiff %s projection %s\n",
+            fgm_ir_algo_name(ir->infer.algo), ir->infer.iterations,
+            ir->infer.damping, ir->infer.tolerance,
+            ir->infer.schedule == FGM_SCHEDULE_PARALLEL ? "parallel"
+                                                        : "sequential",
+            ir->infer.alldiff == FGM_ALLDIFF_NATIVE ? "native" : "pairwise",
+            ir->infer.projection == FGM_PROJECTION_MEAN_SQUARE
+                ? "mean-square" : "mean");
 }
 
 uint64_t
@@ -294,7 +448,12 @@ fgm_ir_graph(const fgm_ir *ir, FILE *f)
                 "label=\"%s\"];\n", i, fgm_ir_kind_name(fa->kind));
         for (j = 0; j < fa->arity; j++)
             fprintf(f, "  f%d -- v%d;\n", i, s[j]);
+        if (fa->aux >= 0)
+            fprintf(f, "  f%d -- d%d;\n", i, fa->aux);
     }
+    for (i = 0; i < ir->ndirichlet; i++)
+        fprintf(f, "  d%d [shape=doublecircle, label=\"%s\"];\n", i,
+                fgm_ir_node_name(ir, i, name, sizeof name));
     fprintf(f, "}\n");
     return ferror(f) ? FGM_EIO : FGM_OK;
 }

@@ -27,7 +27,9 @@
     X(FGM_FACTOR_NEQ, "neq")               /* x != y, arity 2 */             \
     X(FGM_FACTOR_ALLDIFF, "alldiff")       /* pairwise distinct, arity n */  \
     X(FGM_FACTOR_TABLE, "table")           /* potential over the scope */    \
-    X(FGM_FACTOR_EVIDENCE, "evidence")     /* unary weights over a domain */
+    X(FGM_FACTOR_EVIDENCE, "evidence")     /* unary weights over a domain */ \
+    X(FGM_FACTOR_DIRICHLET_DISCRETE, "dirichlet_discrete")                  \
+                                /* x ~ Discrete(p), p ~ Dirichlet: aux = p */
 
 typedef enum fgm_factor_kind {
 #define FGM_X(e, s) e,
@@ -39,14 +41,24 @@ typedef enum fgm_factor_kind {
 /* Array flags. */
 #define FGM_ARRAY_OBSERVED 1u   /* values may be set per run (puzzle clues) */
 
+/* What an array holds.  ORDER FACTOR: grep before reordering. */
+typedef enum fgm_array_kind {
+    FGM_ARRAY_DISCRETE,     /* discrete variables, numbered 0..nvars-1 */
+    FGM_ARRAY_DIRICHLET     /* Dirichlet nodes (probability vectors of size
+                             * card), numbered 0..ndirichlet-1 */
+} fgm_array_kind;
+
 typedef struct fgm_ir_array {
     char name[FGM_IR_MAXNAME];
+    fgm_array_kind kind;
     int ndims;
     int dims[FGM_IR_MAXDIMS];
-    int first;          /* index of its first variable */
+    int first;          /* index of its first variable (or Dirichlet node) */
     int count;          /* product of dims */
-    int lo;             /* label of value index 0 */
-    int card;           /* domain size */
+    int lo;             /* DISCRETE: label of value index 0 */
+    int card;           /* domain size; DIRICHLET: vector length K */
+    int alpha;          /* DIRICHLET: offset of K default pseudo-counts in
+                         * param_pool (the prior when not observed) */
     unsigned flags;
 } fgm_ir_array;
 
@@ -56,8 +68,50 @@ typedef struct fgm_ir_factor {
     int scope;          /* offset of the scope in ir->scope_pool */
     int params;         /* offset in ir->param_pool, or -1 */
     int nparams;        /* TABLE: product of cards; EVIDENCE: card */
+    int aux;            /* DIRICHLET_DISCRETE: the Dirichlet node; else -1 */
     int line, col;      /* source position, 0 when built in C */
 } fgm_ir_factor;
+
+/* Inference algorithms: X(ENUM, "name").  ORDER FACTOR: grep before
+ * reordering (names are what the dump and the CLI use). */
+#define FGM_ALGOS(X)                                                         \
+    X(FGM_ALGO_EP, "ep")            /* Infer.NET's EP: Dirichlet projected */\
+    X(FGM_ALGO_BP_SUM, "bp-sum")    /* loopy sum-product */                  \
+    X(FGM_ALGO_BP_MAX, "bp-max")    /* loopy max-product */
+
+typedef enum fgm_algo {
+#define FGM_X(e, s) e,
+    FGM_ALGOS(FGM_X)
+#undef FGM_X
+    FGM_NALGOS
+} fgm_algo;
+
+typedef enum fgm_schedule_order {
+    FGM_SCHEDULE_SEQUENTIAL,    /* factor by factor, new messages used at once */
+    FGM_SCHEDULE_PARALLEL       /* every message from the previous sweep */
+} fgm_schedule_order;
+
+typedef enum fgm_alldiff_lowering {
+    FGM_ALLDIFF_PAIRWISE,       /* n(n-1)/2 neq factors (Infer.NET's model) */
+    FGM_ALLDIFF_NATIVE          /* one arity-n factor */
+} fgm_alldiff_lowering;
+
+typedef enum fgm_projection {
+    FGM_PROJECTION_MEAN,        /* match the mean (Infer.NET's default) */
+    FGM_PROJECTION_MEAN_SQUARE  /* match mean and mean square (Minka 2002) */
+} fgm_projection;
+
+/* The inference block: how messages are computed and scheduled. */
+typedef struct fgm_ir_infer {
+    fgm_algo algo;
+    int iterations;             /* sweeps at most (default 50) */
+    double damping;             /* new = (1 - d) new + d old; 0: none */
+    double tolerance;           /* stop when no message moves more; 0: never
+                                 * (Infer.NET always runs every iteration) */
+    fgm_schedule_order schedule;
+    fgm_alldiff_lowering alldiff;
+    fgm_projection projection;
+} fgm_ir_infer;
 
 struct fgm_ir {
     char name[FGM_IR_MAXNAME];
@@ -65,6 +119,11 @@ struct fgm_ir {
     int narrays, arrays_cap;
     int nvars;
     int *var_array;     /* nvars entries: owning array */
+    int ndirichlet;
+    int *dir_array;     /* ndirichlet entries: owning array */
+    fgm_ir_infer infer;
+    char source[256];   /* the .fgm file it came from ("" when built in C);
+                         * not part of the hash: it only names the origin */
     fgm_ir_factor *factors;
     int nfactors, factors_cap;
     int *scope_pool;
@@ -82,6 +141,29 @@ FGM_INTERNAL int fgm_ir_add_array(fgm_ir *ir, const char *name, int ndims,
                                   const int *dims, int lo, int card,
                                   unsigned flags, fgm_status *status);
 
+/* Adds an array of Dirichlet nodes, each a probability vector of size K
+ * with default pseudo-counts ALPHA[0..K-1] (all > 0).  Returns the index of
+ * its first node, or -1 with *STATUS set. */
+FGM_INTERNAL int fgm_ir_add_dirichlet_array(fgm_ir *ir, const char *name,
+                                            int ndims, const int *dims, int k,
+                                            const double *alpha,
+                                            unsigned flags,
+                                            fgm_status *status);
+
+/* Adds "VAR ~ Discrete(p)" where p is Dirichlet node NODE; the variable's
+ * domain size must equal the node's K.  Returns the factor index or -1. */
+FGM_INTERNAL int fgm_ir_add_dirichlet_discrete(fgm_ir *ir, int var, int node,
+                                               fgm_status *status);
+
+/* Returns the array called NAME, or NULL. */
+FGM_INTERNAL const fgm_ir_array *fgm_ir_find_array(const fgm_ir *ir,
+                                                   const char *name);
+
+/* Name of an algorithm ("bp-sum"), and the algorithm called NAME (-1 when
+ * there is none). */
+FGM_INTERNAL const char *fgm_ir_algo_name(fgm_algo algo);
+FGM_INTERNAL int fgm_ir_algo_find(const char *name);
+
 /* Adds a factor over SCOPE[0..ARITY-1] (copied); PARAMS (NPARAMS values,
  * copied, may be NULL when NPARAMS is 0).  Validates indices and the
  * parameter count for the kind.  Returns the factor index or -1. */
@@ -96,6 +178,10 @@ FGM_INTERNAL int fgm_ir_card(const fgm_ir *ir, int v);
 /* Writes the name of variable V ("cell[3][4]") into BUF.  Returns BUF. */
 FGM_INTERNAL char *fgm_ir_var_name(const fgm_ir *ir, int v, char *buf,
                                    size_t size);
+
+/* Writes the name of Dirichlet node D ("p[3][4]") into BUF.  Returns BUF. */
+FGM_INTERNAL char *fgm_ir_node_name(const fgm_ir *ir, int d, char *buf,
+                                    size_t size);
 
 /* Name of a factor kind ("alldiff"). */
 FGM_INTERNAL const char *fgm_ir_kind_name(fgm_factor_kind kind);

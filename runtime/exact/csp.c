@@ -369,6 +369,8 @@ fgm_csp_verify(const fgm_csp *csp, const int *given, const int *assign)
             if (p[assign[s[0]]] == 0.0)
                 return 0;
             break;
+        case FGM_FACTOR_DIRICHLET_DISCRETE:
+            break;      /* a Dirichlet prior gives every value mass */
         default:
             return 0;
         }

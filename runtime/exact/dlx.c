@@ -83,7 +83,10 @@ fgm_dlx_refuses(const fgm_csp *csp)
         const fgm_ir_factor *f = &ir->factors[i];
         const int *s = fgm_ir_scope(ir, f);
 
-        if (f->kind == FGM_FACTOR_EVIDENCE)
+        /* Soft factors restrict nothing (zero evidence weights are already
+         * out of csp->full); a Dirichlet prior has full support. */
+        if (f->kind == FGM_FACTOR_EVIDENCE
+            || f->kind == FGM_FACTOR_DIRICHLET_DISCRETE)
             continue;
         if (f->kind != FGM_FACTOR_ALLDIFF)
             return not_cover;
