@@ -1,0 +1,54 @@
+/* runtime/plugin_abi.h: the contract between the runtime and a generated plugin.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A plugin (generated/NAME.ALGO.so) exports one function, FGM_PLUGIN_ENTRY,
+ * returning a pointer to a static const descriptor.  The descriptor only
+ * ever grows at the end (SQLite's sqlite3ext.h rule): a runtime reads the
+ * fields it knows, after checking abi_version and size.  Plugins never
+ * allocate: the runtime sizes an fgm_state from the descriptor and passes
+ * it to every call.  This header and kernels.h are the only headers
+ * generated code includes, so it depends on nothing but <stdint.h>.
+ */
+#ifndef FGM_PLUGIN_ABI_H
+#define FGM_PLUGIN_ABI_H
+
+#include <stdint.h>
+
+/* Bump on any change to fgm_state or to the meaning of a descriptor field. */
+#define FGM_PLUGIN_ABI_VERSION 1u
+#define FGM_PLUGIN_ENTRY fgm_plugin_entry
+#define FGM_PLUGIN_ENTRY_NAME "fgm_plugin_entry"
+
+/* The message-passing state of one run, owned by the runtime.  Every array
+ * is indexed [item * stride + value]; stride is the largest domain. */
+typedef struct fgm_state {
+    double *unary;      /* nvars: evidence x clamps x prior messages */
+    double *belief;     /* nvars: normalized beliefs */
+    double *msg;        /* nedges: factor-to-variable messages */
+    double *prev;       /* nedges: messages of the previous sweep */
+    double *dir_prior;  /* ndirichlet: observed or default pseudo-counts */
+    double *dir_post;   /* ndirichlet: posterior pseudo-counts */
+    double *dir_msg;    /* ndirfactors: pseudo-count messages to p */
+    double *scratch;    /* nscratch doubles */
+    double damping;     /* may differ from the model's (CLI override) */
+} fgm_state;
+
+typedef struct fgm_plugin_desc {
+    uint32_t abi_version;   /* FGM_PLUGIN_ABI_VERSION when built */
+    uint32_t size;          /* sizeof(fgm_plugin_desc) when built */
+    uint64_t ir_hash;       /* fgm_ir_hash of the model it was built from */
+    const char *model;      /* model name */
+    const char *algo;       /* "ep", "bp-sum", "bp-max" */
+    int32_t nvars, stride, nedges, ndirichlet, ndirfactors, nscratch;
+    /* Messages uniform, beliefs from the unary messages. */
+    void (*reset)(fgm_state *st);
+    /* One sweep of the schedule; returns the largest change of a message
+     * (max-norm), for the tolerance test. */
+    double (*sweep)(fgm_state *st);
+    /* After the last sweep: Dirichlet posteriors (EP's projection). */
+    void (*finish)(fgm_state *st);
+} fgm_plugin_desc;
+
+typedef const fgm_plugin_desc *(*fgm_plugin_entry_fn)(void);
+
+#endif /* FGM_PLUGIN_ABI_H */
