@@ -28,17 +28,23 @@ CHECK_CFLAGS = $(shell pkg-config --cflags check)
 CHECK_LIBS   = $(shell pkg-config --libs check)
 
 CFLAGS  ?= -O2 -g
-ALL_CFLAGS = $(BASE) $(WARN) $(CFLAGS) -Iruntime $(GSL_CFLAGS)
+ALL_CFLAGS = $(BASE) $(WARN) $(CFLAGS) -Iruntime -I$(B)/gen $(GSL_CFLAGS)
 LIBS     = $(GSL_LIBS) -lpthread -ldl -lm
 
-LIB_SRC := $(wildcard runtime/*.c runtime/exact/*.c runtime/solve/*.c)
+LIB_SRC := $(wildcard runtime/*.c runtime/exact/*.c runtime/solve/*.c \
+                      runtime/ops/*.c compiler/*.c)
 CLI_SRC := $(wildcard runtime/cli/*.c)
 TEST_SRC := $(wildcard tests/check_*.c)
 
-LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o)
+# The DSL front end: flex and bison output, compiled into the library.
+GEN_SRC  := $(if $(wildcard compiler/lexer.l),$(B)/gen/lexer.c) \
+            $(if $(wildcard compiler/parser.y),$(B)/gen/parser.c)
+GEN_HDR  := $(GEN_SRC:.c=.h)
+LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/obj/gen/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/obj/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/obj/%.o)
-ASAN_OBJ := $(LIB_SRC:%.c=$(B)/asan/%.o) $(TEST_SRC:%.c=$(B)/asan/%.o)
+ASAN_OBJ := $(LIB_SRC:%.c=$(B)/asan/%.o) $(TEST_SRC:%.c=$(B)/asan/%.o) \
+            $(GEN_SRC:$(B)/gen/%.c=$(B)/asan/gen/%.o)
 
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer \
        -fno-sanitize-recover=all
@@ -78,9 +84,26 @@ $(B)/.deps-ok:
 	@touch $@
 
 # ---- library and tool ----------------------------------------------------
-$(B)/obj/%.o: %.c | $(B)/.deps-ok
+$(B)/gen/parser.c $(B)/gen/parser.h: compiler/parser.y | $(B)/.deps-ok
+	@mkdir -p $(B)/gen
+	bison -Wall -Werror --defines=$(B)/gen/parser.h -o $(B)/gen/parser.c $<
+
+$(B)/gen/lexer.c $(B)/gen/lexer.h: compiler/lexer.l | $(B)/.deps-ok
+	@mkdir -p $(B)/gen
+	flex --header-file=$(B)/gen/lexer.h -o $(B)/gen/lexer.c $<
+
+# Everything may include the generated headers: build them first.
+$(B)/obj/%.o: %.c | $(B)/.deps-ok $(GEN_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+# flex/bison output is not ours to restyle: keep -Werror, drop the
+# prototype/shadow lints it cannot meet.
+GEN_RELAX := -Wno-missing-prototypes -Wno-shadow -Wno-unused-function \
+             -Wno-sign-compare -Wno-unused-parameter
+$(B)/obj/gen/%.o: $(B)/gen/%.c $(GEN_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(GEN_RELAX) -MMD -MP -c $< -o $@
 
 $(B)/libfgm.a: $(LIB_OBJ)
 	rm -f $@
@@ -96,9 +119,13 @@ $(B)/fgm: $(CLI_OBJ) $(B)/libfgm.a
 $(B)/check_fgm: $(TEST_OBJ) $(B)/libfgm.a
 	$(CC) -o $@ $(TEST_OBJ) $(B)/libfgm.a $(CHECK_LIBS) $(LIBS)
 
-$(B)/asan/%.o: %.c | $(B)/.deps-ok
+$(B)/asan/%.o: %.c | $(B)/.deps-ok $(GEN_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $(SAN) -O1 -MMD -MP -c $< -o $@
+
+$(B)/asan/gen/%.o: $(B)/gen/%.c $(GEN_HDR)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) $(GEN_RELAX) $(SAN) -O1 -MMD -MP -c $< -o $@
 
 $(B)/check_fgm_asan: $(ASAN_OBJ)
 	$(CC) $(SAN) -o $@ $(ASAN_OBJ) $(CHECK_LIBS) $(LIBS)

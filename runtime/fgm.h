@@ -119,4 +119,84 @@ uint64_t fgm_ir_hash(const fgm_ir *ir);
 /* Writes Graphviz DOT of the factor graph of IR to F. */
 fgm_status fgm_ir_graph(const fgm_ir *ir, FILE *f);
 
+/* ------------------------------------------------------------------------
+ * Models: load, observe, infer, read marginals (Infer.NET's
+ * ObservedValue / Execute / Marginal).  A model is compiled once; every
+ * run resets the messages, so one model serves any number of puzzles.
+ * ---------------------------------------------------------------------- */
+
+typedef struct fgm_model fgm_model;
+
+/* How a model's message schedule runs.  ORDER FACTOR: grep before
+ * reordering. */
+typedef enum fgm_backend {
+    FGM_BACKEND_AUTO,          /* plugin, rebuilt if needed, else interpret */
+    FGM_BACKEND_COMPILED,      /* plugin or fail with the reason */
+    FGM_BACKEND_INTERPRETED    /* never touch a plugin */
+} fgm_backend;
+
+typedef struct fgm_model_opts {
+    fgm_backend backend;
+    const char *algo;          /* "ep", "bp-sum", "bp-max"; NULL: model's */
+    const char *out_dir;       /* plugins; NULL: "generated" */
+    const char *cc;            /* C compiler; NULL: $CC or "cc" */
+} fgm_model_opts;
+
+/* Run-time settings; zero fields keep the model's inference block. */
+typedef struct fgm_run_opts {
+    int iterations;            /* sweeps at most; 0: the model's */
+    double damping;            /* < 0 or unset (0 with use_damping 0) */
+    int use_damping;           /* 1: DAMPING replaces the model's */
+    double tolerance;          /* stop when no message moves more */
+    int use_tolerance;         /* 1: TOLERANCE replaces the model's */
+} fgm_run_opts;
+
+typedef struct fgm_run_info {
+    int sweeps;                /* sweeps run */
+    double change;             /* largest message change of the last one */
+    double ms;                 /* wall time of the run */
+} fgm_run_info;
+
+/* Opens an IR as a model (the IR is copied by reference and owned by the
+ * model from now on: do not free it).  With backend AUTO or COMPILED the
+ * plugin cascade of DESIGN.md runs (fallback reasons go to DIAG once).
+ * Returns FGM_OK and *OUT, or an error status after reporting. */
+fgm_status fgm_model_open_ir(fgm_ir *ir, const fgm_model_opts *opts,
+                             fgm_model **out, fgm_diag_fn diag, void *ctx);
+
+void fgm_model_free(fgm_model *m);
+
+/* The IR the model runs (owned by the model). */
+const fgm_ir *fgm_model_ir(const fgm_model *m);
+
+/* 1 when the model runs a compiled plugin, 0 when interpreted. */
+int fgm_model_is_compiled(const fgm_model *m);
+
+/* Observes discrete variable V (flat index) at value index VALUE
+ * (0..card-1), or clears it with VALUE < 0. */
+fgm_status fgm_model_observe_var(fgm_model *m, int v, int value);
+
+/* Observes Dirichlet node D: pseudo-counts ALPHA[0..K-1] (all > 0), or a
+ * point mass at the probability vector ALPHA when POINT_MASS is 1 (the
+ * seed's clue: 1 - 8e-8 on the clue, 1e-8 elsewhere).  ALPHA NULL resets
+ * the node to the model's default prior. */
+fgm_status fgm_model_observe_dirichlet(fgm_model *m, int d,
+                                       const double *alpha, int point_mass);
+
+/* Clears every observation. */
+void fgm_model_clear(fgm_model *m);
+
+/* Runs inference from fresh messages.  OPTS and INFO may be NULL. */
+fgm_status fgm_model_run(fgm_model *m, const fgm_run_opts *opts,
+                         fgm_run_info *info);
+
+/* Copies the marginal of variable V (card values) to OUT. */
+fgm_status fgm_model_marginal(const fgm_model *m, int v, double *out);
+
+/* The most probable value index of variable V. */
+int fgm_model_argmax(const fgm_model *m, int v);
+
+/* Copies the posterior pseudo-counts of Dirichlet node D to OUT (K). */
+fgm_status fgm_model_dirichlet(const fgm_model *m, int d, double *out);
+
 #endif /* FGM_H */

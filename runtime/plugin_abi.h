@@ -27,10 +27,14 @@ typedef struct fgm_state {
     double *msg;        /* nedges: factor-to-variable messages */
     double *prev;       /* nedges: messages of the previous sweep */
     double *dir_prior;  /* ndirichlet: observed or default pseudo-counts */
+    const unsigned char *dir_point; /* ndirichlet (no stride): the prior is
+                                     * a point mass at dir_prior/sum */
     double *dir_post;   /* ndirichlet: posterior pseudo-counts */
     double *dir_msg;    /* ndirfactors: pseudo-count messages to p */
     double *scratch;    /* nscratch doubles */
     double damping;     /* may differ from the model's (CLI override) */
+    int parallel;       /* flooding schedule: factor updates leave beliefs
+                         * as they were at the start of the sweep */
 } fgm_state;
 
 typedef struct fgm_plugin_desc {

@@ -12,7 +12,8 @@
     X(exact)                \
     X(dlx)                  \
     X(norvig)               \
-    X(generate)
+    X(generate)             \
+    X(engine)
 
 #define FGM_TEST_DECLARE(name) Suite *name##_suite(void);
 FGM_TEST_SUITES(FGM_TEST_DECLARE)

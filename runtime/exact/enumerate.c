@@ -1,0 +1,180 @@
+/* runtime/exact/enumerate.c: exact marginals of a small model by enumeration.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The oracle for approximate inference on models that are not exact-cover
+ * problems (tables, evidence, Dirichlet priors).  Every assignment that
+ * satisfies the hard constraints (neq, alldiff, clues, zero weights) is
+ * visited by a backtracking search over the csp view, and weighted by
+ *
+ *   prod over tables of pot(x_scope) * prod over evidence of w(x_v)
+ *   * prod over Dirichlet nodes of the Dirichlet-multinomial likelihood of
+ *     the node's children: Gamma(A) / Gamma(A + n) prod_k Gamma(a_k + n_k)
+ *     / Gamma(a_k)   (p integrated out exactly, A = sum a, n_k = counts),
+ *
+ * computed in the log domain with GSL's gsl_sf_lngamma.  The marginal of
+ * x_v = k is the normalized sum of the weights of the assignments with
+ * x_v = k.  Cost: the number of consistent assignments, so it refuses to
+ * go past a caller-given bound.
+ */
+#include <gsl/gsl_sf_gamma.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "enumerate.h"
+
+typedef struct walk {
+    const fgm_csp *csp;
+    const fgm_ir *ir;
+    const int *given;
+    int *assign;
+    double *acc;            /* nvars * maxcard: weight sums */
+    int *counts;            /* ndirichlet * maxcard */
+    double shift;           /* log-weights are summed as exp(lw - shift) */
+    double total;
+    long leaves, max_leaves;
+    int over;
+} walk;
+
+/* Log weight of the complete assignment in W. */
+static double
+log_weight(walk *w)
+{
+    const fgm_ir *ir = w->ir;
+    int i, j, k, mc = w->csp->maxcard;
+    double lw = 0.0;
+
+    if (ir->ndirichlet > 0)
+        memset(w->counts, 0, (size_t)ir->ndirichlet * (size_t)mc
+                             * sizeof *w->counts);
+    for (i = 0; i < ir->nfactors; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+        const int *s = fgm_ir_scope(ir, f);
+        const double *p = fgm_ir_params(ir, f);
+        long pos = 0;
+
+        switch (f->kind) {
+        case FGM_FACTOR_TABLE:
+            for (j = 0; j < f->arity; j++)
+                pos = pos * w->csp->card[s[j]] + w->assign[s[j]];
+            lw += log(p[pos]);
+            break;
+        case FGM_FACTOR_EVIDENCE:
+            lw += log(p[w->assign[s[0]]]);
+            break;
+        case FGM_FACTOR_DIRICHLET_DISCRETE:
+            w->counts[f->aux * mc + w->assign[s[0]]]++;
+            break;
+        default:
+            break;
+        }
+    }
+    for (i = 0; i < ir->ndirichlet; i++) {
+        const fgm_ir_array *a = &ir->arrays[ir->dir_array[i]];
+        const double *alpha = ir->param_pool + a->alpha;
+        double A = 0.0;
+        int n = 0;
+
+        for (k = 0; k < a->card; k++) {
+            int c = w->counts[i * mc + k];
+
+            A += alpha[k];
+            n += c;
+            if (c > 0)
+                lw += gsl_sf_lngamma(alpha[k] + c) - gsl_sf_lngamma(alpha[k]);
+        }
+        if (n > 0)
+            lw += gsl_sf_lngamma(A) - gsl_sf_lngamma(A + n);
+    }
+    return lw;
+}
+
+/* Adds the weight of the current assignment, rescaling the sums when a
+ * larger log weight comes along (so nothing overflows or underflows). */
+static void
+accumulate(walk *w)
+{
+    int v, mc = w->csp->maxcard;
+    double lw = log_weight(w), x;
+
+    if (lw == -HUGE_VAL)
+        return;
+    if (w->total == 0.0 || lw > w->shift) {
+        double scale = w->total == 0.0 ? 0.0 : exp(w->shift - lw);
+
+        for (v = 0; v < w->csp->nvars * mc; v++)
+            w->acc[v] *= scale;
+        w->total *= scale;
+        w->shift = lw;
+    }
+    x = exp(lw - w->shift);
+    w->total += x;
+    for (v = 0; v < w->csp->nvars; v++)
+        w->acc[v * mc + w->assign[v]] += x;
+}
+
+/* visit(v) := leaf | for each value a of v consistent so far: visit(v+1) */
+static void
+visit(walk *w, int v)
+{
+    int a;
+
+    if (w->over)
+        return;
+    if (v == w->csp->nvars) {
+        if (++w->leaves > w->max_leaves) {
+            w->over = 1;
+            return;
+        }
+        accumulate(w);
+        return;
+    }
+    for (a = 0; a < w->csp->card[v]; a++) {
+        if (w->given && w->given[v] >= 0 && w->given[v] != a)
+            continue;
+        if (!fgm_csp_consistent(w->csp, w->assign, v, a))
+            continue;
+        w->assign[v] = a;
+        visit(w, v + 1);
+        w->assign[v] = -1;
+    }
+}
+
+fgm_status
+fgm_enumerate(const fgm_csp *csp, const int *given, long max_leaves,
+              double *marginals, long *leaves)
+{
+    walk w;
+    int v, mc = csp->maxcard;
+    fgm_status st = FGM_OK;
+
+    memset(&w, 0, sizeof w);
+    w.csp = csp;
+    w.ir = csp->ir;
+    w.given = given;
+    w.max_leaves = max_leaves > 0 ? max_leaves : 10000000L;
+    w.assign = malloc(((size_t)csp->nvars + 1) * sizeof *w.assign);
+    w.counts = malloc(((size_t)csp->ir->ndirichlet + 1) * (size_t)mc
+                      * sizeof *w.counts);
+    w.acc = marginals;
+    if (!w.assign || !w.counts) {
+        free(w.assign);
+        free(w.counts);
+        return FGM_ENOMEM;
+    }
+    for (v = 0; v < csp->nvars; v++)
+        w.assign[v] = -1;
+    memset(marginals, 0, (size_t)csp->nvars * (size_t)mc * sizeof *marginals);
+    visit(&w, 0);
+    if (w.over)
+        st = FGM_ETIMEOUT;
+    else if (w.total == 0.0)
+        st = FGM_EUNSOLVED;
+    else
+        for (v = 0; v < csp->nvars * mc; v++)
+            marginals[v] /= w.total;
+    if (leaves)
+        *leaves = w.leaves;
+    free(w.assign);
+    free(w.counts);
+    return st;
+}

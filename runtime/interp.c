@@ -1,0 +1,96 @@
+/* runtime/interp.c: the schedule interpreter (reset, sweep, finish).
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Walks the schedule tables factor by factor and calls the kernels of
+ * runtime/kernels.h with the sizes read from the tables at run time.  The
+ * generated code does the same walk with the tables and sizes baked in,
+ * which is the whole difference between the two backends.
+ */
+#include <string.h>
+#include "interp.h"
+
+void
+fgm_interp_reset(const fgm_sched *s, fgm_state *st)
+{
+    int e, v, j, k, S = s->stride;
+
+    for (e = 0; e < s->nedges; e++) {
+        k = s->card[s->edge_var[e]];
+        for (j = 0; j < S; j++)
+            st->msg[(long)e * S + j] = j < k ? 1.0 / k : 0.0;
+    }
+    for (v = 0; v < s->nvars; v++) {
+        double *b = st->belief + (long)v * S;
+
+        memcpy(b, st->unary + (long)v * S, (size_t)S * sizeof *b);
+        fgm_k_normalize(b, s->card[v]);
+    }
+    if (s->ndirichlet > 0) {
+        memcpy(st->dir_post, st->dir_prior,
+               (size_t)s->ndirichlet * (size_t)S * sizeof *st->dir_post);
+        memset(st->dir_msg, 0,
+               (size_t)s->ndirfactors * (size_t)S * sizeof *st->dir_msg);
+    }
+}
+
+/* Recomputes every belief from the unary and all incoming messages. */
+static void
+refresh_beliefs(const fgm_sched *s, fgm_state *st)
+{
+    int v, S = s->stride;
+
+    for (v = 0; v < s->nvars; v++)
+        fgm_k_belief_full(st->belief + (long)v * S, st->unary + (long)v * S,
+                          st->msg, s->var_edges + s->var_edge_off[v],
+                          s->var_edge_off[v + 1] - s->var_edge_off[v], S,
+                          s->card[v]);
+}
+
+double
+fgm_interp_sweep(const fgm_sched *s, fgm_state *st)
+{
+    int i, j, S = s->stride, maxp = s->infer.algo == FGM_ALGO_BP_MAX;
+    int ep = s->infer.algo == FGM_ALGO_EP;
+    int ms = s->infer.projection == FGM_PROJECTION_MEAN_SQUARE;
+    double change = 0.0, c = 0.0;
+
+    for (i = 0; i < s->nfactors; i++) {
+        const fgm_sched_factor *f = &s->factors[i];
+        const int *vars = s->edge_var + f->edge;
+
+        switch (f->op) {
+        case FGM_OP_NEQ:
+            c = fgm_k_neq(st, f->edge, f->edge + 1, vars[0], vars[1], S,
+                          s->card[vars[0]], maxp, st->scratch);
+            break;
+        case FGM_OP_TABLE: {
+            int cards[FGM_K_TABLE_MAXARITY];
+
+            for (j = 0; j < f->arity; j++)
+                cards[j] = s->card[vars[j]];
+            c = fgm_k_table(st, f->edge, vars, cards, f->arity,
+                            s->ir->param_pool + f->aux, S, maxp,
+                            st->scratch);
+            break;
+        }
+        case FGM_OP_DIRICHLET:
+            c = fgm_k_dirichlet(st, f->edge, vars[0], f->aux, f->dfac, S,
+                                s->card[vars[0]], ep, ms, st->scratch);
+            break;
+        default:
+            FGM_DIE("operator without an interpreter kernel");
+        }
+        if (c > change)
+            change = c;
+    }
+    refresh_beliefs(s, st);
+    return change;
+}
+
+void
+fgm_interp_finish(const fgm_sched *s, fgm_state *st)
+{
+    /* Beliefs and Dirichlet posteriors are current after every sweep. */
+    (void)s;
+    (void)st;
+}

@@ -1,0 +1,314 @@
+/* runtime/kernels.h: message arithmetic shared by the interpreter and plugins.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every number a run computes goes through these static inline functions,
+ * whether the schedule is interpreted (runtime/interp.c) or baked into
+ * generated C (compiler/codegen.c): same operations in the same order, so
+ * compiled and interpreted marginals agree to the last bit in practice and
+ * to 1e-12 by contract.  Generated code calls them with constant sizes,
+ * which lets the C compiler unroll and vectorize what the interpreter runs
+ * as generic loops.
+ *
+ * Conventions: a message or belief is a vector of K doubles, normalized to
+ * sum 1.  Factor-to-variable messages are floored at FGM_K_FLOOR so that a
+ * variable's cavity (belief / message) is always defined; the floor is far
+ * below anything that changes an argmax, and a hard zero still enters a
+ * belief through the unary message (clues, evidence), which is never
+ * divided out.  Damping mixes the new message with the previous one,
+ * new = (1 - d) new + d old, then renormalizes.
+ *
+ * Only <stdint.h> via plugin_abi.h and no libm: generated plugins link
+ * nothing.
+ */
+#ifndef FGM_KERNELS_H
+#define FGM_KERNELS_H
+
+#include "plugin_abi.h"
+
+#define FGM_K_FLOOR 1e-30
+
+/* Normalizes X[0..K-1] to sum 1; a zero (or non-positive) sum becomes the
+ * uniform vector.  Returns the sum before normalizing. */
+static inline double
+fgm_k_normalize(double *x, int k)
+{
+    double s = 0.0, inv;
+    int i;
+
+    for (i = 0; i < k; i++)
+        s += x[i];
+    if (!(s > 0.0)) {
+        for (i = 0; i < k; i++)
+            x[i] = 1.0 / k;
+        return s;
+    }
+    inv = 1.0 / s;
+    for (i = 0; i < k; i++)
+        x[i] *= inv;
+    return s;
+}
+
+/* OUT = normalize(BELIEF / MSG): the variable's belief without this edge's
+ * message (the EP cavity, the BP variable-to-factor message). */
+static inline void
+fgm_k_cavity(double *out, const double *belief, const double *msg, int k)
+{
+    int i;
+
+    for (i = 0; i < k; i++)
+        out[i] = belief[i] / msg[i];
+    fgm_k_normalize(out, k);
+}
+
+/* Sum-product message of x != y to x, given y's cavity Q (normalized):
+ * m(v) = sum_{w != v} q(w) = 1 - q(v).  This is Infer.NET's
+ * DiscreteAreEqualOp with the result observed false. */
+static inline void
+fgm_k_neq_sum(double *out, const double *q, int k)
+{
+    int i;
+
+    for (i = 0; i < k; i++)
+        out[i] = 1.0 - q[i];
+}
+
+/* Max-product message of x != y to x: m(v) = max_{w != v} q(w), from the
+ * two largest entries of Q. */
+static inline void
+fgm_k_neq_max(double *out, const double *q, int k)
+{
+    double top = -1.0, second = -1.0;
+    int i, arg = 0;
+
+    for (i = 0; i < k; i++) {
+        if (q[i] > top) {
+            second = top;
+            top = q[i];
+            arg = i;
+        } else if (q[i] > second) {
+            second = q[i];
+        }
+    }
+    for (i = 0; i < k; i++)
+        out[i] = i == arg ? second : top;
+}
+
+/* Installs NEWM (K values, normalized here) as the message in MSG, damped
+ * toward the old value by D and floored.  Returns the largest absolute
+ * change of an entry. */
+static inline double
+fgm_k_commit(double *msg, double *newm, double d, int k)
+{
+    double change = 0.0, diff;
+    int i;
+
+    fgm_k_normalize(newm, k);
+    if (d > 0.0) {
+        for (i = 0; i < k; i++)
+            newm[i] = (1.0 - d) * newm[i] + d * msg[i];
+        fgm_k_normalize(newm, k);
+    }
+    for (i = 0; i < k; i++) {
+        if (newm[i] < FGM_K_FLOOR)
+            newm[i] = FGM_K_FLOOR;
+        diff = newm[i] - msg[i];
+        if (diff < 0.0)
+            diff = -diff;
+        if (diff > change)
+            change = diff;
+        msg[i] = newm[i];
+    }
+    return change;
+}
+
+/* BELIEF = normalize(CAV * MSG): the belief after a message update. */
+static inline void
+fgm_k_belief(double *belief, const double *cav, const double *msg, int k)
+{
+    int i;
+
+    for (i = 0; i < k; i++)
+        belief[i] = cav[i] * msg[i];
+    fgm_k_normalize(belief, k);
+}
+
+/* BELIEF = normalize(UNARY * prod of the N messages MSGS[E[j]*stride]):
+ * a belief recomputed from scratch (end of every sweep, so that divisions
+ * never accumulate rounding). */
+static inline void
+fgm_k_belief_full(double *belief, const double *unary, const double *msgs,
+                  const int *edges, int n, int stride, int k)
+{
+    int i, j;
+
+    for (i = 0; i < k; i++)
+        belief[i] = unary[i];
+    for (j = 0; j < n; j++) {
+        const double *m = msgs + (long)edges[j] * stride;
+
+        for (i = 0; i < k; i++)
+            belief[i] *= m[i];
+        /* Keep the running product in range: renormalize as we go. */
+        fgm_k_normalize(belief, k);
+    }
+}
+
+/* Update of x != y (edges EA to x, EB to y), sum- or max-product.
+ * Returns the largest message change. */
+static inline double
+fgm_k_neq(fgm_state *st, int ea, int eb, int va, int vb, int stride, int k,
+          int max_product, double *scratch)
+{
+    double *ca = scratch, *cb = scratch + k, *na = scratch + 2 * k;
+    double *nb = scratch + 3 * k, *ma = st->msg + (long)ea * stride;
+    double *mb = st->msg + (long)eb * stride, c1, c2;
+    double *ba = st->belief + (long)va * stride;
+    double *bb = st->belief + (long)vb * stride;
+
+    fgm_k_cavity(ca, ba, ma, k);
+    fgm_k_cavity(cb, bb, mb, k);
+    if (max_product) {
+        fgm_k_neq_max(na, cb, k);
+        fgm_k_neq_max(nb, ca, k);
+    } else {
+        fgm_k_neq_sum(na, cb, k);
+        fgm_k_neq_sum(nb, ca, k);
+    }
+    c1 = fgm_k_commit(ma, na, st->damping, k);
+    c2 = fgm_k_commit(mb, nb, st->damping, k);
+    if (!st->parallel) {
+        fgm_k_belief(ba, ca, ma, k);
+        fgm_k_belief(bb, cb, mb, k);
+    }
+    return c1 > c2 ? c1 : c2;
+}
+
+/* Message of "x ~ Discrete(p)" to x when p is a Dirichlet node (EP).
+ *
+ * The cavity of p is Dir(a), a = posterior - this factor's pseudo-count
+ * message; the message to x is its mean a / sum(a).  The message back to p
+ * projects the tilted distribution sum_v w(v) Dir(a + e_v), with
+ * w(v) ~ q(v) a_v and q x's cavity, onto one Dirichlet:
+ *   PROJECTION_MEAN: keep the total sum(a) + 1 and match the mean, which
+ *     gives a' = a + w (Infer.NET's default; exact when x is observed);
+ *   PROJECTION_MEAN_SQUARE: match the mean m and the mean square
+ *     sum_j E[p_j^2] = M2, giving the precision
+ *     s = (1 - M2) / (M2 - sum_j m_j^2) and a' = s m (Minka 2000,
+ *     "Estimating a Dirichlet distribution"; Minka and Lafferty 2002).
+ * A point-mass prior (a clue) sends its vector and is not updated.
+ * POST, MSGP: p's posterior and this factor's message to p (K each); PRIOR
+ * and POINT: p's prior.  Returns the largest change of the x message. */
+static inline double
+fgm_k_dirichlet(fgm_state *st, int e, int v, int d, int g, int stride, int k,
+                int ep, int mean_square, double *scratch)
+{
+    double *cav = scratch, *q = scratch + k, *w = scratch + 2 * k;
+    double *nm = scratch + 3 * k, *m = st->msg + (long)e * stride;
+    double *bel = st->belief + (long)v * stride;
+    double *post = st->dir_post + (long)d * stride;
+    double *mp = st->dir_msg + (long)g * stride, change, a = 0.0;
+    int i;
+
+    fgm_k_cavity(q, bel, m, k);
+    if (st->dir_point[d] || !ep) {
+        /* Point mass, or BP: the prior's mean is the whole message. */
+        for (i = 0; i < k; i++)
+            nm[i] = st->dir_prior[(long)d * stride + i];
+    } else {
+        for (i = 0; i < k; i++) {
+            cav[i] = post[i] - mp[i];
+            /* An improper cavity (possible with mean-square messages)
+             * is clipped to a proper one. */
+            if (cav[i] < 1e-12)
+                cav[i] = 1e-12;
+            a += cav[i];
+            nm[i] = cav[i];
+        }
+        for (i = 0; i < k; i++)
+            w[i] = q[i] * cav[i];
+        fgm_k_normalize(w, k);
+        if (mean_square) {
+            double m2 = 0.0, sm2 = 0.0, s, mean;
+
+            for (i = 0; i < k; i++) {
+                mean = (cav[i] + w[i]) / (a + 1.0);
+                /* E[p_i^2] under the tilted mixture. */
+                m2 += (cav[i] * (cav[i] + 1.0) + 2.0 * w[i] * (cav[i] + 1.0))
+                      / ((a + 1.0) * (a + 2.0));
+                sm2 += mean * mean;
+            }
+            s = (m2 - sm2) > 0.0 ? (1.0 - m2) / (m2 - sm2) : a + 1.0;
+            for (i = 0; i < k; i++) {
+                post[i] = s * (cav[i] + w[i]) / (a + 1.0);
+                mp[i] = post[i] - cav[i];
+            }
+        } else {
+            for (i = 0; i < k; i++) {
+                post[i] = cav[i] + w[i];
+                mp[i] = w[i];
+            }
+        }
+    }
+    change = fgm_k_commit(m, nm, 0.0, k);
+    if (!st->parallel)
+        fgm_k_belief(bel, q, m, k);
+    return change;
+}
+
+#define FGM_K_TABLE_MAXARITY 16
+
+/* Update of a table factor over ARITY variables VARS (edges E0..E0+ARITY-1,
+ * domain sizes CARDS), potential POT in row-major order (last variable
+ * fastest).  Every outgoing message is computed from the cavities taken
+ * at the start: m_i(v) = sum (or max) over tuples with x_i = v of
+ * pot(tuple) * prod_{j != i} cav_j(x_j).  Needs (ARITY + 1) * STRIDE
+ * doubles of scratch.  Returns the largest message change. */
+static inline double
+fgm_k_table(fgm_state *st, int e0, const int *vars, const int *cards,
+            int arity, const double *pot, int stride, int max_product,
+            double *scratch)
+{
+    double *out = scratch + (long)arity * stride, change = 0.0, c, w;
+    int idx[FGM_K_TABLE_MAXARITY], i, j, pos;
+
+    for (i = 0; i < arity; i++)
+        fgm_k_cavity(scratch + (long)i * stride,
+                     st->belief + (long)vars[i] * stride,
+                     st->msg + (long)(e0 + i) * stride, cards[i]);
+    for (i = 0; i < arity; i++) {
+        for (j = 0; j < cards[i]; j++)
+            out[j] = 0.0;
+        for (j = 0; j < arity; j++)
+            idx[j] = 0;
+        for (pos = 0;; pos++) {
+            w = pot[pos];
+            for (j = 0; j < arity && w != 0.0; j++)
+                if (j != i)
+                    w *= scratch[(long)j * stride + idx[j]];
+            if (max_product) {
+                if (w > out[idx[i]])
+                    out[idx[i]] = w;
+            } else {
+                out[idx[i]] += w;
+            }
+            for (j = arity - 1; j >= 0; j--) {
+                if (++idx[j] < cards[j])
+                    break;
+                idx[j] = 0;
+            }
+            if (j < 0)
+                break;
+        }
+        c = fgm_k_commit(st->msg + (long)(e0 + i) * stride, out,
+                         st->damping, cards[i]);
+        if (c > change)
+            change = c;
+        if (!st->parallel)
+            fgm_k_belief(st->belief + (long)vars[i] * stride,
+                         scratch + (long)i * stride,
+                         st->msg + (long)(e0 + i) * stride, cards[i]);
+    }
+    return change;
+}
+
+#endif /* FGM_KERNELS_H */

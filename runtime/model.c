@@ -1,0 +1,263 @@
+/* runtime/model.c: fgm_model: observations, runs and marginals.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A model owns its IR, its schedule, the run state (one allocation sized
+ * from the schedule) and, when compiled, its plugin.  Every run starts from
+ * fresh messages, so running puzzle after puzzle on one model gives the
+ * same answers as a new model per puzzle, and the interpreted and compiled
+ * backends see exactly the same inputs.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "model.h"
+
+void
+fgm_model_free(fgm_model *m)
+{
+    if (!m)
+        return;
+    fgm_model_detach_plugin(m);
+    free(m->mem);
+    free(m->dir_point);
+    free(m->clamp);
+    fgm_sched_free(m->sched);
+    fgm_ir_free(m->ir);
+    free(m);
+}
+
+/* Carves the state arrays out of one allocation. */
+static int
+alloc_state(fgm_model *m)
+{
+    const fgm_sched *s = m->sched;
+    size_t S = (size_t)s->stride, n, off = 0;
+    fgm_state *st = &m->st;
+
+    n = S * (2 * (size_t)s->nvars + 2 * (size_t)s->nedges
+             + 2 * (size_t)s->ndirichlet + (size_t)s->ndirfactors)
+        + (size_t)s->nscratch + 1;
+    m->mem = calloc(n, sizeof *m->mem);
+    m->dir_point = calloc((size_t)s->ndirichlet + 1, 1);
+    m->clamp = malloc(((size_t)s->nvars + 1) * sizeof *m->clamp);
+    if (!m->mem || !m->dir_point || !m->clamp)
+        return 0;
+    st->unary = m->mem + off;
+    off += S * (size_t)s->nvars;
+    st->belief = m->mem + off;
+    off += S * (size_t)s->nvars;
+    st->msg = m->mem + off;
+    off += S * (size_t)s->nedges;
+    st->prev = m->mem + off;
+    off += S * (size_t)s->nedges;
+    st->dir_prior = m->mem + off;
+    off += S * (size_t)s->ndirichlet;
+    st->dir_post = m->mem + off;
+    off += S * (size_t)s->ndirichlet;
+    st->dir_msg = m->mem + off;
+    off += S * (size_t)s->ndirfactors;
+    st->scratch = m->mem + off;
+    st->dir_point = m->dir_point;
+    return 1;
+}
+
+/* Rebuilds variable V's unary vector: static evidence times its clamp. */
+static void
+set_unary(fgm_model *m, int v)
+{
+    const fgm_sched *s = m->sched;
+    double *u = m->st.unary + (size_t)v * (size_t)s->stride;
+    int j;
+
+    memcpy(u, s->evidence + (size_t)v * (size_t)s->stride,
+           (size_t)s->stride * sizeof *u);
+    if (m->clamp[v] >= 0)
+        for (j = 0; j < s->card[v]; j++)
+            if (j != m->clamp[v])
+                u[j] = 0.0;
+}
+
+void
+fgm_model_clear(fgm_model *m)
+{
+    int v, d;
+
+    for (v = 0; v < m->sched->nvars; v++) {
+        m->clamp[v] = -1;
+        set_unary(m, v);
+    }
+    for (d = 0; d < m->sched->ndirichlet; d++)
+        fgm_model_observe_dirichlet(m, d, NULL, 0);
+}
+
+fgm_status
+fgm_model_open_ir(fgm_ir *ir, const fgm_model_opts *opts, fgm_model **out,
+                  fgm_diag_fn diag, void *ctx)
+{
+    static const fgm_model_opts defaults;
+    fgm_model *m;
+    fgm_status st;
+
+    *out = NULL;
+    if (!opts)
+        opts = &defaults;
+    if (opts->algo) {
+        int a = fgm_ir_algo_find(opts->algo);
+
+        if (a < 0) {
+            fgm_diagf(diag, ctx, "unknown algorithm '%s' (ep, bp-sum, "
+                      "bp-max)", opts->algo);
+            fgm_ir_free(ir);
+            return FGM_EINVAL;
+        }
+        ir->infer.algo = (fgm_algo)a;
+    }
+    m = calloc(1, sizeof *m);
+    if (!m) {
+        fgm_ir_free(ir);
+        return FGM_ENOMEM;
+    }
+    m->ir = ir;
+    m->sched = fgm_sched_new(ir, &st);
+    if (!m->sched) {
+        if (st == FGM_EUNSUPPORTED)
+            fgm_diagf(diag, ctx, "%s: a factor of this model has no %s "
+                      "message operator yet", ir->name,
+                      fgm_ir_algo_name(ir->infer.algo));
+        fgm_model_free(m);
+        return st;
+    }
+    if (!alloc_state(m)) {
+        fgm_model_free(m);
+        return FGM_ENOMEM;
+    }
+    fgm_model_clear(m);
+    st = fgm_model_attach_plugin(m, opts, diag, ctx);
+    if (st != FGM_OK) {
+        fgm_model_free(m);
+        return st;
+    }
+    *out = m;
+    return FGM_OK;
+}
+
+const fgm_ir *
+fgm_model_ir(const fgm_model *m)
+{
+    return m->ir;
+}
+
+int
+fgm_model_is_compiled(const fgm_model *m)
+{
+    return m->desc != NULL;
+}
+
+fgm_status
+fgm_model_observe_var(fgm_model *m, int v, int value)
+{
+    if (v < 0 || v >= m->sched->nvars || value >= m->sched->card[v])
+        return FGM_EINVAL;
+    m->clamp[v] = value < 0 ? -1 : value;
+    set_unary(m, v);
+    return FGM_OK;
+}
+
+fgm_status
+fgm_model_observe_dirichlet(fgm_model *m, int d, const double *alpha,
+                            int point_mass)
+{
+    const fgm_ir *ir = m->ir;
+    const fgm_ir_array *a;
+    double *p;
+    int j;
+
+    if (d < 0 || d >= ir->ndirichlet)
+        return FGM_EINVAL;
+    a = &ir->arrays[ir->dir_array[d]];
+    p = m->st.dir_prior + (size_t)d * (size_t)m->sched->stride;
+    if (!alpha) {
+        memcpy(p, ir->param_pool + a->alpha, (size_t)a->card * sizeof *p);
+        m->dir_point[d] = 0;
+        return FGM_OK;
+    }
+    for (j = 0; j < a->card; j++)
+        if (!(alpha[j] > 0.0))
+            return FGM_EINVAL;
+    memcpy(p, alpha, (size_t)a->card * sizeof *p);
+    m->dir_point[d] = point_mass != 0;
+    return FGM_OK;
+}
+
+fgm_status
+fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
+{
+    static const fgm_run_opts defaults;
+    const fgm_ir_infer *inf = &m->sched->infer;
+    int iters, i;
+    double tol, change = 0.0, t0 = fgm_now();
+
+    if (!opts)
+        opts = &defaults;
+    iters = opts->iterations > 0 ? opts->iterations : inf->iterations;
+    tol = opts->use_tolerance ? opts->tolerance : inf->tolerance;
+    m->st.damping = opts->use_damping ? opts->damping : inf->damping;
+    m->st.parallel = inf->schedule == FGM_SCHEDULE_PARALLEL;
+    if (!(m->st.damping >= 0.0 && m->st.damping < 1.0))
+        return FGM_EINVAL;
+    if (m->desc)
+        m->desc->reset(&m->st);
+    else
+        fgm_interp_reset(m->sched, &m->st);
+    for (i = 0; i < iters; i++) {
+        change = m->desc ? m->desc->sweep(&m->st)
+                         : fgm_interp_sweep(m->sched, &m->st);
+        if (tol > 0.0 && change < tol) {
+            i++;
+            break;
+        }
+    }
+    if (m->desc)
+        m->desc->finish(&m->st);
+    else
+        fgm_interp_finish(m->sched, &m->st);
+    if (info) {
+        info->sweeps = i;
+        info->change = change;
+        info->ms = (fgm_now() - t0) * 1e3;
+    }
+    return FGM_OK;
+}
+
+fgm_status
+fgm_model_marginal(const fgm_model *m, int v, double *out)
+{
+    if (v < 0 || v >= m->sched->nvars)
+        return FGM_EINVAL;
+    memcpy(out, m->st.belief + (size_t)v * (size_t)m->sched->stride,
+           (size_t)m->sched->card[v] * sizeof *out);
+    return FGM_OK;
+}
+
+int
+fgm_model_argmax(const fgm_model *m, int v)
+{
+    const double *b = m->st.belief + (size_t)v * (size_t)m->sched->stride;
+    int j, best = 0;
+
+    for (j = 1; j < m->sched->card[v]; j++)
+        if (b[j] > b[best])
+            best = j;
+    return best;
+}
+
+fgm_status
+fgm_model_dirichlet(const fgm_model *m, int d, double *out)
+{
+    const fgm_ir *ir = m->ir;
+
+    if (d < 0 || d >= ir->ndirichlet)
+        return FGM_EINVAL;
+    memcpy(out, m->st.dir_post + (size_t)d * (size_t)m->sched->stride,
+           (size_t)ir->arrays[ir->dir_array[d]].card * sizeof *out);
+    return FGM_OK;
+}

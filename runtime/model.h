@@ -1,0 +1,30 @@
+/* runtime/model.h: the fgm_model object, shared by model.c and its backends.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#ifndef FGM_MODEL_H
+#define FGM_MODEL_H
+
+#include "interp.h"
+#include "plugin_abi.h"
+
+struct fgm_model {
+    fgm_ir *ir;                 /* owned */
+    fgm_sched *sched;           /* owned */
+    struct fgm_plugin *plugin;  /* owned; NULL when interpreted */
+    const fgm_plugin_desc *desc;/* the plugin's descriptor, or NULL */
+    fgm_state st;
+    double *mem;                /* every array of st */
+    unsigned char *dir_point;   /* ndirichlet */
+    int *clamp;                 /* nvars: observed value index or -1 */
+};
+
+/* Runs the plugin cascade for OPTS->backend and, on success, sets
+ * m->plugin and m->desc (or leaves them NULL: interpreted).  Returns an
+ * error only when the backend is COMPILED and no plugin could be had. */
+FGM_INTERNAL fgm_status fgm_model_attach_plugin(fgm_model *m,
+                                                const fgm_model_opts *opts,
+                                                fgm_diag_fn diag, void *ctx);
+
+FGM_INTERNAL void fgm_model_detach_plugin(fgm_model *m);
+
+#endif /* FGM_MODEL_H */

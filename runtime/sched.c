@@ -1,0 +1,275 @@
+/* runtime/sched.c: lower an IR to its message schedule (see sched.h).
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * requires: a valid IR; produces: factors, edges, per-variable edge lists,
+ * static evidence; breaks: nothing (the IR is only read).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sched.h"
+
+static const char *const op_names[] = { "neq", "table", "dirichlet",
+                                        "alldiff" };
+
+const char *
+fgm_sched_op_name(fgm_op op)
+{
+    if ((unsigned)op >= FGM_COUNTOF(op_names))
+        return "?";
+    return op_names[op];
+}
+
+void
+fgm_sched_free(fgm_sched *s)
+{
+    if (!s)
+        return;
+    free(s->card);
+    free(s->evidence);
+    free(s->factors);
+    free(s->edge_var);
+    free(s->var_edge_off);
+    free(s->var_edges);
+    free(s);
+}
+
+/* A set of unordered variable pairs (open addressing), so that a pair
+ * constrained by two alldiffs (same row and same box) is one neq. */
+typedef struct pairset {
+    uint64_t *keys;     /* 0 = empty; key = (a+1) << 32 | (b+1), a < b */
+    size_t cap;
+} pairset;
+
+/* Adds {A, B}; returns 1 if it was new, 0 if present, -1 on no memory. */
+static int
+pair_add(pairset *ps, int a, int b)
+{
+    uint64_t key;
+    size_t i;
+
+    if (a > b) {
+        int t = a;
+
+        a = b;
+        b = t;
+    }
+    key = (uint64_t)(a + 1) << 32 | (uint64_t)(b + 1);
+    i = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 20) & (ps->cap - 1);
+    while (ps->keys[i] != 0) {
+        if (ps->keys[i] == key)
+            return 0;
+        i = (i + 1) & (ps->cap - 1);
+    }
+    ps->keys[i] = key;
+    return 1;
+}
+
+/* Appends one schedule factor over SCOPE; grows the arrays as needed. */
+static int
+add_factor(fgm_sched *s, int *fcap, int *ecap, fgm_op op, int arity,
+           const int *scope, int aux, int ir_factor)
+{
+    fgm_sched_factor *f;
+    int i;
+
+    if (s->nfactors == *fcap) {
+        int n = *fcap ? 2 * *fcap : 64;
+        fgm_sched_factor *q = realloc(s->factors, (size_t)n * sizeof *q);
+
+        if (!q)
+            return 0;
+        s->factors = q;
+        *fcap = n;
+    }
+    while (s->nedges + arity > *ecap) {
+        int n = *ecap ? 2 * *ecap : 128;
+        int *q = realloc(s->edge_var, (size_t)n * sizeof *q);
+
+        if (!q)
+            return 0;
+        s->edge_var = q;
+        *ecap = n;
+    }
+    f = &s->factors[s->nfactors++];
+    f->op = op;
+    f->arity = arity;
+    f->edge = s->nedges;
+    f->aux = aux;
+    f->dfac = op == FGM_OP_DIRICHLET ? s->ndirfactors++ : -1;
+    f->ir_factor = ir_factor;
+    for (i = 0; i < arity; i++)
+        s->edge_var[s->nedges++] = scope[i];
+    return 1;
+}
+
+/* Folds EVIDENCE factors into s->evidence (one vector per variable). */
+static int
+fold_evidence(fgm_sched *s, const fgm_ir *ir)
+{
+    int v, i, j;
+
+    s->evidence = malloc((size_t)s->nvars * (size_t)s->stride
+                         * sizeof *s->evidence + 1);
+    if (!s->evidence)
+        return 0;
+    for (v = 0; v < s->nvars; v++)
+        for (j = 0; j < s->stride; j++)
+            s->evidence[(size_t)v * s->stride + j] = j < s->card[v] ? 1.0
+                                                                    : 0.0;
+    for (i = 0; i < ir->nfactors; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+        const double *p = fgm_ir_params(ir, f);
+        double *e;
+
+        if (f->kind != FGM_FACTOR_EVIDENCE)
+            continue;
+        v = fgm_ir_scope(ir, f)[0];
+        e = s->evidence + (size_t)v * s->stride;
+        for (j = 0; j < s->card[v]; j++)
+            e[j] *= p[j];
+        fgm_k_normalize(e, s->card[v]);
+    }
+    return 1;
+}
+
+/* Lowers the IR's factors, in IR order, into schedule factors. */
+static fgm_status
+lower_factors(fgm_sched *s, const fgm_ir *ir)
+{
+    pairset ps = { NULL, 16 };
+    size_t npairs = 0;
+    int fcap = 0, ecap = 0, i, j, k, ok = 1;
+
+    for (i = 0; i < ir->nfactors; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+
+        if (f->kind == FGM_FACTOR_NEQ)
+            npairs++;
+        else if (f->kind == FGM_FACTOR_ALLDIFF)
+            npairs += (size_t)f->arity * (size_t)(f->arity - 1) / 2;
+    }
+    while (ps.cap < 2 * npairs + 16)
+        ps.cap *= 2;
+    ps.keys = calloc(ps.cap, sizeof *ps.keys);
+    if (!ps.keys)
+        return FGM_ENOMEM;
+    for (i = 0; i < ir->nfactors && ok; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+        const int *sc = fgm_ir_scope(ir, f);
+        int pair[2], r;
+
+        switch (f->kind) {
+        case FGM_FACTOR_NEQ:
+        case FGM_FACTOR_ALLDIFF:
+            if (f->kind == FGM_FACTOR_ALLDIFF
+                && ir->infer.alldiff == FGM_ALLDIFF_NATIVE) {
+                /* The native alldiff operator is not written yet. */
+                free(ps.keys);
+                return FGM_EUNSUPPORTED;
+            }
+            for (j = 0; j < f->arity && ok; j++)
+                for (k = j + 1; k < f->arity && ok; k++) {
+                    r = pair_add(&ps, sc[j], sc[k]);
+                    if (r <= 0)
+                        continue;
+                    pair[0] = sc[j] < sc[k] ? sc[j] : sc[k];
+                    pair[1] = sc[j] < sc[k] ? sc[k] : sc[j];
+                    ok = add_factor(s, &fcap, &ecap, FGM_OP_NEQ, 2, pair, -1,
+                                    i);
+                }
+            break;
+        case FGM_FACTOR_TABLE:
+            if (f->arity > FGM_K_TABLE_MAXARITY) {
+                free(ps.keys);
+                return FGM_EUNSUPPORTED;
+            }
+            ok = add_factor(s, &fcap, &ecap, FGM_OP_TABLE, f->arity, sc,
+                            f->params, i);
+            break;
+        case FGM_FACTOR_DIRICHLET_DISCRETE:
+            ok = add_factor(s, &fcap, &ecap, FGM_OP_DIRICHLET, 1, sc, f->aux,
+                            i);
+            break;
+        case FGM_FACTOR_EVIDENCE:
+            break;
+        default:
+            free(ps.keys);
+            return FGM_EUNSUPPORTED;
+        }
+    }
+    free(ps.keys);
+    return ok ? FGM_OK : FGM_ENOMEM;
+}
+
+/* Builds var_edge_off / var_edges (each variable's edges, ascending). */
+static int
+index_edges(fgm_sched *s)
+{
+    int *fill, e, v;
+
+    s->var_edge_off = calloc((size_t)s->nvars + 1, sizeof *s->var_edge_off);
+    s->var_edges = malloc(((size_t)s->nedges + 1) * sizeof *s->var_edges);
+    fill = calloc((size_t)s->nvars + 1, sizeof *fill);
+    if (!s->var_edge_off || !s->var_edges || !fill) {
+        free(fill);
+        return 0;
+    }
+    for (e = 0; e < s->nedges; e++)
+        s->var_edge_off[s->edge_var[e] + 1]++;
+    for (v = 0; v < s->nvars; v++)
+        s->var_edge_off[v + 1] += s->var_edge_off[v];
+    for (e = 0; e < s->nedges; e++) {
+        v = s->edge_var[e];
+        s->var_edges[s->var_edge_off[v] + fill[v]++] = e;
+    }
+    free(fill);
+    return 1;
+}
+
+fgm_sched *
+fgm_sched_new(const fgm_ir *ir, fgm_status *status)
+{
+    fgm_sched *s = calloc(1, sizeof *s);
+    int v, i, maxarity = 2;
+
+    *status = FGM_ENOMEM;
+    if (!s)
+        return NULL;
+    s->ir = ir;
+    s->infer = ir->infer;
+    s->nvars = ir->nvars;
+    s->ndirichlet = ir->ndirichlet;
+    s->card = malloc(((size_t)ir->nvars + 1) * sizeof *s->card);
+    if (!s->card)
+        goto fail;
+    s->stride = 1;
+    for (v = 0; v < ir->nvars; v++) {
+        s->card[v] = fgm_ir_card(ir, v);
+        if (s->card[v] > s->stride)
+            s->stride = s->card[v];
+    }
+    s->uniform_card = s->stride;
+    for (v = 0; v < ir->nvars; v++)
+        if (s->card[v] != s->stride)
+            s->uniform_card = 0;
+    if (!fold_evidence(s, ir))
+        goto fail;
+    *status = lower_factors(s, ir);
+    if (*status != FGM_OK)
+        goto fail;
+    *status = FGM_ENOMEM;
+    if (!index_edges(s))
+        goto fail;
+    for (i = 0; i < s->nfactors; i++)
+        if (s->factors[i].arity > maxarity)
+            maxarity = s->factors[i].arity;
+    /* Kernels use 4 vectors; a table needs one cavity per scope position
+     * plus an output vector. */
+    s->nscratch = (maxarity + 2 > 4 ? maxarity + 2 : 4) * s->stride;
+    *status = FGM_OK;
+    return s;
+fail:
+    fgm_sched_free(s);
+    return NULL;
+}

@@ -1,0 +1,64 @@
+/* runtime/sched.h: the message schedule of a model, computed once from its IR.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The schedule is the IR lowered for message passing: alldiff factors are
+ * lowered to pairwise neq (deduplicated: a pair of cells sharing a row and
+ * a box is one constraint, as in the seed's model) or kept native; unary
+ * evidence is folded into a static unary vector; each remaining factor owns
+ * a contiguous run of edges (one per scope position).  A sweep updates the
+ * factors in this order.  The interpreter walks these tables; the code
+ * generator bakes the same tables into C.  Both call runtime/kernels.h.
+ */
+#ifndef FGM_SCHED_H
+#define FGM_SCHED_H
+
+#include "ir.h"
+#include "kernels.h"
+
+/* Message operators.  ORDER FACTOR: grep before reordering (the code
+ * generator prints their names). */
+typedef enum fgm_op {
+    FGM_OP_NEQ,         /* x != y */
+    FGM_OP_TABLE,       /* explicit potential */
+    FGM_OP_DIRICHLET,   /* x ~ Discrete(p), p ~ Dirichlet */
+    FGM_OP_ALLDIFF      /* native arity-n alldiff */
+} fgm_op;
+
+typedef struct fgm_sched_factor {
+    fgm_op op;
+    int arity;
+    int edge;           /* first of its ARITY edges */
+    int aux;            /* TABLE: offset in ir->param_pool; DIRICHLET: node */
+    int dfac;           /* DIRICHLET: its index among Dirichlet factors */
+    int ir_factor;      /* the IR factor it comes from (source position) */
+} fgm_sched_factor;
+
+typedef struct fgm_sched {
+    const fgm_ir *ir;           /* borrowed: must outlive the schedule */
+    fgm_ir_infer infer;         /* copied from the IR */
+    int nvars, stride;
+    int *card;                  /* nvars */
+    int uniform_card;           /* every domain has this size, or 0 */
+    double *evidence;           /* nvars * stride: product of EVIDENCE
+                                 * factors, normalized (1 where none) */
+    int nfactors;
+    fgm_sched_factor *factors;
+    int nedges;
+    int *edge_var;              /* nedges */
+    int *var_edge_off;          /* nvars + 1 */
+    int *var_edges;             /* edges of each variable, ascending */
+    int ndirichlet, ndirfactors;
+    int nscratch;               /* doubles of scratch a sweep needs */
+} fgm_sched;
+
+/* Builds the schedule of IR with its inference settings.  Returns NULL
+ * with *STATUS set (FGM_ENOMEM, FGM_EUNSUPPORTED for a factor kind the
+ * algorithm cannot handle). */
+FGM_INTERNAL fgm_sched *fgm_sched_new(const fgm_ir *ir, fgm_status *status);
+
+FGM_INTERNAL void fgm_sched_free(fgm_sched *s);
+
+/* Name of an operator ("neq"). */
+FGM_INTERNAL const char *fgm_sched_op_name(fgm_op op);
+
+#endif /* FGM_SCHED_H */

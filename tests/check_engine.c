@@ -1,0 +1,385 @@
+/* tests/check_engine.c: the message-passing engine against exact answers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../runtime/exact/enumerate.h"
+#include "../runtime/model.h"
+#include "suites.h"
+#include "testutil.h"
+
+/* The first Easy grid of notebook 000 (Easy51 line 1). */
+#define EASY000 \
+    "9.2..54.31...63.255.84.7.6..263.9..1.57.1.29..9.67.53.24.53.6..7" \
+    ".52..3.4.8..4195."
+
+/* Adds the 3N alldiff units of a Sudoku over the N x N array at FIRST. */
+static void
+add_sudoku_units(fgm_ir *ir, int box, int first)
+{
+    int n = box * box, sc[25], i, j, a, b, k;
+    fgm_status st;
+
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < n; j++)
+            sc[j] = first + i * n + j;
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_ALLDIFF, n, sc, 0,
+                                           NULL, &st), 0);
+    }
+    for (j = 0; j < n; j++) {
+        for (i = 0; i < n; i++)
+            sc[i] = first + i * n + j;
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_ALLDIFF, n, sc, 0,
+                                           NULL, &st), 0);
+    }
+    for (a = 0; a < box; a++)
+        for (b = 0; b < box; b++) {
+            k = 0;
+            for (i = a * box; i < a * box + box; i++)
+                for (j = b * box; j < b * box + box; j++)
+                    sc[k++] = first + i * n + j;
+            ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_ALLDIFF, n, sc,
+                                               0, NULL, &st), 0);
+        }
+}
+
+/* The seed's robust model: p[N][N] ~ Dirichlet(1), cell ~ Discrete(p),
+ * alldiff units.  Dirichlet factors come first, as in models/sudoku.fgm. */
+static fgm_ir *
+robust_ir(int box)
+{
+    int n = box * box, dims[2] = { n, n }, v, first, node;
+    double ones[25];
+    fgm_ir *ir = fgm_ir_new("robust");
+    fgm_status st;
+
+    for (v = 0; v < n; v++)
+        ones[v] = 1.0;
+    first = fgm_ir_add_array(ir, "cell", 2, dims, 1, n, 0, &st);
+    node = fgm_ir_add_dirichlet_array(ir, "p", 2, dims, n, ones,
+                                      FGM_ARRAY_OBSERVED, &st);
+    ck_assert_int_eq(first, 0);
+    ck_assert_int_eq(node, 0);
+    for (v = 0; v < n * n; v++)
+        ck_assert_int_ge(fgm_ir_add_dirichlet_discrete(ir, v, v, &st), 0);
+    add_sudoku_units(ir, box, first);
+    return ir;
+}
+
+/* The seed's clue: a point mass with 1e-8 off the clue value. */
+static void
+clue_vector(int n, int value, double *v)
+{
+    int j;
+
+    for (j = 0; j < n; j++)
+        v[j] = 1e-8;
+    v[value] = 1.0 - (n - 1) * 1e-8;
+}
+
+static fgm_model *
+open_interp(fgm_ir *ir)
+{
+    fgm_model_opts o;
+    fgm_model *m = NULL;
+
+    memset(&o, 0, sizeof o);
+    o.backend = FGM_BACKEND_INTERPRETED;
+    ck_assert_int_eq(fgm_model_open_ir(ir, &o, &m, NULL, NULL), FGM_OK);
+    return m;
+}
+
+/* dice: the EP posterior of p is Dirichlet(alpha + counts), exactly,
+ * whichever projection is used (an observed child makes the tilted
+ * distribution a single Dirichlet). */
+static void
+check_dice(fgm_projection proj)
+{
+    static const double alpha[6] = { 1, 2, 1, 1, 1, 3 };
+    static const int rolls[20] = { 0, 5, 5, 2, 3, 0, 1, 5, 4, 4,
+                                   0, 0, 2, 5, 3, 1, 1, 5, 0, 2 };
+    int dims[1] = { 20 }, counts[6] = { 0 }, i, node, first;
+    double post[6];
+    fgm_ir *ir = fgm_ir_new("dice");
+    fgm_model *m;
+    fgm_status st;
+
+    node = fgm_ir_add_dirichlet_array(ir, "p", 0, NULL, 6, alpha, 0, &st);
+    first = fgm_ir_add_array(ir, "roll", 1, dims, 1, 6, FGM_ARRAY_OBSERVED,
+                             &st);
+    for (i = 0; i < 20; i++)
+        ck_assert_int_ge(fgm_ir_add_dirichlet_discrete(ir, first + i, node,
+                                                       &st), 0);
+    ir->infer.projection = proj;
+    m = open_interp(ir);
+    for (i = 0; i < 20; i++) {
+        ck_assert_int_eq(fgm_model_observe_var(m, first + i, rolls[i]),
+                         FGM_OK);
+        counts[rolls[i]]++;
+    }
+    ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_dirichlet(m, node, post), FGM_OK);
+    for (i = 0; i < 6; i++)
+        /* 1e-9: the posterior is exact up to rounding of ~20 additions. */
+        ck_assert_double_eq_tol(post[i], alpha[i] + counts[i], 1e-9);
+    fgm_model_free(m);
+}
+
+START_TEST(test_dice_mean)
+{
+    check_dice(FGM_PROJECTION_MEAN);
+}
+END_TEST
+
+START_TEST(test_dice_mean_square)
+{
+    check_dice(FGM_PROJECTION_MEAN_SQUARE);
+}
+END_TEST
+
+/* A tree: x0 - x1 - x2 - x3 chain plus x1 - x4 branch, tables on every
+ * edge, evidence on two leaves.  Loopy BP on a tree is exact. */
+static fgm_ir *
+tree_ir(fgm_algo algo)
+{
+    static const int edges[4][2] = { { 0, 1 }, { 1, 2 }, { 2, 3 }, { 1, 4 } };
+    static const double ev0[3] = { 0.7, 0.2, 0.1 }, ev3[3] = { 0.1, 0.3, 0.6 };
+    int dims[1] = { 5 }, i, j;
+    double pot[9];
+    fgm_ir *ir = fgm_ir_new("tree");
+    fgm_status st;
+
+    ck_assert_int_eq(fgm_ir_add_array(ir, "x", 1, dims, 0, 3, 0, &st), 0);
+    for (i = 0; i < 4; i++) {
+        for (j = 0; j < 9; j++)
+            pot[j] = 0.2 + ((j * 7 + i * 3) % 5) * 0.3;
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 2, edges[i],
+                                           9, pot, &st), 0);
+    }
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1,
+                                       (int[1]){ 0 }, 3, ev0, &st), 0);
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1,
+                                       (int[1]){ 3 }, 3, ev3, &st), 0);
+    ir->infer.algo = algo;
+    ir->infer.iterations = 20;
+    return ir;
+}
+
+START_TEST(test_tree_bp_sum_exact)
+{
+    fgm_ir *ir = tree_ir(FGM_ALGO_BP_SUM);
+    fgm_csp *csp;
+    fgm_model *m;
+    fgm_status st;
+    double exact[5 * 3], bp[3];
+    int v, k;
+
+    csp = fgm_csp_new(ir, &st);
+    ck_assert_int_eq(fgm_enumerate(csp, NULL, 0, exact, NULL), FGM_OK);
+    m = open_interp(ir);
+    ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+    for (v = 0; v < 5; v++) {
+        fgm_model_marginal(m, v, bp);
+        for (k = 0; k < 3; k++)
+            /* 1e-9: BP is exact on a tree; only rounding differs. */
+            ck_assert_double_eq_tol(bp[k], exact[v * csp->maxcard + k], 1e-9);
+    }
+    fgm_csp_free(csp);
+    fgm_model_free(m);
+}
+END_TEST
+
+START_TEST(test_tree_parallel_and_damped)
+{
+    fgm_ir *ir = tree_ir(FGM_ALGO_BP_SUM);
+    fgm_csp *csp;
+    fgm_model *m;
+    fgm_status st;
+    fgm_run_opts ro;
+    fgm_run_info info;
+    double exact[5 * 3], bp[3];
+    int v, k;
+
+    ir->infer.schedule = FGM_SCHEDULE_PARALLEL;
+    ir->infer.iterations = 200;
+    csp = fgm_csp_new(ir, &st);
+    ck_assert_int_eq(fgm_enumerate(csp, NULL, 0, exact, NULL), FGM_OK);
+    m = open_interp(ir);
+    memset(&ro, 0, sizeof ro);
+    ro.use_damping = 1;
+    ro.damping = 0.5;
+    ro.use_tolerance = 1;
+    ro.tolerance = 1e-13;
+    ck_assert_int_eq(fgm_model_run(m, &ro, &info), FGM_OK);
+    ck_assert_msg(info.sweeps < 200, "converged early (%d sweeps)",
+                  info.sweeps);
+    for (v = 0; v < 5; v++) {
+        fgm_model_marginal(m, v, bp);
+        for (k = 0; k < 3; k++)
+            ck_assert_double_eq_tol(bp[k], exact[v * csp->maxcard + k], 1e-9);
+    }
+    fgm_csp_free(csp);
+    fgm_model_free(m);
+}
+END_TEST
+
+/* bp-max on a tree: the argmax of each max-marginal is the MAP state,
+ * checked by brute force over all 3^5 assignments. */
+START_TEST(test_tree_bp_max_map)
+{
+    fgm_ir *ir = tree_ir(FGM_ALGO_BP_MAX);
+    const fgm_ir *cir;
+    fgm_model *m;
+    int x[5], best[5], v, i, t;
+    double bestw = -1.0;
+
+    m = open_interp(ir);
+    cir = fgm_model_ir(m);
+    ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+    for (t = 0; t < 243; t++) {
+        double w = 1.0;
+
+        for (v = 0, i = t; v < 5; v++, i /= 3)
+            x[v] = i % 3;
+        for (i = 0; i < cir->nfactors; i++) {
+            const fgm_ir_factor *f = &cir->factors[i];
+            const int *s = fgm_ir_scope(cir, f);
+            const double *p = fgm_ir_params(cir, f);
+
+            w *= f->kind == FGM_FACTOR_TABLE ? p[x[s[0]] * 3 + x[s[1]]]
+                                             : p[x[s[0]]];
+        }
+        if (w > bestw) {
+            bestw = w;
+            memcpy(best, x, sizeof x);
+        }
+    }
+    for (v = 0; v < 5; v++)
+        ck_assert_int_eq(fgm_model_argmax(m, v), best[v]);
+    fgm_model_free(m);
+}
+END_TEST
+
+/* EP on the robust Sudoku model gives the same cell beliefs as bp-sum on
+ * the plain model with the Dirichlet mean as unary evidence. */
+START_TEST(test_ep_equals_bp_with_prior_mean)
+{
+    fgm_ir *ep_ir = robust_ir(3), *bp_ir = fgm_ir_new("plain");
+    int dims[2] = { 9, 9 }, given[81], v, k;
+    double vec[9], a[9], b[9];
+    fgm_model *ep, *bp;
+    fgm_status st;
+
+    test_given(EASY000, given);
+    ck_assert_int_eq(fgm_ir_add_array(bp_ir, "cell", 2, dims, 1, 9, 0, &st),
+                     0);
+    for (v = 0; v < 81; v++) {
+        if (given[v] < 0)
+            continue;
+        clue_vector(9, given[v], vec);
+        ck_assert_int_ge(fgm_ir_add_factor(bp_ir, FGM_FACTOR_EVIDENCE, 1, &v,
+                                           9, vec, &st), 0);
+    }
+    add_sudoku_units(bp_ir, 3, 0);
+    bp_ir->infer.algo = FGM_ALGO_BP_SUM;
+    ep = open_interp(ep_ir);
+    bp = open_interp(bp_ir);
+    for (v = 0; v < 81; v++)
+        if (given[v] >= 0) {
+            clue_vector(9, given[v], vec);
+            ck_assert_int_eq(fgm_model_observe_dirichlet(ep, v, vec, 1),
+                             FGM_OK);
+        }
+    fgm_model_run(ep, NULL, NULL);
+    fgm_model_run(bp, NULL, NULL);
+    for (v = 0; v < 81; v++) {
+        fgm_model_marginal(ep, v, a);
+        fgm_model_marginal(bp, v, b);
+        for (k = 0; k < 9; k++)
+            /* 1e-12: the same messages in the same order. */
+            ck_assert_double_eq_tol(a[k], b[k], 1e-12);
+    }
+    fgm_model_free(ep);
+    fgm_model_free(bp);
+}
+END_TEST
+
+/* The seed's robust solver on Easy #1: argmax of the posterior over p. */
+START_TEST(test_ep_robust_solves_easy)
+{
+    fgm_ir *ir = robust_ir(3);
+    fgm_model *m = open_interp(ir);
+    int given[81], answer[81], v, k;
+    double vec[9], post[9];
+    fgm_csp *csp;
+    fgm_status st;
+
+    test_given(EASY000, given);
+    for (v = 0; v < 81; v++)
+        if (given[v] >= 0) {
+            clue_vector(9, given[v], vec);
+            fgm_model_observe_dirichlet(m, v, vec, 1);
+        }
+    fgm_model_run(m, NULL, NULL);
+    for (v = 0; v < 81; v++) {
+        fgm_model_dirichlet(m, v, post);
+        answer[v] = 0;
+        for (k = 1; k < 9; k++)
+            if (post[k] > post[answer[v]])
+                answer[v] = k;
+    }
+    csp = fgm_csp_new(fgm_model_ir(m), &st);
+    ck_assert_msg(fgm_csp_verify(csp, given, answer), "EP solves Easy #1");
+    fgm_csp_free(csp);
+    fgm_model_free(m);
+}
+END_TEST
+
+START_TEST(test_errors)
+{
+    fgm_ir *ir = tree_ir(FGM_ALGO_BP_SUM);
+    fgm_model *m = open_interp(ir);
+    fgm_model_opts o;
+    fgm_run_opts ro;
+    double bad[3] = { 1, 0, 1 };
+    fgm_model *m2 = NULL;
+
+    ck_assert_int_eq(fgm_model_observe_var(m, 9, 0), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_observe_var(m, 0, 3), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_observe_dirichlet(m, 0, bad, 0), FGM_EINVAL);
+    memset(&ro, 0, sizeof ro);
+    ro.use_damping = 1;
+    ro.damping = 1.0;
+    ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_EINVAL);
+    fgm_model_free(m);
+    memset(&o, 0, sizeof o);
+    o.algo = "gibbs";
+    ck_assert_int_eq(fgm_model_open_ir(tree_ir(FGM_ALGO_BP_SUM), &o, &m2,
+                                       NULL, NULL), FGM_EINVAL);
+    ck_assert_ptr_null(m2);
+    fgm_model_free(NULL);
+}
+END_TEST
+
+Suite *
+engine_suite(void)
+{
+    Suite *s = suite_create("engine");
+    TCase *core = tcase_create("core"), *errors = tcase_create("errors");
+
+    tcase_set_timeout(core, 30);
+    tcase_set_timeout(errors, 10);
+    tcase_add_test(core, test_dice_mean);
+    tcase_add_test(core, test_dice_mean_square);
+    tcase_add_test(core, test_tree_bp_sum_exact);
+    tcase_add_test(core, test_tree_parallel_and_damped);
+    tcase_add_test(core, test_tree_bp_max_map);
+    tcase_add_test(core, test_ep_equals_bp_with_prior_mean);
+    tcase_add_test(core, test_ep_robust_solves_easy);
+    tcase_add_test(errors, test_errors);
+    suite_add_tcase(s, core);
+    suite_add_tcase(s, errors);
+    return s;
+}
