@@ -28,7 +28,12 @@ CHECK_CFLAGS = $(shell pkg-config --cflags check)
 CHECK_LIBS   = $(shell pkg-config --libs check)
 
 CFLAGS  ?= -O2 -g
-ALL_CFLAGS = $(BASE) $(WARN) $(CFLAGS) -Iruntime -I$(B)/gen $(GSL_CFLAGS)
+# Generated plugins include plugin_abi.h and kernels.h from here (the
+# runtime also honours $FGM_INCLUDE_DIR, e.g. after `make install`).
+INCLUDE_DIR ?= $(abspath runtime)
+ALL_CFLAGS = $(BASE) $(WARN) $(CFLAGS) -Iruntime -Icompiler -I$(B)/gen \
+             $(GSL_CFLAGS) \
+             -DFGM_INCLUDE_DIR=\"$(INCLUDE_DIR)\"
 LIBS     = $(GSL_LIBS) -lpthread -ldl -lm
 
 LIB_SRC := $(wildcard runtime/*.c runtime/exact/*.c runtime/solve/*.c \

@@ -172,6 +172,11 @@ const fgm_ir *fgm_model_ir(const fgm_model *m);
 /* 1 when the model runs a compiled plugin, 0 when interpreted. */
 int fgm_model_is_compiled(const fgm_model *m);
 
+/* How the plugin was obtained: *REBUILT is 1 when it was generated and
+ * compiled by this open, *MS the time the cascade took (0 when
+ * interpreted).  Either pointer may be NULL. */
+void fgm_model_plugin_info(const fgm_model *m, int *rebuilt, double *ms);
+
 /* Observes discrete variable V (flat index) at value index VALUE
  * (0..card-1), or clears it with VALUE < 0. */
 fgm_status fgm_model_observe_var(fgm_model *m, int v, int value);

@@ -6,44 +6,13 @@
  * generated code does the same walk with the tables and sizes baked in,
  * which is the whole difference between the two backends.
  */
-#include <string.h>
 #include "interp.h"
 
 void
 fgm_interp_reset(const fgm_sched *s, fgm_state *st)
 {
-    int e, v, j, k, S = s->stride;
-
-    for (e = 0; e < s->nedges; e++) {
-        k = s->card[s->edge_var[e]];
-        for (j = 0; j < S; j++)
-            st->msg[(long)e * S + j] = j < k ? 1.0 / k : 0.0;
-    }
-    for (v = 0; v < s->nvars; v++) {
-        double *b = st->belief + (long)v * S;
-
-        memcpy(b, st->unary + (long)v * S, (size_t)S * sizeof *b);
-        fgm_k_normalize(b, s->card[v]);
-    }
-    if (s->ndirichlet > 0) {
-        memcpy(st->dir_post, st->dir_prior,
-               (size_t)s->ndirichlet * (size_t)S * sizeof *st->dir_post);
-        memset(st->dir_msg, 0,
-               (size_t)s->ndirfactors * (size_t)S * sizeof *st->dir_msg);
-    }
-}
-
-/* Recomputes every belief from the unary and all incoming messages. */
-static void
-refresh_beliefs(const fgm_sched *s, fgm_state *st)
-{
-    int v, S = s->stride;
-
-    for (v = 0; v < s->nvars; v++)
-        fgm_k_belief_full(st->belief + (long)v * S, st->unary + (long)v * S,
-                          st->msg, s->var_edges + s->var_edge_off[v],
-                          s->var_edge_off[v + 1] - s->var_edge_off[v], S,
-                          s->card[v]);
+    fgm_k_reset(st, s->nvars, s->nedges, s->ndirichlet, s->ndirfactors,
+                s->edge_var, s->card, 0, s->stride);
 }
 
 double
@@ -83,7 +52,8 @@ fgm_interp_sweep(const fgm_sched *s, fgm_state *st)
         if (c > change)
             change = c;
     }
-    refresh_beliefs(s, st);
+    fgm_k_refresh(st, s->nvars, s->var_edge_off, s->var_edges, s->card, 0,
+                  s->stride);
     return change;
 }
 

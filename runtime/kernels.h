@@ -26,6 +26,7 @@
 #include "plugin_abi.h"
 
 #define FGM_K_FLOOR 1e-30
+#define FGM_K_MAXCARD 64    /* = FGM_IR_MAXCARD: largest domain */
 
 /* Normalizes X[0..K-1] to sum 1; a zero (or non-positive) sum becomes the
  * uniform vector.  Returns the sum before normalizing. */
@@ -121,6 +122,30 @@ fgm_k_commit(double *msg, double *newm, double d, int k)
     return change;
 }
 
+/* fgm_k_commit for a NEWM that already sums to 1: the same result without
+ * the first normalization (damping still renormalizes). */
+static inline double
+fgm_k_commit_normalized(double *msg, double *newm, double d, int k)
+{
+    double change = 0.0, diff;
+    int i;
+
+    if (d > 0.0) {
+        for (i = 0; i < k; i++)
+            newm[i] = (1.0 - d) * newm[i] + d * msg[i];
+        fgm_k_normalize(newm, k);
+    }
+    for (i = 0; i < k; i++) {
+        double x = newm[i] < FGM_K_FLOOR ? FGM_K_FLOOR : newm[i];
+
+        diff = x - msg[i];
+        diff = diff < 0.0 ? -diff : diff;
+        change = diff > change ? diff : change;
+        msg[i] = x;
+    }
+    return change;
+}
+
 /* BELIEF = normalize(CAV * MSG): the belief after a message update. */
 static inline void
 fgm_k_belief(double *belief, const double *cav, const double *msg, int k)
@@ -148,37 +173,73 @@ fgm_k_belief_full(double *belief, const double *unary, const double *msgs,
 
         for (i = 0; i < k; i++)
             belief[i] *= m[i];
-        /* Keep the running product in range: renormalize as we go. */
-        fgm_k_normalize(belief, k);
+        /* Messages are >= FGM_K_FLOOR (1e-30): renormalizing every 8
+         * keeps the running product far from underflow. */
+        if ((j & 7) == 7)
+            fgm_k_normalize(belief, k);
     }
+    fgm_k_normalize(belief, k);
 }
 
 /* Update of x != y (edges EA to x, EB to y), sum- or max-product.
- * Returns the largest message change. */
+ *
+ * With r = belief / message (the cavity before normalizing) and z = sum r,
+ * the sum-product message 1 - r/z is already normalized once divided by
+ * (K - 1): m(v) = (z - r(v)) / (z (K - 1)).  The new belief is r times the
+ * new message, scaled by 1/z so that it stays near 1 in size (beliefs are
+ * renormalized exactly at the end of the sweep).  Returns the largest
+ * message change. */
 static inline double
 fgm_k_neq(fgm_state *st, int ea, int eb, int va, int vb, int stride, int k,
           int max_product, double *scratch)
 {
-    double *ca = scratch, *cb = scratch + k, *na = scratch + 2 * k;
-    double *nb = scratch + 3 * k, *ma = st->msg + (long)ea * stride;
-    double *mb = st->msg + (long)eb * stride, c1, c2;
-    double *ba = st->belief + (long)va * stride;
-    double *bb = st->belief + (long)vb * stride;
+    /* Locals, not scratch: with a constant K the compiler keeps them in
+     * registers and vectorizes; restrict tells it the four vectors are
+     * distinct (two edges and two variables never overlap). */
+    double ra[FGM_K_MAXCARD], rb[FGM_K_MAXCARD];
+    double na[FGM_K_MAXCARD], nb[FGM_K_MAXCARD];
+    double *restrict ma = st->msg + (long)ea * stride;
+    double *restrict mb = st->msg + (long)eb * stride;
+    double *restrict ba = st->belief + (long)va * stride;
+    double *restrict bb = st->belief + (long)vb * stride;
+    double c1, c2, za = 0.0, zb = 0.0, ia, ib;
+    int i;
 
-    fgm_k_cavity(ca, ba, ma, k);
-    fgm_k_cavity(cb, bb, mb, k);
-    if (max_product) {
-        fgm_k_neq_max(na, cb, k);
-        fgm_k_neq_max(nb, ca, k);
-    } else {
-        fgm_k_neq_sum(na, cb, k);
-        fgm_k_neq_sum(nb, ca, k);
+    (void)scratch;
+    for (i = 0; i < k; i++) {
+        ra[i] = ba[i] / ma[i];
+        rb[i] = bb[i] / mb[i];
+        za += ra[i];
+        zb += rb[i];
     }
-    c1 = fgm_k_commit(ma, na, st->damping, k);
-    c2 = fgm_k_commit(mb, nb, st->damping, k);
+    if (!(za > 0.0) || !(zb > 0.0)) {
+        /* A contradiction (a belief with no mass): uniform cavities. */
+        for (i = 0; i < k; i++)
+            ra[i] = rb[i] = 1.0;
+        za = zb = (double)k;
+    }
+    if (max_product) {
+        fgm_k_neq_max(na, rb, k);
+        fgm_k_neq_max(nb, ra, k);
+        c1 = fgm_k_commit(ma, na, st->damping, k);
+        c2 = fgm_k_commit(mb, nb, st->damping, k);
+    } else {
+        double sa = 1.0 / (za * (k - 1)), sb = 1.0 / (zb * (k - 1));
+
+        for (i = 0; i < k; i++) {
+            na[i] = (zb - rb[i]) * sb;
+            nb[i] = (za - ra[i]) * sa;
+        }
+        c1 = fgm_k_commit_normalized(ma, na, st->damping, k);
+        c2 = fgm_k_commit_normalized(mb, nb, st->damping, k);
+    }
     if (!st->parallel) {
-        fgm_k_belief(ba, ca, ma, k);
-        fgm_k_belief(bb, cb, mb, k);
+        ia = 1.0 / za;
+        ib = 1.0 / zb;
+        for (i = 0; i < k; i++) {
+            ba[i] = ra[i] * ma[i] * ia;
+            bb[i] = rb[i] * mb[i] * ib;
+        }
     }
     return c1 > c2 ? c1 : c2;
 }
@@ -253,6 +314,51 @@ fgm_k_dirichlet(fgm_state *st, int e, int v, int d, int g, int stride, int k,
     if (!st->parallel)
         fgm_k_belief(bel, q, m, k);
     return change;
+}
+
+/* Start of a run: every edge message uniform over its variable's domain
+ * (zero past it), every belief the normalized unary vector, Dirichlet
+ * posteriors at their priors with no messages yet.  CARD (nvars) gives
+ * each domain size, or is NULL when all have size K. */
+static inline void
+fgm_k_reset(fgm_state *st, int nvars, int nedges, int ndirichlet,
+            int ndirfactors, const int *edge_var, const int *card, int k,
+            int stride)
+{
+    int e, v, j, c;
+
+    for (e = 0; e < nedges; e++) {
+        c = card ? card[edge_var[e]] : k;
+        for (j = 0; j < stride; j++)
+            st->msg[(long)e * stride + j] = j < c ? 1.0 / c : 0.0;
+    }
+    for (v = 0; v < nvars; v++) {
+        double *b = st->belief + (long)v * stride;
+
+        for (j = 0; j < stride; j++)
+            b[j] = st->unary[(long)v * stride + j];
+        fgm_k_normalize(b, card ? card[v] : k);
+    }
+    for (j = 0; j < ndirichlet * stride; j++)
+        st->dir_post[j] = st->dir_prior[j];
+    for (j = 0; j < ndirfactors * stride; j++)
+        st->dir_msg[j] = 0.0;
+}
+
+/* End of a sweep: every belief recomputed from its unary vector and all
+ * its incoming messages (VAR_EDGES[VAR_EDGE_OFF[v]..VAR_EDGE_OFF[v+1]]). */
+static inline void
+fgm_k_refresh(fgm_state *st, int nvars, const int *var_edge_off,
+              const int *var_edges, const int *card, int k, int stride)
+{
+    int v;
+
+    for (v = 0; v < nvars; v++)
+        fgm_k_belief_full(st->belief + (long)v * stride,
+                          st->unary + (long)v * stride, st->msg,
+                          var_edges + var_edge_off[v],
+                          var_edge_off[v + 1] - var_edge_off[v], stride,
+                          card ? card[v] : k);
 }
 
 #define FGM_K_TABLE_MAXARITY 16

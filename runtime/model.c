@@ -152,6 +152,15 @@ fgm_model_is_compiled(const fgm_model *m)
     return m->desc != NULL;
 }
 
+void
+fgm_model_plugin_info(const fgm_model *m, int *rebuilt, double *ms)
+{
+    if (rebuilt)
+        *rebuilt = m->rebuilt;
+    if (ms)
+        *ms = m->plugin ? m->open_ms : 0.0;
+}
+
 fgm_status
 fgm_model_observe_var(fgm_model *m, int v, int value)
 {

@@ -16,6 +16,8 @@ struct fgm_model {
     double *mem;                /* every array of st */
     unsigned char *dir_point;   /* ndirichlet */
     int *clamp;                 /* nvars: observed value index or -1 */
+    int rebuilt;                /* the plugin was (re)built on open */
+    double open_ms;             /* time to get the plugin (build + load) */
 };
 
 /* Runs the plugin cascade for OPTS->backend and, on success, sets

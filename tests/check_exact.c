@@ -100,7 +100,7 @@ START_TEST(test_seed_grids_all)
     static const char *const grids[] = {
         SEED003_EASY, SEED003_MEDIUM, SEED003_HARD
     };
-    fgm_solve_opts lcv = { 1, 0 };
+    fgm_solve_opts lcv = { .lcv = 1 };
     int g;
 
     for (g = 0; g < 3; g++) {

@@ -13,7 +13,8 @@
     X(dlx)                  \
     X(norvig)               \
     X(generate)             \
-    X(engine)
+    X(engine)               \
+    X(plugin)
 
 #define FGM_TEST_DECLARE(name) Suite *name##_suite(void);
 FGM_TEST_SUITES(FGM_TEST_DECLARE)

@@ -21,6 +21,7 @@ typedef struct solve_out {
     const char *solver;
     const char *backend;
     int csv;
+    int exact;              /* an exact solver: backend "exact" */
     long n, solved, timeouts;
     double t0;              /* start of the run, for wall_s */
     double *ms;             /* times of the puzzles that did not time out */
@@ -53,10 +54,14 @@ emit(void *ctx, const fgm_batch_item *it)
         }
         o->ms[o->nms++] = it->res.ms;
     }
+    if (!o->exact)
+        o->backend = s->compiled ? "compiled" : "interpreted";
     if (o->csv) {
-        printf("%ld,%s,%s,%d,%d,%.4f,%ld,%ld,%ld,%ld\n", it->index, o->solver,
-               o->backend, it->res.solved, it->res.valid, it->res.ms,
-               s->nodes, s->inferences, s->decisions, s->restarts);
+        printf("%ld,%s,%s,%d,%d,%.4f,%ld,%ld,%ld,%ld,%ld,%ld,%ld\n",
+               it->index, o->solver, o->backend, it->res.solved,
+               it->res.valid, it->res.ms, s->nodes, s->inferences,
+               s->decisions, s->restarts, s->sweeps, s->contradictions,
+               s->errors);
     } else {
         fgm_puzzle_format_line(it->res.solved ? &it->answer : &it->puzzle,
                                line, sizeof line);
@@ -145,7 +150,9 @@ usage(void)
             "                 [--timeout-ms T] [-j N] [--csv] [--lcv] "
             "PUZZLES|-\n"
             "       fgm solve --solver dlx --count [--cap N] [--csv] "
-            "PUZZLES|-\n");
+            "PUZZLES|-\n"
+            "probabilistic solvers: --backend auto|compiled|interpreted, "
+            "--iters N,\n  --fix K (ep-iterative), --out-dir DIR\n");
     return CLI_EUSAGE;
 }
 
@@ -157,7 +164,7 @@ cmd_solve(cli_args *a)
     fgm_batch_opts bo;
     fgm_solve_opts so;
     solve_out out;
-    long threads = 1, seed = 0, cap = 2;
+    long threads = 1, seed = 0, cap = 2, iters = 0, fix = 0;
     int count = 0;
     double timeout = 0;
     int r, code, n = 0, box = 0;
@@ -195,6 +202,18 @@ cmd_solve(cli_args *a)
             if (r < 0 || !cli_parse_long("solve", "-j", val, 1, 256,
                                          &threads))
                 return CLI_EUSAGE;
+        } else if ((r = cli_opt_value(a, "--iters", &val)) != 0) {
+            if (r < 0 || !cli_parse_long("solve", "--iters", val, 1, 100000,
+                                         &iters))
+                return CLI_EUSAGE;
+        } else if ((r = cli_opt_value(a, "--fix", &val)) != 0) {
+            if (r < 0 || !cli_parse_long("solve", "--fix", val, 1, 100000,
+                                         &fix))
+                return CLI_EUSAGE;
+        } else if ((r = cli_opt_value(a, "--out-dir", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            so.out_dir = val;
         } else if (cli_opt_flag(a, "--csv")) {
             out.csv = 1;
         } else if (cli_opt_flag(a, "--lcv")) {
@@ -221,13 +240,28 @@ cmd_solve(cli_args *a)
     if (!bo.solver)
         return cli_fail(CLI_EUSAGE, "solve: unknown solver '%s' (see `fgm "
                         "list`)", solver_name);
-    /* The exact solvers search the model directly: they have no compiled
-     * or interpreted message schedule. */
-    if (strcmp(backend, "auto") != 0 && strcmp(backend, "exact") != 0)
-        return cli_fail(CLI_EUSAGE, "solve: solver %s runs on backend exact "
-                        "only, not '%s'", solver_name, backend);
     out.solver = solver_name;
-    out.backend = "exact";
+    out.exact = (bo.solver->flags & FGM_SOLVER_EXACT) != 0;
+    out.backend = out.exact ? "exact" : "auto";
+    if (out.exact) {
+        /* The exact solvers search the model directly: they have no
+         * compiled or interpreted message schedule. */
+        if (strcmp(backend, "auto") != 0 && strcmp(backend, "exact") != 0)
+            return cli_fail(CLI_EUSAGE, "solve: solver %s runs on backend "
+                            "exact only, not '%s'", solver_name, backend);
+    } else if (strcmp(backend, "auto") == 0) {
+        so.backend = FGM_BACKEND_AUTO;
+    } else if (strcmp(backend, "compiled") == 0) {
+        so.backend = FGM_BACKEND_COMPILED;
+    } else if (strcmp(backend, "interpreted") == 0) {
+        so.backend = FGM_BACKEND_INTERPRETED;
+    } else {
+        return cli_fail(CLI_EUSAGE, "solve: unknown backend '%s' (auto, "
+                        "compiled, interpreted)", backend);
+    }
+    so.iterations = (int)iters;
+    so.fix_per_round = (int)fix;
+    so.diag = cli_diag;
 
     if (model && !(ir = cli_model_open(model, &n, &box, &code)))
         return code;
@@ -275,7 +309,7 @@ cmd_solve(cli_args *a)
     bo.seed = (unsigned long)seed;
     if (out.csv)
         printf("index,solver,backend,solved,valid,ms,nodes,inferences,"
-               "decisions,restarts\n");
+               "decisions,restarts,sweeps,contradictions,errors\n");
     out.t0 = fgm_now();
     st = fgm_batch_run(rd, &bo, emit, &out, &reason);
     if (st == FGM_EUNSUPPORTED)

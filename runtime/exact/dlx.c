@@ -464,8 +464,9 @@ fgm_dlx_count(const fgm_csp *csp, const int *given, long cap,
  * ----------------------------------------------------------------------- */
 
 static void *
-dlx_ws_new(const fgm_csp *csp)
+dlx_ws_new(const fgm_csp *csp, const fgm_solve_opts *opts)
 {
+    (void)opts;
     fgm_status st;
 
     return fgm_dlx_new(csp, &st);

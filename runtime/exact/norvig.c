@@ -126,8 +126,9 @@ reserve(norvig_ws *w, int levels)
 }
 
 static void *
-ws_new(const fgm_csp *csp)
+ws_new(const fgm_csp *csp, const fgm_solve_opts *opts)
 {
+    (void)opts;
     norvig_ws *w = calloc(1, sizeof *w);
     long whole = (long)csp->nvars + 1;
     int v, k, n = 0;

@@ -78,8 +78,9 @@ srch_free(void *p)
 
 /* Returns a workspace sized for CSP (freed by srch_free), or NULL. */
 static inline void *
-srch_new(const fgm_csp *csp)
+srch_new(const fgm_csp *csp, const fgm_solve_opts *opts)
 {
+    (void)opts;
     fgm_search *ws = calloc(1, sizeof *ws);
     size_t n, c;
 

@@ -12,6 +12,9 @@ static const fgm_solver *const solvers[] = {
     &fgm_solver_mac,
     &fgm_solver_norvig,
     &fgm_solver_dlx,
+    &fgm_solver_ep_naive,
+    &fgm_solver_ep_robust,
+    &fgm_solver_ep_iterative,
 };
 
 const fgm_solver *

@@ -18,6 +18,7 @@ fgm_runner_new(const fgm_solver *solver, const fgm_csp *csp,
                const fgm_solve_opts *opts, fgm_status *status,
                const char **reason)
 {
+    static const fgm_solve_opts no_opts;
     fgm_runner *r;
     const char *why = solver->refuses ? solver->refuses(csp) : NULL;
 
@@ -38,9 +39,14 @@ fgm_runner_new(const fgm_solver *solver, const fgm_csp *csp,
     if (!r->rng)
         goto fail;
     if (solver->ws_new) {
-        r->ws = solver->ws_new(csp);
-        if (!r->ws)
+        r->ws = solver->ws_new(csp, opts ? opts : &no_opts);
+        if (!r->ws) {
+            /* Out of memory, or (probabilistic solvers) a model that
+             * cannot run on the requested backend, already reported. */
+            *status = FGM_EUNSUPPORTED;
+            *reason = "the solver's model could not be prepared";
             goto fail;
+        }
     }
     *status = FGM_OK;
     return r;

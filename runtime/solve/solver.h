@@ -20,11 +20,21 @@ typedef struct fgm_solve_stats {
     long restarts;
     long contradictions;
     long sweeps;         /* message sweeps */
+    long errors;         /* cells in a violated constraint (unsolved) */
+    int compiled;        /* the inferences ran a compiled plugin */
 } fgm_solve_stats;
 
 typedef struct fgm_solve_opts {
     int lcv;             /* mrv: order values least-constraining first */
     long count_cap;      /* dlx --count: stop counting at this many */
+    /* Probabilistic solvers. */
+    fgm_backend backend; /* how models run (AUTO: compiled if possible) */
+    const char *out_dir; /* plugins; NULL: "generated" */
+    const char *cc;      /* C compiler; NULL: $CC or "cc" */
+    int iterations;      /* sweeps per inference; 0: the solver's default */
+    int fix_per_round;   /* ep-iterative: cells fixed per inference; 0: 2 */
+    fgm_diag_fn diag;    /* where plugin fallbacks are reported */
+    void *diag_ctx;
 } fgm_solve_opts;
 
 typedef struct fgm_solve_job {
@@ -50,8 +60,11 @@ typedef struct fgm_solver {
     /* Returns NULL when the solver accepts CSP, otherwise a static reason.
      * May be NULL (accepts every model). */
     const char *(*refuses)(const fgm_csp *csp);
-    /* Per-thread workspace sized for CSP; NULL functions: no workspace. */
-    void *(*ws_new)(const fgm_csp *csp);
+    /* Per-thread workspace sized for CSP (OPTS: backend and sizes of the
+     * probabilistic solvers); NULL functions: no workspace.  Returns NULL
+     * when it cannot be made (out of memory, or a model the solver's
+     * backend cannot run, reported through opts->diag). */
+    void *(*ws_new)(const fgm_csp *csp, const fgm_solve_opts *opts);
     void (*ws_free)(void *ws);
     /* Returns FGM_OK (solution written), FGM_EUNSOLVED (no solution or gave
      * up), FGM_ETIMEOUT, or FGM_ENOMEM. */
@@ -81,5 +94,8 @@ extern const fgm_solver fgm_solver_fc;
 extern const fgm_solver fgm_solver_mac;
 extern const fgm_solver fgm_solver_norvig;
 extern const fgm_solver fgm_solver_dlx;
+extern const fgm_solver fgm_solver_ep_naive;
+extern const fgm_solver fgm_solver_ep_robust;
+extern const fgm_solver fgm_solver_ep_iterative;
 
 #endif /* FGM_SOLVER_H */

@@ -1,0 +1,22 @@
+/* compiler/codegen.h: C code generation for a model's message schedule.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#ifndef FGM_CODEGEN_H
+#define FGM_CODEGEN_H
+
+#include <stdio.h>
+#include "../runtime/sched.h"
+
+/* Writes the plugin source of schedule S to F: readable C that includes
+ * only plugin_abi.h and kernels.h, exports FGM_PLUGIN_ENTRY, and bakes the
+ * schedule into static const tables.  The output depends on nothing but
+ * the IR and its schedule (no time, no path but ir->source), so identical
+ * IR gives byte-identical C.  Returns FGM_OK or FGM_EIO.
+ * requires: a schedule built by fgm_sched_new; produces: C text;
+ * breaks: nothing. */
+FGM_INTERNAL fgm_status fgm_codegen_emit(const fgm_sched *s, FILE *f);
+
+/* fgm_write_atomic-style adapter: ARG is a const fgm_sched *. */
+FGM_INTERNAL fgm_status fgm_codegen_write(void *arg, FILE *f);
+
+#endif /* FGM_CODEGEN_H */

@@ -1,0 +1,508 @@
+/* runtime/plugin.c: load, build and choose generated plugins (the cascade).
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * fgm_plugin_open trusts nothing in a .so until its descriptor has passed
+ * every check; fgm_plugin_build never lets a half-written .so appear under
+ * its final name; fgm_plugin_load strings them into DESIGN.md's cascade and
+ * reports each fallback once.  System calls live in plugin_sys.c.
+ *
+ * Why the cascade loads a fresh build under its temporary name: dlopen
+ * returns an already loaded object when the path (or the file's inode)
+ * matches, whatever the file on disk now holds.  A plugin of the same name
+ * may still be open elsewhere in the process (another model), so opening
+ * SO_PATH after renaming a new build over it could hand back the old image.
+ * The temporary name is new to the process; after the rename, later opens
+ * of SO_PATH find the same inode and share the image.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "plugin.h"
+
+/* Where plugin_abi.h and kernels.h live; the Makefile passes an absolute
+ * path, $FGM_INCLUDE_DIR overrides it at run time. */
+#ifndef FGM_INCLUDE_DIR
+#define FGM_INCLUDE_DIR "runtime"
+#endif
+
+/* Bytes of the descriptor this runtime reads: up to the last field it
+ * knows (the descriptor only grows at the end). */
+#define DESC_NEED (offsetof(fgm_plugin_desc, finish) \
+                   + sizeof(((const fgm_plugin_desc *)0)->finish))
+
+/* Bytes of compiler output kept for the reason of a failure. */
+#define CC_OUTPUT 4096
+
+struct fgm_plugin {
+    void *lib;
+    const fgm_plugin_desc *desc;
+    char path[];                /* as opened, for messages */
+};
+
+/* Formats a one-line reason into WHY (which may be NULL). */
+static void sayf(char *why, size_t whysize, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static void
+sayf(char *why, size_t whysize, const char *fmt, ...)
+{
+    va_list ap;
+
+    if (!why || !whysize)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(why, whysize, fmt, ap);
+    va_end(ap);
+}
+
+/* Checks descriptor D of the plugin NAME against this runtime and the
+ * model's hash WANT.  ABI first: the other fields mean nothing in a
+ * descriptor of another version. */
+static fgm_status
+check_desc(const fgm_plugin_desc *d, const char *name, uint64_t want,
+           char *why, size_t whysize)
+{
+    if (!d) {
+        sayf(why, whysize, "%s: %s returned NULL", name,
+             FGM_PLUGIN_ENTRY_NAME);
+        return FGM_EPLUGIN;
+    }
+    if (d->abi_version != FGM_PLUGIN_ABI_VERSION) {
+        sayf(why, whysize, "%s: built for ABI %u, runtime has %u", name,
+             (unsigned)d->abi_version, (unsigned)FGM_PLUGIN_ABI_VERSION);
+        return FGM_EABI;
+    }
+    if (d->size < DESC_NEED) {
+        sayf(why, whysize, "%s: descriptor has %u bytes, runtime reads %zu",
+             name, (unsigned)d->size, (size_t)DESC_NEED);
+        return FGM_EABI;
+    }
+    if (d->ir_hash != want) {
+        sayf(why, whysize, "%s: stale (built from IR %016llx, model is "
+             "%016llx)", name, (unsigned long long)d->ir_hash,
+             (unsigned long long)want);
+        return FGM_ESTALE;
+    }
+    if (!d->model || !d->algo || !d->reset || !d->sweep || !d->finish
+        || d->nvars < 0 || d->stride < 0 || d->nedges < 0
+        || d->ndirichlet < 0 || d->ndirfactors < 0 || d->nscratch < 0) {
+        sayf(why, whysize, "%s: descriptor is incomplete", name);
+        return FGM_EPLUGIN;
+    }
+    return FGM_OK;
+}
+
+/* fgm_plugin_open of the file LOAD, reported and recorded as NAME. */
+static fgm_status
+open_as(const char *load, const char *name, uint64_t want, fgm_plugin **out,
+        char *why, size_t whysize)
+{
+    size_t len = strlen(name);
+    const fgm_plugin_desc *d;
+    fgm_plugin_sys_fn fn;
+    fgm_plugin *p;
+    char text[512];
+    fgm_status st;
+    void *lib;
+
+    *out = NULL;
+    st = fgm_plugin_sys_load(load, &lib, text, sizeof text);
+    if (st != FGM_OK) {
+        sayf(why, whysize, "%s: %s", name, text);
+        return st;
+    }
+    if (fgm_plugin_sys_sym(lib, FGM_PLUGIN_ENTRY_NAME, &fn, text,
+                           sizeof text) != FGM_OK) {
+        sayf(why, whysize, "%s: no symbol %s", name, FGM_PLUGIN_ENTRY_NAME);
+        st = FGM_EPLUGIN;
+        goto fail;
+    }
+    d = ((fgm_plugin_entry_fn)fn)();
+    st = check_desc(d, name, want, why, whysize);
+    if (st != FGM_OK)
+        goto fail;
+    p = malloc(sizeof *p + len + 1);
+    if (!p) {
+        sayf(why, whysize, "%s: %s", name, fgm_strerror(FGM_ENOMEM));
+        st = FGM_ENOMEM;
+        goto fail;
+    }
+    p->lib = lib;
+    p->desc = d;
+    memcpy(p->path, name, len + 1);
+    *out = p;
+    sayf(why, whysize, "%s", "");
+    return FGM_OK;
+fail:
+    fgm_plugin_sys_unload(lib);
+    return st;
+}
+
+fgm_status
+fgm_plugin_open(const char *so_path, uint64_t want_hash, fgm_plugin **out,
+                char *why, size_t whysize)
+{
+    return open_as(so_path, so_path, want_hash, out, why, whysize);
+}
+
+const fgm_plugin_desc *
+fgm_plugin_descriptor(const fgm_plugin *p)
+{
+    return p->desc;
+}
+
+const char *
+fgm_plugin_path(const fgm_plugin *p)
+{
+    return p->path;
+}
+
+void
+fgm_plugin_close(fgm_plugin *p)
+{
+    if (!p)
+        return;
+    fgm_plugin_sys_unload(p->lib);
+    free(p);
+}
+
+/* ---- building ---------------------------------------------------------- */
+
+static int
+blank(const char *s)
+{
+    return !s || !s[strspn(s, " \t\n")];
+}
+
+/* Copies into LINE the compiler's most telling line of OUT: the first one
+ * that names an error (collect2's summary only if nothing else does), else
+ * the first non-blank one. */
+static void
+first_message(const char *out, char *line, size_t size)
+{
+    const char *pick = NULL, *s, *nl, *e;
+
+    for (s = out; *s; s = *nl ? nl + 1 : nl) {
+        nl = s + strcspn(s, "\n");
+        if (!pick && s + strspn(s, " \t") < nl)
+            pick = s;
+        e = strstr(s, "error");
+        if (e && e < nl && strncmp(s, "collect2:", 9) != 0) {
+            pick = s;
+            break;
+        }
+    }
+    if (!pick) {
+        snprintf(line, size, "(no message)");
+        return;
+    }
+    snprintf(line, size, "%.*s", (int)strcspn(pick, "\n"), pick);
+}
+
+/* Splits CC on blanks into ARGV (pointers into WORDS, a copy the caller
+ * frees), followed by the fixed compiler arguments.  Returns the argument
+ * vector (caller frees) or NULL when out of memory. */
+static char **
+compiler_argv(const char *cc, const char *inc, const char *tmp,
+              const char *c_path, char **words)
+{
+    static const char *const blanks = " \t\n";
+    size_t n = 0, max = strlen(cc) / 2 + 1;
+    char **argv, *w;
+
+    *words = malloc(strlen(cc) + 1);
+    argv = malloc((max + 10) * sizeof *argv);
+    if (!*words || !argv) {
+        free(*words);
+        free(argv);
+        *words = NULL;
+        return NULL;
+    }
+    strcpy(*words, cc);
+    for (w = *words + strspn(*words, blanks); *w;
+         w += strspn(w, blanks)) {
+        argv[n++] = w;
+        w += strcspn(w, blanks);
+        if (*w)
+            *w++ = '\0';
+    }
+    /* const is dropped only for execvp's prototype: nothing writes. */
+    argv[n++] = (char *)"-O2";
+    argv[n++] = (char *)"-fPIC";
+    argv[n++] = (char *)"-shared";
+    argv[n++] = (char *)"-I";
+    argv[n++] = (char *)inc;
+    argv[n++] = (char *)"-o";
+    argv[n++] = (char *)tmp;
+    argv[n++] = (char *)c_path;
+    argv[n++] = (char *)"-lm";      /* kernels.h may call libm */
+    argv[n] = NULL;
+    return argv;
+}
+
+/* Builds C_PATH into a new file SO_PATH.tmp.XXXXXX, returned in *TMP
+ * (caller frees, and renames or unlinks it).  On failure nothing is left
+ * on disk.  Statuses as fgm_plugin_build. */
+static fgm_status
+build_temp(const char *c_path, const char *so_path, const char *cc,
+           const char *inc, char **tmp, char *why, size_t whysize)
+{
+    static const char suffix[] = ".tmp.XXXXXX";
+    char out[CC_OUTPUT], line[512], *words = NULL, **argv = NULL;
+    size_t len = strlen(so_path);
+    fgm_status st = FGM_OK;
+    struct stat sb;
+    int fd, e, code;
+
+    if (blank(cc))
+        cc = getenv("CC");
+    if (blank(cc))
+        cc = "cc";
+    if (!inc)
+        inc = getenv("FGM_INCLUDE_DIR");
+    if (!inc || !*inc)
+        inc = FGM_INCLUDE_DIR;
+    *tmp = malloc(len + sizeof suffix);
+    if (!*tmp) {
+        sayf(why, whysize, "%s", fgm_strerror(FGM_ENOMEM));
+        return FGM_ENOMEM;
+    }
+    memcpy(*tmp, so_path, len);
+    memcpy(*tmp + len, suffix, sizeof suffix);
+    fd = mkstemp(*tmp);
+    if (fd < 0) {
+        sayf(why, whysize, "%s: cannot write: %s", so_path, strerror(errno));
+        free(*tmp);
+        *tmp = NULL;
+        return FGM_EIO;
+    }
+    close(fd);
+    argv = compiler_argv(cc, inc, *tmp, c_path, &words);
+    if (!argv) {
+        sayf(why, whysize, "%s", fgm_strerror(FGM_ENOMEM));
+        st = FGM_ENOMEM;
+    } else if ((e = fgm_plugin_sys_run(argv, &code, out, sizeof out))) {
+        sayf(why, whysize, "cannot run C compiler '%s': %s", cc,
+             strerror(e));
+        st = FGM_ECC;
+    } else if (code != 0) {
+        first_message(out, line, sizeof line);
+        if (code > 0)
+            sayf(why, whysize, "C compiler '%s' failed (exit status %d): %s",
+                 cc, code, line);
+        else
+            sayf(why, whysize, "C compiler '%s' killed by signal %d: %s", cc,
+                 -code, line);
+        st = FGM_ECC;
+    } else if (stat(*tmp, &sb) != 0 || sb.st_size == 0) {
+        sayf(why, whysize, "C compiler '%s' wrote no %s", cc, so_path);
+        st = FGM_ECC;
+    } else if (chmod(*tmp, 0755) != 0) {
+        sayf(why, whysize, "%s: cannot write: %s", so_path, strerror(errno));
+        st = FGM_EIO;
+    }
+    free(argv);
+    free(words);
+    if (st != FGM_OK) {
+        unlink(*tmp);
+        free(*tmp);
+        *tmp = NULL;
+    }
+    return st;
+}
+
+fgm_status
+fgm_plugin_build(const char *c_path, const char *so_path, const char *cc,
+                 const char *include_dir, char *why, size_t whysize)
+{
+    fgm_status st;
+    char *tmp;
+
+    st = build_temp(c_path, so_path, cc, include_dir, &tmp, why, whysize);
+    if (st != FGM_OK)
+        return st;
+    if (rename(tmp, so_path) != 0) {
+        sayf(why, whysize, "%s: cannot write: %s", so_path, strerror(errno));
+        unlink(tmp);
+        st = FGM_EIO;
+    } else {
+        sayf(why, whysize, "%s", "");
+    }
+    free(tmp);
+    return st;
+}
+
+/* ---- the cascade ------------------------------------------------------- */
+
+/* The sink fgm_write_atomic reports to: keeps its message as a reason,
+ * without the "error: " a one-line fallback reason does not carry. */
+typedef struct capture {
+    char *why;
+    size_t whysize;
+} capture;
+
+static void
+capture_diag(void *ctx, const char *msg)
+{
+    capture *cap = ctx;
+    const char *e = strstr(msg, ": error: ");
+
+    if (e)
+        sayf(cap->why, cap->whysize, "%.*s: %s", (int)(e - msg), msg,
+             e + strlen(": error: "));
+    else
+        sayf(cap->why, cap->whysize, "%s", msg);
+}
+
+/* Makes sure DIR (shown as SHOWN) is a folder we may write: creates it if
+ * missing (one level). */
+static fgm_status
+writable_dir(const char *dir, const char *shown, char *why, size_t whysize)
+{
+    struct stat sb;
+    int e;
+
+    if (mkdir(dir, 0777) == 0)
+        return FGM_OK;
+    e = errno;
+    if (e == EEXIST) {
+        if (stat(dir, &sb) != 0)
+            e = errno;
+        else if (!S_ISDIR(sb.st_mode))
+            e = ENOTDIR;
+        else if (access(dir, W_OK | X_OK) != 0)
+            e = errno;
+        else
+            return FGM_OK;
+    }
+    sayf(why, whysize, "%s: cannot write: %s", shown, strerror(e));
+    return FGM_EIO;
+}
+
+/* Paths of one request: DIR (out_dir, "." when empty), SHOWN (DIR with
+ * one trailing slash, for messages), C and SO (DIR/NAME.ALGO.c, .so). */
+typedef struct paths {
+    const char *dir;
+    char *shown, *c, *so;
+} paths;
+
+static fgm_status
+paths_make(const fgm_plugin_req *req, paths *ps)
+{
+    const char *dir = *req->out_dir ? req->out_dir : ".";
+    size_t dl = strlen(dir), stem = strlen(req->model_name)
+                                    + strlen(req->algo) + 8;
+    const char *sep = dir[dl - 1] == '/' ? "" : "/";
+
+    ps->dir = dir;
+    ps->shown = malloc(dl + 2);
+    ps->c = malloc(dl + stem);
+    ps->so = malloc(dl + stem);
+    if (!ps->shown || !ps->c || !ps->so)
+        return FGM_ENOMEM;
+    snprintf(ps->shown, dl + 2, "%s%s", dir, sep);
+    snprintf(ps->c, dl + stem, "%s%s%s.%s.c", dir, sep, req->model_name,
+             req->algo);
+    snprintf(ps->so, dl + stem, "%s%s%s.%s.so", dir, sep, req->model_name,
+             req->algo);
+    return FGM_OK;
+}
+
+static void
+paths_free(paths *ps)
+{
+    free(ps->shown);
+    free(ps->c);
+    free(ps->so);
+}
+
+/* Step 2 of the cascade: source, build, load, then install. */
+static fgm_status
+rebuild(const fgm_plugin_req *req, const paths *ps, fgm_plugin **out,
+        char *why, size_t whysize)
+{
+    capture cap = { why, whysize };
+    fgm_status st;
+    char *tmp;
+
+    st = writable_dir(ps->dir, ps->shown, why, whysize);
+    if (st != FGM_OK)
+        return st;
+    sayf(why, whysize, "%s", "");
+    st = fgm_write_atomic(ps->c, req->emit_c, req->emit_arg, capture_diag,
+                          &cap);
+    if (st != FGM_OK) {
+        if (!*why)
+            sayf(why, whysize, "%s: cannot write: %s", ps->c,
+                 fgm_strerror(st));
+        return st;
+    }
+    st = build_temp(ps->c, ps->so, req->cc, req->include_dir, &tmp, why,
+                    whysize);
+    if (st != FGM_OK)
+        return st;
+    st = open_as(tmp, ps->so, req->hash, out, why, whysize);
+    if (st == FGM_OK && rename(tmp, ps->so) != 0) {
+        sayf(why, whysize, "%s: cannot write: %s", ps->so, strerror(errno));
+        fgm_plugin_close(*out);
+        *out = NULL;
+        st = FGM_EIO;
+    }
+    if (st != FGM_OK)
+        unlink(tmp);
+    free(tmp);
+    return st;
+}
+
+fgm_status
+fgm_plugin_load(const fgm_plugin_req *req, fgm_plugin **out, int *rebuilt,
+                fgm_diag_fn diag, void *ctx)
+{
+    paths ps = { NULL, NULL, NULL, NULL };
+    char why[1024];
+    fgm_status st;
+
+    if (out)
+        *out = NULL;
+    if (rebuilt)
+        *rebuilt = 0;
+    if (!req || !out)
+        return FGM_EINVAL;
+    if (req->mode == FGM_BACKEND_INTERPRETED)
+        return FGM_OK;
+    if ((req->mode != FGM_BACKEND_AUTO && req->mode != FGM_BACKEND_COMPILED)
+        || !req->out_dir || blank(req->model_name) || blank(req->algo)
+        || !req->emit_c)
+        return FGM_EINVAL;
+    st = paths_make(req, &ps);
+    if (st != FGM_OK) {
+        sayf(why, sizeof why, "%s", fgm_strerror(st));
+        goto fallback;
+    }
+    /* Step 1; a failed open has already closed what it loaded. */
+    if (fgm_plugin_open(ps.so, req->hash, out, why, sizeof why) == FGM_OK)
+        goto done;
+    fgm_diagf(diag, ctx, "%s; rebuilding", why);
+    /* Step 2. */
+    st = rebuild(req, &ps, out, why, sizeof why);
+    if (st == FGM_OK) {
+        if (rebuilt)
+            *rebuilt = 1;
+        goto done;
+    }
+fallback:
+    /* Step 3. */
+    if (req->mode == FGM_BACKEND_AUTO) {
+        fgm_diagf(diag, ctx, "%s; interpreting", why);
+        st = FGM_OK;
+    } else {
+        fgm_diagf(diag, ctx, "%s", why);
+    }
+done:
+    paths_free(&ps);
+    return st;
+}

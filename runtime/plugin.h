@@ -1,0 +1,147 @@
+/* runtime/plugin.h: load, build and choose generated plugins (internal).
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Stages, in the order the cascade runs them (libtcc's header style):
+ *   fgm_plugin_open   dlopen a .so and check its descriptor (plugin.c)
+ *   fgm_plugin_build  compile a .c into a .so under a temporary name, then
+ *                     rename it into place (plugin.c)
+ *   fgm_plugin_load   the fallback cascade of DESIGN.md over both (plugin.c)
+ * plugin_sys.c is the platform layer under them (Lua's lsys_*): dlopen,
+ * dlsym, dlclose and running the C compiler, where every failure becomes a
+ * status plus the system's own text.
+ *
+ * Reasons ("why") are one line, without a trailing newline or a "fgm: "
+ * prefix; the caller's diagnostic sink adds that.
+ */
+#ifndef FGM_PLUGIN_H
+#define FGM_PLUGIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "internal.h"
+#include "plugin_abi.h"
+
+/* Which engine runs a model: the public fgm_backend of fgm.h (AUTO:
+ * compiled if possible, else interpreted; COMPILED: rebuilt if needed or an
+ * error; INTERPRETED: never touches a plugin). */
+typedef fgm_backend fgm_backend_mode;
+
+/* A loaded, checked plugin: the dlopen handle and its descriptor. */
+typedef struct fgm_plugin fgm_plugin;
+
+/* What the cascade loads: out_dir/MODEL_NAME.ALGO.so, built from
+ * out_dir/MODEL_NAME.ALGO.c when needed.  Every pointer is borrowed. */
+typedef struct fgm_plugin_req {
+    const char *out_dir;        /* "generated" (created if missing) */
+    const char *model_name;     /* file stem: NAME in NAME.ALGO.so */
+    const char *algo;           /* "ep", "bp-sum", "bp-max" */
+    uint64_t hash;              /* fgm_ir_hash of the IR */
+    fgm_backend_mode mode;
+    const char *cc;             /* NULL: $CC or "cc" */
+    /* Writes the C source of the plugin to F (the code generator). */
+    fgm_status (*emit_c)(void *arg, FILE *f);
+    void *emit_arg;
+    const char *include_dir;    /* NULL: $FGM_INCLUDE_DIR or the built-in
+                                 * FGM_INCLUDE_DIR (plugin_abi.h, kernels.h) */
+} fgm_plugin_req;
+
+/* ---- plugin.c ------------------------------------------------------- */
+
+/* Loads SO_PATH (RTLD_NOW | RTLD_LOCAL), calls its FGM_PLUGIN_ENTRY and
+ * checks the descriptor: not NULL, abi_version == FGM_PLUGIN_ABI_VERSION,
+ * size covers every field this runtime reads, ir_hash == WANT_HASH, sizes
+ * not negative, functions present.  Returns FGM_OK with *OUT (owned by the
+ * caller, released with fgm_plugin_close), or, with *OUT = NULL and a
+ * one-line reason in WHY ("SO_PATH: not found"):
+ *   FGM_EPLUGIN  missing, unreadable, not a loadable ELF object (garbage,
+ *                truncated), no entry symbol, NULL or incomplete descriptor
+ *   FGM_EABI     built for another ABI (or an older, shorter descriptor)
+ *   FGM_ESTALE   built from another IR
+ *   FGM_ENOMEM
+ * Nothing stays loaded after a failure. */
+FGM_INTERNAL fgm_status fgm_plugin_open(const char *so_path,
+                                        uint64_t want_hash, fgm_plugin **out,
+                                        char *why, size_t whysize);
+
+/* The descriptor of P, valid until fgm_plugin_close(P).  (Not named
+ * fgm_plugin_desc: that is the descriptor's type in plugin_abi.h.) */
+FGM_INTERNAL const fgm_plugin_desc *fgm_plugin_descriptor(
+    const fgm_plugin *p);
+
+/* The path P was loaded as (for messages). */
+FGM_INTERNAL const char *fgm_plugin_path(const fgm_plugin *p);
+
+/* Unloads P (dlclose) and frees it; NULL is a no-op.  The code and the
+ * descriptor of P must not be used afterwards. */
+FGM_INTERNAL void fgm_plugin_close(fgm_plugin *p);
+
+/* Compiles C_PATH into SO_PATH: runs CC -O2 -fPIC -shared -I INCLUDE_DIR
+ * -o SO_PATH.tmp.XXXXXX C_PATH -lm (no shell; CC is split on blanks as make
+ * does, so "ccache gcc" works), then renames the result over SO_PATH, so
+ * that SO_PATH is always either the old file or the whole new one.  CC NULL
+ * or blank: $CC, else "cc".  INCLUDE_DIR NULL: $FGM_INCLUDE_DIR, else the
+ * built-in FGM_INCLUDE_DIR.  Returns FGM_OK; FGM_ECC when the compiler
+ * cannot be run or fails (WHY: "cannot run C compiler 'X': No such file or
+ * directory" or "C compiler 'cc' failed (exit status 1): FIRST ERROR LINE");
+ * FGM_EIO when SO_PATH's folder cannot be written; FGM_ENOMEM.  No
+ * temporary file survives a failure. */
+FGM_INTERNAL fgm_status fgm_plugin_build(const char *c_path,
+                                         const char *so_path, const char *cc,
+                                         const char *include_dir, char *why,
+                                         size_t whysize);
+
+/* The fallback cascade (DESIGN.md, "Plugin ABI and the fallback cascade"):
+ *   1. out_dir/NAME.ALGO.so loads and matches REQ->hash: compiled.
+ *   2. else report "<why>; rebuilding" once, write out_dir/NAME.ALGO.c
+ *      atomically from REQ->emit_c, build it, load it: compiled, *REBUILT
+ *      = 1.  The fresh .so is loaded under its temporary name before being
+ *      renamed into place, so a handle to the old image still held
+ *      elsewhere in the process (dlopen caches by path) cannot be returned
+ *      instead.
+ *   3. else, in AUTO mode, report "<why>; interpreting" once and return
+ *      FGM_OK with *OUT = NULL; in COMPILED mode, report "<why>" once and
+ *      return its status (FGM_EIO, FGM_ECC, FGM_EPLUGIN, ...).
+ * INTERPRETED mode returns FGM_OK with *OUT = NULL and touches nothing
+ * (nor reads REQ beyond its mode).  Returns FGM_EINVAL (nothing reported)
+ * for a malformed REQ.  On FGM_OK,
+ * *OUT is NULL (interpret) or a plugin owned by the caller.  REBUILT may be
+ * NULL.  Each message goes to DIAG (may be NULL) without "fgm: ". */
+FGM_INTERNAL fgm_status fgm_plugin_load(const fgm_plugin_req *req,
+                                        fgm_plugin **out, int *rebuilt,
+                                        fgm_diag_fn diag, void *ctx);
+
+/* ---- plugin_sys.c: the platform layer ------------------------------- */
+
+/* A function pointer of unknown type, as dlsym finds it. */
+typedef void (*fgm_plugin_sys_fn)(void);
+
+/* dlopens PATH with RTLD_NOW | RTLD_LOCAL (a path without a slash is taken
+ * relative to the working folder, never searched for).  Before dlopen, an
+ * ELF object of this machine's class is checked to contain every segment
+ * it maps: the loader would map a truncated file and fault later (SIGBUS).
+ * Returns FGM_OK and *LIB, or FGM_EPLUGIN (or FGM_ENOMEM) with the reason,
+ * without the path, in WHY: "not found", "truncated (N bytes, segments
+ * need M)", or dlerror()'s text ("invalid ELF header"). */
+FGM_INTERNAL fgm_status fgm_plugin_sys_load(const char *path, void **lib,
+                                            char *why, size_t whysize);
+
+/* Finds the symbol NAME in LIB.  Returns FGM_OK and *FN, or FGM_EPLUGIN
+ * with dlerror()'s text in WHY. */
+FGM_INTERNAL fgm_status fgm_plugin_sys_sym(void *lib, const char *name,
+                                           fgm_plugin_sys_fn *fn, char *why,
+                                           size_t whysize);
+
+/* dlcloses LIB (NULL is a no-op). */
+FGM_INTERNAL void fgm_plugin_sys_unload(void *lib);
+
+/* Runs ARGV[0], found on PATH, with ARGV (no shell) and waits for it; its
+ * stdin is /dev/null, its stdout and stderr are captured together into OUT
+ * (the first OUTSIZE - 1 bytes, NUL-terminated; the rest is read and
+ * dropped).  Returns 0 when it ran, with *CODE set to its exit status, or
+ * to minus the number of the signal that killed it; otherwise returns the
+ * errno value that kept it from running (ENOENT: no such program). */
+FGM_INTERNAL int fgm_plugin_sys_run(char *const argv[], int *code, char *out,
+                                    size_t outsize);
+
+#endif /* FGM_PLUGIN_H */

@@ -1,0 +1,328 @@
+/* runtime/plugin_sys.c: plugin loader platform layer (dlopen, fork/exec).
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The only file that calls dlopen, dlsym, dlclose, fork and exec, in the
+ * manner of Lua's lsys_* functions: each failure becomes a status plus the
+ * system's own text (dlerror() or strerror()), and plugin.c words the rest.
+ *
+ * Two traps it guards against:
+ * - glibc maps the segments of an ELF object without checking that the file
+ *   holds them; touching a page past the end of a truncated plugin raises
+ *   SIGBUS long after dlopen "succeeded".  So the program headers are read
+ *   and checked against the file size first (only for objects of this
+ *   machine's class and byte order; anything else dlopen rejects by itself
+ *   with read(), which is safe).  A file rewritten in place while it is
+ *   being loaded can still fault; fgm never does that (it renames).
+ * - In a child of fork() only async-signal-safe calls are allowed, since
+ *   another thread may hold the malloc lock: everything the child needs is
+ *   prepared before the fork, and the child only calls dup2, execvp, write
+ *   and _exit.  An exec failure comes back to the parent as an errno value
+ *   through a close-on-exec pipe.  (Between pipe() and fcntl(FD_CLOEXEC)
+ *   another thread's fork may inherit the descriptors; that can only delay
+ *   the end of our read until its child exits.)
+ */
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "plugin.h"
+
+#if __SIZEOF_POINTER__ == 8
+typedef Elf64_Ehdr elf_ehdr;
+typedef Elf64_Phdr elf_phdr;
+#define ELF_NATIVE_CLASS ELFCLASS64
+#else
+typedef Elf32_Ehdr elf_ehdr;
+typedef Elf32_Phdr elf_phdr;
+#define ELF_NATIVE_CLASS ELFCLASS32
+#endif
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define ELF_NATIVE_DATA ELFDATA2LSB
+#else
+#define ELF_NATIVE_DATA ELFDATA2MSB
+#endif
+
+/* Copies TEXT into WHY (truncated, NUL-terminated). */
+static void
+say(char *why, size_t whysize, const char *text)
+{
+    if (why && whysize)
+        snprintf(why, whysize, "%s", text);
+}
+
+/* Reads exactly SIZE bytes at OFFSET; returns 0, or -1 on a short read. */
+static int
+read_at(int fd, void *buf, size_t size, off_t offset)
+{
+    char *p = buf;
+
+    while (size > 0) {
+        ssize_t n = pread(fd, p, size, offset);
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            return -1;
+        p += n;
+        size -= (size_t)n;
+        offset += n;
+    }
+    return 0;
+}
+
+/* Checks that FD (a regular file of FILE_SIZE bytes) holds every segment
+ * its program headers describe, when it is a native ELF object.  Returns
+ * 0, or -1 with the reason in WHY. */
+static int
+check_segments(int fd, off_t file_size, char *why, size_t whysize)
+{
+    elf_ehdr eh;
+    unsigned long long need = 0;
+    unsigned i;
+
+    if (read_at(fd, &eh, sizeof eh, 0) != 0
+        || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0
+        || eh.e_ident[EI_CLASS] != ELF_NATIVE_CLASS
+        || eh.e_ident[EI_DATA] != ELF_NATIVE_DATA
+        || eh.e_phentsize != sizeof(elf_phdr))
+        return 0;   /* dlopen's own checks reject these safely */
+    for (i = 0; i < eh.e_phnum; i++) {
+        elf_phdr ph;
+        unsigned long long end;
+        off_t at = (off_t)(eh.e_phoff + (unsigned long long)i * sizeof ph);
+
+        if (read_at(fd, &ph, sizeof ph, at) != 0)
+            return 0;   /* dlopen: "cannot read file data" */
+        if (ph.p_filesz == 0)
+            continue;
+        end = (unsigned long long)ph.p_offset + ph.p_filesz;
+        if (end < ph.p_offset)
+            end = ~0ull;
+        if (end > need)
+            need = end;
+    }
+    if (need > (unsigned long long)file_size) {
+        if (why && whysize)
+            snprintf(why, whysize, "truncated (%lld bytes, segments need %llu)",
+                     (long long)file_size, need);
+        return -1;
+    }
+    return 0;
+}
+
+/* Opens PATH without blocking (a FIFO must not hang us) and checks that it
+ * is a regular file whose segments are all there. */
+static fgm_status
+precheck(const char *path, char *why, size_t whysize)
+{
+    struct stat sb;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC), bad;
+
+    if (fd < 0) {
+        say(why, whysize, errno == ENOENT ? "not found" : strerror(errno));
+        return FGM_EPLUGIN;
+    }
+    if (fstat(fd, &sb) != 0) {
+        say(why, whysize, strerror(errno));
+        close(fd);
+        return FGM_EPLUGIN;
+    }
+    if (!S_ISREG(sb.st_mode)) {
+        say(why, whysize, S_ISDIR(sb.st_mode) ? "is a directory"
+                                              : "not a regular file");
+        close(fd);
+        return FGM_EPLUGIN;
+    }
+    bad = check_segments(fd, sb.st_size, why, whysize);
+    close(fd);
+    return bad ? FGM_EPLUGIN : FGM_OK;
+}
+
+/* Copies dlerror()'s text into WHY, without the "NAME: " glibc puts in
+ * front of errors about the object NAME itself. */
+static void
+say_dlerror(const char *name, char *why, size_t whysize)
+{
+    const char *msg = dlerror();
+    size_t len = name ? strlen(name) : 0;
+
+    if (!msg)
+        msg = "unknown dynamic loader error";
+    else if (len && strncmp(msg, name, len) == 0
+             && strncmp(msg + len, ": ", 2) == 0)
+        msg += len + 2;
+    say(why, whysize, msg);
+}
+
+fgm_status
+fgm_plugin_sys_load(const char *path, void **lib, char *why, size_t whysize)
+{
+    size_t len = strlen(path);
+    char *name = malloc(len + 3);
+    fgm_status st;
+
+    *lib = NULL;
+    if (!name) {
+        say(why, whysize, strerror(ENOMEM));
+        return FGM_ENOMEM;
+    }
+    /* dlopen searches the library path for a name without a slash. */
+    snprintf(name, len + 3, "%s%s", strchr(path, '/') ? "" : "./", path);
+    st = precheck(name, why, whysize);
+    if (st == FGM_OK) {
+        *lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+        if (!*lib) {
+            say_dlerror(name, why, whysize);
+            /* glibc's words for an ELF file it will not take (another
+             * machine, a mangled header) although the file is there. */
+            if (why && strncmp(why, "cannot open shared object file",
+                               30) == 0)
+                say(why, whysize, "not a shared object for this machine");
+            st = FGM_EPLUGIN;
+        }
+    }
+    free(name);
+    return st;
+}
+
+fgm_status
+fgm_plugin_sys_sym(void *lib, const char *name, fgm_plugin_sys_fn *fn,
+                   char *why, size_t whysize)
+{
+    void *addr;
+
+    *fn = NULL;
+    dlerror();      /* a symbol may legitimately be NULL: clear, then ask */
+    addr = dlsym(lib, name);
+    if (!addr) {
+        say_dlerror(NULL, why, whysize);
+        return FGM_EPLUGIN;
+    }
+    /* POSIX guarantees the object and function pointers convert; ISO C
+     * does not, so copy the bits rather than cast. */
+    memcpy(fn, &addr, sizeof *fn);
+    return FGM_OK;
+}
+
+void
+fgm_plugin_sys_unload(void *lib)
+{
+    if (lib)
+        dlclose(lib);
+}
+
+/* Marks FD close-on-exec; returns 0 or -1. */
+static int
+cloexec(int fd)
+{
+    int flags = fcntl(fd, F_GETFD);
+
+    return flags < 0 ? -1 : fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+}
+
+/* In the child: stdin from NUL_FD, stdout and stderr into OUT_FD, then exec;
+ * on failure the errno goes up ERR_FD.  Async-signal-safe calls only. */
+static void
+child(char *const argv[], int nul_fd, int out_fd, int err_fd)
+{
+    int e;
+
+    if (dup2(nul_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
+        e = errno;
+    else {
+        execvp(argv[0], argv);
+        e = errno;
+    }
+    while (write(err_fd, &e, sizeof e) < 0 && errno == EINTR)
+        ;
+    _exit(127);
+}
+
+/* Reads FD to its end, keeping the first OUTSIZE - 1 bytes in OUT. */
+static void
+drain(int fd, char *out, size_t outsize)
+{
+    size_t used = 0;
+    char sink[512];
+
+    for (;;) {
+        size_t room = outsize > used + 1 ? outsize - used - 1 : 0;
+        ssize_t n = room ? read(fd, out + used, room)
+                         : read(fd, sink, sizeof sink);
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        if (room)
+            used += (size_t)n;
+    }
+    if (outsize)
+        out[used] = '\0';
+}
+
+int
+fgm_plugin_sys_run(char *const argv[], int *code, char *out, size_t outsize)
+{
+    int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, nul, e = 0, status;
+    ssize_t n;
+    pid_t pid;
+
+    *code = -1;
+    if (outsize)
+        out[0] = '\0';
+    nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    if (nul < 0)
+        return errno;
+    if (pipe(outp) != 0 || pipe(errp) != 0 || cloexec(outp[0]) != 0
+        || cloexec(outp[1]) != 0 || cloexec(errp[0]) != 0
+        || cloexec(errp[1]) != 0) {
+        e = errno;
+        goto out;
+    }
+    pid = fork();
+    if (pid < 0) {
+        e = errno;
+        goto out;
+    }
+    if (pid == 0)
+        child(argv, nul, outp[1], errp[1]);
+    close(outp[1]);
+    close(errp[1]);
+    outp[1] = errp[1] = -1;
+    /* Closed by a successful exec, or carrying the errno of a failed one. */
+    do
+        n = read(errp[0], &e, sizeof e);
+    while (n < 0 && errno == EINTR);
+    if (n != (ssize_t)sizeof e)
+        e = 0;
+    drain(outp[0], out, outsize);
+    while (waitpid(pid, &status, 0) < 0) {
+        if (errno != EINTR) {
+            if (!e)
+                e = errno;
+            goto out;
+        }
+    }
+    if (!e)
+        *code = WIFEXITED(status) ? WEXITSTATUS(status)
+              : WIFSIGNALED(status) ? -WTERMSIG(status) : -1;
+out:
+    close(nul);
+    if (outp[0] >= 0)
+        close(outp[0]);
+    if (outp[1] >= 0)
+        close(outp[1]);
+    if (errp[0] >= 0)
+        close(errp[0]);
+    if (errp[1] >= 0)
+        close(errp[1]);
+    return e;
+}

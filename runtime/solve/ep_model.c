@@ -1,0 +1,209 @@
+/* runtime/solve/ep_model.c: the robust Dirichlet model shared by EP solvers.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "ep_model.h"
+
+/* Copies factor I of SRC into DST (same variable and node numbering). */
+static int
+copy_factor(fgm_ir *dst, const fgm_ir *src, int i)
+{
+    const fgm_ir_factor *f = &src->factors[i];
+    fgm_status st;
+    int k;
+
+    if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE)
+        k = fgm_ir_add_dirichlet_discrete(dst, fgm_ir_scope(src, f)[0],
+                                          f->aux, &st);
+    else
+        k = fgm_ir_add_factor(dst, f->kind, f->arity, fgm_ir_scope(src, f),
+                              f->nparams, fgm_ir_params(src, f), &st);
+    if (k < 0)
+        return 0;
+    dst->factors[k].line = f->line;
+    dst->factors[k].col = f->col;
+    return 1;
+}
+
+fgm_ir *
+fgm_ep_robust_ir(const fgm_ir *src)
+{
+    char name[FGM_IR_MAXNAME + 8];
+    int has = 0, i, v, ok = 1;
+    fgm_ir *ir;
+    fgm_status st;
+
+    for (i = 0; i < src->nfactors; i++)
+        if (src->factors[i].kind == FGM_FACTOR_DIRICHLET_DISCRETE)
+            has = 1;
+    snprintf(name, sizeof name, "%.*s%s", FGM_IR_MAXNAME - 8, src->name,
+             has ? "" : "_robust");
+    ir = fgm_ir_new(name);
+    if (!ir)
+        return NULL;
+    ir->infer = src->infer;
+    memcpy(ir->source, src->source, sizeof ir->source);
+    for (i = 0; i < src->narrays && ok; i++) {
+        const fgm_ir_array *a = &src->arrays[i];
+
+        ok = (a->kind == FGM_ARRAY_DIRICHLET
+              ? fgm_ir_add_dirichlet_array(ir, a->name, a->ndims, a->dims,
+                                           a->card,
+                                           src->param_pool + a->alpha,
+                                           a->flags, &st)
+              : fgm_ir_add_array(ir, a->name, a->ndims, a->dims, a->lo,
+                                 a->card, a->flags, &st)) >= 0;
+    }
+    if (!has) {
+        /* p_NAME[...] ~ Dirichlet(1, ..., 1), observed, and
+         * NAME[...] ~ Discrete(p_NAME[...]), ahead of the constraints. */
+        for (i = 0; i < src->narrays && ok; i++) {
+            const fgm_ir_array *a = &src->arrays[i];
+            char pname[FGM_IR_MAXNAME];
+            double ones[FGM_IR_MAXCARD];
+            int first, j;
+
+            if (a->kind != FGM_ARRAY_DISCRETE)
+                continue;
+            for (j = 0; j < a->card; j++)
+                ones[j] = 1.0;
+            snprintf(pname, sizeof pname, "p_%.*s", FGM_IR_MAXNAME - 3,
+                     a->name);
+            first = fgm_ir_add_dirichlet_array(ir, pname, a->ndims, a->dims,
+                                               a->card, ones,
+                                               FGM_ARRAY_OBSERVED, &st);
+            ok = first >= 0;
+            for (v = 0; v < a->count && ok; v++)
+                ok = fgm_ir_add_dirichlet_discrete(ir, a->first + v,
+                                                   first + v, &st) >= 0;
+        }
+    }
+    for (i = 0; i < src->nfactors && ok; i++)
+        ok = copy_factor(ir, src, i);
+    if (!ok) {
+        fgm_ir_free(ir);
+        return NULL;
+    }
+    return ir;
+}
+
+void
+fgm_ep_free(fgm_ep *ep)
+{
+    if (!ep)
+        return;
+    fgm_model_free(ep->model);
+    free(ep->node_of);
+    free(ep->vec);
+    free(ep);
+}
+
+fgm_ep *
+fgm_ep_new(const fgm_csp *csp, fgm_ir *ir, const fgm_solve_opts *opts)
+{
+    fgm_ep *ep = calloc(1, sizeof *ep);
+    fgm_model_opts mo;
+    const fgm_ir *mir;
+    int i, v;
+
+    if (!ep) {
+        fgm_ir_free(ir);
+        return NULL;
+    }
+    ep->csp = csp;
+    memset(&mo, 0, sizeof mo);
+    mo.backend = opts->backend;
+    mo.out_dir = opts->out_dir;
+    mo.cc = opts->cc;
+    if (fgm_model_open_ir(ir, &mo, &ep->model, opts->diag, opts->diag_ctx)
+        != FGM_OK) {
+        fgm_ep_free(ep);
+        return NULL;
+    }
+    mir = fgm_model_ir(ep->model);
+    ep->node_of = malloc(((size_t)mir->nvars + 1) * sizeof *ep->node_of);
+    ep->vec = malloc(((size_t)csp->maxcard + 1) * sizeof *ep->vec);
+    if (!ep->node_of || !ep->vec) {
+        fgm_ep_free(ep);
+        return NULL;
+    }
+    for (v = 0; v < mir->nvars; v++)
+        ep->node_of[v] = -1;
+    for (i = 0; i < mir->nfactors; i++)
+        if (mir->factors[i].kind == FGM_FACTOR_DIRICHLET_DISCRETE)
+            ep->node_of[fgm_ir_scope(mir, &mir->factors[i])[0]] =
+                mir->factors[i].aux;
+    return ep;
+}
+
+void
+fgm_ep_observe(fgm_ep *ep, int v, int value)
+{
+    int d = ep->node_of[v], k = ep->csp->card[v], j;
+
+    if (d < 0) {
+        fgm_model_observe_var(ep->model, v, value);
+        return;
+    }
+    if (value < 0) {
+        fgm_model_observe_dirichlet(ep->model, d, NULL, 0);
+        return;
+    }
+    for (j = 0; j < k; j++)
+        ep->vec[j] = FGM_EP_CLUE_EPSILON;
+    ep->vec[value] = 1.0 - (k - 1) * FGM_EP_CLUE_EPSILON;
+    fgm_model_observe_dirichlet(ep->model, d, ep->vec, 1);
+}
+
+void
+fgm_ep_infer(fgm_ep *ep, fgm_solve_job *job)
+{
+    fgm_run_opts ro;
+    fgm_run_info info;
+
+    memset(&ro, 0, sizeof ro);
+    ro.iterations = job->opts->iterations;
+    fgm_model_run(ep->model, &ro, &info);
+    job->stats.inferences++;
+    job->stats.sweeps += info.sweeps;
+    job->stats.compiled = fgm_model_is_compiled(ep->model);
+}
+
+int
+fgm_ep_answer(fgm_ep *ep, int v, double *confidence)
+{
+    int d = ep->node_of[v], k = ep->csp->card[v], j, best = 0;
+    double sum = 0.0;
+
+    if (d >= 0)
+        fgm_model_dirichlet(ep->model, d, ep->vec);
+    else
+        fgm_model_marginal(ep->model, v, ep->vec);
+    for (j = 0; j < k; j++) {
+        sum += ep->vec[j];
+        if (ep->vec[j] > ep->vec[best])
+            best = j;
+    }
+    if (confidence)
+        *confidence = sum > 0.0 ? ep->vec[best] / sum : 0.0;
+    return best;
+}
+
+long
+fgm_ep_errors(const fgm_csp *csp, const int *sol)
+{
+    long errors = 0;
+    int v, i;
+
+    for (v = 0; v < csp->nvars; v++) {
+        const int *p = fgm_csp_peers(csp, v);
+
+        for (i = 0; i < fgm_csp_npeers(csp, v); i++)
+            if (sol[p[i]] == sol[v]) {
+                errors++;
+                break;
+            }
+    }
+    return errors;
+}

@@ -1,0 +1,57 @@
+/* runtime/solve/ep_model.h: what the EP solvers share (seed notebook 000).
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The seed's "robust" model: every cell x has a probability vector
+ * p ~ Dirichlet(alpha) (alpha observed: uniform, or a point mass at the
+ * clue), x ~ Discrete(p), and the constraints.  A model that already links
+ * its variables to Dirichlet priors (models/sudoku.fgm) is used as it is;
+ * any other model with alldiff/neq/table constraints gets one uniform
+ * Dirichlet prior per variable, so the EP solvers run on Latin squares and
+ * every Sudoku size too.
+ */
+#ifndef FGM_EP_MODEL_H
+#define FGM_EP_MODEL_H
+
+#include "solver.h"
+
+typedef struct fgm_ep {
+    const fgm_csp *csp;
+    fgm_model *model;
+    int *node_of;       /* nvars: the variable's Dirichlet node, or -1 */
+    double *vec;        /* maxcard scratch */
+} fgm_ep;
+
+/* The seed's clue: probability 1 - (K-1) 1e-8 on the clue, 1e-8 elsewhere
+ * (RobustSudokuModel.EpsilonProba), observed as a point mass. */
+#define FGM_EP_CLUE_EPSILON 1e-8
+
+/* Returns the IR of CSP->ir with a uniform Dirichlet prior per variable
+ * (factors "x ~ Discrete(p)" first, then the model's factors), or a copy
+ * when it already has priors; NULL when out of memory. */
+FGM_INTERNAL fgm_ir *fgm_ep_robust_ir(const fgm_ir *src);
+
+/* Opens the EP model IR (owned by the result) with the backend of OPTS.
+ * Returns NULL when it cannot be opened (reported through opts->diag). */
+FGM_INTERNAL fgm_ep *fgm_ep_new(const fgm_csp *csp, fgm_ir *ir,
+                                const fgm_solve_opts *opts);
+FGM_INTERNAL void fgm_ep_free(fgm_ep *ep);
+
+/* Observes value index VALUE (or -1: unobserved) on variable V the way
+ * the seed does: a point-mass prior when V has a Dirichlet node, else a
+ * clamp. */
+FGM_INTERNAL void fgm_ep_observe(fgm_ep *ep, int v, int value);
+
+/* Runs one inference (ITERATIONS sweeps, 0: the model's), counting it in
+ * JOB's stats. */
+FGM_INTERNAL void fgm_ep_infer(fgm_ep *ep, fgm_solve_job *job);
+
+/* The answer for V: the argmax of the posterior over p when V has a
+ * Dirichlet node (the seed reads the mode of ProbCells), else of V's
+ * belief.  *CONFIDENCE (nullable) receives that value's probability. */
+FGM_INTERNAL int fgm_ep_answer(fgm_ep *ep, int v, double *confidence);
+
+/* Counts the cells of SOL that sit in a violated neq/alldiff constraint
+ * (the seed's NbErrors counts conflicts). */
+FGM_INTERNAL long fgm_ep_errors(const fgm_csp *csp, const int *sol);
+
+#endif /* FGM_EP_MODEL_H */

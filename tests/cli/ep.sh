@@ -1,0 +1,43 @@
+# tests/cli/ep.sh: the seed's EP solvers on notebook 000's grids, both backends.
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/common.bash"
+G="$TMP/gen"
+
+# ep-robust: the two Easy grids solved, the Medium grids not (the seed
+# leaves 37 errors on its Medium grid); compiled and interpreted agree.
+for b in compiled interpreted; do
+    expect_exit 0 "ep-robust $b" -- "$FGM" solve --solver ep-robust --backend $b --out-dir "$G" --csv puzzles/seed000.txt
+    cp "$TMP/out" "$TMP/robust.$b"
+    expect_err "solver=ep-robust backend=$b solved=2/4" "ep-robust $b solves the easy grids"
+    [ "$(awk -F, 'NR==4 {print $13}' "$TMP/out")" -gt 10 ] || fail "medium grid left with many errors"
+done
+cut -d, -f1-5,7- "$TMP/robust.compiled" | sed 's/,compiled,/,B,/' > "$TMP/rc"
+cut -d, -f1-5,7- "$TMP/robust.interpreted" | sed 's/,interpreted,/,B,/' > "$TMP/ri"
+cmp -s "$TMP/rc" "$TMP/ri" || fail "compiled and interpreted ep-robust agree"
+[ -f "$G/sudoku9_robust.ep.so" ] || fail "the plugin was built into --out-dir"
+
+# A second compiled run loads the plugin without rebuilding (no message).
+expect_exit 0 "ep-robust reuse" -- "$FGM" solve --solver ep-robust --backend compiled --out-dir "$G" puzzles/seed000.txt
+grep -q rebuilding "$TMP/err" && fail "an up-to-date plugin is not rebuilt"
+
+# ep-iterative (K = 2): the seed leaves 3 errors on its Medium grid.
+expect_exit 0 "ep-iterative" -- "$FGM" solve --solver ep-iterative --backend interpreted --csv puzzles/seed000.txt
+expect_err "solved=2/4" "ep-iterative solves the easy grids"
+[ "$(awk -F, 'NR==5 {print $13}' "$TMP/out")" -le 6 ] || fail "ep-iterative: few errors left on the Medium grid"
+
+# ep-naive compiles one plugin per puzzle and removes it.
+grep -v '^#' puzzles/seed000.txt | head -1 > "$TMP/one.txt"
+expect_exit 0 "ep-naive" -- "$FGM" solve --solver ep-naive --backend compiled --out-dir "$G" "$TMP/one.txt"
+expect_err "solver=ep-naive backend=compiled solved=1/1" "ep-naive solves Easy #1"
+ls "$G"/naive_* >/dev/null 2>&1 && fail "ep-naive leaves no plugin behind"
+
+# --backend compiled with no C compiler fails with the reason; auto falls
+# back to the interpreter and says why.
+rm -rf "$G"
+expect_exit 0 "no compiler, auto" -- env CC=/nonexistent "$FGM" solve --solver ep-robust --out-dir "$G" "$TMP/one.txt"
+expect_err "interpreting" "auto says why it interprets"
+expect_err "backend=interpreted solved=1/1" "auto falls back"
+expect_exit 1 "no compiler, compiled" -- env CC=/nonexistent "$FGM" solve --solver ep-robust --backend compiled --out-dir "$G" "$TMP/one.txt"
+expect_err "/nonexistent" "compiled names the compiler"
+expect_exit 2 "bad backend" -- "$FGM" solve --solver ep-robust --backend gpu "$TMP/one.txt"
+finish
