@@ -53,6 +53,7 @@ fgm_ir *cli_model_open(const char *spec, int *n, int *box, int *code);
 
 /* Commands. */
 int cmd_solve(cli_args *a);
+int cmd_compile(cli_args *a);
 int cmd_bench(cli_args *a);
 int cmd_run(cli_args *a);
 int cmd_generate(cli_args *a);

@@ -15,6 +15,9 @@ usage(FILE *f)
         "        [--csv] [--lcv] PUZZLES|-      solve puzzles, one line each\n"
         "  bench [--solvers S1,S2] [--repeat R] [--timeout-ms T]\n"
         "        [--csv FILE] [--svg FILE] PUZZLES...   benchmark table\n"
+        "  compile MODEL [--algo A] [-o OUT.so] [--emit-c OUT.c] "
+        "[--out-dir DIR]\n"
+        "                                        model -> C -> plugin\n"
         "  run MODEL --backend exact [--observe FILE|-] [--format text|csv|json]\n"
         "        [--cap N]                       exact marginals\n"
         "  generate --box B [--count K] [--seed S] [--min-clues C] [-o FILE]\n"
@@ -47,6 +50,8 @@ main(int argc, char **argv)
         return cmd_solve(&a);
     if (strcmp(cmd, "bench") == 0)
         return cmd_bench(&a);
+    if (strcmp(cmd, "compile") == 0)
+        return cmd_compile(&a);
     if (strcmp(cmd, "run") == 0)
         return cmd_run(&a);
     if (strcmp(cmd, "generate") == 0)

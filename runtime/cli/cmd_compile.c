@@ -1,0 +1,146 @@
+/* runtime/cli/cmd_compile.c: `fgm compile`: model -> C -> .so plugin.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Without -o, the plugin goes where the runtime looks for it
+ * (DIR/NAME.ALGO.so, DIR = --out-dir or generated/), through the same
+ * cascade as a run: an up-to-date plugin is kept.  With -o, the C is
+ * compiled to that path whatever exists.  --emit-c also keeps the C.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+#include "../plugin.h"
+#include "../sched.h"
+#include "../../compiler/codegen.h"
+
+static int
+usage(void)
+{
+    fprintf(stderr, "usage: fgm compile MODEL [--algo A] [-o OUT.so] "
+            "[--emit-c OUT.c] [--out-dir DIR]\n");
+    return CLI_EUSAGE;
+}
+
+/* Builds the plugin of S at OUT (C from EMIT_C, or a temporary file). */
+static int
+build_to(const fgm_sched *s, const char *out, const char *emit_c)
+{
+    char c_path[4096], why[1024];
+    fgm_status st;
+    int code = CLI_OK;
+
+    if (emit_c) {
+        snprintf(c_path, sizeof c_path, "%s", emit_c);
+    } else {
+        /* The C compiler wants a .c name: OUT.PID.tmp.c, removed after. */
+        snprintf(c_path, sizeof c_path, "%s.%ld.tmp.c", out, (long)getpid());
+        if (fgm_write_atomic(c_path, fgm_codegen_write, (void *)s, cli_diag,
+                             NULL) != FGM_OK) {
+            unlink(c_path);
+            return CLI_EINPUT;
+        }
+    }
+    st = fgm_plugin_build(c_path, out, NULL, NULL, why, sizeof why);
+    if (st != FGM_OK)
+        code = cli_fail(cli_exit_code(st), "%s", why);
+    if (!emit_c)
+        unlink(c_path);
+    return code;
+}
+
+int
+cmd_compile(cli_args *a)
+{
+    const char *model = NULL, *algo = NULL, *out = NULL, *emit_c = NULL;
+    const char *out_dir = "generated", *val;
+    fgm_model_opts mo;
+    fgm_model *m = NULL;
+    fgm_sched *s;
+    fgm_ir *ir;
+    fgm_status st;
+    int r, n, box, code, rebuilt = 0;
+    double t0 = fgm_now(), ms;
+
+    while (a->i < a->argc) {
+        if ((r = cli_opt_value(a, "--algo", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            algo = val;
+        } else if ((r = cli_opt_value(a, "--emit-c", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            emit_c = val;
+        } else if ((r = cli_opt_value(a, "--out-dir", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            out_dir = val;
+        } else if ((r = cli_opt_value(a, "-o", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            out = val;
+        } else if (a->argv[a->i][0] == '-' && a->argv[a->i][1] != '\0') {
+            cli_fail(CLI_EUSAGE, "compile: unknown option '%s'",
+                     a->argv[a->i]);
+            return usage();
+        } else if (!model) {
+            model = a->argv[a->i++];
+        } else {
+            return usage();
+        }
+    }
+    if (!model)
+        return usage();
+    ir = cli_model_open(model, &n, &box, &code);
+    if (!ir)
+        return code;
+    if (algo) {
+        int k = fgm_ir_algo_find(algo);
+
+        if (k < 0) {
+            fgm_ir_free(ir);
+            return cli_fail(CLI_EUSAGE, "compile: unknown algorithm '%s' "
+                            "(ep, bp-sum, bp-max)", algo);
+        }
+        ir->infer.algo = (fgm_algo)k;
+    }
+    if (out || emit_c) {
+        s = fgm_sched_new(ir, &st);
+        if (!s) {
+            fgm_ir_free(ir);
+            return cli_fail(cli_exit_code(st), "compile: %s: %s", model,
+                            fgm_strerror(st));
+        }
+        code = CLI_OK;
+        if (emit_c && fgm_write_atomic(emit_c, fgm_codegen_write, s,
+                                       cli_diag, NULL) != FGM_OK)
+            code = CLI_EINPUT;
+        if (code == CLI_OK && out)
+            code = build_to(s, out, emit_c);
+        if (code == CLI_OK)
+            fprintf(stderr, "fgm: compiled %s (%s, hash %016" PRIx64 ", %d "
+                    "factor updates, %d edges) -> %s in %.0f ms\n", model,
+                    fgm_ir_algo_name(ir->infer.algo), fgm_ir_hash(ir),
+                    s->nfactors, s->nedges, out ? out : emit_c,
+                    (fgm_now() - t0) * 1e3);
+        fgm_sched_free(s);
+        fgm_ir_free(ir);
+        return code;
+    }
+    memset(&mo, 0, sizeof mo);
+    mo.backend = FGM_BACKEND_COMPILED;
+    mo.out_dir = out_dir;
+    st = fgm_model_open_ir(ir, &mo, &m, cli_diag, NULL);
+    if (st != FGM_OK)
+        return cli_fail(cli_exit_code(st), "compile: %s: no plugin",
+                        model);
+    fgm_model_plugin_info(m, &rebuilt, &ms);
+    fprintf(stderr, "fgm: %s %s -> %s/%s.%s.so (hash %016" PRIx64 ") in "
+            "%.0f ms\n", rebuilt ? "compiled" : "up to date:", model,
+            out_dir, fgm_model_ir(m)->name,
+            fgm_ir_algo_name(fgm_model_ir(m)->infer.algo),
+            fgm_ir_hash(fgm_model_ir(m)), (fgm_now() - t0) * 1e3);
+    fgm_model_free(m);
+    return CLI_OK;
+}
