@@ -63,6 +63,12 @@ typedef struct fgm_puzzle_reader fgm_puzzle_reader;
 fgm_puzzle_reader *fgm_puzzle_reader_open(const char *path, int n, int box,
                                           fgm_diag_fn diag, void *ctx);
 
+/* Same, reading the open stream F (borrowed: the caller closes it), with
+ * NAME in messages. */
+fgm_puzzle_reader *fgm_puzzle_reader_file(FILE *f, const char *name, int n,
+                                          int box, fgm_diag_fn diag,
+                                          void *ctx);
+
 /* Reads the next puzzle into *OUT.  Returns FGM_OK, FGM_EIO at the end of
  * input (with *OUT untouched), or FGM_EPARSE/FGM_EINVAL after reporting a
  * malformed puzzle as "file:line: error: ..." through the sink. */
@@ -118,6 +124,36 @@ uint64_t fgm_ir_hash(const fgm_ir *ir);
 
 /* Writes Graphviz DOT of the factor graph of IR to F. */
 fgm_status fgm_ir_graph(const fgm_ir *ir, FILE *f);
+
+/* ------------------------------------------------------------------------
+ * Model compiler: .fgm text -> IR (compiler/; the language is described in
+ * README.md, "The model language").  Stages, in order: parse, check names,
+ * types and ranges, expand loops and slices, lower to the IR.  Errors are
+ * reported through DIAG as "file:line:col: error: message", followed by the
+ * source line and a caret line under the offending token; compilation goes
+ * on past an error so that one run reports several, up to max_errors.
+ * ---------------------------------------------------------------------- */
+
+typedef struct fgm_compile_opts {
+    const char *const *defines; /* "NAME=VALUE": overrides `const NAME` (an
+                                 * error when the model has no such const) */
+    int ndefines;
+    int max_errors;             /* stop after this many errors (<= 0: 20) */
+} fgm_compile_opts;
+
+/* Compiles the model file PATH.  OPTS may be NULL.  Returns FGM_OK with a
+ * new IR in *OUT (the caller frees it with fgm_ir_free; its source is
+ * PATH), or FGM_EPARSE (syntax), FGM_ESEMA (meaning), FGM_EIO (unreadable
+ * file) or FGM_ENOMEM with *OUT NULL, every diagnostic sent to DIAG. */
+fgm_status fgm_compile_file(const char *path, const fgm_compile_opts *opts,
+                            fgm_ir **out, fgm_diag_fn diag, void *ctx);
+
+/* Compiles the model text TEXT; NAME (NULL: "<string>") stands for the
+ * file in messages and in the IR's source.  Returns as fgm_compile_file
+ * (FGM_EINVAL for a NULL argument or text over 64 MiB). */
+fgm_status fgm_compile_string(const char *text, const char *name,
+                              const fgm_compile_opts *opts, fgm_ir **out,
+                              fgm_diag_fn diag, void *ctx);
 
 /* ------------------------------------------------------------------------
  * Models: load, observe, infer, read marginals (Infer.NET's

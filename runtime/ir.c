@@ -83,6 +83,47 @@ fgm_ir_free(fgm_ir *ir)
     free(ir);
 }
 
+/* Returns a copy of BUF (N elements of ELEM bytes), or NULL. */
+static void *
+dup_array(const void *buf, int n, size_t elem)
+{
+    void *p = malloc((size_t)(n > 0 ? n : 1) * elem);
+
+    if (p && n > 0)
+        memcpy(p, buf, (size_t)n * elem);
+    return p;
+}
+
+fgm_ir *
+fgm_ir_copy(const fgm_ir *src)
+{
+    fgm_ir *ir = malloc(sizeof *ir);
+
+    if (!ir)
+        return NULL;
+    *ir = *src;
+    ir->arrays = dup_array(src->arrays, src->narrays, sizeof *ir->arrays);
+    ir->var_array = dup_array(src->var_array, src->nvars,
+                              sizeof *ir->var_array);
+    ir->dir_array = dup_array(src->dir_array, src->ndirichlet,
+                              sizeof *ir->dir_array);
+    ir->factors = dup_array(src->factors, src->nfactors, sizeof *ir->factors);
+    ir->scope_pool = dup_array(src->scope_pool, src->nscope,
+                               sizeof *ir->scope_pool);
+    ir->param_pool = dup_array(src->param_pool, src->nparam,
+                               sizeof *ir->param_pool);
+    ir->arrays_cap = src->narrays;
+    ir->factors_cap = src->nfactors;
+    ir->scope_cap = src->nscope;
+    ir->param_cap = src->nparam;
+    if (!ir->arrays || !ir->var_array || !ir->dir_array || !ir->factors
+        || !ir->scope_pool || !ir->param_pool) {
+        fgm_ir_free(ir);
+        return NULL;
+    }
+    return ir;
+}
+
 /* Grows *P (element size ELEM) so that it holds at least NEED elements. */
 static int
 grow(void *p, int *cap, int need, size_t elem)

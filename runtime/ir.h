@@ -135,6 +135,9 @@ struct fgm_ir {
 /* Returns a new empty IR named NAME, or NULL on allocation failure. */
 FGM_INTERNAL fgm_ir *fgm_ir_new(const char *name);
 
+/* Returns a deep copy of SRC (owned by the caller), or NULL. */
+FGM_INTERNAL fgm_ir *fgm_ir_copy(const fgm_ir *src);
+
 /* Adds an array of variables.  Returns the index of its first variable, or
  * -1 with *STATUS set (FGM_EINVAL for bad sizes, FGM_ENOMEM). */
 FGM_INTERNAL int fgm_ir_add_array(fgm_ir *ir, const char *name, int ndims,

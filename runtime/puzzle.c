@@ -445,6 +445,26 @@ fgm_puzzle_reader_open(const char *path, int n, int box, fgm_diag_fn diag,
     return r;
 }
 
+fgm_puzzle_reader *
+fgm_puzzle_reader_file(FILE *f, const char *name, int n, int box,
+                       fgm_diag_fn diag, void *ctx)
+{
+    fgm_puzzle_reader *r = calloc(1, sizeof *r);
+
+    if (!r) {
+        fgm_diagf(diag, ctx, "%s: error: out of memory", name);
+        return NULL;
+    }
+    r->f = f;
+    r->diag = diag;
+    r->ctx = ctx;
+    r->n = n;
+    r->box = n ? box : 0;
+    r->latin = n && !box;
+    snprintf(r->name, sizeof r->name, "%s", name);
+    return r;
+}
+
 fgm_status
 fgm_puzzle_read(fgm_puzzle_reader *r, fgm_puzzle *out)
 {

@@ -1,88 +1,314 @@
 /* runtime/cli/cmd_run.c: `fgm run`: per-variable marginals of a model.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * With --backend exact the marginals are exact: every solution is counted
- * (Dancing Links), and each value's marginal is the fraction of solutions
- * that take it.  This is the oracle approximate inference is checked
- * against, so a count stopped by --cap or --timeout-ms is reported as
- * incomplete rather than passed off as exact.
+ * --backend auto|compiled|interpreted runs the model's inference block
+ * (EP or BP) on the engine; --backend exact computes exact marginals, by
+ * Dancing Links over all solutions on exact-cover models (Sudoku, Latin
+ * squares) and by enumeration otherwise: the oracle approximate inference
+ * is checked against.  A count stopped by --cap or --timeout-ms is
+ * reported as incomplete rather than passed off as exact.
+ *
+ * Observations (--observe FILE, "-" for stdin) are either puzzles, one
+ * observation set per puzzle, set on the model's first 2-D array (as a
+ * point-mass prior where the cell has a Dirichlet prior, as the seed does,
+ * else as an observed value), or assignment lines, one set per file:
+ *     roll = 1 6 6 2 .     # labels of a discrete array, '.' unobserved
+ *     p = 2 1 1 1 1 1      # pseudo-counts of a Dirichlet array (K each)
  */
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "../exact/dlx.h"
+#include "../exact/enumerate.h"
+#include "../solve/ep_model.h"
 #include "../solve/run.h"
 
 typedef enum { FMT_TEXT, FMT_CSV, FMT_JSON } out_format;
 
+typedef struct run_cfg {
+    out_format fmt;
+    int exact;              /* --backend exact */
+    long cap;               /* exact: stop counting here */
+    double timeout;         /* exact: ms per observation */
+    fgm_run_opts ro;        /* engine: iterations, damping, tolerance */
+} run_cfg;
+
 static int
 usage(void)
 {
-    fprintf(stderr, "usage: fgm run MODEL --backend exact [--observe FILE|-] "
-            "[--format text|csv|json]\n"
-            "                [--cap N] [--timeout-ms T]\n");
+    fprintf(stderr, "usage: fgm run MODEL [--backend auto|compiled|"
+            "interpreted|exact] [--algo A]\n"
+            "               [--observe FILE|-] [--iters N] [--damping D] "
+            "[--tolerance T]\n"
+            "               [--format text|csv|json] [--out-dir DIR] "
+            "[--cap N] [--timeout-ms T]\n");
     return CLI_EUSAGE;
 }
 
-/* Prints the marginals M of one observation (index K). */
+/* Prints one vector (marginal or pseudo-counts) of item NAME. */
 static void
-print_marginals(const fgm_csp *csp, out_format fmt, long k, long count,
-                int complete, const double *m, int first)
+print_vector(out_format fmt, long k, const char *kind, const char *name,
+             int lo, const double *x, int n, int *first)
 {
-    char name[128];
-    int v, j;
+    int j;
+
+    if (fmt == FMT_TEXT) {
+        printf("%s%s", name, strcmp(kind, "alpha") == 0 ? " alpha" : "");
+        for (j = 0; j < n; j++)
+            printf(" %.6g", x[j]);
+        putchar('\n');
+    } else if (fmt == FMT_JSON) {
+        printf("%s\"%s\": [", *first ? "" : ", ", name);
+        for (j = 0; j < n; j++)
+            printf("%s%.17g", j ? ", " : "", x[j]);
+        putchar(']');
+    } else {
+        for (j = 0; j < n; j++)
+            printf("%ld,%s,%s,%d,%.17g\n", k, kind, name, lo + j, x[j]);
+    }
+    *first = 0;
+}
+
+/* Prints the marginals M (nvars x stride) and, when POST is not NULL, the
+ * Dirichlet posteriors (ndirichlet x stride) of observation K. */
+static void
+print_result(const fgm_ir *ir, out_format fmt, long k, const double *m,
+             const double *post, int stride, const char *info)
+{
+    char name[FGM_IR_MAXNAME + 64];
+    int v, first = 1;
 
     if (fmt == FMT_TEXT)
-        printf("# observation %ld: solutions=%ld%s\n", k, count,
-               complete ? "" : " (incomplete: cap or timeout reached)");
+        printf("# observation %ld: %s\n", k, info);
     if (fmt == FMT_JSON)
-        printf("%s{\"observation\": %ld, \"solutions\": %ld, \"complete\": %s, "
-               "\"marginals\": {", first ? "" : ",\n", k, count,
-               complete ? "true" : "false");
-    for (v = 0; v < csp->nvars; v++) {
-        fgm_ir_var_name(csp->ir, v, name, sizeof name);
-        if (fmt == FMT_TEXT)
-            printf("%s", name);
-        else if (fmt == FMT_JSON)
-            printf("%s\"%s\": [", v ? ", " : "", name);
-        for (j = 0; j < csp->card[v]; j++) {
-            double p = m[(size_t)v * (size_t)csp->maxcard + (size_t)j];
-
-            if (fmt == FMT_TEXT)
-                printf(" %.6g", p);
-            else if (fmt == FMT_JSON)
-                printf("%s%.17g", j ? ", " : "", p);
-            else
-                printf("%ld,%s,%d,%.17g,%ld,%d\n", k, name,
-                       csp->ir->arrays[csp->ir->var_array[v]].lo + j, p,
-                       count, complete);
-        }
-        if (fmt == FMT_TEXT)
-            putchar('\n');
-        else if (fmt == FMT_JSON)
-            putchar(']');
-    }
+        printf("%s{\"observation\": %ld, \"info\": \"%s\", \"marginals\": {",
+               k ? ",\n" : "", k, info);
+    for (v = 0; v < ir->nvars; v++)
+        print_vector(fmt, k, "marginal", fgm_ir_var_name(ir, v, name,
+                                                         sizeof name),
+                     ir->arrays[ir->var_array[v]].lo,
+                     m + (size_t)v * (size_t)stride, fgm_ir_card(ir, v),
+                     &first);
+    if (fmt == FMT_JSON)
+        printf("}, \"alpha\": {");
+    first = 1;
+    for (v = 0; post && v < ir->ndirichlet; v++)
+        print_vector(fmt, k, "alpha", fgm_ir_node_name(ir, v, name,
+                                                       sizeof name),
+                     1, post + (size_t)v * (size_t)stride,
+                     ir->arrays[ir->dir_array[v]].card, &first);
     if (fmt == FMT_JSON)
         printf("}}");
+}
+
+/* Where observations go: the engine's model, or the exact clues. */
+typedef struct obs_sink {
+    fgm_ep *ep;             /* engine backends */
+    int *given;             /* exact backend: nvars */
+} obs_sink;
+
+/* Applies the assignment lines of F (one observation set) to O.  Returns
+ * 0 after reporting a malformed line. */
+static int
+apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    long lineno = 0;
+    int ok = 1;
+
+    while (ok && getline(&line, &cap, f) >= 0) {
+        char *s = line, *eq, *tok, *save = NULL;
+        const fgm_ir_array *a;
+        int i = 0;
+
+        lineno++;
+        if ((eq = strchr(s, '#')))
+            *eq = '\0';
+        while (isspace((unsigned char)*s))
+            s++;
+        if (!*s)
+            continue;
+        eq = strchr(s, '=');
+        if (!eq) {
+            cli_fail(CLI_EINPUT, "%s:%ld: error: expected NAME = values",
+                     path, lineno);
+            ok = 0;
+            break;
+        }
+        *eq = '\0';
+        tok = strtok_r(s, " \t", &save);
+        a = tok ? fgm_ir_find_array(ir, tok) : NULL;
+        if (!a) {
+            cli_fail(CLI_EINPUT, "%s:%ld: error: unknown array '%s'", path,
+                     lineno, tok ? tok : "");
+            ok = 0;
+            break;
+        }
+        save = NULL;
+        for (tok = strtok_r(eq + 1, " \t\r\n", &save); tok && ok;
+             tok = strtok_r(NULL, " \t\r\n", &save), i++) {
+            char *end;
+            double x;
+
+            if (a->kind == FGM_ARRAY_DISCRETE && i >= a->count)
+                break;
+            if (a->kind == FGM_ARRAY_DISCRETE && strcmp(tok, ".") == 0)
+                continue;
+            errno = 0;
+            x = strtod(tok, &end);
+            if (errno || *end || end == tok
+                || (a->kind == FGM_ARRAY_DISCRETE
+                    && (x != (int)x || x < a->lo || x >= a->lo + a->card))
+                || (a->kind == FGM_ARRAY_DIRICHLET && !(x > 0.0))) {
+                cli_fail(CLI_EINPUT, "%s:%ld: error: bad value '%s' for "
+                         "%s", path, lineno, tok, a->name);
+                ok = 0;
+            } else if (a->kind == FGM_ARRAY_DISCRETE) {
+                if (o->ep)
+                    fgm_ep_observe(o->ep, a->first + i, (int)x - a->lo);
+                else
+                    o->given[a->first + i] = (int)x - a->lo;
+            } else if (i < a->count * a->card && o->ep) {
+                /* Pseudo-counts, K per node, nodes in order. */
+                int node = a->first + i / a->card;
+
+                o->ep->vec[i % a->card] = x;
+                if (i % a->card == a->card - 1)
+                    fgm_model_observe_dirichlet(o->ep->model, node,
+                                                o->ep->vec, 0);
+            }
+        }
+        if (ok && a->kind == FGM_ARRAY_DISCRETE && i != a->count) {
+            cli_fail(CLI_EINPUT, "%s:%ld: error: %s has %d values, not %d",
+                     path, lineno, a->name, a->count, i);
+            ok = 0;
+        }
+    }
+    free(line);
+    return ok;
+}
+
+/* Runs the engine on the current observations and prints observation K. */
+static int
+run_engine(fgm_ep *ep, const run_cfg *cfg, long k)
+{
+    const fgm_ir *ir = fgm_model_ir(ep->model);
+    int stride = ep->csp->maxcard, v;
+    double *m = calloc((size_t)ir->nvars * (size_t)stride + 1, sizeof *m);
+    double *post = calloc((size_t)ir->ndirichlet * (size_t)stride + 1,
+                          sizeof *post);
+    fgm_run_info info;
+    char text[160];
+
+    if (!m || !post) {
+        free(m);
+        free(post);
+        return cli_fail(CLI_EINTERNAL, "run: out of memory");
+    }
+    fgm_model_run(ep->model, &cfg->ro, &info);
+    for (v = 0; v < ir->nvars; v++)
+        fgm_model_marginal(ep->model, v, m + (size_t)v * (size_t)stride);
+    for (v = 0; v < ir->ndirichlet; v++)
+        fgm_model_dirichlet(ep->model, v, post + (size_t)v * (size_t)stride);
+    snprintf(text, sizeof text, "%s %s, %d sweeps, last change %.3g, "
+             "%.3f ms", fgm_model_is_compiled(ep->model) ? "compiled"
+                                                          : "interpreted",
+             fgm_ir_algo_name(ir->infer.algo), info.sweeps, info.change,
+             info.ms);
+    print_result(ir, cfg->fmt, k, m, post, stride, text);
+    free(m);
+    free(post);
+    return CLI_OK;
+}
+
+/* Exact marginals of the current clues GIVEN; prints observation K. */
+static int
+run_exact(const fgm_csp *csp, fgm_dlx *dlx, const int *given,
+          const run_cfg *cfg, long k)
+{
+    double *m = malloc((size_t)csp->nvars * (size_t)csp->maxcard
+                       * sizeof *m + 1);
+    char text[160];
+    fgm_status st;
+    long count = 0;
+
+    if (!m)
+        return cli_fail(CLI_EINTERNAL, "run: out of memory");
+    if (dlx) {
+        fgm_dlx_limits lim = { cfg->cap, 0, 0 };
+
+        lim.deadline = cfg->timeout > 0 ? fgm_now() + cfg->timeout * 1e-3
+                                        : 0;
+        st = fgm_dlx_run(dlx, given, &lim, &count, m, NULL, NULL);
+        snprintf(text, sizeof text, "exact (dancing links), solutions=%ld%s",
+                 count, st == FGM_OK && count < cfg->cap
+                 ? "" : " (incomplete: cap or timeout reached)");
+    } else {
+        st = fgm_enumerate(csp, given, cfg->cap, m, &count);
+        snprintf(text, sizeof text, "exact (enumeration), assignments=%ld%s",
+                 count, st == FGM_OK ? "" : " (incomplete: cap reached)");
+        if (st == FGM_EUNSOLVED) {
+            free(m);
+            return cli_fail(CLI_EINPUT, "run: observation %ld has no "
+                            "consistent assignment", k);
+        }
+    }
+    if (st != FGM_OK && st != FGM_ETIMEOUT) {
+        free(m);
+        return cli_fail(cli_exit_code(st), "run: %s", fgm_strerror(st));
+    }
+    print_result(csp->ir, cfg->fmt, k, m, NULL, csp->maxcard, text);
+    free(m);
+    return CLI_OK;
+}
+
+/* Whether the observation file is made of assignment lines. */
+static int
+is_assignment_file(FILE *f)
+{
+    char buf[4096];
+    int found = 0;
+
+    while (fgets(buf, sizeof buf, f)) {
+        char *s = buf;
+
+        while (isspace((unsigned char)*s))
+            s++;
+        if (*s && *s != '#') {
+            found = strchr(s, '=') != NULL;
+            break;
+        }
+    }
+    rewind(f);
+    return found;
 }
 
 int
 cmd_run(cli_args *a)
 {
     const char *model = NULL, *backend = "auto", *observe = NULL, *val;
-    const char *format = "text";
-    out_format fmt;
-    long cap = 1000000, k = 0;
-    double timeout = 0;
-    int r, code = CLI_OK, n, box;
+    const char *format = "text", *algo = NULL, *out_dir = NULL;
+    run_cfg cfg;
+    fgm_solve_opts so;
+    long iters = 0, k;
+    int r, code = CLI_OK, n, box, v, assign = 0;
     fgm_puzzle_reader *rd = NULL;
+    FILE *of = NULL;
+    char *text = NULL;
     fgm_ir *ir;
     fgm_csp *csp = NULL;
     fgm_dlx *dlx = NULL;
+    fgm_ep *ep = NULL;
     fgm_status st;
-    double *m = NULL;
     int *given = NULL;
+    obs_sink sink;
 
+    memset(&cfg, 0, sizeof cfg);
+    memset(&so, 0, sizeof so);
+    cfg.cap = 1000000;
     while (a->i < a->argc) {
         if ((r = cli_opt_value(a, "--backend", &val)) != 0) {
             if (r < 0)
@@ -96,13 +322,37 @@ cmd_run(cli_args *a)
             if (r < 0)
                 return usage();
             format = val;
+        } else if ((r = cli_opt_value(a, "--algo", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            algo = val;
+        } else if ((r = cli_opt_value(a, "--out-dir", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            out_dir = val;
+        } else if ((r = cli_opt_value(a, "--iters", &val)) != 0) {
+            if (r < 0 || !cli_parse_long("run", "--iters", val, 1, 1000000,
+                                         &iters))
+                return CLI_EUSAGE;
+        } else if ((r = cli_opt_value(a, "--damping", &val)) != 0) {
+            if (r < 0 || !cli_parse_double("run", "--damping", val, 0,
+                                           &cfg.ro.damping)
+                || cfg.ro.damping >= 1.0)
+                return cli_fail(CLI_EUSAGE, "run: --damping wants 0 <= d "
+                                "< 1");
+            cfg.ro.use_damping = 1;
+        } else if ((r = cli_opt_value(a, "--tolerance", &val)) != 0) {
+            if (r < 0 || !cli_parse_double("run", "--tolerance", val, 0,
+                                           &cfg.ro.tolerance))
+                return CLI_EUSAGE;
+            cfg.ro.use_tolerance = 1;
         } else if ((r = cli_opt_value(a, "--cap", &val)) != 0) {
             if (r < 0 || !cli_parse_long("run", "--cap", val, 1,
-                                         1000000000000L, &cap))
+                                         1000000000000L, &cfg.cap))
                 return CLI_EUSAGE;
         } else if ((r = cli_opt_value(a, "--timeout-ms", &val)) != 0) {
             if (r < 0 || !cli_parse_double("run", "--timeout-ms", val, 0,
-                                           &timeout))
+                                           &cfg.timeout))
                 return CLI_EUSAGE;
         } else if (a->argv[a->i][0] == '-' && a->argv[a->i][1] != '\0') {
             cli_fail(CLI_EUSAGE, "run: unknown option '%s'", a->argv[a->i]);
@@ -115,54 +365,118 @@ cmd_run(cli_args *a)
     }
     if (!model)
         return usage();
+    cfg.ro.iterations = (int)iters;
     if (strcmp(format, "text") == 0)
-        fmt = FMT_TEXT;
+        cfg.fmt = FMT_TEXT;
     else if (strcmp(format, "csv") == 0)
-        fmt = FMT_CSV;
+        cfg.fmt = FMT_CSV;
     else if (strcmp(format, "json") == 0)
-        fmt = FMT_JSON;
+        cfg.fmt = FMT_JSON;
     else
         return cli_fail(CLI_EUSAGE, "run: unknown format '%s' (text, csv, "
                         "json)", format);
-    if (strcmp(backend, "exact") != 0)
-        return cli_fail(CLI_EUSAGE, "run: backend '%s' needs the EP/BP "
-                        "engine, which this build does not have yet; use "
-                        "--backend exact", backend);
+    if (strcmp(backend, "exact") == 0)
+        cfg.exact = 1;
+    else if (strcmp(backend, "auto") == 0)
+        so.backend = FGM_BACKEND_AUTO;
+    else if (strcmp(backend, "compiled") == 0)
+        so.backend = FGM_BACKEND_COMPILED;
+    else if (strcmp(backend, "interpreted") == 0)
+        so.backend = FGM_BACKEND_INTERPRETED;
+    else
+        return cli_fail(CLI_EUSAGE, "run: unknown backend '%s' (auto, "
+                        "compiled, interpreted, exact)", backend);
+    so.out_dir = out_dir;
+    so.diag = cli_diag;
+
     ir = cli_model_open(model, &n, &box, &code);
     if (!ir)
         return code;
     code = CLI_OK;
+    if (algo) {
+        int al = fgm_ir_algo_find(algo);
+
+        if (al < 0) {
+            fgm_ir_free(ir);
+            return cli_fail(CLI_EUSAGE, "run: unknown algorithm '%s' (ep, "
+                            "bp-sum, bp-max)", algo);
+        }
+        ir->infer.algo = (fgm_algo)al;
+    }
     csp = fgm_csp_new(ir, &st);
-    if (csp)
-        dlx = fgm_dlx_new(csp, &st);
-    if (!dlx) {
-        code = cli_fail(cli_exit_code(st), "run: %s: %s", model,
-                        st == FGM_EUNSUPPORTED && csp
-                        ? fgm_dlx_refuses(csp) : fgm_strerror(st));
+    given = malloc(((size_t)ir->nvars + 1) * sizeof *given);
+    if (!csp || !given) {
+        code = cli_fail(cli_exit_code(st), "run: %s", fgm_strerror(st));
         goto done;
     }
-    m = malloc((size_t)csp->nvars * (size_t)csp->maxcard * sizeof *m);
-    given = malloc((size_t)csp->nvars * sizeof *given);
-    if (!m || !given) {
-        code = cli_fail(CLI_EINTERNAL, "run: out of memory");
-        goto done;
-    }
-    if (observe) {
-        rd = fgm_puzzle_reader_open(observe, n, box, cli_diag, NULL);
-        if (!rd) {
+    for (v = 0; v < ir->nvars; v++)
+        given[v] = -1;
+    if (cfg.exact) {
+        if (!fgm_dlx_refuses(csp))
+            dlx = fgm_dlx_new(csp, &st);
+    } else {
+        /* The model owns a copy of the IR; csp keeps reading IR. */
+        fgm_ir *copy = fgm_ir_copy(ir);
+
+        ep = copy ? fgm_ep_new(csp, copy, &so) : NULL;
+        if (!ep) {
             code = CLI_EINPUT;
             goto done;
         }
     }
-    if (fmt == FMT_CSV)
-        printf("observation,variable,value,p,solutions,complete\n");
-    if (fmt == FMT_JSON)
+    sink.ep = ep;
+    sink.given = given;
+    if (observe) {
+        /* Read it whole (observation files are small): a pipe can then
+         * be looked at twice, to tell puzzles from assignments. */
+        FILE *in = strcmp(observe, "-") == 0 ? stdin : fopen(observe, "r");
+        size_t len = 0, got;
+
+        if (!in) {
+            code = cli_fail(CLI_EINPUT, "%s: error: cannot open: %s",
+                            observe, strerror(errno));
+            goto done;
+        }
+        for (;;) {
+            char *q = realloc(text, len + 65536);
+
+            if (!q)
+                break;
+            text = q;
+            got = fread(text + len, 1, 65536, in);
+            len += got;
+            if (got == 0)
+                break;
+        }
+        if (in != stdin)
+            fclose(in);
+        if (len == 0) {
+            code = cli_fail(CLI_EINPUT, "%s:1: error: no observation in the "
+                            "input", observe);
+            goto done;
+        }
+        of = text ? fmemopen(text, len, "r") : NULL;
+        if (!of) {
+            code = cli_fail(CLI_EINTERNAL, "run: out of memory");
+            goto done;
+        }
+        assign = is_assignment_file(of);
+        if (!assign) {
+            rd = fgm_puzzle_reader_file(of, strcmp(observe, "-") == 0
+                                        ? "<stdin>" : observe, n, box,
+                                        cli_diag, NULL);
+            if (!rd) {
+                code = CLI_EINPUT;
+                goto done;
+            }
+        }
+    }
+    if (cfg.fmt == FMT_CSV)
+        printf("observation,kind,variable,value,p\n");
+    if (cfg.fmt == FMT_JSON)
         printf("[");
-    for (k = 0;; k++) {
-        fgm_dlx_limits lim = { cap, 0, 0 };
+    for (k = 0; code == CLI_OK; k++) {
         fgm_puzzle p;
-        long count = 0;
-        int v;
 
         if (rd) {
             st = fgm_puzzle_read(rd, &p);
@@ -173,28 +487,30 @@ cmd_run(cli_args *a)
                 break;
             }
             fgm_puzzle_to_given(&p, given);
+            if (ep)
+                for (v = 0; v < p.n * p.n; v++)
+                    fgm_ep_observe(ep, v, given[v]);
         } else {
             if (k > 0)
                 break;
-            for (v = 0; v < csp->nvars; v++)
-                given[v] = -1;
+            if (assign && !apply_assignments(ir, of, observe, &sink)) {
+                code = CLI_EINPUT;
+                break;
+            }
         }
-        lim.deadline = timeout > 0 ? fgm_now() + timeout * 1e-3 : 0;
-        st = fgm_dlx_run(dlx, given, &lim, &count, m, NULL, NULL);
-        if (st != FGM_OK && st != FGM_ETIMEOUT) {
-            code = cli_fail(cli_exit_code(st), "run: %s", fgm_strerror(st));
-            break;
-        }
-        print_marginals(csp, fmt, k, count,
-                        st == FGM_OK && count < cap, m, k == 0);
+        code = cfg.exact ? run_exact(csp, dlx, given, &cfg, k)
+                         : run_engine(ep, &cfg, k);
     }
-    if (fmt == FMT_JSON)
+    if (cfg.fmt == FMT_JSON)
         printf("]\n");
 done:
-    free(m);
+    if (of)
+        fclose(of);
+    free(text);
     free(given);
     fgm_puzzle_reader_close(rd);
     fgm_dlx_free(dlx);
+    fgm_ep_free(ep);
     fgm_csp_free(csp);
     fgm_ir_free(ir);
     return code;

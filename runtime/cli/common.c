@@ -22,13 +22,13 @@ cli_diag(void *ctx, const char *msg)
 int
 cli_fail(int code, const char *fmt, ...)
 {
+    char buf[2048];
     va_list ap;
 
-    fputs("fgm: ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    cli_diag(NULL, buf);
     return code;
 }
 

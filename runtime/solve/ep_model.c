@@ -37,6 +37,8 @@ fgm_ep_robust_ir(const fgm_ir *src)
     for (i = 0; i < src->nfactors; i++)
         if (src->factors[i].kind == FGM_FACTOR_DIRICHLET_DISCRETE)
             has = 1;
+    if (has)
+        return fgm_ir_copy(src);
     snprintf(name, sizeof name, "%.*s%s", FGM_IR_MAXNAME - 8, src->name,
              has ? "" : "_robust");
     ir = fgm_ir_new(name);
