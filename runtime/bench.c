@@ -32,6 +32,7 @@ typedef struct runstate {
     const fgm_bench_opts *o;
     fgm_bench *b;
     const fgm_solver **solvers;
+    fgm_backend *backends;  /* per solver: from a "name@backend" label */
     double last;            /* fgm_now() of the last progress line */
     int sent;               /* a progress line was sent */
 } runstate;
@@ -163,7 +164,8 @@ bench_new(const fgm_bench_opts *o, const fgm_solver *const *solvers)
     if (!b->corpora || !b->solvers || !b->rows)
         goto fail;
     for (s = 0; s < o->nsolvers; s++)
-        b->solvers[s] = solvers[s]->name;
+        b->solvers[s] = o->solvers[s];     /* the label, "@backend" too */
+    (void)solvers;
     for (c = 0; c < o->ncorpora; c++) {
         b->corpora[c] = label(o->corpora[c]);
         if (!b->corpora[c])
@@ -305,12 +307,12 @@ run_puzzle(const fgm_bench_opts *o, fgm_runner *r, const corpus *cp, int i,
     return FGM_OK;
 }
 
-/* Fills ROW: SOLVER on every puzzle of CP.  SCRATCH holds max(cp->count,
+/* Fills ROW: SOLVER (on BACKEND) on every puzzle of CP.  SCRATCH holds max(cp->count,
  * o->repeat) doubles, SOL csp->nvars ints. */
 static fgm_status
 run_row(runstate *rs, const corpus *cp, const fgm_csp *csp,
-        const fgm_solver *solver, fgm_bench_row *row, int *sol,
-        double *scratch)
+        const fgm_solver *solver, fgm_backend backend, fgm_bench_row *row,
+        int *sol, double *scratch)
 {
     const fgm_bench_opts *o = rs->o;
     fgm_runner *r;
@@ -318,7 +320,13 @@ run_row(runstate *rs, const corpus *cp, const fgm_csp *csp,
     const char *why;
     int i;
 
-    r = fgm_runner_new(solver, csp, o->solve_opts, &st, &why);
+    fgm_solve_opts so;
+
+    memset(&so, 0, sizeof so);
+    if (o->solve_opts)
+        so = *o->solve_opts;
+    so.backend = backend;
+    r = fgm_runner_new(solver, csp, &so, &st, &why);
     if (st == FGM_EUNSUPPORTED) {
         row->unsupported = why ? why : fgm_strerror(st);
         return FGM_OK;
@@ -398,7 +406,7 @@ run_corpus(runstate *rs, int c)
         goto done;
     }
     for (s = 0; s < o->nsolvers && st == FGM_OK; s++)
-        st = run_row(rs, &cp, csp, rs->solvers[s],
+        st = run_row(rs, &cp, csp, rs->solvers[s], rs->backends[s],
                      &rs->b->rows[c * o->nsolvers + s], sol, scratch);
 done:
     free(scratch);
@@ -409,19 +417,39 @@ done:
     return st;
 }
 
-/* Looks up every solver name; reports the unknown ones. */
+/* Looks up every solver label, "name" or "name@backend" (auto, compiled,
+ * interpreted); reports the unknown ones. */
 static fgm_status
-find_solvers(const fgm_bench_opts *o, const fgm_solver **out)
+find_solvers(const fgm_bench_opts *o, const fgm_solver **out,
+             fgm_backend *backends)
 {
+    static const char *const names[] = { "auto", "compiled", "interpreted" };
     fgm_status st = FGM_OK;
-    int s;
+    char base[128];
+    const char *at;
+    int s, k;
 
     for (s = 0; s < o->nsolvers; s++) {
-        out[s] = fgm_solver_find(o->solvers[s]);
+        at = strchr(o->solvers[s], '@');
+        snprintf(base, sizeof base, "%.*s",
+                 at ? (int)(at - o->solvers[s]) : 127, o->solvers[s]);
+        backends[s] = FGM_BACKEND_AUTO;
+        if (at) {
+            for (k = 0; k < 3 && strcmp(at + 1, names[k]) != 0; k++)
+                ;
+            if (k == 3) {
+                fgm_diagf(o->diag, o->diag_ctx, "error: unknown backend "
+                          "'%s' (auto, compiled, interpreted)", at + 1);
+                st = FGM_EINVAL;
+                continue;
+            }
+            backends[s] = (fgm_backend)k;
+        }
+        out[s] = fgm_solver_find(base);
         if (!out[s]) {
             fgm_diagf(o->diag, o->diag_ctx,
                       "error: unknown solver '%s' (fgm list shows them)",
-                      o->solvers[s]);
+                      base);
             st = FGM_EINVAL;
         }
     }
@@ -445,7 +473,9 @@ fgm_bench_run(const fgm_bench_opts *o, fgm_bench **out)
     rs.o = o;
     rs.last = fgm_now();
     rs.solvers = calloc((size_t)o->nsolvers, sizeof *rs.solvers);
-    st = rs.solvers ? find_solvers(o, rs.solvers) : FGM_ENOMEM;
+    rs.backends = calloc((size_t)o->nsolvers, sizeof *rs.backends);
+    st = rs.solvers && rs.backends
+         ? find_solvers(o, rs.solvers, rs.backends) : FGM_ENOMEM;
     if (st == FGM_OK) {
         rs.b = bench_new(o, rs.solvers);
         if (!rs.b)
@@ -458,6 +488,7 @@ fgm_bench_run(const fgm_bench_opts *o, fgm_bench **out)
     if (rs.sent)
         o->progress(o->progress_ctx, NULL);
     free(rs.solvers);
+    free(rs.backends);
     if (st != FGM_OK) {
         fgm_bench_free(rs.b);
         return st;

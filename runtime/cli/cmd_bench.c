@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include "cli.h"
 #include "../bench.h"
+#include "../solve/ep_model.h"
 #include "../solve/solver.h"
 
 /* Progress on a terminal only, and only once the run has taken a second. */
@@ -36,10 +37,90 @@ show_progress(void *ctx, const char *line)
 static int
 usage(void)
 {
-    fprintf(stderr, "usage: fgm bench [--solvers S1,S2] [--repeat R] "
-            "[--timeout-ms T] [--csv FILE]\n"
-            "                 [--detail FILE] [--svg FILE] PUZZLES...\n");
+    fprintf(stderr, "usage: fgm bench [--solvers S1,S2] [--backends B1,B2] "
+            "[--repeat R]\n"
+            "                 [--timeout-ms T] [--csv FILE] [--detail FILE] "
+            "[--svg FILE]\n"
+            "                 PUZZLES...\n");
     return CLI_EUSAGE;
+}
+
+/* The row of B for corpus C labelled SOLVER, or NULL. */
+static const fgm_bench_row *
+find_row(const fgm_bench *b, int c, const char *solver)
+{
+    int s;
+
+    for (s = 0; s < b->nsolvers; s++)
+        if (strcmp(b->solvers[s], solver) == 0)
+            return &b->rows[c * b->nsolvers + s];
+    return NULL;
+}
+
+/* Times opening the robust Sudoku model of box side BOX with a compiled
+ * plugin: first into an empty folder (code generation + C compiler +
+ * load), then again (load only).  Returns 0 if no plugin could be had. */
+static int
+plugin_times(int box, double *compile_ms, double *load_ms)
+{
+    char dir[] = "/tmp/fgm_bench_XXXXXX", cmd[64];
+    fgm_model_opts mo;
+    fgm_model *m;
+    int pass, ok = 1;
+
+    if (!mkdtemp(dir))
+        return 0;
+    memset(&mo, 0, sizeof mo);
+    mo.backend = FGM_BACKEND_COMPILED;
+    mo.out_dir = dir;
+    for (pass = 0; pass < 2 && ok; pass++) {
+        fgm_ir *ir = fgm_ep_robust_ir_of_sudoku(box);
+        double t0 = fgm_now();
+
+        ok = ir && fgm_model_open_ir(ir, &mo, &m, NULL, NULL) == FGM_OK
+             && fgm_model_is_compiled(m);
+        *(pass ? load_ms : compile_ms) = (fgm_now() - t0) * 1e3;
+        if (ok)
+            fgm_model_free(m);
+    }
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        ok = 0;
+    return ok;
+}
+
+/* After a --backends run: interpreted/compiled ratios of the median time
+ * per puzzle, and what the plugin costs to build and to load. */
+static void
+backend_report(const fgm_bench *b)
+{
+    double cms, lms;
+    int c, s;
+
+    printf("\n# backends: median ms per puzzle, interpreted / compiled\n");
+    for (c = 0; c < b->ncorpora; c++)
+        for (s = 0; s < b->nsolvers; s++) {
+            const char *label = b->solvers[s], *at = strchr(label, '@');
+            const fgm_bench_row *rc = &b->rows[c * b->nsolvers + s], *ri;
+            char other[96];
+
+            if (!at || strcmp(at + 1, "compiled") != 0)
+                continue;
+            snprintf(other, sizeof other, "%.*s@interpreted",
+                     (int)(at - label), label);
+            ri = find_row(b, c, other);
+            if (!ri || rc->ntimed == 0 || ri->ntimed == 0)
+                continue;
+            printf("%-12s %-14.*s compiled %.4g ms  interpreted %.4g ms  "
+                   "ratio %.2fx\n", b->corpora[c], (int)(at - label), label,
+                   rc->median_ms, ri->median_ms,
+                   ri->median_ms / rc->median_ms);
+        }
+    if (plugin_times(3, &cms, &lms))
+        printf("plugin for the 9x9 robust model: generate + compile + load "
+               "%.0f ms, load an up-to-date plugin %.2f ms\n", cms, lms);
+    else
+        printf("plugin for the 9x9 robust model: could not be built\n");
 }
 
 /* Splits the comma list S (modified in place) into *OUT. */
@@ -59,8 +140,10 @@ int
 cmd_bench(cli_args *a)
 {
     const char *solvers[64], *csv = NULL, *svg = NULL, *detail = NULL;
-    const char *val, **corpora;
-    char *list = NULL;
+    const char *val, **corpora, *names[64];
+    char *list = NULL, *blist = NULL, labels[64][64];
+    const char *backends[4];
+    int nbackends = 0, nnames = 0, i, j;
     fgm_bench_opts o;
     fgm_solve_opts so;
     fgm_bench *b = NULL;
@@ -75,7 +158,14 @@ cmd_bench(cli_args *a)
     fgm_bench_opts_init(&o);
     memset(&so, 0, sizeof so);
     while (a->i < a->argc) {
-        if ((r = cli_opt_value(a, "--solvers", &val)) != 0) {
+        if ((r = cli_opt_value(a, "--backends", &val)) != 0) {
+            if (r < 0)
+                goto usage;
+            free(blist);
+            blist = strdup(val);
+            if (!blist)
+                goto usage;
+        } else if ((r = cli_opt_value(a, "--solvers", &val)) != 0) {
             if (r < 0)
                 goto usage;
             free(list);
@@ -112,13 +202,37 @@ cmd_bench(cli_args *a)
     if (ncorpora == 0)
         goto usage;
     if (list) {
-        o.nsolvers = split(list, solvers, (int)FGM_COUNTOF(solvers));
+        nnames = split(list, names, (int)FGM_COUNTOF(names));
     } else {
-        const fgm_solver *const *all = fgm_solver_list(&o.nsolvers);
-        int i;
+        /* Default: the exact solvers (the probabilistic ones are named:
+         * ep-naive compiles a plugin per puzzle). */
+        const fgm_solver *const *all = fgm_solver_list(&i);
 
-        for (i = 0; i < o.nsolvers; i++)
-            solvers[i] = all[i]->name;
+        for (j = 0; j < i; j++)
+            if (all[j]->flags & FGM_SOLVER_EXACT)
+                names[nnames++] = all[j]->name;
+    }
+    if (blist)
+        nbackends = split(blist, backends, (int)FGM_COUNTOF(backends));
+    /* --backends: one row per backend for each probabilistic solver
+     * ("ep-robust@compiled"); exact solvers have one backend. */
+    o.nsolvers = 0;
+    for (i = 0; i < nnames; i++) {
+        const fgm_solver *sv = fgm_solver_find(names[i]);
+        int exact = sv && (sv->flags & FGM_SOLVER_EXACT);
+
+        if (!nbackends || exact || strchr(names[i], '@')) {
+            if (o.nsolvers < (int)FGM_COUNTOF(solvers))
+                solvers[o.nsolvers++] = names[i];
+            continue;
+        }
+        for (j = 0; j < nbackends && o.nsolvers < (int)FGM_COUNTOF(solvers);
+             j++) {
+            snprintf(labels[o.nsolvers], sizeof labels[0], "%s@%s",
+                     names[i], backends[j]);
+            solvers[o.nsolvers] = labels[o.nsolvers];
+            o.nsolvers++;
+        }
     }
     o.solvers = solvers;
     o.corpora = corpora;
@@ -144,12 +258,16 @@ cmd_bench(cli_args *a)
                                   NULL) != FGM_OK)
             code = CLI_EINPUT;
     }
+    if (st == FGM_OK && nbackends)
+        backend_report(b);
     fgm_bench_free(b);
     free(list);
+    free(blist);
     free(corpora);
     return code;
 usage:
     free(list);
+    free(blist);
     free(corpora);
     return usage();
 }

@@ -18,8 +18,9 @@
 static int
 usage(void)
 {
-    fprintf(stderr, "usage: fgm compile MODEL [--algo A] [-o OUT.so] "
-            "[--emit-c OUT.c] [--out-dir DIR]\n");
+    fprintf(stderr, "usage: fgm compile MODEL [-D NAME=VALUE]... [--algo A] "
+            "[-o OUT.so]\n"
+            "                   [--emit-c OUT.c] [--out-dir DIR]\n");
     return CLI_EUSAGE;
 }
 
@@ -54,7 +55,8 @@ int
 cmd_compile(cli_args *a)
 {
     const char *model = NULL, *algo = NULL, *out = NULL, *emit_c = NULL;
-    const char *out_dir = "generated", *val;
+    const char *out_dir = "generated", *val, *defines[64];
+    int ndefines = 0;
     fgm_model_opts mo;
     fgm_model *m = NULL;
     fgm_sched *s;
@@ -76,6 +78,10 @@ cmd_compile(cli_args *a)
             if (r < 0)
                 return usage();
             out_dir = val;
+        } else if ((r = cli_opt_value(a, "-D", &val)) != 0) {
+            if (r < 0 || ndefines == (int)FGM_COUNTOF(defines))
+                return usage();
+            defines[ndefines++] = val;
         } else if ((r = cli_opt_value(a, "-o", &val)) != 0) {
             if (r < 0)
                 return usage();
@@ -92,7 +98,7 @@ cmd_compile(cli_args *a)
     }
     if (!model)
         return usage();
-    ir = cli_model_open(model, &n, &box, &code);
+    ir = cli_model_open(model, defines, ndefines, &n, &box, &code);
     if (!ir)
         return code;
     if (algo) {

@@ -90,6 +90,18 @@ fgm_ep_robust_ir(const fgm_ir *src)
     return ir;
 }
 
+fgm_ir *
+fgm_ep_robust_ir_of_sudoku(int box)
+{
+    fgm_ir *plain = fgm_ir_sudoku(box), *ir;
+
+    if (!plain)
+        return NULL;
+    ir = fgm_ep_robust_ir(plain);
+    fgm_ir_free(plain);
+    return ir;
+}
+
 void
 fgm_ep_free(fgm_ep *ep)
 {
