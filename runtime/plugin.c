@@ -203,18 +203,30 @@ first_message(const char *out, char *line, size_t size)
     snprintf(line, size, "%.*s", (int)strcspn(pick, "\n"), pick);
 }
 
-/* Splits CC on blanks into ARGV (pointers into WORDS, a copy the caller
- * frees), followed by the fixed compiler arguments.  Returns the argument
- * vector (caller frees) or NULL when out of memory. */
+/* Splits CC and the optimization flags on blanks into ARGV (pointers into
+ * WORDS, a copy the caller frees), followed by the fixed compiler
+ * arguments.  The flags are $FGM_PLUGIN_CFLAGS, by default
+ * "-O3 -march=native": a plugin is built on the machine that runs it, like
+ * a JIT, so it may use every instruction the machine has.  Returns the
+ * argument vector (caller frees) or NULL when out of memory. */
 static char **
 compiler_argv(const char *cc, const char *inc, const char *tmp,
               const char *c_path, char **words)
 {
     static const char *const blanks = " \t\n";
-    size_t n = 0, max = strlen(cc) / 2 + 1;
-    char **argv, *w;
+    const char *flags = getenv("FGM_PLUGIN_CFLAGS");
+    size_t n = 0, max;
+    char **argv, *w, *line;
 
-    *words = malloc(strlen(cc) + 1);
+    if (!flags)
+        flags = "-O3 -march=native";
+    line = malloc(strlen(cc) + strlen(flags) + 2);
+    if (!line)
+        return NULL;
+    sprintf(line, "%s %s", cc, flags);
+    cc = line;
+    max = strlen(cc) / 2 + 1;
+    *words = line;
     argv = malloc((max + 10) * sizeof *argv);
     if (!*words || !argv) {
         free(*words);
@@ -222,7 +234,6 @@ compiler_argv(const char *cc, const char *inc, const char *tmp,
         *words = NULL;
         return NULL;
     }
-    strcpy(*words, cc);
     for (w = *words + strspn(*words, blanks); *w;
          w += strspn(w, blanks)) {
         argv[n++] = w;
@@ -231,7 +242,6 @@ compiler_argv(const char *cc, const char *inc, const char *tmp,
             *w++ = '\0';
     }
     /* const is dropped only for execvp's prototype: nothing writes. */
-    argv[n++] = (char *)"-O2";
     argv[n++] = (char *)"-fPIC";
     argv[n++] = (char *)"-shared";
     argv[n++] = (char *)"-I";
