@@ -193,6 +193,17 @@ typedef struct fgm_run_info {
     double ms;                 /* wall time of the run */
 } fgm_run_info;
 
+/* Compiles the model file PATH (with OPTS->defines-free defaults) and opens
+ * it: the usual entry point.  Diagnostics (file:line:col) go to DIAG.
+ * Returns FGM_OK and *OUT, or an error status. */
+fgm_status fgm_model_open(const char *path, const fgm_model_opts *opts,
+                          fgm_model **out, fgm_diag_fn diag, void *ctx);
+
+/* The first index of array NAME (a variable index for a `var` array, a
+ * Dirichlet node index for a `prior` array) and its element count in
+ * *COUNT (nullable).  Returns -1 when there is no such array. */
+int fgm_model_find(const fgm_model *m, const char *name, int *count);
+
 /* Opens an IR as a model (the IR is copied by reference and owned by the
  * model from now on: do not free it).  With backend AUTO or COMPILED the
  * plugin cascade of DESIGN.md runs (fallback reasons go to DIAG once).

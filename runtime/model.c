@@ -140,6 +140,31 @@ fgm_model_open_ir(fgm_ir *ir, const fgm_model_opts *opts, fgm_model **out,
     return FGM_OK;
 }
 
+fgm_status
+fgm_model_open(const char *path, const fgm_model_opts *opts,
+               fgm_model **out, fgm_diag_fn diag, void *ctx)
+{
+    fgm_ir *ir = NULL;
+    fgm_status st = fgm_compile_file(path, NULL, &ir, diag, ctx);
+
+    *out = NULL;
+    if (st != FGM_OK)
+        return st;
+    return fgm_model_open_ir(ir, opts, out, diag, ctx);
+}
+
+int
+fgm_model_find(const fgm_model *m, const char *name, int *count)
+{
+    const fgm_ir_array *a = fgm_ir_find_array(m->ir, name);
+
+    if (!a)
+        return -1;
+    if (count)
+        *count = a->count;
+    return a->first;
+}
+
 const fgm_ir *
 fgm_model_ir(const fgm_model *m)
 {

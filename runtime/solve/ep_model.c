@@ -144,10 +144,18 @@ fgm_ep_new(const fgm_csp *csp, fgm_ir *ir, const fgm_solve_opts *opts)
     }
     for (v = 0; v < mir->nvars; v++)
         ep->node_of[v] = -1;
-    for (i = 0; i < mir->nfactors; i++)
-        if (mir->factors[i].kind == FGM_FACTOR_DIRICHLET_DISCRETE)
-            ep->node_of[fgm_ir_scope(mir, &mir->factors[i])[0]] =
-                mir->factors[i].aux;
+    /* A clue goes to the variable's prior when that prior is observed
+     * (the seed's robust model: one observed p per cell); a variable whose
+     * prior is a model parameter (dice: p shared by every roll) is
+     * observed itself. */
+    for (i = 0; i < mir->nfactors; i++) {
+        const fgm_ir_factor *f = &mir->factors[i];
+
+        if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE
+            && (mir->arrays[mir->dir_array[f->aux]].flags
+                & FGM_ARRAY_OBSERVED))
+            ep->node_of[fgm_ir_scope(mir, f)[0]] = f->aux;
+    }
     return ep;
 }
 

@@ -17,7 +17,8 @@
 typedef struct fgm_ep {
     const fgm_csp *csp;
     fgm_model *model;
-    int *node_of;       /* nvars: the variable's Dirichlet node, or -1 */
+    int *node_of;       /* nvars: the variable's observed Dirichlet
+                         * node (a clue becomes its point mass), or -1 */
     double *vec;        /* maxcard scratch */
 } fgm_ep;
 
