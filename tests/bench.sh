@@ -24,3 +24,13 @@ for j in 1 2; do
 done
 echo
 echo "Charts and CSV in $OUT/"
+
+echo
+echo "== Compiled against interpreted EP, and the plugin's build and load times"
+"$FGM" bench --solvers ep-robust,ep-naive --backends compiled,interpreted \
+    --timeout-ms 20000 --csv "$OUT/ep.csv" --svg "$OUT/ep.svg" \
+    puzzles/seed000.txt "$P/easy50.txt"
+
+echo
+echo "== Marginal accuracy on 4x4 puzzles with several solutions"
+bash "$(dirname "$0")/accuracy.sh" "$FGM" "$OUT/accuracy"
