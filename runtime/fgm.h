@@ -185,6 +185,12 @@ typedef struct fgm_run_opts {
     int use_damping;           /* 1: DAMPING replaces the model's */
     double tolerance;          /* stop when no message moves more */
     int use_tolerance;         /* 1: TOLERANCE replaces the model's */
+    int warm;                  /* 1: continue from the last run's messages
+                                * (decimation: observe a cell, sweep a few
+                                * more times); the first run is always cold */
+    double noise;              /* cold start: multiply each initial message
+                                * by exp(U(-noise, noise)) (restarts) */
+    unsigned long seed;        /* the noise's RNG seed */
 } fgm_run_opts;
 
 typedef struct fgm_run_info {

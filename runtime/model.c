@@ -7,6 +7,8 @@
  * same answers as a new model per puzzle, and the interpreted and compiled
  * backends see exactly the same inputs.
  */
+#include <gsl/gsl_rng.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "model.h"
@@ -222,6 +224,32 @@ fgm_model_observe_dirichlet(fgm_model *m, int d, const double *alpha,
     return FGM_OK;
 }
 
+/* Multiplies every edge message by exp(U(-NOISE, NOISE)) and renormalizes
+ * (the seed's log-uniform noise on restarts), then rebuilds the beliefs.
+ * The same for both backends: it runs after the backend's reset. */
+static void
+perturb(fgm_model *m, double noise, unsigned long seed)
+{
+    const fgm_sched *s = m->sched;
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    int e, j, k;
+
+    if (!rng)
+        return;
+    gsl_rng_set(rng, seed);
+    for (e = 0; e < s->nedges; e++) {
+        double *msg = m->st.msg + (size_t)e * (size_t)s->stride;
+
+        k = s->card[s->edge_var[e]];
+        for (j = 0; j < k; j++)
+            msg[j] *= exp((2.0 * gsl_rng_uniform(rng) - 1.0) * noise);
+        fgm_k_normalize(msg, k);
+    }
+    gsl_rng_free(rng);
+    fgm_k_refresh(&m->st, s->nvars, s->var_edge_off, s->var_edges, s->card,
+                  0, s->stride);
+}
+
 fgm_status
 fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
 {
@@ -238,10 +266,22 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
     m->st.parallel = inf->schedule == FGM_SCHEDULE_PARALLEL;
     if (!(m->st.damping >= 0.0 && m->st.damping < 1.0))
         return FGM_EINVAL;
-    if (m->desc)
-        m->desc->reset(&m->st);
-    else
-        fgm_interp_reset(m->sched, &m->st);
+    if (!opts->warm || !m->ran) {
+        if (m->desc)
+            m->desc->reset(&m->st);
+        else
+            fgm_interp_reset(m->sched, &m->st);
+        if (opts->noise > 0.0)
+            perturb(m, opts->noise, opts->seed);
+    } else {
+        /* Observations may have changed since the last run: beliefs are
+         * rebuilt from the unary vectors and the current messages. */
+        const fgm_sched *s = m->sched;
+
+        fgm_k_refresh(&m->st, s->nvars, s->var_edge_off, s->var_edges,
+                      s->card, 0, s->stride);
+    }
+    m->ran = 1;
     for (i = 0; i < iters; i++) {
         change = m->desc ? m->desc->sweep(&m->st)
                          : fgm_interp_sweep(m->sched, &m->st);
