@@ -53,17 +53,34 @@ factor_comment(FILE *f, const fgm_sched *s, const fgm_sched_factor *sf)
                 fa->line, fa->col);
 }
 
-/* One row per factor of run R: "e, v0[, v1]" plus aux columns, with a
- * comment where a new IR factor starts. */
+/* The largest arity in run R, and whether every factor has it. */
+static int
+run_arity(const fgm_sched *s, const run *r, int *uniform)
+{
+    int i, a, n = 0;
+
+    *uniform = 1;
+    for (i = 0; i < r->count; i++) {
+        a = s->factors[r->first + i].arity;
+        if (i > 0 && a != n)
+            *uniform = 0;
+        n = a > n ? a : n;
+    }
+    return n;
+}
+
+/* One row per factor of run R: "e, v0[, v1]" plus aux columns (ALLDIFF:
+ * "e, n, v0..v(n-1)"), with a comment where a new IR factor starts. */
 static void
 run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
 {
-    int i, j, last = -1;
+    int i, j, last = -1, uni;
 
     fprintf(f, "/* run %d: %d %s update%s */\n", idx, r->count,
             fgm_sched_op_name(r->op), r->count == 1 ? "" : "s");
     fprintf(f, "static const int run%d[%d][%d] = {\n", idx, r->count,
-            r->op == FGM_OP_NEQ ? 3 : r->op == FGM_OP_DIRICHLET ? 4 : 2);
+            r->op == FGM_OP_NEQ ? 3 : r->op == FGM_OP_DIRICHLET ? 4
+            : r->op == FGM_OP_ALLDIFF ? 2 + run_arity(s, r, &uni) : 2);
     for (i = 0; i < r->count; i++) {
         const fgm_sched_factor *sf = &s->factors[r->first + i];
         const int *vars = s->edge_var + sf->edge;
@@ -81,6 +98,14 @@ run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
         case FGM_OP_DIRICHLET:
             fprintf(f, "    { %d, %d, %d, %d },\n", sf->edge, vars[0], sf->aux,
                     sf->dfac);
+            break;
+        case FGM_OP_ALLDIFF:
+            /* Shorter scopes leave the row's tail zero-filled. */
+            fprintf(f, "    { %d, %d,", sf->edge, sf->arity);
+            for (j = 0; j < sf->arity; j++)
+                fprintf(f, "%s%d%s", j > 0 && j % 12 == 0 ? "\n      " : " ",
+                        vars[j], j + 1 < sf->arity ? "," : "");
+            fprintf(f, " },\n");
             break;
         default:
             fprintf(f, "    { %d, %d },\n", r->first + i, sf->arity);
@@ -123,7 +148,8 @@ run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
     if (s->uniform_card)
         snprintf(kexpr, sizeof kexpr, "K");
     else
-        snprintf(kexpr, sizeof kexpr, "card[run%d[i][1]]", idx);
+        snprintf(kexpr, sizeof kexpr, "card[run%d[i][%d]]", idx,
+                 r->op == FGM_OP_ALLDIFF ? 2 : 1);
 
     fprintf(f, "static double\nsweep_run%d(fgm_state *st)\n{\n", idx);
     fprintf(f, "    double change = 0.0, c;\n");
@@ -143,6 +169,21 @@ run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
                 s->infer.algo == FGM_ALGO_EP,
                 s->infer.projection == FGM_PROJECTION_MEAN_SQUARE);
         break;
+    case FGM_OP_ALLDIFF: {
+        /* The arity as a constant when the run's scopes agree (the
+         * schedule gives each scope one domain size). */
+        int uni, n = run_arity(s, r, &uni);
+        char nexpr[32];
+
+        if (uni)
+            snprintf(nexpr, sizeof nexpr, "%d", n);
+        else
+            snprintf(nexpr, sizeof nexpr, "run%d[i][1]", idx);
+        fprintf(f, "        c = fgm_k_alldiff(st, run%d[i][0], &run%d[i][2], "
+                "%s, S,\n                          %s, %d, st->scratch);\n",
+                idx, idx, nexpr, kexpr, maxp);
+        break;
+    }
     default:
         fprintf(f, "\n");
         for (i = 0; i < r->count; i++) {

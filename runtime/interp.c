@@ -46,6 +46,10 @@ fgm_interp_sweep(const fgm_sched *s, fgm_state *st)
             c = fgm_k_dirichlet(st, f->edge, vars[0], f->aux, f->dfac, S,
                                 s->card[vars[0]], ep, ms, st->scratch);
             break;
+        case FGM_OP_ALLDIFF:
+            c = fgm_k_alldiff(st, f->edge, vars, f->arity, S,
+                              s->card[vars[0]], maxp, st->scratch);
+            break;
         default:
             FGM_DIE("operator without an interpreter kernel");
         }

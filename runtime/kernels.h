@@ -17,8 +17,10 @@
  * divided out.  Damping mixes the new message with the previous one,
  * new = (1 - d) new + d old, then renormalizes.
  *
- * Only <stdint.h> via plugin_abi.h and no libm: generated plugins link
- * nothing.
+ * Headers: <stdint.h> via plugin_abi.h, and <math.h> for the alldiff
+ * max-product messages (log, exp) of kernels_alldiff.h, included at the
+ * end; plugins are linked with -lm (runtime/plugin.c) and call the same
+ * libm as the interpreter.  Nothing else.
  */
 #ifndef FGM_KERNELS_H
 #define FGM_KERNELS_H
@@ -416,5 +418,8 @@ fgm_k_table(fgm_state *st, int e0, const int *vars, const int *cards,
     }
     return change;
 }
+
+/* The native alldiff factor (sum- and max-product). */
+#include "kernels_alldiff.h"
 
 #endif /* FGM_KERNELS_H */

@@ -133,6 +133,22 @@ fold_evidence(fgm_sched *s, const fgm_ir *ir)
     return 1;
 }
 
+/* Whether kernels_alldiff.h can run a native alldiff over SC: one domain
+ * size K for the whole scope, arity <= K, and K <= FGM_K_ALLDIFF_SUM_MAXK
+ * unless max-product (the subset DP's 2^(K+1) doubles). */
+static int
+native_alldiff_ok(const fgm_sched *s, const fgm_ir *ir, const int *sc,
+                  int arity)
+{
+    int k = s->card[sc[0]], j;
+
+    for (j = 1; j < arity; j++)
+        if (s->card[sc[j]] != k)
+            return 0;
+    return arity <= k && (ir->infer.algo == FGM_ALGO_BP_MAX
+                          || k <= FGM_K_ALLDIFF_SUM_MAXK);
+}
+
 /* Lowers the IR's factors, in IR order, into schedule factors. */
 static fgm_status
 lower_factors(fgm_sched *s, const fgm_ir *ir)
@@ -164,9 +180,13 @@ lower_factors(fgm_sched *s, const fgm_ir *ir)
         case FGM_FACTOR_ALLDIFF:
             if (f->kind == FGM_FACTOR_ALLDIFF
                 && ir->infer.alldiff == FGM_ALLDIFF_NATIVE) {
-                /* The native alldiff operator is not written yet. */
-                free(ps.keys);
-                return FGM_EUNSUPPORTED;
+                if (!native_alldiff_ok(s, ir, sc, f->arity)) {
+                    free(ps.keys);
+                    return FGM_EUNSUPPORTED;
+                }
+                ok = add_factor(s, &fcap, &ecap, FGM_OP_ALLDIFF, f->arity,
+                                sc, -1, i);
+                break;
             }
             for (j = 0; j < f->arity && ok; j++)
                 for (k = j + 1; k < f->arity && ok; k++) {
@@ -262,11 +282,23 @@ fgm_sched_new(const fgm_ir *ir, fgm_status *status)
     if (!index_edges(s))
         goto fail;
     for (i = 0; i < s->nfactors; i++)
-        if (s->factors[i].arity > maxarity)
+        if (s->factors[i].arity > maxarity
+            && s->factors[i].op != FGM_OP_ALLDIFF)
             maxarity = s->factors[i].arity;
     /* Kernels use 4 vectors; a table needs one cavity per scope position
      * plus an output vector. */
     s->nscratch = (maxarity + 2 > 4 ? maxarity + 2 : 4) * s->stride;
+    for (i = 0; i < s->nfactors; i++) {
+        const fgm_sched_factor *f = &s->factors[i];
+        long need;
+
+        if (f->op != FGM_OP_ALLDIFF)
+            continue;
+        need = fgm_k_alldiff_scratch(f->arity, s->card[s->edge_var[f->edge]],
+                                     s->infer.algo == FGM_ALGO_BP_MAX);
+        if (need > s->nscratch)
+            s->nscratch = (int)need;
+    }
     *status = FGM_OK;
     return s;
 fail:

@@ -1,0 +1,549 @@
+/* runtime/kernels_alldiff.h: messages of the native arity-n alldiff factor.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+/* Op: alldiff_sum  arity: n  kind: bp-sum */
+/* Op: alldiff_max  arity: n  kind: bp-max */
+/*
+ * Included at the end of kernels.h; the conventions there hold (normalized
+ * messages, FGM_K_FLOOR, fgm_k_commit damping, st->parallel).
+ *
+ * The factor is 1 when the N variables of its scope take pairwise distinct
+ * values among K (N <= K; every variable of the scope has K values), else
+ * 0.  Let Q be the N x K matrix of cavities, Q[j][w] = belief_j(w) /
+ * msg_j(w) normalized (the variable-to-factor messages).  The exact
+ * messages are, for every scope position i and value v,
+ *
+ *   sum-product  M[i][v] = sum over injective s: rows != i -> values != v
+ *                          of prod_{j != i} Q[j][s(j)]
+ *                = the permanent of the (N-1) x (K-1) minor of Q;
+ *   max-product  M[i][v] = the same with max in place of sum
+ *                = the best assignment of that minor.
+ *
+ * Both are computed for all (i, v) of a factor at once; padding Q with
+ * K - N rows of ones (a padding row takes a value no variable uses) makes
+ * the problem square, K x K, without changing any message but by a
+ * constant.
+ *
+ * Sum-product, all minors by a forward/backward subset DP.  F[S] is the
+ * sum over bijections of rows 0..|S|-1 onto the value set S, B[S] the same
+ * for rows K-|S|..K-1; the row count is implied by |S|, so each is one
+ * array of 2^K doubles:
+ *   F[S] = sum_{v in S} F[S - v] Q[|S|-1][v],
+ *   B[S] = sum_{v in S} B[S - v] Q[K-|S|][v],
+ *   M[i][v] = sum_{|S| = i, v not in S} F[S] B[U - S - v]   (U = all K).
+ * Every term is positive: no cancellation, unlike Ryser's alternating
+ * inclusion-exclusion (H. J. Ryser, Combinatorial Mathematics, Carus
+ * Monograph 14, 1963; Gray-code form in A. Nijenhuis and H. S. Wilf,
+ * Combinatorial Algorithms, 1978), which loses all digits on skewed
+ * inputs and is kept below only as the tests' cross-check.  Cost
+ * O(K 2^K) per factor for all N K messages (seed: one Ryser per (i, v),
+ * O(N K 2^N) each); the subsets are of values, so the cost follows K
+ * even when N is smaller.  Underflow: each popcount layer of F and of B is
+ * rescaled to max 1 once computed; row i of M combines only layer i of F
+ * with layer K-1-i of B, so its scale is one constant that the
+ * normalization removes.  The memory, 2^(K+1) doubles, caps the domain at
+ * FGM_K_ALLDIFF_SUM_MAXK (the schedule refuses larger ones).  Loopy
+ * sum-product on permanents: B. Huang and T. Jebara, "Approximating the
+ * permanent with belief propagation", arXiv:0908.1769, 2009.
+ *
+ * Max-product, all minors from one assignment solve.  Costs c = -log Q
+ * (log domain: products of N entries near 1e-300 would underflow).  A
+ * zero entry has cost +infinity, represented exactly as the pair (1, 0)
+ * in a lexicographic cost (count of zero entries, sum of -log): the
+ * assignment algorithm only adds, subtracts and compares, so it runs
+ * unchanged on that ordered group, infeasible minors stay exactly 0 and
+ * no large constant swamps the digits of the finite part.  One Hungarian
+ * solve (H. W. Kuhn, Naval Res. Logist. Q. 2:83-97, 1955; J. Munkres,
+ * J. SIAM 5:32-38, 1957; shortest augmenting paths with potentials as in
+ * R. Jonker and A. Volgenant, Computing 38:325-340, 1987) gives an optimal
+ * matching s and duals u, v with reduced costs c[r][w] - u[r] - v[w] >= 0,
+ * 0 on s.  By complementary slackness the best assignment of the rows
+ * other than i to the values other than w costs
+ *   opt - u[i] - v[w] + D[w][s(i)],
+ * where D is the shortest path between values in the residual graph
+ * (value a -> value b at the reduced cost of a's matched row taking b):
+ * the alternating path w -> ... -> s(i) is what moving i off s(i) costs
+ * the others.  D for all pairs by Floyd-Warshall: O(K^3) per factor for
+ * all N K messages, against O(N K^4) for one Hungarian per (i, v) (the
+ * seed; kept below as the tests' reference).  This is the weighted
+ * alldiff's cost-based filtering (M. Sellmann, "An arc-consistency
+ * algorithm for the minimum weight all different constraint", CP 2002).
+ * Max-product on matchings: M. Bayati, D. Shah and M. Sharma, IEEE Trans.
+ * Inf. Theory 54(3):1241-1251, 2008.  Rounding: the finite part of a cost
+ * sums up to N terms of size up to ~745 (-log of the smallest double), so
+ * a message entry carries a relative error of a few ulp of N * 745.
+ *
+ * libm: max-product needs log and exp, so this header includes <math.h>;
+ * the plugin build command links -lm (runtime/plugin.c), and the
+ * interpreter and a plugin call the same libm functions.
+ *
+ * Fixed cells: a scope position whose cavity is a point mass (largest
+ * entry > FGM_K_ALLDIFF_FIXED, in particular a single nonzero) keeps its
+ * message and its belief, as the seed skips given cells: the new message
+ * could not move a point mass.  Its row of Q still constrains the others.
+ * A factor whose positions are all fixed costs nothing.
+ */
+#ifndef FGM_KERNELS_ALLDIFF_H
+#define FGM_KERNELS_ALLDIFF_H
+
+#include <math.h>
+#include "kernels.h"    /* includes this file at its end: guard first */
+
+#define FGM_K_ALLDIFF_SUM_MAXK 20   /* sum-product: 2^(K+1) doubles */
+#define FGM_K_ALLDIFF_FIXED (1.0 - 1e-9)
+
+/* Doubles of scratch fgm_k_alldiff needs for arity N over K values:
+ * cavities and new messages (2 N K), plus F and B (2^(K+1)) for
+ * sum-product or the cost, distance and dual arrays (4 K^2 + 6 K) for
+ * max-product. */
+static inline long
+fgm_k_alldiff_scratch(int n, int k, int max_product)
+{
+    long w = 2L * n * k;
+
+    if (max_product)
+        return w + 4L * k * k + 6L * k;
+    return w + (2L << k);
+}
+
+/* ---- sum-product: subset DP ------------------------------------------- */
+
+/* Index of the lowest set bit of X (X != 0). */
+static inline int
+fgm_k_ad_ctz(unsigned long x)
+{
+#if defined(__GNUC__)
+    return __builtin_ctzl(x);
+#else
+    int n = 0;
+
+    for (; !(x & 1); x >>= 1)
+        n++;
+    return n;
+#endif
+}
+
+/* The next larger mask with the same popcount (Gosper's hack, the
+ * division by the lowest bit done as a shift); past every mask for 0. */
+static inline unsigned long
+fgm_k_ad_next(unsigned long x)
+{
+    unsigned long r = x + (x & (~x + 1));
+
+    return x ? r | (((x ^ r) >> 2) >> fgm_k_ad_ctz(x)) : ~0UL;
+}
+
+/* Layer T (masks of popcount T over K values) of a subset table: X[S] =
+ * sum_{v in S} X[S - v] ROW[v] (ROW NULL: a padding row of ones), then
+ * the layer scaled to maximum 1. */
+static inline void
+fgm_k_ad_layer(double *x, const double *row, int t, int k)
+{
+    unsigned long s, b, lim = 1UL << k;
+    double mx = 0.0, acc, inv;
+
+    for (s = (1UL << t) - 1; s < lim; s = fgm_k_ad_next(s)) {
+        acc = 0.0;
+        if (row)
+            for (b = s; b; b &= b - 1)
+                acc += x[s ^ (b & (~b + 1))] * row[fgm_k_ad_ctz(b)];
+        else
+            for (b = s; b; b &= b - 1)
+                acc += x[s ^ (b & (~b + 1))];
+        x[s] = acc;
+        mx = acc > mx ? acc : mx;
+    }
+    if (!(mx > 0.0) || mx == 1.0)
+        return;
+    /* A subnormal maximum has no finite inverse: divide instead. */
+    inv = 1.0 / mx;
+    for (s = (1UL << t) - 1; s < lim; s = fgm_k_ad_next(s))
+        x[s] = mx >= 1e-300 ? x[s] * inv : x[s] / mx;
+}
+
+/* Sum-product messages of alldiff for all N rows of Q (N x K, row i at
+ * Q + i K, entries >= 0; K <= FGM_K_ALLDIFF_SUM_MAXK, N <= K): OUT (N x K)
+ * row i = the permanents of the minors (i, v), normalized to sum 1, or all
+ * 0 when no assignment of the other rows has positive weight.  WORK holds
+ * 2^(K+1) doubles. */
+static inline void
+fgm_k_alldiff_sum_minors(const double *q, int n, int k, double *out,
+                         double *work)
+{
+    double *f = work, *b = work + (1UL << k), fs;
+    unsigned long full = (1UL << k) - 1, lim = 1UL << k, s, c, bit;
+    int t, v, i;
+
+    f[0] = b[0] = 1.0;
+    for (t = 1; t < n; t++)
+        fgm_k_ad_layer(f, q + (long)(t - 1) * k, t, k);
+    for (t = 1; t < k; t++)
+        fgm_k_ad_layer(b, k - t < n ? q + (long)(k - t) * k
+                                  : (const double *)0, t, k);
+    for (i = 0; i < n; i++) {
+        double *o = out + (long)i * k, sum = 0.0;
+
+        for (v = 0; v < k; v++)
+            o[v] = 0.0;
+        for (s = (1UL << i) - 1; s < lim; s = fgm_k_ad_next(s)) {
+            fs = f[s];
+            if (fs == 0.0)
+                continue;
+            c = full ^ s;
+            for (bit = c; bit; bit &= bit - 1)
+                o[fgm_k_ad_ctz(bit)] += fs * b[c ^ (bit & (~bit + 1))];
+        }
+        for (v = 0; v < k; v++)
+            sum += o[v];
+        if (sum > 0.0)
+            for (v = 0; v < k; v++)
+                o[v] /= sum;
+    }
+}
+
+/* ---- max-product: one assignment solve + shortest paths --------------- */
+
+/* (AZ, AF) < (BZ, BF) in the lexicographic cost order. */
+static inline int
+fgm_k_ad_lt(double az, double af, double bz, double bf)
+{
+    return az < bz || (az == bz && af < bf);
+}
+
+/* Minimum-cost assignment of an M x M matrix of lexicographic costs (CZ,
+ * CF row-major; M <= FGM_K_MAXCARD) by shortest augmenting paths (Kuhn
+ * 1955, Munkres 1957, Jonker and Volgenant 1987).  Fills COL_OF_ROW,
+ * ROW_OF_COL and the duals (UZ, UF) per row, (VZ, VF) per column, with
+ * every reduced cost c - u - v >= 0 (up to rounding) and 0 on the
+ * matching.  DZ, DF: M doubles each of work.  O(M^3). */
+static inline void
+fgm_k_alldiff_assign(const double *cz, const double *cf, int m,
+                     double *uz, double *uf, double *vz, double *vf,
+                     int *col_of_row, int *row_of_col, double *dz,
+                     double *df)
+{
+    int pred[FGM_K_MAXCARD], r0, r, r1, c, c1, nx;
+    unsigned char done[FGM_K_MAXCARD];
+    double nz, nf, lz, lf;
+
+    for (r = 0; r < m; r++) {
+        const double *z = cz + (long)r * m, *f = cf + (long)r * m;
+        int best = 0;
+
+        /* Row minima: reduced costs start >= 0 whatever the signs. */
+        for (c = 1; c < m; c++)
+            if (fgm_k_ad_lt(z[c], f[c], z[best], f[best]))
+                best = c;
+        uz[r] = z[best];
+        uf[r] = f[best];
+        col_of_row[r] = -1;
+    }
+    for (c = 0; c < m; c++) {
+        vz[c] = vf[c] = 0.0;
+        row_of_col[c] = -1;
+    }
+    for (r0 = 0; r0 < m; r0++) {
+        /* Dijkstra over reduced costs from the free row R0 to the nearest
+         * free column; matched edges cost 0. */
+        for (c = 0; c < m; c++) {
+            dz[c] = cz[(long)r0 * m + c] - uz[r0] - vz[c];
+            df[c] = cf[(long)r0 * m + c] - uf[r0] - vf[c];
+            pred[c] = r0;
+            done[c] = 0;
+        }
+        for (;;) {
+            c1 = -1;
+            for (c = 0; c < m; c++)
+                if (!done[c] && (c1 < 0 || fgm_k_ad_lt(dz[c], df[c], dz[c1],
+                                                       df[c1])))
+                    c1 = c;
+            done[c1] = 1;
+            r1 = row_of_col[c1];
+            if (r1 < 0)
+                break;
+            for (c = 0; c < m; c++) {
+                if (done[c])
+                    continue;
+                nz = dz[c1] + cz[(long)r1 * m + c] - uz[r1] - vz[c];
+                nf = df[c1] + cf[(long)r1 * m + c] - uf[r1] - vf[c];
+                if (fgm_k_ad_lt(nz, nf, dz[c], df[c])) {
+                    dz[c] = nz;
+                    df[c] = nf;
+                    pred[c] = r1;
+                }
+            }
+        }
+        /* Potentials: a settled column at distance d (and its matched
+         * row) moves by L - d, keeping reduced costs >= 0 and making the
+         * augmenting path tight. */
+        lz = dz[c1];
+        lf = df[c1];
+        uz[r0] += lz;
+        uf[r0] += lf;
+        for (c = 0; c < m; c++)
+            if (done[c] && c != c1) {
+                r = row_of_col[c];
+                uz[r] += lz - dz[c];
+                uf[r] += lf - df[c];
+                vz[c] -= lz - dz[c];
+                vf[c] -= lf - df[c];
+            }
+        for (c = c1;; c = nx) {
+            r = pred[c];
+            nx = col_of_row[r];
+            row_of_col[c] = r;
+            col_of_row[r] = c;
+            if (r == r0)
+                break;
+        }
+    }
+}
+
+/* Max-product messages of alldiff for all N rows of Q (N x K, entries
+ * >= 0, N <= K <= FGM_K_MAXCARD): OUT row i = the best assignment of each
+ * minor (i, v) divided by the row's best, or all 0 when every assignment
+ * of the other rows meets a zero.  WORK holds 4 K^2 + 6 K doubles. */
+static inline void
+fgm_k_alldiff_max_minors(const double *q, int n, int k, double *out,
+                         double *work)
+{
+    long kk = (long)k * k;
+    double *cz = work, *cf = cz + kk, *gz = cf + kk, *gf = gz + kk;
+    double *uz = gf + kk, *uf = uz + k, *vz = uf + k, *vf = vz + k;
+    double *dz = vf + k, *df = dz + k, x, optz = 0.0, tz, tf;
+    int col_of_row[FGM_K_MAXCARD], row_of_col[FGM_K_MAXCARD];
+    int r, a, b, mid, i, w, t;
+
+    for (r = 0; r < k; r++)
+        for (w = 0; w < k; w++) {
+            x = r < n ? q[(long)r * k + w] : 1.0;
+            cz[(long)r * k + w] = x > 0.0 ? 0.0 : 1.0;
+            cf[(long)r * k + w] = x > 0.0 && x != 1.0 ? -log(x) : 0.0;
+        }
+    fgm_k_alldiff_assign(cz, cf, k, uz, uf, vz, vf, col_of_row, row_of_col,
+                         dz, df);
+    for (r = 0; r < k; r++)
+        optz += cz[(long)r * k + col_of_row[r]];
+    /* G[a][b]: value a's matched row moving to value b, reduced. */
+    for (a = 0; a < k; a++) {
+        r = row_of_col[a];
+        for (b = 0; b < k; b++) {
+            gz[(long)a * k + b] = cz[(long)r * k + b] - uz[r] - vz[b];
+            gf[(long)a * k + b] = cf[(long)r * k + b] - uf[r] - vf[b];
+        }
+        gz[(long)a * k + a] = gf[(long)a * k + a] = 0.0;
+    }
+    for (mid = 0; mid < k; mid++)
+        for (a = 0; a < k; a++) {
+            double az = gz[(long)a * k + mid], af = gf[(long)a * k + mid];
+
+            if (a == mid)
+                continue;
+            for (b = 0; b < k; b++) {
+                tz = az + gz[(long)mid * k + b];
+                tf = af + gf[(long)mid * k + b];
+                if (fgm_k_ad_lt(tz, tf, gz[(long)a * k + b],
+                                gf[(long)a * k + b])) {
+                    gz[(long)a * k + b] = tz;
+                    gf[(long)a * k + b] = tf;
+                }
+            }
+        }
+    for (i = 0; i < n; i++) {
+        double *o = out + (long)i * k, bz = 0.0, bf = 0.0;
+
+        /* Cost of the others given i -> w, less the constant opt - u[i]:
+         * D[w][s(i)] - v[w]. */
+        t = col_of_row[i];
+        for (w = 0; w < k; w++) {
+            tz = gz[(long)w * k + t] - vz[w];
+            tf = gf[(long)w * k + t] - vf[w];
+            if (w == 0 || fgm_k_ad_lt(tz, tf, bz, bf)) {
+                bz = tz;
+                bf = tf;
+            }
+        }
+        for (w = 0; w < k; w++) {
+            tz = gz[(long)w * k + t] - vz[w];
+            tf = gf[(long)w * k + t] - vf[w];
+            /* optz - uz[i] + bz zero entries in the best: none allowed. */
+            o[w] = tz == bz && optz - uz[i] + bz == 0.0 ? exp(bf - tf) : 0.0;
+        }
+    }
+}
+
+/* ---- the factor update ------------------------------------------------ */
+
+/* Update of alldiff over the N variables VARS (edges E0..E0+N-1, every
+ * domain of size K >= N), sum- or max-product: cavities from beliefs and
+ * messages, all N messages from one subset DP or one assignment solve,
+ * each committed with damping unless its position is fixed (see the top
+ * of this file), beliefs updated unless ST->parallel.  SCRATCH holds
+ * fgm_k_alldiff_scratch(N, K, MAX_PRODUCT) doubles.  Returns the largest
+ * message change. */
+static inline double
+fgm_k_alldiff(fgm_state *st, int e0, const int *vars, int n, int stride,
+              int k, int max_product, double *scratch)
+{
+    double *q = scratch, *out = scratch + (long)n * k;
+    double *work = out + (long)n * k, change = 0.0, c, mx;
+    unsigned char fixed[FGM_K_MAXCARD];
+    int i, v, nfree = 0;
+
+    for (i = 0; i < n; i++) {
+        double *qi = q + (long)i * k;
+
+        fgm_k_cavity(qi, st->belief + (long)vars[i] * stride,
+                     st->msg + (long)(e0 + i) * stride, k);
+        mx = 0.0;
+        for (v = 0; v < k; v++)
+            mx = qi[v] > mx ? qi[v] : mx;
+        fixed[i] = mx > FGM_K_ALLDIFF_FIXED;
+        nfree += !fixed[i];
+    }
+    if (nfree == 0)
+        return 0.0;
+    if (max_product)
+        fgm_k_alldiff_max_minors(q, n, k, out, work);
+    else
+        fgm_k_alldiff_sum_minors(q, n, k, out, work);
+    for (i = 0; i < n; i++) {
+        double *m = st->msg + (long)(e0 + i) * stride;
+
+        if (fixed[i])
+            continue;
+        /* An all-zero row (the others cannot be placed: a contradiction)
+         * becomes uniform in fgm_k_commit, as in fgm_k_neq. */
+        c = fgm_k_commit(m, out + (long)i * k, st->damping, k);
+        change = c > change ? c : change;
+        if (!st->parallel)
+            fgm_k_belief(st->belief + (long)vars[i] * stride,
+                         q + (long)i * k, m, k);
+    }
+    return change;
+}
+
+/* ---- references for the tests and the benchmark ----------------------- */
+
+/* Permanent of the M x M matrix A (row-major, M <= FGM_K_MAXCARD) by
+ * Ryser's formula in Gray-code order (Nijenhuis and Wilf 1978):
+ * perm A = (-1)^M sum_{S subset of columns} (-1)^|S| prod_i sum_{j in S}
+ * A[i][j].  O(M 2^M); alternating sums: accurate only when the terms do
+ * not cancel (well-conditioned, positive A). */
+static inline double
+fgm_k_alldiff_ryser(const double *a, int m)
+{
+    double rs[FGM_K_MAXCARD], total = 0.0, p;
+    unsigned long g, prev = 0, bit, lim = 1UL << m;
+    int i, j, sign = m & 1 ? -1 : 1, size = 0;
+
+    if (m == 0)
+        return 1.0;
+    for (i = 0; i < m; i++)
+        rs[i] = 0.0;
+    for (g = 1; g < lim; g++) {
+        unsigned long gray = g ^ (g >> 1);
+
+        bit = gray ^ prev;
+        prev = gray;
+        for (j = 0; !(bit >> j & 1); j++)
+            ;
+        if (gray & bit) {
+            for (i = 0; i < m; i++)
+                rs[i] += a[(long)i * m + j];
+            size++;
+        } else {
+            for (i = 0; i < m; i++)
+                rs[i] -= a[(long)i * m + j];
+            size--;
+        }
+        p = 1.0;
+        for (i = 0; i < m && p != 0.0; i++)
+            p *= rs[i];
+        total += (size & 1) ? -p : p;
+    }
+    return sign * total;
+}
+
+/* The minor (I, V) of Q (N x K) padded to a square (K-1) x (K-1) matrix
+ * with rows of ones, into A. */
+static inline void
+fgm_k_alldiff_minor(const double *q, int n, int k, int i, int v, double *a)
+{
+    int r, w, ra = 0, ca;
+
+    for (r = 0; r < k; r++) {
+        if (r == i)
+            continue;
+        for (w = 0, ca = 0; w < k; w++)
+            if (w != v)
+                a[(long)ra * (k - 1) + ca++] = r < n ? q[(long)r * k + w]
+                                                     : 1.0;
+        ra++;
+    }
+}
+
+/* fgm_k_alldiff_sum_minors by one Ryser permanent per (i, v), as in the
+ * seed.  WORK: (K-1)^2 doubles. */
+static inline void
+fgm_k_alldiff_sum_minors_ryser(const double *q, int n, int k, double *out,
+                               double *work)
+{
+    int i, v;
+
+    for (i = 0; i < n; i++) {
+        double *o = out + (long)i * k, sum = 0.0;
+
+        for (v = 0; v < k; v++) {
+            fgm_k_alldiff_minor(q, n, k, i, v, work);
+            o[v] = fgm_k_alldiff_ryser(work, k - 1);
+            sum += o[v];
+        }
+        if (sum > 0.0)
+            for (v = 0; v < k; v++)
+                o[v] /= sum;
+    }
+}
+
+/* fgm_k_alldiff_max_minors by one assignment solve per (i, v), as in the
+ * seed.  WORK: 2 K^2 + 6 K doubles. */
+static inline void
+fgm_k_alldiff_max_minors_each(const double *q, int n, int k, double *out,
+                              double *work)
+{
+    int m = k - 1, col_of_row[FGM_K_MAXCARD], row_of_col[FGM_K_MAXCARD];
+    long mm = (long)m * m;
+    double *cz = work, *cf = cz + mm, *uz = cf + mm, *uf = uz + m;
+    double *vz = uf + m, *vf = vz + m, *dz = vf + m, *df = dz + m;
+    double oz[FGM_K_MAXCARD], of[FGM_K_MAXCARD], bz = 0.0, bf = 0.0;
+    int i, v, r, c;
+
+    for (i = 0; i < n; i++) {
+        double *o = out + (long)i * k;
+
+        for (v = 0; v < k; v++) {
+            fgm_k_alldiff_minor(q, n, k, i, v, cf);
+            for (r = 0; r < mm; r++) {
+                cz[r] = cf[r] > 0.0 ? 0.0 : 1.0;
+                cf[r] = cf[r] > 0.0 && cf[r] != 1.0 ? -log(cf[r]) : 0.0;
+            }
+            oz[v] = of[v] = 0.0;
+            if (m > 0)
+                fgm_k_alldiff_assign(cz, cf, m, uz, uf, vz, vf, col_of_row,
+                                     row_of_col, dz, df);
+            for (r = 0; r < m; r++) {
+                c = col_of_row[r];
+                oz[v] += cz[(long)r * m + c];
+                of[v] += cf[(long)r * m + c];
+            }
+            if (v == 0 || fgm_k_ad_lt(oz[v], of[v], bz, bf)) {
+                bz = oz[v];
+                bf = of[v];
+            }
+        }
+        for (v = 0; v < k; v++)
+            o[v] = oz[v] == bz && bz == 0.0 ? exp(bf - of[v]) : 0.0;
+    }
+}
+
+#endif /* FGM_KERNELS_ALLDIFF_H */

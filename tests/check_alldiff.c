@@ -1,0 +1,785 @@
+/* tests/check_alldiff.c: the native alldiff factor against brute force.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The message functions of runtime/kernels_alldiff.h are checked against
+ * enumeration of every injective assignment in long double (its exponent
+ * range holds products of eight entries near 1e-300), against Ryser's
+ * formula and against one assignment solve per minor; the factor inside
+ * the engine against exact marginals, the seed's Hall-set example, and
+ * the compiled backend.
+ */
+#include <check.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "../runtime/exact/enumerate.h"
+#include "../runtime/model.h"
+#include "suites.h"
+#include "testutil.h"
+
+#define MAXK 10
+
+/* The first Easy grid of notebook 000 (Easy51 line 1). */
+#define EASY000 \
+    "9.2..54.31...63.255.84.7.6..263.9..1.57.1.29..9.67.53.24.53.6..7" \
+    ".52..3.4.8..4195."
+
+/* Sum (or max) over injective assignments of rows ROW..N-1, skipping row
+ * SKIP, to values outside USED, of the product of Q's entries. */
+static long double
+brute_rec(const double *q, int n, int k, int skip, int row, unsigned used,
+          int maxp)
+{
+    long double acc = 0.0L, t;
+    int w;
+
+    if (row == skip)
+        row++;
+    if (row >= n)
+        return 1.0L;
+    for (w = 0; w < k; w++) {
+        if (used >> w & 1 || q[row * k + w] == 0.0)
+            continue;
+        t = q[row * k + w] * brute_rec(q, n, k, skip, row + 1, used | 1u << w,
+                                       maxp);
+        if (maxp)
+            acc = t > acc ? t : acc;
+        else
+            acc += t;
+    }
+    return acc;
+}
+
+/* Every message by enumeration: rows normalized to sum 1 (sum-product)
+ * or to max 1 (max-product); all 0 when nothing is feasible. */
+static void
+brute_minors(const double *q, int n, int k, int maxp, long double *out)
+{
+    int i, v;
+
+    for (i = 0; i < n; i++) {
+        long double *o = out + i * k, norm = 0.0L;
+
+        for (v = 0; v < k; v++) {
+            o[v] = brute_rec(q, n, k, i, 0, 1u << v, maxp);
+            norm = maxp ? (o[v] > norm ? o[v] : norm) : norm + o[v];
+        }
+        for (v = 0; norm > 0.0L && v < k; v++)
+            o[v] /= norm;
+    }
+}
+
+/* An N x K matrix with entries U(0, 1), about 15% exact zeros and 10%
+ * near underflow (1e-300 .. 2e-300). */
+static void
+random_matrix(gsl_rng *r, int n, int k, double *q)
+{
+    int j;
+
+    for (j = 0; j < n * k; j++) {
+        double u = gsl_rng_uniform(r);
+
+        if (u < 0.15)
+            q[j] = 0.0;
+        else if (u < 0.25)
+            q[j] = 1e-300 * (1.0 + gsl_rng_uniform(r));
+        else
+            q[j] = gsl_rng_uniform_pos(r);
+    }
+}
+
+/* Compares kernel messages GOT with the enumeration WANT: an infeasible
+ * entry (exactly 0) must be exactly 0; others agree to REL relative where
+ * they are not negligible (>= 1e-200 of the row's scale: products with
+ * two entries near 1e-300 fall below double's range in the kernel) and to
+ * REL absolute otherwise. */
+static void
+compare_rows(const double *got, const long double *want, int n, int k,
+             double rel, const char *what, int trial)
+{
+    int j;
+
+    for (j = 0; j < n * k; j++) {
+        double w = (double)want[j], d = fabs(got[j] - w);
+
+        if (w == 0.0)
+            ck_assert_msg(got[j] == 0.0, "%s n=%d k=%d trial %d entry %d: "
+                          "infeasible minor gives %g, not 0", what, n, k,
+                          trial, j, got[j]);
+        else
+            ck_assert_msg(d <= rel * (w >= 1e-200 ? w : 1.0),
+                          "%s n=%d k=%d trial %d entry %d: %.17g vs brute "
+                          "force %.17g", what, n, k, trial, j, got[j], w);
+    }
+}
+
+/* Runs CHECK over n = 2..8 with K = N (square) and K = N + 2 for N <= 6
+ * (rectangular: padding rows). */
+static void
+for_sizes(void (*check)(gsl_rng *, int, int, int))
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    int n, trial;
+
+    gsl_rng_set(r, 20240611);
+    for (n = 2; n <= 8; n++)
+        for (trial = 0; trial < 12; trial++) {
+            check(r, n, n, trial);
+            if (n <= 6)
+                check(r, n, n + 2, trial);
+        }
+    gsl_rng_free(r);
+}
+
+static void
+check_sum(gsl_rng *r, int n, int k, int trial)
+{
+    double q[MAXK * MAXK], got[MAXK * MAXK], work[2 << MAXK];
+    long double want[MAXK * MAXK];
+
+    random_matrix(r, n, k, q);
+    fgm_k_alldiff_sum_minors(q, n, k, got, work);
+    brute_minors(q, n, k, 0, want);
+    /* 1e-12: sums of positive terms, ~n^2 roundings of 1.1e-16 each. */
+    compare_rows(got, want, n, k, 1e-12, "sum DP", trial);
+}
+
+START_TEST(test_sum_brute_force)
+{
+    for_sizes(check_sum);
+}
+END_TEST
+
+static void
+check_max(gsl_rng *r, int n, int k, int trial)
+{
+    double q[MAXK * MAXK], got[MAXK * MAXK], each[MAXK * MAXK];
+    /* Zeroed only to quiet GCC's -Wmaybe-uninitialized through the
+     * const parameters of fgm_k_alldiff_assign. */
+    double work[4 * MAXK * MAXK + 6 * MAXK] = { 0 };
+    long double want[MAXK * MAXK];
+    int j;
+
+    random_matrix(r, n, k, q);
+    fgm_k_alldiff_max_minors(q, n, k, got, work);
+    brute_minors(q, n, k, 1, want);
+    /* 1e-11: a message is exp of a difference of sums of up to n costs
+     * -log q <= 691 (q near 1e-300), each sum rounded to ~n ulp of
+     * n * 691, i.e. ~1e-12 absolute in the exponent. */
+    compare_rows(got, want, n, k, 1e-11, "max shortest paths", trial);
+    fgm_k_alldiff_max_minors_each(q, n, k, each, work);
+    compare_rows(each, want, n, k, 1e-11, "max one solve per minor", trial);
+    for (j = 0; j < n * k; j++)
+        ck_assert_msg(fabs(got[j] - each[j]) <= 1e-11 * (each[j] > 1e-200
+                                                         ? each[j] : 1.0),
+                      "n=%d k=%d trial %d entry %d: one solve %.17g vs one "
+                      "per minor %.17g", n, k, trial, j, got[j], each[j]);
+}
+
+START_TEST(test_max_brute_force)
+{
+    for_sizes(check_max);
+}
+END_TEST
+
+/* Ryser itself: perm(ones) = n!, perm(I) = 1, brute force on n <= 7;
+ * then the DP against one Ryser per minor on positive, well-conditioned
+ * matrices up to n = 12 (beyond brute force). */
+START_TEST(test_ryser_cross_check)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    double a[12 * 12], dp[12 * 12], ry[12 * 12], work[2 << 12];
+    double fact = 1.0;
+    long double bf[12 * 12];
+    int n, j, trial;
+
+    gsl_rng_set(r, 7);
+    for (n = 1; n <= 12; n++) {
+        fact *= n;
+        for (j = 0; j < n * n; j++)
+            a[j] = 1.0;
+        /* 1e-12: n! is exact in double; Ryser's 2^n terms cancel. */
+        ck_assert_double_eq_tol(fgm_k_alldiff_ryser(a, n) / fact, 1.0, 1e-12);
+        for (j = 0; j < n * n; j++)
+            a[j] = j % (n + 1) == 0;
+        ck_assert_double_eq_tol(fgm_k_alldiff_ryser(a, n), 1.0, 1e-12);
+    }
+    for (n = 2; n <= 7; n++) {
+        long double p;
+
+        for (j = 0; j < n * n; j++)
+            a[j] = 0.05 + gsl_rng_uniform(r);
+        p = brute_rec(a, n, n, -1, 0, 0, 0);
+        ck_assert_msg(fabs(fgm_k_alldiff_ryser(a, n) / (double)p - 1.0)
+                      < 1e-12, "Ryser = brute force, n=%d", n);
+    }
+    for (n = 2; n <= 12; n++)
+        for (trial = 0; trial < 3; trial++) {
+            for (j = 0; j < n * n; j++)
+                a[j] = 0.05 + gsl_rng_uniform(r);
+            fgm_k_alldiff_sum_minors(a, n, n, dp, work);
+            fgm_k_alldiff_sum_minors_ryser(a, n, n, ry, work);
+            for (j = 0; j < n * n; j++)
+                /* 1e-10: Ryser sums 2^(n-1) alternating terms larger
+                 * than the result; the DP has no cancellation. */
+                ck_assert_msg(fabs(dp[j] - ry[j]) <= 1e-10 * ry[j],
+                              "DP %.17g vs Ryser %.17g (n=%d, entry %d)",
+                              dp[j], ry[j], n, j);
+        }
+    /* Skewed rows: Ryser's cancellation is hopeless, the DP keeps every
+     * digit (checked against enumeration). */
+    n = 7;
+    for (j = 0; j < n * n; j++)
+        a[j] = j % (n + 1) == 0 ? 1.0 : 1e-9 * (1.0 + gsl_rng_uniform(r));
+    fgm_k_alldiff_sum_minors(a, n, n, dp, work);
+    brute_minors(a, n, n, 0, bf);
+    compare_rows(dp, bf, n, n, 1e-12, "sum DP, skewed", 0);
+    gsl_rng_free(r);
+}
+END_TEST
+
+/* ---- the factor in the engine --------------------------------------- */
+
+static fgm_model *
+open_on(fgm_ir *ir, fgm_backend backend, const char *dir)
+{
+    fgm_model_opts o;
+    fgm_model *m = NULL;
+
+    memset(&o, 0, sizeof o);
+    o.backend = backend;
+    o.out_dir = dir;
+    ck_assert_int_eq(fgm_model_open_ir(ir, &o, &m, NULL, NULL), FGM_OK);
+    return m;
+}
+
+/* The seed's Hall-set unit (notebook 001 section 7, notebook 000 section
+ * 8): one row of 9 cells, six given (1, 2, 4, 5, 6, 8), c1 and c2 on
+ * {3, 7}, a spectator on {3, 7, 9}; 1e-12 elsewhere, as the seed's
+ * BP_EPS.  {c1, c2} consume 3 and 7, so the spectator is 9. */
+static fgm_ir *
+hall_ir(fgm_alldiff_lowering lowering)
+{
+    static const int given[6] = { 1, 2, 4, 5, 6, 8 };
+    int dims[1] = { 9 }, sc[9], v, j;
+    double ev[9];
+    fgm_ir *ir = fgm_ir_new("hall");
+    fgm_status st;
+
+    ck_assert_int_eq(fgm_ir_add_array(ir, "cell", 1, dims, 1, 9, 0, &st), 0);
+    for (v = 0; v < 9; v++) {
+        for (j = 0; j < 9; j++)
+            ev[j] = 1e-12;
+        if (v < 2) {
+            ev[2] = ev[6] = 0.5;
+        } else if (v < 8) {
+            ev[given[v - 2] - 1] = 1.0;
+        } else {
+            ev[2] = ev[6] = ev[8] = 1.0 / 3.0;
+        }
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, &v, 9,
+                                           ev, &st), 0);
+        sc[v] = v;
+    }
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_ALLDIFF, 9, sc, 0,
+                                       NULL, &st), 0);
+    ir->infer.algo = FGM_ALGO_BP_SUM;
+    ir->infer.alldiff = lowering;
+    return ir;
+}
+
+START_TEST(test_hall_set)
+{
+    fgm_model *nat = open_on(hall_ir(FGM_ALLDIFF_NATIVE),
+                             FGM_BACKEND_INTERPRETED, NULL);
+    fgm_model *pair = open_on(hall_ir(FGM_ALLDIFF_PAIRWISE),
+                              FGM_BACKEND_INTERPRETED, NULL);
+    double b[9];
+
+    ck_assert_int_eq(fgm_model_run(nat, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_run(pair, NULL, NULL), FGM_OK);
+    fgm_model_marginal(nat, 8, b);
+    ck_assert_msg(b[8] > 0.999, "native alldiff: spectator is 9 (%.6f)",
+                  b[8]);
+    fgm_model_marginal(nat, 0, b);
+    /* 1e-9: the Hall pair stays split evenly (two global solutions). */
+    ck_assert_double_eq_tol(b[2], 0.5, 1e-9);
+    ck_assert_double_eq_tol(b[6], 0.5, 1e-9);
+    fgm_model_marginal(pair, 8, b);
+    /* 0.01: the seed's pairwise relaxation leaves 0.667 on 9. */
+    ck_assert_msg(fabs(b[8] - 2.0 / 3.0) < 0.01,
+                  "pairwise neq: spectator undecided near 0.667 (%.6f)", b[8]);
+    fgm_model_free(nat);
+    fgm_model_free(pair);
+}
+END_TEST
+
+/* One alldiff over 4 variables with 5 values and random evidence: a tree,
+ * so BP is exact.  Sum: beliefs = marginals by enumeration.  Max: beliefs
+ * = max-marginals by brute force. */
+static fgm_ir *
+single_ir(gsl_rng *r, fgm_algo algo, double *ev)
+{
+    int dims[1] = { 4 }, sc[4] = { 0, 1, 2, 3 }, v, j;
+    fgm_ir *ir = fgm_ir_new("single");
+    fgm_status st;
+
+    ck_assert_int_eq(fgm_ir_add_array(ir, "x", 1, dims, 0, 5, 0, &st), 0);
+    for (v = 0; v < 4; v++) {
+        for (j = 0; j < 5; j++)
+            ev[v * 5 + j] = gsl_rng_uniform(r) < 0.2
+                            ? 0.0 : gsl_rng_uniform_pos(r);
+        ev[v * 5 + v] = 1.0;    /* never an all-zero row */
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, &v, 5,
+                                           ev + v * 5, &st), 0);
+    }
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_ALLDIFF, 4, sc, 0,
+                                       NULL, &st), 0);
+    ir->infer.algo = algo;
+    ir->infer.alldiff = FGM_ALLDIFF_NATIVE;
+    ir->infer.iterations = 5;
+    return ir;
+}
+
+/* Max-marginals of SINGLE_IR by brute force over 5^4 assignments. */
+static void
+single_max_marginals(const double *ev, double *mm)
+{
+    int x[4], t, v, i, j, ok;
+    double w, s;
+
+    for (j = 0; j < 20; j++)
+        mm[j] = 0.0;
+    for (t = 0; t < 625; t++) {
+        for (v = 0, i = t; v < 4; v++, i /= 5)
+            x[v] = i % 5;
+        ok = 1;
+        for (v = 0; v < 4; v++)
+            for (i = v + 1; i < 4; i++)
+                ok &= x[v] != x[i];
+        if (!ok)
+            continue;
+        w = 1.0;
+        for (v = 0; v < 4; v++) {
+            /* fold_evidence normalizes each evidence vector. */
+            for (j = 0, s = 0.0; j < 5; j++)
+                s += ev[v * 5 + j];
+            w *= ev[v * 5 + x[v]] / s;
+        }
+        for (v = 0; v < 4; v++)
+            if (w > mm[v * 5 + x[v]])
+                mm[v * 5 + x[v]] = w;
+    }
+    for (v = 0; v < 4; v++) {
+        for (j = 0, s = 0.0; j < 5; j++)
+            s += mm[v * 5 + j];
+        for (j = 0; j < 5; j++)
+            mm[v * 5 + j] /= s;
+    }
+}
+
+START_TEST(test_single_factor_exact)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    double ev[20], exact[20], b[5];
+    int trial, par, v, j;
+
+    gsl_rng_set(r, 99);
+    for (trial = 0; trial < 6; trial++)
+        for (par = 0; par < 2; par++) {
+            fgm_ir *ir = single_ir(r, FGM_ALGO_BP_SUM, ev);
+            fgm_csp *csp;
+            fgm_model *m;
+            fgm_status st;
+            fgm_run_opts ro;
+
+            csp = fgm_csp_new(ir, &st);
+            ck_assert_int_eq(fgm_enumerate(csp, NULL, 0, exact, NULL),
+                             FGM_OK);
+            ck_assert_int_eq(csp->maxcard, 5);
+            fgm_csp_free(csp);
+            if (par)
+                ir->infer.schedule = FGM_SCHEDULE_PARALLEL;
+            m = open_on(ir, FGM_BACKEND_INTERPRETED, NULL);
+            memset(&ro, 0, sizeof ro);
+            /* Damped and parallel: the fixed point is the same. */
+            ro.use_damping = par;
+            ro.damping = 0.5;
+            ro.iterations = par ? 80 : 5;
+            ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_OK);
+            for (v = 0; v < 4; v++) {
+                fgm_model_marginal(m, v, b);
+                for (j = 0; j < 5; j++)
+                    /* 1e-12: one factor is a tree; only rounding (damping
+                     * converges geometrically, 2^-80). */
+                    ck_assert_double_eq_tol(b[j], exact[v * 5 + j], 1e-12);
+            }
+            fgm_model_free(m);
+
+            ir = single_ir(r, FGM_ALGO_BP_MAX, ev);
+            single_max_marginals(ev, exact);
+            if (par)
+                ir->infer.schedule = FGM_SCHEDULE_PARALLEL;
+            m = open_on(ir, FGM_BACKEND_INTERPRETED, NULL);
+            ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_OK);
+            for (v = 0; v < 4; v++) {
+                fgm_model_marginal(m, v, b);
+                for (j = 0; j < 5; j++)
+                    ck_assert_double_eq_tol(b[j], exact[v * 5 + j], 1e-12);
+            }
+            fgm_model_free(m);
+        }
+    gsl_rng_free(r);
+}
+END_TEST
+
+/* Runs A compiled (plugin built with warnings as errors, in a temporary
+ * folder) and B interpreted, with the clues GIVEN (value indices, -1
+ * free; NULL: none), and compares every belief to 1e-12.  Takes A, B. */
+static void
+compare_backends(fgm_ir *a, fgm_ir *b, const int *given)
+{
+    char dir[] = "/tmp/fgm_alldiff_XXXXXX", cmd[64];
+    const char *saved = getenv("FGM_PLUGIN_CFLAGS");
+    char *keep = saved ? strdup(saved) : NULL;
+    fgm_model *mc, *mi;
+    double x[FGM_K_MAXCARD], y[FGM_K_MAXCARD];
+    int v, k;
+
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    setenv("FGM_PLUGIN_CFLAGS", "-O3 -march=native -Wall -Wextra -Werror", 1);
+    mc = open_on(a, FGM_BACKEND_COMPILED, dir);
+    if (keep)
+        setenv("FGM_PLUGIN_CFLAGS", keep, 1);
+    else
+        unsetenv("FGM_PLUGIN_CFLAGS");
+    free(keep);
+    mi = open_on(b, FGM_BACKEND_INTERPRETED, NULL);
+    ck_assert_int_eq(fgm_model_is_compiled(mc), 1);
+    ck_assert_int_eq(fgm_model_is_compiled(mi), 0);
+    for (v = 0; given && v < fgm_model_ir(mi)->nvars; v++)
+        if (given[v] >= 0) {
+            ck_assert_int_eq(fgm_model_observe_var(mc, v, given[v]), FGM_OK);
+            ck_assert_int_eq(fgm_model_observe_var(mi, v, given[v]), FGM_OK);
+        }
+    ck_assert_int_eq(fgm_model_run(mc, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_run(mi, NULL, NULL), FGM_OK);
+    for (v = 0; v < fgm_model_ir(mi)->nvars; v++) {
+        fgm_model_marginal(mc, v, x);
+        fgm_model_marginal(mi, v, y);
+        for (k = 0; k < fgm_ir_card(fgm_model_ir(mi), v); k++)
+            /* 1e-12: same schedule, same kernels (DESIGN.md). */
+            ck_assert_double_eq_tol(x[k], y[k], 1e-12);
+    }
+    fgm_model_free(mc);
+    fgm_model_free(mi);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+/* A native Sudoku with the clues of EASY000, the seed's v4 settings
+ * (damping 0.5, 30 sweeps). */
+static void
+compare_sudoku(fgm_algo algo)
+{
+    fgm_ir *a = fgm_ir_sudoku(3), *b = fgm_ir_sudoku(3);
+    int given[81];
+
+    test_given(EASY000, given);
+    a->infer.algo = b->infer.algo = algo;
+    a->infer.alldiff = b->infer.alldiff = FGM_ALLDIFF_NATIVE;
+    a->infer.damping = b->infer.damping = 0.5;
+    a->infer.iterations = b->infer.iterations = 30;
+    compare_backends(a, b, given);
+}
+
+START_TEST(test_sudoku_backends_max)
+{
+    compare_sudoku(FGM_ALGO_BP_MAX);
+}
+END_TEST
+
+START_TEST(test_sudoku_backends_sum)
+{
+    compare_sudoku(FGM_ALGO_BP_SUM);
+}
+END_TEST
+
+/* Native alldiff BP, both kinds, on Easy #1 with the seed's v4 settings:
+ * the argmax of every belief is the solution, no decimation needed. */
+START_TEST(test_native_solves_easy)
+{
+    int algo, given[81], answer[81], v;
+
+    test_given(EASY000, given);
+    for (algo = FGM_ALGO_BP_SUM; algo <= FGM_ALGO_BP_MAX; algo++) {
+        fgm_ir *ir = fgm_ir_sudoku(3);
+        fgm_model *m;
+        fgm_csp *csp;
+        fgm_status st;
+
+        ir->infer.algo = (fgm_algo)algo;
+        ir->infer.alldiff = FGM_ALLDIFF_NATIVE;
+        ir->infer.damping = 0.5;
+        ir->infer.iterations = 30;
+        m = open_on(ir, FGM_BACKEND_INTERPRETED, NULL);
+        for (v = 0; v < 81; v++)
+            if (given[v] >= 0)
+                fgm_model_observe_var(m, v, given[v]);
+        ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+        for (v = 0; v < 81; v++)
+            answer[v] = fgm_model_argmax(m, v);
+        csp = fgm_csp_new(fgm_model_ir(m), &st);
+        ck_assert_msg(fgm_csp_verify(csp, given, answer),
+                      "native %s solves Easy #1 by argmax",
+                      fgm_ir_algo_name((fgm_algo)algo));
+        fgm_csp_free(csp);
+        fgm_model_free(m);
+    }
+}
+END_TEST
+
+/* Arities 3 and 4 in one run, two domain sizes (5 and 3), random
+ * evidence with zeros: the generated table has per-row arities and reads
+ * CARD.  Both kinds, sequential and parallel. */
+static fgm_ir *
+mixed_ir(fgm_algo algo, int parallel)
+{
+    static const int s1[3] = { 0, 1, 2 }, s2[4] = { 0, 1, 2, 3 };
+    static const int s3[3] = { 4, 5, 6 };
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    int dx[1] = { 4 }, dy[1] = { 3 }, v, j, card;
+    double ev[5];
+    fgm_ir *ir = fgm_ir_new("mixed");
+    fgm_status st;
+
+    gsl_rng_set(r, 5);
+    ck_assert_int_eq(fgm_ir_add_array(ir, "x", 1, dx, 0, 5, 0, &st), 0);
+    ck_assert_int_eq(fgm_ir_add_array(ir, "y", 1, dy, 0, 3, 0, &st), 4);
+    for (v = 0; v < 7; v++) {
+        card = v < 4 ? 5 : 3;
+        for (j = 0; j < card; j++)
+            ev[j] = gsl_rng_uniform(r) < 0.2 ? 0.0 : gsl_rng_uniform_pos(r);
+        ev[v % card] = 1.0;
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, &v,
+                                           card, ev, &st), 0);
+    }
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_ALLDIFF, 3, s1, 0,
+                                       NULL, &st), 0);
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_ALLDIFF, 4, s2, 0,
+                                       NULL, &st), 0);
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_ALLDIFF, 3, s3, 0,
+                                       NULL, &st), 0);
+    ir->infer.algo = algo;
+    ir->infer.alldiff = FGM_ALLDIFF_NATIVE;
+    ir->infer.damping = 0.3;
+    ir->infer.iterations = 20;
+    ir->infer.schedule = parallel ? FGM_SCHEDULE_PARALLEL
+                                  : FGM_SCHEDULE_SEQUENTIAL;
+    gsl_rng_free(r);
+    return ir;
+}
+
+START_TEST(test_mixed_backends)
+{
+    int algo, par;
+
+    for (algo = FGM_ALGO_BP_SUM; algo <= FGM_ALGO_BP_MAX; algo++)
+        for (par = 0; par < 2; par++)
+            compare_backends(mixed_ir((fgm_algo)algo, par),
+                             mixed_ir((fgm_algo)algo, par), NULL);
+}
+END_TEST
+
+/* ---- limits ----------------------------------------------------------- */
+
+/* An IR of one array of N variables with K values and one alldiff over
+ * the first ARITY of them. */
+static fgm_ir *
+unit_ir(int n, int k, int arity, fgm_algo algo)
+{
+    int dims[1], sc[64], j;
+    fgm_ir *ir = fgm_ir_new("unit");
+    fgm_status st;
+
+    dims[0] = n;
+    ck_assert_int_eq(fgm_ir_add_array(ir, "x", 1, dims, 0, k, 0, &st), 0);
+    for (j = 0; j < arity; j++)
+        sc[j] = j;
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_ALLDIFF, arity, sc, 0,
+                                       NULL, &st), 0);
+    ir->infer.algo = algo;
+    ir->infer.alldiff = FGM_ALLDIFF_NATIVE;
+    return ir;
+}
+
+START_TEST(test_sched_limits)
+{
+    fgm_status st;
+    fgm_ir *ir;
+    fgm_sched *s;
+
+    /* Sum-product up to the DP's cap, max-product up to FGM_K_MAXCARD. */
+    ir = unit_ir(3, FGM_K_ALLDIFF_SUM_MAXK, 3, FGM_ALGO_BP_SUM);
+    s = fgm_sched_new(ir, &st);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_int_eq(s->factors[0].op, FGM_OP_ALLDIFF);
+    ck_assert_int_ge(s->nscratch,
+                     fgm_k_alldiff_scratch(3, FGM_K_ALLDIFF_SUM_MAXK, 0));
+    fgm_sched_free(s);
+    fgm_ir_free(ir);
+    ir = unit_ir(3, FGM_K_ALLDIFF_SUM_MAXK + 1, 3, FGM_ALGO_EP);
+    ck_assert_ptr_null(fgm_sched_new(ir, &st));
+    ck_assert_int_eq(st, FGM_EUNSUPPORTED);
+    fgm_ir_free(ir);
+    ir = unit_ir(64, 64, 64, FGM_ALGO_BP_MAX);
+    s = fgm_sched_new(ir, &st);
+    ck_assert_ptr_nonnull(s);
+    ck_assert_int_eq(s->nfactors, 1);
+    ck_assert_int_eq(s->factors[0].arity, 64);
+    ck_assert_int_ge(s->nscratch, fgm_k_alldiff_scratch(64, 64, 1));
+    fgm_sched_free(s);
+    fgm_ir_free(ir);
+    /* More variables than values. */
+    ir = unit_ir(4, 3, 4, FGM_ALGO_BP_MAX);
+    ck_assert_ptr_null(fgm_sched_new(ir, &st));
+    ck_assert_int_eq(st, FGM_EUNSUPPORTED);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+/* Degenerate factors: no evidence (uniform beliefs), every position
+ * fixed (no update), and a pigeonhole contradiction (three variables, two
+ * values left): messages stay finite and beliefs normalized. */
+START_TEST(test_degenerate)
+{
+    int algo, v, j;
+
+    for (algo = FGM_ALGO_BP_SUM; algo <= FGM_ALGO_BP_MAX; algo++) {
+        fgm_model *m = open_on(unit_ir(3, 4, 2, (fgm_algo)algo),
+                               FGM_BACKEND_INTERPRETED, NULL);
+        fgm_run_info info;
+        double b[4], ev[3] = { 1.0, 1.0, 0.0 }, sum;
+        fgm_ir *ir;
+        fgm_status st;
+
+        ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+        fgm_model_marginal(m, 0, b);
+        for (j = 0; j < 4; j++)
+            /* 1e-15: symmetric messages; rounding of 4 divisions. */
+            ck_assert_double_eq_tol(b[j], 0.25, 1e-15);
+        fgm_model_free(m);
+
+        m = open_on(unit_ir(3, 3, 3, (fgm_algo)algo),
+                    FGM_BACKEND_INTERPRETED, NULL);
+        for (v = 0; v < 3; v++)
+            ck_assert_int_eq(fgm_model_observe_var(m, v, v), FGM_OK);
+        ck_assert_int_eq(fgm_model_run(m, NULL, &info), FGM_OK);
+        /* Fixed cells keep their (uniform) messages: nothing moves. */
+        ck_assert_double_eq(info.change, 0.0);
+        fgm_model_free(m);
+
+        ir = unit_ir(3, 3, 3, (fgm_algo)algo);
+        for (v = 0; v < 3; v++)
+            ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1,
+                                               &v, 3, ev, &st), 0);
+        m = open_on(ir, FGM_BACKEND_INTERPRETED, NULL);
+        ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+        for (v = 0; v < 3; v++) {
+            fgm_model_marginal(m, v, b);
+            for (j = 0, sum = 0.0; j < 3; j++) {
+                ck_assert_msg(isfinite(b[j]) && b[j] >= 0.0,
+                              "contradiction: finite beliefs");
+                sum += b[j];
+            }
+            ck_assert_double_eq_tol(sum, 1.0, 1e-12);
+        }
+        fgm_model_free(m);
+    }
+}
+END_TEST
+
+/* 16 x 16 Sudoku, native: K = 16 runs both ways (2^17 doubles for the
+ * DP); a couple of sweeps only. */
+START_TEST(test_sudoku16)
+{
+    int algo;
+
+    for (algo = FGM_ALGO_BP_SUM; algo <= FGM_ALGO_BP_MAX; algo++) {
+        fgm_ir *ir = fgm_ir_sudoku(4);
+        fgm_model *m;
+        fgm_run_opts ro;
+        double b[16];
+
+        ir->infer.algo = (fgm_algo)algo;
+        ir->infer.alldiff = FGM_ALLDIFF_NATIVE;
+        m = open_on(ir, FGM_BACKEND_INTERPRETED, NULL);
+        fgm_model_observe_var(m, 0, 3);
+        memset(&ro, 0, sizeof ro);
+        ro.iterations = 2;
+        ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_OK);
+        fgm_model_marginal(m, 1, b);
+        /* Cell 1 shares a row with the clue: value 3 is out. */
+        ck_assert_msg(b[3] < 1e-6, "16x16: clue excluded from its row");
+        fgm_model_free(m);
+    }
+}
+END_TEST
+
+/* ---- errors ----------------------------------------------------------- */
+
+static void
+diag_keep(void *ctx, const char *msg)
+{
+    snprintf(ctx, 256, "%s", msg);
+}
+
+START_TEST(test_unsupported)
+{
+    char text[256] = "";
+    fgm_model_opts o;
+    fgm_model *m = NULL;
+
+    memset(&o, 0, sizeof o);
+    o.backend = FGM_BACKEND_INTERPRETED;
+    ck_assert_int_eq(fgm_model_open_ir(unit_ir(3, 21, 3, FGM_ALGO_BP_SUM),
+                                       &o, &m, diag_keep, text),
+                     FGM_EUNSUPPORTED);
+    ck_assert_ptr_null(m);
+    ck_assert_ptr_nonnull(strstr(text, "bp-sum"));
+    ck_assert_int_eq(fgm_model_open_ir(unit_ir(2, 2, 2, FGM_ALGO_BP_MAX),
+                                       &o, &m, NULL, NULL), FGM_OK);
+    fgm_model_free(m);
+}
+END_TEST
+
+Suite *
+alldiff_suite(void)
+{
+    Suite *s = suite_create("alldiff");
+    TCase *core = tcase_create("core"), *limits = tcase_create("limits");
+    TCase *errors = tcase_create("errors");
+
+    tcase_set_timeout(core, 60);
+    tcase_set_timeout(limits, 60);
+    tcase_set_timeout(errors, 10);
+    tcase_add_test(core, test_sum_brute_force);
+    tcase_add_test(core, test_max_brute_force);
+    tcase_add_test(core, test_ryser_cross_check);
+    tcase_add_test(core, test_hall_set);
+    tcase_add_test(core, test_single_factor_exact);
+    tcase_add_test(core, test_sudoku_backends_max);
+    tcase_add_test(core, test_sudoku_backends_sum);
+    tcase_add_test(core, test_native_solves_easy);
+    tcase_add_test(core, test_mixed_backends);
+    tcase_add_test(limits, test_sched_limits);
+    tcase_add_test(limits, test_degenerate);
+    tcase_add_test(limits, test_sudoku16);
+    tcase_add_test(errors, test_unsupported);
+    suite_add_tcase(s, core);
+    suite_add_tcase(s, limits);
+    suite_add_tcase(s, errors);
+    return s;
+}
