@@ -14,7 +14,9 @@
     X(norvig)               \
     X(generate)             \
     X(engine)               \
-    X(plugin)
+    X(plugin)               \
+    X(compiler)             \
+    X(alldiff)
 
 #define FGM_TEST_DECLARE(name) Suite *name##_suite(void);
 FGM_TEST_SUITES(FGM_TEST_DECLARE)

@@ -45,11 +45,18 @@ int cli_parse_long(const char *cmd, const char *name, const char *s,
 int cli_parse_double(const char *cmd, const char *name, const char *s,
                      double lo, double *out);
 
+/* Most -D NAME=VALUE options one command takes. */
+#define CLI_MAXDEFINES 64
+
 /* Builds the IR named by SPEC: "sudoku:B" (box side 2..5), "latin:N", or a
- * .fgm file (not before the compiler lands), and the puzzle side *N and box
- * side *BOX (0 for Latin squares) its puzzles have.  Returns NULL after a
- * message; *CODE is the exit code. */
-fgm_ir *cli_model_open(const char *spec, int *n, int *box, int *code);
+ * .fgm file compiled with DEFINES[0..NDEFINES-1] ("NAME=VALUE", from -D:
+ * they override the model's consts; .fgm only), and the puzzle side *N and
+ * box side *BOX (0 for Latin squares) its puzzles have.  For a .fgm model,
+ * *N is the side of its first square 2-D var array (0 when it has none)
+ * and *BOX is B when N = B*B and 3N alldiff factors lie in that array.
+ * Returns NULL after a message; *CODE is the exit code. */
+fgm_ir *cli_model_open(const char *spec, const char *const *defines,
+                       int ndefines, int *n, int *box, int *code);
 
 /* Commands. */
 int cmd_solve(cli_args *a);

@@ -8,15 +8,32 @@
 int
 cmd_dump(cli_args *a, int graph)
 {
+    const char *defs[CLI_MAXDEFINES], *model = NULL, *val;
     fgm_ir *ir;
     fgm_status st;
-    int code, n, box;
+    int code, n, box, r, ndefs = 0;
 
-    if (a->argc - a->i != 1) {
-        fprintf(stderr, "usage: fgm %s MODEL\n", graph ? "graph" : "dump");
+    while (a->i < a->argc) {
+        if ((r = cli_opt_value(a, "-D", &val)) != 0) {
+            if (r < 0)
+                return CLI_EUSAGE;
+            if (ndefs == CLI_MAXDEFINES)
+                return cli_fail(CLI_EUSAGE, "%s: too many -D", a->cmd);
+            defs[ndefs++] = val;
+        } else if (!model && (a->argv[a->i][0] != '-'
+                              || a->argv[a->i][1] == '\0')) {
+            model = a->argv[a->i++];
+        } else {
+            model = NULL;
+            break;
+        }
+    }
+    if (!model) {
+        fprintf(stderr, "usage: fgm %s [-D NAME=VALUE]... MODEL\n",
+                graph ? "graph" : "dump");
         return CLI_EUSAGE;
     }
-    ir = cli_model_open(a->argv[a->i], &n, &box, &code);
+    ir = cli_model_open(model, defs, ndefs, &n, &box, &code);
     if (!ir)
         return code;
     st = graph ? fgm_ir_graph(ir, stdout) : fgm_ir_dump(ir, stdout);

@@ -43,7 +43,8 @@ usage(void)
             "               [--observe FILE|-] [--iters N] [--damping D] "
             "[--tolerance T]\n"
             "               [--format text|csv|json] [--out-dir DIR] "
-            "[--cap N] [--timeout-ms T]\n");
+            "[--cap N] [--timeout-ms T]\n"
+            "               [-D NAME=VALUE]...\n");
     return CLI_EUSAGE;
 }
 
@@ -291,6 +292,8 @@ cmd_run(cli_args *a)
 {
     const char *model = NULL, *backend = "auto", *observe = NULL, *val;
     const char *format = "text", *algo = NULL, *out_dir = NULL;
+    const char *defs[CLI_MAXDEFINES];
+    int ndefs = 0;
     run_cfg cfg;
     fgm_solve_opts so;
     long iters = 0, k;
@@ -354,6 +357,12 @@ cmd_run(cli_args *a)
             if (r < 0 || !cli_parse_double("run", "--timeout-ms", val, 0,
                                            &cfg.timeout))
                 return CLI_EUSAGE;
+        } else if ((r = cli_opt_value(a, "-D", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            if (ndefs == CLI_MAXDEFINES)
+                return cli_fail(CLI_EUSAGE, "run: too many -D");
+            defs[ndefs++] = val;
         } else if (a->argv[a->i][0] == '-' && a->argv[a->i][1] != '\0') {
             cli_fail(CLI_EUSAGE, "run: unknown option '%s'", a->argv[a->i]);
             return usage();
@@ -389,7 +398,7 @@ cmd_run(cli_args *a)
     so.out_dir = out_dir;
     so.diag = cli_diag;
 
-    ir = cli_model_open(model, &n, &box, &code);
+    ir = cli_model_open(model, defs, ndefs, &n, &box, &code);
     if (!ir)
         return code;
     code = CLI_OK;

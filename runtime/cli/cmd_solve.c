@@ -152,7 +152,8 @@ usage(void)
             "       fgm solve --solver dlx --count [--cap N] [--csv] "
             "PUZZLES|-\n"
             "probabilistic solvers: --backend auto|compiled|interpreted, "
-            "--iters N,\n  --fix K (ep-iterative), --out-dir DIR\n");
+            "--iters N,\n  --fix K (ep-iterative), --out-dir DIR; "
+            "-D NAME=VALUE sets a const of a .fgm model\n");
     return CLI_EUSAGE;
 }
 
@@ -161,6 +162,8 @@ cmd_solve(cli_args *a)
 {
     const char *solver_name = "dlx", *model = NULL, *backend = "auto";
     const char *input = NULL, *val, *reason;
+    const char *defs[CLI_MAXDEFINES];
+    int ndefs = 0;
     fgm_batch_opts bo;
     fgm_solve_opts so;
     solve_out out;
@@ -224,6 +227,12 @@ cmd_solve(cli_args *a)
             if (r < 0 || !cli_parse_long("solve", "--cap", val, 1,
                                          1000000000000L, &cap))
                 return CLI_EUSAGE;
+        } else if ((r = cli_opt_value(a, "-D", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            if (ndefs == CLI_MAXDEFINES)
+                return cli_fail(CLI_EUSAGE, "solve: too many -D");
+            defs[ndefs++] = val;
         } else if (a->argv[a->i][0] == '-' && a->argv[a->i][1] != '\0') {
             cli_fail(CLI_EUSAGE, "solve: unknown option '%s'", a->argv[a->i]);
             return usage();
@@ -263,7 +272,7 @@ cmd_solve(cli_args *a)
     so.fix_per_round = (int)fix;
     so.diag = cli_diag;
 
-    if (model && !(ir = cli_model_open(model, &n, &box, &code)))
+    if (model && !(ir = cli_model_open(model, defs, ndefs, &n, &box, &code)))
         return code;
     rd = fgm_puzzle_reader_open(input, n, box, cli_diag, NULL);
     if (!rd) {

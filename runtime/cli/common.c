@@ -121,14 +121,66 @@ cli_parse_double(const char *cmd, const char *name, const char *s, double lo,
     return 1;
 }
 
+/* The puzzle shape of a compiled model: *N is the side of its first
+ * square 2-D var array (0 when none), *BOX is B when N = B*B and 3N
+ * alldiff factors lie in that array (rows, columns, boxes), else 0. */
+static void
+grid_shape(const fgm_ir *ir, int *n, int *box)
+{
+    const fgm_ir_array *a = NULL;
+    int i, j, b, count = 0;
+
+    *n = *box = 0;
+    for (i = 0; i < ir->narrays && !a; i++)
+        if (ir->arrays[i].kind == FGM_ARRAY_DISCRETE
+            && ir->arrays[i].ndims == 2)
+            a = &ir->arrays[i];
+    if (!a || a->dims[0] != a->dims[1])
+        return;
+    *n = a->dims[0];
+    for (i = 0; i < ir->nfactors; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+        const int *s = fgm_ir_scope(ir, f);
+
+        if (f->kind != FGM_FACTOR_ALLDIFF)
+            continue;
+        for (j = 0; j < f->arity; j++)
+            if (s[j] < a->first || s[j] >= a->first + a->count)
+                break;
+        count += j == f->arity;
+    }
+    for (b = 2; b * b < *n; b++)
+        ;
+    if (b * b == *n && count == 3 * *n)
+        *box = b;
+}
+
 fgm_ir *
-cli_model_open(const char *spec, int *n, int *box, int *code)
+cli_model_open(const char *spec, const char *const *defines, int ndefines,
+               int *n, int *box, int *code)
 {
     fgm_ir *ir = NULL;
     long k;
     size_t len = strlen(spec);
 
     *code = CLI_EINPUT;
+    if (len > 4 && strcmp(spec + len - 4, ".fgm") == 0) {
+        fgm_compile_opts opts = { defines, ndefines, 0 };
+        fgm_status st = fgm_compile_file(spec, &opts, &ir, cli_diag, NULL);
+
+        if (st != FGM_OK) {
+            *code = cli_exit_code(st);
+            return NULL;
+        }
+        grid_shape(ir, n, box);
+        return ir;
+    }
+    if (ndefines > 0) {
+        cli_fail(CLI_EUSAGE, "-D %s: only .fgm models have consts to set",
+                 defines[0]);
+        *code = CLI_EUSAGE;
+        return NULL;
+    }
     if (strncmp(spec, "sudoku:", 7) == 0) {
         if (!cli_parse_long("model", "sudoku:B", spec + 7, 2, 5, &k)) {
             *code = CLI_EUSAGE;
@@ -146,15 +198,6 @@ cli_model_open(const char *spec, int *n, int *box, int *code)
         ir = fgm_ir_latin((int)k);
         *n = (int)k;
         *box = 0;
-    } else if (len > 4 && strcmp(spec + len - 4, ".fgm") == 0) {
-        if (access(spec, R_OK) != 0)
-            cli_fail(CLI_EINPUT, "%s: error: cannot open: %s", spec,
-                     strerror(errno));
-        else
-            cli_fail(CLI_EINPUT, "%s: error: .fgm models need the model "
-                     "compiler, which this build does not have yet; use a "
-                     "built-in model: sudoku:B (B = 2..5) or latin:N", spec);
-        return NULL;
     } else {
         cli_fail(CLI_EUSAGE, "unknown model '%s' (want MODEL.fgm, sudoku:B "
                  "or latin:N)", spec);

@@ -1,0 +1,491 @@
+/* compiler/ast.c: the arena and the AST builders the parser calls.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Every node lives in the arena and is freed with it (arena_free), so the
+ * parser never frees a node.  When the arena cannot grow, builders hand out
+ * a scratch node instead of NULL and set c->oom: the parser's actions stay
+ * one-line calls, the parse runs to its end, and the compilation then
+ * reports FGM_ENOMEM without ever walking the damaged tree.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fgmc.h"
+#include "parser.h"
+
+#define CHUNK_MIN ((size_t)64 << 10)
+#define ALIGN 16
+
+struct fgmc_chunk {
+    fgmc_chunk *next;
+    size_t cap;
+};
+
+/* Chunk header rounded up so that the data after it stays aligned. */
+#define HDR ((sizeof(fgmc_chunk) + ALIGN - 1) / ALIGN * ALIGN)
+
+void *
+arena_alloc(fgmc *c, size_t size)
+{
+    fgmc_arena *a = &c->arena;
+    unsigned char *p;
+
+    if (size > SIZE_MAX / 4) {
+        c->oom = 1;
+        return NULL;
+    }
+    size = (size + ALIGN - 1) / ALIGN * ALIGN;
+    if (!a->chunks || a->used + size > a->cap) {
+        size_t cap = size > CHUNK_MIN ? size : CHUNK_MIN;
+        fgmc_chunk *k = malloc(HDR + cap);
+
+        if (!k) {
+            c->oom = 1;
+            return NULL;
+        }
+        k->next = a->chunks;
+        k->cap = cap;
+        a->chunks = k;
+        a->used = 0;
+        a->cap = cap;
+    }
+    p = (unsigned char *)a->chunks + HDR + a->used;
+    a->used += size;
+    memset(p, 0, size);
+    return p;
+}
+
+void
+arena_free(fgmc_arena *a)
+{
+    fgmc_chunk *k = a->chunks, *next;
+
+    for (; k; k = next) {
+        next = k->next;
+        free(k);
+    }
+    a->chunks = NULL;
+    a->used = a->cap = 0;
+}
+
+char *
+arena_text(fgmc *c, fgmc_loc loc)
+{
+    size_t n = (size_t)(loc.end - loc.start);
+    char *s = arena_alloc(c, n + 1);
+
+    if (s)
+        memcpy(s, c->src + loc.start, n);
+    return s;
+}
+
+/* A new node of KIND at LOC (the scratch node when out of memory). */
+static fgmc_node *
+node(fgmc *c, fgmc_kind kind, const fgmc_loc *loc)
+{
+    fgmc_node *n = arena_alloc(c, sizeof *n);
+
+    if (!n) {
+        n = &c->scratch;
+        memset(n, 0, sizeof *n);
+    }
+    n->kind = kind;
+    n->loc = *loc;
+    return n;
+}
+
+static int
+depth(const fgmc_node *n)
+{
+    return n ? n->depth : 0;
+}
+
+/* Deeply nested input would make the recursive passes recurse as deep:
+ * report it once per statement, and the compilation stops after parsing. */
+static void
+check_depth(fgmc *c, fgmc_node *n, const char *what)
+{
+    if (n->depth > FGMC_MAX_DEPTH && !c->too_deep) {
+        c->too_deep = 1;
+        c->nsyntax++;
+        diag_error(c, n->loc, "%s nested too deeply (more than %d levels)",
+                   what, FGMC_MAX_DEPTH);
+    }
+}
+
+fgmc_node *
+ast_int(fgmc *c, const fgmc_loc *loc)
+{
+    fgmc_node *n = node(c, N_INT, loc);
+    const char *s = c->src + loc->start;
+    long long v = 0;
+    int i;
+
+    for (i = 0; i < loc->end - loc->start; i++) {
+        int d = s[i] - '0';
+
+        if (v > (LLONG_MAX - d) / 10) {
+            n->too_big = 1;     /* reported by sema_eval, where it is used */
+            return n;
+        }
+        v = v * 10 + d;
+    }
+    n->ival = v;
+    return n;
+}
+
+fgmc_node *
+ast_real(fgmc *c, const fgmc_loc *loc)
+{
+    fgmc_node *n = node(c, N_REAL, loc);
+    char *s = arena_text(c, *loc);
+
+    if (!s)
+        return n;
+    n->rval = strtod(s, NULL);
+    n->too_big = !isfinite(n->rval);
+    return n;
+}
+
+fgmc_node *
+ast_name(fgmc *c, const fgmc_loc *loc)
+{
+    fgmc_node *n = node(c, N_NAME, loc);
+
+    n->name = arena_text(c, *loc);
+    n->nameloc = *loc;
+    return n;
+}
+
+fgmc_node *
+ast_word(fgmc *c, fgmc_node *word, const fgmc_loc *loc)
+{
+    fgmc_loc all = { word->loc.start, loc->end };
+    fgmc_node *n = node(c, N_NAME, &all);
+    size_t a = word->name ? strlen(word->name) : 0;
+    size_t b = (size_t)(loc->end - loc->start);
+    char *s = arena_alloc(c, a + b + 2);
+
+    if (s) {
+        if (a)
+            memcpy(s, word->name, a);
+        s[a] = '-';
+        memcpy(s + a + 1, c->src + loc->start, b);
+    }
+    n->name = s;
+    n->nameloc = all;
+    return n;
+}
+
+fgmc_node *
+ast_unary(fgmc *c, fgmc_kind kind, fgmc_node *a, const fgmc_loc *loc)
+{
+    fgmc_node *n = node(c, kind, loc);
+
+    n->a = a;
+    n->depth = depth(a) + 1;
+    check_depth(c, n, "expression");
+    return n;
+}
+
+fgmc_node *
+ast_binary(fgmc *c, fgmc_kind kind, fgmc_node *a, fgmc_node *b,
+           const fgmc_loc *loc)
+{
+    fgmc_node *n = node(c, kind, loc);
+
+    n->a = a;
+    n->b = b;
+    n->depth = (depth(a) > depth(b) ? depth(a) : depth(b)) + 1;
+    check_depth(c, n, "expression");
+    return n;
+}
+
+/* Parentheses only group: the node keeps its own span, so a caret points
+ * at the operation rather than at the brackets around it. */
+fgmc_node *
+ast_paren(fgmc *c, fgmc_node *a, const fgmc_loc *loc)
+{
+    (void)loc;
+    return a ? a : node(c, N_INT, loc);
+}
+
+fgmc_node *
+ast_all(fgmc *c, const fgmc_loc *loc)
+{
+    return node(c, N_ALL, loc);
+}
+
+fgmc_node *
+ast_ref(fgmc *c, const fgmc_loc *nameloc, fgmc_node *subs,
+        const fgmc_loc *loc)
+{
+    fgmc_node *n = node(c, N_REF, loc);
+
+    n->name = arena_text(c, *nameloc);
+    n->nameloc = *nameloc;
+    if (subs && !c->oom) {
+        n->kids = subs->kids;
+        n->tail = subs->tail;
+        n->nkids = subs->nkids;
+    }
+    return n;
+}
+
+fgmc_node *
+ast_list(fgmc *c, fgmc_node *items, const fgmc_loc *loc)
+{
+    fgmc_node *n = node(c, N_LIST, loc), *k;
+
+    if (items && !c->oom) {
+        n->kids = items->kids;
+        n->tail = items->tail;
+        n->nkids = items->nkids;
+        for (k = n->kids; k; k = k->next)
+            if (k->kind == N_LIST && k->depth > n->depth)
+                n->depth = k->depth;
+    }
+    n->depth++;
+    check_depth(c, n, "list");
+    return n;
+}
+
+fgmc_node *
+ast_bind(fgmc *c, fgmc_node *names, fgmc_node *range)
+{
+    fgmc_node *k;
+
+    if (!c->oom && names)
+        for (k = names->kids; k; k = k->next)
+            k->a = range;
+    return names;
+}
+
+fgmc_node *
+ast_names(fgmc *c, fgmc_node *seq, const fgmc_loc *loc)
+{
+    fgmc_node *n = node(c, N_BIND, loc);
+
+    n->name = arena_text(c, *loc);
+    n->nameloc = *loc;
+    return ast_append(c, seq ? seq : ast_seq(c), n);
+}
+
+fgmc_node *
+ast_set(fgmc *c, fgmc_node *key, fgmc_node *value, const fgmc_loc *loc)
+{
+    fgmc_node *n = node(c, N_SET, loc);
+
+    n->name = key->name;
+    n->nameloc = key->loc;
+    n->a = value;
+    return n;
+}
+
+fgmc_node *
+ast_call(fgmc *c, const fgmc_loc *name, fgmc_node *arg, const fgmc_loc *loc)
+{
+    fgmc_node *n = node(c, N_CALL, loc);
+
+    n->name = arena_text(c, *name);
+    n->nameloc = *name;
+    n->a = arg;
+    return n;
+}
+
+fgmc_node *
+ast_seq(fgmc *c)
+{
+    fgmc_loc none = { 0, 0 };
+
+    return node(c, N_SEQ, &none);
+}
+
+fgmc_node *
+ast_append(fgmc *c, fgmc_node *seq, fgmc_node *item)
+{
+    if (c->oom || !seq || !item)
+        return seq;
+    item->next = NULL;
+    if (seq->tail)
+        seq->tail->next = item;
+    else
+        seq->kids = item;
+    seq->tail = item;
+    seq->nkids++;
+    return seq;
+}
+
+fgmc_node *
+ast_concat(fgmc *c, fgmc_node *seq, fgmc_node *more)
+{
+    if (c->oom || !seq || !more || !more->kids)
+        return seq;
+    if (seq->tail)
+        seq->tail->next = more->kids;
+    else
+        seq->kids = more->kids;
+    seq->tail = more->tail;
+    seq->nkids += more->nkids;
+    return seq;
+}
+
+fgmc_stmt *
+ast_stmt(fgmc *c, fgmc_stmt_kind kind, const fgmc_loc *loc)
+{
+    fgmc_stmt *s = arena_alloc(c, sizeof *s);
+
+    if (!s) {
+        s = &c->scratch_stmt;
+        memset(s, 0, sizeof *s);
+    }
+    s->kind = kind;
+    s->loc = *loc;
+    return s;
+}
+
+/* A statement that declares the name at NAME. */
+static fgmc_stmt *
+named(fgmc *c, fgmc_stmt_kind kind, const fgmc_loc *name, const fgmc_loc *loc)
+{
+    fgmc_stmt *s = ast_stmt(c, kind, loc);
+
+    s->name = arena_text(c, *name);
+    s->nameloc = *name;
+    return s;
+}
+
+fgmc_stmt *
+ast_model(fgmc *c, const fgmc_loc *name, const fgmc_loc *loc)
+{
+    return named(c, S_MODEL, name, loc);
+}
+
+fgmc_stmt *
+ast_const(fgmc *c, const fgmc_loc *name, fgmc_node *value,
+          const fgmc_loc *loc)
+{
+    fgmc_stmt *s = named(c, S_CONST, name, loc);
+
+    s->value = value;
+    return s;
+}
+
+fgmc_stmt *
+ast_var(fgmc *c, const fgmc_loc *name, fgmc_node *dims, fgmc_node *domain,
+        fgmc_node *dist, const fgmc_loc *loc)
+{
+    fgmc_stmt *s = named(c, S_VAR, name, loc);
+
+    s->dims = dims;
+    s->domain = domain;
+    s->dist = dist;
+    return s;
+}
+
+fgmc_stmt *
+ast_prior(fgmc *c, const fgmc_loc *name, fgmc_node *dims, fgmc_node *dist,
+          const fgmc_loc *loc)
+{
+    fgmc_stmt *s = named(c, S_PRIOR, name, loc);
+
+    s->dims = dims;
+    s->dist = dist;
+    return s;
+}
+
+fgmc_stmt *
+ast_decl(fgmc *c, fgmc_stmt *s, int observed, const fgmc_loc *loc)
+{
+    (void)c;
+    if (s) {
+        s->observed = observed;
+        s->loc = *loc;
+    }
+    return s;
+}
+
+fgmc_stmt *
+ast_constraint(fgmc *c, fgmc_stmt_kind kind, fgmc_node *a, fgmc_node *b,
+               fgmc_node *weights, const fgmc_loc *loc)
+{
+    fgmc_stmt *s = ast_stmt(c, kind, loc);
+
+    s->refs = a && a->kind == N_SEQ ? a : ast_append(c, ast_seq(c), a);
+    ast_append(c, s->refs, b);
+    s->weights = weights;
+    return s;
+}
+
+fgmc_stmt *
+ast_fix(fgmc *c, fgmc_node *ref, fgmc_node *value, const fgmc_loc *str,
+        const fgmc_loc *loc)
+{
+    fgmc_stmt *s = ast_constraint(c, S_FIX, ref, NULL, NULL, loc);
+
+    s->value = value;
+    if (str) {
+        s->str = *str;
+        s->has_str = 1;
+    }
+    return s;
+}
+
+fgmc_stmt *
+ast_for(fgmc *c, fgmc_stmt *s, fgmc_node *binders, const fgmc_loc *loc)
+{
+    (void)c;
+    if (s) {
+        s->binders = binders;
+        s->loc = *loc;
+    }
+    return s;
+}
+
+fgmc_stmt *
+ast_infer(fgmc *c, fgmc_node *algo, fgmc_node *settings, const fgmc_loc *loc)
+{
+    fgmc_stmt *s = ast_stmt(c, S_INFER, loc);
+
+    s->name = algo->name;
+    s->nameloc = algo->loc;
+    s->settings = settings;
+    return s;
+}
+
+int
+ast_line_done(fgmc *c, fgmc_stmt *s)
+{
+    if (s && !c->oom && s != &c->scratch_stmt) {
+        s->next = NULL;
+        if (c->last_stmt)
+            c->last_stmt->next = s;
+        else
+            c->stmts = s;
+        c->last_stmt = s;
+    }
+    c->too_deep = 0;
+    return diag_full(c) || c->oom;
+}
+
+/* Whether token TOK can end an operand or an item, so that a closing
+ * bracket could come next. */
+static int
+ends_item(int tok)
+{
+    return tok == IDENT || tok == INT || tok == REAL || tok == STRING
+        || tok == ')' || tok == ']' || tok == '*';
+}
+
+void *
+ast_unclosed(fgmc *c, const fgmc_loc *open, const char *close, void *keep)
+{
+    int line, col;
+
+    diag_linecol(c, open->start, &line, &col);
+    diag_hint(c, close, c->src[open->start], line, ends_item(c->tok_prev));
+    return keep;
+}

@@ -1,0 +1,226 @@
+/* compiler/compile.c: the public entry points: .fgm text in, fgm_ir out.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The pipeline, straight-line (fgmc.h has each pass's contract):
+ *
+ *   options -> parse -> for each statement: sema, expand -> lower
+ *
+ * Checking and expanding statement by statement keeps the messages in
+ * source order.  Parsing runs only when the options were good, the rest
+ * only when parsing reported nothing (a syntax error never draws semantic
+ * follow-ups from a half-built tree), lowering only when nothing at all
+ * was reported.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fgmc.h"
+
+/* Parses the -D options ("NAME=VALUE", VALUE an integer) into C. */
+static void
+parse_defines(fgmc *c)
+{
+    const fgm_compile_opts *o = c->opts;
+    int i, n = o ? o->ndefines : 0;
+
+    if (n <= 0 || !o->defines)
+        return;
+    c->define_names = arena_alloc(c, (size_t)n * sizeof *c->define_names);
+    c->define_values = arena_alloc(c, (size_t)n * sizeof *c->define_values);
+    c->define_texts = arena_alloc(c, (size_t)n * sizeof *c->define_texts);
+    c->define_used = arena_alloc(c, (size_t)n);
+    if (!c->define_names || !c->define_values || !c->define_texts
+        || !c->define_used)
+        return;
+    for (i = 0; i < n; i++) {
+        const char *d = o->defines[i] ? o->defines[i] : "", *eq;
+        size_t len = strcspn(d, "="), k;
+        char *name, *end;
+        long long v;
+        int ok = len > 0 && d[len] == '=' && !(d[0] >= '0' && d[0] <= '9');
+
+        for (k = 0; ok && k < len; k++)
+            ok = d[k] == '_' || (d[k] >= 'a' && d[k] <= 'z')
+                 || (d[k] >= 'A' && d[k] <= 'Z')
+                 || (d[k] >= '0' && d[k] <= '9');
+        if (!ok) {
+            diag_file_error(c, "-D %s: expected NAME=VALUE", d);
+            continue;
+        }
+        eq = d + len + 1;
+        errno = 0;
+        v = strtoll(eq, &end, 10);
+        if (errno || end == eq || *end) {
+            diag_file_error(c, "-D %s: the value must be an integer", d);
+            continue;
+        }
+        name = arena_alloc(c, len + 1);
+        if (!name)
+            return;
+        memcpy(name, d, len);
+        /* A later -D of the same name wins, as with cc. */
+        for (k = 0; k < (size_t)c->ndefines; k++)
+            if (strcmp(c->define_names[k], name) == 0)
+                break;
+        c->define_names[k] = name;
+        c->define_texts[k] = d;
+        c->define_values[k] = v;
+        if (k == (size_t)c->ndefines)
+            c->ndefines++;
+    }
+}
+
+/* Compiles SRC (LEN bytes, NUL-terminated) named FILE in messages. */
+static fgm_status
+compile(const char *src, int len, const char *file,
+        const fgm_compile_opts *opts, fgm_ir **out, fgm_diag_fn diag,
+        void *ctx)
+{
+    fgmc *c = calloc(1, sizeof *c);
+    fgm_status st = FGM_OK;
+
+    if (!c)
+        return FGM_ENOMEM;
+    c->file = file;
+    c->src = src;
+    c->len = len;
+    c->opts = opts;
+    c->diag = diag;
+    c->diag_ctx = ctx;
+    c->max_errors = opts && opts->max_errors > 0 ? opts->max_errors
+                                                 : FGMC_MAX_ERRORS;
+    parse_defines(c);
+    if (!c->nerrors && !c->oom)
+        parse_program(c);
+    diag_flush(c);
+    if (!c->nerrors && !c->oom) {
+        fgmc_stmt *s;
+
+        for (s = c->stmts; s && !diag_full(c) && !c->oom; s = s->next) {
+            sema_stmt(c, s);
+            expand_stmt(c, s);
+        }
+        if (!diag_full(c) && !c->oom)
+            sema_finish(c);
+    }
+    if (c->oom)
+        st = FGM_ENOMEM;
+    else if (c->nsyntax)
+        st = FGM_EPARSE;
+    else if (c->nerrors)
+        st = FGM_ESEMA;
+    else
+        st = lower_program(c, out);
+    if (st == FGM_ENOMEM)
+        diag_file_error(c, "out of memory");
+    diag_flush(c);
+    diag_free(c);
+    free(c->scope);
+    free(c->scope_src);
+    free(c->varrays);
+    free(c->mark);
+    free(c->fixed);
+    arena_free(&c->arena);
+    free(c);
+    return st;
+}
+
+fgm_status
+fgm_compile_string(const char *text, const char *name,
+                   const fgm_compile_opts *opts, fgm_ir **out,
+                   fgm_diag_fn diag, void *ctx)
+{
+    size_t len;
+
+    if (!out)
+        return FGM_EINVAL;
+    *out = NULL;
+    if (!text)
+        return FGM_EINVAL;
+    len = strlen(text);
+    if (len > (size_t)FGMC_MAX_INPUT) {
+        fgm_diagf(diag, ctx, "%s: error: model text too large (more than "
+                  "%ld bytes)", name ? name : "<string>", FGMC_MAX_INPUT);
+        return FGM_EINVAL;
+    }
+    return compile(text, (int)len, name ? name : "<string>", opts, out, diag,
+                   ctx);
+}
+
+/* Reads PATH whole into a NUL-terminated buffer.  Returns FGM_OK, or
+ * FGM_EIO / FGM_ENOMEM after reporting. */
+static fgm_status
+read_file(const char *path, char **text, long *len, fgm_diag_fn diag,
+          void *ctx)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL, *p;
+    long n = 0, cap = 0;
+    size_t got;
+
+    if (!f) {
+        fgm_diagf(diag, ctx, "%s: error: cannot open: %s", path,
+                  strerror(errno));
+        return FGM_EIO;
+    }
+    for (;;) {
+        if (n + 4096 + 1 > cap) {
+            cap = cap ? cap * 2 : 65536;
+            p = realloc(buf, (size_t)cap);
+            if (!p) {
+                free(buf);
+                fclose(f);
+                fgm_diagf(diag, ctx, "%s: error: out of memory", path);
+                return FGM_ENOMEM;
+            }
+            buf = p;
+        }
+        got = fread(buf + n, 1, (size_t)(cap - n - 1), f);
+        n += (long)got;
+        if (n > FGMC_MAX_INPUT) {
+            free(buf);
+            fclose(f);
+            fgm_diagf(diag, ctx, "%s: error: model file too large (more "
+                      "than %ld bytes)", path, FGMC_MAX_INPUT);
+            return FGM_EIO;
+        }
+        if (got == 0)
+            break;
+    }
+    if (ferror(f)) {
+        int e = errno;
+
+        free(buf);
+        fclose(f);
+        fgm_diagf(diag, ctx, "%s: error: cannot read: %s", path,
+                  strerror(e));
+        return FGM_EIO;
+    }
+    fclose(f);
+    buf[n] = '\0';
+    *text = buf;
+    *len = n;
+    return FGM_OK;
+}
+
+fgm_status
+fgm_compile_file(const char *path, const fgm_compile_opts *opts,
+                 fgm_ir **out, fgm_diag_fn diag, void *ctx)
+{
+    char *text;
+    long len;
+    fgm_status st;
+
+    if (!out)
+        return FGM_EINVAL;
+    *out = NULL;
+    if (!path)
+        return FGM_EINVAL;
+    st = read_file(path, &text, &len, diag, ctx);
+    if (st != FGM_OK)
+        return st;
+    st = compile(text, (int)len, path, opts, out, diag, ctx);
+    free(text);
+    return st;
+}

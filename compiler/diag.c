@@ -1,0 +1,417 @@
+/* compiler/diag.c: messages with file:line:col, the source line and a caret.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A message reaches the sink as one string:
+ *
+ *   models/sudoku.fgm:9:9: error: unknown array 'cel'; did you mean 'cell'?
+ *   alldiff cel[i][*] for i in 0..N-1
+ *           ^~~
+ *
+ * Columns are 1-based bytes.  Positions travel as byte offsets; the map
+ * from offsets to lines is built the first time one is needed.  The source
+ * line is shown as it is, except that control bytes and bytes that are not
+ * UTF-8 become '?', and a very long line is cut to a window around the
+ * caret; the caret line copies the tabs of the source line and counts a
+ * UTF-8 character as one column, so the caret lands under the token.
+ *
+ * Syntax errors wait in c->pending until the parser's error production has
+ * had its chance to add a hint (diag_hint); any later message, or the end
+ * of parsing, sends it.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fgmc.h"
+
+#define WINDOW 160      /* longest source line shown whole */
+#define BEFORE 60       /* bytes shown before the caret in a cut line */
+
+/* Builds the line map.  Returns 0 when out of memory. */
+static int
+line_map(fgmc *c)
+{
+    int i, n = 1;
+
+    if (c->lines)
+        return 1;
+    for (i = 0; i < c->len; i++)
+        n += c->src[i] == '\n';
+    c->lines = malloc((size_t)n * sizeof *c->lines);
+    if (!c->lines)
+        return 0;
+    c->lines[0] = 0;
+    c->nlines = 1;
+    for (i = 0; i < c->len; i++)
+        if (c->src[i] == '\n')
+            c->lines[c->nlines++] = i + 1;
+    return 1;
+}
+
+/* Index of the line holding offset OFF. */
+static int
+line_of(const fgmc *c, int off)
+{
+    int lo = 0, hi = c->nlines - 1;
+
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+
+        if (c->lines[mid] <= off)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+void
+diag_linecol(fgmc *c, int off, int *line, int *col)
+{
+    int l;
+
+    if (!line_map(c)) {
+        *line = *col = 0;
+        return;
+    }
+    l = line_of(c, off);
+    *line = l + 1;
+    *col = off - c->lines[l] + 1;
+}
+
+/* Length of the UTF-8 character at S (at most N bytes), or 0 when S does
+ * not start a well-formed one. */
+static int
+utf8_len(const unsigned char *s, int n)
+{
+    int len, i;
+
+    if (s[0] >= 0xc2 && s[0] <= 0xdf)
+        len = 2;
+    else if (s[0] >= 0xe0 && s[0] <= 0xef)
+        len = 3;
+    else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+        len = 4;
+    else
+        return 0;
+    if (len > n)
+        return 0;
+    for (i = 1; i < len; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    return len;
+}
+
+/* Writes the source line around LOC and the caret line under it to F. */
+static void
+show_line(fgmc *c, fgmc_loc loc, FILE *f)
+{
+    const unsigned char *src = (const unsigned char *)c->src;
+    int l = line_of(c, loc.start), ls = c->lines[l], le = ls, ws, we, p, n;
+    int end, marked = 0;
+    char *cols;
+
+    while (le < c->len && src[le] != '\n')
+        le++;
+    if (le > ls && src[le - 1] == '\r')
+        le--;
+    ws = ls;
+    we = le;
+    if (le - ls > WINDOW) {
+        ws = loc.start - BEFORE > ls ? loc.start - BEFORE : ls;
+        we = ws + WINDOW < le ? ws + WINDOW : le;
+    }
+    /* cols[p - ws]: how many columns byte p takes on screen (0 or 1). */
+    cols = malloc((size_t)(we - ws) + 1);
+    if (!cols)
+        return;
+    if (ws > ls)
+        fputs("...", f);
+    for (p = ws; p < we; p += n) {
+        n = src[p] >= 0x80 ? utf8_len(src + p, we - p) : 1;
+        if (n == 0) {
+            fputc('?', f);
+            n = 1;
+        } else if (n > 1) {
+            fwrite(src + p, 1, (size_t)n, f);
+        } else {
+            fputc(src[p] == '\t' || (src[p] >= 0x20 && src[p] != 0x7f)
+                  ? src[p] : '?', f);
+        }
+        memset(cols + (p - ws), 0, (size_t)n);
+        cols[p - ws] = 1;
+    }
+    if (we < le)
+        fputs("...", f);
+    fputc('\n', f);
+    if (ws > ls)
+        fputs("   ", f);
+    for (p = ws; p < loc.start && p < we; p++)
+        if (cols[p - ws])
+            fputc(src[p] == '\t' ? '\t' : ' ', f);
+    end = loc.end < we ? loc.end : we;
+    for (p = loc.start; p < end; p++)
+        if (cols[p - ws])
+            fputc(marked++ ? '~' : '^', f);
+    if (!marked)
+        fputc('^', f);
+    free(cols);
+}
+
+/* Appends " (when i = 3, j = 4)": the loop variables bound while a
+ * comprehension is expanded. */
+static void
+show_bindings(const fgmc *c, FILE *f)
+{
+    int i;
+
+    for (i = 0; i < c->nbound; i++)
+        fprintf(f, "%s%s = %lld", i ? ", " : " (when ", c->bound[i]->name,
+                c->bound[i]->sym ? c->bound[i]->sym->value : 0);
+    if (c->nbound > 0)
+        fputc(')', f);
+}
+
+/* Sends one message: "FILE:LINE:COL: error: MSG" plus the source line
+ * when LOC is given, else "FILE: error: MSG". */
+static void
+emit(fgmc *c, const fgmc_loc *loc, const char *msg, int bindings)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f;
+    fgmc_loc at;
+
+    if (!c->diag)
+        return;
+    f = open_memstream(&text, &size);
+    if (!f) {
+        c->oom = 1;
+        return;
+    }
+    if (loc && line_map(c)) {
+        int line, col;
+
+        at = *loc;
+        /* The end of input is shown at the end of the last line. */
+        if (at.start >= c->len && c->len > 0 && c->src[c->len - 1] == '\n')
+            at.start = at.end = c->len - 1;
+        diag_linecol(c, at.start, &line, &col);
+        fprintf(f, "%s:%d:%d: error: %s", c->file, line, col, msg);
+        if (bindings)
+            show_bindings(c, f);
+        fputc('\n', f);
+        show_line(c, at, f);
+    } else {
+        fprintf(f, "%s: error: %s", c->file, msg);
+    }
+    if (fclose(f) != 0 || !text) {
+        free(text);
+        c->oom = 1;
+        return;
+    }
+    c->diag(c->diag_ctx, text);
+    free(text);
+}
+
+/* Counts an error; returns 0 when it must be dropped (cap reached). */
+static int
+count(fgmc *c)
+{
+    if (c->nerrors >= c->max_errors)
+        return 0;
+    c->nerrors++;
+    return 1;
+}
+
+/* After the last error the cap allows, say that the rest goes unreported. */
+static void
+maybe_stop(fgmc *c)
+{
+    char msg[64];
+
+    if (c->nerrors == c->max_errors) {
+        snprintf(msg, sizeof msg, "too many errors (%d); stopping",
+                 c->max_errors);
+        emit(c, NULL, msg, 0);
+    }
+}
+
+void
+diag_flush(fgmc *c)
+{
+    if (!c->pending)
+        return;
+    emit(c, &c->pending_loc, c->pending, 0);
+    free(c->pending);
+    c->pending = NULL;
+    maybe_stop(c);
+}
+
+/* Formats a message into a new string (NULL when out of memory). */
+static char *
+vformat(fgmc *c, const char *fmt, va_list ap)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *f = open_memstream(&text, &size);
+
+    if (!f) {
+        c->oom = 1;
+        return NULL;
+    }
+    vfprintf(f, fmt, ap);
+    if (fclose(f) != 0) {
+        free(text);
+        c->oom = 1;
+        return NULL;
+    }
+    return text;
+}
+
+void
+diag_error(fgmc *c, fgmc_loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    char *msg;
+
+    diag_flush(c);
+    if (!count(c))
+        return;
+    va_start(ap, fmt);
+    msg = vformat(c, fmt, ap);
+    va_end(ap);
+    if (msg)
+        emit(c, &loc, msg, 1);
+    free(msg);
+    maybe_stop(c);
+}
+
+void
+diag_file_error(fgmc *c, const char *fmt, ...)
+{
+    va_list ap;
+    char *msg;
+
+    diag_flush(c);
+    if (!count(c))
+        return;
+    va_start(ap, fmt);
+    msg = vformat(c, fmt, ap);
+    va_end(ap);
+    if (msg)
+        emit(c, NULL, msg, 0);
+    free(msg);
+    maybe_stop(c);
+}
+
+/* Replaces the first FROM in *S by TO (a new string; *S freed). */
+static void
+replace(fgmc *c, char **s, const char *from, const char *to)
+{
+    char *at = strstr(*s, from), *t;
+    size_t a, b, rest;
+
+    if (!at)
+        return;
+    a = (size_t)(at - *s);
+    b = strlen(to);
+    rest = strlen(at + strlen(from));
+    t = malloc(a + b + rest + 1);
+    if (!t) {
+        c->oom = 1;
+        return;
+    }
+    memcpy(t, *s, a);
+    memcpy(t + a, to, b);
+    memcpy(t + a + b, at + strlen(from), rest + 1);
+    free(*s);
+    *s = t;
+}
+
+/* What an INVALID token at LOC is. */
+static void
+invalid_message(const fgmc *c, fgmc_loc loc, char *buf, size_t size)
+{
+    unsigned char b = (unsigned char)c->src[loc.start];
+
+    if (b == '"')
+        snprintf(buf, size, "unterminated string (it must end on the same "
+                 "line)");
+    else if (b >= 0x80)
+        snprintf(buf, size, "non-ASCII character outside a comment or "
+                 "string");
+    else if (b >= 0x20 && b < 0x7f)
+        snprintf(buf, size, "invalid character '%c'", b);
+    else
+        snprintf(buf, size, "invalid byte 0x%02x", b);
+}
+
+void
+diag_syntax(fgmc *c, fgmc_loc loc, const char *msg)
+{
+    char buf[128];
+
+    diag_flush(c);
+    c->nsyntax++;
+    if (!count(c))
+        return;
+    if (c->invalid_at == loc.start && loc.end > loc.start) {
+        invalid_message(c, loc, buf, sizeof buf);
+        msg = buf;
+    } else if (strcmp(msg, "memory exhausted") == 0) {
+        msg = "input nested too deeply (the parser's stack is full)";
+    }
+    c->pending = strdup(msg);
+    if (!c->pending) {
+        c->oom = 1;
+        return;
+    }
+    c->pending_loc = loc;
+    replace(c, &c->pending, "syntax error, ", "");
+    replace(c, &c->pending, ", expecting ", ", expected ");
+    if (loc.start >= c->len)
+        replace(c, &c->pending, "unexpected end of line",
+                "unexpected end of file");
+}
+
+void
+diag_hint(fgmc *c, const char *close, int open, int line, int likely)
+{
+    char *list, *t;
+    size_t keep, size;
+    int comma;
+
+    if (!c->pending)
+        return;
+    list = strstr(c->pending, ", expected ");
+    if (list ? !strstr(list, close) : !likely)
+        return;
+    comma = list && strstr(list, "','");
+    keep = list ? (size_t)(list - c->pending) : strlen(c->pending);
+    size = keep + 80;
+    t = malloc(size);
+    if (!t) {
+        c->oom = 1;
+        return;
+    }
+    memcpy(t, c->pending, keep);
+    snprintf(t + keep, size - keep, ", expected %s%s (to close '%c' at line "
+             "%d)", comma ? "',' or " : "", close, open, line);
+    free(c->pending);
+    c->pending = t;
+}
+
+int
+diag_full(const fgmc *c)
+{
+    return c->nerrors >= c->max_errors;
+}
+
+void
+diag_free(fgmc *c)
+{
+    free(c->pending);
+    c->pending = NULL;
+    free(c->lines);
+    c->lines = NULL;
+}

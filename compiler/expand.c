@@ -1,0 +1,686 @@
+/* compiler/expand.c: loops, comprehensions and slices to concrete factors.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A constraint statement with "for i in a..b, j in c..d" stands for one
+ * factor per binding, the first loop variable outermost.  Each binding's
+ * references are evaluated to variable indices (a slice expands row-major,
+ * a bare array name means all of it), checked (indices, slices, domains,
+ * duplicates, table shapes, weights, fix values), and recorded as an
+ * instance; lower.c turns instances into IR factors in the same order.
+ *
+ * A range whose bounds use no loop variable must not be empty: that is
+ * always a mistake.  A range that depends on an outer loop variable
+ * ("for i in 0..N-1, j in i+1..N-1") may be empty for some bindings; such
+ * a binding gives no factor.  The first error in a statement ends that
+ * statement, so one mistake inside a loop is reported once, with the
+ * binding that caused it.
+ *
+ * Contract (expand_stmt, per statement, right after sema_stmt):
+ *   requires: the statement checked by sema (skipped when bad).
+ *   produces: its factor instances, appended to c->insts in order.
+ *   breaks:   loop variables' values (left at their last binding).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "fgmc.h"
+
+/* The var array that owns variable V: a binary search of c->varrays,
+ * which sema fills in numbering order. */
+static const fgmc_sym *
+owner(const fgmc *c, int v)
+{
+    int lo = 0, hi = c->nvarrays - 1;
+
+    while (lo < hi) {
+        int mid = lo + (hi - lo + 1) / 2;
+
+        if (c->varrays[mid]->first <= v)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return c->varrays[lo];
+}
+
+/* Writes "cell[3][4]" for variable V into BUF. */
+static const char *
+label(const fgmc *c, int v, char *buf, size_t size)
+{
+    const fgmc_sym *a = owner(c, v);
+    int idx[FGM_IR_MAXDIMS], rest = v - a->first, d;
+    size_t len;
+
+    for (d = a->ndims - 1; d >= 0; d--) {
+        idx[d] = rest % a->dims[d];
+        rest /= a->dims[d];
+    }
+    len = (size_t)snprintf(buf, size, "%s", a->name);
+    for (d = 0; d < a->ndims && len < size; d++)
+        len += (size_t)snprintf(buf + len, size - len, "[%d]", idx[d]);
+    return buf;
+}
+
+#define LABEL 96
+
+/* Makes room for N more entries in the scratch scope. */
+static int
+room(fgmc *c, const fgmc_stmt *s, long n)
+{
+    long cap = c->scope_cap ? c->scope_cap : 256;
+    int *p;
+    const fgmc_node **q;
+
+    if (c->scope_len + n <= c->scope_cap)
+        return 1;
+    if (c->scope_len + n > FGMC_MAX_SCOPE) {
+        diag_error(c, s->loc, "this factor has more than %ld variables",
+                   FGMC_MAX_SCOPE);
+        return 0;
+    }
+    while (cap < c->scope_len + n)
+        cap *= 2;
+    p = realloc(c->scope, (size_t)cap * sizeof *p);
+    if (p)
+        c->scope = p;
+    q = realloc(c->scope_src, (size_t)cap * sizeof *q);
+    if (q)
+        c->scope_src = q;
+    if (!p || !q) {
+        c->oom = 1;
+        return 0;
+    }
+    c->scope_cap = cap;
+    return 1;
+}
+
+/* Appends the variables reference R denotes to the scratch scope, in
+ * row-major order of its subscripts.  Returns 1, or 0 after reporting. */
+static int
+ref_vars(fgmc *c, const fgmc_stmt *s, const fgmc_node *r)
+{
+    const fgmc_sym *a = r->sym;
+    const fgmc_node *k = r->kids;
+    long long lo[FGM_IR_MAXDIMS], hi[FGM_IR_MAXDIMS];
+    int idx[FGM_IR_MAXDIMS], d, nd = a->ndims;
+    long n = 1;
+
+    for (d = 0; d < nd; d++, k = k ? k->next : NULL) {
+        long long top = a->dims[d] - 1;
+
+        if (!k || k->kind == N_ALL) {
+            lo[d] = 0;
+            hi[d] = top;
+        } else if (k->kind == N_RANGE) {
+            if (!sema_eval_int(c, k->a, "a slice bound", &lo[d])
+                || !sema_eval_int(c, k->b, "a slice bound", &hi[d]))
+                return 0;
+            if (lo[d] < 0 || lo[d] > top || hi[d] < 0 || hi[d] > top) {
+                diag_error(c, k->loc, "slice %lld..%lld is out of range for "
+                           "'%s' (dimension %d has indices 0..%lld)", lo[d],
+                           hi[d], a->name, d + 1, top);
+                return 0;
+            }
+            if (hi[d] < lo[d]) {
+                diag_error(c, k->loc, "slice %lld..%lld of '%s' is empty "
+                           "(its bounds are reversed)", lo[d], hi[d],
+                           a->name);
+                return 0;
+            }
+        } else {
+            if (!sema_eval_int(c, k, "an index", &lo[d]))
+                return 0;
+            if (lo[d] < 0 || lo[d] > top) {
+                diag_error(c, k->loc, "index %lld is out of range for '%s' "
+                           "(dimension %d has indices 0..%lld)", lo[d],
+                           a->name, d + 1, top);
+                return 0;
+            }
+            hi[d] = lo[d];
+        }
+        n *= (long)(hi[d] - lo[d] + 1);
+    }
+    if (!room(c, s, n))
+        return 0;
+    for (d = 0; d < nd; d++)
+        idx[d] = (int)lo[d];
+    for (;;) {
+        long flat = 0;
+
+        for (d = 0; d < nd; d++)
+            flat = flat * a->dims[d] + idx[d];
+        c->scope_src[c->scope_len] = r;
+        c->scope[c->scope_len++] = a->first + (int)flat;
+        for (d = nd - 1; d >= 0 && idx[d] == hi[d]; d--)
+            idx[d] = (int)lo[d];
+        if (d < 0)
+            break;
+        idx[d]++;
+    }
+    return 1;
+}
+
+/* The scratch scope from all references of S. */
+static int
+scope_of(fgmc *c, const fgmc_stmt *s)
+{
+    const fgmc_node *r;
+
+    c->scope_len = 0;
+    for (r = s->refs->kids; r; r = r->next)
+        if (!ref_vars(c, s, r))
+            return 0;
+    return 1;
+}
+
+/* The span of S's references (the statement when it has none). */
+static fgmc_loc
+refs_loc(const fgmc_stmt *s)
+{
+    fgmc_loc loc = s->loc;
+
+    if (s->refs->kids) {
+        loc.start = s->refs->kids->loc.start;
+        loc.end = s->refs->tail->loc.end;
+    }
+    return loc;
+}
+
+/* No variable twice in the scratch scope; WHAT names the constraint. */
+static int
+distinct(fgmc *c, const char *what)
+{
+    char name[LABEL];
+    long k;
+
+    if (++c->stamp == 0)
+        c->stamp = 1;
+    for (k = 0; k < c->scope_len; k++) {
+        int v = c->scope[k];
+
+        if (c->mark[v] == c->stamp) {
+            diag_error(c, c->scope_src[k]->loc, "'%s' appears twice in this "
+                       "%s", label(c, v, name, sizeof name), what);
+            return 0;
+        }
+        c->mark[v] = c->stamp;
+    }
+    return 1;
+}
+
+/* Every variable of the scratch scope has the domain of the first: neq and
+ * alldiff compare value indices, so equal indices must mean equal
+ * values. */
+static int
+same_domain(fgmc *c)
+{
+    const fgmc_sym *a = owner(c, c->scope[0]), *b;
+    char n1[LABEL], n2[LABEL];
+    long k;
+
+    for (k = 1; k < c->scope_len; k++) {
+        b = owner(c, c->scope[k]);
+        if (b->lo != a->lo || b->card != a->card) {
+            diag_error(c, c->scope_src[k]->loc, "domain mismatch: '%s' is "
+                       "in %d..%d but '%s' is in %d..%d",
+                       label(c, c->scope[0], n1, sizeof n1), a->lo,
+                       a->lo + a->card - 1, label(c, c->scope[k], n2,
+                                                  sizeof n2),
+                       b->lo, b->lo + b->card - 1);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Records a factor instance of statement S (the scope is copied; PARAMS
+ * stays shared, it lives in the arena). */
+static int
+add(fgmc *c, const fgmc_stmt *s, fgm_factor_kind kind, const int *scope,
+    int arity, double *params, int nparams, int aux)
+{
+    fgmc_inst *in;
+
+    if (c->ninsts + 1 > FGMC_MAX_FACTORS
+        || c->nscope + arity > FGMC_MAX_SCOPE
+        || c->nparams + nparams > FGMC_MAX_PARAMS) {
+        diag_error(c, s->loc, "model too large: more than %ld factors, %ld "
+                   "scope entries or %ld parameters", FGMC_MAX_FACTORS,
+                   FGMC_MAX_SCOPE, FGMC_MAX_PARAMS);
+        c->too_big = 1;
+        return 0;
+    }
+    in = arena_alloc(c, sizeof *in);
+    if (!in || !(in->scope = arena_alloc(c, (size_t)arity * sizeof(int))))
+        return 0;
+    memcpy(in->scope, scope, (size_t)arity * sizeof(int));
+    in->kind = kind;
+    in->arity = arity;
+    in->params = params;
+    in->nparams = nparams;
+    in->aux = aux;
+    in->stmt = s;
+    if (c->last_inst)
+        c->last_inst->next = in;
+    else
+        c->insts = in;
+    c->last_inst = in;
+    c->ninsts++;
+    c->nscope += arity;
+    c->nparams += nparams;
+    return 1;
+}
+
+/* A weight of a table or evidence list: a finite number >= 0. */
+static int
+weight(fgmc *c, const fgmc_node *e, double *out)
+{
+    fgmc_num v;
+
+    if (e->kind == N_LIST) {
+        diag_error(c, e->loc, "expected a weight here, not a list");
+        return 0;
+    }
+    if (!sema_eval(c, e, &v))
+        return 0;
+    *out = v.is_real ? v.d : (double)v.i;
+    if (!(*out >= 0)) {
+        diag_error(c, e->loc, "weights must be >= 0, not %g", *out);
+        return 0;
+    }
+    return 1;
+}
+
+/* Fills OUT row-major from the nested list L at nesting LEVEL of a table
+ * over the scratch scope; *POS is the next entry. */
+static int
+table_fill(fgmc *c, const fgmc_node *l, int level,
+           double *out, long *pos)
+{
+    const fgmc_sym *a = owner(c, c->scope[level]);
+    const fgmc_node *k;
+    char name[LABEL];
+
+    label(c, c->scope[level], name, sizeof name);
+    if (l->kind != N_LIST) {
+        diag_error(c, l->loc, "expected a list of %d weights for '%s' here, "
+                   "not a number", a->card, name);
+        return 0;
+    }
+    if (l->nkids != a->card) {
+        diag_error(c, l->loc, "table shape mismatch: this list has %d "
+                   "entr%s but '%s' has %d values (%d..%d)", l->nkids,
+                   l->nkids == 1 ? "y" : "ies", name, a->card, a->lo,
+                   a->lo + a->card - 1);
+        return 0;
+    }
+    for (k = l->kids; k; k = k->next) {
+        if (level + 1 < c->scope_len) {
+            if (!table_fill(c, k, level + 1, out, pos))
+                return 0;
+        } else if (!weight(c, k, &out[(*pos)++])) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Whether the N weights W are all zero (a factor that rules out
+ * everything). */
+static int
+all_zero(const double *w, long n)
+{
+    long i;
+
+    for (i = 0; i < n; i++)
+        if (w[i] != 0)
+            return 0;
+    return 1;
+}
+
+static int
+inst_alldiff(fgmc *c, const fgmc_stmt *s)
+{
+    const fgmc_sym *a;
+
+    if (!scope_of(c, s))
+        return 0;
+    if (c->scope_len < 2) {
+        diag_error(c, refs_loc(s), "alldiff over %s: it needs at least 2 "
+                   "variables", c->scope_len ? "1 variable" : "no variables");
+        return 0;
+    }
+    if (!distinct(c, "alldiff") || !same_domain(c))
+        return 0;
+    a = owner(c, c->scope[0]);
+    if (c->scope_len > a->card) {
+        diag_error(c, refs_loc(s), "alldiff over %ld variables cannot hold: "
+                   "their domain %d..%d has only %d values", c->scope_len,
+                   a->lo, a->lo + a->card - 1, a->card);
+        return 0;
+    }
+    return add(c, s, FGM_FACTOR_ALLDIFF, c->scope, (int)c->scope_len, NULL,
+               0, -1);
+}
+
+static int
+inst_neq(fgmc *c, const fgmc_stmt *s)
+{
+    return scope_of(c, s) && distinct(c, "'!='") && same_domain(c)
+        && add(c, s, FGM_FACTOR_NEQ, c->scope, 2, NULL, 0, -1);
+}
+
+static int
+inst_table(fgmc *c, const fgmc_stmt *s)
+{
+    long n = 1, k, pos = 0;
+    double *w;
+
+    if (!scope_of(c, s) || !distinct(c, "table"))
+        return 0;
+    for (k = 0; k < c->scope_len; k++) {
+        n *= owner(c, c->scope[k])->card;
+        if (n > 1L << 22) {
+            diag_error(c, refs_loc(s), "this table would have more than %ld "
+                       "entries", 1L << 22);
+            return 0;
+        }
+    }
+    w = arena_alloc(c, (size_t)n * sizeof *w);
+    if (!w || !table_fill(c, s->weights, 0, w, &pos))
+        return 0;
+    if (all_zero(w, n)) {
+        diag_error(c, s->weights->loc, "the table's weights are all zero");
+        return 0;
+    }
+    return add(c, s, FGM_FACTOR_TABLE, c->scope, (int)c->scope_len, w,
+               (int)n, -1);
+}
+
+static int
+inst_evidence(fgmc *c, const fgmc_stmt *s)
+{
+    const fgmc_node *l = s->weights, *k;
+    const fgmc_sym *a;
+    char name[LABEL];
+    double *w;
+    long i;
+
+    if (!scope_of(c, s))
+        return 0;
+    a = owner(c, c->scope[0]);
+    if (l->nkids != a->card) {
+        diag_error(c, l->loc, "evidence has %d weight%s but '%s' has %d "
+                   "values (%d..%d)", l->nkids, l->nkids == 1 ? "" : "s",
+                   label(c, c->scope[0], name, sizeof name), a->card, a->lo,
+                   a->lo + a->card - 1);
+        return 0;
+    }
+    w = arena_alloc(c, (size_t)a->card * sizeof *w);
+    if (!w)
+        return 0;
+    for (k = l->kids, i = 0; k; k = k->next, i++)
+        if (!weight(c, k, &w[i]))
+            return 0;
+    if (all_zero(w, a->card)) {
+        diag_error(c, l->loc, "the evidence weights are all zero");
+        return 0;
+    }
+    for (i = 0; i < c->scope_len; i++)
+        if (!add(c, s, FGM_FACTOR_EVIDENCE, &c->scope[i], 1, w, a->card, -1))
+            return 0;
+    return 1;
+}
+
+/* Fixes variable V to value LABEL (reported at LOC when outside its
+ * domain): a point-mass evidence factor.  The same value twice adds
+ * nothing; another value is an error. */
+static int
+fix_var(fgmc *c, const fgmc_stmt *s, int v, long long val,
+        fgmc_loc loc)
+{
+    const fgmc_sym *a = owner(c, v);
+    char name[LABEL];
+    double *w;
+    int idx;
+
+    if (val < a->lo || val > a->lo + a->card - 1) {
+        diag_error(c, loc, "value %lld is outside the domain %d..%d of '%s'",
+                   val, a->lo, a->lo + a->card - 1,
+                   label(c, v, name, sizeof name));
+        return 0;
+    }
+    idx = (int)(val - a->lo);
+    if (c->fixed[v] == idx)
+        return 1;
+    if (c->fixed[v] >= 0) {
+        diag_error(c, loc, "'%s' is already fixed to %d",
+                   label(c, v, name, sizeof name), a->lo + c->fixed[v]);
+        return 0;
+    }
+    c->fixed[v] = idx;
+    w = arena_alloc(c, (size_t)a->card * sizeof *w);
+    if (!w)
+        return 0;
+    w[idx] = 1;
+    return add(c, s, FGM_FACTOR_EVIDENCE, &v, 1, w, a->card, -1);
+}
+
+/* The value of symbol CH of a fix string: 1-9, then A-Z (or a-z) for 10
+ * and up; -1 for '.', '0' or '-' (no clue).  sema checked the symbols. */
+static int
+symbol_value(char ch)
+{
+    if (ch >= '1' && ch <= '9')
+        return ch - '0';
+    if (ch >= 'A' && ch <= 'Z')
+        return ch - 'A' + 10;
+    if (ch >= 'a' && ch <= 'z')
+        return ch - 'a' + 10;
+    return -1;
+}
+
+static int
+inst_fix(fgmc *c, const fgmc_stmt *s)
+{
+    const fgmc_node *r = s->refs->kids;
+    long long val;
+    long i, len;
+
+    if (!scope_of(c, s))
+        return 0;
+    if (!s->has_str) {
+        if (!sema_eval_int(c, s->value, "a fixed value", &val))
+            return 0;
+        for (i = 0; i < c->scope_len; i++)
+            if (!fix_var(c, s, c->scope[i], val, s->value->loc))
+                return 0;
+        return 1;
+    }
+    len = s->str.end - s->str.start - 2;
+    if (len != c->scope_len) {
+        diag_error(c, s->str, "fix string has %ld symbol%s but '%.*s' has "
+                   "%ld variable%s", len, len == 1 ? "" : "s",
+                   r->loc.end - r->loc.start > 60 ? 60
+                   : r->loc.end - r->loc.start, c->src + r->loc.start,
+                   c->scope_len, c->scope_len == 1 ? "" : "s");
+        return 0;
+    }
+    for (i = 0; i < len; i++) {
+        int at = s->str.start + 1 + (int)i, v = symbol_value(c->src[at]);
+        fgmc_loc loc = { at, at + 1 };
+
+        if (v >= 0 && !fix_var(c, s, c->scope[i], v, loc))
+            return 0;
+    }
+    return 1;
+}
+
+/* The instance(s) of constraint S for the current binding. */
+static int
+instance(fgmc *c, const fgmc_stmt *s)
+{
+    switch (s->kind) {
+    case S_ALLDIFF:
+        return inst_alldiff(c, s);
+    case S_NEQ:
+        return inst_neq(c, s);
+    case S_TABLE:
+        return inst_table(c, s);
+    case S_EVIDENCE:
+        return inst_evidence(c, s);
+    default:
+        return inst_fix(c, s);
+    }
+}
+
+/* Whether expression E uses a loop variable. */
+static int
+uses_loop(const fgmc_node *e)
+{
+    if (!e)
+        return 0;
+    if (e->kind == N_REF)
+        return e->sym && e->sym->kind == SYM_LOOP;
+    return uses_loop(e->a) || uses_loop(e->b);
+}
+
+/* Enters loop level K: evaluates its range and binds the variable to the
+ * low end.  Returns 1, 0 for a (dependent) empty range, -1 on error. */
+static int
+enter(fgmc *c, int k, long long *hi)
+{
+    fgmc_node *b = c->bound[k], *r = b->a;
+    long long lo;
+
+    c->nbound = k;
+    if (!sema_eval_int(c, r->a, "a range bound", &lo)
+        || !sema_eval_int(c, r->b, "a range bound", hi))
+        return -1;
+    if (*hi < lo) {
+        if (uses_loop(r->a) || uses_loop(r->b))
+            return 0;
+        diag_error(c, r->loc, "range %lld..%lld is empty", lo, *hi);
+        return -1;
+    }
+    b->sym->value = lo;
+    c->nbound = k + 1;
+    return 1;
+}
+
+/* Runs constraint S once per binding of its for clause. */
+static void
+expand_loops(fgmc *c, const fgmc_stmt *s)
+{
+    long long *hi;
+    fgmc_node *b;
+    int nb = 0, k = 0, r;
+    long bodies = 0;
+
+    if (!s->binders) {
+        instance(c, s);
+        return;
+    }
+    nb = s->binders->nkids;
+    c->bound = arena_alloc(c, (size_t)nb * sizeof *c->bound);
+    hi = arena_alloc(c, (size_t)nb * sizeof *hi);
+    if (!c->bound || !hi)
+        return;
+    for (b = s->binders->kids; b; b = b->next)
+        c->bound[k++] = b;
+    k = 0;
+    r = enter(c, 0, &hi[0]);
+    while (r >= 0) {
+        if (++c->iters > FGMC_MAX_ITERS) {
+            diag_error(c, s->loc, "more than %ld loop iterations in this "
+                       "model", FGMC_MAX_ITERS);
+            c->too_big = 1;
+            break;
+        }
+        if (r == 1 && k < nb - 1) {
+            k++;
+            r = enter(c, k, &hi[k]);
+            continue;
+        }
+        if (r == 1) {
+            bodies++;
+            if (!instance(c, s))
+                break;
+        } else {
+            k--;                /* level k is empty: step the one above */
+        }
+        while (k >= 0 && c->bound[k]->sym->value >= hi[k])
+            k--;
+        if (k < 0) {
+            if (bodies == 0) {
+                c->nbound = 0;
+                diag_error(c, s->binders->kids->loc, "every binding of "
+                           "this for clause has an empty range: the "
+                           "constraint stands for nothing");
+            }
+            break;
+        }
+        c->bound[k]->sym->value++;
+        c->nbound = k + 1;
+        r = 1;
+    }
+    c->nbound = 0;
+    c->bound = NULL;
+}
+
+/* The dirichlet_discrete links of var statement S. */
+static void
+expand_links(fgmc *c, const fgmc_stmt *s)
+{
+    const fgmc_sym *a = s->sym, *p;
+    int e;
+
+    if (!a || !a->link)
+        return;
+    p = a->link;
+    for (e = 0; e < a->count; e++) {
+        int v = a->first + e;
+
+        if (!add(c, s, FGM_FACTOR_DIRICHLET_DISCRETE, &v, 1, NULL, 0,
+                 p->first + (a->link_node >= 0 ? a->link_node : e)))
+            return;
+    }
+}
+
+/* Grows the per-variable arrays to the variables declared so far. */
+static int
+grow_vars(fgmc *c)
+{
+    int cap = c->var_cap ? c->var_cap : 256, v, *m, *f;
+
+    if (c->nvars <= c->var_cap)
+        return 1;
+    while (cap < c->nvars)
+        cap *= 2;
+    m = realloc(c->mark, (size_t)cap * sizeof *m);
+    if (m)
+        c->mark = m;
+    f = realloc(c->fixed, (size_t)cap * sizeof *f);
+    if (f)
+        c->fixed = f;
+    if (!m || !f) {
+        c->oom = 1;
+        return 0;
+    }
+    for (v = c->var_cap; v < cap; v++) {
+        c->mark[v] = 0;
+        c->fixed[v] = -1;
+    }
+    c->var_cap = cap;
+    return 1;
+}
+
+void
+expand_stmt(fgmc *c, const fgmc_stmt *s)
+{
+    if (s->bad || c->too_big)
+        return;
+    if (s->kind == S_VAR)
+        expand_links(c, s);
+    else if (s->kind >= S_ALLDIFF && s->kind <= S_FIX && grow_vars(c))
+        expand_loops(c, s);
+}

@@ -1,0 +1,403 @@
+/* compiler/fgmc.h: internal header of the model compiler (AST, arena, passes).
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The pipeline, run straight-line by compile.c:
+ *
+ *   parse    lexer.l + parser.y: text -> AST (nodes built by ast.c in the
+ *            per-compilation arena)
+ *   sema     sema.c: names, types, constant values, shapes, settings
+ *   expand   expand.c: loops, comprehensions, slices -> concrete factor
+ *            instances (variable indices, parameters)
+ *   lower    lower.c: declarations + instances -> fgm_ir
+ *
+ * Each pass stops at nothing: it reports every error it can (up to the cap)
+ * and marks what it could not process, so later passes skip it silently
+ * instead of reporting follow-on errors.  The IR is built only when no
+ * error was reported.
+ *
+ * Source positions are byte offsets (fgmc_loc); lines and columns are
+ * worked out by diag.c from a line map built on first need (an error, or
+ * lowering the statement positions into the IR).
+ */
+#ifndef FGM_FGMC_H
+#define FGM_FGMC_H
+
+#include <setjmp.h>
+#include <stddef.h>
+#include "fgm.h"
+#include "ir.h"
+
+#define FGMC_MAX_ERRORS 20          /* default cap on reported errors */
+#define FGMC_MAX_DEPTH 256          /* nesting of expressions and lists */
+#define FGMC_MAX_INPUT (64L << 20)  /* bytes of model text */
+#define FGMC_MAX_VARS (1 << 24)     /* variables (or Dirichlet nodes) */
+#define FGMC_MAX_FACTORS (1L << 20) /* factor instances */
+#define FGMC_MAX_SCOPE (1L << 25)   /* scope entries over all factors */
+#define FGMC_MAX_PARAMS (1L << 25)  /* parameters over all factors */
+#define FGMC_MAX_ITERS (1L << 24)   /* loop iterations over all statements */
+
+/* A span of the source text: bytes [start, end). */
+typedef struct fgmc_loc {
+    int start, end;
+} fgmc_loc;
+
+/* ---- arena (ast.c) ------------------------------------------------------ */
+
+typedef struct fgmc_chunk fgmc_chunk;
+
+/* Bump allocator: every AST node, name and instance of one compilation
+ * lives here and is freed by one arena_free (QBE's per-function pool). */
+typedef struct fgmc_arena {
+    fgmc_chunk *chunks;
+    size_t used, cap;       /* in the newest chunk */
+} fgmc_arena;
+
+/* ---- AST ---------------------------------------------------------------- */
+
+/* Expression-like nodes.  ORDER FACTOR: grep before reordering (the
+ * operator spellings in sema.c are indexed by it). */
+typedef enum fgmc_kind {
+    N_INT,          /* integer literal: ival */
+    N_REAL,         /* real literal: rval */
+    N_NAME,         /* name: name, resolved to sym by sema */
+    N_NEG,          /* -a */
+    N_ADD,          /* a + b */
+    N_SUB,          /* a - b */
+    N_MUL,          /* a * b */
+    N_DIV,          /* a / b (integers: truncated, as in C) */
+    N_MOD,          /* a % b (integers only) */
+    N_RANGE,        /* a .. b, both inclusive */
+    N_ALL,          /* '*' subscript: the whole dimension */
+    N_REF,          /* name[sub][sub]...: kids are the subscripts */
+    N_LIST,         /* [item, ...]: kids are numbers or lists */
+    N_BIND,         /* loop variable name in range a */
+    N_SET,          /* setting name = a */
+    N_CALL,         /* distribution name(a) */
+    N_SEQ           /* a sequence under construction: kids */
+} fgmc_kind;
+
+typedef struct fgmc_sym fgmc_sym;
+typedef struct fgmc_node fgmc_node;
+
+struct fgmc_node {
+    fgmc_kind kind;
+    fgmc_loc loc;           /* the whole node */
+    fgmc_loc nameloc;       /* N_REF, N_BIND, N_SET, N_CALL: the name */
+    int depth;              /* nesting depth (expressions, lists) */
+    int too_big;            /* N_INT, N_REAL: the literal overflows */
+    long long ival;
+    double rval;
+    const char *name;
+    fgmc_node *a, *b;       /* operands; range bounds; binder range */
+    fgmc_node *kids, *tail; /* subscripts, list items, sequence */
+    int nkids;
+    fgmc_node *next;        /* next sibling */
+    fgmc_sym *sym;          /* N_NAME, N_REF, N_BIND: resolved symbol */
+};
+
+/* Statements.  ORDER FACTOR: grep before reordering (stmt_words in
+ * sema.c). */
+typedef enum fgmc_stmt_kind {
+    S_MODEL,        /* model NAME */
+    S_CONST,        /* const NAME = value */
+    S_VAR,          /* [observed] var NAME dims in lo..hi [~ dist(link)] */
+    S_PRIOR,        /* [observed] prior NAME dims ~ dist(arg) */
+    S_ALLDIFF,      /* alldiff REF  |  alldiff(REF, ...) */
+    S_NEQ,          /* REF != REF */
+    S_TABLE,        /* table (REF, ...) = LIST */
+    S_EVIDENCE,     /* evidence REF = LIST */
+    S_FIX,          /* fix REF = "string"  |  fix REF = value */
+    S_INFER         /* infer ALGO(key = value, ...) */
+} fgmc_stmt_kind;
+
+typedef struct fgmc_stmt fgmc_stmt;
+
+struct fgmc_stmt {
+    fgmc_stmt_kind kind;
+    fgmc_loc loc;           /* the whole statement */
+    const char *name;       /* declared name; infer: the algorithm */
+    fgmc_loc nameloc;
+    int observed;
+    fgmc_node *dims;        /* N_SEQ of size expressions */
+    fgmc_node *value;       /* const value; fix value */
+    fgmc_node *domain;      /* var: N_RANGE */
+    fgmc_node *dist;        /* var, prior: N_CALL "~ dist(arg)", or NULL */
+    fgmc_node *refs;        /* N_SEQ of N_REF: constraint scope */
+    fgmc_node *weights;     /* table/evidence: N_LIST */
+    fgmc_loc str;           /* fix: the string literal, quotes included */
+    int has_str;
+    fgmc_node *binders;     /* N_SEQ of N_BIND: the for clause, or NULL */
+    fgmc_node *settings;    /* infer: N_SEQ of N_SET */
+    int bad;                /* sema found an error: expand skips it */
+    fgmc_sym *sym;          /* var, prior: the array declared */
+    fgmc_stmt *next;
+};
+
+/* ---- symbols (sema.c) --------------------------------------------------- */
+
+typedef enum fgmc_sym_kind {
+    SYM_CONST,      /* integer constant */
+    SYM_LOOP,       /* loop variable of a for clause */
+    SYM_VAR,        /* array of discrete variables */
+    SYM_PRIOR       /* array of Dirichlet nodes */
+} fgmc_sym_kind;
+
+struct fgmc_sym {
+    fgmc_sym_kind kind;
+    const char *name;
+    fgmc_loc loc;           /* where it was declared */
+    const fgmc_stmt *decl;  /* declaring statement (NULL for loop vars) */
+    int bad;                /* its declaration had an error */
+    long long value;        /* CONST; LOOP: current value in expand */
+    int ndims, dims[FGM_IR_MAXDIMS], count;
+    int first;              /* first variable or Dirichlet node */
+    int lo, card;           /* VAR: domain lo..lo+card-1; PRIOR: K */
+    double *alpha;          /* PRIOR: K default pseudo-counts */
+    unsigned flags;         /* FGM_ARRAY_* */
+    fgmc_sym *link;         /* VAR: the prior of "~ discrete(p)", or NULL */
+    int link_node;          /* VAR: one node of it for all, or -1: one each */
+    fgmc_sym *chain;        /* next in the hash bucket */
+    fgmc_sym *next_array;   /* arrays in declaration order */
+};
+
+/* ---- factor instances (expand.c -> lower.c) ----------------------------- */
+
+typedef struct fgmc_inst fgmc_inst;
+
+struct fgmc_inst {
+    fgm_factor_kind kind;
+    int arity;
+    int *scope;
+    int nparams;
+    double *params;
+    int aux;                /* DIRICHLET_DISCRETE: the node */
+    const fgmc_stmt *stmt;  /* for its source position */
+    fgmc_inst *next;
+};
+
+/* The settings of the inference block: bit i of fgmc.infer_mask says
+ * that setting i was given.  ORDER FACTOR: setting_names in sema.c. */
+typedef enum fgmc_setting {
+    SET_ITERATIONS, SET_DAMPING, SET_TOLERANCE, SET_SCHEDULE, SET_ALLDIFF,
+    SET_PROJECTION, NSETTINGS,
+    SET_ALGO = NSETTINGS        /* the algorithm itself */
+} fgmc_setting;
+
+/* A number: integer unless is_real. */
+typedef struct fgmc_num {
+    int is_real;
+    long long i;
+    double d;
+} fgmc_num;
+
+/* ---- the compilation ---------------------------------------------------- */
+
+typedef struct fgmc {
+    const char *file;       /* name used in messages */
+    const char *src;        /* the whole input, NUL-terminated */
+    int len;
+    const fgm_compile_opts *opts;
+    fgmc_arena arena;
+    int oom;                /* an allocation failed: result is ENOMEM */
+
+    /* diag.c */
+    fgm_diag_fn diag;
+    void *diag_ctx;
+    int nerrors, nsyntax, max_errors;
+    int *lines, nlines;     /* line start offsets, built on first need */
+    char *pending;          /* syntax error waiting for a hint */
+    fgmc_loc pending_loc;
+
+    /* lexer.l */
+    int lexoff;             /* byte offset of the next token */
+    int invalid_at;         /* start of the latest INVALID token, or -1 */
+    int tok_now;            /* the token just returned (the lookahead) */
+    int tok_prev;           /* the last token before it that is not NL */
+    int eof_nl;             /* the NL that ends the last line was sent */
+    jmp_buf lexjmp;         /* flex's "fatal error" (out of memory) */
+
+    /* parser.y, ast.c */
+    fgmc_stmt *stmts, *last_stmt;
+    int too_deep;           /* nesting reported in this statement */
+    fgmc_node scratch;      /* handed out when the arena is exhausted */
+    fgmc_stmt scratch_stmt;
+
+    /* sema.c */
+    fgmc_sym **tab;
+    int tabcap, nsyms;
+    fgmc_sym *arrays, *last_array;  /* in declaration order */
+    fgmc_sym **varrays;     /* var arrays in numbering order (malloc) */
+    int nvarrays, varrays_cap;
+    const fgmc_stmt *model_stmt, *infer_stmt;
+    char model_name[FGM_IR_MAXNAME];
+    int nvars, ndirichlet;
+    fgm_ir_infer infer;     /* the fields infer_mask marks as given */
+    unsigned infer_mask;
+    int ndefines;           /* -D NAME=VALUE, parsed by compile.c */
+    const char **define_names;
+    const char **define_texts;      /* as given: "B=4" */
+    long long *define_values;
+    unsigned char *define_used;
+
+    /* expand.c (diag.c shows the bindings in messages) */
+    fgmc_node **bound;      /* binders of the comprehension being expanded */
+    int nbound;             /* how many of them hold a value now */
+    fgmc_inst *insts, *last_inst;
+    long ninsts, nscope, nparams, iters;
+    int too_big;            /* a size cap was reported */
+    int *mark, stamp;       /* nvars: duplicate detection (malloc) */
+    int *fixed;             /* nvars: value index fixed by `fix`, or -1 */
+    int var_cap;            /* entries of mark and fixed */
+    int *scope;             /* scratch scope being built */
+    const fgmc_node **scope_src;    /* the reference each entry came from */
+    long scope_len, scope_cap;
+} fgmc;
+
+/* ---- ast.c -------------------------------------------------------------- */
+
+/* Zeroed memory from the arena, or NULL (and c->oom set). */
+FGM_INTERNAL void *arena_alloc(fgmc *c, size_t size);
+/* Frees every allocation of the arena at once. */
+FGM_INTERNAL void arena_free(fgmc_arena *a);
+/* Copies the bytes of LOC into the arena, NUL-terminated. */
+FGM_INTERNAL char *arena_text(fgmc *c, fgmc_loc loc);
+
+/* Parser actions.  Each returns an arena node (the scratch node when the
+ * arena is exhausted, so actions never test for NULL). */
+FGM_INTERNAL fgmc_node *ast_int(fgmc *c, const fgmc_loc *loc);
+FGM_INTERNAL fgmc_node *ast_real(fgmc *c, const fgmc_loc *loc);
+FGM_INTERNAL fgmc_node *ast_name(fgmc *c, const fgmc_loc *loc);
+FGM_INTERNAL fgmc_node *ast_word(fgmc *c, fgmc_node *word,
+                                 const fgmc_loc *loc);
+FGM_INTERNAL fgmc_node *ast_unary(fgmc *c, fgmc_kind kind, fgmc_node *a,
+                                  const fgmc_loc *loc);
+FGM_INTERNAL fgmc_node *ast_binary(fgmc *c, fgmc_kind kind, fgmc_node *a,
+                                   fgmc_node *b, const fgmc_loc *loc);
+FGM_INTERNAL fgmc_node *ast_paren(fgmc *c, fgmc_node *a,
+                                  const fgmc_loc *loc);
+FGM_INTERNAL fgmc_node *ast_all(fgmc *c, const fgmc_loc *loc);
+FGM_INTERNAL fgmc_node *ast_ref(fgmc *c, const fgmc_loc *nameloc,
+                                fgmc_node *subs, const fgmc_loc *loc);
+FGM_INTERNAL fgmc_node *ast_list(fgmc *c, fgmc_node *items,
+                                 const fgmc_loc *loc);
+FGM_INTERNAL fgmc_node *ast_bind(fgmc *c, fgmc_node *names,
+                                 fgmc_node *range);
+FGM_INTERNAL fgmc_node *ast_set(fgmc *c, fgmc_node *key, fgmc_node *value,
+                                const fgmc_loc *loc);
+FGM_INTERNAL fgmc_node *ast_seq(fgmc *c);
+FGM_INTERNAL fgmc_node *ast_append(fgmc *c, fgmc_node *seq,
+                                   fgmc_node *item);
+FGM_INTERNAL fgmc_node *ast_concat(fgmc *c, fgmc_node *seq,
+                                   fgmc_node *more);
+FGM_INTERNAL fgmc_stmt *ast_stmt(fgmc *c, fgmc_stmt_kind kind,
+                                 const fgmc_loc *loc);
+FGM_INTERNAL fgmc_stmt *ast_model(fgmc *c, const fgmc_loc *name,
+                                  const fgmc_loc *loc);
+FGM_INTERNAL fgmc_stmt *ast_const(fgmc *c, const fgmc_loc *name,
+                                  fgmc_node *value, const fgmc_loc *loc);
+FGM_INTERNAL fgmc_node *ast_call(fgmc *c, const fgmc_loc *name,
+                                 fgmc_node *arg, const fgmc_loc *loc);
+FGM_INTERNAL fgmc_node *ast_names(fgmc *c, fgmc_node *seq,
+                                  const fgmc_loc *loc);
+FGM_INTERNAL fgmc_stmt *ast_var(fgmc *c, const fgmc_loc *name,
+                                fgmc_node *dims, fgmc_node *domain,
+                                fgmc_node *dist, const fgmc_loc *loc);
+FGM_INTERNAL fgmc_stmt *ast_prior(fgmc *c, const fgmc_loc *name,
+                                  fgmc_node *dims, fgmc_node *dist,
+                                  const fgmc_loc *loc);
+/* Sets the observed flag and the full span of a var or prior statement. */
+FGM_INTERNAL fgmc_stmt *ast_decl(fgmc *c, fgmc_stmt *s, int observed,
+                                 const fgmc_loc *loc);
+/* A constraint over A (a reference or a sequence of them) and B (a second
+ * reference or NULL), with WEIGHTS for table and evidence. */
+FGM_INTERNAL fgmc_stmt *ast_constraint(fgmc *c, fgmc_stmt_kind kind,
+                                       fgmc_node *a, fgmc_node *b,
+                                       fgmc_node *weights,
+                                       const fgmc_loc *loc);
+FGM_INTERNAL fgmc_stmt *ast_fix(fgmc *c, fgmc_node *ref, fgmc_node *value,
+                                const fgmc_loc *str, const fgmc_loc *loc);
+FGM_INTERNAL fgmc_stmt *ast_for(fgmc *c, fgmc_stmt *s, fgmc_node *binders,
+                                const fgmc_loc *loc);
+FGM_INTERNAL fgmc_stmt *ast_infer(fgmc *c, fgmc_node *algo,
+                                  fgmc_node *settings, const fgmc_loc *loc);
+/* Ends a line: appends S (NULL after a syntax error) to the program and
+ * returns whether to stop parsing (error cap reached, out of memory). */
+FGM_INTERNAL int ast_line_done(fgmc *c, fgmc_stmt *s);
+/* Error productions "OPEN error": hints "expected CLOSE (to close OPEN at
+ * line L)" on the pending syntax error when an unclosed bracket is the
+ * likely cause.  Returns KEEP (what the rule yields instead of a node). */
+FGM_INTERNAL void *ast_unclosed(fgmc *c, const fgmc_loc *open,
+                                const char *close, void *keep);
+
+/* ---- diag.c ------------------------------------------------------------- */
+
+/* Reports "file:line:col: error: MSG", the source line and a caret line
+ * under LOC. */
+FGM_INTERNAL void diag_error(fgmc *c, fgmc_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Reports "file: error: MSG" (no position: options, I/O). */
+FGM_INTERNAL void diag_file_error(fgmc *c, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* The parser's yyerror: keeps MSG pending so an error production can add
+ * a hint; the next diagnostic or diag_flush sends it. */
+FGM_INTERNAL void diag_syntax(fgmc *c, fgmc_loc loc, const char *msg);
+/* Adds "expected CLOSE (to close 'OPEN' at line LINE)" to the pending
+ * syntax error when CLOSE is among the tokens bison lists as expected (the
+ * list is replaced: ',' stays when it was in it), or, when bison gave no
+ * list, when LIKELY is set. */
+FGM_INTERNAL void diag_hint(fgmc *c, const char *close, int open, int line,
+                            int likely);
+FGM_INTERNAL void diag_flush(fgmc *c);
+/* Whether the error cap is reached. */
+FGM_INTERNAL int diag_full(const fgmc *c);
+/* 1-based line and byte column of offset OFF (0, 0 when out of memory). */
+FGM_INTERNAL void diag_linecol(fgmc *c, int off, int *line, int *col);
+FGM_INTERNAL void diag_free(fgmc *c);
+
+/* ---- lexer.l (generated: build/gen/lexer.c) ---------------------------- */
+
+/* Parses c->src into c->stmts with the parser of parser.y.  Returns 0, or
+ * nonzero after reporting (or with c->oom set). */
+FGM_INTERNAL int parse_program(fgmc *c);
+
+/* ---- sema.c ------------------------------------------------------------- */
+
+/* Checks one statement; compile.c runs sema_stmt then expand_stmt on each
+ * statement in order, so messages come out in source order.
+ * requires: c->stmts parsed without syntax errors; the statements before
+ *           S checked.
+ * produces: its symbols (consts evaluated, arrays numbered as the IR will
+ *           number them and listed in c->arrays and c->varrays), every
+ *           name in S resolved (node->sym), the model name, c->infer;
+ *           s->bad when S has an error.
+ * breaks:   nothing (loop variables are popped after their statement). */
+FGM_INTERNAL void sema_stmt(fgmc *c, fgmc_stmt *s);
+/* After the last statement: unused -D options, the default model name. */
+FGM_INTERNAL void sema_finish(fgmc *c);
+/* Evaluates the resolved expression E (loop variables at their current
+ * values).  Returns 1, or 0 after reporting at E's position. */
+FGM_INTERNAL int sema_eval(fgmc *c, const fgmc_node *e, fgmc_num *out);
+/* Like sema_eval, but the value must be an integer; WHAT names it in the
+ * message ("index"). */
+FGM_INTERNAL int sema_eval_int(fgmc *c, const fgmc_node *e, const char *what,
+                               long long *out);
+
+/* ---- expand.c ----------------------------------------------------------- */
+
+/* requires: sema_stmt(c, S) done (S is skipped when bad).
+ * produces: S's concrete factors appended to c->insts (a var statement
+ *           gives its dirichlet_discrete links in place); index, slice,
+ *           domain, shape and duplicate checks.
+ * breaks:   loop variables' values (left at their last binding). */
+FGM_INTERNAL void expand_stmt(fgmc *c, const fgmc_stmt *s);
+
+/* ---- lower.c ------------------------------------------------------------ */
+
+/* requires: every statement checked and expanded, no error reported.
+ * produces: a new fgm_ir (arrays in declaration order, factors in
+ *           instance order, statement positions, the inference settings).
+ * breaks:   nothing.  Returns FGM_OK with *OUT set, or FGM_ENOMEM /
+ *           FGM_EINTERNAL with *OUT NULL. */
+FGM_INTERNAL fgm_status lower_program(fgmc *c, fgm_ir **out);
+
+#endif /* FGM_FGMC_H */

@@ -1,0 +1,1130 @@
+/* compiler/sema.c: names, types, constant values, array shapes and settings.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Statements are checked in order, so a name is known from the statement
+ * that declares it on: consts, arrays and priors are global, loop variables
+ * belong to their statement.  Every name the AST uses is resolved here
+ * (node->sym); expand.c then only evaluates.  Arrays are numbered as the IR
+ * will number them: variables densely across var arrays in declaration
+ * order, Dirichlet nodes likewise across priors.
+ *
+ * A declaration that fails is still entered (marked bad), so its uses are
+ * skipped quietly instead of drawing "unknown name" errors.
+ *
+ * Contract (sema_stmt, per statement in order):
+ *   requires: the AST of a parse without syntax errors; earlier statements
+ *             checked.
+ *   produces: symbols, resolved names (node->sym), constant values, array
+ *             numbering, the model name and inference settings; s->bad.
+ *   breaks:   nothing.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "fgmc.h"
+
+/* Indexed by fgmc_sym_kind. */
+static const char *const sym_words[] = {
+    "a const", "a loop variable", "a variable array", "a prior"
+};
+
+/* ---- the symbol table: chained hashing in the arena ------------------- */
+
+static unsigned long
+hash(const char *s)
+{
+    unsigned long h = 2166136261ul;    /* FNV-1a */
+
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619ul;
+    return h;
+}
+
+static fgmc_sym *
+lookup(const fgmc *c, const char *name)
+{
+    fgmc_sym *s;
+
+    if (!c->tabcap || !name)
+        return NULL;
+    for (s = c->tab[hash(name) & (unsigned long)(c->tabcap - 1)]; s;
+         s = s->chain)
+        if (strcmp(s->name, name) == 0)
+            return s;
+    return NULL;
+}
+
+static int
+grow_table(fgmc *c)
+{
+    int cap = c->tabcap ? c->tabcap * 2 : 64, i;
+    fgmc_sym **tab = arena_alloc(c, (size_t)cap * sizeof *tab), *s, *next;
+
+    if (!tab)
+        return 0;
+    for (i = 0; i < c->tabcap; i++)
+        for (s = c->tab[i]; s; s = next) {
+            unsigned long h = hash(s->name) & (unsigned long)(cap - 1);
+
+            next = s->chain;
+            s->chain = tab[h];
+            tab[h] = s;
+        }
+    c->tab = tab;
+    c->tabcap = cap;
+    return 1;
+}
+
+/* Removes loop variable S from the table (it stays valid in the arena:
+ * the expressions of its statement still point at it). */
+static void
+pop(fgmc *c, fgmc_sym *s)
+{
+    fgmc_sym **p;
+
+    if (!s)
+        return;
+    for (p = &c->tab[hash(s->name) & (unsigned long)(c->tabcap - 1)]; *p;
+         p = &(*p)->chain)
+        if (*p == s) {
+            *p = s->chain;
+            c->nsyms--;
+            return;
+        }
+}
+
+/* Line of offset OFF, for "(the first is at line L)". */
+static int
+line_at(fgmc *c, int off)
+{
+    int line, col;
+
+    diag_linecol(c, off, &line, &col);
+    return line;
+}
+
+/* Declares NAME of KIND at LOC.  Returns the new symbol, or NULL after
+ * reporting a duplicate or a name too long for the IR. */
+static fgmc_sym *
+declare(fgmc *c, fgmc_sym_kind kind, const char *name, fgmc_loc loc,
+        const fgmc_stmt *decl)
+{
+    fgmc_sym *old = lookup(c, name), *s;
+    unsigned long h;
+
+    if (!name)
+        return NULL;
+    if (old) {
+        if (old->kind == SYM_LOOP)
+            diag_error(c, loc, "'%s' is already a loop variable of this "
+                       "statement", name);
+        else
+            diag_error(c, loc, "'%s' is already defined (%s, at line %d)",
+                       name, sym_words[old->kind],
+                       line_at(c, old->loc.start));
+        return NULL;
+    }
+    if (strlen(name) >= FGM_IR_MAXNAME) {
+        diag_error(c, loc, "name is too long (%zu bytes; at most %d)",
+                   strlen(name), FGM_IR_MAXNAME - 1);
+        return NULL;
+    }
+    if ((c->nsyms + 1) * 2 > c->tabcap && !grow_table(c))
+        return NULL;
+    s = arena_alloc(c, sizeof *s);
+    if (!s)
+        return NULL;
+    s->kind = kind;
+    s->name = name;
+    s->loc = loc;
+    s->decl = decl;
+    s->link_node = -1;
+    h = hash(name) & (unsigned long)(c->tabcap - 1);
+    s->chain = c->tab[h];
+    c->tab[h] = s;
+    c->nsyms++;
+    return s;
+}
+
+/* Edit distance between A and B, or a large number when either is long. */
+static int
+distance(const char *a, const char *b)
+{
+    int row[FGM_IR_MAXNAME + 1], la = (int)strlen(a), lb = (int)strlen(b);
+    int i, j;
+
+    if (la > FGM_IR_MAXNAME || lb > FGM_IR_MAXNAME)
+        return INT_MAX;
+    for (j = 0; j <= lb; j++)
+        row[j] = j;
+    for (i = 1; i <= la; i++) {
+        int diag = row[0];
+
+        row[0] = i;
+        for (j = 1; j <= lb; j++) {
+            int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            diag = up;
+            row[j] = best;
+        }
+    }
+    return row[lb];
+}
+
+/* A declared name of a kind in MASK close to NAME (a likely typo), or
+ * NULL. */
+static const fgmc_sym *
+similar(const fgmc *c, const char *name, unsigned mask)
+{
+    const fgmc_sym *best = NULL, *s;
+    int bestd = INT_MAX, i, limit = strlen(name) > 4 ? 2 : 1;
+
+    if (strlen(name) < 2)
+        return NULL;
+    for (i = 0; i < c->tabcap; i++)
+        for (s = c->tab[i]; s; s = s->chain) {
+            int d;
+
+            if (!(mask & (1u << s->kind)))
+                continue;
+            d = distance(name, s->name);
+            if (d <= limit && (d < bestd || (d == bestd
+                                             && strcmp(s->name,
+                                                       best->name) < 0))) {
+                best = s;
+                bestd = d;
+            }
+        }
+    return best;
+}
+
+#define MASK(k) (1u << (k))
+
+/* Reports WHAT ("unknown array") NAME at LOC, with a suggestion. */
+static void
+unknown(fgmc *c, fgmc_loc loc, const char *what, const char *name,
+        unsigned mask)
+{
+    const fgmc_sym *near = similar(c, name, mask);
+
+    if (near)
+        diag_error(c, loc, "%s '%s'; did you mean '%s'?", what, name,
+                   near->name);
+    else
+        diag_error(c, loc, "%s '%s'", what, name);
+}
+
+/* ---- expressions -------------------------------------------------------- */
+
+/* Resolves the names of numeric expression E: each must be a const or a
+ * loop variable in scope.  Returns 1, or 0 after reporting (quietly when a
+ * name's own declaration failed). */
+static int
+resolve_num(fgmc *c, fgmc_node *e)
+{
+    fgmc_sym *s;
+    int ok;
+
+    if (!e)
+        return 0;
+    switch (e->kind) {
+    case N_INT:
+    case N_REAL:
+        return 1;
+    case N_REF:
+        s = lookup(c, e->name);
+        if (!s) {
+            unknown(c, e->nameloc, "undefined name", e->name,
+                    MASK(SYM_CONST) | MASK(SYM_LOOP));
+            return 0;
+        }
+        if (s->bad)
+            return 0;
+        if (s->kind == SYM_VAR || s->kind == SYM_PRIOR) {
+            diag_error(c, e->loc, "'%s' is %s, not a number", e->name,
+                       sym_words[s->kind]);
+            return 0;
+        }
+        if (e->nkids) {
+            diag_error(c, e->loc, "'%s' is %s and takes no subscript",
+                       e->name, sym_words[s->kind]);
+            return 0;
+        }
+        e->sym = s;
+        return 1;
+    case N_NEG:
+        return resolve_num(c, e->a);
+    case N_ADD:
+    case N_SUB:
+    case N_MUL:
+    case N_DIV:
+    case N_MOD:
+        ok = resolve_num(c, e->a);
+        return resolve_num(c, e->b) && ok;
+    default:
+        diag_error(c, e->loc, "expected a number here");
+        return 0;
+    }
+}
+
+/* Resolves the numbers of list L and of its sublists. */
+static int
+resolve_list(fgmc *c, fgmc_node *l)
+{
+    fgmc_node *k;
+    int ok = 1;
+
+    for (k = l->kids; k; k = k->next)
+        if (!(k->kind == N_LIST ? resolve_list(c, k) : resolve_num(c, k)))
+            ok = 0;
+    return ok;
+}
+
+/* Applies the arithmetic operator of E to A and B. */
+static int
+arith(fgmc *c, const fgmc_node *e, const fgmc_num *a, const fgmc_num *b,
+      fgmc_num *out)
+{
+    static const char ops[] = "+-*/%";  /* N_ADD .. N_MOD */
+    char op = ops[e->kind - N_ADD];
+
+    if (a->is_real || b->is_real) {
+        double x = a->is_real ? a->d : (double)a->i;
+        double y = b->is_real ? b->d : (double)b->i;
+
+        out->is_real = 1;
+        switch (e->kind) {
+        case N_ADD: out->d = x + y; break;
+        case N_SUB: out->d = x - y; break;
+        case N_MUL: out->d = x * y; break;
+        case N_DIV:
+            if (y == 0) {
+                diag_error(c, e->loc, "division by zero");
+                return 0;
+            }
+            out->d = x / y;
+            break;
+        default:
+            diag_error(c, e->loc, "'%%' needs integers");
+            return 0;
+        }
+        if (!isfinite(out->d)) {
+            diag_error(c, e->loc, "number overflow in '%c'", op);
+            return 0;
+        }
+        return 1;
+    }
+    out->is_real = 0;
+    switch (e->kind) {
+    case N_ADD:
+        if (__builtin_add_overflow(a->i, b->i, &out->i))
+            goto overflow;
+        return 1;
+    case N_SUB:
+        if (__builtin_sub_overflow(a->i, b->i, &out->i))
+            goto overflow;
+        return 1;
+    case N_MUL:
+        if (__builtin_mul_overflow(a->i, b->i, &out->i))
+            goto overflow;
+        return 1;
+    default:
+        if (b->i == 0) {
+            diag_error(c, e->loc, "division by zero");
+            return 0;
+        }
+        if (a->i == LLONG_MIN && b->i == -1)
+            goto overflow;
+        out->i = e->kind == N_DIV ? a->i / b->i : a->i % b->i;
+        return 1;
+    }
+overflow:
+    diag_error(c, e->loc, "integer overflow: %lld %c %lld does not fit in "
+               "64 bits", a->i, op, b->i);
+    return 0;
+}
+
+int
+sema_eval(fgmc *c, const fgmc_node *e, fgmc_num *out)
+{
+    fgmc_num a, b;
+
+    switch (e->kind) {
+    case N_INT:
+        if (e->too_big) {
+            diag_error(c, e->loc, "integer literal is too large (the "
+                       "largest is %lld)", LLONG_MAX);
+            return 0;
+        }
+        out->is_real = 0;
+        out->i = e->ival;
+        return 1;
+    case N_REAL:
+        if (e->too_big) {
+            diag_error(c, e->loc, "number is too large");
+            return 0;
+        }
+        out->is_real = 1;
+        out->d = e->rval;
+        return 1;
+    case N_REF:
+        if (!e->sym)
+            return 0;
+        out->is_real = 0;
+        out->i = e->sym->value;
+        return 1;
+    case N_NEG:
+        if (!sema_eval(c, e->a, &a))
+            return 0;
+        *out = a;
+        if (a.is_real) {
+            out->d = -a.d;
+        } else if (a.i == LLONG_MIN) {
+            diag_error(c, e->loc, "integer overflow: -(%lld) does not fit "
+                       "in 64 bits", a.i);
+            return 0;
+        } else {
+            out->i = -a.i;
+        }
+        return 1;
+    case N_ADD:
+    case N_SUB:
+    case N_MUL:
+    case N_DIV:
+    case N_MOD:
+        return sema_eval(c, e->a, &a) && sema_eval(c, e->b, &b)
+            && arith(c, e, &a, &b, out);
+    default:
+        return 0;
+    }
+}
+
+int
+sema_eval_int(fgmc *c, const fgmc_node *e, const char *what, long long *out)
+{
+    fgmc_num v;
+
+    if (!sema_eval(c, e, &v))
+        return 0;
+    if (v.is_real) {
+        /* 3.0 shows as "3.0": "not 3" would puzzle. */
+        diag_error(c, e->loc, v.d == (double)(long long)v.d
+                   ? "%s must be an integer, not %.1f"
+                   : "%s must be an integer, not %g", what, v.d);
+        return 0;
+    }
+    *out = v.i;
+    return 1;
+}
+
+/* Evaluates E as a real number. */
+static int
+eval_real(fgmc *c, const fgmc_node *e, double *out)
+{
+    fgmc_num v;
+
+    if (!sema_eval(c, e, &v))
+        return 0;
+    *out = v.is_real ? v.d : (double)v.i;
+    return 1;
+}
+
+/* ---- declarations ------------------------------------------------------- */
+
+/* Writes "[9][9]" (or "a scalar") for the shape of array A into BUF. */
+static const char *
+shape(const fgmc_sym *a, char *buf, size_t size)
+{
+    size_t len = 0;
+    int d;
+
+    if (a->ndims == 0)
+        return "a scalar";
+    buf[0] = '\0';
+    for (d = 0; d < a->ndims && len < size; d++)
+        len += (size_t)snprintf(buf + len, size - len, "[%d]", a->dims[d]);
+    return buf;
+}
+
+/* Evaluates the sizes of declaration S into array A. */
+static int
+check_dims(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
+{
+    const fgmc_node *d;
+    long long v, count = 1;
+
+    if (s->dims->nkids > FGM_IR_MAXDIMS) {
+        for (d = s->dims->kids, v = 0; v < FGM_IR_MAXDIMS; v++)
+            d = d->next;
+        diag_error(c, d->loc, "'%s' has %d dimensions; at most %d are "
+                   "supported", s->name, s->dims->nkids, FGM_IR_MAXDIMS);
+        return 0;
+    }
+    for (d = s->dims->kids; d; d = d->next) {
+        if (!resolve_num(c, (fgmc_node *)d)
+            || !sema_eval_int(c, d, "an array size", &v))
+            return 0;
+        if (v < 1) {
+            diag_error(c, d->loc, "an array size must be at least 1, not "
+                       "%lld", v);
+            return 0;
+        }
+        if (v > FGMC_MAX_VARS || (count *= v) > FGMC_MAX_VARS) {
+            diag_error(c, d->loc, "'%s' is too large (more than %d "
+                       "elements)", s->name, FGMC_MAX_VARS);
+            return 0;
+        }
+        a->dims[a->ndims++] = (int)v;
+    }
+    a->count = (int)count;
+    return 1;
+}
+
+/* Evaluates "in lo..hi" of var statement S into A. */
+static int
+check_domain(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
+{
+    fgmc_node *r = s->domain;
+    long long lo, hi;
+    int ok = resolve_num(c, r->a);
+
+    if (!resolve_num(c, r->b) || !ok
+        || !sema_eval_int(c, r->a, "a domain bound", &lo)
+        || !sema_eval_int(c, r->b, "a domain bound", &hi))
+        return 0;
+    if (lo < -1000000000 || hi > 1000000000) {
+        diag_error(c, r->loc, "domain bounds must lie within "
+                   "-1000000000..1000000000");
+        return 0;
+    }
+    if (hi < lo) {
+        diag_error(c, r->loc, "domain %lld..%lld is empty", lo, hi);
+        return 0;
+    }
+    if (hi - lo + 1 > FGM_IR_MAXCARD) {
+        diag_error(c, r->loc, "domain %lld..%lld has %lld values; at most "
+                   "%d are supported", lo, hi, hi - lo + 1, FGM_IR_MAXCARD);
+        return 0;
+    }
+    a->lo = (int)lo;
+    a->card = (int)(hi - lo + 1);
+    return 1;
+}
+
+/* "~ discrete(p)": links var array A to a prior, elementwise when the
+ * shapes match, shared when the prior is a scalar or one element. */
+static int
+check_link(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
+{
+    fgmc_node *call = s->dist, *r = call->a, *k;
+    char b1[64], b2[64];
+    fgmc_sym *p;
+    long long v;
+    int d, node = 0;
+
+    if (strcmp(call->name, "discrete") != 0) {
+        diag_error(c, call->nameloc, "unknown distribution '%s' for a "
+                   "variable; valid: discrete", call->name);
+        return 0;
+    }
+    if (!r || r->kind != N_REF) {
+        diag_error(c, r ? r->loc : call->loc, "discrete() takes a prior, "
+                   "as in discrete(p)");
+        return 0;
+    }
+    p = lookup(c, r->name);
+    if (!p) {
+        unknown(c, r->nameloc, "unknown prior", r->name, MASK(SYM_PRIOR));
+        return 0;
+    }
+    if (p->bad)
+        return 0;
+    if (p->kind != SYM_PRIOR) {
+        diag_error(c, r->nameloc, "'%s' is %s, not a prior", r->name,
+                   sym_words[p->kind]);
+        return 0;
+    }
+    r->sym = p;
+    if (r->nkids == 0 && p->ndims > 0) {
+        int same = p->ndims == a->ndims;
+
+        for (d = 0; same && d < a->ndims; d++)
+            same = p->dims[d] == a->dims[d];
+        if (!same) {
+            diag_error(c, r->loc, "shape mismatch: '%s' is %s but '%s' is "
+                       "%s; give a prior of the same shape, a scalar prior "
+                       "or one element", s->name, shape(a, b1, sizeof b1),
+                       p->name, shape(p, b2, sizeof b2));
+            return 0;
+        }
+        node = -1;
+    } else if (r->nkids > 0) {
+        if (r->nkids != p->ndims) {
+            diag_error(c, r->loc, "'%s' has %d dimension%s; %d subscript%s "
+                       "given", p->name, p->ndims, p->ndims == 1 ? "" : "s",
+                       r->nkids, r->nkids == 1 ? "" : "s");
+            return 0;
+        }
+        for (k = r->kids, d = 0; k; k = k->next, d++) {
+            if (k->kind == N_ALL || k->kind == N_RANGE) {
+                diag_error(c, k->loc, "discrete() takes a whole prior or "
+                           "one element of it, not a slice");
+                return 0;
+            }
+            if (!resolve_num(c, k) || !sema_eval_int(c, k, "an index", &v))
+                return 0;
+            if (v < 0 || v >= p->dims[d]) {
+                diag_error(c, k->loc, "index %lld is out of range for '%s' "
+                           "(dimension %d has indices 0..%d)", v, p->name,
+                           d + 1, p->dims[d] - 1);
+                return 0;
+            }
+            node = node * p->dims[d] + (int)v;
+        }
+    }
+    if (p->card != a->card) {
+        diag_error(c, r->loc, "discrete(%s): '%s' has %d categories but "
+                   "'%s' has %d values (%d..%d)", p->name, p->name, p->card,
+                   s->name, a->card, a->lo, a->lo + a->card - 1);
+        return 0;
+    }
+    a->link = p;
+    a->link_node = node;
+    return 1;
+}
+
+/* Numbers array A from *NEXT (variables or Dirichlet nodes) and appends
+ * it to the declaration-order list. */
+static int
+number(fgmc *c, fgmc_sym *a, int *next, const char *what)
+{
+    if (*next > FGMC_MAX_VARS - a->count) {
+        diag_error(c, a->loc, "too many %s in the model (more than %d)",
+                   what, FGMC_MAX_VARS);
+        return 0;
+    }
+    if (a->kind == SYM_VAR && c->nvarrays == c->varrays_cap) {
+        int cap = c->varrays_cap ? 2 * c->varrays_cap : 16;
+        fgmc_sym **p = realloc(c->varrays, (size_t)cap * sizeof *p);
+
+        if (!p) {
+            c->oom = 1;
+            return 0;
+        }
+        c->varrays = p;
+        c->varrays_cap = cap;
+    }
+    if (a->kind == SYM_VAR)
+        c->varrays[c->nvarrays++] = a;
+    a->first = *next;
+    *next += a->count;
+    if (c->last_array)
+        c->last_array->next_array = a;
+    else
+        c->arrays = a;
+    c->last_array = a;
+    return 1;
+}
+
+static void
+check_var(fgmc *c, fgmc_stmt *s)
+{
+    fgmc_sym *a = declare(c, SYM_VAR, s->name, s->nameloc, s);
+    int ok;
+
+    if (!a) {
+        s->bad = 1;
+        return;
+    }
+    s->sym = a;
+    a->flags = s->observed ? FGM_ARRAY_OBSERVED : 0;
+    ok = check_dims(c, s, a) && check_domain(c, s, a)
+         && number(c, a, &c->nvars, "variables");
+    if (!ok) {
+        a->bad = s->bad = 1;
+        return;
+    }
+    /* A bad link leaves the array usable: constraints on it are still
+     * checked. */
+    if (s->dist && !check_link(c, s, a))
+        s->bad = 1;
+}
+
+/* "~ dirichlet(K)" (alpha 1 each) or "~ dirichlet([a1, ..., aK])". */
+static int
+check_dirichlet(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
+{
+    fgmc_node *call = s->dist, *arg = call->a, *k;
+    long long kk;
+    int i;
+
+    if (strcmp(call->name, "dirichlet") != 0) {
+        diag_error(c, call->nameloc, "unknown distribution '%s' for a "
+                   "prior; valid: dirichlet", call->name);
+        return 0;
+    }
+    if (arg->kind == N_LIST) {
+        if (arg->nkids < 1 || arg->nkids > FGM_IR_MAXCARD) {
+            diag_error(c, arg->loc, "a Dirichlet needs 1 to %d pseudo-"
+                       "counts, not %d", FGM_IR_MAXCARD, arg->nkids);
+            return 0;
+        }
+        a->card = arg->nkids;
+        a->alpha = arena_alloc(c, (size_t)a->card * sizeof *a->alpha);
+        if (!a->alpha)
+            return 0;
+        for (k = arg->kids, i = 0; k; k = k->next, i++) {
+            if (k->kind == N_LIST) {
+                diag_error(c, k->loc, "Dirichlet pseudo-counts are a flat "
+                           "list of numbers");
+                return 0;
+            }
+            if (!resolve_num(c, k) || !eval_real(c, k, &a->alpha[i]))
+                return 0;
+            if (!(a->alpha[i] > 0)) {
+                diag_error(c, k->loc, "Dirichlet alpha must be > 0, not %g",
+                           a->alpha[i]);
+                return 0;
+            }
+        }
+        return 1;
+    }
+    if (!resolve_num(c, arg) || !sema_eval_int(c, arg, "a Dirichlet size",
+                                               &kk))
+        return 0;
+    if (kk < 1 || kk > FGM_IR_MAXCARD) {
+        diag_error(c, arg->loc, "a Dirichlet size must be in 1..%d, not "
+                   "%lld", FGM_IR_MAXCARD, kk);
+        return 0;
+    }
+    a->card = (int)kk;
+    a->alpha = arena_alloc(c, (size_t)a->card * sizeof *a->alpha);
+    if (!a->alpha)
+        return 0;
+    for (i = 0; i < a->card; i++)
+        a->alpha[i] = 1.0;
+    return 1;
+}
+
+static void
+check_prior(fgmc *c, fgmc_stmt *s)
+{
+    fgmc_sym *a = declare(c, SYM_PRIOR, s->name, s->nameloc, s);
+    int ok;
+
+    if (!a) {
+        s->bad = 1;
+        return;
+    }
+    s->sym = a;
+    a->flags = s->observed ? FGM_ARRAY_OBSERVED : 0;
+    ok = check_dims(c, s, a) && check_dirichlet(c, s, a)
+         && number(c, a, &c->ndirichlet, "Dirichlet nodes");
+    if (!ok)
+        a->bad = s->bad = 1;
+}
+
+static void
+check_const(fgmc *c, fgmc_stmt *s)
+{
+    char what[96];
+    long long v = 0;
+    int ok = resolve_num(c, s->value), d;
+    fgmc_sym *sym;
+
+    for (d = 0; d < c->ndefines; d++)
+        if (strcmp(c->define_names[d], s->name) == 0)
+            break;
+    if (d < c->ndefines) {
+        c->define_used[d] = 1;
+        v = c->define_values[d];
+    } else if (ok) {
+        snprintf(what, sizeof what, "const '%s'", s->name);
+        ok = sema_eval_int(c, s->value, what, &v);
+    }
+    sym = declare(c, SYM_CONST, s->name, s->nameloc, s);
+    if (!sym) {
+        s->bad = 1;
+        return;
+    }
+    sym->value = v;
+    if (!ok && d == c->ndefines)
+        sym->bad = s->bad = 1;
+}
+
+static void
+check_model(fgmc *c, fgmc_stmt *s)
+{
+    if (c->model_stmt) {
+        diag_error(c, s->loc, "second model line (the first is at line %d)",
+                   line_at(c, c->model_stmt->loc.start));
+        s->bad = 1;
+        return;
+    }
+    c->model_stmt = s;
+    if (strlen(s->name) >= FGM_IR_MAXNAME) {
+        diag_error(c, s->nameloc, "model name is too long (at most %d "
+                   "bytes)", FGM_IR_MAXNAME - 1);
+        s->bad = 1;
+        return;
+    }
+    snprintf(c->model_name, sizeof c->model_name, "%s", s->name);
+}
+
+/* No model line: the file name without folder and extension, with bytes
+ * other than letters, digits and '_' turned into '_'. */
+static void
+default_name(fgmc *c)
+{
+    const char *base = strrchr(c->file, '/');
+    size_t n, i;
+
+    base = base ? base + 1 : c->file;
+    n = strcspn(base, ".");
+    if (n == 0) {
+        snprintf(c->model_name, sizeof c->model_name, "model");
+        return;
+    }
+    if (n >= sizeof c->model_name)
+        n = sizeof c->model_name - 1;
+    for (i = 0; i < n; i++) {
+        char ch = base[i];
+
+        c->model_name[i] = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z')
+                           || (ch >= '0' && ch <= '9') ? ch : '_';
+    }
+    c->model_name[n] = '\0';
+}
+
+/* ---- constraints -------------------------------------------------------- */
+
+/* Resolves constraint reference R: a variable array with no subscript
+ * (the whole array) or one per dimension.  SINGLE: it must name one
+ * variable. */
+static int
+resolve_vref(fgmc *c, fgmc_node *r, int single)
+{
+    fgmc_sym *a = lookup(c, r->name);
+    fgmc_node *k;
+    int ok = 1, one;
+
+    if (!a) {
+        unknown(c, r->nameloc, "unknown array", r->name, MASK(SYM_VAR));
+        return 0;
+    }
+    if (a->bad)
+        return 0;
+    if (a->kind != SYM_VAR) {
+        diag_error(c, r->nameloc, "'%s' is %s, not a variable array",
+                   r->name, sym_words[a->kind]);
+        return 0;
+    }
+    if (r->nkids != 0 && r->nkids != a->ndims) {
+        diag_error(c, r->loc, "'%s' has %d dimension%s; %d subscript%s "
+                   "given", r->name, a->ndims, a->ndims == 1 ? "" : "s",
+                   r->nkids, r->nkids == 1 ? "" : "s");
+        return 0;
+    }
+    one = r->nkids == a->ndims;
+    for (k = r->kids; k; k = k->next) {
+        if (k->kind == N_ALL) {
+            one = 0;
+        } else if (k->kind == N_RANGE) {
+            one = 0;
+            if (!resolve_num(c, k->a))
+                ok = 0;
+            if (!resolve_num(c, k->b))
+                ok = 0;
+        } else if (!resolve_num(c, k)) {
+            ok = 0;
+        }
+    }
+    if (ok && single && !one) {
+        diag_error(c, r->loc, "'!=' compares two variables, and this is "
+                   "not a single variable of '%s'", r->name);
+        return 0;
+    }
+    r->sym = a;
+    return ok;
+}
+
+/* Checks the symbols of `fix REF = "..."`: values 1-9 and letters, '.',
+ * '0' or '-' for no clue.  The length is checked against the reference
+ * when it is expanded. */
+static int
+check_string(fgmc *c, const fgmc_stmt *s)
+{
+    int i;
+
+    for (i = s->str.start + 1; i < s->str.end - 1; i++) {
+        unsigned char ch = (unsigned char)c->src[i];
+        fgmc_loc at = { i, i + 1 };
+
+        if ((ch >= '0' && ch <= '9') || ch == '.' || ch == '-'
+            || (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z'))
+            continue;
+        if (ch >= 0x20 && ch < 0x7f)
+            diag_error(c, at, "bad symbol '%c' in a fix string (values are "
+                       "1-9 then A-Z; '.', '0' or '-' leave a variable "
+                       "free)", ch);
+        else
+            diag_error(c, at, "bad byte 0x%02x in a fix string", ch);
+        return 0;
+    }
+    return 1;
+}
+
+static void
+check_constraint(fgmc *c, fgmc_stmt *s)
+{
+    fgmc_node *b, *r, *range = NULL;
+    int ok = 1;
+
+    /* Each range sees the loop variables before it, not its own. */
+    if (s->binders)
+        for (b = s->binders->kids; b; b = b->next) {
+            if (b->a != range) {
+                range = b->a;
+                if (!resolve_num(c, range->a))
+                    ok = 0;
+                if (!resolve_num(c, range->b))
+                    ok = 0;
+            }
+            b->sym = declare(c, SYM_LOOP, b->name, b->nameloc, NULL);
+            if (!b->sym)
+                ok = 0;
+        }
+    for (r = s->refs->kids; r; r = r->next)
+        if (!resolve_vref(c, r, s->kind == S_NEQ))
+            ok = 0;
+    if (s->weights && !resolve_list(c, s->weights))
+        ok = 0;
+    if (s->value && !resolve_num(c, s->value))
+        ok = 0;
+    if (s->has_str && !check_string(c, s))
+        ok = 0;
+    if (s->binders)
+        for (b = s->binders->kids; b; b = b->next)
+            pop(c, b->sym);
+    if (!ok)
+        s->bad = 1;
+}
+
+/* ---- the inference block ------------------------------------------------ */
+
+/* Indexed by fgmc_setting; NULL-terminated for join. */
+static const char *const setting_names[NSETTINGS + 1] = {
+    "iterations", "damping", "tolerance", "schedule", "alldiff", "projection",
+    NULL
+};
+
+/* The words of each word-valued setting, in the order of its enum in
+ * ir.h (fgm_schedule_order, fgm_alldiff_lowering, fgm_projection). */
+static const char *const schedule_words[] = { "sequential", "parallel", NULL };
+static const char *const alldiff_words[] = { "pairwise", "native", NULL };
+static const char *const projection_words[] = { "mean", "mean-square", NULL };
+
+/* Writes the word E spells ("parallel", "mean-square") into BUF. */
+static int
+word_of(const fgmc_node *e, char *buf, size_t size)
+{
+    char a[64], b[64];
+
+    if (e->kind == N_REF && e->nkids == 0) {
+        snprintf(buf, size, "%s", e->name);
+        return 1;
+    }
+    if (e->kind == N_SUB && word_of(e->a, a, sizeof a)
+        && word_of(e->b, b, sizeof b)) {
+        snprintf(buf, size, "%s-%s", a, b);
+        return 1;
+    }
+    return 0;
+}
+
+/* Joins WORDS with ", " into BUF. */
+static const char *
+join(const char *const *words, char *buf, size_t size)
+{
+    size_t len = 0;
+
+    buf[0] = '\0';
+    for (; *words && len < size; words++)
+        len += (size_t)snprintf(buf + len, size - len, "%s%s",
+                                len ? ", " : "", *words);
+    return buf;
+}
+
+/* Value index of word setting SET among WORDS, or -1 after reporting. */
+static int
+word_setting(fgmc *c, const fgmc_node *set, const char *const *words)
+{
+    char w[160], list[160];
+    int i;
+
+    join(words, list, sizeof list);
+    if (!word_of(set->a, w, sizeof w)) {
+        diag_error(c, set->a->loc, "%s takes one of: %s", set->name, list);
+        return -1;
+    }
+    for (i = 0; words[i]; i++)
+        if (strcmp(words[i], w) == 0)
+            return i;
+    diag_error(c, set->a->loc, "unknown %s '%s'; valid: %s", set->name, w,
+               list);
+    return -1;
+}
+
+/* Applies one setting of the inference block. */
+static int
+apply_setting(fgmc *c, const fgmc_node *set, int key)
+{
+    long long n;
+    double d;
+    int w;
+
+    switch (key) {
+    case SET_ITERATIONS:
+        if (!resolve_num(c, set->a)
+            || !sema_eval_int(c, set->a, "iterations", &n))
+            return 0;
+        if (n < 1 || n > INT_MAX) {
+            diag_error(c, set->a->loc, "iterations must be an integer >= 1, "
+                       "not %lld", n);
+            return 0;
+        }
+        c->infer.iterations = (int)n;
+        break;
+    case SET_DAMPING:
+        if (!resolve_num(c, set->a) || !eval_real(c, set->a, &d))
+            return 0;
+        if (!(d >= 0 && d < 1)) {
+            diag_error(c, set->a->loc, "damping must be in [0, 1), not %g",
+                       d);
+            return 0;
+        }
+        c->infer.damping = d;
+        break;
+    case SET_TOLERANCE:
+        if (!resolve_num(c, set->a) || !eval_real(c, set->a, &d))
+            return 0;
+        if (!(d >= 0)) {
+            diag_error(c, set->a->loc, "tolerance must be >= 0, not %g", d);
+            return 0;
+        }
+        c->infer.tolerance = d;
+        break;
+    case SET_SCHEDULE:
+        if ((w = word_setting(c, set, schedule_words)) < 0)
+            return 0;
+        c->infer.schedule = (fgm_schedule_order)w;
+        break;
+    case SET_ALLDIFF:
+        if ((w = word_setting(c, set, alldiff_words)) < 0)
+            return 0;
+        c->infer.alldiff = (fgm_alldiff_lowering)w;
+        break;
+    default:
+        if ((w = word_setting(c, set, projection_words)) < 0)
+            return 0;
+        c->infer.projection = (fgm_projection)w;
+        break;
+    }
+    c->infer_mask |= 1u << key;
+    return 1;
+}
+
+static void
+check_infer(fgmc *c, fgmc_stmt *s)
+{
+    const char *algos[FGM_NALGOS + 1];
+    char list[160];
+    const fgmc_node *set;
+    int i, algo, ok = 1;
+
+    if (c->infer_stmt) {
+        diag_error(c, s->loc, "second infer block (the first is at line %d)",
+                   line_at(c, c->infer_stmt->loc.start));
+        s->bad = 1;
+        return;
+    }
+    c->infer_stmt = s;
+    algo = s->name ? fgm_ir_algo_find(s->name) : -1;
+    if (algo < 0) {
+        for (i = 0; i < FGM_NALGOS; i++)
+            algos[i] = fgm_ir_algo_name((fgm_algo)i);
+        algos[FGM_NALGOS] = NULL;
+        diag_error(c, s->nameloc, "unknown algorithm '%s'; valid: %s",
+                   s->name ? s->name : "", join(algos, list, sizeof list));
+        ok = 0;
+    } else {
+        c->infer.algo = (fgm_algo)algo;
+        c->infer_mask |= 1u << SET_ALGO;
+    }
+    for (set = s->settings ? s->settings->kids : NULL; set; set = set->next) {
+        for (i = 0; i < NSETTINGS; i++)
+            if (strcmp(setting_names[i], set->name) == 0)
+                break;
+        if (i == NSETTINGS) {
+            diag_error(c, set->nameloc, "unknown setting '%s'; valid: %s",
+                       set->name, join(setting_names, list, sizeof list));
+            ok = 0;
+        } else if (c->infer_mask & (1u << i)) {
+            diag_error(c, set->nameloc, "setting '%s' is given twice",
+                       set->name);
+            ok = 0;
+        } else if (!apply_setting(c, set, i)) {
+            ok = 0;
+        }
+    }
+    if (!ok)
+        s->bad = 1;
+}
+
+/* ---- the pass ----------------------------------------------------------- */
+
+void
+sema_stmt(fgmc *c, fgmc_stmt *s)
+{
+    switch (s->kind) {
+    case S_MODEL:
+        check_model(c, s);
+        break;
+    case S_CONST:
+        check_const(c, s);
+        break;
+    case S_VAR:
+        check_var(c, s);
+        break;
+    case S_PRIOR:
+        check_prior(c, s);
+        break;
+    case S_INFER:
+        check_infer(c, s);
+        break;
+    default:
+        check_constraint(c, s);
+        break;
+    }
+}
+
+void
+sema_finish(fgmc *c)
+{
+    int d;
+
+    for (d = 0; d < c->ndefines && !diag_full(c); d++)
+        if (!c->define_used[d])
+            diag_file_error(c, "-D %s: the model has no const '%s'",
+                            c->define_texts[d], c->define_names[d]);
+    if (!c->model_stmt)
+        default_name(c);
+    if (c->nvars == 0 && !c->nerrors)
+        diag_file_error(c, "the model declares no variables (it needs a "
+                        "`var` statement)");
+}

@@ -1,0 +1,904 @@
+/* tests/check_compiler.c: the .fgm compiler: shipped models, IR layout, every
+ * error class, hostile input.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../runtime/ir.h"
+#include "suites.h"
+
+/* Collects diagnostics: all messages, one per line group, and a count. */
+typedef struct sink {
+    char *text;
+    size_t len;
+    int n;
+} sink;
+
+static void
+collect(void *ctx, const char *msg)
+{
+    sink *s = ctx;
+    size_t m = strlen(msg);
+    char *t = realloc(s->text, s->len + m + 2);
+
+    ck_assert_ptr_nonnull(t);
+    memcpy(t + s->len, msg, m);
+    t[s->len + m] = '\n';
+    t[s->len + m + 1] = '\0';
+    s->text = t;
+    s->len += m + 1;
+    s->n++;
+}
+
+static void
+sink_free(sink *s)
+{
+    free(s->text);
+    memset(s, 0, sizeof *s);
+}
+
+/* Compiles TEXT named "t.fgm"; *ST gets the status, the sink the
+ * messages.  Returns the IR (NULL on error). */
+static fgm_ir *
+compile(const char *text, fgm_status *st, sink *s)
+{
+    fgm_ir *ir = NULL;
+
+    memset(s, 0, sizeof *s);
+    *st = fgm_compile_string(text, "t.fgm", NULL, &ir, collect, s);
+    if (*st != FGM_OK)
+        ck_assert_ptr_null(ir);
+    return ir;
+}
+
+/* Compiles the file PATH with DEFINES; fails the test on any error. */
+static fgm_ir *
+compile_model(const char *path, const char *const *defines, int ndefines)
+{
+    fgm_compile_opts opts = { defines, ndefines, 0 };
+    fgm_ir *ir = NULL;
+    sink s = { 0 };
+    fgm_status st = fgm_compile_file(path, &opts, &ir, collect, &s);
+
+    ck_assert_msg(st == FGM_OK, "%s compiles: status %d: %s", path, st,
+                  s.text ? s.text : "");
+    ck_assert_int_eq(s.n, 0);
+    ck_assert_ptr_nonnull(ir);
+    sink_free(&s);
+    return ir;
+}
+
+/* Compiles TEXT that must compile cleanly. */
+static fgm_ir *
+compile_ok(const char *text)
+{
+    fgm_status st;
+    sink s;
+    fgm_ir *ir = compile(text, &st, &s);
+
+    ck_assert_msg(st == FGM_OK, "compiles: %s\n%s", text,
+                  s.text ? s.text : "");
+    sink_free(&s);
+    return ir;
+}
+
+/* ---- shipped models ------------------------------------------------- */
+
+START_TEST(test_models_compile)
+{
+    static const char *const models[] = {
+        "models/sudoku.fgm", "models/latin.fgm", "models/sudoku_naive.fgm",
+        "models/dice.fgm", "models/chain.fgm"
+    };
+    int i;
+
+    for (i = 0; i < 5; i++) {
+        fgm_ir *ir = compile_model(models[i], NULL, 0);
+
+        ck_assert_str_eq(ir->source, models[i]);
+        ck_assert_int_gt(ir->nvars, 0);
+        fgm_ir_free(ir);
+    }
+}
+END_TEST
+
+/* The alldiff factors of A, in order, have exactly the scopes of B's
+ * factors (B: a built-in IR made of alldiff factors only). */
+static void
+same_alldiffs(const fgm_ir *a, const fgm_ir *b)
+{
+    int i, k = 0;
+
+    for (i = 0; i < a->nfactors; i++) {
+        const fgm_ir_factor *fa = &a->factors[i], *fb;
+
+        if (fa->kind != FGM_FACTOR_ALLDIFF)
+            continue;
+        ck_assert_int_lt(k, b->nfactors);
+        fb = &b->factors[k++];
+        ck_assert_int_eq(fb->kind, FGM_FACTOR_ALLDIFF);
+        ck_assert_int_eq(fa->arity, fb->arity);
+        ck_assert_msg(memcmp(fgm_ir_scope(a, fa), fgm_ir_scope(b, fb),
+                             (size_t)fa->arity * sizeof(int)) == 0,
+                      "alldiff %d has the built-in's scope", k - 1);
+    }
+    ck_assert_int_eq(k, b->nfactors);
+}
+
+START_TEST(test_sudoku_matches_builder)
+{
+    static const char *const defs[][1] = { { "B=2" }, { "B=3" }, { "B=4" } };
+    int b;
+
+    for (b = 2; b <= 4; b++) {
+        fgm_ir *ir = compile_model("models/sudoku.fgm", defs[b - 2], 1);
+        fgm_ir *ref = fgm_ir_sudoku(b);
+        const fgm_ir_array *cell = fgm_ir_find_array(ir, "cell");
+        const fgm_ir_array *p = fgm_ir_find_array(ir, "p");
+        int n = b * b, i, links = 0;
+
+        ck_assert_ptr_nonnull(cell);
+        ck_assert_ptr_nonnull(p);
+        ck_assert_int_eq(ir->nvars, ref->nvars);
+        ck_assert_int_eq(cell->first, 0);
+        ck_assert_int_eq(cell->ndims, 2);
+        ck_assert_int_eq(cell->dims[0], n);
+        ck_assert_int_eq(cell->dims[1], n);
+        ck_assert_int_eq(cell->lo, 1);
+        ck_assert_int_eq(cell->card, n);
+        ck_assert_int_eq(p->kind, FGM_ARRAY_DIRICHLET);
+        ck_assert_int_eq(p->card, n);
+        ck_assert_uint_eq(p->flags & FGM_ARRAY_OBSERVED, FGM_ARRAY_OBSERVED);
+        ck_assert_int_eq(ir->ndirichlet, n * n);
+        same_alldiffs(ir, ref);
+        /* cell[i][j] ~ Discrete(p[i][j]): variable v links node v. */
+        for (i = 0; i < ir->nfactors; i++)
+            if (ir->factors[i].kind == FGM_FACTOR_DIRICHLET_DISCRETE) {
+                ck_assert_int_eq(ir->factors[i].aux,
+                                 fgm_ir_scope(ir, &ir->factors[i])[0]);
+                links++;
+            }
+        ck_assert_int_eq(links, n * n);
+        ck_assert_int_eq(ir->nfactors, n * n + 3 * n);
+        ck_assert_int_eq(ir->infer.algo, FGM_ALGO_EP);
+        ck_assert_int_eq(ir->infer.iterations, 50);
+        ck_assert_int_eq(ir->infer.alldiff, FGM_ALLDIFF_PAIRWISE);
+        fgm_ir_free(ir);
+        fgm_ir_free(ref);
+    }
+}
+END_TEST
+
+START_TEST(test_sudoku_default_is_b3)
+{
+    fgm_ir *a = compile_model("models/sudoku.fgm", NULL, 0);
+    const char *const d[] = { "B=3" };
+    fgm_ir *b = compile_model("models/sudoku.fgm", d, 1);
+
+    ck_assert_msg(fgm_ir_hash(a) == fgm_ir_hash(b), "B defaults to 3");
+    ck_assert_str_eq(a->name, "sudoku");
+    fgm_ir_free(a);
+    fgm_ir_free(b);
+}
+END_TEST
+
+START_TEST(test_latin_matches_builder)
+{
+    fgm_ir *ir = compile_model("models/latin.fgm", NULL, 0);
+    fgm_ir *ref = fgm_ir_latin(5);
+
+    ck_assert_int_eq(ir->nvars, 25);
+    same_alldiffs(ir, ref);
+    fgm_ir_free(ir);
+    fgm_ir_free(ref);
+}
+END_TEST
+
+START_TEST(test_naive_clues)
+{
+    static const char grid[] = "9.2..54.31...63.255.84.7.6..263.9..1.57.1.29"
+                               "..9.67.53.24.53.6..7.52..3.4.8..4195.";
+    fgm_ir *ir = compile_model("models/sudoku_naive.fgm", NULL, 0);
+    fgm_ir *ref = fgm_ir_sudoku(3);
+    int i, clues = 0, seen = 0;
+
+    for (i = 0; grid[i]; i++)
+        clues += grid[i] != '.';
+    ck_assert_int_eq(ir->ndirichlet, 0);
+    same_alldiffs(ir, ref);
+    for (i = 0; i < ir->nfactors; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+        int v, j;
+
+        if (f->kind != FGM_FACTOR_EVIDENCE)
+            continue;
+        v = fgm_ir_scope(ir, f)[0];
+        ck_assert_int_ne(grid[v], '.');
+        ck_assert_int_eq(f->nparams, 9);
+        for (j = 0; j < 9; j++)
+            ck_assert_double_eq(fgm_ir_params(ir, f)[j],
+                                j == grid[v] - '1' ? 1.0 : 0.0);
+        seen++;
+    }
+    ck_assert_int_eq(seen, clues);
+    fgm_ir_free(ir);
+    fgm_ir_free(ref);
+}
+END_TEST
+
+START_TEST(test_dice)
+{
+    fgm_ir *ir = compile_model("models/dice.fgm", NULL, 0);
+    const fgm_ir_array *roll = fgm_ir_find_array(ir, "roll");
+    int i;
+
+    ck_assert_int_eq(ir->nvars, 20);
+    ck_assert_int_eq(ir->ndirichlet, 1);
+    ck_assert_uint_eq(roll->flags & FGM_ARRAY_OBSERVED, FGM_ARRAY_OBSERVED);
+    ck_assert_int_eq(ir->nfactors, 20);
+    for (i = 0; i < 20; i++) {
+        ck_assert_int_eq(ir->factors[i].kind, FGM_FACTOR_DIRICHLET_DISCRETE);
+        ck_assert_int_eq(ir->factors[i].aux, 0);
+        ck_assert_int_eq(fgm_ir_scope(ir, &ir->factors[i])[0], i);
+    }
+    for (i = 0; i < 6; i++)
+        ck_assert_double_eq(ir->param_pool[ir->arrays[0].alpha + i], 1.0);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+START_TEST(test_chain)
+{
+    fgm_ir *ir = compile_model("models/chain.fgm", NULL, 0);
+    int i, tables = 0;
+
+    ck_assert_int_eq(ir->nvars, 6);
+    ck_assert_int_eq(ir->infer.algo, FGM_ALGO_BP_SUM);
+    ck_assert_int_eq(ir->infer.iterations, 10);
+    for (i = 0; i < ir->nfactors; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+
+        if (f->kind == FGM_FACTOR_TABLE) {
+            ck_assert_int_eq(fgm_ir_scope(ir, f)[0], tables);
+            ck_assert_int_eq(fgm_ir_scope(ir, f)[1], tables + 1);
+            ck_assert_int_eq(f->nparams, 9);
+            ck_assert_double_eq(fgm_ir_params(ir, f)[0], 4);
+            ck_assert_double_eq(fgm_ir_params(ir, f)[1], 1);
+            tables++;
+        }
+    }
+    ck_assert_int_eq(tables, 5);
+    ck_assert_int_eq(ir->factors[5].kind, FGM_FACTOR_EVIDENCE);
+    ck_assert_double_eq_tol(fgm_ir_params(ir, &ir->factors[5])[0], 0.7,
+                            1e-15);   /* the literal, as strtod reads it */
+    fgm_ir_free(ir);
+}
+END_TEST
+
+/* ---- the language, piece by piece --------------------------------- */
+
+START_TEST(test_table_row_major)
+{
+    fgm_ir *ir = compile_ok("model t\nvar x in 0..1\nvar y in 5..7\n"
+                            "table (x, y) = [[1, 2, 3],\n"
+                            "                [4, 5, 6.5],]\n");
+    const double *p = fgm_ir_params(ir, &ir->factors[0]);
+    int i;
+
+    ck_assert_int_eq(ir->factors[0].nparams, 6);
+    for (i = 0; i < 5; i++)
+        ck_assert_double_eq(p[i], i + 1);
+    ck_assert_double_eq(p[5], 6.5);
+    ck_assert_int_eq(fgm_ir_scope(ir, &ir->factors[0])[0], 0);
+    ck_assert_int_eq(fgm_ir_scope(ir, &ir->factors[0])[1], 1);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+START_TEST(test_comprehensions)
+{
+    fgm_ir *ir = compile_ok(
+        "var x[4] in 1..4\nvar y in 1..4\nvar z[3] in 1..4\n"
+        "x[i] != x[j] for i in 0..3, j in i+1..3\n"      /* 6 pairs */
+        "alldiff(x[0], y, z[2])\n"
+        "z[i] != z[i+1] for i in 0..1\n"
+        "fix x[k] = k + 1 for k in 2..3\n"
+        "evidence z = [1, 2, 3, 4]\n");
+    int i, neq = 0;
+
+    for (i = 0; i < 6; i++) {
+        const int *s = fgm_ir_scope(ir, &ir->factors[i]);
+
+        ck_assert_int_eq(ir->factors[i].kind, FGM_FACTOR_NEQ);
+        ck_assert_int_lt(s[0], s[1]);
+        neq++;
+    }
+    ck_assert_int_eq(ir->factors[6].kind, FGM_FACTOR_ALLDIFF);
+    ck_assert_int_eq(ir->factors[6].arity, 3);
+    ck_assert_int_eq(fgm_ir_scope(ir, &ir->factors[6])[0], 0);
+    ck_assert_int_eq(fgm_ir_scope(ir, &ir->factors[6])[1], 4);
+    ck_assert_int_eq(fgm_ir_scope(ir, &ir->factors[6])[2], 7);
+    ck_assert_int_eq(ir->factors[7].kind, FGM_FACTOR_NEQ);
+    ck_assert_int_eq(ir->factors[9].kind, FGM_FACTOR_EVIDENCE);
+    ck_assert_double_eq(fgm_ir_params(ir, &ir->factors[9])[2], 1);
+    ck_assert_int_eq(ir->nfactors, 6 + 1 + 2 + 2 + 3);
+    ck_assert_int_eq(neq, 6);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+START_TEST(test_priors_and_links)
+{
+    fgm_ir *ir = compile_ok(
+        "prior s ~ dirichlet([1, 2, 1.5])\n"
+        "prior q[2] ~ dirichlet(3)\n"
+        "var a[4] in 0..2 ~ discrete(s)\n"         /* shared scalar */
+        "var b[2] in 0..2 ~ discrete(q)\n"         /* elementwise */
+        "var c in 0..2 ~ discrete(q[1])\n");       /* one element */
+    int i;
+
+    ck_assert_int_eq(ir->ndirichlet, 3);
+    ck_assert_double_eq(ir->param_pool[ir->arrays[0].alpha + 1], 2);
+    ck_assert_double_eq(ir->param_pool[ir->arrays[0].alpha + 2], 1.5);
+    for (i = 0; i < 4; i++)
+        ck_assert_int_eq(ir->factors[i].aux, 0);
+    ck_assert_int_eq(ir->factors[4].aux, 1);
+    ck_assert_int_eq(ir->factors[5].aux, 2);
+    ck_assert_int_eq(ir->factors[6].aux, 2);
+    ck_assert_int_eq(ir->nfactors, 7);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+START_TEST(test_infer_settings)
+{
+    fgm_ir *ir = compile_ok(
+        "var x[2] in 0..1\nx[0] != x[1]\n"
+        "infer bp-max(iterations = 2 * 10, damping = 0.5, tolerance = 1e-6,\n"
+        "             schedule = parallel, alldiff = native,\n"
+        "             projection = mean-square)\n");
+
+    ck_assert_int_eq(ir->infer.algo, FGM_ALGO_BP_MAX);
+    ck_assert_int_eq(ir->infer.iterations, 20);
+    ck_assert_double_eq(ir->infer.damping, 0.5);
+    ck_assert_double_eq(ir->infer.tolerance, 1e-6);
+    ck_assert_int_eq(ir->infer.schedule, FGM_SCHEDULE_PARALLEL);
+    ck_assert_int_eq(ir->infer.alldiff, FGM_ALLDIFF_NATIVE);
+    ck_assert_int_eq(ir->infer.projection, FGM_PROJECTION_MEAN_SQUARE);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+START_TEST(test_defaults_and_positions)
+{
+    fgm_ir *ir = NULL;
+    sink s = { 0 };
+    fgm_status st = fgm_compile_string(
+        "# no model line, no infer block\n"
+        "var x[3] in 1..3\n"
+        "  alldiff x\n", "some/dir/my-model.v2.fgm", NULL, &ir, collect, &s);
+    fgm_ir *ref = fgm_ir_new("x");
+
+    ck_assert_int_eq(st, FGM_OK);
+    ck_assert_str_eq(ir->name, "my_model");
+    ck_assert_str_eq(ir->source, "some/dir/my-model.v2.fgm");
+    ck_assert_int_eq(ir->infer.algo, ref->infer.algo);
+    ck_assert_int_eq(ir->infer.iterations, ref->infer.iterations);
+    ck_assert_int_eq(ir->factors[0].line, 3);
+    ck_assert_int_eq(ir->factors[0].col, 3);
+    ck_assert_int_eq(ir->factors[0].arity, 3);
+    fgm_ir_free(ir);
+    fgm_ir_free(ref);
+}
+END_TEST
+
+START_TEST(test_alldiff_stays_one_factor)
+{
+    fgm_ir *ir = compile_ok("var x[5] in 1..5\nalldiff x\n"
+                            "infer ep(alldiff = pairwise)\n");
+
+    ck_assert_int_eq(ir->nfactors, 1);
+    ck_assert_int_eq(ir->factors[0].kind, FGM_FACTOR_ALLDIFF);
+    ck_assert_int_eq(ir->infer.alldiff, FGM_ALLDIFF_PAIRWISE);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+/* ---- errors --------------------------------------------------------- */
+
+typedef struct bad_case {
+    const char *text;
+    fgm_status status;
+    const char *want;   /* a substring of the first message */
+} bad_case;
+
+static const bad_case bad_cases[] = {
+    /* syntax */
+    { "var x[3] in 1..3\nconst N = (3 + 4\n", FGM_EPARSE,
+      "t.fgm:2:17: error: unexpected end of line, expected ')' (to close "
+      "'(' at line 2)" },
+    { "var x[3] in 1..3\nalldiff x[0, x[1]\n", FGM_EPARSE,
+      "t.fgm:2:12: error: unexpected ',', expected ']' (to close '[' at "
+      "line 2)" },
+    { "var x in 1..3 @\n", FGM_EPARSE,
+      "t.fgm:1:15: error: invalid character '@'\nvar x in 1..3 @\n"
+      "              ^\n" },
+    { "var x in 1..3\nfix x = \"1\n", FGM_EPARSE,
+      "t.fgm:2:9: error: unterminated string" },
+    { "var x in 1..3\n\xe2\x80\x9cx\n", FGM_EPARSE,
+      "t.fgm:2:1: error: non-ASCII character outside a comment or string\n"
+      "\xe2\x80\x9cx\n^\n" },
+    { "var x in 1..\n", FGM_EPARSE, "t.fgm:1:13: error: unexpected end of" },
+    /* names */
+    { "var cell[2] in 1..2\nalldiff cel\n", FGM_ESEMA,
+      "t.fgm:2:9: error: unknown array 'cel'; did you mean 'cell'?\n"
+      "alldiff cel\n        ^~~\n" },
+    { "var x[2] in 1..2\nalldiff x[i] for i in 0..M\n", FGM_ESEMA,
+      "t.fgm:2:26: error: undefined name 'M'" },
+    { "var x in 1..2\nconst x = 3\n", FGM_ESEMA,
+      "t.fgm:2:7: error: 'x' is already defined (a variable array, at line "
+      "1)" },
+    { "var x[2] in 1..2\nx[i] != x[i] for i in 0..1, i in 0..1\n", FGM_ESEMA,
+      "'i' is already a loop variable of this statement" },
+    { "const N = 2\nvar x[2] in 1..2\nalldiff x[N]\n", FGM_ESEMA,
+      "t.fgm:3:11: error: index 2 is out of range for 'x' (dimension 1 has "
+      "indices 0..1)" },
+    /* indices, slices, ranges */
+    { "var x[3][3] in 1..3\nx[i][0] != x[i+1][0] for i in 0..2\n", FGM_ESEMA,
+      "t.fgm:2:14: error: index 3 is out of range for 'x' (dimension 1 has "
+      "indices 0..2) (when i = 2)" },
+    { "var x[4] in 1..4\nalldiff x[3..1]\n", FGM_ESEMA,
+      "t.fgm:2:11: error: slice 3..1 of 'x' is empty (its bounds are "
+      "reversed)" },
+    { "var x[4] in 1..4\nalldiff x[2..5]\n", FGM_ESEMA,
+      "slice 2..5 is out of range for 'x'" },
+    { "var x[4] in 1..4\nalldiff x[i..3] for i in 3..2\n", FGM_ESEMA,
+      "t.fgm:2:26: error: range 3..2 is empty" },
+    { "var x in 3..1\n", FGM_ESEMA, "domain 3..1 is empty" },
+    { "var x[2][3] in 1..2\nalldiff x[1]\n", FGM_ESEMA,
+      "'x' has 2 dimensions; 1 subscript given" },
+    /* domains and shapes */
+    { "var x in 0..2\nvar y in 1..3\nx != y\n", FGM_ESEMA,
+      "t.fgm:3:6: error: domain mismatch: 'x' is in 0..2 but 'y' is in "
+      "1..3" },
+    { "var x in 0..1\nvar y in 0..2\ntable (x, y) = [[1, 2], [3, 4]]\n",
+      FGM_ESEMA, "table shape mismatch: this list has 2 entries but 'y' has "
+      "3 values (0..2)" },
+    { "var x in 0..1\nvar y in 0..1\ntable (x, y) = [1, 2]\n", FGM_ESEMA,
+      "expected a list of 2 weights for 'y' here, not a number" },
+    { "prior p ~ dirichlet(6)\nvar roll[3] in 1..5 ~ discrete(p)\n",
+      FGM_ESEMA, "t.fgm:2:32: error: discrete(p): 'p' has 6 categories but "
+      "'roll' has 5 values (1..5)" },
+    { "prior p[2] ~ dirichlet(2)\nvar x[3] in 0..1 ~ discrete(p)\n",
+      FGM_ESEMA, "shape mismatch: 'x' is [3] but 'p' is [2]" },
+    { "var x in 0..1\nevidence x = [0.2, 0.3, 0.5]\n", FGM_ESEMA,
+      "evidence has 3 weights but 'x' has 2 values (0..1)" },
+    { "var x in 0..1\nevidence x = [0.2, -0.3]\n", FGM_ESEMA,
+      "weights must be >= 0, not -0.3" },
+    { "var x in 0..1\nevidence x = [0, 0]\n", FGM_ESEMA,
+      "the evidence weights are all zero" },
+    /* scopes */
+    { "var x[3] in 1..3\nalldiff x[0..0]\n", FGM_ESEMA,
+      "alldiff over 1 variable: it needs at least 2 variables" },
+    { "var x[3] in 1..3\nalldiff()\n", FGM_ESEMA,
+      "alldiff over no variables" },
+    { "var x[3] in 1..3\nalldiff(x[0], x[1], x[0])\n", FGM_ESEMA,
+      "t.fgm:2:21: error: 'x[0]' appears twice in this alldiff" },
+    { "var x[3] in 1..3\nx[1] != x[1]\n", FGM_ESEMA,
+      "'x[1]' appears twice in this '!='" },
+    { "var x[4] in 1..3\nalldiff x\n", FGM_ESEMA,
+      "alldiff over 4 variables cannot hold" },
+    { "var x[3] in 1..3\nx[*] != x[0]\n", FGM_ESEMA,
+      "'!=' compares two variables, and this is not a single variable" },
+    /* priors */
+    { "prior p ~ dirichlet([1, -2, 1])\n", FGM_ESEMA,
+      "t.fgm:1:25: error: Dirichlet alpha must be > 0, not -2" },
+    { "prior p ~ dirichlet([1, 0])\n", FGM_ESEMA,
+      "Dirichlet alpha must be > 0, not 0" },
+    { "prior p ~ gauss(2)\n", FGM_ESEMA,
+      "unknown distribution 'gauss' for a prior; valid: dirichlet" },
+    { "var x in 1..2\nvar y in 1..2 ~ discrete(x)\n", FGM_ESEMA,
+      "'x' is a variable array, not a prior" },
+    /* arithmetic */
+    { "const A = 3037000500 * 3037000500\n", FGM_ESEMA,
+      "t.fgm:1:11: error: integer overflow: 3037000500 * 3037000500 does "
+      "not fit in 64 bits" },
+    { "const A = 99999999999999999999\n", FGM_ESEMA,
+      "integer literal is too large" },
+    { "const Z = 0\nconst A = 7 % Z\n", FGM_ESEMA,
+      "t.fgm:2:11: error: division by zero" },
+    { "const A = 1 / (2 - 2)\n", FGM_ESEMA, "division by zero" },
+    { "var x[2.5] in 1..2\n", FGM_ESEMA,
+      "an array size must be an integer, not 2.5" },
+    { "const A = 1.5\n", FGM_ESEMA, "const 'A' must be an integer, not 1.5" },
+    { "var x[3] in 1..3\nalldiff x[0.5 * 2 .. 2]\n", FGM_ESEMA,
+      "a slice bound must be an integer, not 1" },
+    { "var x[0] in 1..3\n", FGM_ESEMA,
+      "an array size must be at least 1, not 0" },
+    { "var x[2][2][2][2][2] in 1..2\n", FGM_ESEMA,
+      "'x' has 5 dimensions; at most 4 are supported" },
+    { "var x in 1..100\n", FGM_ESEMA,
+      "domain 1..100 has 100 values; at most 64 are supported" },
+    /* fix */
+    { "var x[2][2] in 1..4\nfix x[0][1] = 5\n", FGM_ESEMA,
+      "t.fgm:2:15: error: value 5 is outside the domain 1..4 of 'x[0][1]'" },
+    { "var x[2][2] in 1..4\nfix x = \"12.\"\n", FGM_ESEMA,
+      "fix string has 3 symbols but 'x' has 4 variables" },
+    { "var x[2][2] in 1..3\nfix x = \"12.4\"\n", FGM_ESEMA,
+      "t.fgm:2:13: error: value 4 is outside the domain 1..3 of 'x[1][1]'" },
+    { "var x[4] in 1..4\nfix x = \"12?4\"\n", FGM_ESEMA,
+      "t.fgm:2:12: error: bad symbol '?' in a fix string" },
+    { "var x in 1..4\nfix x = 2\nfix x = 3\n", FGM_ESEMA,
+      "'x' is already fixed to 2" },
+    /* infer and model */
+    { "var x in 1..2\ninfer gibbs\n", FGM_ESEMA,
+      "unknown algorithm 'gibbs'; valid: ep, bp-sum, bp-max" },
+    { "var x in 1..2\ninfer ep(iters = 3)\n", FGM_ESEMA,
+      "unknown setting 'iters'; valid: iterations, damping, tolerance, "
+      "schedule, alldiff, projection" },
+    { "var x in 1..2\ninfer ep(schedule = random)\n", FGM_ESEMA,
+      "unknown schedule 'random'; valid: sequential, parallel" },
+    { "var x in 1..2\ninfer ep(alldiff = 3)\n", FGM_ESEMA,
+      "alldiff takes one of: pairwise, native" },
+    { "var x in 1..2\ninfer ep(iterations = 0)\n", FGM_ESEMA,
+      "iterations must be an integer >= 1, not 0" },
+    { "var x in 1..2\ninfer ep(iterations = 2.5)\n", FGM_ESEMA,
+      "iterations must be an integer, not 2.5" },
+    { "var x in 1..2\ninfer ep(damping = 1)\n", FGM_ESEMA,
+      "damping must be in [0, 1), not 1" },
+    { "var x in 1..2\ninfer ep(tolerance = -1)\n", FGM_ESEMA,
+      "tolerance must be >= 0, not -1" },
+    { "var x in 1..2\ninfer ep(iterations = 5, iterations = 6)\n", FGM_ESEMA,
+      "setting 'iterations' is given twice" },
+    { "var x in 1..2\ninfer ep\ninfer bp-sum\n", FGM_ESEMA,
+      "t.fgm:3:1: error: second infer block (the first is at line 2)" },
+    { "model a\nmodel b\nvar x in 1..2\n", FGM_ESEMA,
+      "second model line (the first is at line 1)" },
+    { "", FGM_ESEMA, "t.fgm: error: the model declares no variables" },
+    { "# only a comment\n\n", FGM_ESEMA, "declares no variables" },
+};
+
+START_TEST(test_error_classes)
+{
+    int i = _i;
+    const bad_case *bc = &bad_cases[i];
+    fgm_status st;
+    sink s;
+    fgm_ir *ir = compile(bc->text, &st, &s);
+
+    ck_assert_ptr_null(ir);
+    ck_assert_msg(st == bc->status, "case %d (%s): status %d, want %d: %s",
+                  i, bc->want, st, bc->status, s.text ? s.text : "");
+    ck_assert_msg(s.text && strstr(s.text, bc->want),
+                  "case %d: messages lack \"%s\":\n%s", i, bc->want,
+                  s.text ? s.text : "(none)");
+    sink_free(&s);
+}
+END_TEST
+
+START_TEST(test_several_errors)
+{
+    fgm_status st;
+    sink s;
+    fgm_ir *ir = compile("var x[3] in 1..3\n"
+                         "alldiff x[5]\n"                 /* index */
+                         "var y in 0..2\n"
+                         "x[0] != y\n"                    /* domain */
+                         "infer gibbs\n", &st, &s);
+    const char *a, *b, *c;
+
+    ck_assert_ptr_null(ir);
+    ck_assert_int_eq(st, FGM_ESEMA);
+    ck_assert_int_eq(s.n, 3);
+    a = strstr(s.text, "t.fgm:2:");
+    b = strstr(s.text, "t.fgm:4:");
+    c = strstr(s.text, "t.fgm:5:");
+    ck_assert_msg(a && b && c && a < b && b < c, "in source order:\n%s",
+                  s.text);
+    sink_free(&s);
+
+    ir = compile("var x in 1..2\nconst = 3\nvar y[ in 1..2\nalldiff(x,\n",
+                 &st, &s);
+    ck_assert_int_eq(st, FGM_EPARSE);
+    ck_assert_int_eq(s.n, 3);
+    sink_free(&s);
+}
+END_TEST
+
+START_TEST(test_error_cap)
+{
+    fgm_compile_opts opts = { NULL, 0, 3 };
+    char text[2048] = "var x in 1..2\n";
+    fgm_ir *ir = NULL;
+    sink s = { 0 };
+    int i;
+
+    for (i = 0; i < 10; i++)
+        strcat(text, "alldiff y\n");
+    ck_assert_int_eq(fgm_compile_string(text, "t.fgm", &opts, &ir, collect,
+                                        &s), FGM_ESEMA);
+    ck_assert_int_eq(s.n, 4);   /* three errors and "too many errors" */
+    ck_assert_ptr_nonnull(strstr(s.text, "t.fgm: error: too many errors (3);"
+                                 " stopping"));
+    sink_free(&s);
+}
+END_TEST
+
+START_TEST(test_defines)
+{
+    const char *const good[] = { "N=4", "N=6" };   /* the later one wins */
+    const char *const unknown[] = { "M=4" };
+    const char *const malformed[] = { "N4" };
+    const char *const notint[] = { "N=x" };
+    fgm_compile_opts opts = { good, 2, 0 };
+    const char *text = "const N = 3\nvar x[N] in 1..N\nalldiff x\n";
+    fgm_ir *ir = NULL;
+    sink s = { 0 };
+
+    ck_assert_int_eq(fgm_compile_string(text, "t.fgm", &opts, &ir, collect,
+                                        &s), FGM_OK);
+    ck_assert_int_eq(ir->nvars, 6);
+    fgm_ir_free(ir);
+    opts.defines = unknown;
+    opts.ndefines = 1;
+    ck_assert_int_eq(fgm_compile_string(text, "t.fgm", &opts, &ir, collect,
+                                        &s), FGM_ESEMA);
+    ck_assert_ptr_nonnull(strstr(s.text, "t.fgm: error: -D M=4: the model "
+                                 "has no const 'M'"));
+    opts.defines = malformed;
+    ck_assert_int_eq(fgm_compile_string(text, "t.fgm", &opts, &ir, collect,
+                                        &s), FGM_ESEMA);
+    ck_assert_ptr_nonnull(strstr(s.text, "-D N4: expected NAME=VALUE"));
+    opts.defines = notint;
+    ck_assert_int_eq(fgm_compile_string(text, "t.fgm", &opts, &ir, collect,
+                                        &s), FGM_ESEMA);
+    ck_assert_ptr_nonnull(strstr(s.text, "-D N=x: the value must be an "
+                                 "integer"));
+    ck_assert_ptr_null(ir);
+    sink_free(&s);
+}
+END_TEST
+
+START_TEST(test_io_and_args)
+{
+    fgm_ir *ir = NULL;
+    sink s = { 0 };
+
+    ck_assert_int_eq(fgm_compile_file("/nonexistent/m.fgm", NULL, &ir,
+                                      collect, &s), FGM_EIO);
+    ck_assert_ptr_nonnull(strstr(s.text, "/nonexistent/m.fgm: error: "
+                                 "cannot open"));
+    ck_assert_int_eq(fgm_compile_file("models", NULL, &ir, collect, &s),
+                     FGM_EIO);
+    ck_assert_int_eq(fgm_compile_string(NULL, "x", NULL, &ir, collect, &s),
+                     FGM_EINVAL);
+    ck_assert_int_eq(fgm_compile_string("var x in 1..2\n", "x", NULL, NULL,
+                                        collect, &s), FGM_EINVAL);
+    ck_assert_ptr_null(ir);
+    /* A NULL sink is allowed: the status still tells. */
+    ck_assert_int_eq(fgm_compile_string("alldiff y\n", "x", NULL, &ir, NULL,
+                                        NULL), FGM_ESEMA);
+    sink_free(&s);
+}
+END_TEST
+
+/* ---- hostile input -------------------------------------------------- */
+
+/* Compiles LEN bytes of TEXT (which may hold NULs) through a file. */
+static fgm_status
+compile_bytes(const char *text, size_t len, sink *s)
+{
+    char path[] = "/tmp/fgm_check_compilerXXXXXX";
+    int fd = mkstemp(path);
+    FILE *f;
+    fgm_ir *ir = NULL;
+    fgm_status st;
+
+    ck_assert_int_ge(fd, 0);
+    f = fdopen(fd, "wb");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_uint_eq(fwrite(text, 1, len, f), len);
+    fclose(f);
+    memset(s, 0, sizeof *s);
+    st = fgm_compile_file(path, NULL, &ir, collect, s);
+    remove(path);
+    fgm_ir_free(ir);
+    return st;
+}
+
+/* A small deterministic generator (the tests need no GSL for this). */
+static unsigned long
+next_rand(unsigned long *x)
+{
+    *x = *x * 6364136223846793005ul + 1442695040888963407ul;
+    return *x >> 33;
+}
+
+START_TEST(test_garbage)
+{
+    static const char nul[] = "var x in 1..2\n\0\nalldiff x\n";
+    size_t n = 1 << 20, i;
+    char *buf = malloc(n);
+    unsigned long x = 12345;
+    sink s;
+
+    ck_assert_ptr_nonnull(buf);
+    for (i = 0; i < n; i++)
+        buf[i] = (char)next_rand(&x);
+    ck_assert_int_eq(compile_bytes(buf, n, &s), FGM_EPARSE);
+    ck_assert_int_le(s.n, 21);
+    sink_free(&s);
+    /* NUL bytes in the text are invalid characters, not the end. */
+    ck_assert_int_eq(compile_bytes(nul, sizeof nul - 1, &s), FGM_EPARSE);
+    ck_assert_ptr_nonnull(strstr(s.text, "invalid byte 0x00"));
+    sink_free(&s);
+    free(buf);
+}
+END_TEST
+
+START_TEST(test_deep_nesting)
+{
+    static const char *const openers[] = { "(", "-", "[", "-(" };
+    size_t n = 200000, i, k;
+    char *buf = malloc(n * 2 + 64);
+    sink s;
+
+    ck_assert_ptr_nonnull(buf);
+    for (k = 0; k < 4; k++) {
+        size_t len = strlen(openers[k]), pos;
+
+        pos = (size_t)sprintf(buf, k == 2 ? "var x in 0..1\nevidence x = "
+                                          : "const A = ");
+        for (i = 0; i < n / len; i++, pos += len)
+            memcpy(buf + pos, openers[k], len);
+        buf[pos++] = '1';
+        buf[pos++] = '\n';
+        buf[pos] = '\0';
+        ck_assert_int_eq(compile_bytes(buf, pos, &s), FGM_EPARSE);
+        ck_assert_msg(strstr(s.text, "too deeply"), "nesting %zu: %s", k,
+                      s.text);
+        sink_free(&s);
+    }
+    /* Parentheses that close are fine at any depth the parser takes. */
+    strcpy(buf, "const A = ");
+    for (i = 0; i < 500; i++)
+        strcat(buf, "(");
+    strcat(buf, "1");
+    for (i = 0; i < 500; i++)
+        strcat(buf, ")");
+    strcat(buf, "\nvar x[A] in 0..1\n");
+    ck_assert_int_eq(compile_bytes(buf, strlen(buf), &s), FGM_OK);
+    sink_free(&s);
+    free(buf);
+}
+END_TEST
+
+START_TEST(test_huge_sizes)
+{
+    static const char *const texts[] = {
+        "var x[100000][100000] in 1..2\n",
+        "var x[2] in 1..2\nx[0] != x[1] for i in 0..9223372036854775807\n",
+        "var x[2] in 1..2\nfix x[0] = 1 for i in 0..999999999999, "
+        "j in 0..999999999999\n",
+        "const A = -9223372036854775807 - 1\nconst B = -A\n",
+        "const A = -9223372036854775807 - 1\nconst B = A / -1\n",
+        "var x[2] in 1..2\nevidence x[0] = [1e999, 1]\n",
+        "var x[4096][4096] in 1..2\nvar y[4096][4096] in 1..2\n",
+    };
+    size_t i;
+    sink s;
+
+    for (i = 0; i < FGM_COUNTOF(texts); i++) {
+        fgm_status st;
+        fgm_ir *ir = compile(texts[i], &st, &s);
+
+        ck_assert_msg(st == FGM_ESEMA, "case %zu: status %d: %s", i, st,
+                      s.text ? s.text : "");
+        ck_assert_ptr_null(ir);
+        sink_free(&s);
+    }
+}
+END_TEST
+
+/* Random edits of the Sudoku model: never a crash, always a status and a
+ * message when it fails. */
+START_TEST(test_mutations)
+{
+    static const char base[] =
+        "model sudoku\nconst B = 2\nconst N = B * B\n"
+        "observed prior p[N][N] ~ dirichlet(N)\n"
+        "var cell[N][N] in 1..N ~ discrete(p)\n"
+        "alldiff cell[i][*] for i in 0..N-1\n"
+        "alldiff cell[*][j] for j in 0..N-1\n"
+        "alldiff cell[B*a .. B*a+B-1][B*b .. B*b+B-1] for a, b in 0..B-1\n"
+        "table (cell[0][0], cell[0][1]) = [[1,2,3,4],[1,2,3,4],[1,2,3,4],"
+        "[1,2,3,4]]\n"
+        "fix cell[1][*] = \"1..2\"\nevidence cell[3][3] = [1, 0.5, 0, 2]\n"
+        "infer ep(iterations = 50, alldiff = pairwise, damping = 0.1)\n";
+    static const char alphabet[] = "()[]*,.=~!+-/%\"\n #0123456789abxyzNBij";
+    char buf[sizeof base + 16];
+    unsigned long x = 99;
+    int round, ok = 0;
+
+    for (round = 0; round < 1500; round++) {
+        size_t len = sizeof base - 1, pos;
+        int edits = 1 + (int)(next_rand(&x) % 3), e;
+        fgm_ir *ir = NULL;
+        fgm_status st;
+        sink s = { 0 };
+
+        memcpy(buf, base, sizeof base);
+        for (e = 0; e < edits; e++) {
+            pos = next_rand(&x) % len;
+            switch (next_rand(&x) % 3) {
+            case 0:         /* replace */
+                buf[pos] = alphabet[next_rand(&x) % (sizeof alphabet - 1)];
+                break;
+            case 1:         /* delete */
+                memmove(buf + pos, buf + pos + 1, len - pos);
+                len--;
+                break;
+            default:        /* insert */
+                memmove(buf + pos + 1, buf + pos, len - pos + 1);
+                buf[pos] = alphabet[next_rand(&x) % (sizeof alphabet - 1)];
+                len++;
+                break;
+            }
+        }
+        st = fgm_compile_string(buf, "m.fgm", NULL, &ir, collect, &s);
+        if (st == FGM_OK) {
+            ck_assert_ptr_nonnull(ir);
+            ok++;
+        } else {
+            ck_assert_msg(st == FGM_EPARSE || st == FGM_ESEMA,
+                          "status %d for:\n%s", st, buf);
+            ck_assert_msg(s.n > 0, "an error says why:\n%s", buf);
+            ck_assert_ptr_null(ir);
+        }
+        fgm_ir_free(ir);
+        sink_free(&s);
+    }
+    ck_assert_int_gt(ok, 0);
+}
+END_TEST
+
+Suite *
+compiler_suite(void)
+{
+    Suite *s = suite_create("compiler");
+    TCase *core = tcase_create("core");
+    TCase *limits = tcase_create("limits");
+    TCase *errors = tcase_create("errors");
+
+    tcase_set_timeout(core, 30);
+    tcase_set_timeout(limits, 120);
+    tcase_set_timeout(errors, 30);
+    tcase_add_test(core, test_models_compile);
+    tcase_add_test(core, test_sudoku_matches_builder);
+    tcase_add_test(core, test_sudoku_default_is_b3);
+    tcase_add_test(core, test_latin_matches_builder);
+    tcase_add_test(core, test_naive_clues);
+    tcase_add_test(core, test_dice);
+    tcase_add_test(core, test_chain);
+    tcase_add_test(core, test_table_row_major);
+    tcase_add_test(core, test_comprehensions);
+    tcase_add_test(core, test_priors_and_links);
+    tcase_add_test(core, test_infer_settings);
+    tcase_add_test(core, test_defaults_and_positions);
+    tcase_add_test(core, test_alldiff_stays_one_factor);
+    tcase_add_loop_test(errors, test_error_classes, 0,
+                        (int)FGM_COUNTOF(bad_cases));
+    tcase_add_test(errors, test_several_errors);
+    tcase_add_test(errors, test_error_cap);
+    tcase_add_test(errors, test_defines);
+    tcase_add_test(errors, test_io_and_args);
+    tcase_add_test(limits, test_garbage);
+    tcase_add_test(limits, test_deep_nesting);
+    tcase_add_test(limits, test_huge_sizes);
+    tcase_add_test(limits, test_mutations);
+    suite_add_tcase(s, core);
+    suite_add_tcase(s, limits);
+    suite_add_tcase(s, errors);
+    return s;
+}

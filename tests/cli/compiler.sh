@@ -1,0 +1,102 @@
+# tests/cli/compiler.sh: the model compiler through `fgm dump`: golden
+# diagnostics and dumps, -D, exit codes, hostile input.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# Run from the repository root: the .err files hold the paths as given
+# here (tests/golden/diag/NAME.fgm).
+. "$(dirname "$0")/common.bash"
+G=tests/golden
+
+# Every diagnostic golden: exit 1, nothing on stdout, stderr exactly the
+# .err file (message, source line, caret).
+n=0
+for f in "$G"/diag/*.fgm; do
+    n=$((n + 1))
+    "$FGM" dump "$f" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    [ "$rc" = 1 ] || fail "$f: exit $rc, want 1"
+    [ -s "$TMP/out" ] && fail "$f: printed a dump"
+    diff -u "${f%.fgm}.err" "$TMP/err" >"$TMP/diff" ||
+        fail "$f: stderr differs from ${f%.fgm}.err:
+$(head -c 3000 "$TMP/diff")"
+done
+[ "$n" -ge 12 ] || fail "only $n diagnostic goldens"
+
+# Every dump golden NAME.ir: from NAME.args (dump's arguments), else
+# NAME.fgm beside it, else models/NAME.fgm.
+for ir in "$G"/dump/*.ir; do
+    name=${ir%.ir}
+    if [ -f "$name.args" ]; then
+        args=$(cat "$name.args")
+    elif [ -f "$name.fgm" ]; then
+        args=$name.fgm
+    else
+        args=models/$(basename "$name").fgm
+    fi
+    # shellcheck disable=SC2086  # args is a word list on purpose
+    "$FGM" dump $args >"$TMP/ir" 2>"$TMP/err" ||
+        fail "dump $args: exit $?: $(head -c 300 "$TMP/err")"
+    diff -u "$ir" "$TMP/ir" >"$TMP/diff" ||
+        fail "dump $args differs from $ir:
+$(head -c 3000 "$TMP/diff")"
+done
+
+# -D sets a const; unknown names and built-in models are refused.
+expect_exit 0 "-D B=2" -- "$FGM" dump -D B=2 models/sudoku.fgm
+expect_out "^array cell\[4\]\[4\] in 1\.\.4 first 0$" "-D B=2 gives 4x4"
+expect_exit 0 "-DB=4 glued" -- "$FGM" dump -DB=4 models/sudoku.fgm
+expect_out "^vars 256 factors 304$" "-DB=4 gives 16x16"
+expect_exit 0 "graph with -D" -- "$FGM" graph -D B=2 models/sudoku.fgm
+expect_out "^graph \"sudoku\" \{" "graph of the 4x4 model"
+expect_exit 1 "-D unknown const" -- "$FGM" dump -D C=2 models/sudoku.fgm
+expect_err "^models/sudoku.fgm: error: -D C=2: the model has no const 'C'$" "-D unknown const"
+expect_exit 1 "-D not an integer" -- "$FGM" dump -D B=two models/sudoku.fgm
+expect_err "error: -D B=two: the value must be an integer" "-D not an integer"
+expect_exit 2 "-D on a built-in model" -- "$FGM" dump -D B=2 sudoku:3
+expect_exit 2 "dump without a model" -- "$FGM" dump -D B=2
+expect_exit 1 "missing model file" -- "$FGM" dump tests/golden/nonexistent.fgm
+expect_err "^tests/golden/nonexistent.fgm: error: cannot open: " "missing model file"
+
+# .fgm models drive the solvers: the compiled Sudoku model gives the
+# built-in model's answers, for 9x9 and (with -D) 4x4.
+"$FGM" solve puzzles/seed003.txt >"$TMP/ref" 2>/dev/null
+expect_exit 0 "solve --model sudoku.fgm" -- "$FGM" solve --model models/sudoku.fgm puzzles/seed003.txt
+cmp -s "$TMP/out" "$TMP/ref" || fail "models/sudoku.fgm answers differ from sudoku:3"
+echo "1...............
+....2..........." >"$TMP/four.txt"
+"$FGM" solve --model sudoku:2 "$TMP/four.txt" >"$TMP/ref" 2>/dev/null
+expect_exit 0 "solve 4x4 with -D" -- "$FGM" solve --model models/sudoku.fgm -D B=2 "$TMP/four.txt"
+cmp -s "$TMP/out" "$TMP/ref" || fail "-D B=2 answers differ from sudoku:2"
+expect_exit 1 "9x9 puzzle, 4x4 model" -- "$FGM" solve --model models/sudoku.fgm -D B=2 puzzles/seed003.txt
+expect_exit 0 "run the chain exactly" -- "$FGM" run models/chain.fgm --backend exact
+expect_out "^x\[0\] 0\.7 0\.2 0\.1$" "chain marginals"
+
+# Hostile input: exit 1 with a message, never a crash or a hang.
+hostile() {     # DESCRIPTION FILE
+    timeout 60 "$FGM" dump "$2" >"$TMP/out" 2>"$TMP/err"
+    local rc=$?
+    [ "$rc" = 1 ] || fail "$1: exit $rc, want 1: $(head -c 300 "$TMP/err")"
+    grep -q ": error: " "$TMP/err" || fail "$1: no error message"
+}
+: >"$TMP/empty.fgm"
+hostile "empty file" "$TMP/empty.fgm"
+head -c 4096 /dev/urandom >"$TMP/garbage.fgm"
+hostile "random bytes" "$TMP/garbage.fgm"
+head -c 1048576 /dev/urandom >"$TMP/big.fgm"
+hostile "1 MB of random bytes" "$TMP/big.fgm"
+[ "$(grep -c ': error: ' "$TMP/err")" -le 21 ] || fail "error cap"
+{ printf 'const A = '; head -c 300000 /dev/zero | tr '\0' '('; echo 1; } >"$TMP/deep.fgm"
+hostile "300000 open parentheses" "$TMP/deep.fgm"
+{ printf 'var x in 0..1\nevidence x = '; head -c 300000 /dev/zero | tr '\0' '['; echo; } >"$TMP/deepl.fgm"
+hostile "300000 open brackets" "$TMP/deepl.fgm"
+{ printf 'const A = '; head -c 100000 /dev/zero | tr '\0' '-'; echo 1; } >"$TMP/neg.fgm"
+hostile "100000 unary minuses" "$TMP/neg.fgm"
+printf 'const A = 123456789012345678901234567890\nvar x[A] in 1..2\n' >"$TMP/int.fgm"
+hostile "huge integer" "$TMP/int.fgm"
+printf 'var x[2] in 1..2\nx[0] != x[1] for i in 0..9223372036854775807\n' >"$TMP/loop.fgm"
+hostile "endless loop" "$TMP/loop.fgm"
+printf 'var x in 1..2\n\0\0\0\n' >"$TMP/nul.fgm"
+hostile "NUL bytes" "$TMP/nul.fgm"
+mkdir "$TMP/dir.fgm"
+hostile "a directory" "$TMP/dir.fgm"
+finish
