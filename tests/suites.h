@@ -16,7 +16,8 @@
     X(engine)               \
     X(plugin)               \
     X(compiler)             \
-    X(alldiff)
+    X(alldiff)              \
+    X(solvers)
 
 #define FGM_TEST_DECLARE(name) Suite *name##_suite(void);
 FGM_TEST_SUITES(FGM_TEST_DECLARE)

@@ -15,6 +15,13 @@ static const fgm_solver *const solvers[] = {
     &fgm_solver_ep_naive,
     &fgm_solver_ep_robust,
     &fgm_solver_ep_iterative,
+    &fgm_solver_ep_hybrid,
+    &fgm_solver_bp_decimate,
+    &fgm_solver_bp_backtrack,
+    &fgm_solver_alldiff_max,
+    &fgm_solver_alldiff_sum,
+    &fgm_solver_alldiff_max2,
+    &fgm_solver_alldiff_sum2,
 };
 
 const fgm_solver *

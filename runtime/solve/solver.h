@@ -35,6 +35,8 @@ typedef struct fgm_solve_opts {
     int fix_per_round;   /* ep-iterative: cells fixed per inference; 0: 2 */
     fgm_diag_fn diag;    /* where plugin fallbacks are reported */
     void *diag_ctx;
+    int max_restarts;    /* alldiff-*: attempts after the first; 0: the
+                          * solver's default (30), < 0: none */
 } fgm_solve_opts;
 
 typedef struct fgm_solve_job {
@@ -97,5 +99,12 @@ extern const fgm_solver fgm_solver_dlx;
 extern const fgm_solver fgm_solver_ep_naive;
 extern const fgm_solver fgm_solver_ep_robust;
 extern const fgm_solver fgm_solver_ep_iterative;
+extern const fgm_solver fgm_solver_ep_hybrid;
+extern const fgm_solver fgm_solver_bp_decimate;
+extern const fgm_solver fgm_solver_bp_backtrack;
+extern const fgm_solver fgm_solver_alldiff_max;
+extern const fgm_solver fgm_solver_alldiff_sum;
+extern const fgm_solver fgm_solver_alldiff_max2;
+extern const fgm_solver fgm_solver_alldiff_sum2;
 
 #endif /* FGM_SOLVER_H */

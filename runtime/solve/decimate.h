@@ -1,0 +1,77 @@
+/* runtime/solve/decimate.h: pairwise sum-product BP with warm starts (seed 001, v3).
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What bp-decimate and bp-backtrack share: the model's constraints run as
+ * loopy sum-product BP over pairwise != factors (every alldiff lowered to
+ * its pairs, a pair shared by two units counted once: the seed's 810
+ * factors on 9x9), flooding schedule (every message of a sweep computed
+ * from the previous sweep's), damping 0.5.  A decided cell is clamped on
+ * the model (fgm_model_observe_var).  Unlike fgm_model_run, which always
+ * starts from fresh messages, the seed keeps its messages between
+ * decisions ("warm start"): fgm_decimate_run continues the current
+ * messages, and a search can save and restore them per level.
+ *
+ * The seed's contradiction test reads the messages, not the beliefs: a
+ * value of a cell is excluded when the message of one of its factors gives
+ * it less than 1e-8 (BP_EXCL_EPS); a free cell with every value excluded
+ * is a contradiction.
+ */
+#ifndef FGM_DECIMATE_H
+#define FGM_DECIMATE_H
+
+#include "solver.h"
+
+/* The seed's parameters (BeliefPropagationSolver, BPBacktrackingSolver). */
+#define FGM_DECIMATE_DAMPING 0.5
+#define FGM_DECIMATE_INIT_SWEEPS 50     /* init_sweeps, root_sweeps */
+#define FGM_DECIMATE_EXCLUDE 1e-8       /* BP_EXCL_EPS */
+
+typedef struct fgm_decimate fgm_decimate;
+
+/* Opens the pairwise BP model of CSP->ir (copied; CSP is borrowed and must
+ * outlive the result) on the backend of OPTS.  Returns NULL when out of
+ * memory or when the model cannot run there (reported through
+ * opts->diag). */
+FGM_INTERNAL fgm_decimate *fgm_decimate_new(const fgm_csp *csp,
+                                            const fgm_solve_opts *opts);
+FGM_INTERNAL void fgm_decimate_free(fgm_decimate *d);
+
+/* Clears every clamp, then clamps the clues GIVEN (nvars, -1 = free). */
+FGM_INTERNAL void fgm_decimate_observe(fgm_decimate *d, const int *given);
+
+/* Clamps V to VALUE (value index), or frees it with VALUE < 0. */
+FGM_INTERNAL void fgm_decimate_fix(fgm_decimate *d, int v, int value);
+
+/* Runs SWEEPS of the seed's sweeps, from fresh messages when FRESH is 1
+ * (the seed's first sweep then changes nothing and is skipped), else from
+ * the current ones, counting one inference and SWEEPS in JOB's stats.
+ * Returns FGM_ETIMEOUT (nothing run) when JOB's deadline has passed, else
+ * FGM_OK. */
+FGM_INTERNAL fgm_status fgm_decimate_run(fgm_decimate *d, int sweeps,
+                                         int fresh, fgm_solve_job *job);
+
+/* V's belief (card values, normalized; owned by the model, valid until the
+ * next run). */
+FGM_INTERNAL const double *fgm_decimate_belief(const fgm_decimate *d,
+                                               int v);
+
+/* The seed's margin of V: top1 - top2 of the belief scaled so that its
+ * largest value is 1 (the seed's beliefs are exp(log b - max log b)), so
+ * 1 - top2/top1.  *TOP (nullable) receives the first most probable
+ * value. */
+FGM_INTERNAL double fgm_decimate_margin(const fgm_decimate *d, int v,
+                                        int *top);
+
+/* Whether a factor's message to V gives VALUE less than 1e-8. */
+FGM_INTERNAL int fgm_decimate_excluded(const fgm_decimate *d, int v,
+                                       int value);
+
+/* Whether every value of V is excluded (the seed's contradiction). */
+FGM_INTERNAL int fgm_decimate_dead(const fgm_decimate *d, int v);
+
+/* Saves the messages and beliefs as search level LEVEL (0, 1, ...), or
+ * restores them.  Save returns 0 when out of memory. */
+FGM_INTERNAL int fgm_decimate_save(fgm_decimate *d, int level);
+FGM_INTERNAL void fgm_decimate_restore(fgm_decimate *d, int level);
+
+#endif /* FGM_DECIMATE_H */

@@ -1,0 +1,71 @@
+# tests/cli/decimate.sh: ep-hybrid, bp-decimate and bp-backtrack from the command line.
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/common.bash"
+G="$TMP/gen"
+P=puzzles/seed000.txt
+
+# `fgm list` names the three solvers.
+expect_exit 0 "list" -- "$FGM" list
+for s in ep-hybrid bp-decimate bp-backtrack; do
+    expect_out "^  $s " "fgm list shows $s"
+done
+
+# col NAME ROW: the CSV field NAME of data row ROW (1-based) of $TMP/out.
+col() {
+    awk -F, -v name="$1" -v row="$2" '
+        NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
+        NR == row + 1 { print (c ? $c : "missing") }' "$TMP/out"
+}
+
+# bp-decimate (seed 001 s.6): the Easy grids solved, the counters in the
+# CSV; Easy #1 takes one decision per free cell and 50 + 3 per decision
+# sweeps, as in the seed.
+expect_exit 0 "bp-decimate" -- "$FGM" solve --solver bp-decimate --backend interpreted --csv $P
+expect_err "solver=bp-decimate backend=interpreted solved=[234]/4" "bp-decimate solves the Easy grids"
+head -1 "$TMP/out" | grep -q "nodes,inferences,decisions,restarts,sweeps,contradictions" \
+    || fail "CSV header has the counters: $(head -1 "$TMP/out")"
+[ "$(col solved 1)" = 1 ] && [ "$(col solved 2)" = 1 ] || fail "Easy #1 and #2 solved"
+[ "$(col decisions 1)" = 36 ] || fail "Easy #1: 36 decisions, got $(col decisions 1)"
+[ "$(col sweeps 1)" = 158 ] || fail "Easy #1: 158 sweeps, got $(col sweeps 1)"
+[ "$(col restarts 1)" = 0 ] || fail "Easy #1: no restart"
+for r in 1 2 3 4; do
+    [ "$(col restarts $r)" -le 4 ] || fail "row $r: at most 4 attempts"
+done
+cp "$TMP/out" "$TMP/dec.interpreted"
+
+# Same seed, same answer and counters; compiled and interpreted agree.
+expect_exit 0 "bp-decimate again" -- "$FGM" solve --solver bp-decimate --backend interpreted --csv $P
+cut -d, -f1-5,7- "$TMP/out" > "$TMP/a"
+cut -d, -f1-5,7- "$TMP/dec.interpreted" > "$TMP/b"
+cmp -s "$TMP/a" "$TMP/b" || fail "bp-decimate is reproducible"
+expect_exit 0 "bp-decimate compiled" -- "$FGM" solve --solver bp-decimate --backend compiled --out-dir "$G" --csv $P
+expect_err "backend=compiled" "bp-decimate runs compiled"
+[ -f "$G/sudoku9_decim.bp-sum.so" ] || fail "the BP plugin was built into --out-dir"
+cut -d, -f1-5,7- "$TMP/out" | sed 's/,compiled,/,B,/' > "$TMP/a"
+sed 's/,interpreted,/,B,/' "$TMP/b" > "$TMP/c"
+cmp -s "$TMP/a" "$TMP/c" || fail "compiled and interpreted bp-decimate agree"
+
+# The solved grids are printed in the input's format.
+expect_exit 0 "bp-decimate text" -- "$FGM" solve --solver bp-decimate --backend interpreted $P
+[ "$(head -1 "$TMP/out")" = "962185473174963825538427169826359741357814296491672538249538617715296384683741952" ] \
+    || fail "Easy #1 solved grid: $(head -1 "$TMP/out")"
+
+# bp-backtrack: at most 301 nodes (the seed's budget test comes first).
+expect_exit 0 "bp-backtrack" -- "$FGM" solve --solver bp-backtrack --backend interpreted --csv $P
+expect_err "solver=bp-backtrack backend=interpreted solved=[234]/4" "bp-backtrack solves the Easy grids"
+for r in 1 2 3 4; do
+    [ "$(col nodes $r)" -le 301 ] || fail "row $r: at most 301 nodes"
+done
+
+# ep-hybrid (seed 000 s.7): the singles alone solve the Easy grids (no
+# inference); the Medium grids are solved within 60 inferences.
+expect_exit 0 "ep-hybrid" -- "$FGM" solve --solver ep-hybrid --backend interpreted --csv $P
+expect_err "solver=ep-hybrid backend=interpreted solved=4/4" "ep-hybrid solves every grid"
+[ "$(col inferences 1)" = 0 ] && [ "$(col decisions 1)" = 0 ] || fail "Easy #1 with no inference"
+i=$(col inferences 4)
+[ "$i" -ge 1 ] && [ "$i" -le 60 ] || fail "Medium grid within 60 inferences, got $i"
+
+# A deadline: reported as timeouts, exit 0.
+expect_exit 0 "timeout" -- "$FGM" solve --solver bp-backtrack --backend interpreted --timeout-ms 1 $P
+expect_err "timeouts=[1-4]" "bp-backtrack times out on the Medium grids"
+finish
