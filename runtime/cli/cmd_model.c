@@ -58,9 +58,21 @@ cmd_list(cli_args *a)
     for (i = 0; i < n; i++)
         printf("  %-12s %s%s\n", s[i]->name, s[i]->summary,
                (s[i]->flags & FGM_SOLVER_EXACT) ? " [exact]" : "");
-    printf("algorithms:\n  (the EP/BP engine is not built yet)\n");
-    printf("backends:\n  exact        search or enumeration over the model\n");
-    printf("models:\n  sudoku:B     Sudoku with box side B (2..5)\n"
-           "  latin:N      N x N Latin square\n");
+    printf("algorithms:\n"
+           "  ep           Infer.NET's EP: exact discrete messages, Dirichlet "
+           "projected\n"
+           "  bp-sum       loopy sum-product belief propagation\n"
+           "  bp-max       loopy max-product belief propagation\n");
+    printf("backends:\n"
+           "  auto         compiled plugin when it can be had, else "
+           "interpreted\n"
+           "  compiled     generated C built into a plugin (never "
+           "interprets)\n"
+           "  interpreted  the same schedule and kernels, no plugin\n"
+           "  exact        search or enumeration over the model\n");
+    printf("models:\n"
+           "  MODEL.fgm    a model file (-D NAME=VALUE sets a const)\n"
+           "  sudoku:B     built-in Sudoku with box side B (2..5)\n"
+           "  latin:N      built-in N x N Latin square\n");
     return CLI_OK;
 }

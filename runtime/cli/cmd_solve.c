@@ -12,10 +12,14 @@
 #include <gsl/gsl_statistics_double.h>
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <unistd.h>
 #include <string.h>
 #include "cli.h"
 #include "../exact/dlx.h"
 #include "../solve/batch.h"
+
+/* The shipped Sudoku model, relative to the working directory. */
+#define DEFAULT_MODEL "models/sudoku.fgm"
 
 typedef struct solve_out {
     const char *solver;
@@ -289,7 +293,22 @@ cmd_solve(cli_args *a)
             fgm_puzzle_reader_close(rd);
             return cli_exit_code(st == FGM_EIO ? FGM_EPARSE : st);
         }
-        ir = fgm_ir_sudoku(first.box);
+        if (!out.exact && access(DEFAULT_MODEL, R_OK) == 0) {
+            /* Probabilistic solvers run the shipped model (DESIGN.md),
+             * compiled for this size into generated/ on first use. */
+            char def[32];
+            const char *defv[1] = { def };
+
+            snprintf(def, sizeof def, "B=%d", first.box);
+            ir = cli_model_open(DEFAULT_MODEL, defv, 1, &n, &box, &code);
+            if (!ir) {
+                fgm_puzzle_reader_close(rd);
+                return code;
+            }
+        } else {
+            /* The exact solvers search the built-in model directly. */
+            ir = fgm_ir_sudoku(first.box);
+        }
         if (!ir) {
             fgm_puzzle_reader_close(rd);
             return cli_fail(CLI_EINTERNAL, "out of memory");

@@ -1,6 +1,7 @@
 /* runtime/cli/common.c: option parsing, model specs, messages, atomic files.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -171,6 +172,21 @@ cli_model_open(const char *spec, const char *const *defines, int ndefines,
         if (st != FGM_OK) {
             *code = cli_exit_code(st);
             return NULL;
+        }
+        /* Each -D variant gets its own plugin file (sudoku_B4.ep.so), so
+         * the 4x4, 9x9 and 16x16 plugins do not replace each other. */
+        for (k = 0; k < ndefines; k++) {
+            char suffix[FGM_IR_MAXNAME];
+            size_t m = 0;
+            const char *d;
+
+            suffix[m++] = '_';
+            for (d = defines[k]; *d && m + 1 < sizeof suffix; d++)
+                if (isalnum((unsigned char)*d))
+                    suffix[m++] = *d;
+            suffix[m] = '\0';
+            if (strlen(ir->name) + m < sizeof ir->name)
+                strcat(ir->name, suffix);
         }
         grid_shape(ir, n, box);
         return ir;

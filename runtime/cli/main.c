@@ -11,15 +11,18 @@ usage(FILE *f)
     fprintf(f,
         "usage: fgm COMMAND [ARGS]\n"
         "\n"
-        "  solve [--solver S] [--model M] [--seed N] [--timeout-ms T] [-j N]\n"
-        "        [--csv] [--lcv] PUZZLES|-      solve puzzles, one line each\n"
-        "  bench [--solvers S1,S2] [--repeat R] [--timeout-ms T]\n"
-        "        [--csv FILE] [--svg FILE] PUZZLES...   benchmark table\n"
+        "  solve [--solver S] [--model M] [--backend B] [--seed N]\n"
+        "        [--timeout-ms T] [-j N] [--csv] PUZZLES|-\n"
+        "                                        solve puzzles, one line each\n"
+        "  bench [--solvers S1,S2] [--backends B1,B2] [--repeat R]\n"
+        "        [--timeout-ms T] [--csv FILE] [--svg FILE] PUZZLES...\n"
+        "                                        benchmark table\n"
         "  compile MODEL [--algo A] [-o OUT.so] [--emit-c OUT.c] "
         "[--out-dir DIR]\n"
         "                                        model -> C -> plugin\n"
-        "  run MODEL --backend exact [--observe FILE|-] [--format text|csv|json]\n"
-        "        [--cap N]                       exact marginals\n"
+        "  run MODEL [--backend auto|compiled|interpreted|exact] [--algo A]\n"
+        "        [--observe FILE|-] [--iters N] [--format text|csv|json]\n"
+        "                                        marginals and posteriors\n"
         "  generate --box B [--count K] [--seed S] [--min-clues C] [-o FILE]\n"
         "                                        unique-solution puzzles\n"
         "  dump MODEL                            canonical IR, hash first\n"
@@ -27,7 +30,9 @@ usage(FILE *f)
         "  list                                  solvers, algorithms, backends\n"
         "  version\n"
         "\n"
-        "MODEL is MODEL.fgm, sudoku:B (box side 2..5) or latin:N.\n");
+        "MODEL is MODEL.fgm (-D NAME=VALUE sets a const), sudoku:B (box "
+        "side 2..5)\nor latin:N.  A command run without arguments prints its "
+        "own usage.\n");
     return CLI_EUSAGE;
 }
 

@@ -47,7 +47,7 @@ expect_out "^array cell\[4\]\[4\] in 1\.\.4 first 0$" "-D B=2 gives 4x4"
 expect_exit 0 "-DB=4 glued" -- "$FGM" dump -DB=4 models/sudoku.fgm
 expect_out "^vars 256 factors 304$" "-DB=4 gives 16x16"
 expect_exit 0 "graph with -D" -- "$FGM" graph -D B=2 models/sudoku.fgm
-expect_out "^graph \"sudoku\" \{" "graph of the 4x4 model"
+expect_out "^graph \"sudoku_B2\" \\{" "graph of the 4x4 model (named after its -D)"
 expect_exit 1 "-D unknown const" -- "$FGM" dump -D C=2 models/sudoku.fgm
 expect_err "^models/sudoku.fgm: error: -D C=2: the model has no const 'C'$" "-D unknown const"
 expect_exit 1 "-D not an integer" -- "$FGM" dump -D B=two models/sudoku.fgm

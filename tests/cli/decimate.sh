@@ -40,7 +40,7 @@ cut -d, -f1-5,7- "$TMP/dec.interpreted" > "$TMP/b"
 cmp -s "$TMP/a" "$TMP/b" || fail "bp-decimate is reproducible"
 expect_exit 0 "bp-decimate compiled" -- "$FGM" solve --solver bp-decimate --backend compiled --out-dir "$G" --csv $P
 expect_err "backend=compiled" "bp-decimate runs compiled"
-[ -f "$G/sudoku9_decim.bp-sum.so" ] || fail "the BP plugin was built into --out-dir"
+ls "$G"/*_decim.bp-sum.so >/dev/null 2>&1 || fail "the BP plugin was built into --out-dir"
 cut -d, -f1-5,7- "$TMP/out" | sed 's/,compiled,/,B,/' > "$TMP/a"
 sed 's/,interpreted,/,B,/' "$TMP/b" > "$TMP/c"
 cmp -s "$TMP/a" "$TMP/c" || fail "compiled and interpreted bp-decimate agree"

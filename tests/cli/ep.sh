@@ -14,7 +14,7 @@ done
 cut -d, -f1-5,7- "$TMP/robust.compiled" | sed 's/,compiled,/,B,/' > "$TMP/rc"
 cut -d, -f1-5,7- "$TMP/robust.interpreted" | sed 's/,interpreted,/,B,/' > "$TMP/ri"
 cmp -s "$TMP/rc" "$TMP/ri" || fail "compiled and interpreted ep-robust agree"
-[ -f "$G/sudoku9_robust.ep.so" ] || fail "the plugin was built into --out-dir"
+[ -f "$G/sudoku_B3.ep.so" ] || fail "the plugin of models/sudoku.fgm (B=3) was built into --out-dir"
 
 # A second compiled run loads the plugin without rebuilding (no message).
 expect_exit 0 "ep-robust reuse" -- "$FGM" solve --solver ep-robust --backend compiled --out-dir "$G" puzzles/seed000.txt
