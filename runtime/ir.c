@@ -440,6 +440,8 @@ dump_body(const fgm_ir *ir, FILE *f)
             ir->infer.alldiff == FGM_ALLDIFF_NATIVE ? "native" : "pairwise",
             ir->infer.projection == FGM_PROJECTION_MEAN_SQUARE
                 ? "mean-square" : "mean");
+    if (ir->infer.damp_both)
+        fprintf(f, "infer damp both directions\n");
 }
 
 uint64_t

@@ -111,6 +111,8 @@ typedef struct fgm_ir_infer {
     fgm_schedule_order schedule;
     fgm_alldiff_lowering alldiff;
     fgm_projection projection;
+    int damp_both;              /* parallel BP: damp the variable-to-factor
+                                 * messages too (the seed's Python BP) */
 } fgm_ir_infer;
 
 struct fgm_ir {

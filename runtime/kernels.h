@@ -208,11 +208,24 @@ fgm_k_neq(fgm_state *st, int ea, int eb, int va, int vb, int stride, int k,
     int i;
 
     (void)scratch;
-    for (i = 0; i < k; i++) {
-        ra[i] = ba[i] / ma[i];
-        rb[i] = bb[i] / mb[i];
-        za += ra[i];
-        zb += rb[i];
+    if (st->damp_v2f) {
+        /* The stored (damped, normalized) variable-to-factor messages. */
+        const double *pa = st->prev + (long)ea * stride;
+        const double *pb = st->prev + (long)eb * stride;
+
+        for (i = 0; i < k; i++) {
+            ra[i] = pa[i];
+            rb[i] = pb[i];
+            za += ra[i];
+            zb += rb[i];
+        }
+    } else {
+        for (i = 0; i < k; i++) {
+            ra[i] = ba[i] / ma[i];
+            rb[i] = bb[i] / mb[i];
+            za += ra[i];
+            zb += rb[i];
+        }
     }
     if (!(za > 0.0) || !(zb > 0.0)) {
         /* A contradiction (a belief with no mass): uniform cavities. */
@@ -341,6 +354,11 @@ fgm_k_reset(fgm_state *st, int nvars, int nedges, int ndirichlet,
             b[j] = st->unary[(long)v * stride + j];
         fgm_k_normalize(b, card ? card[v] : k);
     }
+    for (e = 0; e < nedges && st->damp_v2f; e++) {
+        c = card ? card[edge_var[e]] : k;
+        for (j = 0; j < stride; j++)
+            st->prev[(long)e * stride + j] = j < c ? 1.0 / c : 0.0;
+    }
     for (j = 0; j < ndirichlet * stride; j++)
         st->dir_post[j] = st->dir_prior[j];
     for (j = 0; j < ndirfactors * stride; j++)
@@ -361,6 +379,29 @@ fgm_k_refresh(fgm_state *st, int nvars, const int *var_edge_off,
                           var_edges + var_edge_off[v],
                           var_edge_off[v + 1] - var_edge_off[v], stride,
                           card ? card[v] : k);
+}
+
+/* After the beliefs of a sweep (damp_v2f only): every stored
+ * variable-to-factor message becomes normalize(d old + (1 - d) cavity),
+ * cavity = normalize(belief / factor message) -- the seed's Python BP damps
+ * both directions. */
+static inline void
+fgm_k_v2f(fgm_state *st, int nedges, const int *edge_var, const int *card,
+          int k, int stride)
+{
+    double d = st->damping;
+    int e, i, c;
+
+    for (e = 0; e < nedges; e++) {
+        double *p = st->prev + (long)e * stride, cav[FGM_K_MAXCARD];
+
+        c = card ? card[edge_var[e]] : k;
+        fgm_k_cavity(cav, st->belief + (long)edge_var[e] * stride,
+                     st->msg + (long)e * stride, c);
+        for (i = 0; i < c; i++)
+            p[i] = d * p[i] + (1.0 - d) * cav[i];
+        fgm_k_normalize(p, c);
+    }
 }
 
 #define FGM_K_TABLE_MAXARITY 16

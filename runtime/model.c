@@ -264,6 +264,7 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
     tol = opts->use_tolerance ? opts->tolerance : inf->tolerance;
     m->st.damping = opts->use_damping ? opts->damping : inf->damping;
     m->st.parallel = inf->schedule == FGM_SCHEDULE_PARALLEL;
+    m->st.damp_v2f = m->st.parallel && inf->damp_both;
     if (!(m->st.damping >= 0.0 && m->st.damping < 1.0))
         return FGM_EINVAL;
     if (!opts->warm || !m->ran) {

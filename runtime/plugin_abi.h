@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 /* Bump on any change to fgm_state or to the meaning of a descriptor field. */
-#define FGM_PLUGIN_ABI_VERSION 1u
+#define FGM_PLUGIN_ABI_VERSION 2u
 #define FGM_PLUGIN_ENTRY fgm_plugin_entry
 #define FGM_PLUGIN_ENTRY_NAME "fgm_plugin_entry"
 
@@ -25,7 +25,8 @@ typedef struct fgm_state {
     double *unary;      /* nvars: evidence x clamps x prior messages */
     double *belief;     /* nvars: normalized beliefs */
     double *msg;        /* nedges: factor-to-variable messages */
-    double *prev;       /* nedges: messages of the previous sweep */
+    double *prev;       /* nedges: variable-to-factor messages, stored
+                         * only when damp_v2f is set */
     double *dir_prior;  /* ndirichlet: observed or default pseudo-counts */
     const unsigned char *dir_point; /* ndirichlet (no stride): the prior is
                                      * a point mass at dir_prior/sum */
@@ -35,6 +36,8 @@ typedef struct fgm_state {
     double damping;     /* may differ from the model's (CLI override) */
     int parallel;       /* flooding schedule: factor updates leave beliefs
                          * as they were at the start of the sweep */
+    int damp_v2f;       /* with parallel: neq factors read the stored,
+                         * damped variable-to-factor messages in prev */
 } fgm_state;
 
 typedef struct fgm_plugin_desc {

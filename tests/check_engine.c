@@ -404,6 +404,30 @@ START_TEST(test_compiled_matches_interpreted)
                      NULL, 0);
     compare_backends(tree_ir(FGM_ALGO_BP_MAX), tree_ir(FGM_ALGO_BP_MAX),
                      NULL, 0);
+    /* The seed's Python BP: flooding, both directions damped. */
+    {
+        fgm_ir *a = fgm_ir_sudoku(3), *b = fgm_ir_sudoku(3);
+        fgm_ir *irs[2] = { a, b };
+        int i, v;
+
+        for (i = 0; i < 2; i++) {
+            irs[i]->infer.algo = FGM_ALGO_BP_SUM;
+            irs[i]->infer.schedule = FGM_SCHEDULE_PARALLEL;
+            irs[i]->infer.damping = 0.5;
+            irs[i]->infer.damp_both = 1;
+            for (v = 0; v < 81; v++) {
+                double w[9] = { 1, 1, 1, 1, 1, 1, 1, 1, 1 };
+
+                if (given[v] < 0)
+                    continue;
+                memset(w, 0, sizeof w);
+                w[given[v]] = 1;
+                fgm_ir_add_factor(irs[i], FGM_FACTOR_EVIDENCE, 1, &v, 9, w,
+                                  &(fgm_status){ 0 });
+            }
+        }
+        compare_backends(a, b, NULL, 0);
+    }
 }
 END_TEST
 

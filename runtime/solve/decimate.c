@@ -33,7 +33,7 @@ struct fgm_decimate {
     fgm_model *model;
     size_t nmsg;            /* doubles of factor messages */
     size_t nbelief;         /* doubles of beliefs */
-    double *saved;          /* levels * (nmsg + nbelief) */
+    double *saved;          /* levels * (2 nmsg + nbelief) */
     int levels;
 };
 
@@ -68,6 +68,7 @@ fgm_decimate_new(const fgm_csp *csp, const fgm_solve_opts *opts)
     ir->infer.algo = FGM_ALGO_BP_SUM;
     ir->infer.alldiff = FGM_ALLDIFF_PAIRWISE;
     ir->infer.schedule = FGM_SCHEDULE_PARALLEL;
+    ir->infer.damp_both = 1;        /* the seed damps c2f and f2c */
     ir->infer.damping = FGM_DECIMATE_DAMPING;
     ir->infer.iterations = FGM_DECIMATE_INIT_SWEEPS;
     ir->infer.tolerance = 0.0;
@@ -109,33 +110,16 @@ fgm_decimate_run(fgm_decimate *d, int sweeps, int fresh, fgm_solve_job *job)
 {
     fgm_model *m = d->model;
     fgm_run_opts ro;
-    int i;
 
     if (job->deadline > 0 && fgm_now() > job->deadline)
         return FGM_ETIMEOUT;
-    if (fresh) {
-        /* The seed's first sweep from fresh messages is a no-op: its
-         * variable-to-factor messages start uniform, so every factor
-         * message stays uniform, which is where the engine starts.  Its N
-         * sweeps are the engine's N - 1 (per puzzle, the two then make the
-         * same decisions), counted as N.  fgm_model_run also sets damping
-         * and schedule in the run state, where the warm sweeps below find
-         * them. */
-        memset(&ro, 0, sizeof ro);
-        ro.iterations = sweeps > 1 ? sweeps - 1 : 1;
-        fgm_model_run(m, &ro, NULL);
-    } else {
-        for (i = 0; i < sweeps; i++) {
-            if (m->desc)
-                m->desc->sweep(&m->st);
-            else
-                fgm_interp_sweep(m->sched, &m->st);
-        }
-        if (m->desc)
-            m->desc->finish(&m->st);
-        else
-            fgm_interp_finish(m->sched, &m->st);
-    }
+    /* A fresh run starts from uniform messages in both directions, as the
+     * seed does (so its first sweep changes nothing, as the seed's);
+     * decisions continue from the current messages. */
+    memset(&ro, 0, sizeof ro);
+    ro.iterations = sweeps;
+    ro.warm = !fresh;
+    fgm_model_run(m, &ro, NULL);
     job->stats.inferences++;
     job->stats.sweeps += sweeps;
     job->stats.compiled = fgm_model_is_compiled(m);
@@ -199,7 +183,9 @@ fgm_decimate_dead(const fgm_decimate *d, int v)
 int
 fgm_decimate_save(fgm_decimate *d, int level)
 {
-    size_t per = d->nmsg + d->nbelief;
+    /* Both message directions (factor messages in msg, the stored
+     * variable-to-factor ones in prev) and the beliefs. */
+    size_t per = 2 * d->nmsg + d->nbelief;
     double *p;
 
     if (level >= d->levels) {
@@ -218,15 +204,17 @@ fgm_decimate_save(fgm_decimate *d, int level)
     }
     p = d->saved + (size_t)level * per;
     memcpy(p, d->model->st.msg, d->nmsg * sizeof *p);
-    memcpy(p + d->nmsg, d->model->st.belief, d->nbelief * sizeof *p);
+    memcpy(p + d->nmsg, d->model->st.prev, d->nmsg * sizeof *p);
+    memcpy(p + 2 * d->nmsg, d->model->st.belief, d->nbelief * sizeof *p);
     return 1;
 }
 
 void
 fgm_decimate_restore(fgm_decimate *d, int level)
 {
-    const double *p = d->saved + (size_t)level * (d->nmsg + d->nbelief);
+    const double *p = d->saved + (size_t)level * (2 * d->nmsg + d->nbelief);
 
     memcpy(d->model->st.msg, p, d->nmsg * sizeof *p);
-    memcpy(d->model->st.belief, p + d->nmsg, d->nbelief * sizeof *p);
+    memcpy(d->model->st.prev, p + d->nmsg, d->nmsg * sizeof *p);
+    memcpy(d->model->st.belief, p + 2 * d->nmsg, d->nbelief * sizeof *p);
 }
