@@ -38,6 +38,7 @@
 #include "ep_model.h"
 
 #define MAX_INFERENCES 60   /* MaxInferences */
+#define FAST_SWEEPS 10      /* ep-hybrid2: sweeps per inference */
 
 /* What a search node returns. */
 enum { FAILED = 0, FOUND = 1, TIMEOUT = -1 };
@@ -51,7 +52,12 @@ typedef struct ws {
     int *grid;              /* levels * nvars: the grid of each depth */
     int levels;
     double *post;           /* maxcard: a posterior's pseudo-counts */
+    long budget;            /* inferences at most; 0: no limit */
+    int sweeps;             /* EP sweeps per inference; 0: the model's */
 } ws;
+
+static void *ws_alloc(const fgm_csp *csp, const fgm_solve_opts *opts,
+                      long budget, int sweeps);
 
 static void
 ws_free(void *p)
@@ -85,8 +91,26 @@ full_unit(const fgm_csp *csp, int u)
     return 1;
 }
 
+/* The seed's configuration: MAX_INFERENCES, the model's 50 sweeps. */
 static void *
 ws_new(const fgm_csp *csp, const fgm_solve_opts *opts)
+{
+    return ws_alloc(csp, opts, MAX_INFERENCES, 0);
+}
+
+/* ep-hybrid2: the same search with 10 EP sweeps per inference (the
+ * posteriors only order the search, and they settle well before 50) and
+ * no inference budget, so every puzzle ends solved or proved impossible
+ * (the singles and the backtracking make the search complete). */
+static void *
+ws_new_fast(const fgm_csp *csp, const fgm_solve_opts *opts)
+{
+    return ws_alloc(csp, opts, 0, FAST_SWEEPS);
+}
+
+static void *
+ws_alloc(const fgm_csp *csp, const fgm_solve_opts *opts, long budget,
+         int sweeps)
 {
     ws *w = calloc(1, sizeof *w);
     fgm_ir *ir;
@@ -102,8 +126,10 @@ ws_new(const fgm_csp *csp, const fgm_solve_opts *opts)
         if (n > w->maxunit)
             w->maxunit = n;
     }
-    /* Each level below the root costs an inference: depth <= budget. */
-    w->levels = MAX_INFERENCES + 2;
+    w->budget = budget;
+    w->sweeps = sweeps;
+    /* Each level fixes a cell: depth <= the number of variables. */
+    w->levels = csp->nvars + 2;
     w->is_full = malloc((size_t)csp->nunits + 1);
     w->cand = malloc(((size_t)w->maxunit + 1) * sizeof *w->cand);
     w->grid = malloc((size_t)w->levels * ((size_t)csp->nvars + 1)
@@ -331,13 +357,13 @@ search(ws *w, fgm_solve_job *job, int depth)
         memcpy(job->solution, g, (size_t)csp->nvars * sizeof *g);
         return FOUND;
     }
-    if (job->stats.inferences >= MAX_INFERENCES)
+    if (w->budget > 0 && job->stats.inferences >= w->budget)
         return FAILED;
     if (job->deadline > 0 && fgm_now() > job->deadline)
         return TIMEOUT;
     for (v = 0; v < csp->nvars; v++)
         fgm_ep_observe(w->ep, v, g[v]);
-    fgm_ep_infer(w->ep, job);
+    fgm_ep_infer_sweeps(w->ep, job, w->sweeps);
     cell = best_margin_cell(w, g, mode);
     if (cell < 0 || depth + 1 >= w->levels)
         return FAILED;
@@ -377,6 +403,17 @@ solve(fgm_solve_job *job)
         return FGM_ETIMEOUT;
     return r == FOUND ? FGM_OK : FGM_EUNSOLVED;
 }
+
+const fgm_solver fgm_solver_ep_hybrid2 = {
+    "ep-hybrid2",
+    "ep-hybrid with 10 EP sweeps per inference and no inference budget "
+    "(complete)",
+    0,
+    NULL,
+    ws_new_fast,
+    ws_free,
+    solve,
+};
 
 const fgm_solver fgm_solver_ep_hybrid = {
     "ep-hybrid",

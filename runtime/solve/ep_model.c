@@ -181,11 +181,18 @@ fgm_ep_observe(fgm_ep *ep, int v, int value)
 void
 fgm_ep_infer(fgm_ep *ep, fgm_solve_job *job)
 {
+    fgm_ep_infer_sweeps(ep, job, 0);
+}
+
+void
+fgm_ep_infer_sweeps(fgm_ep *ep, fgm_solve_job *job, int sweeps)
+{
     fgm_run_opts ro;
     fgm_run_info info;
 
     memset(&ro, 0, sizeof ro);
-    ro.iterations = job->opts->iterations;
+    ro.iterations = job->opts->iterations > 0 ? job->opts->iterations
+                                              : sweeps;
     fgm_model_run(ep->model, &ro, &info);
     job->stats.inferences++;
     job->stats.sweeps += info.sweeps;

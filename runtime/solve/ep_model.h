@@ -50,6 +50,10 @@ FGM_INTERNAL void fgm_ep_observe(fgm_ep *ep, int v, int value);
  * JOB's stats. */
 FGM_INTERNAL void fgm_ep_infer(fgm_ep *ep, fgm_solve_job *job);
 
+/* The same with SWEEPS sweeps when opts->iterations does not say. */
+FGM_INTERNAL void fgm_ep_infer_sweeps(fgm_ep *ep, fgm_solve_job *job,
+                                      int sweeps);
+
 /* The answer for V: the argmax of the posterior over p when V has a
  * Dirichlet node (the seed reads the mode of ProbCells), else of V's
  * belief.  *CONFIDENCE (nullable) receives that value's probability. */
