@@ -11,6 +11,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
 #include "ep_model.h"
 
@@ -75,18 +76,38 @@ remove_plugin(const fgm_solve_opts *opts, const char *name)
     unlink(path);
 }
 
+/* A per-puzzle plugin is never there before: "not found; rebuilding" is
+ * the normal path, not a fallback worth a line per puzzle.  Every other
+ * message (a compiler failure, interpreting instead) goes through. */
+static void
+quiet_diag(void *ctx, const char *msg)
+{
+    const fgm_solve_opts *o = ctx;
+    const char *tail = "not found; rebuilding";
+    size_t n = strlen(msg), t = strlen(tail);
+
+    if (n >= t && strcmp(msg + n - t, tail) == 0)
+        return;
+    if (o->diag)
+        o->diag(o->diag_ctx, msg);
+}
+
 static fgm_status
 solve(fgm_solve_job *job)
 {
     fgm_ir *ir = naive_ir(job->csp, job->given);
     char name[FGM_IR_MAXNAME];
+    fgm_solve_opts opts;
     fgm_ep *ep;
     int v, compiled;
 
     if (!ir)
         return FGM_ENOMEM;
     snprintf(name, sizeof name, "%s", ir->name);
-    ep = fgm_ep_new(job->csp, ir, job->opts);
+    opts = *job->opts;
+    opts.diag = quiet_diag;
+    opts.diag_ctx = (void *)job->opts;
+    ep = fgm_ep_new(job->csp, ir, &opts);
     if (!ep)
         return FGM_EUNSOLVED;
     fgm_ep_infer(ep, job);
