@@ -17,7 +17,8 @@
     X(plugin)               \
     X(compiler)             \
     X(alldiff)              \
-    X(solvers)
+    X(solvers)              \
+    X(v4)
 
 #define FGM_TEST_DECLARE(name) Suite *name##_suite(void);
 FGM_TEST_SUITES(FGM_TEST_DECLARE)

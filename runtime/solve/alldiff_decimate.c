@@ -1,4 +1,4 @@
-/* runtime/solve/alldiff_decimate.c: alldiff-max and alldiff-sum, the seed's v4, and their tuned variants.
+/* runtime/solve/alldiff_decimate.c: alldiff-max, alldiff-sum (the seed's v4) and their tuned variants.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Seed: notebook 000 section 8 (Arity9MaxProductSolver, a C# port of the
@@ -13,95 +13,135 @@
  *     (BruitInit; restart 0 starts from the canonical messages);
  *     while a cell is free:
  *       the free cell with the largest margin top1 - top2 of its belief
- *       (normalized to sum 1; cells within 1e-12 of the best tied, one
- *       drawn uniformly) takes its most probable value, or a value drawn
- *       from its belief when the margin is under 0.25 (Plateau);
+ *       (normalized to sum 1; cells within 1e-12 of the best are tied and
+ *       one is drawn uniformly) takes its most probable value, or a value
+ *       drawn from its belief when the margin is under 0.25 (Plateau);
  *       clamp it; 4 more sweeps from the current messages (DecimSweeps);
- *     the grid is verified against every constraint: valid, return it;
+ *     verify the grid against every constraint: valid, return it;
  *     invalid, a contradiction: next attempt (decisions cleared, clues
- *     kept), at most MaxRestarts = 30 restarts, then unsolved.
+ *     kept); after MaxRestarts = 30 restarts (31 attempts), unsolved.
  *
  * No constraint propagation and no backtracking: every value comes from a
- * belief.  Randomness (ties, plateau draws, the noise's seeds) comes from
- * job->rng.  Seed results (C#, 12-30 s per grid): Easy51 51/51, hardest
- * 9/11, top95 first 15 9/15; the sum-product witness (Python, Ryser):
- * hardest 1/11.  The engine differs from the seed's arrays in ways its
- * results do not hinge on: variable-to-factor messages are the undamped
- * cavities (the seed damps both directions), the noise multiplies the
- * factor-to-variable messages (the seed's: the variable-to-factor ones,
- * which is the same first cavity), and a clamp is an exact zero.
+ * belief, and no decision is ever undone.  Randomness (ties, plateau
+ * draws, the noise's seeds) comes from job->rng.  Seed results (C#, 2-31 s
+ * per grid): Easy51 51/51, hardest 9/11, top95 first 15 9/15; the
+ * sum-product witness (Python, Ryser): hardest 1/11.  The engine differs
+ * from the seed's arrays in ways its results do not hinge on: the
+ * variable-to-factor messages are the undamped cavities (the seed damps
+ * both directions), the noise multiplies the factor-to-variable messages
+ * (the seed's: the variable-to-factor ones; either way the first cavities
+ * are noisy), and a clamp is an exact zero.
  *
  * alldiff-max and alldiff-sum run the seed's parameters (opts->iterations
  * replaces the 30 initial sweeps, opts->max_restarts the 30 restarts).
- * alldiff-max2 and alldiff-sum2 keep the seed's algorithm, still purely
- * probabilistic, and change only its schedule and randomization (measured
- * on hardest, top95 and 16x16; see the table in the report of this file):
- *   - a decision is given time to spread: the decimation sweeps run
- *     undamped (damping 0) with up to DECIM sweeps, stopping early once no
- *     message moves more than TOL (tolerance instead of fixed counts);
- *   - every free cell whose margin is at least SURE (near 1: the belief is
- *     a point mass up to rounding) is fixed in the same round, best first,
- *     as a batch of decisions;
+ *
+ * alldiff-max2 and alldiff-sum2 keep the algorithm (BP beliefs decide
+ * every value; no propagation, no backtracking; a failed attempt restarts
+ * from the clues) and change its schedule and randomization, each change
+ * measured on hardest and top95:
+ *   - no noise (max2): max-product amplifies any asymmetry into a margin
+ *     of 1, so the seed's noise turns true ties into confident wrong
+ *     decisions (top95, first 30 grids: 2.1% of attempts succeed with
+ *     noise 0.6, 3-4% with 0.05-0.2, 12% with none).  The randomness left
+ *     is the draw at each plateau, which is where the ambiguity is.
+ *     Sum-product needs the noise (without it its first fixed point is
+ *     wrong on 10 of the 11 hardest grids) and more of it: sum2 restarts
+ *     with 2.0 (hardest, 61 attempts at most: 8/11 solved with 0.6,
+ *     10/11 with 2.0);
+ *   - a plateau decision goes to the free cell of least belief entropy
+ *     (a two-valued cell before a three-valued one), not to a cell drawn
+ *     among those tied at the best margin (top95 with 30 restarts, three
+ *     seeds: 7.7-9.9% of attempts succeed, against 5.8-8.0%);
+ *   - sure cells in one round: every free cell whose margin is at least
+ *     0.99 (max2; sum2: 0.9999) is fixed at once, best-first order being
+ *     irrelevant for point masses (sum2: 4x fewer sweeps per attempt; a
+ *     lower success rate per attempt, 0.4% against 0.7% on the first 30
+ *     grids of top95, but 4x more attempts per second);
+ *   - max2 then runs up to 10 undamped sweeps that stop when no message
+ *     moves more than 1e-6 (tolerance instead of fixed counts), so a
+ *     decision's consequences arrive before the next one; without the
+ *     tolerance, undamped (or long damped) max-product drifts away from
+ *     its fixed point into confident wrong beliefs;
  *   - an attempt stops as soon as a decision repeats the value of a fixed
- *     peer (or leaves a table without a matching tuple): decisions are
- *     never undone, so its final grid would be invalid anyway; the seed
- *     finishes the doomed grid and verifies it;
- *   - restarts grow their noise with the restart count (NOISE + STEP r)
- *     and run until MAX_RESTARTS or the deadline.
+ *     peer (or leaves a table no tuple): decisions are never undone, so
+ *     its final grid is already invalid; the seed finishes it and then
+ *     verifies;
+ *   - the deterministic prefix is computed once per puzzle (max2): with
+ *     no noise, every attempt runs the same sweeps and decisions up to
+ *     its first draw from job->rng, so the model state there (messages,
+ *     beliefs, clamps) is saved by the first attempt and loaded by the
+ *     next ones, an exact cache: with or without it the same seed gives
+ *     the same answers, restarts and contradictions (only the work
+ *     counters, inferences, decisions and sweeps, differ: about half).  Each attempt still starts over from that common
+ *     state, independent of how earlier attempts ended.  An attempt that
+ *     fails before its first draw fails identically every time: the
+ *     puzzle is given up at once;
+ *   - more restarts: 1000 (max2 ~4 ms each on top95, sum2 ~12 ms), within
+ *     the deadline.
+ * Tried and dropped (top95): a sum-product witness run at each plateau to
+ * choose the cell (first 30 grids: 4.5% of attempts succeed, against
+ * 17.6%) or only the value (8.7-10%), 6-10x slower per attempt; any
+ * restart noise for max-product (0.05 to 3); damping 0.25 during
+ * decimation (no better, slower); breaking entropy ties by the entropy or
+ * the number of free neighbours (worse).
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <stdio.h>
+#include "../model.h"
 #include "solver.h"
 
-/* One configuration of the decimation (the seed's in cfg_max/cfg_sum). */
+/* One configuration of the decimation. */
 typedef struct adcfg {
     fgm_algo algo;          /* BP_MAX or BP_SUM */
-    int init_sweeps;        /* sweeps of the cold run */
-    int decim_sweeps;       /* sweeps after each round of decisions (max) */
+    int init_sweeps;        /* sweeps of the cold run (at most) */
+    int decim_sweeps;       /* sweeps after each round of decisions */
     int max_restarts;       /* attempts after the first */
     double damping;         /* cold run */
     double decim_damping;   /* warm runs */
-    double tolerance;       /* stop a run when no message moves more; 0: never */
-    double noise;           /* log-uniform noise of restart 1 */
-    double noise_step;      /* added per further restart */
+    double tolerance;       /* stop a run when no message moves more;
+                             * 0: run every sweep */
+    double noise;           /* log-uniform noise of every restart */
     double plateau;         /* margin under which the value is drawn */
     double sure;            /* fix every free cell with this margin in one
                              * round; 0: one cell per round */
     int early_abort;        /* stop a doomed attempt at once */
-    int guess;              /* plateau cell: 0 any tied, 1 least entropy
-                             * among the tied, 2 least entropy of all */
-    int witness;            /* sweeps of the sum-product witness run at a
-                             * guess; 0: none */
+    int entropy;            /* plateau: the least-entropy cell */
+    int cache;              /* noise-free attempts share their prefix */
 } adcfg;
 
 #define TIE 1e-12           /* margins within this of the best are tied */
+#define ENTROPY_TIE 1e-9
 
 /* The seed's v4 (Arity9MaxProductSolver's properties). */
 static const adcfg cfg_max = {
-    FGM_ALGO_BP_MAX, 30, 4, 30, 0.5, 0.5, 0.0, 0.6, 0.0, 0.25, 0.0, 0, 0, 0,
+    FGM_ALGO_BP_MAX, 30, 4, 30, 0.5, 0.5, 0.0, 0.6, 0.25, 0.0, 0, 0, 0,
 };
 static const adcfg cfg_sum = {
-    FGM_ALGO_BP_SUM, 30, 4, 30, 0.5, 0.5, 0.0, 0.6, 0.0, 0.25, 0.0, 0, 0, 0,
+    FGM_ALGO_BP_SUM, 30, 4, 30, 0.5, 0.5, 0.0, 0.6, 0.25, 0.0, 0, 0, 0,
 };
 static const adcfg cfg_max2 = {
-    FGM_ALGO_BP_MAX, 30, 4, 30, 0.5, 0.5, 0.0, 0.6, 0.0, 0.25, 0.0, 1, 0, 0,
+    FGM_ALGO_BP_MAX, 30, 10, 1000, 0.5, 0.0, 1e-6, 0.0, 0.25, 0.99, 1, 1, 1,
 };
 static const adcfg cfg_sum2 = {
-    FGM_ALGO_BP_SUM, 30, 4, 30, 0.5, 0.5, 0.0, 0.6, 0.0, 0.25, 0.0, 1, 0, 0,
+    FGM_ALGO_BP_SUM, 30, 4, 1000, 0.5, 0.5, 0.0, 2.0, 0.25, 0.9999, 1, 1, 0,
 };
 
 typedef struct ws {
     const fgm_csp *csp;
-    adcfg cfg;
+    const adcfg *cfg;
     fgm_model *model;
-    fgm_model *witness; /* sum-product model consulted at guesses, or NULL */
     int *value;         /* nvars: clue or decision, -1 when free */
     int *best;          /* nvars: most probable value of a free cell */
-    int *tied;          /* nvars: cells tied for the best margin */
-    double *margin;     /* nvars: margin of a free cell */
-    double *bel;        /* maxcard: one belief */
+    int *tied;          /* nvars: candidate cells */
+    double *margin;     /* nvars: margin (or entropy) of a free cell */
+    double *bel;        /* maxcard: one belief, normalized */
+    /* The deterministic prefix (cfg->cache). */
+    size_t nmsg, nbelief;   /* doubles of messages and of beliefs */
+    double *snap;           /* nmsg + nbelief */
+    int *snap_value;        /* nvars */
+    int snap_ok;            /* snap holds this puzzle's prefix */
+    int drawn;              /* this attempt reached a draw */
 } ws;
 
 static void
@@ -112,54 +152,33 @@ ws_free(void *p)
     if (!w)
         return;
     fgm_model_free(w->model);
-    fgm_model_free(w->witness);
     free(w->value);
     free(w->best);
     free(w->tied);
     free(w->margin);
     free(w->bel);
+    free(w->snap);
+    free(w->snap_value);
     free(w);
 }
 
-static void
-dev_override(adcfg *c)
-{
-    const char *s;
-
-    if ((s = getenv("AD_INIT"))) c->init_sweeps = atoi(s);
-    if ((s = getenv("AD_DECIM"))) c->decim_sweeps = atoi(s);
-    if ((s = getenv("AD_RESTARTS"))) c->max_restarts = atoi(s);
-    if ((s = getenv("AD_DAMP"))) c->damping = atof(s);
-    if ((s = getenv("AD_DDAMP"))) c->decim_damping = atof(s);
-    if ((s = getenv("AD_TOL"))) c->tolerance = atof(s);
-    if ((s = getenv("AD_NOISE"))) c->noise = atof(s);
-    if ((s = getenv("AD_NSTEP"))) c->noise_step = atof(s);
-    if ((s = getenv("AD_PLATEAU"))) c->plateau = atof(s);
-    if ((s = getenv("AD_SURE"))) c->sure = atof(s);
-    if ((s = getenv("AD_ABORT"))) c->early_abort = atoi(s);
-    if ((s = getenv("AD_GUESS"))) c->guess = atoi(s);
-    if ((s = getenv("AD_WIT"))) c->witness = atoi(s);
-}
-
-/* Opens the native-alldiff BP model of CSP->ir with ALGO into *OUT. */
+/* Opens the native-alldiff BP model of CSP->ir for CFG into W->model. */
 static int
-open_model(const fgm_csp *csp, const fgm_solve_opts *opts, fgm_algo algo,
-           fgm_model **out)
+open_model(ws *w, const fgm_solve_opts *opts)
 {
-    fgm_ir *ir = fgm_ir_copy(csp->ir);
+    fgm_ir *ir = fgm_ir_copy(w->csp->ir);
     fgm_model_opts mo;
     char name[FGM_IR_MAXNAME];
 
-    *out = NULL;
     if (!ir)
         return 0;
     /* Its own name (generated/NAME_v4.bp-max.so): the plugin must not
-     * collide with another solver's settings for the same model.  Every
-     * variant shares the one IR per algorithm; they differ only in run
+     * collide with another solver's settings for the same model.  The
+     * variants of one algorithm share the IR: they differ only in run
      * options. */
     snprintf(name, sizeof name, "%.*s_v4", FGM_IR_MAXNAME - 4, ir->name);
     memcpy(ir->name, name, sizeof name);
-    ir->infer.algo = algo;
+    ir->infer.algo = w->cfg->algo;
     ir->infer.alldiff = FGM_ALLDIFF_NATIVE;
     ir->infer.schedule = FGM_SCHEDULE_PARALLEL;
     ir->infer.damping = cfg_max.damping;
@@ -169,11 +188,10 @@ open_model(const fgm_csp *csp, const fgm_solve_opts *opts, fgm_algo algo,
     mo.backend = opts->backend;
     mo.out_dir = opts->out_dir;
     mo.cc = opts->cc;
-    return fgm_model_open_ir(ir, &mo, out, opts->diag, opts->diag_ctx)
+    return fgm_model_open_ir(ir, &mo, &w->model, opts->diag, opts->diag_ctx)
            == FGM_OK;
 }
 
-/* The workspace of configuration CFG. */
 static void *
 ws_open(const fgm_csp *csp, const fgm_solve_opts *opts, const adcfg *cfg)
 {
@@ -183,12 +201,8 @@ ws_open(const fgm_csp *csp, const fgm_solve_opts *opts, const adcfg *cfg)
     if (!w)
         return NULL;
     w->csp = csp;
-    w->cfg = *cfg;
-    if (cfg == &cfg_max2 || cfg == &cfg_sum2)
-        dev_override(&w->cfg);
-    if (!open_model(csp, opts, cfg->algo, &w->model)
-        || (w->cfg.witness > 0
-            && !open_model(csp, opts, FGM_ALGO_BP_SUM, &w->witness))) {
+    w->cfg = cfg;
+    if (!open_model(w, opts)) {
         ws_free(w);
         return NULL;
     }
@@ -200,6 +214,20 @@ ws_open(const fgm_csp *csp, const fgm_solve_opts *opts, const adcfg *cfg)
     if (!w->value || !w->best || !w->tied || !w->margin || !w->bel) {
         ws_free(w);
         return NULL;
+    }
+    if (cfg->cache) {
+        /* The run state is the runtime's in both backends (plugins never
+         * allocate), so a copy of it is a snapshot of either. */
+        w->nmsg = (size_t)w->model->sched->nedges
+                  * (size_t)w->model->sched->stride;
+        w->nbelief = (size_t)w->model->sched->nvars
+                     * (size_t)w->model->sched->stride;
+        w->snap = malloc((w->nmsg + w->nbelief + 1) * sizeof *w->snap);
+        w->snap_value = malloc(n * sizeof *w->snap_value);
+        if (!w->snap || !w->snap_value) {
+            ws_free(w);
+            return NULL;
+        }
     }
     return w;
 }
@@ -228,9 +256,9 @@ ws_new_sum2(const fgm_csp *csp, const fgm_solve_opts *opts)
     return ws_open(csp, opts, &cfg_sum2);
 }
 
-/* Whether the native alldiff operator can run every alldiff of CSP: one
- * domain per factor, no more variables than values, and (sum-product's
- * 2^(K+1) doubles) at most 20 values. */
+/* Whether the native alldiff operator runs every alldiff of CSP: one
+ * domain size per factor, no more variables than values, and at most 20
+ * values for sum-product (its 2^(K+1) doubles). */
 static const char *
 refuses_for(const fgm_csp *csp, int sum)
 {
@@ -247,13 +275,13 @@ refuses_for(const fgm_csp *csp, int sum)
         k = fgm_ir_card(ir, sc[0]);
         for (j = 1; j < f->arity; j++)
             if (fgm_ir_card(ir, sc[j]) != k)
-                return "an alldiff over variables of different domains "
-                       "has no native operator";
+                return "an alldiff over variables of different domain sizes "
+                       "has no native message operator";
         if (f->arity > k)
-            return "an alldiff with more variables than values cannot be "
-                   "satisfied";
-        if (sum && k > 20)
-            return "sum-product alldiff messages are limited to 20 values "
+            return "an alldiff with more variables than values has no "
+                   "native message operator";
+        if (sum && k > FGM_K_ALLDIFF_SUM_MAXK)
+            return "sum-product alldiff messages take at most 20 values "
                    "(2^(K+1) doubles per factor)";
     }
     return NULL;
@@ -271,11 +299,12 @@ refuses_sum(const fgm_csp *csp)
     return refuses_for(csp, 1);
 }
 
-/* Runs at most SWEEPS sweeps, cold (with NOISE and a seed from JOB's RNG)
- * or warm.  Returns FGM_ETIMEOUT, nothing run, past the deadline. */
+/* Runs at most SWEEPS sweeps, warm or cold (with NOISE, seeded from JOB's
+ * RNG), counting one inference.  Returns FGM_ETIMEOUT, nothing run, once
+ * the deadline has passed. */
 static fgm_status
-run(ws *w, fgm_model *m, fgm_solve_job *job, int sweeps, int warm,
-    double damping, double noise)
+run(ws *w, fgm_solve_job *job, int sweeps, int warm, double damping,
+    double noise)
 {
     fgm_run_opts ro;
     fgm_run_info info;
@@ -286,33 +315,33 @@ run(ws *w, fgm_model *m, fgm_solve_job *job, int sweeps, int warm,
     ro.iterations = sweeps;
     ro.damping = damping;
     ro.use_damping = 1;
-    ro.tolerance = w->cfg.tolerance;
+    ro.tolerance = w->cfg->tolerance;
     ro.use_tolerance = 1;
     ro.warm = warm;
     ro.noise = noise;
     if (noise > 0.0)
         ro.seed = gsl_rng_get(job->rng);
-    fgm_model_run(m, &ro, &info);
+    fgm_model_run(w->model, &ro, &info);
     job->stats.inferences++;
     job->stats.sweeps += info.sweeps;
-    job->stats.compiled = fgm_model_is_compiled(m);
+    job->stats.compiled = fgm_model_is_compiled(w->model);
     return FGM_OK;
 }
 
-/* Reads V's belief into w->bel (normalized) and returns its margin
- * top1 - top2, the most probable value in *TOP. */
+/* Reads V's belief into w->bel, normalized, and returns its margin top1 -
+ * top2 (1 for a single value); *TOP receives the first most probable
+ * value. */
 static double
-margin_in(ws *w, const fgm_model *m, int v, int *top)
+margin_of(ws *w, int v, int *top)
 {
     int k = w->csp->card[v], j, b = 0;
-    double sum = 0.0, t1 = -1.0, t2 = -1.0;
+    double sum = 0.0, t1 = -1.0, t2 = -1.0, x;
 
-    fgm_model_marginal(m, v, w->bel);
+    fgm_model_marginal(w->model, v, w->bel);
     for (j = 0; j < k; j++)
         sum += w->bel[j];
     for (j = 0; j < k; j++) {
-        double x = sum > 0.0 ? w->bel[j] / sum : 1.0 / k;
-
+        x = sum > 0.0 ? w->bel[j] / sum : 1.0 / k;
         w->bel[j] = x;
         if (x > t1) {
             t2 = t1;
@@ -326,13 +355,7 @@ margin_in(ws *w, const fgm_model *m, int v, int *top)
     return k > 1 ? t1 - t2 : 1.0;
 }
 
-static double
-margin_of(ws *w, int v, int *top)
-{
-    return margin_in(w, w->model, v, top);
-}
-
-/* Entropy of V's belief. */
+/* The entropy of V's belief (read into w->bel). */
 static double
 entropy_of(ws *w, int v)
 {
@@ -348,7 +371,7 @@ entropy_of(ws *w, int v)
 
 /* A value of V drawn from its belief (w->bel, normalized). */
 static int
-draw(ws *w, int v, gsl_rng *rng)
+draw(const ws *w, int v, gsl_rng *rng)
 {
     int k = w->csp->card[v], j;
     double u = gsl_rng_uniform(rng), cum = 0.0;
@@ -362,14 +385,12 @@ draw(ws *w, int v, gsl_rng *rng)
 }
 
 /* Fixes V to VALUE, counting a decision.  Returns 0 when the attempt is
- * doomed and the configuration stops early. */
+ * doomed (a fixed peer holds VALUE, or a table has no tuple left) and the
+ * configuration stops early, else 1. */
 static int
 fix(ws *w, fgm_solve_job *job, int v, int value)
 {
-    const char *sol = getenv("AD_SOL");
-    if (sol && sol[v] - '1' != value)
-        fprintf(stderr, "WRONG cell %d value %d margin %.4f decision %ld\n", v, value, w->margin[v], job->stats.decisions);
-    int ok = !w->cfg.early_abort
+    int ok = !w->cfg->early_abort
              || fgm_csp_consistent(w->csp, w->value, v, value);
 
     w->value[v] = value;
@@ -378,47 +399,63 @@ fix(ws *w, fgm_solve_job *job, int v, int value)
     return ok;
 }
 
-/* A guess from the sum-product witness: its marginals on the current
- * clamps pick the free cell whose most probable value is the most probable
- * (ties drawn), and that cell's value is drawn from its witness belief.
- * Returns as decide, or -2 past the deadline. */
-static int
-witness_guess(ws *w, fgm_solve_job *job)
+/* Saves the model state before the attempt's first draw (cfg->cache). */
+static void
+save_prefix(ws *w)
 {
-    int nvars = w->csp->nvars, v, top, ntied = 0, pick;
-    double best = -1.0;
+    const fgm_model *m = w->model;
 
-    fgm_model_clear(w->witness);
-    for (v = 0; v < nvars; v++)
-        if (w->value[v] >= 0)
-            fgm_model_observe_var(w->witness, v, w->value[v]);
-    if (run(w, w->witness, job, w->cfg.witness, 0, w->cfg.damping, 0.0)
-        != FGM_OK)
-        return -2;
-    for (v = 0; v < nvars; v++) {
-        if (w->value[v] >= 0)
-            continue;
-        margin_in(w, w->witness, v, &top);
-        w->margin[v] = w->bel[top];
-        if (w->margin[v] > best)
-            best = w->margin[v];
-    }
-    for (v = 0; v < nvars; v++)
-        if (w->value[v] < 0 && w->margin[v] >= best - TIE)
-            w->tied[ntied++] = v;
-    pick = ntied == 1 ? w->tied[0]
-                      : w->tied[gsl_rng_uniform_int(job->rng,
-                                                    (unsigned long)ntied)];
-    margin_in(w, w->witness, pick, &top);
-    return fix(w, job, pick, draw(w, pick, job->rng)) ? 1 : -1;
+    memcpy(w->snap, m->st.msg, w->nmsg * sizeof *w->snap);
+    memcpy(w->snap + w->nmsg, m->st.belief, w->nbelief * sizeof *w->snap);
+    memcpy(w->snap_value, w->value,
+           (size_t)w->csp->nvars * sizeof *w->value);
+    w->snap_ok = 1;
 }
 
-/* One round of decisions.  Returns 1 when a cell was fixed, 0 when none
- * was free, -1 when the attempt is doomed (early abort). */
+/* Puts the model back in the saved state: clamps, messages, beliefs. */
+static void
+load_prefix(ws *w)
+{
+    fgm_model *m = w->model;
+    int v;
+
+    fgm_model_clear(m);
+    memcpy(w->value, w->snap_value,
+           (size_t)w->csp->nvars * sizeof *w->value);
+    for (v = 0; v < w->csp->nvars; v++)
+        if (w->value[v] >= 0)
+            fgm_model_observe_var(m, v, w->value[v]);
+    memcpy(m->st.msg, w->snap, w->nmsg * sizeof *w->snap);
+    memcpy(m->st.belief, w->snap + w->nmsg, w->nbelief * sizeof *w->snap);
+}
+
+/* The candidates for a plateau decision: the free cells of least entropy
+ * (cfg->entropy).  Returns their count, in w->tied. */
+static int
+least_entropy(ws *w)
+{
+    int nvars = w->csp->nvars, v, n = 0;
+    double emin = HUGE_VAL;
+
+    for (v = 0; v < nvars; v++)
+        if (w->value[v] < 0) {
+            w->margin[v] = entropy_of(w, v);
+            if (w->margin[v] < emin)
+                emin = w->margin[v];
+        }
+    for (v = 0; v < nvars; v++)
+        if (w->value[v] < 0 && w->margin[v] <= emin + ENTROPY_TIE)
+            w->tied[n++] = v;
+    return n;
+}
+
+/* One round of decisions.  Returns 1 when cells were fixed, 0 when none
+ * was free, -1 when the attempt is doomed (cfg->early_abort). */
 static int
 decide(ws *w, fgm_solve_job *job)
 {
-    int nvars = w->csp->nvars, v, ntied = 0, pick, value, nfixed = 0;
+    const adcfg *c = w->cfg;
+    int nvars = w->csp->nvars, v, ntied = 0, pick, value;
     double best = -1.0;
 
     for (v = 0; v < nvars; v++) {
@@ -430,72 +467,35 @@ decide(ws *w, fgm_solve_job *job)
     }
     if (best < 0.0)
         return 0;
-    if (w->cfg.sure > 0.0 && best >= w->cfg.sure) {
-        /* Every cell sure enough, in index order (their beliefs are point
-         * masses up to rounding: the order does not matter). */
+    if (c->sure > 0.0 && best >= c->sure) {
+        /* Their beliefs are point masses up to rounding: fixing them in
+         * index order rather than best first changes nothing. */
         for (v = 0; v < nvars; v++)
-            if (w->value[v] < 0 && w->margin[v] >= w->cfg.sure) {
-                nfixed++;
-                if (!fix(w, job, v, w->best[v]))
-                    return -1;
-            }
+            if (w->value[v] < 0 && w->margin[v] >= c->sure
+                && !fix(w, job, v, w->best[v]))
+                return -1;
         return 1;
     }
-    if (getenv("AD_TRACE2") && best < w->cfg.plateau)
-        fprintf(stderr, "GS %ld\n", job->stats.sweeps);
-    if (w->witness && best < w->cfg.plateau && !getenv("AD_WITMODE"))
-        return witness_guess(w, job);
-    for (v = 0; v < nvars; v++)
-        if (w->value[v] < 0 && w->margin[v] >= best - TIE)
-            w->tied[ntied++] = v;
-    if (w->cfg.guess && best < w->cfg.plateau) {
-        int i, n2 = 0;
-        double emin = 1e300;
-
-        if (w->cfg.guess == 2) {
-            ntied = 0;
-            for (v = 0; v < nvars; v++)
-                if (w->value[v] < 0)
-                    w->tied[ntied++] = v;
-        }
-        for (i = 0; i < ntied; i++) {
-            double e = entropy_of(w, w->tied[i]);
-
-            w->margin[w->tied[i]] = e;   /* reused: entropy */
-            if (e < emin)
-                emin = e;
-        }
-        for (i = 0; i < ntied; i++)
-            if (w->margin[w->tied[i]] <= emin + 1e-9)
-                w->tied[n2++] = w->tied[i];
-        ntied = n2;
+    /* From here on the attempt may draw from job->rng: what came before
+     * is the same in every noise-free attempt. */
+    if (c->cache && !w->snap_ok && !w->drawn && job->stats.restarts == 0)
+        save_prefix(w);
+    w->drawn = 1;
+    if (c->entropy && best < c->plateau) {
+        ntied = least_entropy(w);
+    } else {
+        for (v = 0; v < nvars; v++)
+            if (w->value[v] < 0 && w->margin[v] >= best - TIE)
+                w->tied[ntied++] = v;
     }
     pick = ntied == 1 ? w->tied[0]
                       : w->tied[gsl_rng_uniform_int(job->rng,
                                                     (unsigned long)ntied)];
-    if (best < w->cfg.plateau && w->witness) {
-        fgm_model_clear(w->witness);
-        for (v = 0; v < nvars; v++)
-            if (w->value[v] >= 0)
-                fgm_model_observe_var(w->witness, v, w->value[v]);
-        if (run(w, w->witness, job, w->cfg.witness, 0, w->cfg.damping, 0.0)
-            != FGM_OK)
-            return -2;
-        margin_in(w, w->witness, pick, &value);
-        if (getenv("AD_SOL")) fprintf(stderr, "W %d sol %d: %.3f %.3f %.3f %.3f %.3f %.3f %.3f %.3f %.3f\n", pick, getenv("AD_SOL")[pick]-'1', w->bel[0], w->bel[1], w->bel[2], w->bel[3], w->bel[4], w->bel[5], w->bel[6], w->bel[7], w->bel[8]);
-        value = draw(w, pick, job->rng);
-    } else if (best < w->cfg.plateau) {
+    if (best < c->plateau) {
         margin_of(w, pick, &value);
         value = draw(w, pick, job->rng);
     } else {
         value = w->best[pick];
-    }
-    (void)nfixed;
-    if (getenv("AD_TRACE") && w->margin[pick] < 0.9) {
-        int nf = 0, j;
-        margin_of(w, pick, &j);
-        for (j = 0; j < w->csp->card[pick]; j++) nf += w->bel[j] > 1e-6;
-        fprintf(stderr, "G %d %.3f %d %d\n", pick, w->margin[pick], nf, value);
     }
     return fix(w, job, pick, value) ? 1 : -1;
 }
@@ -505,33 +505,34 @@ decide(ws *w, fgm_solve_job *job)
 static fgm_status
 attempt(ws *w, fgm_solve_job *job, int restart)
 {
-    const adcfg *c = &w->cfg;
+    const adcfg *c = w->cfg;
     int nvars = w->csp->nvars, v, r;
     int init = job->opts->iterations > 0 ? job->opts->iterations
                                          : c->init_sweeps;
-    double noise = restart == 0 ? 0.0
-                                : c->noise + c->noise_step * (restart - 1);
-    fgm_status st;
+    double noise = restart == 0 ? 0.0 : c->noise;
+    fgm_status st = FGM_OK;
 
-    fgm_model_clear(w->model);
-    for (v = 0; v < nvars; v++) {
-        w->value[v] = job->given[v];
-        if (job->given[v] >= 0)
-            fgm_model_observe_var(w->model, v, job->given[v]);
+    w->drawn = 0;
+    if (w->snap_ok && noise == 0.0) {
+        load_prefix(w);
+    } else {
+        fgm_model_clear(w->model);
+        for (v = 0; v < nvars; v++) {
+            w->value[v] = job->given[v];
+            if (job->given[v] >= 0)
+                fgm_model_observe_var(w->model, v, job->given[v]);
+        }
+        st = run(w, job, init, 0, c->damping, noise);
     }
-    st = run(w, w->model, job, init, 0, c->damping, noise);
     while (st == FGM_OK) {
         r = decide(w, job);
         if (r == 0)
             break;
-        if (r == -2)
-            return FGM_ETIMEOUT;
         if (r < 0) {
             job->stats.contradictions++;
             return FGM_EUNSOLVED;
         }
-        st = run(w, w->model, job, c->decim_sweeps, 1, c->decim_damping,
-                 0.0);
+        st = run(w, job, c->decim_sweeps, 1, c->decim_damping, 0.0);
     }
     if (st != FGM_OK)
         return st;
@@ -542,7 +543,8 @@ attempt(ws *w, fgm_solve_job *job, int restart)
     return FGM_OK;
 }
 
-/* Counts the cells of W's grid in a violated neq/alldiff constraint. */
+/* The cells of the last attempt's grid left free or sharing a value with
+ * a peer. */
 static long
 errors_of(const ws *w)
 {
@@ -572,14 +574,14 @@ solve(fgm_solve_job *job)
     ws *w = job->ws;
     int limit = job->opts->max_restarts > 0 ? job->opts->max_restarts
                 : job->opts->max_restarts < 0 ? 0
-                                               : w->cfg.max_restarts;
+                                               : w->cfg->max_restarts;
     int r, v;
     fgm_status st = FGM_EUNSOLVED;
 
+    w->snap_ok = 0;
     for (r = 0; r <= limit; r++) {
         job->stats.restarts = r;
         st = attempt(w, job, r);
-        if (getenv("AD_TRACE") || getenv("AD_TRACE2")) fprintf(stderr, "A %d %d %ld\n", r, st, job->stats.sweeps);
         if (st == FGM_ETIMEOUT)
             return st;
         if (st == FGM_OK) {
@@ -587,6 +589,10 @@ solve(fgm_solve_job *job)
                 job->solution[v] = w->value[v];
             return FGM_OK;
         }
+        /* Failed before drawing anything, and every restart runs the same
+         * noise-free computation: they would all fail the same way. */
+        if (!w->drawn && w->cfg->cache && w->cfg->noise == 0.0)
+            break;
     }
     job->stats.errors = errors_of(w);
     return st;
@@ -606,7 +612,7 @@ const fgm_solver fgm_solver_alldiff_max = {
 
 const fgm_solver fgm_solver_alldiff_sum = {
     "alldiff-sum",
-    "alldiff-max with sum-product messages (subset DP; the seed's Ryser "
+    "alldiff-max with sum-product alldiff messages (the seed's Ryser "
     "witness)",
     FGM_SOLVER_RANDOM,
     refuses_sum,
@@ -617,8 +623,8 @@ const fgm_solver fgm_solver_alldiff_sum = {
 
 const fgm_solver fgm_solver_alldiff_max2 = {
     "alldiff-max2",
-    "alldiff-max tuned: undamped decimation sweeps to a tolerance, sure "
-    "cells fixed together, doomed attempts stopped, growing noise",
+    "alldiff-max tuned: no noise, sure cells fixed together, undamped "
+    "sweeps to 1e-6, least-entropy plateau draws, 1000 restarts",
     FGM_SOLVER_RANDOM,
     refuses_max,
     ws_new_max2,
@@ -628,7 +634,8 @@ const fgm_solver fgm_solver_alldiff_max2 = {
 
 const fgm_solver fgm_solver_alldiff_sum2 = {
     "alldiff-sum2",
-    "alldiff-sum tuned as alldiff-max2",
+    "alldiff-sum tuned: restart noise 2.0, sure cells fixed together, "
+    "least-entropy plateau draws, 1000 restarts",
     FGM_SOLVER_RANDOM,
     refuses_sum,
     ws_new_sum2,

@@ -1,0 +1,88 @@
+# tests/cli/v4.sh: alldiff-max, alldiff-sum (seed v4) and the tuned variants from the command line.
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/common.bash"
+G="$TMP/gen"
+P=puzzles/seed000.txt
+
+# `fgm list` names the four solvers.
+expect_exit 0 "list" -- "$FGM" list
+for s in alldiff-max alldiff-sum alldiff-max2 alldiff-sum2; do
+    expect_out "^  $s " "fgm list shows $s"
+done
+
+# col NAME ROW: the CSV field NAME of data row ROW (1-based) of $TMP/out.
+col() {
+    awk -F, -v name="$1" -v row="$2" '
+        NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
+        NR == row + 1 { print (c ? $c : "missing") }' "$TMP/out"
+}
+
+# same FILE1 FILE2: the CSVs agree but for the time and the backend.
+same() {
+    cut -d, -f1-2,4-5,7- "$1" > "$TMP/s1"
+    cut -d, -f1-2,4-5,7- "$2" > "$TMP/s2"
+    cmp -s "$TMP/s1" "$TMP/s2"
+}
+
+# alldiff-max (seed 000 s.8): the Easy grids in one attempt each, one
+# decision per free cell, 30 + 4 per decision sweeps; every row within 30
+# restarts, one contradiction per restart.
+expect_exit 0 "alldiff-max" -- "$FGM" solve --solver alldiff-max --backend interpreted --csv $P
+expect_err "solver=alldiff-max backend=interpreted solved=[234]/4" "alldiff-max solves the Easy grids"
+head -1 "$TMP/out" | grep -q "inferences,decisions,restarts,sweeps,contradictions" \
+    || fail "CSV header has the counters: $(head -1 "$TMP/out")"
+[ "$(col solved 1)" = 1 ] && [ "$(col solved 2)" = 1 ] || fail "Easy #1 and #2 solved"
+[ "$(col decisions 1)" = 36 ] || fail "Easy #1: 36 decisions, got $(col decisions 1)"
+[ "$(col inferences 1)" = 37 ] || fail "Easy #1: 37 inferences, got $(col inferences 1)"
+[ "$(col sweeps 1)" = 174 ] || fail "Easy #1: 174 sweeps, got $(col sweeps 1)"
+[ "$(col restarts 1)" = 0 ] || fail "Easy #1: no restart"
+for r in 1 2 3 4; do
+    [ "$(col restarts $r)" -le 30 ] || fail "row $r: at most 30 restarts"
+    if [ "$(col solved $r)" = 1 ]; then
+        [ "$(col contradictions $r)" = "$(col restarts $r)" ] \
+            || fail "row $r: one contradiction per restart"
+    else
+        [ "$(col restarts $r)" = 30 ] && [ "$(col contradictions $r)" = 31 ] \
+            || fail "row $r: unsolved after 31 attempts"
+    fi
+done
+cp "$TMP/out" "$TMP/max.interpreted"
+
+# Same seed, same answers and counters.
+expect_exit 0 "alldiff-max again" -- "$FGM" solve --solver alldiff-max --backend interpreted --csv $P
+same "$TMP/out" "$TMP/max.interpreted" || fail "alldiff-max is reproducible"
+
+# Both backends agree; the plugin goes to --out-dir.
+expect_exit 0 "alldiff-max compiled" -- "$FGM" solve --solver alldiff-max --backend compiled --out-dir "$G" --csv $P
+expect_err "backend=compiled" "alldiff-max runs compiled"
+ls "$G"/*_v4.bp-max.so >/dev/null 2>&1 || fail "the bp-max plugin was built into --out-dir"
+same "$TMP/out" "$TMP/max.interpreted" || fail "compiled and interpreted alldiff-max agree"
+
+# The solved grids are printed in the input's format.
+expect_exit 0 "alldiff-max text" -- "$FGM" solve --solver alldiff-max --backend interpreted $P
+[ "$(head -1 "$TMP/out")" = "962185473174963825538427169826359741357814296491672538249538617715296384683741952" ] \
+    || fail "Easy #1 solved grid: $(head -1 "$TMP/out")"
+
+# alldiff-sum: the same schedule with sum-product messages; both backends
+# agree.
+expect_exit 0 "alldiff-sum" -- "$FGM" solve --solver alldiff-sum --backend interpreted --csv $P
+expect_err "solver=alldiff-sum backend=interpreted solved=[1234]/4" "alldiff-sum runs"
+[ "$(col sweeps 1)" = 174 ] || fail "alldiff-sum Easy #1: 174 sweeps, got $(col sweeps 1)"
+cp "$TMP/out" "$TMP/sum.interpreted"
+expect_exit 0 "alldiff-sum compiled" -- "$FGM" solve --solver alldiff-sum --backend compiled --out-dir "$G" --csv $P
+ls "$G"/*_v4.bp-sum.so >/dev/null 2>&1 || fail "the bp-sum plugin was built into --out-dir"
+same "$TMP/out" "$TMP/sum.interpreted" || fail "compiled and interpreted alldiff-sum agree"
+
+# alldiff-max2 solves all four grids; both backends agree.
+expect_exit 0 "alldiff-max2" -- "$FGM" solve --solver alldiff-max2 --backend interpreted --csv $P
+expect_err "solver=alldiff-max2 backend=interpreted solved=4/4" "alldiff-max2 solves every grid"
+[ "$(col decisions 1)" = 36 ] || fail "alldiff-max2 Easy #1: 36 decisions"
+[ "$(col inferences 1)" -lt 10 ] || fail "alldiff-max2 Easy #1: sure cells fixed together"
+cp "$TMP/out" "$TMP/max2.interpreted"
+expect_exit 0 "alldiff-max2 compiled" -- "$FGM" solve --solver alldiff-max2 --backend compiled --out-dir "$G" --csv $P
+same "$TMP/out" "$TMP/max2.interpreted" || fail "compiled and interpreted alldiff-max2 agree"
+
+# A deadline: reported as timeouts, exit 0.
+expect_exit 0 "timeout" -- "$FGM" solve --solver alldiff-max --backend interpreted --timeout-ms 1 $P
+expect_err "timeouts=[1-4]" "alldiff-max times out"
+finish
