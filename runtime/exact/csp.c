@@ -334,6 +334,22 @@ fgm_csp_consistent(const fgm_csp *csp, const int *assign, int v, int val)
 }
 
 int
+fgm_csp_unit_is_full(const fgm_csp *csp, int u)
+{
+    const int *s = csp->unit_vars + csp->unit_off[u];
+    int n = csp->unit_off[u + 1] - csp->unit_off[u], i, j;
+
+    for (i = 0; i < n; i++) {
+        if (csp->card[s[i]] != n)
+            return 0;
+        for (j = 0; j < i; j++)
+            if (s[j] == s[i])
+                return 0;
+    }
+    return 1;
+}
+
+int
 fgm_csp_verify(const fgm_csp *csp, const int *given, const int *assign)
 {
     const fgm_ir *ir = csp->ir;

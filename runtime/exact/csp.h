@@ -77,6 +77,10 @@ FGM_INTERNAL int fgm_csp_consistent(const fgm_csp *csp, const int *assign,
 FGM_INTERNAL int fgm_csp_table_supported(const fgm_csp *csp, int t,
                                          const fgm_dom *dom, int v, int val);
 
+/* Whether alldiff unit U holds n distinct variables of n values each (a
+ * "full" unit: every value must appear in it, so hidden singles apply). */
+FGM_INTERNAL int fgm_csp_unit_is_full(const fgm_csp *csp, int u);
+
 /* Verifies a complete assignment against every factor of the IR and the
  * clues.  Returns 1 when valid. */
 FGM_INTERNAL int fgm_csp_verify(const fgm_csp *csp, const int *given,

@@ -76,23 +76,6 @@ ws_free(void *p)
     free(w);
 }
 
-/* Whether alldiff unit U has as many distinct variables as values. */
-static int
-unit_is_full(const fgm_csp *csp, int u)
-{
-    const int *s = csp->unit_vars + csp->unit_off[u];
-    int n = csp->unit_off[u + 1] - csp->unit_off[u], i, j;
-
-    for (i = 0; i < n; i++) {
-        if (csp->card[s[i]] != n)
-            return 0;
-        for (j = 0; j < i; j++)
-            if (s[j] == s[i])
-                return 0;
-    }
-    return 1;
-}
-
 /* Points S at search level LEVEL. */
 static void
 level_state(const norvig_ws *w, int level, state *s)
@@ -149,7 +132,7 @@ ws_new(const fgm_csp *csp, const fgm_solve_opts *opts)
     if (!w->is_full || !w->funit_off || !w->funits || !w->sq || !w->hq)
         goto fail;
     for (k = 0; k < csp->nunits; k++)
-        w->is_full[k] = (unsigned char)unit_is_full(csp, k);
+        w->is_full[k] = (unsigned char)fgm_csp_unit_is_full(csp, k);
     for (v = 0; v < csp->nvars; v++) {
         w->funit_off[v] = n;
         for (k = csp->var_unit_off[v]; k < csp->var_unit_off[v + 1]; k++)

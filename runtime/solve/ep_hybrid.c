@@ -74,23 +74,6 @@ ws_free(void *p)
     free(w);
 }
 
-/* Whether alldiff unit U holds N distinct variables of N values each. */
-static int
-full_unit(const fgm_csp *csp, int u)
-{
-    const int *s = csp->unit_vars + csp->unit_off[u];
-    int n = csp->unit_off[u + 1] - csp->unit_off[u], i, j;
-
-    for (i = 0; i < n; i++) {
-        if (csp->card[s[i]] != n)
-            return 0;
-        for (j = 0; j < i; j++)
-            if (s[i] == s[j])
-                return 0;
-    }
-    return 1;
-}
-
 /* The seed's configuration: MAX_INFERENCES, the model's 50 sweeps. */
 static void *
 ws_new(const fgm_csp *csp, const fgm_solve_opts *opts)
@@ -140,7 +123,7 @@ ws_alloc(const fgm_csp *csp, const fgm_solve_opts *opts, long budget,
         return NULL;
     }
     for (u = 0; u < csp->nunits; u++)
-        w->is_full[u] = (unsigned char)full_unit(csp, u);
+        w->is_full[u] = (unsigned char)fgm_csp_unit_is_full(csp, u);
     return w;
 }
 
