@@ -34,3 +34,21 @@ echo "== Compiled against interpreted EP, and the plugin's build and load times"
 echo
 echo "== Marginal accuracy on 4x4 puzzles with several solutions"
 bash "$(dirname "$0")/accuracy.sh" "$FGM" "$OUT/accuracy"
+
+echo
+echo "== One sweep of native alldiff messages over a 9x9 grid (ms per sweep)"
+cc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -Iruntime tests/bench_alldiff.c \
+    -o "$OUT/bench_alldiff" $(pkg-config --libs gsl) -lm
+"$OUT/bench_alldiff" || true
+
+echo
+echo "== Decimation solvers (seed-faithful and improved) on the public corpora"
+"$FGM" bench --solvers ep-hybrid,ep-hybrid2,bp-decimate,bp-backtrack,alldiff-max,alldiff-max2,alldiff-sum,alldiff-sum2 \
+    --timeout-ms 60000 --csv "$OUT/decimation.csv" --svg "$OUT/decimation.svg" \
+    "$P/easy50.txt" "$P/hardest.txt" "$P/top95.txt"
+
+echo
+echo "== Every solver on the generated 16x16 puzzles (timeout 10 s)"
+"$FGM" bench --solvers backtrack,mrv,ac3,fc,mac,norvig,dlx,ep-naive,ep-robust,ep-iterative,ep-hybrid,ep-hybrid2,bp-decimate,bp-backtrack,alldiff-max,alldiff-sum,alldiff-max2,alldiff-sum2 \
+    --timeout-ms 10000 --csv "$OUT/sixteen.csv" --svg "$OUT/sixteen.svg" \
+    puzzles/generated_16x16.txt
