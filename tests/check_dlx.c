@@ -12,44 +12,12 @@
 #include "suites.h"
 
 /* A model with its csp, freed together. */
-typedef struct fixture {
-    fgm_ir *ir;
-    fgm_csp *csp;
-} fixture;
-
-static fixture
-make_fixture(fgm_ir *ir)
-{
-    fixture fx;
-    fgm_status st;
-
-    ck_assert_ptr_nonnull(ir);
-    fx.ir = ir;
-    fx.csp = fgm_csp_new(ir, &st);
-    ck_assert_msg(fx.csp != NULL, "csp builds: %s", fgm_strerror(st));
-    return fx;
-}
-
-static void
-free_fixture(fixture *fx)
-{
-    fgm_csp_free(fx->csp);
-    fgm_ir_free(fx->ir);
-}
-
-/* Solves GIVEN with the dlx solver through the verifying driver. */
+/* Solves GIVEN with dlx through the verifying driver. */
 static fgm_status
 solve(const fgm_csp *csp, const int *given, double timeout_ms, int *sol,
       fgm_solve_result *res)
 {
-    fgm_status st;
-    const char *why;
-    fgm_runner *r = fgm_runner_new(&fgm_solver_dlx, csp, NULL, &st, &why);
-
-    ck_assert_msg(r != NULL, "dlx accepts the model: %s", why ? why : "");
-    st = fgm_runner_solve(r, given, 1, timeout_ms, sol, res);
-    fgm_runner_free(r);
-    return st;
+    return test_solve(&fgm_solver_dlx, csp, given, timeout_ms, sol, res);
 }
 
 static long
@@ -85,7 +53,7 @@ START_TEST(test_seed_grids)
     static const char *const grids[] = {
         SEED003_EASY, SEED003_MEDIUM, SEED003_HARD
     };
-    fixture fx = make_fixture(fgm_ir_sudoku(3));
+    test_fixture fx = test_fixture_new(fgm_ir_sudoku(3));
     int given[81], sol[81], i, v;
 
     for (i = 0; i < 3; i++) {
@@ -101,7 +69,7 @@ START_TEST(test_seed_grids)
         /* The seed grids are proper puzzles: exactly one solution. */
         ck_assert_int_eq(count(fx.csp, given, 0), 1);
     }
-    free_fixture(&fx);
+    test_fixture_free(&fx);
 }
 END_TEST
 
@@ -110,7 +78,7 @@ START_TEST(test_corpora)
     static const char *const files[] = {
         "puzzles/top95.txt", "puzzles/hardest.txt"
     };
-    fixture fx = make_fixture(fgm_ir_sudoku(3));
+    test_fixture fx = test_fixture_new(fgm_ir_sudoku(3));
     const char *why;
     fgm_status st;
     fgm_runner *r = fgm_runner_new(&fgm_solver_dlx, fx.csp, NULL, &st, &why);
@@ -139,7 +107,7 @@ START_TEST(test_corpora)
         ck_assert_msg(solved == n, "%s: %d/%d solved", files[i], solved, n);
     }
     fgm_runner_free(r);
-    free_fixture(&fx);
+    test_fixture_free(&fx);
 }
 END_TEST
 
@@ -148,48 +116,48 @@ START_TEST(test_large_grids)
     int box, given[625], sol[625];
 
     for (box = 2; box <= 5; box++) {
-        fixture fx = make_fixture(fgm_ir_sudoku(box));
+        test_fixture fx = test_fixture_new(fgm_ir_sudoku(box));
         fgm_solve_result res;
 
         pattern_puzzle(box, given);
         ck_assert_int_eq(solve(fx.csp, given, 0, sol, &res), FGM_OK);
         ck_assert_msg(res.solved, "pattern puzzle box %d solved", box);
-        free_fixture(&fx);
+        test_fixture_free(&fx);
     }
 }
 END_TEST
 
 START_TEST(test_count_empty)
 {
-    fixture su = make_fixture(fgm_ir_sudoku(2));
-    fixture la = make_fixture(fgm_ir_latin(4));
-    fixture l3 = make_fixture(fgm_ir_latin(3));
+    test_fixture su = test_fixture_new(fgm_ir_sudoku(2));
+    test_fixture la = test_fixture_new(fgm_ir_latin(4));
+    test_fixture l3 = test_fixture_new(fgm_ir_latin(3));
 
     ck_assert_int_eq(count(su.csp, NULL, 0), 288);
     ck_assert_int_eq(count(la.csp, NULL, 0), 576);
     ck_assert_int_eq(count(l3.csp, NULL, 0), 12);
-    free_fixture(&su);
-    free_fixture(&la);
-    free_fixture(&l3);
+    test_fixture_free(&su);
+    test_fixture_free(&la);
+    test_fixture_free(&l3);
 }
 END_TEST
 
 START_TEST(test_count_two_solutions)
 {
-    fixture fx = make_fixture(fgm_ir_sudoku(2));
+    test_fixture fx = test_fixture_new(fgm_ir_sudoku(2));
     int given[16];
 
     test_given(TWO_SOLUTIONS_4X4, given);
     ck_assert_int_eq(count(fx.csp, given, 0), 2);
     ck_assert_int_eq(count(fx.csp, given, 2), 2);
     ck_assert_int_eq(count(fx.csp, given, 1), 1);
-    free_fixture(&fx);
+    test_fixture_free(&fx);
 }
 END_TEST
 
 START_TEST(test_marginals_empty)
 {
-    fixture fx = make_fixture(fgm_ir_sudoku(2));
+    test_fixture fx = test_fixture_new(fgm_ir_sudoku(2));
     double m[16 * 4];
     long n;
     int i;
@@ -199,7 +167,7 @@ START_TEST(test_marginals_empty)
     /* Value relabelling maps solutions onto solutions: exactly uniform. */
     for (i = 0; i < 16 * 4; i++)
         ck_assert_double_eq_tol(m[i], 0.25, 1e-15);
-    free_fixture(&fx);
+    test_fixture_free(&fx);
 }
 END_TEST
 
@@ -244,7 +212,7 @@ START_TEST(test_marginals_brute_force)
         "1...............", "1....2..........", "1......3..4.....",
         TWO_SOLUTIONS_4X4
     };
-    fixture fx = make_fixture(fgm_ir_sudoku(2));
+    test_fixture fx = test_fixture_new(fgm_ir_sudoku(2));
     int given[16], grid[16], i, k;
 
     for (i = 0; i < 4; i++) {
@@ -263,7 +231,7 @@ START_TEST(test_marginals_brute_force)
                           "puzzle %d cell %d value %d: %g vs %g", i, k / 4,
                           k % 4, m[k], (double)hits[k] / (double)want);
     }
-    free_fixture(&fx);
+    test_fixture_free(&fx);
 }
 END_TEST
 
@@ -274,11 +242,11 @@ START_TEST(test_evidence_restricts)
     int scope[1] = { 0 }, sol[16], given[16];
     fgm_solve_result res;
     fgm_status st;
-    fixture fx;
+    test_fixture fx;
 
     ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, scope, 4,
                                        ev, &st), 0);
-    fx = make_fixture(ir);
+    fx = test_fixture_new(ir);
     /* Each value sits in cell 0 in a quarter of the 288 grids. */
     ck_assert_int_eq(count(fx.csp, NULL, 0), 216);
     ck_assert_int_eq(solve(fx.csp, NULL, 0, sol, &res), FGM_OK);
@@ -288,13 +256,13 @@ START_TEST(test_evidence_restricts)
     given[0] = 0;
     ck_assert_int_eq(count(fx.csp, given, 0), 0);
     ck_assert_int_eq(solve(fx.csp, given, 0, sol, &res), FGM_EUNSOLVED);
-    free_fixture(&fx);
+    test_fixture_free(&fx);
 }
 END_TEST
 
 START_TEST(test_workspace_reuse)
 {
-    fixture fx = make_fixture(fgm_ir_sudoku(2));
+    test_fixture fx = test_fixture_new(fgm_ir_sudoku(2));
     fgm_status st;
     fgm_dlx *d = fgm_dlx_new(fx.csp, &st);
     fgm_dlx_limits lim = { 0, 0, 0 };
@@ -328,7 +296,7 @@ START_TEST(test_workspace_reuse)
     }
     fgm_dlx_free(d);
     fgm_dlx_free(NULL);
-    free_fixture(&fx);
+    test_fixture_free(&fx);
 }
 END_TEST
 
@@ -336,20 +304,20 @@ END_TEST
 
 START_TEST(test_cap_stops)
 {
-    fixture fx = make_fixture(fgm_ir_sudoku(2));
+    test_fixture fx = test_fixture_new(fgm_ir_sudoku(2));
 
     ck_assert_int_eq(count(fx.csp, NULL, 1), 1);
     ck_assert_int_eq(count(fx.csp, NULL, 5), 5);
     ck_assert_int_eq(count(fx.csp, NULL, 288), 288);
     ck_assert_int_eq(count(fx.csp, NULL, 1000), 288);
     ck_assert_int_eq(count(fx.csp, NULL, -1), 288);
-    free_fixture(&fx);
+    test_fixture_free(&fx);
 }
 END_TEST
 
 START_TEST(test_marginals_with_cap)
 {
-    fixture fx = make_fixture(fgm_ir_sudoku(2));
+    test_fixture fx = test_fixture_new(fgm_ir_sudoku(2));
     double m[64];
     long n;
     int v, a;
@@ -367,13 +335,13 @@ START_TEST(test_marginals_with_cap)
         }
         ck_assert_double_eq_tol(s, 1.0, 1e-12);
     }
-    free_fixture(&fx);
+    test_fixture_free(&fx);
 }
 END_TEST
 
 START_TEST(test_deadline)
 {
-    fixture fx = make_fixture(fgm_ir_sudoku(3));
+    test_fixture fx = test_fixture_new(fgm_ir_sudoku(3));
     double t0 = fgm_now();
     long n;
 
@@ -382,13 +350,13 @@ START_TEST(test_deadline)
                      FGM_ETIMEOUT);
     ck_assert_int_gt(n, 0);
     ck_assert_msg(fgm_now() - t0 < 5.0, "stopped near the deadline");
-    free_fixture(&fx);
+    test_fixture_free(&fx);
 }
 END_TEST
 
 START_TEST(test_node_budget)
 {
-    fixture fx = make_fixture(fgm_ir_sudoku(3));
+    test_fixture fx = test_fixture_new(fgm_ir_sudoku(3));
     fgm_status st;
     fgm_dlx *d = fgm_dlx_new(fx.csp, &st);
     fgm_dlx_limits lim = { 0, 0, 100 };
@@ -405,13 +373,13 @@ START_TEST(test_node_budget)
                      FGM_OK);
     ck_assert_int_eq(n, 10);
     fgm_dlx_free(d);
-    free_fixture(&fx);
+    test_fixture_free(&fx);
 }
 END_TEST
 
 START_TEST(test_solver_timeout)
 {
-    fixture fx = make_fixture(fgm_ir_sudoku(5));
+    test_fixture fx = test_fixture_new(fgm_ir_sudoku(5));
     int sol[625];
     fgm_solve_result res;
 
@@ -421,7 +389,7 @@ START_TEST(test_solver_timeout)
     ck_assert_int_eq(res.solved, 0);
     ck_assert_int_eq(solve(fx.csp, NULL, 0, sol, &res), FGM_OK);
     ck_assert_int_eq(res.solved, 1);
-    free_fixture(&fx);
+    test_fixture_free(&fx);
 }
 END_TEST
 
@@ -435,7 +403,7 @@ START_TEST(test_refuses_neq_and_table)
     const char *why;
     fgm_status st;
     fgm_runner *r;
-    fixture fa, fb;
+    test_fixture fa, fb;
     long n;
     int i;
 
@@ -445,8 +413,8 @@ START_TEST(test_refuses_neq_and_table)
                                        &st), 0);
     ck_assert_int_ge(fgm_ir_add_factor(b, FGM_FACTOR_TABLE, 2, scope, 16, pot,
                                        &st), 0);
-    fa = make_fixture(a);
-    fb = make_fixture(b);
+    fa = test_fixture_new(a);
+    fb = test_fixture_new(b);
     r = fgm_runner_new(&fgm_solver_dlx, fa.csp, NULL, &st, &why);
     ck_assert_ptr_null(r);
     ck_assert_int_eq(st, FGM_EUNSUPPORTED);
@@ -458,8 +426,8 @@ START_TEST(test_refuses_neq_and_table)
     memset(given, -1, sizeof given);
     ck_assert_int_eq(fgm_dlx_count(fa.csp, given, 0, 0, &n, NULL),
                      FGM_EUNSUPPORTED);
-    free_fixture(&fa);
-    free_fixture(&fb);
+    test_fixture_free(&fa);
+    test_fixture_free(&fb);
 }
 END_TEST
 
@@ -468,7 +436,7 @@ START_TEST(test_refuses_non_cover)
     fgm_ir *a = fgm_ir_new("short"), *b = fgm_ir_sudoku(2);
     int dims[1] = { 3 }, scope[3] = { 0, 1, 2 };
     fgm_status st;
-    fixture fa, fb;
+    test_fixture fa, fb;
 
     /* Three variables over four values: an alldiff, not an exact cover. */
     ck_assert_int_eq(fgm_ir_add_array(a, "x", 1, dims, 0, 4, 0, &st), 0);
@@ -476,23 +444,23 @@ START_TEST(test_refuses_non_cover)
                                        NULL, &st), 0);
     /* A variable in no alldiff. */
     ck_assert_int_ge(fgm_ir_add_array(b, "free", 1, dims, 1, 4, 0, &st), 0);
-    fa = make_fixture(a);
-    fb = make_fixture(b);
+    fa = test_fixture_new(a);
+    fb = test_fixture_new(b);
     ck_assert_ptr_nonnull(fgm_dlx_refuses(fa.csp));
     ck_assert_ptr_nonnull(fgm_dlx_refuses(fb.csp));
     ck_assert_msg(strstr(fgm_dlx_refuses(fa.csp), "n values") != NULL,
                   "reason names the rule: %s", fgm_dlx_refuses(fa.csp));
     ck_assert_msg(strstr(fgm_dlx_refuses(fb.csp), "every variable") != NULL,
                   "reason names the rule: %s", fgm_dlx_refuses(fb.csp));
-    free_fixture(&fa);
-    free_fixture(&fb);
+    test_fixture_free(&fa);
+    test_fixture_free(&fb);
 }
 END_TEST
 
 START_TEST(test_unsatisfiable)
 {
-    fixture fx = make_fixture(fgm_ir_sudoku(3));
-    fixture f4 = make_fixture(fgm_ir_sudoku(2));
+    test_fixture fx = test_fixture_new(fgm_ir_sudoku(3));
+    test_fixture f4 = test_fixture_new(fgm_ir_sudoku(2));
     int given[81], sol[81], c, a, k;
     fgm_solve_result res;
     long n;
@@ -523,14 +491,14 @@ START_TEST(test_unsatisfiable)
     ck_assert_int_eq(solve(fx.csp, given, 0, sol, &res), FGM_EUNSOLVED);
     ck_assert_int_eq(fgm_dlx_count(fx.csp, given, 0, 0, &n, NULL), FGM_OK);
     ck_assert_int_eq(n, 0);
-    free_fixture(&fx);
-    free_fixture(&f4);
+    test_fixture_free(&fx);
+    test_fixture_free(&f4);
 }
 END_TEST
 
 START_TEST(test_clue_out_of_range)
 {
-    fixture fx = make_fixture(fgm_ir_sudoku(2));
+    test_fixture fx = test_fixture_new(fgm_ir_sudoku(2));
     int given[16], sol[16];
     fgm_solve_result res;
     fgm_status st;
@@ -544,7 +512,7 @@ START_TEST(test_clue_out_of_range)
                      FGM_EINVAL);
     ck_assert_int_eq(n, 0);
     fgm_dlx_free(d);
-    free_fixture(&fx);
+    test_fixture_free(&fx);
 }
 END_TEST
 

@@ -9,44 +9,12 @@
 #include "testutil.h"
 #include "suites.h"
 
-typedef struct fixture {
-    fgm_ir *ir;
-    fgm_csp *csp;
-} fixture;
-
-static fixture
-make_fixture(fgm_ir *ir)
-{
-    fixture fx;
-    fgm_status st;
-
-    ck_assert_ptr_nonnull(ir);
-    fx.ir = ir;
-    fx.csp = fgm_csp_new(ir, &st);
-    ck_assert_msg(fx.csp != NULL, "csp builds: %s", fgm_strerror(st));
-    return fx;
-}
-
-static void
-free_fixture(fixture *fx)
-{
-    fgm_csp_free(fx->csp);
-    fgm_ir_free(fx->ir);
-}
-
 /* Solves GIVEN with norvig through the verifying driver. */
 static fgm_status
 solve(const fgm_csp *csp, const int *given, double timeout_ms, int *sol,
       fgm_solve_result *res)
 {
-    fgm_status st;
-    const char *why;
-    fgm_runner *r = fgm_runner_new(&fgm_solver_norvig, csp, NULL, &st, &why);
-
-    ck_assert_msg(r != NULL, "norvig accepts the model: %s", why ? why : "");
-    st = fgm_runner_solve(r, given, 1, timeout_ms, sol, res);
-    fgm_runner_free(r);
-    return st;
+    return test_solve(&fgm_solver_norvig, csp, given, timeout_ms, sol, res);
 }
 
 /* The pattern grid (BOX*(r%BOX) + r/BOX + c) % N with about 60% of the
@@ -89,7 +57,7 @@ START_TEST(test_seed_grids)
     static const char *const grids[] = {
         SEED003_EASY, SEED003_MEDIUM, SEED003_HARD
     };
-    fixture fx = make_fixture(fgm_ir_sudoku(3));
+    test_fixture fx = test_fixture_new(fgm_ir_sudoku(3));
     int given[81], sol[81], i;
     fgm_solve_result res;
 
@@ -103,7 +71,7 @@ START_TEST(test_seed_grids)
     test_given(SEED003_EASY, given);
     ck_assert_int_eq(solve(fx.csp, given, 0, sol, &res), FGM_OK);
     ck_assert_int_eq(res.stats.nodes, 1);
-    free_fixture(&fx);
+    test_fixture_free(&fx);
 }
 END_TEST
 
@@ -112,7 +80,7 @@ START_TEST(test_corpora)
     static const char *const files[] = {
         "puzzles/top95.txt", "puzzles/hardest.txt"
     };
-    fixture fx = make_fixture(fgm_ir_sudoku(3));
+    test_fixture fx = test_fixture_new(fgm_ir_sudoku(3));
     const char *why;
     fgm_status st;
     fgm_runner *r = fgm_runner_new(&fgm_solver_norvig, fx.csp, NULL, &st,
@@ -142,7 +110,7 @@ START_TEST(test_corpora)
         ck_assert_msg(solved == n, "%s: %d/%d solved", files[i], solved, n);
     }
     fgm_runner_free(r);
-    free_fixture(&fx);
+    test_fixture_free(&fx);
 }
 END_TEST
 
@@ -151,7 +119,7 @@ START_TEST(test_large_grids)
     int box, given[625], sol[625];
 
     for (box = 2; box <= 5; box++) {
-        fixture fx = make_fixture(fgm_ir_sudoku(box));
+        test_fixture fx = test_fixture_new(fgm_ir_sudoku(box));
         fgm_solve_result res;
 
         pattern_puzzle(box, given);
@@ -160,14 +128,14 @@ START_TEST(test_large_grids)
         /* The empty grid too. */
         ck_assert_int_eq(solve(fx.csp, NULL, 0, sol, &res), FGM_OK);
         ck_assert_msg(res.solved, "empty grid box %d solved", box);
-        free_fixture(&fx);
+        test_fixture_free(&fx);
     }
 }
 END_TEST
 
 START_TEST(test_latin)
 {
-    fixture fx = make_fixture(fgm_ir_latin(5));
+    test_fixture fx = test_fixture_new(fgm_ir_latin(5));
     int given[25], sol[25], v;
     fgm_solve_result res;
 
@@ -183,7 +151,7 @@ START_TEST(test_latin)
     for (v = 0; v < 5; v++)
         ck_assert_int_eq(sol[v], 4 - v);
     ck_assert_int_eq(sol[5], 0);
-    free_fixture(&fx);
+    test_fixture_free(&fx);
 }
 END_TEST
 
@@ -194,7 +162,7 @@ START_TEST(test_neq_only)
     int dims[1] = { 5 }, scope[2], i, sol[5];
     fgm_solve_result res;
     fgm_status st;
-    fixture fx;
+    test_fixture fx;
 
     ck_assert_int_eq(fgm_ir_add_array(ir, "x", 1, dims, 0, 3, 0, &st), 0);
     for (i = 0; i < 5; i++) {
@@ -203,10 +171,10 @@ START_TEST(test_neq_only)
         ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_NEQ, 2, scope, 0,
                                            NULL, &st), 0);
     }
-    fx = make_fixture(ir);
+    fx = test_fixture_new(ir);
     ck_assert_int_eq(solve(fx.csp, NULL, 0, sol, &res), FGM_OK);
     ck_assert(res.solved);
-    free_fixture(&fx);
+    test_fixture_free(&fx);
 }
 END_TEST
 
@@ -219,7 +187,7 @@ START_TEST(test_tables)
     double t1[9] = { 0 }, t2[9] = { 0 };
     fgm_solve_result res;
     fgm_status st;
-    fixture fx;
+    test_fixture fx;
 
     t1[2 * 3 + 0] = 1;
     t1[1 * 3 + 1] = 1;
@@ -232,13 +200,13 @@ START_TEST(test_tables)
                                        &st), 0);
     ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 2, yz, 9, t2,
                                        &st), 0);
-    fx = make_fixture(ir);
+    fx = test_fixture_new(ir);
     ck_assert_int_eq(solve(fx.csp, NULL, 0, sol, &res), FGM_OK);
     ck_assert(res.solved);
     ck_assert_int_eq(sol[0], 2);
     ck_assert_int_eq(sol[1], 0);
     ck_assert_int_eq(sol[2], 1);
-    free_fixture(&fx);
+    test_fixture_free(&fx);
 }
 END_TEST
 
@@ -250,15 +218,15 @@ START_TEST(test_evidence)
     int scope[1] = { 0 }, sol[16];
     fgm_solve_result res;
     fgm_status st;
-    fixture fx;
+    test_fixture fx;
 
     ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, scope, 4,
                                        ev, &st), 0);
-    fx = make_fixture(ir);
+    fx = test_fixture_new(ir);
     ck_assert_int_eq(solve(fx.csp, NULL, 0, sol, &res), FGM_OK);
     ck_assert(res.solved);
     ck_assert_int_eq(sol[0], 3);
-    free_fixture(&fx);
+    test_fixture_free(&fx);
 }
 END_TEST
 
@@ -266,7 +234,7 @@ END_TEST
 
 START_TEST(test_timeout)
 {
-    fixture fx = make_fixture(pigeonhole(13));
+    test_fixture fx = test_fixture_new(pigeonhole(13));
     int sol[13];
     fgm_solve_result res;
     double t0 = fgm_now();
@@ -276,13 +244,13 @@ START_TEST(test_timeout)
     ck_assert_int_eq(res.solved, 0);
     ck_assert_int_gt(res.stats.nodes, 256);
     ck_assert_msg(fgm_now() - t0 < 5.0, "stopped near the deadline");
-    free_fixture(&fx);
+    test_fixture_free(&fx);
 }
 END_TEST
 
 START_TEST(test_reuse)
 {
-    fixture fx = make_fixture(fgm_ir_sudoku(3));
+    test_fixture fx = test_fixture_new(fgm_ir_sudoku(3));
     const char *why;
     fgm_status st;
     fgm_runner *r = fgm_runner_new(&fgm_solver_norvig, fx.csp, NULL, &st,
@@ -302,7 +270,7 @@ START_TEST(test_reuse)
         ck_assert_int_eq(fgm_runner_solve(r, NULL, 1, 0, sol, &res), FGM_OK);
     }
     fgm_runner_free(r);
-    free_fixture(&fx);
+    test_fixture_free(&fx);
 }
 END_TEST
 
@@ -310,9 +278,9 @@ END_TEST
 
 START_TEST(test_unsatisfiable)
 {
-    fixture fx = make_fixture(fgm_ir_sudoku(3));
-    fixture f4 = make_fixture(fgm_ir_sudoku(2));
-    fixture ph = make_fixture(pigeonhole(5));
+    test_fixture fx = test_fixture_new(fgm_ir_sudoku(3));
+    test_fixture f4 = test_fixture_new(fgm_ir_sudoku(2));
+    test_fixture ph = test_fixture_new(pigeonhole(5));
     int given[81], sol[81], c, a, k;
     fgm_solve_result res;
 
@@ -341,9 +309,9 @@ START_TEST(test_unsatisfiable)
     /* Refuted by search: five pigeons, four holes. */
     ck_assert_int_eq(solve(ph.csp, NULL, 0, sol, &res), FGM_EUNSOLVED);
     ck_assert_int_gt(res.stats.nodes, 1);
-    free_fixture(&fx);
-    free_fixture(&f4);
-    free_fixture(&ph);
+    test_fixture_free(&fx);
+    test_fixture_free(&f4);
+    test_fixture_free(&ph);
 }
 END_TEST
 
@@ -355,29 +323,29 @@ START_TEST(test_unsat_table)
     double t[9] = { 1, 0, 0, 0, 1, 0, 0, 0, 1 };
     fgm_solve_result res;
     fgm_status st;
-    fixture fx;
+    test_fixture fx;
 
     ck_assert_int_eq(fgm_ir_add_array(ir, "x", 1, dims, 0, 3, 0, &st), 0);
     ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 2, xy, 9, t,
                                        &st), 0);
     ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_NEQ, 2, xy, 0, NULL,
                                        &st), 0);
-    fx = make_fixture(ir);
+    fx = test_fixture_new(ir);
     ck_assert_int_eq(solve(fx.csp, NULL, 0, sol, &res), FGM_EUNSOLVED);
-    free_fixture(&fx);
+    test_fixture_free(&fx);
 }
 END_TEST
 
 START_TEST(test_clue_out_of_range)
 {
-    fixture fx = make_fixture(fgm_ir_sudoku(2));
+    test_fixture fx = test_fixture_new(fgm_ir_sudoku(2));
     int given[16], sol[16];
     fgm_solve_result res;
 
     memset(given, -1, sizeof given);
     given[3] = 4;
     ck_assert_int_eq(solve(fx.csp, given, 0, sol, &res), FGM_EUNSOLVED);
-    free_fixture(&fx);
+    test_fixture_free(&fx);
 }
 END_TEST
 

@@ -4,9 +4,11 @@
 #ifndef FGM_TESTUTIL_H
 #define FGM_TESTUTIL_H
 
+#include <check.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../runtime/exact/csp.h"
+#include "../runtime/solve/run.h"
 
 /* The three grids of seed notebook 003 (Easy, Medium, Hard), row-major. */
 #define SEED003_EASY \
@@ -49,6 +51,48 @@ test_shared(const char *rel)
 
     snprintf(buf, sizeof buf, "%s/%s", root ? root : "../shared", rel);
     return buf;
+}
+
+/* A model and its csp view, freed together. */
+typedef struct test_fixture {
+    fgm_ir *ir;
+    fgm_csp *csp;
+} test_fixture;
+
+static inline test_fixture
+test_fixture_new(fgm_ir *ir)
+{
+    test_fixture fx;
+    fgm_status st;
+
+    ck_assert_ptr_nonnull(ir);
+    fx.ir = ir;
+    fx.csp = fgm_csp_new(ir, &st);
+    ck_assert_msg(fx.csp != NULL, "csp builds: %s", fgm_strerror(st));
+    return fx;
+}
+
+static inline void
+test_fixture_free(test_fixture *fx)
+{
+    fgm_csp_free(fx->csp);
+    fgm_ir_free(fx->ir);
+}
+
+/* Solves GIVEN with SOLVER through the verifying driver (seed 1). */
+static inline fgm_status
+test_solve(const fgm_solver *solver, const fgm_csp *csp, const int *given,
+           double timeout_ms, int *sol, fgm_solve_result *res)
+{
+    fgm_status st;
+    const char *why;
+    fgm_runner *r = fgm_runner_new(solver, csp, NULL, &st, &why);
+
+    ck_assert_msg(r != NULL, "%s accepts the model: %s", solver->name,
+                  why ? why : "");
+    st = fgm_runner_solve(r, given, 1, timeout_ms, sol, res);
+    fgm_runner_free(r);
+    return st;
 }
 
 #endif /* FGM_TESTUTIL_H */
