@@ -58,6 +58,10 @@ int cli_parse_double(const char *cmd, const char *name, const char *s,
 fgm_ir *cli_model_open(const char *spec, const char *const *defines,
                        int ndefines, int *n, int *box, int *code);
 
+/* Sets IR's algorithm to NAME; returns 0 after a usage message naming CMD
+ * when there is no such algorithm. */
+int cli_set_algo(const char *cmd, fgm_ir *ir, const char *name);
+
 /* Commands. */
 int cmd_solve(cli_args *a);
 int cmd_compile(cli_args *a);

@@ -101,15 +101,9 @@ cmd_compile(cli_args *a)
     ir = cli_model_open(model, defines, ndefines, &n, &box, &code);
     if (!ir)
         return code;
-    if (algo) {
-        int k = fgm_ir_algo_find(algo);
-
-        if (k < 0) {
-            fgm_ir_free(ir);
-            return cli_fail(CLI_EUSAGE, "compile: unknown algorithm '%s' "
-                            "(ep, bp-sum, bp-max)", algo);
-        }
-        ir->infer.algo = (fgm_algo)k;
+    if (algo && !cli_set_algo(a->cmd, ir, algo)) {
+        fgm_ir_free(ir);
+        return CLI_EUSAGE;
     }
     if (out || emit_c) {
         s = fgm_sched_new(ir, &st);

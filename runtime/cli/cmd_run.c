@@ -402,15 +402,9 @@ cmd_run(cli_args *a)
     if (!ir)
         return code;
     code = CLI_OK;
-    if (algo) {
-        int al = fgm_ir_algo_find(algo);
-
-        if (al < 0) {
-            fgm_ir_free(ir);
-            return cli_fail(CLI_EUSAGE, "run: unknown algorithm '%s' (ep, "
-                            "bp-sum, bp-max)", algo);
-        }
-        ir->infer.algo = (fgm_algo)al;
+    if (algo && !cli_set_algo(a->cmd, ir, algo)) {
+        fgm_ir_free(ir);
+        return CLI_EUSAGE;
     }
     csp = fgm_csp_new(ir, &st);
     given = malloc(((size_t)ir->nvars + 1) * sizeof *given);

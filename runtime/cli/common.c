@@ -224,3 +224,17 @@ cli_model_open(const char *spec, const char *const *defines, int ndefines,
         cli_fail(CLI_EINTERNAL, "out of memory building model %s", spec);
     return ir;
 }
+
+int
+cli_set_algo(const char *cmd, fgm_ir *ir, const char *name)
+{
+    int k = fgm_ir_algo_find(name);
+
+    if (k < 0) {
+        cli_fail(CLI_EUSAGE, "%s: unknown algorithm '%s' (ep, bp-sum, "
+                 "bp-max)", cmd, name);
+        return 0;
+    }
+    ir->infer.algo = (fgm_algo)k;
+    return 1;
+}
