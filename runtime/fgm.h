@@ -234,6 +234,11 @@ void fgm_model_plugin_info(const fgm_model *m, int *rebuilt, double *ms);
  * (0..card-1), or clears it with VALUE < 0. */
 fgm_status fgm_model_observe_var(fgm_model *m, int v, int value);
 
+/* Observed values leave EPSILON (default 0) on the other values instead
+ * of 0, then renormalized: the seed's Python BP writes clues as
+ * (1e-12, ..., 1).  Applies to the observations made after the call. */
+void fgm_model_set_clamp_epsilon(fgm_model *m, double epsilon);
+
 /* Observes Dirichlet node D: pseudo-counts ALPHA[0..K-1] (all > 0), or a
  * point mass at the probability vector ALPHA when POINT_MASS is 1 (the
  * seed's clue: 1 - 8e-8 on the clue, 1e-8 elsewhere).  ALPHA NULL resets

@@ -72,10 +72,13 @@ set_unary(fgm_model *m, int v)
 
     memcpy(u, s->evidence + (size_t)v * (size_t)s->stride,
            (size_t)s->stride * sizeof *u);
-    if (m->clamp[v] >= 0)
+    if (m->clamp[v] >= 0) {
         for (j = 0; j < s->card[v]; j++)
             if (j != m->clamp[v])
-                u[j] = 0.0;
+                u[j] *= m->clamp_eps;
+        if (m->clamp_eps > 0.0)
+            fgm_k_normalize(u, s->card[v]);
+    }
 }
 
 void
@@ -186,6 +189,12 @@ fgm_model_plugin_info(const fgm_model *m, int *rebuilt, double *ms)
         *rebuilt = m->rebuilt;
     if (ms)
         *ms = m->plugin ? m->open_ms : 0.0;
+}
+
+void
+fgm_model_set_clamp_epsilon(fgm_model *m, double epsilon)
+{
+    m->clamp_eps = epsilon > 0.0 ? epsilon : 0.0;
 }
 
 fgm_status

@@ -580,6 +580,27 @@ START_TEST(test_warm_and_noise)
 }
 END_TEST
 
+/* A soft clamp leaves epsilon on the other values (the seed's BP_EPS). */
+START_TEST(test_clamp_epsilon)
+{
+    fgm_model *m = open_interp(tree_ir(FGM_ALGO_BP_SUM));
+    double b[3];
+
+    fgm_model_observe_var(m, 0, 1);
+    fgm_model_run(m, NULL, NULL);
+    fgm_model_marginal(m, 0, b);
+    ck_assert_double_eq(b[0], 0.0);             /* hard: exactly 0 */
+    fgm_model_set_clamp_epsilon(m, 1e-12);
+    fgm_model_observe_var(m, 0, 1);
+    fgm_model_run(m, NULL, NULL);
+    fgm_model_marginal(m, 0, b);
+    ck_assert_msg(b[0] > 0.0 && b[0] < 1e-10, "soft: tiny but not 0 (%g)",
+                  b[0]);
+    ck_assert_double_gt(b[1], 1.0 - 1e-10);
+    fgm_model_free(m);
+}
+END_TEST
+
 START_TEST(test_errors)
 {
     fgm_ir *ir = tree_ir(FGM_ALGO_BP_SUM);
@@ -625,6 +646,7 @@ engine_suite(void)
     tcase_add_test(core, test_codegen_deterministic);
     tcase_add_test(core, test_warm_and_noise);
     tcase_add_test(core, test_shipped_models_both_backends);
+    tcase_add_test(core, test_clamp_epsilon);
     tcase_add_test(errors, test_errors);
     suite_add_tcase(s, core);
     suite_add_tcase(s, errors);

@@ -81,6 +81,7 @@ fgm_decimate_new(const fgm_csp *csp, const fgm_solve_opts *opts)
         free(d);
         return NULL;
     }
+    fgm_model_set_clamp_epsilon(d->model, FGM_DECIMATE_CLUE_EPS);
     d->nmsg = (size_t)d->model->sched->nedges
               * (size_t)d->model->sched->stride;
     d->nbelief = (size_t)d->model->sched->nvars

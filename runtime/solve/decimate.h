@@ -25,6 +25,7 @@
 #define FGM_DECIMATE_DAMPING 0.5
 #define FGM_DECIMATE_INIT_SWEEPS 50     /* init_sweeps, root_sweeps */
 #define FGM_DECIMATE_EXCLUDE 1e-8       /* BP_EXCL_EPS */
+#define FGM_DECIMATE_CLUE_EPS 1e-12     /* BP_EPS: clues are (1e-12, ..., 1) */
 
 typedef struct fgm_decimate fgm_decimate;
 
