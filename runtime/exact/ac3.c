@@ -91,10 +91,7 @@ solve(fgm_solve_job *job)
     for (v = 0; v < csp->nvars; v++)
         ws->assign[v] = -1;
     r = search(job, ws, 0);
-    if (r == SRCH_FOUND)
-        for (v = 0; v < csp->nvars; v++)
-            job->solution[v] = ws->assign[v];
-    return srch_status(r);
+    return srch_finish(job, ws->assign, r);
 }
 
 const fgm_solver fgm_solver_ac3 = {

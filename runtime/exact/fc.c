@@ -133,10 +133,7 @@ solve(fgm_solve_job *job)
     }
     ws->ntrail = 0;     /* the clues' pruning is never undone */
     r = search(job, ws);
-    if (r == SRCH_FOUND)
-        for (v = 0; v < csp->nvars; v++)
-            job->solution[v] = ws->assign[v];
-    return srch_status(r);
+    return srch_finish(job, ws->assign, r);
 }
 
 const fgm_solver fgm_solver_fc = {

@@ -125,7 +125,7 @@ solve(fgm_solve_job *job)
 {
     const fgm_csp *csp = job->csp;
     fgm_search *ws = srch_ws(job);
-    int r, v;
+    int r;
 
     if (!ws)
         return FGM_ENOMEM;
@@ -133,10 +133,7 @@ solve(fgm_solve_job *job)
         || !srch_load_clues(csp, job->given, ws->assign))
         return FGM_EUNSOLVED;
     r = search(job, ws, 0);
-    if (r == SRCH_FOUND)
-        for (v = 0; v < csp->nvars; v++)
-            job->solution[v] = ws->assign[v];
-    return srch_status(r);
+    return srch_finish(job, ws->assign, r);
 }
 
 const fgm_solver fgm_solver_mrv = {

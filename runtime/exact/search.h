@@ -312,4 +312,17 @@ srch_status(int r)
            : r == SRCH_EXPIRED ? FGM_ETIMEOUT : FGM_EUNSOLVED;
 }
 
+/* Ends a solve: on SRCH_FOUND copies ASSIGN (nvars values) to the job's
+ * solution; returns the solver's status. */
+static inline fgm_status
+srch_finish(fgm_solve_job *job, const int *assign, int r)
+{
+    int v;
+
+    if (r == SRCH_FOUND)
+        for (v = 0; v < job->csp->nvars; v++)
+            job->solution[v] = assign[v];
+    return srch_status(r);
+}
+
 #endif /* FGM_SEARCH_H */
