@@ -75,39 +75,7 @@ END_TEST
 
 START_TEST(test_corpora)
 {
-    static const char *const files[] = {
-        "puzzles/top95.txt", "puzzles/hardest.txt"
-    };
-    test_fixture fx = test_fixture_new(fgm_ir_sudoku(3));
-    const char *why;
-    fgm_status st;
-    fgm_runner *r = fgm_runner_new(&fgm_solver_dlx, fx.csp, NULL, &st, &why);
-    int given[81], sol[81], i;
-
-    ck_assert_ptr_nonnull(r);
-    for (i = 0; i < 2; i++) {
-        FILE *f = fopen(test_shared(files[i]), "r");
-        char line[256];
-        int n = 0, solved = 0;
-
-        ck_assert_msg(f != NULL, "%s opens", test_shared(files[i]));
-        while (fgets(line, sizeof line, f)) {
-            fgm_solve_result res;
-
-            if (strlen(line) < 81 || line[0] == '#')
-                continue;
-            line[81] = '\0';
-            test_given(line, given);
-            n++;
-            fgm_runner_solve(r, given, 1, 0, sol, &res);
-            solved += res.solved;
-        }
-        fclose(f);
-        ck_assert_int_gt(n, 10);
-        ck_assert_msg(solved == n, "%s: %d/%d solved", files[i], solved, n);
-    }
-    fgm_runner_free(r);
-    test_fixture_free(&fx);
+    test_solve_corpora(&fgm_solver_dlx);
 }
 END_TEST
 
