@@ -20,7 +20,9 @@ DEPS_PKGS := flex bison libgsl-dev check pkg-config
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Wundef -Wwrite-strings
-BASE    := -std=c11 -D_POSIX_C_SOURCE=200809L -fPIC -fvisibility=default
+# -ffp-contract=off: kernels give the same bits here and in plugins.
+BASE    := -std=c11 -D_POSIX_C_SOURCE=200809L -fPIC -fvisibility=default \
+           -ffp-contract=off
 # Evaluated when a recipe runs, i.e. after the dependency check.
 GSL_CFLAGS   = $(shell pkg-config --cflags gsl)
 GSL_LIBS     = $(shell pkg-config --libs gsl)

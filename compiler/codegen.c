@@ -239,6 +239,8 @@ fgm_codegen_emit(const fgm_sched *s, FILE *f)
             s->infer.projection == FGM_PROJECTION_MEAN_SQUARE ? "mean-square"
                                                               : "mean",
             s->infer.iterations, s->infer.damping, s->infer.tolerance);
+    /* Kernel vectors sized for this model's largest domain. */
+    fprintf(f, "#define FGM_K_VCHUNKS %d\n", s->stride / FGM_K_LANES);
     fprintf(f, "#include \"plugin_abi.h\"\n#include \"kernels.h\"\n\n");
     fprintf(f, "#define NVARS %d\n#define NEDGES %d\n#define S %d\n",
             s->nvars, s->nedges, s->stride);

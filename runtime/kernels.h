@@ -30,6 +30,8 @@
 #define FGM_K_FLOOR 1e-30
 #define FGM_K_MAXCARD 64    /* = FGM_IR_MAXCARD: largest domain */
 
+#include "kernels_vec.h"
+
 /* Normalizes X[0..K-1] to sum 1; a zero (or non-positive) sum becomes the
  * uniform vector.  Returns the sum before normalizing. */
 static inline double
@@ -124,30 +126,6 @@ fgm_k_commit(double *msg, double *newm, double d, int k)
     return change;
 }
 
-/* fgm_k_commit for a NEWM that already sums to 1: the same result without
- * the first normalization (damping still renormalizes). */
-static inline double
-fgm_k_commit_normalized(double *msg, double *newm, double d, int k)
-{
-    double change = 0.0, diff;
-    int i;
-
-    if (d > 0.0) {
-        for (i = 0; i < k; i++)
-            newm[i] = (1.0 - d) * newm[i] + d * msg[i];
-        fgm_k_normalize(newm, k);
-    }
-    for (i = 0; i < k; i++) {
-        double x = newm[i] < FGM_K_FLOOR ? FGM_K_FLOOR : newm[i];
-
-        diff = x - msg[i];
-        diff = diff < 0.0 ? -diff : diff;
-        change = diff > change ? diff : change;
-        msg[i] = x;
-    }
-    return change;
-}
-
 /* BELIEF = normalize(CAV * MSG): the belief after a message update. */
 static inline void
 fgm_k_belief(double *belief, const double *cav, const double *msg, int k)
@@ -162,25 +140,102 @@ fgm_k_belief(double *belief, const double *cav, const double *msg, int k)
 /* BELIEF = normalize(UNARY * prod of the N messages MSGS[E[j]*stride]):
  * a belief recomputed from scratch (end of every sweep, so that divisions
  * never accumulate rounding). */
-static inline void
+FGM_K_HOT void
 fgm_k_belief_full(double *belief, const double *unary, const double *msgs,
                   const int *edges, int n, int stride, int k)
 {
-    int i, j;
+    fgm_v4 b[FGM_K_VCHUNKS];
+    int c, j, nc = FGM_K_NCHUNKS(k);
 
-    for (i = 0; i < k; i++)
-        belief[i] = unary[i];
+    for (c = 0; c < nc; c++)
+        b[c] = fgm_v_load(unary + c * FGM_K_LANES);
     for (j = 0; j < n; j++) {
         const double *m = msgs + (long)edges[j] * stride;
 
-        for (i = 0; i < k; i++)
-            belief[i] *= m[i];
+        for (c = 0; c < nc; c++)
+            b[c] = fgm_v_mul(b[c], fgm_v_load(m + c * FGM_K_LANES));
         /* Messages are >= FGM_K_FLOOR (1e-30): renormalizing every 8
          * keeps the running product far from underflow. */
         if ((j & 7) == 7)
-            fgm_k_normalize(belief, k);
+            fgm_v_normalize(b, nc, k);
     }
-    fgm_k_normalize(belief, k);
+    fgm_v_normalize(b, nc, k);
+    for (c = 0; c < nc; c++)
+        fgm_v_store(belief + c * FGM_K_LANES, b[c]);
+}
+
+/* Max-product update of x != y (see fgm_k_neq), one value at a time. */
+static inline double
+fgm_k_neq_max_update(fgm_state *st, int ea, int eb, int va, int vb,
+                     int stride, int k)
+{
+    double ra[FGM_K_MAXCARD], rb[FGM_K_MAXCARD];
+    double na[FGM_K_MAXCARD], nb[FGM_K_MAXCARD];
+    double *ma = st->msg + (long)ea * stride;
+    double *mb = st->msg + (long)eb * stride;
+    double *ba = st->belief + (long)va * stride;
+    double *bb = st->belief + (long)vb * stride;
+    double c1, c2, za = 0.0, zb = 0.0;
+    int i;
+
+    for (i = 0; i < k; i++) {
+        if (st->damp_v2f) {
+            ra[i] = st->prev[(long)ea * stride + i];
+            rb[i] = st->prev[(long)eb * stride + i];
+        } else {
+            ra[i] = ba[i] / ma[i];
+            rb[i] = bb[i] / mb[i];
+        }
+        za += ra[i];
+        zb += rb[i];
+    }
+    if (!(za > 0.0) || !(zb > 0.0)) {
+        for (i = 0; i < k; i++)
+            ra[i] = rb[i] = 1.0;
+        za = zb = (double)k;
+    }
+    fgm_k_neq_max(na, rb, k);
+    fgm_k_neq_max(nb, ra, k);
+    c1 = fgm_k_commit(ma, na, st->damping, k);
+    c2 = fgm_k_commit(mb, nb, st->damping, k);
+    if (!st->parallel)
+        for (i = 0; i < k; i++) {
+            ba[i] = ra[i] * ma[i] * (1.0 / za);
+            bb[i] = rb[i] * mb[i] * (1.0 / zb);
+        }
+    return c1 > c2 ? c1 : c2;
+}
+
+/* Installs the NC chunks of NEWM (normalized, dead lanes zero) as the
+ * message MSG: damped toward the old value by D and renormalized, floored
+ * at FGM_K_FLOOR.  Returns the largest change of a live entry when TRACK
+ * is set, else 0. */
+FGM_K_HOT double
+fgm_v_commit(double *msg, fgm_v4 *newm, double d, int nc, int k, int track)
+{
+    fgm_v4 change = fgm_v_zero(), x, old;
+    int c;
+
+    if (d > 0.0) {
+        for (c = 0; c < nc; c++) {
+            old = fgm_v_keep(fgm_v_load(msg + c * FGM_K_LANES),
+                             fgm_v_live(c, k));
+            newm[c] = fgm_v_add(fgm_v_mul(fgm_v_splat(1.0 - d), newm[c]),
+                                fgm_v_mul(fgm_v_splat(d), old));
+        }
+        fgm_v_normalize(newm, nc, k);
+    }
+    for (c = 0; c < nc; c++) {
+        x = fgm_v_floor(newm[c], FGM_K_FLOOR);
+        if (track) {
+            old = fgm_v_load(msg + c * FGM_K_LANES);
+            change = fgm_v_max(fgm_v_keep(fgm_v_abs(fgm_v_sub(x, old)),
+                                          fgm_v_live(c, k)), change);
+        }
+        fgm_v_store(msg + c * FGM_K_LANES, x);
+        newm[c] = x;
+    }
+    return fgm_v_hmax(change);
 }
 
 /* Update of x != y (edges EA to x, EB to y), sum- or max-product.
@@ -191,69 +246,75 @@ fgm_k_belief_full(double *belief, const double *unary, const double *msgs,
  * new message, scaled by 1/z so that it stays near 1 in size (beliefs are
  * renormalized exactly at the end of the sweep).  Returns the largest
  * message change. */
-static inline double
+FGM_K_HOT double
 fgm_k_neq(fgm_state *st, int ea, int eb, int va, int vb, int stride, int k,
           int max_product, double *scratch)
 {
-    /* Locals, not scratch: with a constant K the compiler keeps them in
-     * registers and vectorizes; restrict tells it the four vectors are
-     * distinct (two edges and two variables never overlap). */
-    double ra[FGM_K_MAXCARD], rb[FGM_K_MAXCARD];
-    double na[FGM_K_MAXCARD], nb[FGM_K_MAXCARD];
-    double *restrict ma = st->msg + (long)ea * stride;
-    double *restrict mb = st->msg + (long)eb * stride;
-    double *restrict ba = st->belief + (long)va * stride;
-    double *restrict bb = st->belief + (long)vb * stride;
-    double c1, c2, za = 0.0, zb = 0.0, ia, ib;
-    int i;
+    fgm_v4 ra[FGM_K_VCHUNKS], rb[FGM_K_VCHUNKS];
+    fgm_v4 na[FGM_K_VCHUNKS], nb[FGM_K_VCHUNKS];
+    fgm_v4 za4 = fgm_v_zero(), zb4 = fgm_v_zero();
+    double *ma = st->msg + (long)ea * stride;
+    double *mb = st->msg + (long)eb * stride;
+    double *ba = st->belief + (long)va * stride;
+    double *bb = st->belief + (long)vb * stride;
+    double c1, c2, za, zb;
+    int c, nc = FGM_K_NCHUNKS(k);
 
     (void)scratch;
+    if (max_product)
+        return fgm_k_neq_max_update(st, ea, eb, va, vb, stride, k);
     if (st->damp_v2f) {
         /* The stored (damped, normalized) variable-to-factor messages. */
-        const double *pa = st->prev + (long)ea * stride;
-        const double *pb = st->prev + (long)eb * stride;
+        for (c = 0; c < nc; c++) {
+            fgm_v4i live = fgm_v_live(c, k);
 
-        for (i = 0; i < k; i++) {
-            ra[i] = pa[i];
-            rb[i] = pb[i];
-            za += ra[i];
-            zb += rb[i];
+            ra[c] = fgm_v_keep(fgm_v_load(st->prev + (long)ea * stride
+                                          + c * FGM_K_LANES), live);
+            rb[c] = fgm_v_keep(fgm_v_load(st->prev + (long)eb * stride
+                                          + c * FGM_K_LANES), live);
         }
     } else {
-        for (i = 0; i < k; i++) {
-            ra[i] = ba[i] / ma[i];
-            rb[i] = bb[i] / mb[i];
-            za += ra[i];
-            zb += rb[i];
+        for (c = 0; c < nc; c++) {
+            fgm_v4i live = fgm_v_live(c, k);
+
+            ra[c] = fgm_v_keep(fgm_v_div(fgm_v_load(ba + c * FGM_K_LANES),
+                                         fgm_v_load(ma + c * FGM_K_LANES)),
+                               live);
+            rb[c] = fgm_v_keep(fgm_v_div(fgm_v_load(bb + c * FGM_K_LANES),
+                                         fgm_v_load(mb + c * FGM_K_LANES)),
+                               live);
         }
     }
+    for (c = 0; c < nc; c++) {
+        za4 = fgm_v_add(za4, ra[c]);
+        zb4 = fgm_v_add(zb4, rb[c]);
+    }
+    za = fgm_v_sum(za4);
+    zb = fgm_v_sum(zb4);
     if (!(za > 0.0) || !(zb > 0.0)) {
         /* A contradiction (a belief with no mass): uniform cavities. */
-        for (i = 0; i < k; i++)
-            ra[i] = rb[i] = 1.0;
+        for (c = 0; c < nc; c++)
+            ra[c] = rb[c] = fgm_v_keep(fgm_v_splat(1.0), fgm_v_live(c, k));
         za = zb = (double)k;
     }
-    if (max_product) {
-        fgm_k_neq_max(na, rb, k);
-        fgm_k_neq_max(nb, ra, k);
-        c1 = fgm_k_commit(ma, na, st->damping, k);
-        c2 = fgm_k_commit(mb, nb, st->damping, k);
-    } else {
-        double sa = 1.0 / (za * (k - 1)), sb = 1.0 / (zb * (k - 1));
+    for (c = 0; c < nc; c++) {
+        fgm_v4i live = fgm_v_live(c, k);
 
-        for (i = 0; i < k; i++) {
-            na[i] = (zb - rb[i]) * sb;
-            nb[i] = (za - ra[i]) * sa;
-        }
-        c1 = fgm_k_commit_normalized(ma, na, st->damping, k);
-        c2 = fgm_k_commit_normalized(mb, nb, st->damping, k);
+        na[c] = fgm_v_keep(fgm_v_mul(fgm_v_sub(fgm_v_splat(zb), rb[c]),
+                                     fgm_v_splat(1.0 / (zb * (k - 1)))), live);
+        nb[c] = fgm_v_keep(fgm_v_mul(fgm_v_sub(fgm_v_splat(za), ra[c]),
+                                     fgm_v_splat(1.0 / (za * (k - 1)))), live);
     }
+    c1 = fgm_v_commit(ma, na, st->damping, nc, k, st->track_change);
+    c2 = fgm_v_commit(mb, nb, st->damping, nc, k, st->track_change);
     if (!st->parallel) {
-        ia = 1.0 / za;
-        ib = 1.0 / zb;
-        for (i = 0; i < k; i++) {
-            ba[i] = ra[i] * ma[i] * ia;
-            bb[i] = rb[i] * mb[i] * ib;
+        fgm_v4 ia = fgm_v_splat(1.0 / za), ib = fgm_v_splat(1.0 / zb);
+
+        for (c = 0; c < nc; c++) {
+            fgm_v_store(ba + c * FGM_K_LANES,
+                        fgm_v_mul(fgm_v_mul(ra[c], na[c]), ia));
+            fgm_v_store(bb + c * FGM_K_LANES,
+                        fgm_v_mul(fgm_v_mul(rb[c], nb[c]), ib));
         }
     }
     return c1 > c2 ? c1 : c2;
@@ -274,60 +335,85 @@ fgm_k_neq(fgm_state *st, int ea, int eb, int va, int vb, int stride, int k,
  * A point-mass prior (a clue) sends its vector and is not updated.
  * POST, MSGP: p's posterior and this factor's message to p (K each); PRIOR
  * and POINT: p's prior.  Returns the largest change of the x message. */
-static inline double
+FGM_K_HOT double
 fgm_k_dirichlet(fgm_state *st, int e, int v, int d, int g, int stride, int k,
                 int ep, int mean_square, double *scratch)
 {
-    double *cav = scratch, *q = scratch + k, *w = scratch + 2 * k;
-    double *nm = scratch + 3 * k, *m = st->msg + (long)e * stride;
+    fgm_v4 q[FGM_K_VCHUNKS], cav[FGM_K_VCHUNKS], w[FGM_K_VCHUNKS];
+    fgm_v4 nm[FGM_K_VCHUNKS], acc = fgm_v_zero();
+    double *m = st->msg + (long)e * stride;
     double *bel = st->belief + (long)v * stride;
     double *post = st->dir_post + (long)d * stride;
-    double *mp = st->dir_msg + (long)g * stride, change, a = 0.0;
-    int i;
+    double *prior = st->dir_prior + (long)d * stride;
+    double *mp = st->dir_msg + (long)g * stride, change, a;
+    int c, nc = FGM_K_NCHUNKS(k);
 
-    fgm_k_cavity(q, bel, m, k);
+    (void)scratch;
+    for (c = 0; c < nc; c++)
+        q[c] = fgm_v_keep(fgm_v_div(fgm_v_load(bel + c * FGM_K_LANES),
+                                    fgm_v_load(m + c * FGM_K_LANES)),
+                          fgm_v_live(c, k));
+    fgm_v_normalize(q, nc, k);
     if (st->dir_point[d] || !ep) {
         /* Point mass, or BP: the prior's mean is the whole message. */
-        for (i = 0; i < k; i++)
-            nm[i] = st->dir_prior[(long)d * stride + i];
+        for (c = 0; c < nc; c++)
+            nm[c] = fgm_v_keep(fgm_v_load(prior + c * FGM_K_LANES),
+                               fgm_v_live(c, k));
     } else {
-        for (i = 0; i < k; i++) {
-            cav[i] = post[i] - mp[i];
+        for (c = 0; c < nc; c++) {
             /* An improper cavity (possible with mean-square messages)
              * is clipped to a proper one. */
-            if (cav[i] < 1e-12)
-                cav[i] = 1e-12;
-            a += cav[i];
-            nm[i] = cav[i];
+            cav[c] = fgm_v_sub(fgm_v_load(post + c * FGM_K_LANES),
+                               fgm_v_load(mp + c * FGM_K_LANES));
+            cav[c] = fgm_v_keep(fgm_v_floor(cav[c], 1e-12), fgm_v_live(c, k));
+            acc = fgm_v_add(acc, cav[c]);
+            nm[c] = cav[c];
+            w[c] = fgm_v_mul(q[c], cav[c]);
         }
-        for (i = 0; i < k; i++)
-            w[i] = q[i] * cav[i];
-        fgm_k_normalize(w, k);
+        a = fgm_v_sum(acc);
+        fgm_v_normalize(w, nc, k);
         if (mean_square) {
-            double m2 = 0.0, sm2 = 0.0, s, mean;
+            fgm_v4 m2 = fgm_v_zero(), sm2 = fgm_v_zero(), mean, c1, t2;
+            fgm_v4 a1 = fgm_v_splat(a + 1.0);
+            fgm_v4 a12 = fgm_v_splat((a + 1.0) * (a + 2.0));
+            double s, t;
 
-            for (i = 0; i < k; i++) {
-                mean = (cav[i] + w[i]) / (a + 1.0);
-                /* E[p_i^2] under the tilted mixture. */
-                m2 += (cav[i] * (cav[i] + 1.0) + 2.0 * w[i] * (cav[i] + 1.0))
-                      / ((a + 1.0) * (a + 2.0));
-                sm2 += mean * mean;
+            for (c = 0; c < nc; c++) {
+                mean = fgm_v_div(fgm_v_add(cav[c], w[c]), a1);
+                /* E[p_i^2] under the tilted mixture:
+                 * (cav (cav + 1) + 2 w (cav + 1)) / ((a + 1)(a + 2)). */
+                c1 = fgm_v_add(cav[c], fgm_v_splat(1.0));
+                t2 = fgm_v_mul(fgm_v_mul(fgm_v_splat(2.0), w[c]), c1);
+                m2 = fgm_v_add(m2, fgm_v_div(fgm_v_add(fgm_v_mul(cav[c], c1),
+                                                       t2), a12));
+                sm2 = fgm_v_add(sm2, fgm_v_mul(mean, mean));
             }
-            s = (m2 - sm2) > 0.0 ? (1.0 - m2) / (m2 - sm2) : a + 1.0;
-            for (i = 0; i < k; i++) {
-                post[i] = s * (cav[i] + w[i]) / (a + 1.0);
-                mp[i] = post[i] - cav[i];
+            t = fgm_v_sum(m2);
+            s = fgm_v_sum(sm2);
+            s = (t - s) > 0.0 ? (1.0 - t) / (t - s) : a + 1.0;
+            for (c = 0; c < nc; c++) {
+                fgm_v4 p = fgm_v_div(fgm_v_mul(fgm_v_splat(s),
+                                               fgm_v_add(cav[c], w[c])), a1);
+
+                fgm_v_store(post + c * FGM_K_LANES, p);
+                fgm_v_store(mp + c * FGM_K_LANES, fgm_v_sub(p, cav[c]));
             }
         } else {
-            for (i = 0; i < k; i++) {
-                post[i] = cav[i] + w[i];
-                mp[i] = w[i];
+            for (c = 0; c < nc; c++) {
+                fgm_v_store(post + c * FGM_K_LANES, fgm_v_add(cav[c], w[c]));
+                fgm_v_store(mp + c * FGM_K_LANES, w[c]);
             }
         }
     }
-    change = fgm_k_commit(m, nm, 0.0, k);
-    if (!st->parallel)
-        fgm_k_belief(bel, q, m, k);
+    fgm_v_normalize(nm, nc, k);
+    change = fgm_v_commit(m, nm, 0.0, nc, k, st->track_change);
+    if (!st->parallel) {
+        for (c = 0; c < nc; c++)
+            q[c] = fgm_v_mul(q[c], nm[c]);
+        fgm_v_normalize(q, nc, k);
+        for (c = 0; c < nc; c++)
+            fgm_v_store(bel + c * FGM_K_LANES, q[c]);
+    }
     return change;
 }
 
@@ -389,18 +475,28 @@ static inline void
 fgm_k_v2f(fgm_state *st, int nedges, const int *edge_var, const int *card,
           int k, int stride)
 {
-    double d = st->damping;
-    int e, i, c;
+    fgm_v4 cav[FGM_K_VCHUNKS], d = fgm_v_splat(st->damping);
+    fgm_v4 d1 = fgm_v_splat(1.0 - st->damping);
+    int e, c, kk, nc;
 
     for (e = 0; e < nedges; e++) {
-        double *p = st->prev + (long)e * stride, cav[FGM_K_MAXCARD];
+        double *p = st->prev + (long)e * stride;
+        const double *b = st->belief + (long)edge_var[e] * stride;
+        const double *m = st->msg + (long)e * stride;
 
-        c = card ? card[edge_var[e]] : k;
-        fgm_k_cavity(cav, st->belief + (long)edge_var[e] * stride,
-                     st->msg + (long)e * stride, c);
-        for (i = 0; i < c; i++)
-            p[i] = d * p[i] + (1.0 - d) * cav[i];
-        fgm_k_normalize(p, c);
+        kk = card ? card[edge_var[e]] : k;
+        nc = FGM_K_NCHUNKS(kk);
+        for (c = 0; c < nc; c++)
+            cav[c] = fgm_v_keep(fgm_v_div(fgm_v_load(b + c * FGM_K_LANES),
+                                          fgm_v_load(m + c * FGM_K_LANES)),
+                                fgm_v_live(c, kk));
+        fgm_v_normalize(cav, nc, kk);
+        for (c = 0; c < nc; c++)
+            cav[c] = fgm_v_add(fgm_v_mul(d, fgm_v_load(p + c * FGM_K_LANES)),
+                               fgm_v_mul(d1, cav[c]));
+        fgm_v_normalize(cav, nc, kk);
+        for (c = 0; c < nc; c++)
+            fgm_v_store(p + c * FGM_K_LANES, cav[c]);
     }
 }
 

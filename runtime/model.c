@@ -13,6 +13,12 @@
 #include <string.h>
 #include "model.h"
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+/* MXCSR flush-to-zero (FTZ, 0x8000) and denormals-are-zero (DAZ, 0x40). */
+#define FGM_MXCSR_FTZ_DAZ 0x8040u
+#endif
+
 void
 fgm_model_free(fgm_model *m)
 {
@@ -27,36 +33,48 @@ fgm_model_free(fgm_model *m)
     free(m);
 }
 
-/* Carves the state arrays out of one allocation. */
+/* Doubles per array rounded up to a 64-byte cache line. */
+static size_t
+line_up(size_t n)
+{
+    return (n + 7) & ~(size_t)7;
+}
+
+/* Carves the state arrays out of one allocation, each starting on a
+ * cache line: with the stride a multiple of four lanes, every vector
+ * chunk a kernel loads is then 32-byte aligned (no split loads). */
 static int
 alloc_state(fgm_model *m)
 {
     const fgm_sched *s = m->sched;
     size_t S = (size_t)s->stride, n, off = 0;
+    size_t nv = line_up(S * (size_t)s->nvars);
+    size_t ne = line_up(S * (size_t)s->nedges);
+    size_t nd = line_up(S * (size_t)s->ndirichlet);
+    size_t ng = line_up(S * (size_t)s->ndirfactors);
     fgm_state *st = &m->st;
 
-    n = S * (2 * (size_t)s->nvars + 2 * (size_t)s->nedges
-             + 2 * (size_t)s->ndirichlet + (size_t)s->ndirfactors)
-        + (size_t)s->nscratch + 1;
-    m->mem = calloc(n, sizeof *m->mem);
+    n = 2 * nv + 2 * ne + 2 * nd + ng + line_up((size_t)s->nscratch + 1);
+    m->mem = aligned_alloc(64, n * sizeof *m->mem);
     m->dir_point = calloc((size_t)s->ndirichlet + 1, 1);
     m->clamp = malloc(((size_t)s->nvars + 1) * sizeof *m->clamp);
     if (!m->mem || !m->dir_point || !m->clamp)
         return 0;
+    memset(m->mem, 0, n * sizeof *m->mem);
     st->unary = m->mem + off;
-    off += S * (size_t)s->nvars;
+    off += nv;
     st->belief = m->mem + off;
-    off += S * (size_t)s->nvars;
+    off += nv;
     st->msg = m->mem + off;
-    off += S * (size_t)s->nedges;
+    off += ne;
     st->prev = m->mem + off;
-    off += S * (size_t)s->nedges;
+    off += ne;
     st->dir_prior = m->mem + off;
-    off += S * (size_t)s->ndirichlet;
+    off += nd;
     st->dir_post = m->mem + off;
-    off += S * (size_t)s->ndirichlet;
+    off += nd;
     st->dir_msg = m->mem + off;
-    off += S * (size_t)s->ndirfactors;
+    off += ng;
     st->scratch = m->mem + off;
     st->dir_point = m->dir_point;
     return 1;
@@ -266,6 +284,9 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
     const fgm_ir_infer *inf = &m->sched->infer;
     int iters, i;
     double tol, change = 0.0, t0 = fgm_now();
+#ifdef FGM_MXCSR_FTZ_DAZ
+    unsigned csr;
+#endif
 
     if (!opts)
         opts = &defaults;
@@ -292,7 +313,18 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
                       s->card, 0, s->stride);
     }
     m->ran = 1;
+#ifdef FGM_MXCSR_FTZ_DAZ
+    /* A belief entry far below 1e-300 (a value twenty neighbours rule
+     * out) is as good as zero, but as a subnormal number every operation
+     * on it costs a microcode assist: a quarter of an EP run's time on the
+     * 9x9 Sudoku.  Flushed to zero instead, during the sweeps only; the
+     * interpreter and plugins share this thread's MXCSR, so both flush
+     * the same values and still agree to the bit. */
+    csr = _mm_getcsr();
+    _mm_setcsr(csr | FGM_MXCSR_FTZ_DAZ);
+#endif
     for (i = 0; i < iters; i++) {
+        m->st.track_change = tol > 0.0 || i == iters - 1;
         change = m->desc ? m->desc->sweep(&m->st)
                          : fgm_interp_sweep(m->sched, &m->st);
         if (tol > 0.0 && change < tol) {
@@ -304,6 +336,9 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
         m->desc->finish(&m->st);
     else
         fgm_interp_finish(m->sched, &m->st);
+#ifdef FGM_MXCSR_FTZ_DAZ
+    _mm_setcsr(csr);
+#endif
     if (info) {
         info->sweeps = i;
         info->change = change;

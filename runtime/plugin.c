@@ -227,7 +227,7 @@ compiler_argv(const char *cc, const char *inc, const char *tmp,
     cc = line;
     max = strlen(cc) / 2 + 1;
     *words = line;
-    argv = malloc((max + 10) * sizeof *argv);
+    argv = malloc((max + 11) * sizeof *argv);
     if (!*words || !argv) {
         free(*words);
         free(argv);
@@ -244,6 +244,9 @@ compiler_argv(const char *cc, const char *inc, const char *tmp,
     /* const is dropped only for execvp's prototype: nothing writes. */
     argv[n++] = (char *)"-fPIC";
     argv[n++] = (char *)"-shared";
+    /* No a*b+c fused into one rounding: the interpreter (built with the
+     * same flag) computes the same bits (kernels_vec.h). */
+    argv[n++] = (char *)"-ffp-contract=off";
     argv[n++] = (char *)"-I";
     argv[n++] = (char *)inc;
     argv[n++] = (char *)"-o";

@@ -15,7 +15,7 @@
 #include <stdint.h>
 
 /* Bump on any change to fgm_state or to the meaning of a descriptor field. */
-#define FGM_PLUGIN_ABI_VERSION 2u
+#define FGM_PLUGIN_ABI_VERSION 3u
 #define FGM_PLUGIN_ENTRY fgm_plugin_entry
 #define FGM_PLUGIN_ENTRY_NAME "fgm_plugin_entry"
 
@@ -38,6 +38,9 @@ typedef struct fgm_state {
                          * as they were at the start of the sweep */
     int damp_v2f;       /* with parallel: neq factors read the stored,
                          * damped variable-to-factor messages in prev */
+    int track_change;   /* 1: a sweep returns the largest message change;
+                         * 0: it may skip measuring it and return 0 (no
+                         * tolerance test, not the last sweep) */
 } fgm_state;
 
 typedef struct fgm_plugin_desc {

@@ -222,6 +222,90 @@ lower_factors(fgm_sched *s, const fgm_ir *ir)
     return ok ? FGM_OK : FGM_ENOMEM;
 }
 
+/* Updates in flight: a neq update should share no variable with the
+ * FGM_SCHED_GAP updates scheduled just before it. */
+#define FGM_SCHED_GAP 6
+
+/* Whether neq factor F touches a variable of the GAP factors before
+ * position AT in ORDER. */
+static int
+recently_touched(const fgm_sched *s, const int *order, int at,
+                 const fgm_sched_factor *f)
+{
+    int a = s->edge_var[f->edge], b = s->edge_var[f->edge + 1], i;
+
+    for (i = at - 1; i >= 0 && i >= at - FGM_SCHED_GAP; i--) {
+        const fgm_sched_factor *g = &s->factors[order[i]];
+        int c, d;
+
+        if (g->op != FGM_OP_NEQ)
+            break;
+        c = s->edge_var[g->edge];
+        d = s->edge_var[g->edge + 1];
+        if (a == c || a == d || b == c || b == d)
+            return 1;
+    }
+    return 0;
+}
+
+/* Reorders each run of consecutive neq factors so that successive
+ * updates rarely share a variable: in the pairwise Sudoku a row's pairs
+ * come as (0,1), (0,2), ... and each update would wait for the previous
+ * one's belief of cell 0; interleaved, the CPU overlaps them.  Greedy:
+ * the first pending factor that touches none of the last FGM_SCHED_GAP
+ * ones, else the first pending.  Edges are renumbered in the new order,
+ * so messages are still read front to back. */
+static int
+interleave_neq(fgm_sched *s)
+{
+    int *order = malloc(((size_t)s->nfactors + 1) * sizeof *order);
+    int *pend = malloc(((size_t)s->nfactors + 1) * sizeof *pend);
+    int *ev = malloc(((size_t)s->nedges + 1) * sizeof *ev);
+    fgm_sched_factor *nf = malloc(((size_t)s->nfactors + 1) * sizeof *nf);
+    int i = 0, n = 0, j, np, e = 0, a;
+
+    if (!order || !pend || !ev || !nf) {
+        free(order);
+        free(pend);
+        free(ev);
+        free(nf);
+        return 0;
+    }
+    while (i < s->nfactors) {
+        if (s->factors[i].op != FGM_OP_NEQ) {
+            order[n++] = i++;
+            continue;
+        }
+        for (np = 0; i < s->nfactors && s->factors[i].op == FGM_OP_NEQ; i++)
+            pend[np++] = i;
+        while (np > 0) {
+            for (j = 0; j < np; j++)
+                if (!recently_touched(s, order, n, &s->factors[pend[j]]))
+                    break;
+            if (j == np)
+                j = 0;
+            order[n++] = pend[j];
+            memmove(pend + j, pend + j + 1, (size_t)(np - j - 1)
+                    * sizeof *pend);
+            np--;
+        }
+    }
+    for (i = 0; i < s->nfactors; i++) {
+        nf[i] = s->factors[order[i]];
+        for (a = 0; a < nf[i].arity; a++)
+            ev[e + a] = s->edge_var[nf[i].edge + a];
+        nf[i].edge = e;
+        e += nf[i].arity;
+    }
+    free(s->factors);
+    free(s->edge_var);
+    s->factors = nf;
+    s->edge_var = ev;
+    free(order);
+    free(pend);
+    return 1;
+}
+
 /* Builds var_edge_off / var_edges (each variable's edges, ascending). */
 static int
 index_edges(fgm_sched *s)
@@ -273,13 +357,16 @@ fgm_sched_new(const fgm_ir *ir, fgm_status *status)
     for (v = 0; v < ir->nvars; v++)
         if (s->card[v] != s->stride)
             s->uniform_card = 0;
+    /* Whole vector chunks per variable (kernels_vec.h); the padding
+     * lanes stay zero. */
+    s->stride = FGM_K_NCHUNKS(s->stride) * FGM_K_LANES;
     if (!fold_evidence(s, ir))
         goto fail;
     *status = lower_factors(s, ir);
     if (*status != FGM_OK)
         goto fail;
     *status = FGM_ENOMEM;
-    if (!index_edges(s))
+    if (!interleave_neq(s) || !index_edges(s))
         goto fail;
     for (i = 0; i < s->nfactors; i++)
         if (s->factors[i].arity > maxarity

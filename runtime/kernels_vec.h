@@ -1,0 +1,308 @@
+/* runtime/kernels_vec.h: four-lane double vectors for the message kernels.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The hot kernels (neq, Dirichlet, belief refresh) work on a variable's K
+ * values in chunks of FGM_K_LANES = 4 lanes.  With AVX (a plugin built
+ * with -march=native) a chunk is one 256-bit register; without it (the
+ * runtime's portable build) it is a pair of 128-bit halves, which SSE2
+ * and NEON have natively -- GCC would otherwise split a 256-bit
+ * comparison into scalar ones.  Either way the lanes are the same IEEE
+ * operations: every sum is taken lane-wise over the chunks and the lanes
+ * are added as (l0 + l1) + (l2 + l3), so the interpreter and a plugin
+ * compute the same bits as long as neither fuses a*b+c into an FMA (both
+ * are built with -ffp-contract=off).
+ *
+ * Lanes past a variable's K ("dead" lanes) hold zeros in beliefs and
+ * unary vectors; kernels clear them with fgm_v_keep after anything that
+ * could make them non-zero (0/0 in a cavity, a constant in a message).
+ * Needs GCC or Clang (vector extensions), like the plugins.
+ */
+#ifndef FGM_KERNELS_VEC_H
+#define FGM_KERNELS_VEC_H
+
+#define FGM_K_LANES 4
+
+/* Chunks of a vector of K values. */
+#define FGM_K_NCHUNKS(k) (((k) + FGM_K_LANES - 1) / FGM_K_LANES)
+
+/* Size of the kernels' local vector arrays.  A plugin whose domains all
+ * fit in fewer chunks defines it before including kernels.h (smaller
+ * arrays stay in registers); the interpreter takes the largest domain. */
+#ifndef FGM_K_VCHUNKS
+#define FGM_K_VCHUNKS (FGM_K_MAXCARD / FGM_K_LANES)
+#endif
+
+/* The vector helpers and the kernels built on them are always inlined:
+ * only then do a kernel's local vector arrays live in registers. */
+#define FGM_K_HOT static inline __attribute__((always_inline))
+
+#define FGM_V_NOSIGN 0x7fffffffffffffffLL
+
+#ifdef __AVX__
+/* The helpers pass vectors by value but are always inlined: no call
+ * crosses an ABI boundary, whatever GCC's -Wpsabi note says. */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
+typedef double fgm_v4 __attribute__((vector_size(32)));
+typedef long long fgm_v4i __attribute__((vector_size(32)));
+
+FGM_K_HOT fgm_v4 fgm_v_add(fgm_v4 a, fgm_v4 b) { return a + b; }
+FGM_K_HOT fgm_v4 fgm_v_sub(fgm_v4 a, fgm_v4 b) { return a - b; }
+FGM_K_HOT fgm_v4 fgm_v_mul(fgm_v4 a, fgm_v4 b) { return a * b; }
+FGM_K_HOT fgm_v4 fgm_v_div(fgm_v4 a, fgm_v4 b) { return a / b; }
+
+FGM_K_HOT fgm_v4
+fgm_v_splat(double x)
+{
+    fgm_v4 v = { x, x, x, x };
+
+    return v;
+}
+
+/* All-ones in lanes where A < B. */
+FGM_K_HOT fgm_v4i
+fgm_v_lt(fgm_v4 a, fgm_v4 b)
+{
+    return (fgm_v4i)(a < b);
+}
+
+/* A where MASK is set, B elsewhere. */
+FGM_K_HOT fgm_v4
+fgm_v_select(fgm_v4i mask, fgm_v4 a, fgm_v4 b)
+{
+    return (fgm_v4)(((fgm_v4i)a & mask) | ((fgm_v4i)b & ~mask));
+}
+
+FGM_K_HOT fgm_v4
+fgm_v_and(fgm_v4 x, fgm_v4i mask)
+{
+    return (fgm_v4)((fgm_v4i)x & mask);
+}
+
+FGM_K_HOT fgm_v4i
+fgm_v_ispl(long long x)
+{
+    fgm_v4i v = { x, x, x, x };
+
+    return v;
+}
+
+FGM_K_HOT double
+fgm_v_lane(fgm_v4 a, int i)
+{
+    return a[i];
+}
+
+FGM_K_HOT fgm_v4
+fgm_v_iota(void)
+{
+    fgm_v4 v = { 0.0, 1.0, 2.0, 3.0 };
+
+    return v;
+}
+
+#else /* two 128-bit halves */
+
+typedef double fgm_v2 __attribute__((vector_size(16)));
+typedef long long fgm_v2i __attribute__((vector_size(16)));
+typedef struct fgm_v4 { fgm_v2 lo, hi; } fgm_v4;
+typedef struct fgm_v4i { fgm_v2i lo, hi; } fgm_v4i;
+
+FGM_K_HOT fgm_v4
+fgm_v_add(fgm_v4 a, fgm_v4 b)
+{
+    fgm_v4 r = { a.lo + b.lo, a.hi + b.hi };
+
+    return r;
+}
+
+FGM_K_HOT fgm_v4
+fgm_v_sub(fgm_v4 a, fgm_v4 b)
+{
+    fgm_v4 r = { a.lo - b.lo, a.hi - b.hi };
+
+    return r;
+}
+
+FGM_K_HOT fgm_v4
+fgm_v_mul(fgm_v4 a, fgm_v4 b)
+{
+    fgm_v4 r = { a.lo * b.lo, a.hi * b.hi };
+
+    return r;
+}
+
+FGM_K_HOT fgm_v4
+fgm_v_div(fgm_v4 a, fgm_v4 b)
+{
+    fgm_v4 r = { a.lo / b.lo, a.hi / b.hi };
+
+    return r;
+}
+
+FGM_K_HOT fgm_v4
+fgm_v_splat(double x)
+{
+    fgm_v4 v = { { x, x }, { x, x } };
+
+    return v;
+}
+
+FGM_K_HOT fgm_v4i
+fgm_v_lt(fgm_v4 a, fgm_v4 b)
+{
+    fgm_v4i r = { (fgm_v2i)(a.lo < b.lo), (fgm_v2i)(a.hi < b.hi) };
+
+    return r;
+}
+
+FGM_K_HOT fgm_v4
+fgm_v_select(fgm_v4i m, fgm_v4 a, fgm_v4 b)
+{
+    fgm_v4 r = {
+        (fgm_v2)(((fgm_v2i)a.lo & m.lo) | ((fgm_v2i)b.lo & ~m.lo)),
+        (fgm_v2)(((fgm_v2i)a.hi & m.hi) | ((fgm_v2i)b.hi & ~m.hi))
+    };
+
+    return r;
+}
+
+FGM_K_HOT fgm_v4
+fgm_v_and(fgm_v4 x, fgm_v4i m)
+{
+    fgm_v4 r = { (fgm_v2)((fgm_v2i)x.lo & m.lo),
+                 (fgm_v2)((fgm_v2i)x.hi & m.hi) };
+
+    return r;
+}
+
+FGM_K_HOT fgm_v4i
+fgm_v_ispl(long long x)
+{
+    fgm_v4i v = { { x, x }, { x, x } };
+
+    return v;
+}
+
+FGM_K_HOT double
+fgm_v_lane(fgm_v4 a, int i)
+{
+    return i < 2 ? a.lo[i] : a.hi[i - 2];
+}
+
+FGM_K_HOT fgm_v4
+fgm_v_iota(void)
+{
+    fgm_v4 v = { { 0.0, 1.0 }, { 2.0, 3.0 } };
+
+    return v;
+}
+
+#endif /* __AVX__ */
+
+/* Unaligned load and store (memcpy compiles to vector moves). */
+FGM_K_HOT fgm_v4
+fgm_v_load(const double *p)
+{
+    fgm_v4 v;
+
+    __builtin_memcpy(&v, p, sizeof v);
+    return v;
+}
+
+FGM_K_HOT void
+fgm_v_store(double *p, fgm_v4 v)
+{
+    __builtin_memcpy(p, &v, sizeof v);
+}
+
+FGM_K_HOT fgm_v4
+fgm_v_zero(void)
+{
+    return fgm_v_splat(0.0);
+}
+
+/* All-ones in the lanes of chunk C that are below K, zero in dead lanes.
+ * (A double comparison: SSE2 has no 64-bit integer one.) */
+FGM_K_HOT fgm_v4i
+fgm_v_live(int c, int k)
+{
+    return fgm_v_lt(fgm_v_add(fgm_v_iota(),
+                              fgm_v_splat((double)c * FGM_K_LANES)),
+                    fgm_v_splat((double)k));
+}
+
+/* X in live lanes, +0.0 in dead ones (also clears a NaN from 0/0). */
+FGM_K_HOT fgm_v4
+fgm_v_keep(fgm_v4 x, fgm_v4i live)
+{
+    return fgm_v_and(x, live);
+}
+
+/* Lane-wise "x < lo ? lo : x" (a NaN stays NaN). */
+FGM_K_HOT fgm_v4
+fgm_v_floor(fgm_v4 x, double lo)
+{
+    fgm_v4 l = fgm_v_splat(lo);
+
+    return fgm_v_select(fgm_v_lt(x, l), l, x);
+}
+
+/* Lane-wise "x > m ? x : m". */
+FGM_K_HOT fgm_v4
+fgm_v_max(fgm_v4 x, fgm_v4 m)
+{
+    return fgm_v_select(fgm_v_lt(m, x), x, m);
+}
+
+FGM_K_HOT fgm_v4
+fgm_v_abs(fgm_v4 x)
+{
+    return fgm_v_and(x, fgm_v_ispl(FGM_V_NOSIGN));
+}
+
+/* The sum of the four lanes, in the kernels' one fixed order. */
+FGM_K_HOT double
+fgm_v_sum(fgm_v4 a)
+{
+    return (fgm_v_lane(a, 0) + fgm_v_lane(a, 1))
+           + (fgm_v_lane(a, 2) + fgm_v_lane(a, 3));
+}
+
+FGM_K_HOT double
+fgm_v_hmax(fgm_v4 a)
+{
+    double x = fgm_v_lane(a, 0), y = fgm_v_lane(a, 2);
+
+    x = fgm_v_lane(a, 1) > x ? fgm_v_lane(a, 1) : x;
+    y = fgm_v_lane(a, 3) > y ? fgm_v_lane(a, 3) : y;
+    return y > x ? y : x;
+}
+
+/* Scales the NC chunks of X (K live values, dead lanes zero) to sum 1;
+ * a zero (or non-positive, or NaN) sum gives the uniform vector.  Returns
+ * the sum before normalizing. */
+FGM_K_HOT double
+fgm_v_normalize(fgm_v4 *x, int nc, int k)
+{
+    fgm_v4 acc = fgm_v_zero();
+    double s;
+    int c;
+
+    for (c = 0; c < nc; c++)
+        acc = fgm_v_add(acc, x[c]);
+    s = fgm_v_sum(acc);
+    if (!(s > 0.0)) {
+        for (c = 0; c < nc; c++)
+            x[c] = fgm_v_keep(fgm_v_splat(1.0 / k), fgm_v_live(c, k));
+        return s;
+    }
+    acc = fgm_v_splat(1.0 / s);
+    for (c = 0; c < nc; c++)
+        x[c] = fgm_v_mul(x[c], acc);
+    return s;
+}
+
+#endif /* FGM_KERNELS_VEC_H */
