@@ -69,17 +69,28 @@ run_arity(const fgm_sched *s, const run *r, int *uniform)
     return n;
 }
 
+/* Whether two-variable factors F and G share a variable. */
+static int
+shares_var(const fgm_sched *s, const fgm_sched_factor *f,
+           const fgm_sched_factor *g)
+{
+    int a = s->edge_var[f->edge], b = s->edge_var[f->edge + 1];
+    int c = s->edge_var[g->edge], d = s->edge_var[g->edge + 1];
+
+    return a == c || a == d || b == c || b == d;
+}
+
 /* One row per factor of run R: "e, v0[, v1]" plus aux columns (ALLDIFF:
  * "e, n, v0..v(n-1)"), with a comment where a new IR factor starts. */
 static void
 run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
 {
-    int i, j, last = -1, uni;
+    int i, j, last = -1, uni, pair = 0;
 
     fprintf(f, "/* run %d: %d %s update%s */\n", idx, r->count,
             fgm_sched_op_name(r->op), r->count == 1 ? "" : "s");
     fprintf(f, "static const int run%d[%d][%d] = {\n", idx, r->count,
-            r->op == FGM_OP_NEQ ? 3 : r->op == FGM_OP_DIRICHLET ? 4
+            r->op == FGM_OP_NEQ ? 4 : r->op == FGM_OP_DIRICHLET ? 4
             : r->op == FGM_OP_ALLDIFF ? 2 + run_arity(s, r, &uni) : 2);
     for (i = 0; i < r->count; i++) {
         const fgm_sched_factor *sf = &s->factors[r->first + i];
@@ -93,7 +104,13 @@ run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
         }
         switch (r->op) {
         case FGM_OP_NEQ:
-            fprintf(f, "    { %d, %d, %d },\n", sf->edge, vars[0], vars[1]);
+            /* Column 3: 1 when this row and the next share no variable
+             * and run together (fgm_k_neq2, one domain size for both);
+             * the next row is then 0. */
+            pair = !pair && s->uniform_card && i + 1 < r->count
+                   && !shares_var(s, sf, &s->factors[r->first + i + 1]);
+            fprintf(f, "    { %d, %d, %d, %d },\n", sf->edge, vars[0], vars[1],
+                    pair);
             break;
         case FGM_OP_DIRICHLET:
             fprintf(f, "    { %d, %d, %d, %d },\n", sf->edge, vars[0], sf->aux,
@@ -158,9 +175,14 @@ run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
                 r->count);
     switch (r->op) {
     case FGM_OP_NEQ:
-        fprintf(f, "        c = fgm_k_neq(st, run%d[i][0], run%d[i][0] + 1, "
-                "run%d[i][1],\n                      run%d[i][2], S, %s, %d, "
-                "st->scratch);\n", idx, idx, idx, idx, kexpr, maxp);
+        /* Independent pairs overlap (the same numbers as one by one). */
+        fprintf(f, "        if (run%d[i][3]) {\n            c = fgm_k_neq2(st, "
+                "run%d[i], run%d[i + 1], S, %s, %d,\n                           "
+                "st->scratch);\n            i++;\n        } else {\n"
+                "            c = fgm_k_neq(st, run%d[i][0], run%d[i][0] + 1, "
+                "run%d[i][1],\n                          run%d[i][2], S, %s, "
+                "%d, st->scratch);\n        }\n", idx, idx, idx, kexpr, maxp,
+                idx, idx, idx, idx, kexpr, maxp);
         break;
     case FGM_OP_DIRICHLET:
         fprintf(f, "        c = fgm_k_dirichlet(st, run%d[i][0], run%d[i][1], "

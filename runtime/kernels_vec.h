@@ -96,9 +96,9 @@ fgm_v_lane(fgm_v4 a, int i)
 }
 
 FGM_K_HOT fgm_v4
-fgm_v_iota(void)
+fgm_v_set(double a, double b, double c, double d)
 {
-    fgm_v4 v = { 0.0, 1.0, 2.0, 3.0 };
+    fgm_v4 v = { a, b, c, d };
 
     return v;
 }
@@ -193,9 +193,9 @@ fgm_v_lane(fgm_v4 a, int i)
 }
 
 FGM_K_HOT fgm_v4
-fgm_v_iota(void)
+fgm_v_set(double a, double b, double c, double d)
 {
-    fgm_v4 v = { { 0.0, 1.0 }, { 2.0, 3.0 } };
+    fgm_v4 v = { { a, b }, { c, d } };
 
     return v;
 }
@@ -229,7 +229,7 @@ fgm_v_zero(void)
 FGM_K_HOT fgm_v4i
 fgm_v_live(int c, int k)
 {
-    return fgm_v_lt(fgm_v_add(fgm_v_iota(),
+    return fgm_v_lt(fgm_v_add(fgm_v_set(0.0, 1.0, 2.0, 3.0),
                               fgm_v_splat((double)c * FGM_K_LANES)),
                     fgm_v_splat((double)k));
 }

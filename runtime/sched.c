@@ -224,7 +224,7 @@ lower_factors(fgm_sched *s, const fgm_ir *ir)
 
 /* Updates in flight: a neq update should share no variable with the
  * FGM_SCHED_GAP updates scheduled just before it. */
-#define FGM_SCHED_GAP 6
+#define FGM_SCHED_GAP 8
 
 /* Whether neq factor F touches a variable of the GAP factors before
  * position AT in ORDER. */
