@@ -191,6 +191,11 @@ typedef struct fgm_run_opts {
     double noise;              /* cold start: multiply each initial message
                                 * by exp(U(-noise, noise)) (restarts) */
     unsigned long seed;        /* the noise's RNG seed */
+    int full_sweeps;           /* 1: update every factor in every sweep;
+                                * 0 (default): from the third sweep of an
+                                * undamped run, skip the factors whose
+                                * messages a pinned variable (a one-hot
+                                * observation) makes constant */
 } fgm_run_opts;
 
 typedef struct fgm_run_info {

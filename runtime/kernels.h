@@ -335,6 +335,14 @@ fgm_k_neq_end(const fgm_state *st, fgm_k_neq_job *j, int k)
     return c1 > c2 ? c1 : c2;
 }
 
+/* Whether the update of a factor over VA and VB is skipped this sweep:
+ * one of them is pinned (see fgm_state.skip_pinned). */
+FGM_K_HOT int
+fgm_k_skip2(const fgm_state *st, int va, int vb)
+{
+    return st->skip_pinned && (st->pinned[va] | st->pinned[vb]);
+}
+
 /* Update of x != y (edges EA to x, EB to y), sum- or max-product.
  * Returns the largest message change. */
 FGM_K_HOT double
@@ -344,14 +352,17 @@ fgm_k_neq(fgm_state *st, int ea, int eb, int va, int vb, int stride, int k,
     fgm_k_neq_job j;
 
     (void)scratch;
+    if (fgm_k_skip2(st, va, vb))
+        return 0.0;
     if (max_product)
         return fgm_k_neq_max_update(st, ea, eb, va, vb, stride, k);
     fgm_k_neq_begin(st, &j, ea, eb, va, vb, stride, k);
     return fgm_k_neq_end(st, &j, k);
 }
 
-/* Two neq updates that share no variable, in the order first then second
- * but overlapped: the same numbers as two fgm_k_neq calls. */
+/* Two neq updates that share no variable, rows FIRST and SECOND of a
+ * plugin's table ({ edge, x, y }), in that order but overlapped: the same
+ * numbers as two fgm_k_neq calls. */
 FGM_K_HOT double
 fgm_k_neq2(fgm_state *st, const int *first, const int *second, int stride,
            int k, int max_product, double *scratch)
@@ -359,11 +370,12 @@ fgm_k_neq2(fgm_state *st, const int *first, const int *second, int stride,
     fgm_k_neq_job j1, j2;
     double c1, c2;
 
-    if (max_product) {
+    if (max_product || fgm_k_skip2(st, first[1], first[2])
+        || fgm_k_skip2(st, second[1], second[2])) {
         c1 = fgm_k_neq(st, first[0], first[0] + 1, first[1], first[2], stride,
-                       k, 1, scratch);
+                       k, max_product, scratch);
         c2 = fgm_k_neq(st, second[0], second[0] + 1, second[1], second[2],
-                       stride, k, 1, scratch);
+                       stride, k, max_product, scratch);
         return c1 > c2 ? c1 : c2;
     }
     fgm_k_neq_begin(st, &j1, first[0], first[0] + 1, first[1], first[2],
@@ -404,6 +416,8 @@ fgm_k_dirichlet(fgm_state *st, int e, int v, int d, int g, int stride, int k,
     int c, nc = FGM_K_NCHUNKS(k);
 
     (void)scratch;
+    if (st->skip_pinned && st->pinned[v] && st->dir_point[d])
+        return 0.0;
     for (c = 0; c < nc; c++)
         q[c] = fgm_v_keep(fgm_v_div(fgm_v_load(bel + c * FGM_K_LANES),
                                     fgm_v_load(m + c * FGM_K_LANES)),
@@ -507,7 +521,9 @@ fgm_k_reset(fgm_state *st, int nvars, int nedges, int ndirichlet,
 }
 
 /* End of a sweep: every belief recomputed from its unary vector and all
- * its incoming messages (VAR_EDGES[VAR_EDGE_OFF[v]..VAR_EDGE_OFF[v+1]]). */
+ * its incoming messages (VAR_EDGES[VAR_EDGE_OFF[v]..VAR_EDGE_OFF[v+1]]),
+ * except a pinned one while updates around it are skipped (its messages
+ * did not move). */
 static inline void
 fgm_k_refresh(fgm_state *st, int nvars, const int *var_edge_off,
               const int *var_edges, const int *card, int k, int stride)
@@ -515,11 +531,12 @@ fgm_k_refresh(fgm_state *st, int nvars, const int *var_edge_off,
     int v;
 
     for (v = 0; v < nvars; v++)
-        fgm_k_belief_full(st->belief + (long)v * stride,
-                          st->unary + (long)v * stride, st->msg,
-                          var_edges + var_edge_off[v],
-                          var_edge_off[v + 1] - var_edge_off[v], stride,
-                          card ? card[v] : k);
+        if (!st->skip_pinned || !st->pinned[v])
+            fgm_k_belief_full(st->belief + (long)v * stride,
+                              st->unary + (long)v * stride, st->msg,
+                              var_edges + var_edge_off[v],
+                              var_edge_off[v + 1] - var_edge_off[v], stride,
+                              card ? card[v] : k);
 }
 
 /* After the beliefs of a sweep (damp_v2f only): every stored

@@ -28,6 +28,7 @@ fgm_model_free(fgm_model *m)
     free(m->mem);
     free(m->dir_point);
     free(m->clamp);
+    free(m->pinned);
     fgm_sched_free(m->sched);
     fgm_ir_free(m->ir);
     free(m);
@@ -58,7 +59,8 @@ alloc_state(fgm_model *m)
     m->mem = aligned_alloc(64, n * sizeof *m->mem);
     m->dir_point = calloc((size_t)s->ndirichlet + 1, 1);
     m->clamp = malloc(((size_t)s->nvars + 1) * sizeof *m->clamp);
-    if (!m->mem || !m->dir_point || !m->clamp)
+    m->pinned = calloc((size_t)s->nvars + 1, 1);
+    if (!m->mem || !m->dir_point || !m->clamp || !m->pinned)
         return 0;
     memset(m->mem, 0, n * sizeof *m->mem);
     st->unary = m->mem + off;
@@ -77,6 +79,7 @@ alloc_state(fgm_model *m)
     off += ng;
     st->scratch = m->mem + off;
     st->dir_point = m->dir_point;
+    st->pinned = m->pinned;
     return 1;
 }
 
@@ -231,7 +234,7 @@ fgm_model_observe_dirichlet(fgm_model *m, int d, const double *alpha,
 {
     const fgm_ir *ir = m->ir;
     const fgm_ir_array *a;
-    double *p;
+    double *p, sum;
     int j;
 
     if (d < 0 || d >= ir->ndirichlet)
@@ -243,9 +246,15 @@ fgm_model_observe_dirichlet(fgm_model *m, int d, const double *alpha,
         m->dir_point[d] = 0;
         return FGM_OK;
     }
-    for (j = 0; j < a->card; j++)
-        if (!(alpha[j] > 0.0))
+    for (j = 0, sum = 0.0; j < a->card; j++) {
+        /* Pseudo-counts are positive; a point mass is a probability
+         * vector, where zeros are allowed (an exact clue). */
+        if (!(point_mass ? alpha[j] >= 0.0 : alpha[j] > 0.0))
             return FGM_EINVAL;
+        sum += alpha[j];
+    }
+    if (!(sum > 0.0))
+        return FGM_EINVAL;
     memcpy(p, alpha, (size_t)a->card * sizeof *p);
     m->dir_point[d] = point_mass != 0;
     return FGM_OK;
@@ -277,6 +286,40 @@ perturb(fgm_model *m, double noise, unsigned long seed)
                   0, s->stride);
 }
 
+/* Whether the K values at X have exactly one that is not zero. */
+static int
+one_hot(const double *x, int k)
+{
+    int j, n = 0;
+
+    for (j = 0; j < k; j++)
+        n += x[j] != 0.0;
+    return n == 1;
+}
+
+/* Fills m->pinned from the current observations: a one-hot unary vector
+ * (an exact clamp or evidence), or a Dirichlet factor whose prior is a
+ * one-hot point mass. */
+static void
+find_pinned(fgm_model *m)
+{
+    const fgm_sched *s = m->sched;
+    size_t S = (size_t)s->stride;
+    int v, i;
+
+    for (v = 0; v < s->nvars; v++)
+        m->pinned[v] = (unsigned char)one_hot(m->st.unary + (size_t)v * S,
+                                              s->card[v]);
+    for (i = 0; i < s->nfactors; i++) {
+        const fgm_sched_factor *f = &s->factors[i];
+
+        v = s->edge_var[f->edge];
+        if (f->op == FGM_OP_DIRICHLET && m->dir_point[f->aux]
+            && one_hot(m->st.dir_prior + (size_t)f->aux * S, s->card[v]))
+            m->pinned[v] = 1;
+    }
+}
+
 fgm_status
 fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
 {
@@ -295,6 +338,7 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
     m->st.damping = opts->use_damping ? opts->damping : inf->damping;
     m->st.parallel = inf->schedule == FGM_SCHEDULE_PARALLEL;
     m->st.damp_v2f = m->st.parallel && inf->damp_both;
+    m->st.skip_pinned = 0;
     if (!(m->st.damping >= 0.0 && m->st.damping < 1.0))
         return FGM_EINVAL;
     if (!opts->warm || !m->ran) {
@@ -323,8 +367,14 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
     csr = _mm_getcsr();
     _mm_setcsr(csr | FGM_MXCSR_FTZ_DAZ);
 #endif
+    find_pinned(m);
     for (i = 0; i < iters; i++) {
         m->st.track_change = tol > 0.0 || i == iters - 1;
+        /* The first sweeps bring every point mass into the beliefs and
+         * compute the (then constant) messages out of pinned variables
+         * (fgm_sched.pin_sweeps); later sweeps skip them. */
+        m->st.skip_pinned = i >= m->sched->pin_sweeps && m->st.damping == 0.0
+                            && !m->st.damp_v2f && !opts->full_sweeps;
         change = m->desc ? m->desc->sweep(&m->st)
                          : fgm_interp_sweep(m->sched, &m->st);
         if (tol > 0.0 && change < tol) {

@@ -14,8 +14,11 @@
 
 #include <stdint.h>
 
-/* Bump on any change to fgm_state or to the meaning of a descriptor field. */
-#define FGM_PLUGIN_ABI_VERSION 3u
+/* Bump on any change to fgm_state, to the meaning of a descriptor field,
+ * or to how runtime/sched.c lowers and orders a schedule: the IR hash
+ * does not cover the schedule, so a plugin built by an older lowering
+ * would otherwise pass as up to date. */
+#define FGM_PLUGIN_ABI_VERSION 4u
 #define FGM_PLUGIN_ENTRY fgm_plugin_entry
 #define FGM_PLUGIN_ENTRY_NAME "fgm_plugin_entry"
 
@@ -41,6 +44,15 @@ typedef struct fgm_state {
     int track_change;   /* 1: a sweep returns the largest message change;
                          * 0: it may skip measuring it and return 0 (no
                          * tolerance test, not the last sweep) */
+    const unsigned char *pinned;    /* nvars (no stride): 1 when the
+                         * variable's belief is a point mass no message
+                         * can move (a one-hot unary vector or point-mass
+                         * Dirichlet prior) */
+    int skip_pinned;    /* 1: neq and point-mass Dirichlet updates that
+                         * touch a pinned variable are skipped -- their
+                         * messages were computed, from one-hot cavities,
+                         * by an earlier sweep of this run and cannot
+                         * change (undamped schedules only) */
 } fgm_state;
 
 typedef struct fgm_plugin_desc {

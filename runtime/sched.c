@@ -386,6 +386,11 @@ fgm_sched_new(const fgm_ir *ir, fgm_status *status)
         if (need > s->nscratch)
             s->nscratch = (int)need;
     }
+    s->pin_sweeps = 1;
+    for (i = 1; i < s->nfactors; i++)
+        if (s->factors[i].op == FGM_OP_DIRICHLET
+            && s->factors[i - 1].op != FGM_OP_DIRICHLET)
+            s->pin_sweeps = 2;
     *status = FGM_OK;
     return s;
 fail:

@@ -49,6 +49,11 @@ typedef struct fgm_sched {
     int *var_edges;             /* edges of each variable, ascending */
     int ndirichlet, ndirfactors;
     int nscratch;               /* doubles of scratch a sweep needs */
+    int pin_sweeps;             /* full sweeps before updates around
+                                 * pinned variables may be skipped: 1 when
+                                 * every Dirichlet factor (whose point mass
+                                 * pins a variable) runs before the other
+                                 * factors, else 2 */
 } fgm_sched;
 
 /* Builds the schedule of IR with its inference settings.  Returns NULL

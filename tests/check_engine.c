@@ -601,6 +601,90 @@ START_TEST(test_clamp_epsilon)
 }
 END_TEST
 
+/* Runs M for 50 sweeps with or without skipping the updates around pinned
+ * variables and writes every marginal (N values each) to OUT. */
+static void
+run_marginals(fgm_model *m, int full, int n, double *out)
+{
+    fgm_run_opts ro;
+    int v;
+
+    memset(&ro, 0, sizeof ro);
+    ro.iterations = 50;
+    ro.full_sweeps = full;
+    ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_OK);
+    for (v = 0; v < fgm_model_ir(m)->nvars; v++)
+        ck_assert_int_eq(fgm_model_marginal(m, v, out + (size_t)v * n),
+                         FGM_OK);
+}
+
+/* Exact observations pin their cells: the updates around them are
+ * skipped after the first sweeps, and the marginals are those of full
+ * sweeps (to rounding), on both backends, for EP with one-hot point
+ * masses and for sequential BP with hard clamps. */
+START_TEST(test_skip_pinned)
+{
+    static double full[81 * 9], skip[81 * 9], other[81 * 9];
+    char dir[] = "/tmp/fgm_pinned_XXXXXX";
+    int given[81], v, i, pass;
+
+    test_given(EASY000, given);
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    for (pass = 0; pass < 3; pass++) {
+        fgm_ir *ir = pass < 2 ? robust_ir(3) : fgm_ir_sudoku(3);
+        fgm_model *m, *c;
+        double e[9];
+
+        if (pass == 2) {
+            ir->infer.algo = FGM_ALGO_BP_SUM;
+            ir->infer.iterations = 50;
+        }
+        m = open_backend(fgm_ir_copy(ir), FGM_BACKEND_INTERPRETED, NULL);
+        c = open_backend(ir, FGM_BACKEND_COMPILED, dir);
+        for (v = 0; v < 81; v++) {
+            if (given[v] < 0)
+                continue;
+            memset(e, 0, sizeof e);
+            e[given[v]] = 1.0;      /* exact: zeros off the clue */
+            if (pass < 2) {
+                ck_assert_int_eq(fgm_model_observe_dirichlet(m, v, e, 1),
+                                 FGM_OK);
+                ck_assert_int_eq(fgm_model_observe_dirichlet(c, v, e, 1),
+                                 FGM_OK);
+            } else {
+                ck_assert_int_eq(fgm_model_observe_var(m, v, given[v]),
+                                 FGM_OK);
+                ck_assert_int_eq(fgm_model_observe_var(c, v, given[v]),
+                                 FGM_OK);
+            }
+        }
+        if (pass == 1)
+            for (v = 0; v < 81; v++)
+                if (given[v] < 0) {
+                    /* Free cells observed soft: nothing more is pinned. */
+                    for (i = 0; i < 9; i++)
+                        e[i] = 1.0 + i;
+                    fgm_model_observe_dirichlet(m, v, e, 0);
+                    fgm_model_observe_dirichlet(c, v, e, 0);
+                }
+        run_marginals(m, 1, 9, full);
+        run_marginals(m, 0, 9, skip);
+        run_marginals(c, 0, 9, other);
+        for (i = 0; i < 81 * 9; i++) {
+            /* Skipping changes nothing but rounding (1e-30 terms). */
+            ck_assert_double_eq_tol(skip[i], full[i], 1e-12);
+            ck_assert_double_eq_tol(other[i], skip[i], 1e-12);
+        }
+        for (v = 0; v < 81; v++)
+            if (given[v] >= 0)
+                ck_assert_double_gt(skip[v * 9 + given[v]], 1.0 - 1e-12);
+        fgm_model_free(m);
+        fgm_model_free(c);
+    }
+    ck_assert_int_eq(system("rm -rf /tmp/fgm_pinned_*") >= 0, 1);
+}
+END_TEST
+
 START_TEST(test_errors)
 {
     fgm_ir *ir = tree_ir(FGM_ALGO_BP_SUM);
@@ -613,6 +697,10 @@ START_TEST(test_errors)
     ck_assert_int_eq(fgm_model_observe_var(m, 9, 0), FGM_EINVAL);
     ck_assert_int_eq(fgm_model_observe_var(m, 0, 3), FGM_EINVAL);
     ck_assert_int_eq(fgm_model_observe_dirichlet(m, 0, bad, 0), FGM_EINVAL);
+    bad[0] = bad[2] = 0.0;      /* a point mass needs some mass */
+    ck_assert_int_eq(fgm_model_observe_dirichlet(m, 0, bad, 1), FGM_EINVAL);
+    bad[1] = -1.0;
+    ck_assert_int_eq(fgm_model_observe_dirichlet(m, 0, bad, 1), FGM_EINVAL);
     memset(&ro, 0, sizeof ro);
     ro.use_damping = 1;
     ro.damping = 1.0;
@@ -647,6 +735,7 @@ engine_suite(void)
     tcase_add_test(core, test_warm_and_noise);
     tcase_add_test(core, test_shipped_models_both_backends);
     tcase_add_test(core, test_clamp_epsilon);
+    tcase_add_test(core, test_skip_pinned);
     tcase_add_test(errors, test_errors);
     suite_add_tcase(s, core);
     suite_add_tcase(s, errors);

@@ -38,7 +38,7 @@
 #include "ep_model.h"
 
 #define MAX_INFERENCES 60   /* MaxInferences */
-#define FAST_SWEEPS 10      /* ep-hybrid2: sweeps per inference */
+#define FAST_SWEEPS 1       /* ep-hybrid2: sweeps per inference */
 
 /* What a search node returns. */
 enum { FAILED = 0, FOUND = 1, TIMEOUT = -1 };
@@ -81,14 +81,21 @@ ws_new(const fgm_csp *csp, const fgm_solve_opts *opts)
     return ws_alloc(csp, opts, MAX_INFERENCES, 0);
 }
 
-/* ep-hybrid2: the same search with 10 EP sweeps per inference (the
- * posteriors only order the search, and they settle well before 50) and
- * no inference budget, so every puzzle ends solved or proved impossible
- * (the singles and the backtracking make the search complete). */
+/* ep-hybrid2: the same search with exact clues (the filled cells of a
+ * node are certain), one EP sweep per inference and no inference budget,
+ * so every puzzle ends solved or proved impossible (the singles and the
+ * backtracking make the search complete).  The posteriors only order the
+ * search: on top95 (`fgm solve --solver ep-hybrid2 --iters N`) one sweep
+ * gave a median of 1.1 ms, 2 sweeps 3.1 ms, 10 sweeps 3.3 ms, 20 sweeps
+ * 8.4 ms -- a longer inference does not buy a smaller search tree. */
 static void *
 ws_new_fast(const fgm_csp *csp, const fgm_solve_opts *opts)
 {
-    return ws_alloc(csp, opts, 0, FAST_SWEEPS);
+    ws *w = ws_alloc(csp, opts, 0, FAST_SWEEPS);
+
+    if (w)
+        w->ep->clue_eps = 0.0;
+    return w;
 }
 
 static void *
@@ -346,7 +353,7 @@ search(ws *w, fgm_solve_job *job, int depth)
         return TIMEOUT;
     for (v = 0; v < csp->nvars; v++)
         fgm_ep_observe(w->ep, v, g[v]);
-    fgm_ep_infer_sweeps(w->ep, job, w->sweeps);
+    fgm_ep_infer_sweeps(w->ep, job, w->sweeps, 0);
     cell = best_margin_cell(w, g, mode);
     if (cell < 0 || depth + 1 >= w->levels)
         return FAILED;
@@ -389,8 +396,8 @@ solve(fgm_solve_job *job)
 
 const fgm_solver fgm_solver_ep_hybrid2 = {
     "ep-hybrid2",
-    "ep-hybrid with 10 EP sweeps per inference and no inference budget "
-    "(complete)",
+    "ep-hybrid with exact clues, one EP sweep per inference and no "
+    "inference budget (complete)",
     0,
     NULL,
     ws_new_fast,

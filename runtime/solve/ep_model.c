@@ -138,6 +138,7 @@ fgm_ep_new(const fgm_csp *csp, fgm_ir *ir, const fgm_solve_opts *opts)
     mir = fgm_model_ir(ep->model);
     ep->node_of = malloc(((size_t)mir->nvars + 1) * sizeof *ep->node_of);
     ep->vec = malloc(((size_t)csp->maxcard + 1) * sizeof *ep->vec);
+    ep->clue_eps = FGM_EP_CLUE_EPSILON;
     if (!ep->node_of || !ep->vec) {
         fgm_ep_free(ep);
         return NULL;
@@ -173,19 +174,19 @@ fgm_ep_observe(fgm_ep *ep, int v, int value)
         return;
     }
     for (j = 0; j < k; j++)
-        ep->vec[j] = FGM_EP_CLUE_EPSILON;
-    ep->vec[value] = 1.0 - (k - 1) * FGM_EP_CLUE_EPSILON;
+        ep->vec[j] = ep->clue_eps;
+    ep->vec[value] = 1.0 - (k - 1) * ep->clue_eps;
     fgm_model_observe_dirichlet(ep->model, d, ep->vec, 1);
 }
 
 void
 fgm_ep_infer(fgm_ep *ep, fgm_solve_job *job)
 {
-    fgm_ep_infer_sweeps(ep, job, 0);
+    fgm_ep_infer_sweeps(ep, job, 0, 0);
 }
 
 void
-fgm_ep_infer_sweeps(fgm_ep *ep, fgm_solve_job *job, int sweeps)
+fgm_ep_infer_sweeps(fgm_ep *ep, fgm_solve_job *job, int sweeps, int warm)
 {
     fgm_run_opts ro;
     fgm_run_info info;
@@ -193,6 +194,7 @@ fgm_ep_infer_sweeps(fgm_ep *ep, fgm_solve_job *job, int sweeps)
     memset(&ro, 0, sizeof ro);
     ro.iterations = job->opts->iterations > 0 ? job->opts->iterations
                                               : sweeps;
+    ro.warm = warm;
     fgm_model_run(ep->model, &ro, &info);
     job->stats.inferences++;
     job->stats.sweeps += info.sweeps;

@@ -20,6 +20,9 @@ typedef struct fgm_ep {
     int *node_of;       /* nvars: the variable's observed Dirichlet
                          * node (a clue becomes its point mass), or -1 */
     double *vec;        /* maxcard scratch */
+    double clue_eps;    /* weight of each other value of an observed clue:
+                         * FGM_EP_CLUE_EPSILON (the seed's), or 0 for an
+                         * exact clue, which pins the cell (fgm_state) */
 } fgm_ep;
 
 /* The seed's clue: probability 1 - (K-1) 1e-8 on the clue, 1e-8 elsewhere
@@ -50,9 +53,10 @@ FGM_INTERNAL void fgm_ep_observe(fgm_ep *ep, int v, int value);
  * JOB's stats. */
 FGM_INTERNAL void fgm_ep_infer(fgm_ep *ep, fgm_solve_job *job);
 
-/* The same with SWEEPS sweeps when opts->iterations does not say. */
+/* The same with SWEEPS sweeps when opts->iterations does not say (0: the
+ * model's), from the last run's messages when WARM is 1. */
 FGM_INTERNAL void fgm_ep_infer_sweeps(fgm_ep *ep, fgm_solve_job *job,
-                                      int sweeps);
+                                      int sweeps, int warm);
 
 /* The answer for V: the argmax of the posterior over p when V has a
  * Dirichlet node (the seed reads the mode of ProbCells), else of V's
