@@ -287,10 +287,9 @@ fgm_codegen_emit(const fgm_sched *s, FILE *f)
     for (i = 0; i < nruns; i++)
         fprintf(f, "    c = sweep_run%d(st);\n    if (c > change)\n"
                 "        change = c;\n", i);
-    fprintf(f, "    fgm_k_refresh(st, NVARS, var_edge_off, var_edges, %s, "
-            "K, S);\n", k ? "0" : "card");
-    fprintf(f, "    if (st->damp_v2f)\n        fgm_k_v2f(st, NEDGES, edge_var, "
-            "%s, K, S);\n", k ? "0" : "card");
+    fprintf(f, "    c = fgm_k_refresh(st, NVARS, var_edge_off, var_edges, %s, "
+            "K, S,\n                      st->damp_v2f);\n", k ? "0" : "card");
+    fprintf(f, "    if (c > change)\n        change = c;\n");
     fprintf(f, "    return change;\n}   /* end sweep */\n\n");
     fprintf(f, "static void\nfinish(fgm_state *st)\n{\n    (void)st;\n}\n\n");
 

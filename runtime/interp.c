@@ -56,11 +56,9 @@ fgm_interp_sweep(const fgm_sched *s, fgm_state *st)
         if (c > change)
             change = c;
     }
-    fgm_k_refresh(st, s->nvars, s->var_edge_off, s->var_edges, s->card, 0,
-                  s->stride);
-    if (st->damp_v2f)
-        fgm_k_v2f(st, s->nedges, s->edge_var, s->card, 0, s->stride);
-    return change;
+    c = fgm_k_refresh(st, s->nvars, s->var_edge_off, s->var_edges, s->card,
+                      0, s->stride, st->damp_v2f);
+    return c > change ? c : change;
 }
 
 void

@@ -223,7 +223,6 @@ fgm_v_commit(double *msg, fgm_v4 *newm, double d, int nc, int k, int track)
             newm[c] = fgm_v_add(fgm_v_mul(fgm_v_splat(1.0 - d), newm[c]),
                                 fgm_v_mul(fgm_v_splat(d), old));
         }
-        fgm_v_normalize(newm, nc, k);
     }
     for (c = 0; c < nc; c++) {
         x = fgm_v_floor(newm[c], FGM_K_FLOOR);
@@ -520,56 +519,67 @@ fgm_k_reset(fgm_state *st, int nvars, int nedges, int ndirichlet,
         st->dir_msg[j] = 0.0;
 }
 
+/* The stored variable-to-factor message of edge E out of variable V
+ * (damp_v2f only) becomes normalize(d old + (1 - d) cavity), cavity =
+ * normalize(belief / factor message) -- the seed's Python BP damps both
+ * directions; both terms are normalized, so is their mix.  Returns the
+ * largest change of an entry when st->track_change, else 0. */
+FGM_K_HOT double
+fgm_k_v2f_edge(fgm_state *st, int e, int v, int stride, int k)
+{
+    fgm_v4 cav[FGM_K_VCHUNKS], change = fgm_v_zero();
+    double *p = st->prev + (long)e * stride;
+    const double *b = st->belief + (long)v * stride;
+    const double *m = st->msg + (long)e * stride;
+    int c, nc = FGM_K_NCHUNKS(k);
+
+    for (c = 0; c < nc; c++)
+        cav[c] = fgm_v_keep(fgm_v_div(fgm_v_load(b + c * FGM_K_LANES),
+                                      fgm_v_load(m + c * FGM_K_LANES)),
+                            fgm_v_live(c, k));
+    fgm_v_normalize(cav, nc, k);
+    for (c = 0; c < nc; c++) {
+        fgm_v4 old = fgm_v_load(p + c * FGM_K_LANES);
+
+        cav[c] = fgm_v_add(fgm_v_mul(fgm_v_splat(st->damping), old),
+                           fgm_v_mul(fgm_v_splat(1.0 - st->damping), cav[c]));
+        if (st->track_change)
+            change = fgm_v_max(fgm_v_keep(fgm_v_abs(fgm_v_sub(cav[c], old)),
+                                          fgm_v_live(c, k)), change);
+        fgm_v_store(p + c * FGM_K_LANES, cav[c]);
+    }
+    return fgm_v_hmax(change);
+}
+
 /* End of a sweep: every belief recomputed from its unary vector and all
  * its incoming messages (VAR_EDGES[VAR_EDGE_OFF[v]..VAR_EDGE_OFF[v+1]]),
  * except a pinned one while updates around it are skipped (its messages
- * did not move). */
-static inline void
+ * did not move); with V2F, each variable's stored variable-to-factor
+ * messages are then updated from its new belief (fgm_k_v2f_edge), while
+ * the belief is still in cache.  Returns the largest change of those
+ * (0 without V2F). */
+static inline double
 fgm_k_refresh(fgm_state *st, int nvars, const int *var_edge_off,
-              const int *var_edges, const int *card, int k, int stride)
+              const int *var_edges, const int *card, int k, int stride,
+              int v2f)
 {
-    int v;
+    double change = 0.0, c;
+    int v, j, kv;
 
-    for (v = 0; v < nvars; v++)
-        if (!st->skip_pinned || !st->pinned[v])
-            fgm_k_belief_full(st->belief + (long)v * stride,
-                              st->unary + (long)v * stride, st->msg,
-                              var_edges + var_edge_off[v],
-                              var_edge_off[v + 1] - var_edge_off[v], stride,
-                              card ? card[v] : k);
-}
-
-/* After the beliefs of a sweep (damp_v2f only): every stored
- * variable-to-factor message becomes normalize(d old + (1 - d) cavity),
- * cavity = normalize(belief / factor message) -- the seed's Python BP damps
- * both directions. */
-static inline void
-fgm_k_v2f(fgm_state *st, int nedges, const int *edge_var, const int *card,
-          int k, int stride)
-{
-    fgm_v4 cav[FGM_K_VCHUNKS], d = fgm_v_splat(st->damping);
-    fgm_v4 d1 = fgm_v_splat(1.0 - st->damping);
-    int e, c, kk, nc;
-
-    for (e = 0; e < nedges; e++) {
-        double *p = st->prev + (long)e * stride;
-        const double *b = st->belief + (long)edge_var[e] * stride;
-        const double *m = st->msg + (long)e * stride;
-
-        kk = card ? card[edge_var[e]] : k;
-        nc = FGM_K_NCHUNKS(kk);
-        for (c = 0; c < nc; c++)
-            cav[c] = fgm_v_keep(fgm_v_div(fgm_v_load(b + c * FGM_K_LANES),
-                                          fgm_v_load(m + c * FGM_K_LANES)),
-                                fgm_v_live(c, kk));
-        fgm_v_normalize(cav, nc, kk);
-        for (c = 0; c < nc; c++)
-            cav[c] = fgm_v_add(fgm_v_mul(d, fgm_v_load(p + c * FGM_K_LANES)),
-                               fgm_v_mul(d1, cav[c]));
-        fgm_v_normalize(cav, nc, kk);
-        for (c = 0; c < nc; c++)
-            fgm_v_store(p + c * FGM_K_LANES, cav[c]);
+    for (v = 0; v < nvars; v++) {
+        if (st->skip_pinned && st->pinned[v])
+            continue;
+        kv = card ? card[v] : k;
+        fgm_k_belief_full(st->belief + (long)v * stride,
+                          st->unary + (long)v * stride, st->msg,
+                          var_edges + var_edge_off[v],
+                          var_edge_off[v + 1] - var_edge_off[v], stride, kv);
+        for (j = var_edge_off[v]; v2f && j < var_edge_off[v + 1]; j++) {
+            c = fgm_k_v2f_edge(st, var_edges[j], v, stride, kv);
+            change = c > change ? c : change;
+        }
     }
+    return change;
 }
 
 #define FGM_K_TABLE_MAXARITY 16

@@ -283,7 +283,7 @@ perturb(fgm_model *m, double noise, unsigned long seed)
     }
     gsl_rng_free(rng);
     fgm_k_refresh(&m->st, s->nvars, s->var_edge_off, s->var_edges, s->card,
-                  0, s->stride);
+                  0, s->stride, 0);
 }
 
 /* Whether the K values at X have exactly one that is not zero. */
@@ -354,7 +354,7 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
         const fgm_sched *s = m->sched;
 
         fgm_k_refresh(&m->st, s->nvars, s->var_edge_off, s->var_edges,
-                      s->card, 0, s->stride);
+                      s->card, 0, s->stride, 0);
     }
     m->ran = 1;
 #ifdef FGM_MXCSR_FTZ_DAZ

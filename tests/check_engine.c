@@ -685,6 +685,39 @@ START_TEST(test_skip_pinned)
 }
 END_TEST
 
+/* The seed's both-directions damping: a run from uniform messages moves
+ * only the variable-to-factor messages in its first sweep, and that
+ * counts as change -- a tolerance stops the run at convergence, not
+ * after one sweep. */
+START_TEST(test_tolerance_damp_both)
+{
+    fgm_ir *ir = fgm_ir_sudoku(3);
+    fgm_model *m;
+    fgm_run_opts ro;
+    fgm_run_info info;
+    int given[81], v;
+
+    test_given(EASY000, given);
+    ir->infer.algo = FGM_ALGO_BP_SUM;
+    ir->infer.schedule = FGM_SCHEDULE_PARALLEL;
+    ir->infer.damping = 0.5;
+    ir->infer.damp_both = 1;
+    m = open_interp(ir);
+    for (v = 0; v < 81; v++)
+        if (given[v] >= 0)
+            fgm_model_observe_var(m, v, given[v]);
+    memset(&ro, 0, sizeof ro);
+    ro.iterations = 500;
+    ro.tolerance = 1e-6;
+    ro.use_tolerance = 1;
+    ck_assert_int_eq(fgm_model_run(m, &ro, &info), FGM_OK);
+    ck_assert_int_gt(info.sweeps, 5);
+    ck_assert_int_lt(info.sweeps, 500);
+    ck_assert_double_lt(info.change, 1e-6);
+    fgm_model_free(m);
+}
+END_TEST
+
 START_TEST(test_errors)
 {
     fgm_ir *ir = tree_ir(FGM_ALGO_BP_SUM);
@@ -736,6 +769,7 @@ engine_suite(void)
     tcase_add_test(core, test_shipped_models_both_backends);
     tcase_add_test(core, test_clamp_epsilon);
     tcase_add_test(core, test_skip_pinned);
+    tcase_add_test(core, test_tolerance_damp_both);
     tcase_add_test(errors, test_errors);
     suite_add_tcase(s, core);
     suite_add_tcase(s, errors);

@@ -192,6 +192,23 @@ START_TEST(test_decimate_fix_per_round)
 }
 END_TEST
 
+/* bp-decimate2 fixes every cell BP is sure of in one round: Easy #1 in a
+ * handful of rounds instead of the seed's 36, every cell still decided. */
+START_TEST(test_decimate2_rounds)
+{
+    fixture f = fixture_new(fgm_ir_sudoku(3));
+    fgm_solve_result res;
+
+    ck_assert_int_eq(run(&fgm_solver_bp_decimate2, f.csp, SEED000_EASY1, 0,
+                         0, NULL, NULL, &res), FGM_OK);
+    ck_assert_int_eq(res.stats.decisions, 36);
+    ck_assert_int_eq(res.stats.restarts, 0);
+    ck_assert_msg(res.stats.inferences < 10, "rounds: %ld",
+                  res.stats.inferences);
+    fixture_free(&f);
+}
+END_TEST
+
 /* bp-backtrack on Easy #1: no backtracking needed, 50 root sweeps and 4
  * per node. */
 START_TEST(test_backtrack_counts)
@@ -382,6 +399,7 @@ solvers_suite(void)
     tcase_add_loop_test(core, test_easy_grids, 0, n);
     tcase_add_test(core, test_hybrid_medium);
     tcase_add_test(core, test_decimate_counts);
+    tcase_add_test(core, test_decimate2_rounds);
     tcase_add_test(core, test_decimate_fix_per_round);
     tcase_add_test(core, test_backtrack_counts);
     tcase_add_loop_test(core, test_deterministic, 0, n);

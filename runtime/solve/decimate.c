@@ -111,6 +111,7 @@ fgm_decimate_run(fgm_decimate *d, int sweeps, int fresh, fgm_solve_job *job)
 {
     fgm_model *m = d->model;
     fgm_run_opts ro;
+    fgm_run_info info;
 
     if (job->deadline > 0 && fgm_now() > job->deadline)
         return FGM_ETIMEOUT;
@@ -120,9 +121,9 @@ fgm_decimate_run(fgm_decimate *d, int sweeps, int fresh, fgm_solve_job *job)
     memset(&ro, 0, sizeof ro);
     ro.iterations = sweeps;
     ro.warm = !fresh;
-    fgm_model_run(m, &ro, NULL);
+    fgm_model_run(m, &ro, &info);
     job->stats.inferences++;
-    job->stats.sweeps += sweeps;
+    job->stats.sweeps += info.sweeps;
     job->stats.compiled = fgm_model_is_compiled(m);
     return FGM_OK;
 }
