@@ -7,7 +7,7 @@ SHARED=${2:-../shared}
 OUT=${3:-build/bench}
 P=$SHARED/puzzles
 mkdir -p "$OUT"
-for f in easy50.txt top95.txt hardest.txt; do
+for f in easy50.txt easy51.txt top95.txt hardest.txt; do
     [ -r "$P/$f" ] || { echo "fgm: bench: $P/$f not found (set SHARED=...)" >&2; exit 1; }
 done
 
@@ -43,12 +43,23 @@ cc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -Iruntime tests/bench_alldiff.c \
 
 echo
 echo "== Decimation solvers (seed-faithful and improved) on the public corpora"
-"$FGM" bench --solvers ep-hybrid,ep-hybrid2,bp-decimate,bp-backtrack,alldiff-max,alldiff-max2,alldiff-sum,alldiff-sum2 \
+"$FGM" bench --solvers ep-hybrid,ep-hybrid2,bp-decimate,bp-decimate2,bp-backtrack,alldiff-max,alldiff-max2,alldiff-sum,alldiff-sum2 \
     --timeout-ms 60000 --csv "$OUT/decimation.csv" --svg "$OUT/decimation.svg" \
     "$P/easy50.txt" "$P/hardest.txt" "$P/top95.txt"
 
 echo
+echo "== BP decimation on easy51 (the seed's corpus for it)"
+"$FGM" bench --solvers bp-decimate,bp-decimate2,bp-backtrack \
+    --timeout-ms 60000 --csv "$OUT/easy51.csv" "$P/easy51.txt"
+
+echo
+echo "== Compiled against interpreted, decimation solvers"
+"$FGM" bench --solvers ep-hybrid2,bp-decimate2,alldiff-max,alldiff-max2 \
+    --backends compiled,interpreted --timeout-ms 60000 \
+    --csv "$OUT/backends.csv" "$P/easy50.txt" "$P/hardest.txt"
+
+echo
 echo "== Every solver on the generated 16x16 puzzles (timeout 10 s)"
-"$FGM" bench --solvers backtrack,mrv,ac3,fc,mac,norvig,dlx,ep-naive,ep-robust,ep-iterative,ep-hybrid,ep-hybrid2,bp-decimate,bp-backtrack,alldiff-max,alldiff-sum,alldiff-max2,alldiff-sum2 \
+"$FGM" bench --solvers backtrack,mrv,ac3,fc,mac,norvig,dlx,ep-naive,ep-robust,ep-iterative,ep-hybrid,ep-hybrid2,bp-decimate,bp-decimate2,bp-backtrack,alldiff-max,alldiff-sum,alldiff-max2,alldiff-sum2 \
     --timeout-ms 10000 --csv "$OUT/sixteen.csv" --svg "$OUT/sixteen.svg" \
     puzzles/generated_16x16.txt
