@@ -80,7 +80,8 @@ shares_var(const fgm_sched *s, const fgm_sched_factor *f,
     return a == c || a == d || b == c || b == d;
 }
 
-/* One row per factor of run R: "e, v0[, v1]" plus aux columns (ALLDIFF:
+/* One row per factor of run R: "e, v0[, v1]" plus aux columns (NEQ: a
+ * pair flag, see below; DIRICHLET: node, factor; ALLDIFF:
  * "e, n, v0..v(n-1)"), with a comment where a new IR factor starts. */
 static void
 run_table(FILE *f, const fgm_sched *s, const run *r, int idx)

@@ -15,7 +15,8 @@
  * below anything that changes an argmax, and a hard zero still enters a
  * belief through the unary message (clues, evidence), which is never
  * divided out.  Damping mixes the new message with the previous one,
- * new = (1 - d) new + d old, then renormalizes.
+ * new = (1 - d) new + d old: both are normalized, so is the mix (the
+ * scalar kernels still renormalize it; the vector ones do not).
  *
  * Headers: <stdint.h> via plugin_abi.h, and <math.h> for the alldiff
  * max-product messages (log, exp) of kernels_alldiff.h, included at the
@@ -63,18 +64,6 @@ fgm_k_cavity(double *out, const double *belief, const double *msg, int k)
     for (i = 0; i < k; i++)
         out[i] = belief[i] / msg[i];
     fgm_k_normalize(out, k);
-}
-
-/* Sum-product message of x != y to x, given y's cavity Q (normalized):
- * m(v) = sum_{w != v} q(w) = 1 - q(v).  This is Infer.NET's
- * DiscreteAreEqualOp with the result observed false. */
-static inline void
-fgm_k_neq_sum(double *out, const double *q, int k)
-{
-    int i;
-
-    for (i = 0; i < k; i++)
-        out[i] = 1.0 - q[i];
 }
 
 /* Max-product message of x != y to x: m(v) = max_{w != v} q(w), from the
@@ -207,9 +196,9 @@ fgm_k_neq_max_update(fgm_state *st, int ea, int eb, int va, int vb,
 }
 
 /* Installs the NC chunks of NEWM (normalized, dead lanes zero) as the
- * message MSG: damped toward the old value by D and renormalized, floored
- * at FGM_K_FLOOR.  Returns the largest change of a live entry when TRACK
- * is set, else 0. */
+ * message MSG: damped toward the old value by D (no renormalizing: see
+ * the top of this file), floored at FGM_K_FLOOR.  Returns the largest
+ * change of a live entry when TRACK is set, else 0. */
 FGM_K_HOT double
 fgm_v_commit(double *msg, fgm_v4 *newm, double d, int nc, int k, int track)
 {
@@ -250,7 +239,8 @@ typedef struct fgm_k_neq_job {
 /* First phase: cavities and new messages (reads only).
  *
  * With r = belief / message (the cavity before normalizing) and z = sum r,
- * the sum-product message 1 - r/z is already normalized once divided by
+ * the sum-product message 1 - r/z (Infer.NET's DiscreteAreEqualOp with
+ * the result observed false) is already normalized once divided by
  * (K - 1): m(v) = (z - r(v)) (1/z) (1/(K - 1)).  Both 1/z come from one
  * vector division (scalar ones would queue behind the cavities' on the
  * divider). */
@@ -486,7 +476,8 @@ fgm_k_dirichlet(fgm_state *st, int e, int v, int d, int g, int stride, int k,
 }
 
 /* Start of a run: every edge message uniform over its variable's domain
- * (zero past it), every belief the normalized unary vector, Dirichlet
+ * (zero past it; sweeps then floor those dead lanes to FGM_K_FLOOR, which
+ * every reader masks), every belief the normalized unary vector, Dirichlet
  * posteriors at their priors with no messages yet.  CARD (nvars) gives
  * each domain size, or is NULL when all have size K. */
 static inline void
@@ -520,7 +511,7 @@ fgm_k_reset(fgm_state *st, int nvars, int nedges, int ndirichlet,
 }
 
 /* The stored variable-to-factor message of edge E out of variable V
- * (damp_v2f only) becomes normalize(d old + (1 - d) cavity), cavity =
+ * (damp_v2f only) becomes d old + (1 - d) cavity, cavity =
  * normalize(belief / factor message) -- the seed's Python BP damps both
  * directions; both terms are normalized, so is their mix.  Returns the
  * largest change of an entry when st->track_change, else 0. */

@@ -188,6 +188,13 @@ lower_factors(fgm_sched *s, const fgm_ir *ir)
                                 sc, -1, i);
                 break;
             }
+            /* The neq kernel runs over one domain size (the .fgm
+             * compiler already requires it). */
+            for (j = 1; j < f->arity; j++)
+                if (s->card[sc[j]] != s->card[sc[0]]) {
+                    free(ps.keys);
+                    return FGM_EUNSUPPORTED;
+                }
             for (j = 0; j < f->arity && ok; j++)
                 for (k = j + 1; k < f->arity && ok; k++) {
                     r = pair_add(&ps, sc[j], sc[k]);
@@ -386,11 +393,16 @@ fgm_sched_new(const fgm_ir *ir, fgm_status *status)
         if (need > s->nscratch)
             s->nscratch = (int)need;
     }
+    /* A point mass reaches its variable's belief during sweep 1 when the
+     * Dirichlet factors run first and update beliefs (sequential); else
+     * only at the refresh ending sweep 1. */
     s->pin_sweeps = 1;
     for (i = 1; i < s->nfactors; i++)
         if (s->factors[i].op == FGM_OP_DIRICHLET
             && s->factors[i - 1].op != FGM_OP_DIRICHLET)
             s->pin_sweeps = 2;
+    if (s->infer.schedule == FGM_SCHEDULE_PARALLEL && s->ndirfactors > 0)
+        s->pin_sweeps = 2;
     *status = FGM_OK;
     return s;
 fail:

@@ -53,7 +53,8 @@ typedef struct fgm_sched {
                                  * pinned variables may be skipped: 1 when
                                  * every Dirichlet factor (whose point mass
                                  * pins a variable) runs before the other
-                                 * factors, else 2 */
+                                 * factors in a sequential schedule, else
+                                 * 2 */
 } fgm_sched;
 
 /* Builds the schedule of IR with its inference settings.  Returns NULL

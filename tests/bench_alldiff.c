@@ -36,13 +36,17 @@
 #define NUNITS 27
 #define NEDGES (NUNITS * N)
 #define NPAIRS 810
+/* The pairwise neq kernel works on whole four-lane chunks: its vectors
+ * have the engine's padded stride, dead lanes zero. */
+#define PS (FGM_K_NCHUNKS(N) * FGM_K_LANES)
 
 typedef struct grid {
     int unit[NUNITS][N];        /* cells of each unit; edges unit*9 + j */
     int pair[NPAIRS][2];
     double belief0[81 * N], msg0[NEDGES * N];
-    double pbelief0[81 * N], pmsg0[2 * NPAIRS * N];
-    double belief[81 * N], msg[NEDGES * N], pmsg[2 * NPAIRS * N];
+    double pbelief0[81 * PS], pmsg0[2 * NPAIRS * PS];
+    double belief[81 * N], msg[NEDGES * N];
+    double pbelief[81 * PS], pmsg[2 * NPAIRS * PS];
     double scratch[4096];
     fgm_state st;
 } grid;
@@ -106,10 +110,13 @@ random_state(grid *g, gsl_rng *r)
             g->msg0[e * N + j] = 0.5 + gsl_rng_uniform(r);
         fgm_k_normalize(g->msg0 + e * N, N);
     }
-    memcpy(g->pbelief0, g->belief0, sizeof g->belief0);
+    memset(g->pbelief0, 0, sizeof g->pbelief0);
+    memset(g->pmsg0, 0, sizeof g->pmsg0);
+    for (v = 0; v < 81; v++)
+        memcpy(g->pbelief0 + v * PS, g->belief0 + v * N, N * sizeof(double));
     for (e = 0; e < 2 * NPAIRS; e++)
         for (j = 0; j < N; j++)
-            g->pmsg0[e * N + j] = 1.0 / N;
+            g->pmsg0[e * PS + j] = 1.0 / N;
 }
 
 static void
@@ -164,14 +171,14 @@ sweep(grid *g, int method)
     int u, p;
 
     if (method == PAIRWISE) {
-        memcpy(g->belief, g->pbelief0, sizeof g->belief);
+        memcpy(g->pbelief, g->pbelief0, sizeof g->pbelief);
         memcpy(g->pmsg, g->pmsg0, sizeof g->pmsg);
-        g->st.belief = g->belief;
+        g->st.belief = g->pbelief;
         g->st.msg = g->pmsg;
         t0 = now_ms();
         for (p = 0; p < NPAIRS; p++)
             change += fgm_k_neq(&g->st, 2 * p, 2 * p + 1, g->pair[p][0],
-                                g->pair[p][1], N, N, 0, g->scratch);
+                                g->pair[p][1], PS, N, 0, g->scratch);
     } else {
         restore(g);
         t0 = now_ms();
@@ -230,6 +237,7 @@ main(int argc, char **argv)
     g.st.scratch = g.scratch;
     g.st.damping = 0.5;
     g.st.parallel = 0;
+    g.st.track_change = 1;
     if (fgm_k_alldiff_scratch(N, N, 0) > 4096
         || fgm_k_alldiff_scratch(N, N, 1) > 4096)
         return 3;

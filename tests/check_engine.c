@@ -621,7 +621,9 @@ run_marginals(fgm_model *m, int full, int n, double *out)
 /* Exact observations pin their cells: the updates around them are
  * skipped after the first sweeps, and the marginals are those of full
  * sweeps (to rounding), on both backends, for EP with one-hot point
- * masses and for sequential BP with hard clamps. */
+ * masses (sequential, then flooding: there a point mass reaches its
+ * belief only at the end of sweep 1) and for sequential BP with hard
+ * clamps. */
 START_TEST(test_skip_pinned)
 {
     static double full[81 * 9], skip[81 * 9], other[81 * 9];
@@ -630,8 +632,8 @@ START_TEST(test_skip_pinned)
 
     test_given(EASY000, given);
     ck_assert_ptr_nonnull(mkdtemp(dir));
-    for (pass = 0; pass < 3; pass++) {
-        fgm_ir *ir = pass < 2 ? robust_ir(3) : fgm_ir_sudoku(3);
+    for (pass = 0; pass < 4; pass++) {
+        fgm_ir *ir = pass != 2 ? robust_ir(3) : fgm_ir_sudoku(3);
         fgm_model *m, *c;
         double e[9];
 
@@ -639,6 +641,8 @@ START_TEST(test_skip_pinned)
             ir->infer.algo = FGM_ALGO_BP_SUM;
             ir->infer.iterations = 50;
         }
+        if (pass == 3)
+            ir->infer.schedule = FGM_SCHEDULE_PARALLEL;
         m = open_backend(fgm_ir_copy(ir), FGM_BACKEND_INTERPRETED, NULL);
         c = open_backend(ir, FGM_BACKEND_COMPILED, dir);
         for (v = 0; v < 81; v++) {
@@ -646,7 +650,7 @@ START_TEST(test_skip_pinned)
                 continue;
             memset(e, 0, sizeof e);
             e[given[v]] = 1.0;      /* exact: zeros off the clue */
-            if (pass < 2) {
+            if (pass != 2) {
                 ck_assert_int_eq(fgm_model_observe_dirichlet(m, v, e, 1),
                                  FGM_OK);
                 ck_assert_int_eq(fgm_model_observe_dirichlet(c, v, e, 1),
@@ -744,6 +748,22 @@ START_TEST(test_errors)
     ck_assert_int_eq(fgm_model_open_ir(tree_ir(FGM_ALGO_BP_SUM), &o, &m2,
                                        NULL, NULL), FGM_EINVAL);
     ck_assert_ptr_null(m2);
+    {
+        /* x != y over domains of different sizes: no kernel for it. */
+        fgm_ir *mixed = fgm_ir_new("mixed");
+        fgm_status st;
+        int sc[2];
+
+        sc[0] = fgm_ir_add_array(mixed, "x", 0, NULL, 0, 3, 0, &st);
+        sc[1] = fgm_ir_add_array(mixed, "y", 0, NULL, 0, 4, 0, &st);
+        ck_assert_int_ge(fgm_ir_add_factor(mixed, FGM_FACTOR_NEQ, 2, sc, 0,
+                                           NULL, &st), 0);
+        memset(&o, 0, sizeof o);
+        o.backend = FGM_BACKEND_INTERPRETED;
+        ck_assert_int_eq(fgm_model_open_ir(mixed, &o, &m2, NULL, NULL),
+                         FGM_EUNSUPPORTED);
+        ck_assert_ptr_null(m2);
+    }
     fgm_model_free(NULL);
 }
 END_TEST

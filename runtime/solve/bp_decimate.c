@@ -93,8 +93,26 @@ ws_new_fast(const fgm_csp *csp, const fgm_solve_opts *opts)
     return ws_alloc(csp, opts, CONFIDENT);
 }
 
+/* Whether a peer of V fixed in this round (w->tied lists them, N of
+ * them) holds VALUE. */
+static int
+taken_this_round(const ws *w, const fgm_csp *csp, int v, int value, int n)
+{
+    const int *p = fgm_csp_peers(csp, v);
+    int np = fgm_csp_npeers(csp, v), i, j;
+
+    for (i = 0; i < n; i++)
+        if (w->value[w->tied[i]] == value)
+            for (j = 0; j < np; j++)
+                if (p[j] == w->tied[i])
+                    return 1;
+    return 0;
+}
+
 /* Fixes every free cell whose belief in its best value is at least
- * w->confident.  Returns how many. */
+ * w->confident, except one whose value a peer fixed in the same round
+ * already holds (one round stands for several one-cell rounds, between
+ * which BP would have seen that clash).  Returns how many. */
 static int
 fix_confident(ws *w, fgm_solve_job *job)
 {
@@ -104,11 +122,12 @@ fix_confident(ws *w, fgm_solve_job *job)
         if (w->value[v] >= 0)
             continue;
         fgm_decimate_margin(w->bp, v, &top);
-        if (fgm_decimate_belief(w->bp, v)[top] >= w->confident) {
+        if (fgm_decimate_belief(w->bp, v)[top] >= w->confident
+            && !taken_this_round(w, job->csp, v, top, n)) {
             w->value[v] = top;
             fgm_decimate_fix(w->bp, v, top);
+            w->tied[n++] = v;
             job->stats.decisions++;
-            n++;
         }
     }
     return n;
