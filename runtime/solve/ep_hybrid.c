@@ -27,7 +27,8 @@
  * verifications.  When the search fails the grid stays unsolved
  * (FGM_EUNSOLVED).  The seed: the Easy grids with 0 inferences, its Medium
  * grid (hardest.txt line 2) with 7 inferences and 10 decisions; here 0,
- * and 13 inferences with 24 decisions (the engine's EP posteriors are not
+ * and 9 inferences with 16 decisions (`fgm solve --solver ep-hybrid --csv
+ * puzzles/seed000.txt`, line 4; the engine's EP posteriors are not
  * Infer.NET's to the digit, and the search follows them).
  *
  * opts->iterations (--iters) sets the EP sweeps per inference (default
