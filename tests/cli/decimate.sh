@@ -68,7 +68,7 @@ i=$(col inferences 4)
 # A deadline: reported as timeouts, exit 0.
 expect_exit 0 "timeout" -- "$FGM" solve --solver bp-backtrack --backend interpreted --timeout-ms 1 $P
 expect_err "timeouts=[1-4]" "bp-backtrack times out on the Medium grids"
-# ep-hybrid2 (no inference budget, 10 sweeps per inference) is complete:
+# ep-hybrid2 (exact clues, no inference budget, 1 sweep per inference) is complete:
 # every grid of notebook 000, Medium ones included.
 expect_exit 0 "ep-hybrid2" -- "$FGM" solve --solver ep-hybrid2 --backend interpreted puzzles/seed000.txt
 expect_err "solver=ep-hybrid2 backend=interpreted solved=4/4" "ep-hybrid2 solves all four"
