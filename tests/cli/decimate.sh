@@ -1,4 +1,4 @@
-# tests/cli/decimate.sh: ep-hybrid, bp-decimate and bp-backtrack from the command line.
+# tests/cli/decimate.sh: ep-hybrid, bp-decimate(2) and bp-backtrack from the command line.
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "$(dirname "$0")/common.bash"
 G="$TMP/gen"
@@ -6,7 +6,7 @@ P=puzzles/seed000.txt
 
 # `fgm list` names the three solvers.
 expect_exit 0 "list" -- "$FGM" list
-for s in ep-hybrid bp-decimate bp-backtrack; do
+for s in ep-hybrid bp-decimate bp-decimate2 bp-backtrack; do
     expect_out "^  $s " "fgm list shows $s"
 done
 
@@ -64,6 +64,17 @@ expect_err "solver=ep-hybrid backend=interpreted solved=4/4" "ep-hybrid solves e
 [ "$(col inferences 1)" = 0 ] && [ "$(col decisions 1)" = 0 ] || fail "Easy #1 with no inference"
 i=$(col inferences 4)
 [ "$i" -ge 1 ] && [ "$i" -le 60 ] || fail "Medium grid within 60 inferences, got $i"
+
+# bp-decimate2: the same Easy grids in fewer rounds (every sure cell of a
+# round fixed together), compiled and interpreted alike.
+expect_exit 0 "bp-decimate2" -- "$FGM" solve --solver bp-decimate2 --backend interpreted --csv $P
+expect_err "solver=bp-decimate2 backend=interpreted solved=[234]/4" "bp-decimate2 solves the Easy grids"
+[ "$(col decisions 1)" = 36 ] || fail "bp-decimate2 Easy #1: 36 decisions, got $(col decisions 1)"
+[ "$(col inferences 1)" -lt 37 ] || fail "bp-decimate2 Easy #1: fewer rounds than 37, got $(col inferences 1)"
+cp "$TMP/out" "$TMP/d2i"
+expect_exit 0 "bp-decimate2 compiled" -- "$FGM" solve --solver bp-decimate2 --backend compiled --out-dir "$G" --csv $P
+sed 's/,compiled,/,interpreted,/' "$TMP/out" | cut -d, -f1-5,7- > "$TMP/d2c"
+cut -d, -f1-5,7- "$TMP/d2i" | cmp -s - "$TMP/d2c" || fail "compiled and interpreted bp-decimate2 agree"
 
 # A deadline: reported as timeouts, exit 0.
 expect_exit 0 "timeout" -- "$FGM" solve --solver bp-backtrack --backend interpreted --timeout-ms 1 $P
