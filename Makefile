@@ -180,6 +180,12 @@ install: all
 	install -m 644 $(B)/libfgm.a $(DESTDIR)$(PREFIX)/lib/libfgm.a
 	install -m 755 $(B)/libfgm.so $(DESTDIR)$(PREFIX)/lib/libfgm.so
 	install -m 644 runtime/fgm.h $(DESTDIR)$(PREFIX)/include/fgm.h
+	install -d $(DESTDIR)$(PREFIX)/include/fgm/ops
+	install -m 644 runtime/plugin_abi.h runtime/kernels.h \
+	    $(DESTDIR)$(PREFIX)/include/fgm/
+	install -m 644 runtime/ops/*.h $(DESTDIR)$(PREFIX)/include/fgm/ops/
+	@echo "fgm: plugins need FGM_INCLUDE_DIR=$(PREFIX)/include/fgm once the" \
+	      "source tree is gone (else models run interpreted)"
 
 clean:
 	rm -rf $(B) generated/*.c generated/*.so

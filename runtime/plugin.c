@@ -245,7 +245,7 @@ compiler_argv(const char *cc, const char *inc, const char *tmp,
     argv[n++] = (char *)"-fPIC";
     argv[n++] = (char *)"-shared";
     /* No a*b+c fused into one rounding: the interpreter (built with the
-     * same flag) computes the same bits (kernels_vec.h). */
+     * same flag) computes the same bits (runtime/ops/vec.h). */
     argv[n++] = (char *)"-ffp-contract=off";
     argv[n++] = (char *)"-I";
     argv[n++] = (char *)inc;

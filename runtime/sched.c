@@ -133,7 +133,7 @@ fold_evidence(fgm_sched *s, const fgm_ir *ir)
     return 1;
 }
 
-/* Whether kernels_alldiff.h can run a native alldiff over SC: one domain
+/* Whether ops/alldiff.h can run a native alldiff over SC: one domain
  * size K for the whole scope, arity <= K, and K <= FGM_K_ALLDIFF_SUM_MAXK
  * unless max-product (the subset DP's 2^(K+1) doubles). */
 static int
@@ -364,7 +364,7 @@ fgm_sched_new(const fgm_ir *ir, fgm_status *status)
     for (v = 0; v < ir->nvars; v++)
         if (s->card[v] != s->stride)
             s->uniform_card = 0;
-    /* Whole vector chunks per variable (kernels_vec.h); the padding
+    /* Whole vector chunks per variable (ops/vec.h); the padding
      * lanes stay zero. */
     s->stride = FGM_K_NCHUNKS(s->stride) * FGM_K_LANES;
     if (!fold_evidence(s, ir))

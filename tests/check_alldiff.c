@@ -1,7 +1,7 @@
 /* tests/check_alldiff.c: the native alldiff factor against brute force.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The message functions of runtime/kernels_alldiff.h are checked against
+ * The message functions of runtime/ops/alldiff.h are checked against
  * enumeration of every injective assignment in long double (its exponent
  * range holds products of eight entries near 1e-300), against Ryser's
  * formula and against one assignment solve per minor; the factor inside

@@ -3,7 +3,7 @@
  *
  * Seed: notebook 000 section 8 (Arity9MaxProductSolver, a C# port of the
  * Python twin in notebook 001 section 7).  One native alldiff factor per
- * unit (runtime/kernels_alldiff.h: max-product by one Hungarian solve plus
+ * unit (runtime/ops/alldiff.h: max-product by one Hungarian solve plus
  * shortest paths, sum-product by a subset DP where the seed used Ryser),
  * loopy BP with damping 0.5 on a flooding schedule, then decimation:
  *

@@ -1,10 +1,10 @@
-/* runtime/kernels_alldiff.h: messages of the native arity-n alldiff factor.
+/* runtime/ops/alldiff.h: messages of the native arity-n alldiff factor.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 /* Op: alldiff_sum  arity: n  kind: bp-sum */
 /* Op: alldiff_max  arity: n  kind: bp-max */
 /*
- * Included at the end of kernels.h; the conventions there hold (normalized
+ * Included by kernels.h; the conventions there hold (normalized
  * messages, FGM_K_FLOOR, fgm_k_commit damping, st->parallel).
  *
  * The factor is 1 when the N variables of its scope take pairwise distinct
@@ -83,11 +83,11 @@
  * could not move a point mass.  Its row of Q still constrains the others.
  * A factor whose positions are all fixed costs nothing.
  */
-#ifndef FGM_KERNELS_ALLDIFF_H
-#define FGM_KERNELS_ALLDIFF_H
+#ifndef FGM_OPS_ALLDIFF_H
+#define FGM_OPS_ALLDIFF_H
 
 #include <math.h>
-#include "kernels.h"    /* includes this file at its end: guard first */
+#include "common.h"
 
 #define FGM_K_ALLDIFF_SUM_MAXK 20   /* sum-product: 2^(K+1) doubles */
 #define FGM_K_ALLDIFF_FIXED (1.0 - 1e-9)
@@ -546,4 +546,4 @@ fgm_k_alldiff_max_minors_each(const double *q, int n, int k, double *out,
     }
 }
 
-#endif /* FGM_KERNELS_ALLDIFF_H */
+#endif /* FGM_OPS_ALLDIFF_H */

@@ -1,4 +1,4 @@
-/* runtime/kernels_vec.h: four-lane double vectors for the message kernels.
+/* runtime/ops/vec.h: four-lane double vectors for the message kernels.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The hot kernels (neq, Dirichlet, belief refresh) work on a variable's K
@@ -17,8 +17,8 @@
  * could make them non-zero (0/0 in a cavity, a constant in a message).
  * Needs GCC or Clang (vector extensions), like the plugins.
  */
-#ifndef FGM_KERNELS_VEC_H
-#define FGM_KERNELS_VEC_H
+#ifndef FGM_OPS_VEC_H
+#define FGM_OPS_VEC_H
 
 #define FGM_K_LANES 4
 
@@ -305,4 +305,4 @@ fgm_v_normalize(fgm_v4 *x, int nc, int k)
     return s;
 }
 
-#endif /* FGM_KERNELS_VEC_H */
+#endif /* FGM_OPS_VEC_H */

@@ -1,0 +1,120 @@
+/* runtime/ops/common.h: normalizing, cavities and committing messages.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Part of the kernels shared by the interpreter and plugins: include
+ * runtime/kernels.h, whose conventions hold here.
+ */
+#ifndef FGM_OPS_COMMON_H
+#define FGM_OPS_COMMON_H
+
+#include "../plugin_abi.h"
+
+#define FGM_K_FLOOR 1e-30
+#define FGM_K_MAXCARD 64    /* = FGM_IR_MAXCARD: largest domain */
+
+#include "vec.h"
+
+/* Normalizes X[0..K-1] to sum 1; a zero (or non-positive) sum becomes the
+ * uniform vector.  Returns the sum before normalizing. */
+static inline double
+fgm_k_normalize(double *x, int k)
+{
+    double s = 0.0, inv;
+    int i;
+
+    for (i = 0; i < k; i++)
+        s += x[i];
+    if (!(s > 0.0)) {
+        for (i = 0; i < k; i++)
+            x[i] = 1.0 / k;
+        return s;
+    }
+    inv = 1.0 / s;
+    for (i = 0; i < k; i++)
+        x[i] *= inv;
+    return s;
+}
+
+/* OUT = normalize(BELIEF / MSG): the variable's belief without this edge's
+ * message (the EP cavity, the BP variable-to-factor message). */
+static inline void
+fgm_k_cavity(double *out, const double *belief, const double *msg, int k)
+{
+    int i;
+
+    for (i = 0; i < k; i++)
+        out[i] = belief[i] / msg[i];
+    fgm_k_normalize(out, k);
+}
+
+/* Installs NEWM (K values, normalized here) as the message in MSG, damped
+ * toward the old value by D and floored.  Returns the largest absolute
+ * change of an entry. */
+static inline double
+fgm_k_commit(double *msg, double *newm, double d, int k)
+{
+    double change = 0.0, diff;
+    int i;
+
+    fgm_k_normalize(newm, k);
+    if (d > 0.0) {
+        for (i = 0; i < k; i++)
+            newm[i] = (1.0 - d) * newm[i] + d * msg[i];
+        fgm_k_normalize(newm, k);
+    }
+    for (i = 0; i < k; i++) {
+        if (newm[i] < FGM_K_FLOOR)
+            newm[i] = FGM_K_FLOOR;
+        diff = newm[i] - msg[i];
+        if (diff < 0.0)
+            diff = -diff;
+        if (diff > change)
+            change = diff;
+        msg[i] = newm[i];
+    }
+    return change;
+}
+
+/* BELIEF = normalize(CAV * MSG): the belief after a message update. */
+static inline void
+fgm_k_belief(double *belief, const double *cav, const double *msg, int k)
+{
+    int i;
+
+    for (i = 0; i < k; i++)
+        belief[i] = cav[i] * msg[i];
+    fgm_k_normalize(belief, k);
+}
+
+/* Installs the NC chunks of NEWM (normalized, dead lanes zero) as the
+ * message MSG: damped toward the old value by D (no renormalizing: see
+ * the top of this file), floored at FGM_K_FLOOR.  Returns the largest
+ * change of a live entry when TRACK is set, else 0. */
+FGM_K_HOT double
+fgm_v_commit(double *msg, fgm_v4 *newm, double d, int nc, int k, int track)
+{
+    fgm_v4 change = fgm_v_zero(), x, old;
+    int c;
+
+    if (d > 0.0) {
+        for (c = 0; c < nc; c++) {
+            old = fgm_v_keep(fgm_v_load(msg + c * FGM_K_LANES),
+                             fgm_v_live(c, k));
+            newm[c] = fgm_v_add(fgm_v_mul(fgm_v_splat(1.0 - d), newm[c]),
+                                fgm_v_mul(fgm_v_splat(d), old));
+        }
+    }
+    for (c = 0; c < nc; c++) {
+        x = fgm_v_floor(newm[c], FGM_K_FLOOR);
+        if (track) {
+            old = fgm_v_load(msg + c * FGM_K_LANES);
+            change = fgm_v_max(fgm_v_keep(fgm_v_abs(fgm_v_sub(x, old)),
+                                          fgm_v_live(c, k)), change);
+        }
+        fgm_v_store(msg + c * FGM_K_LANES, x);
+        newm[c] = x;
+    }
+    return fgm_v_hmax(change);
+}
+
+#endif /* FGM_OPS_COMMON_H */

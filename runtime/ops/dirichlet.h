@@ -1,0 +1,111 @@
+/* runtime/ops/dirichlet.h: the "x ~ Discrete(p), p ~ Dirichlet" operator (EP and BP).
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Part of the kernels shared by the interpreter and plugins: include
+ * runtime/kernels.h, whose conventions hold here.
+ */
+#ifndef FGM_OPS_DIRICHLET_H
+#define FGM_OPS_DIRICHLET_H
+
+#include "common.h"
+
+/* Message of "x ~ Discrete(p)" to x when p is a Dirichlet node (EP).
+ *
+ * The cavity of p is Dir(a), a = posterior - this factor's pseudo-count
+ * message; the message to x is its mean a / sum(a).  The message back to p
+ * projects the tilted distribution sum_v w(v) Dir(a + e_v), with
+ * w(v) ~ q(v) a_v and q x's cavity, onto one Dirichlet:
+ *   PROJECTION_MEAN: keep the total sum(a) + 1 and match the mean, which
+ *     gives a' = a + w (Infer.NET's default; exact when x is observed);
+ *   PROJECTION_MEAN_SQUARE: match the mean m and the mean square
+ *     sum_j E[p_j^2] = M2, giving the precision
+ *     s = (1 - M2) / (M2 - sum_j m_j^2) and a' = s m (Minka 2000,
+ *     "Estimating a Dirichlet distribution"; Minka and Lafferty 2002).
+ * A point-mass prior (a clue) sends its vector and is not updated.
+ * POST, MSGP: p's posterior and this factor's message to p (K each); PRIOR
+ * and POINT: p's prior.  Returns the largest change of the x message. */
+FGM_K_HOT double
+fgm_k_dirichlet(fgm_state *st, int e, int v, int d, int g, int stride, int k,
+                int ep, int mean_square, double *scratch)
+{
+    fgm_v4 q[FGM_K_VCHUNKS], cav[FGM_K_VCHUNKS], w[FGM_K_VCHUNKS];
+    fgm_v4 nm[FGM_K_VCHUNKS], acc = fgm_v_zero();
+    double *m = st->msg + (long)e * stride;
+    double *bel = st->belief + (long)v * stride;
+    double *post = st->dir_post + (long)d * stride;
+    double *prior = st->dir_prior + (long)d * stride;
+    double *mp = st->dir_msg + (long)g * stride, change, a;
+    int c, nc = FGM_K_NCHUNKS(k);
+
+    (void)scratch;
+    if (st->skip_pinned && st->pinned[v] && st->dir_point[d])
+        return 0.0;
+    for (c = 0; c < nc; c++)
+        q[c] = fgm_v_keep(fgm_v_div(fgm_v_load(bel + c * FGM_K_LANES),
+                                    fgm_v_load(m + c * FGM_K_LANES)),
+                          fgm_v_live(c, k));
+    fgm_v_normalize(q, nc, k);
+    if (st->dir_point[d] || !ep) {
+        /* Point mass, or BP: the prior's mean is the whole message. */
+        for (c = 0; c < nc; c++)
+            nm[c] = fgm_v_keep(fgm_v_load(prior + c * FGM_K_LANES),
+                               fgm_v_live(c, k));
+    } else {
+        for (c = 0; c < nc; c++) {
+            /* An improper cavity (possible with mean-square messages)
+             * is clipped to a proper one. */
+            cav[c] = fgm_v_sub(fgm_v_load(post + c * FGM_K_LANES),
+                               fgm_v_load(mp + c * FGM_K_LANES));
+            cav[c] = fgm_v_keep(fgm_v_floor(cav[c], 1e-12), fgm_v_live(c, k));
+            acc = fgm_v_add(acc, cav[c]);
+            nm[c] = cav[c];
+            w[c] = fgm_v_mul(q[c], cav[c]);
+        }
+        a = fgm_v_sum(acc);
+        fgm_v_normalize(w, nc, k);
+        if (mean_square) {
+            fgm_v4 m2 = fgm_v_zero(), sm2 = fgm_v_zero(), mean, c1, t2;
+            fgm_v4 a1 = fgm_v_splat(a + 1.0);
+            fgm_v4 a12 = fgm_v_splat((a + 1.0) * (a + 2.0));
+            double s, t;
+
+            for (c = 0; c < nc; c++) {
+                mean = fgm_v_div(fgm_v_add(cav[c], w[c]), a1);
+                /* E[p_i^2] under the tilted mixture:
+                 * (cav (cav + 1) + 2 w (cav + 1)) / ((a + 1)(a + 2)). */
+                c1 = fgm_v_add(cav[c], fgm_v_splat(1.0));
+                t2 = fgm_v_mul(fgm_v_mul(fgm_v_splat(2.0), w[c]), c1);
+                m2 = fgm_v_add(m2, fgm_v_div(fgm_v_add(fgm_v_mul(cav[c], c1),
+                                                       t2), a12));
+                sm2 = fgm_v_add(sm2, fgm_v_mul(mean, mean));
+            }
+            t = fgm_v_sum(m2);
+            s = fgm_v_sum(sm2);
+            s = (t - s) > 0.0 ? (1.0 - t) / (t - s) : a + 1.0;
+            for (c = 0; c < nc; c++) {
+                fgm_v4 p = fgm_v_div(fgm_v_mul(fgm_v_splat(s),
+                                               fgm_v_add(cav[c], w[c])), a1);
+
+                fgm_v_store(post + c * FGM_K_LANES, p);
+                fgm_v_store(mp + c * FGM_K_LANES, fgm_v_sub(p, cav[c]));
+            }
+        } else {
+            for (c = 0; c < nc; c++) {
+                fgm_v_store(post + c * FGM_K_LANES, fgm_v_add(cav[c], w[c]));
+                fgm_v_store(mp + c * FGM_K_LANES, w[c]);
+            }
+        }
+    }
+    fgm_v_normalize(nm, nc, k);
+    change = fgm_v_commit(m, nm, 0.0, nc, k, st->track_change);
+    if (!st->parallel) {
+        for (c = 0; c < nc; c++)
+            q[c] = fgm_v_mul(q[c], nm[c]);
+        fgm_v_normalize(q, nc, k);
+        for (c = 0; c < nc; c++)
+            fgm_v_store(bel + c * FGM_K_LANES, q[c]);
+    }
+    return change;
+}
+
+#endif /* FGM_OPS_DIRICHLET_H */

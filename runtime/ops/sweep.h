@@ -1,0 +1,139 @@
+/* runtime/ops/sweep.h: what runs around the operators of every schedule.
+ * The reset at the start of a run; the belief refresh (and the seed's
+ * damped variable-to-factor messages) at the end of each sweep.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Part of the kernels shared by the interpreter and plugins: include
+ * runtime/kernels.h, whose conventions hold here.
+ */
+#ifndef FGM_OPS_SWEEP_H
+#define FGM_OPS_SWEEP_H
+
+#include "common.h"
+
+/* BELIEF = normalize(UNARY * prod of the N messages MSGS[E[j]*stride]):
+ * a belief recomputed from scratch (end of every sweep, so that divisions
+ * never accumulate rounding). */
+FGM_K_HOT void
+fgm_k_belief_full(double *belief, const double *unary, const double *msgs,
+                  const int *edges, int n, int stride, int k)
+{
+    fgm_v4 b[FGM_K_VCHUNKS];
+    int c, j, nc = FGM_K_NCHUNKS(k);
+
+    for (c = 0; c < nc; c++)
+        b[c] = fgm_v_load(unary + c * FGM_K_LANES);
+    for (j = 0; j < n; j++) {
+        const double *m = msgs + (long)edges[j] * stride;
+
+        for (c = 0; c < nc; c++)
+            b[c] = fgm_v_mul(b[c], fgm_v_load(m + c * FGM_K_LANES));
+        /* Messages are >= FGM_K_FLOOR (1e-30): renormalizing every 8
+         * keeps the running product far from underflow. */
+        if ((j & 7) == 7)
+            fgm_v_normalize(b, nc, k);
+    }
+    fgm_v_normalize(b, nc, k);
+    for (c = 0; c < nc; c++)
+        fgm_v_store(belief + c * FGM_K_LANES, b[c]);
+}
+
+/* Start of a run: every edge message uniform over its variable's domain
+ * (zero past it; sweeps then floor those dead lanes to FGM_K_FLOOR, which
+ * every reader masks), every belief the normalized unary vector, Dirichlet
+ * posteriors at their priors with no messages yet.  CARD (nvars) gives
+ * each domain size, or is NULL when all have size K. */
+static inline void
+fgm_k_reset(fgm_state *st, int nvars, int nedges, int ndirichlet,
+            int ndirfactors, const int *edge_var, const int *card, int k,
+            int stride)
+{
+    int e, v, j, c;
+
+    for (e = 0; e < nedges; e++) {
+        c = card ? card[edge_var[e]] : k;
+        for (j = 0; j < stride; j++)
+            st->msg[(long)e * stride + j] = j < c ? 1.0 / c : 0.0;
+    }
+    for (v = 0; v < nvars; v++) {
+        double *b = st->belief + (long)v * stride;
+
+        for (j = 0; j < stride; j++)
+            b[j] = st->unary[(long)v * stride + j];
+        fgm_k_normalize(b, card ? card[v] : k);
+    }
+    for (e = 0; e < nedges && st->damp_v2f; e++) {
+        c = card ? card[edge_var[e]] : k;
+        for (j = 0; j < stride; j++)
+            st->prev[(long)e * stride + j] = j < c ? 1.0 / c : 0.0;
+    }
+    for (j = 0; j < ndirichlet * stride; j++)
+        st->dir_post[j] = st->dir_prior[j];
+    for (j = 0; j < ndirfactors * stride; j++)
+        st->dir_msg[j] = 0.0;
+}
+
+/* The stored variable-to-factor message of edge E out of variable V
+ * (damp_v2f only) becomes d old + (1 - d) cavity, cavity =
+ * normalize(belief / factor message) -- the seed's Python BP damps both
+ * directions; both terms are normalized, so is their mix.  Returns the
+ * largest change of an entry when st->track_change, else 0. */
+FGM_K_HOT double
+fgm_k_v2f_edge(fgm_state *st, int e, int v, int stride, int k)
+{
+    fgm_v4 cav[FGM_K_VCHUNKS], change = fgm_v_zero();
+    double *p = st->prev + (long)e * stride;
+    const double *b = st->belief + (long)v * stride;
+    const double *m = st->msg + (long)e * stride;
+    int c, nc = FGM_K_NCHUNKS(k);
+
+    for (c = 0; c < nc; c++)
+        cav[c] = fgm_v_keep(fgm_v_div(fgm_v_load(b + c * FGM_K_LANES),
+                                      fgm_v_load(m + c * FGM_K_LANES)),
+                            fgm_v_live(c, k));
+    fgm_v_normalize(cav, nc, k);
+    for (c = 0; c < nc; c++) {
+        fgm_v4 old = fgm_v_load(p + c * FGM_K_LANES);
+
+        cav[c] = fgm_v_add(fgm_v_mul(fgm_v_splat(st->damping), old),
+                           fgm_v_mul(fgm_v_splat(1.0 - st->damping), cav[c]));
+        if (st->track_change)
+            change = fgm_v_max(fgm_v_keep(fgm_v_abs(fgm_v_sub(cav[c], old)),
+                                          fgm_v_live(c, k)), change);
+        fgm_v_store(p + c * FGM_K_LANES, cav[c]);
+    }
+    return fgm_v_hmax(change);
+}
+
+/* End of a sweep: every belief recomputed from its unary vector and all
+ * its incoming messages (VAR_EDGES[VAR_EDGE_OFF[v]..VAR_EDGE_OFF[v+1]]),
+ * except a pinned one while updates around it are skipped (its messages
+ * did not move); with V2F, each variable's stored variable-to-factor
+ * messages are then updated from its new belief (fgm_k_v2f_edge), while
+ * the belief is still in cache.  Returns the largest change of those
+ * (0 without V2F). */
+static inline double
+fgm_k_refresh(fgm_state *st, int nvars, const int *var_edge_off,
+              const int *var_edges, const int *card, int k, int stride,
+              int v2f)
+{
+    double change = 0.0, c;
+    int v, j, kv;
+
+    for (v = 0; v < nvars; v++) {
+        if (st->skip_pinned && st->pinned[v])
+            continue;
+        kv = card ? card[v] : k;
+        fgm_k_belief_full(st->belief + (long)v * stride,
+                          st->unary + (long)v * stride, st->msg,
+                          var_edges + var_edge_off[v],
+                          var_edge_off[v + 1] - var_edge_off[v], stride, kv);
+        for (j = var_edge_off[v]; v2f && j < var_edge_off[v + 1]; j++) {
+            c = fgm_k_v2f_edge(st, var_edges[j], v, stride, kv);
+            change = c > change ? c : change;
+        }
+    }
+    return change;
+}
+
+#endif /* FGM_OPS_SWEEP_H */
