@@ -1,4 +1,4 @@
-/* runtime/ops/dirichlet.h: the "x ~ Discrete(p), p ~ Dirichlet" operator (EP and BP).
+/* runtime/ops/dirichlet.h: "x ~ Discrete(p), p ~ Dirichlet" (EP and BP).
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Part of the kernels shared by the interpreter and plugins: include

@@ -113,12 +113,12 @@ fgm_k_neq_begin(const fgm_state *st, fgm_k_neq_job *j, int ea, int eb, int va,
             j->rb[c] = fgm_v_keep(fgm_v_load(st->prev + (long)eb * stride
                                              + c * FGM_K_LANES), live);
         } else {
-            j->ra[c] = fgm_v_keep(fgm_v_div(fgm_v_load(j->ba + c * FGM_K_LANES),
-                                            fgm_v_load(j->ma + c * FGM_K_LANES)),
-                                  live);
-            j->rb[c] = fgm_v_keep(fgm_v_div(fgm_v_load(j->bb + c * FGM_K_LANES),
-                                            fgm_v_load(j->mb + c * FGM_K_LANES)),
-                                  live);
+            long at = (long)c * FGM_K_LANES;
+
+            j->ra[c] = fgm_v_keep(fgm_v_div(fgm_v_load(j->ba + at),
+                                            fgm_v_load(j->ma + at)), live);
+            j->rb[c] = fgm_v_keep(fgm_v_div(fgm_v_load(j->bb + at),
+                                            fgm_v_load(j->mb + at)), live);
         }
         za4 = fgm_v_add(za4, j->ra[c]);
         zb4 = fgm_v_add(zb4, j->rb[c]);
