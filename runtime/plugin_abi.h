@@ -18,7 +18,7 @@
  * or to how runtime/sched.c lowers and orders a schedule: the IR hash
  * does not cover the schedule, so a plugin built by an older lowering
  * would otherwise pass as up to date. */
-#define FGM_PLUGIN_ABI_VERSION 7u
+#define FGM_PLUGIN_ABI_VERSION 8u
 #define FGM_PLUGIN_ENTRY fgm_plugin_entry
 #define FGM_PLUGIN_ENTRY_NAME "fgm_plugin_entry"
 

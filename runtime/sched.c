@@ -230,71 +230,73 @@ lower_factors(fgm_sched *s, const fgm_ir *ir)
 }
 
 /* Updates in flight: a neq update should share no variable with the
- * FGM_SCHED_GAP updates scheduled just before it. */
+ * FGM_SCHED_GAP updates scheduled just before it; the greedy looks at
+ * most FGM_SCHED_SCAN factors down the pending list (every Sudoku up to
+ * 9x9 gets the unbounded greedy's order; huge models stay linear). */
 #define FGM_SCHED_GAP 8
-
-/* Whether neq factor F touches a variable of the GAP factors before
- * position AT in ORDER. */
-static int
-recently_touched(const fgm_sched *s, const int *order, int at,
-                 const fgm_sched_factor *f)
-{
-    int a = s->edge_var[f->edge], b = s->edge_var[f->edge + 1], i;
-
-    for (i = at - 1; i >= 0 && i >= at - FGM_SCHED_GAP; i--) {
-        const fgm_sched_factor *g = &s->factors[order[i]];
-        int c, d;
-
-        if (g->op != FGM_OP_NEQ)
-            break;
-        c = s->edge_var[g->edge];
-        d = s->edge_var[g->edge + 1];
-        if (a == c || a == d || b == c || b == d)
-            return 1;
-    }
-    return 0;
-}
+#define FGM_SCHED_SCAN 1024
 
 /* Reorders each run of consecutive neq factors so that successive
  * updates rarely share a variable: in the pairwise Sudoku a row's pairs
  * come as (0,1), (0,2), ... and each update would wait for the previous
  * one's belief of cell 0; interleaved, the CPU overlaps them.  Greedy:
- * the first pending factor that touches none of the last FGM_SCHED_GAP
- * ones, else the first pending.  Edges are renumbered in the new order,
- * so messages are still read front to back. */
+ * among the first FGM_SCHED_SCAN pending factors, the first that touches
+ * no variable of the last FGM_SCHED_GAP scheduled ones, else the first
+ * pending.  Edges are renumbered in the new order, so messages are still
+ * read front to back. */
 static int
 interleave_neq(fgm_sched *s)
 {
-    int *order = malloc(((size_t)s->nfactors + 1) * sizeof *order);
-    int *pend = malloc(((size_t)s->nfactors + 1) * sizeof *pend);
+    size_t nf1 = (size_t)s->nfactors + 1;
+    int *order = malloc(nf1 * sizeof *order);
+    int *next = malloc(nf1 * sizeof *next);     /* pending list links */
+    int *last = malloc(((size_t)s->nvars + 1) * sizeof *last);
     int *ev = malloc(((size_t)s->nedges + 1) * sizeof *ev);
-    fgm_sched_factor *nf = malloc(((size_t)s->nfactors + 1) * sizeof *nf);
-    int i = 0, n = 0, j, np, e = 0, a;
+    fgm_sched_factor *nf = malloc(nf1 * sizeof *nf);
+    int i = 0, n = 0, e = 0, a, head, j, prev, pick, pprev, scan;
 
-    if (!order || !pend || !ev || !nf) {
+    if (!order || !next || !last || !ev || !nf) {
         free(order);
-        free(pend);
+        free(next);
+        free(last);
         free(ev);
         free(nf);
         return 0;
     }
+    for (a = 0; a < s->nvars; a++)
+        last[a] = -FGM_SCHED_GAP - 1;   /* position of its latest update */
     while (i < s->nfactors) {
         if (s->factors[i].op != FGM_OP_NEQ) {
             order[n++] = i++;
             continue;
         }
-        for (np = 0; i < s->nfactors && s->factors[i].op == FGM_OP_NEQ; i++)
-            pend[np++] = i;
-        while (np > 0) {
-            for (j = 0; j < np; j++)
-                if (!recently_touched(s, order, n, &s->factors[pend[j]]))
+        head = i;
+        for (; i < s->nfactors && s->factors[i].op == FGM_OP_NEQ; i++)
+            next[i] = i + 1 < s->nfactors
+                      && s->factors[i + 1].op == FGM_OP_NEQ ? i + 1 : -1;
+        while (head >= 0) {
+            pick = head;
+            pprev = -1;
+            for (j = head, prev = -1, scan = 0;
+                 j >= 0 && scan < FGM_SCHED_SCAN;
+                 prev = j, j = next[j], scan++) {
+                int x = s->edge_var[s->factors[j].edge];
+                int y = s->edge_var[s->factors[j].edge + 1];
+
+                if (last[x] < n - FGM_SCHED_GAP
+                    && last[y] < n - FGM_SCHED_GAP) {
+                    pick = j;
+                    pprev = prev;
                     break;
-            if (j == np)
-                j = 0;
-            order[n++] = pend[j];
-            memmove(pend + j, pend + j + 1, (size_t)(np - j - 1)
-                    * sizeof *pend);
-            np--;
+                }
+            }
+            if (pprev < 0)
+                head = next[pick];
+            else
+                next[pprev] = next[pick];
+            last[s->edge_var[s->factors[pick].edge]] = n;
+            last[s->edge_var[s->factors[pick].edge + 1]] = n;
+            order[n++] = pick;
         }
     }
     for (i = 0; i < s->nfactors; i++) {
@@ -309,7 +311,8 @@ interleave_neq(fgm_sched *s)
     s->factors = nf;
     s->edge_var = ev;
     free(order);
-    free(pend);
+    free(next);
+    free(last);
     return 1;
 }
 
