@@ -209,7 +209,7 @@ mixed_ir(fgm_algo algo, int loop)
     int i, j, n;
 
     for (i = 0; i < 6; i++) {
-        char name[8];
+        char name[16];
 
         snprintf(name, sizeof name, "x%d", i);
         ck_assert_int_eq(fgm_ir_add_array(ir, name, 0, NULL, 0, cards[i], 0,
