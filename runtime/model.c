@@ -325,7 +325,7 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
 {
     static const fgm_run_opts defaults;
     const fgm_ir_infer *inf = &m->sched->infer;
-    int iters, i;
+    int iters, i, may_skip;
     double tol, change = 0.0, t0 = fgm_now();
 #ifdef FGM_MXCSR_FTZ_DAZ
     unsigned csr;
@@ -367,14 +367,17 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
     csr = _mm_getcsr();
     _mm_setcsr(csr | FGM_MXCSR_FTZ_DAZ);
 #endif
-    find_pinned(m);
+    /* The first sweeps bring every point mass into the beliefs and
+     * compute the (then constant) messages out of pinned variables
+     * (fgm_sched.pin_sweeps); later sweeps of an undamped run skip them.
+     * Pinned variables are looked for only when a sweep can skip. */
+    may_skip = iters > m->sched->pin_sweeps && m->st.damping == 0.0
+               && !m->st.damp_v2f && !opts->full_sweeps;
+    if (may_skip)
+        find_pinned(m);
     for (i = 0; i < iters; i++) {
         m->st.track_change = tol > 0.0 || i == iters - 1;
-        /* The first sweeps bring every point mass into the beliefs and
-         * compute the (then constant) messages out of pinned variables
-         * (fgm_sched.pin_sweeps); later sweeps skip them. */
-        m->st.skip_pinned = i >= m->sched->pin_sweeps && m->st.damping == 0.0
-                            && !m->st.damp_v2f && !opts->full_sweeps;
+        m->st.skip_pinned = may_skip && i >= m->sched->pin_sweeps;
         change = m->desc ? m->desc->sweep(&m->st)
                          : fgm_interp_sweep(m->sched, &m->st);
         if (tol > 0.0 && change < tol) {

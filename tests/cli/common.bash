@@ -27,6 +27,20 @@ expect_out() {
     grep -Eq -- "$1" "$TMP/out" || fail "$2: stdout lacks /$1/: $(head -c 300 "$TMP/out")"
 }
 
+# col NAME ROW: the CSV field NAME of data row ROW (1-based) of $TMP/out.
+col() {
+    awk -F, -v name="$1" -v row="$2" '
+        NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
+        NR == row + 1 { print (c ? $c : "missing") }' "$TMP/out"
+}
+
+# same FILE1 FILE2: the CSVs agree but for the time and the backend.
+same() {
+    cut -d, -f1-2,4-5,7- "$1" > "$TMP/s1"
+    cut -d, -f1-2,4-5,7- "$2" > "$TMP/s2"
+    cmp -s "$TMP/s1" "$TMP/s2"
+}
+
 finish() {
     if [ "$fails" -gt 0 ]; then echo "$fails failure(s)" >&2; exit 1; fi
     echo ok

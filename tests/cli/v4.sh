@@ -10,20 +10,6 @@ for s in alldiff-max alldiff-sum alldiff-max2 alldiff-sum2; do
     expect_out "^  $s " "fgm list shows $s"
 done
 
-# col NAME ROW: the CSV field NAME of data row ROW (1-based) of $TMP/out.
-col() {
-    awk -F, -v name="$1" -v row="$2" '
-        NR == 1 { for (i = 1; i <= NF; i++) if ($i == name) c = i; next }
-        NR == row + 1 { print (c ? $c : "missing") }' "$TMP/out"
-}
-
-# same FILE1 FILE2: the CSVs agree but for the time and the backend.
-same() {
-    cut -d, -f1-2,4-5,7- "$1" > "$TMP/s1"
-    cut -d, -f1-2,4-5,7- "$2" > "$TMP/s2"
-    cmp -s "$TMP/s1" "$TMP/s2"
-}
-
 # alldiff-max (seed 000 s.8): the Easy grids in one attempt each, one
 # decision per free cell, 30 + 4 per decision sweeps; every row within 30
 # restarts, one contradiction per restart.
