@@ -631,18 +631,30 @@ number(fgmc *c, fgmc_sym *a, int *next, const char *what)
     return 1;
 }
 
-static void
-check_var(fgmc *c, fgmc_stmt *s)
+/* Declares the array of statement S as KIND, linked to S.  Returns the
+ * symbol, or NULL with S marked bad. */
+static fgmc_sym *
+declare_array(fgmc *c, fgmc_stmt *s, fgmc_sym_kind kind)
 {
-    fgmc_sym *a = declare(c, SYM_VAR, s->name, s->nameloc, s);
-    int ok;
+    fgmc_sym *a = declare(c, kind, s->name, s->nameloc, s);
 
     if (!a) {
         s->bad = 1;
-        return;
+        return NULL;
     }
     s->sym = a;
     a->flags = s->observed ? FGM_ARRAY_OBSERVED : 0;
+    return a;
+}
+
+static void
+check_var(fgmc *c, fgmc_stmt *s)
+{
+    fgmc_sym *a = declare_array(c, s, SYM_VAR);
+    int ok;
+
+    if (!a)
+        return;
     ok = check_dims(c, s, a) && check_domain(c, s, a)
          && number(c, a, &c->nvars, "variables");
     if (!ok) {
@@ -714,15 +726,11 @@ check_dirichlet(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
 static void
 check_prior(fgmc *c, fgmc_stmt *s)
 {
-    fgmc_sym *a = declare(c, SYM_PRIOR, s->name, s->nameloc, s);
+    fgmc_sym *a = declare_array(c, s, SYM_PRIOR);
     int ok;
 
-    if (!a) {
-        s->bad = 1;
+    if (!a)
         return;
-    }
-    s->sym = a;
-    a->flags = s->observed ? FGM_ARRAY_OBSERVED : 0;
     ok = check_dims(c, s, a) && check_dirichlet(c, s, a)
          && number(c, a, &c->ndirichlet, "Dirichlet nodes");
     if (!ok)
