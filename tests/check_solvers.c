@@ -43,32 +43,6 @@ static const fgm_solver *const solvers[] = {
     &fgm_solver_bp_backtrack,
 };
 
-/* A model and its csp. */
-typedef struct fixture {
-    fgm_ir *ir;
-    fgm_csp *csp;
-} fixture;
-
-static fixture
-fixture_new(fgm_ir *ir)
-{
-    fixture f;
-    fgm_status st;
-
-    ck_assert_ptr_nonnull(ir);
-    f.ir = ir;
-    f.csp = fgm_csp_new(ir, &st);
-    ck_assert_ptr_nonnull(f.csp);
-    return f;
-}
-
-static void
-fixture_free(fixture *f)
-{
-    fgm_csp_free(f->csp);
-    fgm_ir_free(f->ir);
-}
-
 static void
 interpreted(fgm_solve_opts *o)
 {
@@ -111,7 +85,7 @@ START_TEST(test_easy_grids)
 {
     const fgm_solver *s = solvers[_i];
     const char *const grids[] = { SEED000_EASY1, SEED000_EASY2 };
-    fixture f = fixture_new(fgm_ir_sudoku(3));
+    test_fixture f = test_fixture_new(fgm_ir_sudoku(3));
     fgm_solve_result res;
     size_t g;
 
@@ -126,7 +100,7 @@ START_TEST(test_easy_grids)
             ck_assert_int_eq(res.stats.decisions, 0);
         }
     }
-    fixture_free(&f);
+    test_fixture_free(&f);
 }
 END_TEST
 
@@ -134,7 +108,7 @@ END_TEST
  * inferences, 10 decisions; our EP's posteriors differ in detail). */
 START_TEST(test_hybrid_medium)
 {
-    fixture f = fixture_new(fgm_ir_sudoku(3));
+    test_fixture f = test_fixture_new(fgm_ir_sudoku(3));
     fgm_solve_result res;
 
     ck_assert_int_eq(run(&fgm_solver_ep_hybrid, f.csp, SEED000_MEDIUM2, 3, 0,
@@ -148,7 +122,7 @@ START_TEST(test_hybrid_medium)
     /* 50 EP sweeps per inference. */
     ck_assert_int_eq(res.stats.sweeps, 50 * res.stats.inferences);
     ck_assert_int_le(res.stats.nodes, res.stats.decisions + 1);
-    fixture_free(&f);
+    test_fixture_free(&f);
 }
 END_TEST
 
@@ -157,7 +131,7 @@ END_TEST
  * figures for this grid). */
 START_TEST(test_decimate_counts)
 {
-    fixture f = fixture_new(fgm_ir_sudoku(3));
+    test_fixture f = test_fixture_new(fgm_ir_sudoku(3));
     fgm_solve_result res;
 
     ck_assert_int_eq(run(&fgm_solver_bp_decimate, f.csp, SEED000_EASY1, 0, 0,
@@ -167,7 +141,7 @@ START_TEST(test_decimate_counts)
     ck_assert_int_eq(res.stats.inferences, 37);
     ck_assert_int_eq(res.stats.restarts, 0);
     ck_assert_int_eq(res.stats.contradictions, 0);
-    fixture_free(&f);
+    test_fixture_free(&f);
 }
 END_TEST
 
@@ -176,7 +150,7 @@ END_TEST
  * by the option's existence (test_decimate_counts). */
 START_TEST(test_decimate_fix_per_round)
 {
-    fixture f = fixture_new(fgm_ir_sudoku(3));
+    test_fixture f = test_fixture_new(fgm_ir_sudoku(3));
     fgm_solve_result res;
     fgm_solve_opts o;
 
@@ -188,7 +162,7 @@ START_TEST(test_decimate_fix_per_round)
                   <= (res.stats.restarts + 1) * (1 + (36 + 3) / 4),
                   "at most 1 + ceil(36/4) inferences per attempt (got %ld)",
                   res.stats.inferences);
-    fixture_free(&f);
+    test_fixture_free(&f);
 }
 END_TEST
 
@@ -196,7 +170,7 @@ END_TEST
  * handful of rounds instead of the seed's 36, every cell still decided. */
 START_TEST(test_decimate2_rounds)
 {
-    fixture f = fixture_new(fgm_ir_sudoku(3));
+    test_fixture f = test_fixture_new(fgm_ir_sudoku(3));
     fgm_solve_result res;
 
     ck_assert_int_eq(run(&fgm_solver_bp_decimate2, f.csp, SEED000_EASY1, 0,
@@ -205,7 +179,7 @@ START_TEST(test_decimate2_rounds)
     ck_assert_int_eq(res.stats.restarts, 0);
     ck_assert_msg(res.stats.inferences < 10, "rounds: %ld",
                   res.stats.inferences);
-    fixture_free(&f);
+    test_fixture_free(&f);
 }
 END_TEST
 
@@ -213,7 +187,7 @@ END_TEST
  * per node. */
 START_TEST(test_backtrack_counts)
 {
-    fixture f = fixture_new(fgm_ir_sudoku(3));
+    test_fixture f = test_fixture_new(fgm_ir_sudoku(3));
     fgm_solve_result res;
 
     ck_assert_int_eq(run(&fgm_solver_bp_backtrack, f.csp, SEED000_EASY1, 0,
@@ -221,7 +195,7 @@ START_TEST(test_backtrack_counts)
     ck_assert_int_eq(res.stats.decisions, 36);
     ck_assert_int_eq(res.stats.nodes, 37);
     ck_assert_int_eq(res.stats.sweeps, 50 + 4 * 36);
-    fixture_free(&f);
+    test_fixture_free(&f);
 }
 END_TEST
 
@@ -231,7 +205,7 @@ END_TEST
 START_TEST(test_deterministic)
 {
     const fgm_solver *s = solvers[_i];
-    fixture f = fixture_new(fgm_ir_sudoku(3));
+    test_fixture f = test_fixture_new(fgm_ir_sudoku(3));
     int given[81], other[81], a[81], b[81], k;
     fgm_solve_result ra, rb;
     fgm_solve_opts o;
@@ -258,7 +232,7 @@ START_TEST(test_deterministic)
     ck_assert_int_eq(ra.stats.sweeps, rb.stats.sweeps);
     for (k = 0; k < 81; k++)
         ck_assert_int_eq(a[k], b[k]);
-    fixture_free(&f);
+    test_fixture_free(&f);
 }
 END_TEST
 
@@ -266,8 +240,8 @@ END_TEST
 START_TEST(test_small_models)
 {
     const fgm_solver *s = solvers[_i];
-    fixture f4 = fixture_new(fgm_ir_sudoku(2));
-    fixture f5 = fixture_new(fgm_ir_latin(5));
+    test_fixture f4 = test_fixture_new(fgm_ir_sudoku(2));
+    test_fixture f5 = test_fixture_new(fgm_ir_latin(5));
     fgm_solve_result res;
 
     ck_assert_int_eq(run(s, f4.csp, SUDOKU4, 1, 0, NULL, NULL, &res),
@@ -276,8 +250,8 @@ START_TEST(test_small_models)
     ck_assert_int_eq(run(s, f5.csp, LATIN5, 1, 0, NULL, NULL, &res),
                      FGM_OK);
     ck_assert_msg(res.solved, "%s solves a 5x5 Latin square", s->name);
-    fixture_free(&f4);
-    fixture_free(&f5);
+    test_fixture_free(&f4);
+    test_fixture_free(&f5);
 }
 END_TEST
 
@@ -290,7 +264,7 @@ END_TEST
  * inferences, whatever their length. */
 START_TEST(test_hybrid_budget)
 {
-    fixture f = fixture_new(fgm_ir_sudoku(3));
+    test_fixture f = test_fixture_new(fgm_ir_sudoku(3));
     fgm_solve_result res;
     fgm_solve_opts o;
     fgm_status st;
@@ -304,7 +278,7 @@ START_TEST(test_hybrid_budget)
         ck_assert_int_eq(st, FGM_EUNSOLVED);
         ck_assert_int_eq(res.stats.inferences, 60);
     }
-    fixture_free(&f);
+    test_fixture_free(&f);
 }
 END_TEST
 
@@ -312,7 +286,7 @@ END_TEST
  * before counting); bp-decimate after 4 attempts. */
 START_TEST(test_bp_budgets)
 {
-    fixture f = fixture_new(fgm_ir_sudoku(3));
+    test_fixture f = test_fixture_new(fgm_ir_sudoku(3));
     fgm_solve_result res;
     fgm_status st;
 
@@ -328,7 +302,7 @@ START_TEST(test_bp_budgets)
         ck_assert_int_eq(st, FGM_EUNSOLVED);
         ck_assert_int_eq(res.stats.restarts, 4);
     }
-    fixture_free(&f);
+    test_fixture_free(&f);
 }
 END_TEST
 
@@ -336,13 +310,13 @@ END_TEST
 START_TEST(test_timeout)
 {
     const fgm_solver *s = solvers[_i];
-    fixture f = fixture_new(fgm_ir_sudoku(3));
+    test_fixture f = test_fixture_new(fgm_ir_sudoku(3));
     fgm_solve_result res;
 
     ck_assert_int_eq(run(s, f.csp, SEED000_MEDIUM1, 1, 1.0, NULL, NULL,
                          &res), FGM_ETIMEOUT);
     ck_assert_int_eq(res.solved, 0);
-    fixture_free(&f);
+    test_fixture_free(&f);
 }
 END_TEST
 
@@ -362,7 +336,7 @@ count_diag(void *ctx, const char *msg)
 START_TEST(test_no_compiler)
 {
     const fgm_solver *s = solvers[_i];
-    fixture f = fixture_new(fgm_ir_sudoku(2));
+    test_fixture f = test_fixture_new(fgm_ir_sudoku(2));
     char dir[] = "/tmp/fgm_solvers_XXXXXX", cmd[64];
     fgm_solve_opts o;
     fgm_status st;
@@ -381,7 +355,7 @@ START_TEST(test_no_compiler)
     ck_assert_msg(said > 0, "%s says why it has no model", s->name);
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ck_assert_int_eq(system(cmd), 0);
-    fixture_free(&f);
+    test_fixture_free(&f);
 }
 END_TEST
 

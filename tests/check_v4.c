@@ -42,32 +42,6 @@ static const fgm_solver *const all[] = {
     &fgm_solver_alldiff_sum2,
 };
 
-/* The model of a test and its csp. */
-typedef struct model {
-    fgm_ir *ir;
-    fgm_csp *csp;
-} model;
-
-static model
-model_of(fgm_ir *ir)
-{
-    model m;
-    fgm_status st;
-
-    ck_assert_ptr_nonnull(ir);
-    m.ir = ir;
-    m.csp = fgm_csp_new(ir, &st);
-    ck_assert_ptr_nonnull(m.csp);
-    return m;
-}
-
-static void
-model_free(model *m)
-{
-    fgm_csp_free(m->csp);
-    fgm_ir_free(m->ir);
-}
-
 static fgm_solve_opts
 interp_opts(void)
 {
@@ -81,7 +55,7 @@ interp_opts(void)
 /* Solves GRID with S on M (seed SEED, TIMEOUT_MS, options O or the
  * interpreted defaults); the answer goes to SOL when not NULL. */
 static fgm_status
-solve_grid(const fgm_solver *s, const model *m, const char *grid,
+solve_grid(const fgm_solver *s, const test_fixture *m, const char *grid,
            unsigned long seed, double timeout_ms, const fgm_solve_opts *o,
            int *sol, fgm_solve_result *res)
 {
@@ -109,7 +83,7 @@ solve_grid(const fgm_solver *s, const model *m, const char *grid,
  * decision plus the cold run, 30 + 4 per decision sweeps. */
 START_TEST(test_max_easy)
 {
-    model m = model_of(fgm_ir_sudoku(3));
+    test_fixture m = test_fixture_new(fgm_ir_sudoku(3));
     fgm_solve_result res;
 
     ck_assert_int_eq(solve_grid(&fgm_solver_alldiff_max, &m, easy1, 0, 0,
@@ -127,14 +101,14 @@ START_TEST(test_max_easy)
     ck_assert(res.solved);
     ck_assert_int_eq(res.stats.decisions,
                      49 * (res.stats.restarts + 1));
-    model_free(&m);
+    test_fixture_free(&m);
 }
 END_TEST
 
 /* opts->iterations replaces the 30 cold sweeps. */
 START_TEST(test_max_iterations)
 {
-    model m = model_of(fgm_ir_sudoku(3));
+    test_fixture m = test_fixture_new(fgm_ir_sudoku(3));
     fgm_solve_opts o = interp_opts();
     fgm_solve_result res;
 
@@ -142,7 +116,7 @@ START_TEST(test_max_iterations)
     solve_grid(&fgm_solver_alldiff_max, &m, easy1, 0, 0, &o, NULL, &res);
     ck_assert_int_eq(res.stats.sweeps, 12 * (res.stats.restarts + 1)
                                        + 4 * res.stats.decisions);
-    model_free(&m);
+    test_fixture_free(&m);
 }
 END_TEST
 
@@ -150,7 +124,7 @@ END_TEST
  * in one attempt with the same counts. */
 START_TEST(test_sum_runs)
 {
-    model m = model_of(fgm_ir_sudoku(3));
+    test_fixture m = test_fixture_new(fgm_ir_sudoku(3));
     fgm_solve_result res;
 
     ck_assert_int_eq(solve_grid(&fgm_solver_alldiff_sum, &m, easy1, 0, 0,
@@ -158,7 +132,7 @@ START_TEST(test_sum_runs)
     ck_assert(res.solved);
     ck_assert_int_eq(res.stats.decisions, 36);
     ck_assert_int_eq(res.stats.sweeps, 30 + 4 * 36);
-    model_free(&m);
+    test_fixture_free(&m);
 }
 END_TEST
 
@@ -167,7 +141,7 @@ END_TEST
  * answer is never claimed. */
 START_TEST(test_restart_budget)
 {
-    model m = model_of(fgm_ir_sudoku(2));
+    test_fixture m = test_fixture_new(fgm_ir_sudoku(2));
     fgm_solve_opts o = interp_opts();
     fgm_solve_result res;
 
@@ -188,7 +162,7 @@ START_TEST(test_restart_budget)
                                 &o, NULL, &res), FGM_EUNSOLVED);
     ck_assert_int_eq(res.stats.restarts, 0);
     ck_assert_int_eq(res.stats.contradictions, 1);
-    model_free(&m);
+    test_fixture_free(&m);
 }
 END_TEST
 
@@ -196,7 +170,7 @@ END_TEST
  * a solved grid ends the restarts. */
 START_TEST(test_restarts_counted)
 {
-    model m = model_of(fgm_ir_sudoku(3));
+    test_fixture m = test_fixture_new(fgm_ir_sudoku(3));
     fgm_solve_opts o = interp_opts();
     fgm_solve_result res;
     fgm_status st;
@@ -210,7 +184,7 @@ START_TEST(test_restarts_counted)
     else
         ck_assert_int_eq(res.stats.contradictions, 5);
     ck_assert_int_ge(res.stats.inferences, res.stats.restarts + 1);
-    model_free(&m);
+    test_fixture_free(&m);
 }
 END_TEST
 
@@ -224,7 +198,7 @@ END_TEST
 START_TEST(test_reproducible)
 {
     const fgm_solver *s = all[_i];
-    model m = model_of(fgm_ir_sudoku(3));
+    test_fixture m = test_fixture_new(fgm_ir_sudoku(3));
     int given[81], other[81], a[81], b[81], k;
     fgm_solve_opts o = interp_opts();
     fgm_solve_result ra, rb;
@@ -252,7 +226,7 @@ START_TEST(test_reproducible)
     if (ra.solved)
         for (k = 0; k < 81; k++)
             ck_assert_int_eq(a[k], b[k]);
-    model_free(&m);
+    test_fixture_free(&m);
 }
 END_TEST
 
@@ -261,8 +235,8 @@ END_TEST
 START_TEST(test_small_models)
 {
     const fgm_solver *s = all[_i];
-    model m4 = model_of(fgm_ir_sudoku(2));
-    model m5 = model_of(fgm_ir_latin(5));
+    test_fixture m4 = test_fixture_new(fgm_ir_sudoku(2));
+    test_fixture m5 = test_fixture_new(fgm_ir_latin(5));
     fgm_solve_result res;
     fgm_status st;
     int maxp = s == &fgm_solver_alldiff_max || s == &fgm_solver_alldiff_max2;
@@ -276,8 +250,8 @@ START_TEST(test_small_models)
     ck_assert(st == FGM_OK || st == FGM_EUNSOLVED);
     ck_assert_msg(!maxp || res.solved, "%s solves a 5x5 Latin square",
                   s->name);
-    model_free(&m4);
-    model_free(&m5);
+    test_fixture_free(&m4);
+    test_fixture_free(&m5);
 }
 END_TEST
 
@@ -285,14 +259,14 @@ END_TEST
 START_TEST(test_timeout)
 {
     const fgm_solver *s = all[_i];
-    model m = model_of(fgm_ir_sudoku(3));
+    test_fixture m = test_fixture_new(fgm_ir_sudoku(3));
     fgm_solve_result res;
 
     ck_assert_int_eq(solve_grid(s, &m, medium1, 1, 1e-3, NULL, NULL, &res),
                      FGM_ETIMEOUT);
     ck_assert_int_eq(res.solved, 0);
     ck_assert_int_eq(res.stats.inferences, 0);
-    model_free(&m);
+    test_fixture_free(&m);
 }
 END_TEST
 
@@ -303,12 +277,12 @@ START_TEST(test_refuses)
 {
     const fgm_solver *s = all[_i];
     int maxp = s == &fgm_solver_alldiff_max || s == &fgm_solver_alldiff_max2;
-    model m16 = model_of(fgm_ir_sudoku(4));
-    model m25 = model_of(fgm_ir_sudoku(5));
+    test_fixture m16 = test_fixture_new(fgm_ir_sudoku(4));
+    test_fixture m25 = test_fixture_new(fgm_ir_sudoku(5));
     fgm_ir *ir = fgm_ir_new("mixed");
     fgm_status st;
     int dims[1] = { 2 }, scope[3];
-    model mixed;
+    test_fixture mixed;
 
     ck_assert_ptr_null(s->refuses(m16.csp));
     if (maxp)
@@ -323,11 +297,11 @@ START_TEST(test_refuses)
     scope[1] = scope[0] + 1;
     ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_ALLDIFF, 3, scope, 0,
                                        NULL, &st), 0);
-    mixed = model_of(ir);
+    mixed = test_fixture_new(ir);
     ck_assert_ptr_nonnull(s->refuses(mixed.csp));
-    model_free(&mixed);
-    model_free(&m16);
-    model_free(&m25);
+    test_fixture_free(&mixed);
+    test_fixture_free(&m16);
+    test_fixture_free(&m25);
 }
 END_TEST
 
@@ -341,7 +315,7 @@ END_TEST
  * restarts). */
 START_TEST(test_max2)
 {
-    model m = model_of(fgm_ir_sudoku(3));
+    test_fixture m = test_fixture_new(fgm_ir_sudoku(3));
     fgm_solve_result res;
 
     ck_assert_int_eq(solve_grid(&fgm_solver_alldiff_max2, &m, easy1, 0, 0,
@@ -353,7 +327,7 @@ START_TEST(test_max2)
     ck_assert_int_eq(solve_grid(&fgm_solver_alldiff_max2, &m, medium2, 3, 0,
                                 NULL, NULL, &res), FGM_OK);
     ck_assert_int_eq(res.stats.contradictions, res.stats.restarts);
-    model_free(&m);
+    test_fixture_free(&m);
 }
 END_TEST
 
@@ -362,7 +336,7 @@ END_TEST
  * budget; nothing is claimed. */
 START_TEST(test_max2_unsat)
 {
-    model m = model_of(fgm_ir_sudoku(2));
+    test_fixture m = test_fixture_new(fgm_ir_sudoku(2));
     fgm_solve_opts o = interp_opts();
     fgm_solve_result res;
 
@@ -371,7 +345,7 @@ START_TEST(test_max2_unsat)
                                 &o, NULL, &res), FGM_EUNSOLVED);
     ck_assert_int_le(res.stats.restarts, 20);
     ck_assert_int_eq(res.stats.contradictions, res.stats.restarts + 1);
-    model_free(&m);
+    test_fixture_free(&m);
 }
 END_TEST
 
