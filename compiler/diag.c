@@ -268,40 +268,40 @@ vformat(fgmc *c, const char *fmt, va_list ap)
     return text;
 }
 
-void
-diag_error(fgmc *c, fgmc_loc loc, const char *fmt, ...)
+/* Reports the error FMT/AP at LOC (NULL: the file as a whole). */
+static void
+verror(fgmc *c, const fgmc_loc *loc, const char *fmt, va_list ap)
 {
-    va_list ap;
     char *msg;
 
     diag_flush(c);
     if (!count(c))
         return;
-    va_start(ap, fmt);
     msg = vformat(c, fmt, ap);
-    va_end(ap);
     if (msg)
-        emit(c, &loc, msg, 1);
+        emit(c, loc, msg, loc != NULL);
     free(msg);
     maybe_stop(c);
+}
+
+void
+diag_error(fgmc *c, fgmc_loc loc, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    verror(c, &loc, fmt, ap);
+    va_end(ap);
 }
 
 void
 diag_file_error(fgmc *c, const char *fmt, ...)
 {
     va_list ap;
-    char *msg;
 
-    diag_flush(c);
-    if (!count(c))
-        return;
     va_start(ap, fmt);
-    msg = vformat(c, fmt, ap);
+    verror(c, NULL, fmt, ap);
     va_end(ap);
-    if (msg)
-        emit(c, NULL, msg, 0);
-    free(msg);
-    maybe_stop(c);
 }
 
 /* Replaces the first FROM in *S by TO (a new string; *S freed). */
