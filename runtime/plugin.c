@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "fgm_build_id.h"
 #include "plugin.h"
 
 /* Where plugin_abi.h and kernels.h live; the Makefile passes an absolute
@@ -31,8 +32,8 @@
 
 /* Bytes of the descriptor this runtime reads: up to the last field it
  * knows (the descriptor only grows at the end). */
-#define DESC_NEED (offsetof(fgm_plugin_desc, finish) \
-                   + sizeof(((const fgm_plugin_desc *)0)->finish))
+#define DESC_NEED (offsetof(fgm_plugin_desc, build_id) \
+                   + sizeof(((const fgm_plugin_desc *)0)->build_id))
 
 /* Bytes of compiler output kept for the reason of a failure. */
 #define CC_OUTPUT 4096
@@ -85,6 +86,13 @@ check_desc(const fgm_plugin_desc *d, const char *name, uint64_t want,
         sayf(why, whysize, "%s: stale (built from IR %016llx, model is "
              "%016llx)", name, (unsigned long long)d->ir_hash,
              (unsigned long long)want);
+        return FGM_ESTALE;
+    }
+    if (d->build_id != FGM_BUILD_ID) {
+        sayf(why, whysize, "%s: stale (written by another build of fgm: "
+             "kernels and generator %016llx, this one has %016llx)", name,
+             (unsigned long long)d->build_id,
+             (unsigned long long)FGM_BUILD_ID);
         return FGM_ESTALE;
     }
     if (!d->model || !d->algo || !d->reset || !d->sweep || !d->finish

@@ -14,11 +14,10 @@
 
 #include <stdint.h>
 
-/* Bump on any change to fgm_state, to the meaning of a descriptor field,
- * or to how runtime/sched.c lowers and orders a schedule: the IR hash
- * does not cover the schedule, so a plugin built by an older lowering
- * would otherwise pass as up to date. */
-#define FGM_PLUGIN_ABI_VERSION 8u
+/* Bump on any change to fgm_state or to the meaning of a descriptor
+ * field.  Changes to the kernels, the code generator or the schedule's
+ * lowering need no bump: build_id (below) covers them. */
+#define FGM_PLUGIN_ABI_VERSION 9u
 #define FGM_PLUGIN_ENTRY fgm_plugin_entry
 #define FGM_PLUGIN_ENTRY_NAME "fgm_plugin_entry"
 
@@ -69,6 +68,11 @@ typedef struct fgm_plugin_desc {
     double (*sweep)(fgm_state *st);
     /* After the last sweep: Dirichlet posteriors (EP's projection). */
     void (*finish)(fgm_state *st);
+    /* The generating runtime's FGM_BUILD_ID: a hash of the kernel
+     * headers, the code generator and the schedule lowering, so that a
+     * plugin written by another build of fgm (other arithmetic or update
+     * order, same IR) is rebuilt rather than trusted. */
+    uint64_t build_id;
 } fgm_plugin_desc;
 
 typedef const fgm_plugin_desc *(*fgm_plugin_entry_fn)(void);

@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "../runtime/plugin.h"
+#include "fgm_build_id.h"
 #include "suites.h"
 
 #define INCLUDE_DIR "runtime"
@@ -30,6 +31,7 @@ typedef struct fixture {
     int null_desc;      /* the entry returns NULL */
     int no_sweep;       /* descriptor without a sweep function */
     int short_size;     /* descriptor claims 8 bytes */
+    uint64_t build_id;  /* FGM_BUILD_ID unless testing another build */
     int broken;         /* a syntax error */
     int fail;           /* emit_c returns FGM_EINTERNAL after writing */
     int calls;          /* emit_c calls so far */
@@ -43,6 +45,7 @@ fixture_ok(uint64_t hash)
     memset(&fx, 0, sizeof fx);
     fx.hash = hash;
     fx.abi = FGM_PLUGIN_ABI_VERSION;
+    fx.build_id = FGM_BUILD_ID;
     return fx;
 }
 
@@ -65,9 +68,11 @@ emit_fixture(void *arg, FILE *f)
                "    (void)st;\n}\n\n");
     fprintf(f, "static const fgm_plugin_desc desc = {\n"
                "    %uu, %s, UINT64_C(0x%016llx), \"fixture\", \"ep\",\n"
-               "    2, 3, 4, 0, 0, 0, fx_reset, %s, fx_finish\n};\n\n",
+               "    2, 3, 4, 0, 0, 0, fx_reset, %s, fx_finish,\n"
+               "    UINT64_C(0x%016llx)\n};\n\n",
             fx->abi, fx->short_size ? "8" : "sizeof(fgm_plugin_desc)",
-            (unsigned long long)fx->hash, fx->no_sweep ? "0" : "fx_sweep");
+            (unsigned long long)fx->hash, fx->no_sweep ? "0" : "fx_sweep",
+            (unsigned long long)fx->build_id);
     fprintf(f, "const fgm_plugin_desc *%s(void);\n\n"
                "const fgm_plugin_desc *\n%s(void)\n{\n"
                "    return %s;\n}\n",
@@ -589,6 +594,29 @@ START_TEST(test_stale)
 }
 END_TEST
 
+/* Same IR, written by a build of fgm with other kernels or another
+ * generator (the build id differs): rebuilt, not trusted. */
+START_TEST(test_other_build)
+{
+    fixture fx = fixture_ok(HASH_A);
+    char so[512], why[1024], want[1024];
+    fgm_plugin *p = NULL;
+
+    join(so, sizeof so, tdir, "m.ep.so");
+    fx.build_id = ~(uint64_t)FGM_BUILD_ID;
+    build_fixture(tdir, "other_build", &fx, so);
+    ck_assert_int_eq(fgm_plugin_open(so, HASH_A, &p, why, sizeof why),
+                     FGM_ESTALE);
+    ck_assert_ptr_null(p);
+    snprintf(want, sizeof want, "%s: stale (written by another build of fgm: "
+             "kernels and generator %016llx, this one has %016llx)", so,
+             (unsigned long long)fx.build_id,
+             (unsigned long long)FGM_BUILD_ID);
+    ck_assert_str_eq(why, want);
+    check_rebuilds(tdir, want);
+}
+END_TEST
+
 START_TEST(test_wrong_abi)
 {
     fixture fx = fixture_ok(HASH_A);
@@ -1000,6 +1028,7 @@ plugin_suite(void)
     tcase_add_test(errors, test_corrupt_garbage);
     tcase_add_test(errors, test_truncated);
     tcase_add_test(errors, test_stale);
+    tcase_add_test(errors, test_other_build);
     tcase_add_test(errors, test_wrong_abi);
     tcase_add_test(errors, test_missing_symbol);
     tcase_add_test(errors, test_bad_descriptors);
