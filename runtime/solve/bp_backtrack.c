@@ -55,7 +55,7 @@ ws_new(const fgm_csp *csp, const fgm_solve_opts *opts)
 
     if (!w)
         return NULL;
-    w->bp = fgm_decimate_new(csp, opts);
+    w->bp = fgm_decimate_new(csp, opts, FGM_DECIMATE_FLOODING);
     w->value = malloc(((size_t)csp->nvars + 1) * sizeof *w->value);
     if (!w->bp || !w->value) {
         ws_free(w);

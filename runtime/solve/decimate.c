@@ -33,6 +33,8 @@ struct fgm_decimate {
     fgm_model *model;
     size_t nmsg;            /* doubles of factor messages */
     size_t nbelief;         /* doubles of beliefs */
+    int v2f;                /* stored variable-to-factor messages (the
+                             * seed's flooding schedule damps them) */
     double *saved;          /* levels * (2 nmsg + nbelief) */
     int levels;
 };
@@ -48,7 +50,8 @@ fgm_decimate_free(fgm_decimate *d)
 }
 
 fgm_decimate *
-fgm_decimate_new(const fgm_csp *csp, const fgm_solve_opts *opts)
+fgm_decimate_new(const fgm_csp *csp, const fgm_solve_opts *opts,
+                 fgm_decimate_schedule sched)
 {
     fgm_decimate *d = calloc(1, sizeof *d);
     fgm_ir *ir = fgm_ir_copy(csp->ir);
@@ -61,15 +64,23 @@ fgm_decimate_new(const fgm_csp *csp, const fgm_solve_opts *opts)
         return NULL;
     }
     d->csp = csp;
+    d->v2f = sched == FGM_DECIMATE_FLOODING;
     /* Its own name: the plugin (generated/NAME_decim.bp-sum.so) must not
      * collide with another solver's BP settings for the same model. */
-    snprintf(name, sizeof name, "%.*s_decim", FGM_IR_MAXNAME - 7, ir->name);
+    snprintf(name, sizeof name, "%.*s_decim%s", FGM_IR_MAXNAME - 11,
+             ir->name, sched == FGM_DECIMATE_SEQUENTIAL ? "_seq" : "");
     memcpy(ir->name, name, sizeof name);
     ir->infer.algo = FGM_ALGO_BP_SUM;
     ir->infer.alldiff = FGM_ALLDIFF_PAIRWISE;
-    ir->infer.schedule = FGM_SCHEDULE_PARALLEL;
-    ir->infer.damp_both = 1;        /* the seed damps c2f and f2c */
-    ir->infer.damping = FGM_DECIMATE_DAMPING;
+    if (sched == FGM_DECIMATE_SEQUENTIAL) {
+        ir->infer.schedule = FGM_SCHEDULE_SEQUENTIAL;
+        ir->infer.damp_both = 0;
+        ir->infer.damping = FGM_DECIMATE_SEQ_DAMPING;
+    } else {
+        ir->infer.schedule = FGM_SCHEDULE_PARALLEL;
+        ir->infer.damp_both = 1;    /* the seed damps c2f and f2c */
+        ir->infer.damping = FGM_DECIMATE_DAMPING;
+    }
     ir->infer.iterations = FGM_DECIMATE_INIT_SWEEPS;
     ir->infer.tolerance = 0.0;
     memset(&mo, 0, sizeof mo);
@@ -206,7 +217,8 @@ fgm_decimate_save(fgm_decimate *d, int level)
     }
     p = d->saved + (size_t)level * per;
     memcpy(p, d->model->st.msg, d->nmsg * sizeof *p);
-    memcpy(p + d->nmsg, d->model->st.prev, d->nmsg * sizeof *p);
+    if (d->v2f)
+        memcpy(p + d->nmsg, d->model->st.prev, d->nmsg * sizeof *p);
     memcpy(p + 2 * d->nmsg, d->model->st.belief, d->nbelief * sizeof *p);
     return 1;
 }
@@ -217,6 +229,7 @@ fgm_decimate_restore(fgm_decimate *d, int level)
     const double *p = d->saved + (size_t)level * (2 * d->nmsg + d->nbelief);
 
     memcpy(d->model->st.msg, p, d->nmsg * sizeof *p);
-    memcpy(d->model->st.prev, p + d->nmsg, d->nmsg * sizeof *p);
+    if (d->v2f)
+        memcpy(d->model->st.prev, p + d->nmsg, d->nmsg * sizeof *p);
     memcpy(d->model->st.belief, p + 2 * d->nmsg, d->nbelief * sizeof *p);
 }

@@ -5,7 +5,8 @@
  * loopy sum-product BP over pairwise != factors (every alldiff lowered to
  * its pairs, a pair shared by two units counted once: the seed's 810
  * factors on 9x9), flooding schedule (every message of a sweep computed
- * from the previous sweep's), damping 0.5.  A decided cell is clamped on
+ * from the previous sweep's), damping 0.5 -- or bp-decimate2's sequential
+ * schedule (FGM_DECIMATE_SEQUENTIAL).  A decided cell is clamped on
  * the model (fgm_model_observe_var).  Unlike fgm_model_run, which always
  * starts from fresh messages, the seed keeps its messages between
  * decisions ("warm start"): fgm_decimate_run continues the current
@@ -27,14 +28,28 @@
 #define FGM_DECIMATE_EXCLUDE 1e-8       /* BP_EXCL_EPS */
 #define FGM_DECIMATE_CLUE_EPS 1e-12     /* BP_EPS: clues are (1e-12, ..., 1) */
 
+/* bp-decimate2's BP: a sequential schedule (each update sees the ones
+ * before it in the sweep) damped 0.2 on the factor-to-variable messages
+ * only.  It settles in fewer sweeps than the seed's flooding schedule,
+ * and a sweep costs about half as much (no stored variable-to-factor
+ * messages to divide out and damp). */
+#define FGM_DECIMATE_SEQ_DAMPING 0.2
+
+typedef enum fgm_decimate_schedule {
+    FGM_DECIMATE_FLOODING,      /* the seed's: parallel, both directions
+                                 * damped by FGM_DECIMATE_DAMPING */
+    FGM_DECIMATE_SEQUENTIAL     /* FGM_DECIMATE_SEQ_DAMPING, see above */
+} fgm_decimate_schedule;
+
 typedef struct fgm_decimate fgm_decimate;
 
 /* Opens the pairwise BP model of CSP->ir (copied; CSP is borrowed and must
- * outlive the result) on the backend of OPTS.  Returns NULL when out of
- * memory or when the model cannot run there (reported through
- * opts->diag). */
+ * outlive the result) on the backend of OPTS, with schedule SCHED.
+ * Returns NULL when out of memory or when the model cannot run there
+ * (reported through opts->diag). */
 FGM_INTERNAL fgm_decimate *fgm_decimate_new(const fgm_csp *csp,
-                                            const fgm_solve_opts *opts);
+                                            const fgm_solve_opts *opts,
+                                            fgm_decimate_schedule sched);
 FGM_INTERNAL void fgm_decimate_free(fgm_decimate *d);
 
 /* Clears every clamp, then clamps the clues GIVEN (nvars, -1 = free). */
