@@ -167,7 +167,16 @@ ast_word(fgmc *c, fgmc_node *word, const fgmc_loc *loc)
     fgmc_node *n = node(c, N_NAME, &all);
     size_t a = word->name ? strlen(word->name) : 0;
     size_t b = (size_t)(loc->end - loc->start);
-    char *s = arena_alloc(c, a + b + 2);
+    char *s;
+
+    /* Every valid word is short: past the IR's name length keep the
+     * spelling so far, or a long a-b-c-... chain costs quadratic memory. */
+    if (a >= FGM_IR_MAXNAME) {
+        n->name = word->name;
+        n->nameloc = all;
+        return n;
+    }
+    s = arena_alloc(c, a + b + 2);
 
     if (s) {
         if (a)

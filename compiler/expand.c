@@ -139,6 +139,14 @@ ref_vars(fgmc *c, const fgmc_stmt *s, const fgmc_node *r)
         }
         n *= (long)(hi[d] - lo[d] + 1);
     }
+    /* A binding that adds nothing (a fix repeated) still walks its
+     * references: bound the walk itself, not only what it adds. */
+    if ((c->refs += n) > FGMC_MAX_REFS) {
+        diag_error(c, s->loc, "model too large: more than %ld variable "
+                   "references to expand", FGMC_MAX_REFS);
+        c->too_big = 1;
+        return 0;
+    }
     if (!room(c, s, n))
         return 0;
     for (d = 0; d < nd; d++)

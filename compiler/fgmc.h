@@ -35,6 +35,10 @@
 #define FGMC_MAX_SCOPE (1L << 25)   /* scope entries over all factors */
 #define FGMC_MAX_PARAMS (1L << 25)  /* parameters over all factors */
 #define FGMC_MAX_ITERS (1L << 24)   /* loop iterations over all statements */
+#define FGMC_MAX_ARRAYS 16384       /* var and prior arrays (the IR builder
+                                     * checks each name against all) */
+#define FGMC_MAX_REFS (1L << 27)    /* variable references expanded, over all
+                                     * statements and bindings */
 
 /* A span of the source text: bytes [start, end). */
 typedef struct fgmc_loc {
@@ -230,7 +234,7 @@ typedef struct fgmc {
     int nvarrays, varrays_cap;
     const fgmc_stmt *model_stmt, *infer_stmt;
     char model_name[FGM_IR_MAXNAME];
-    int nvars, ndirichlet;
+    int nvars, ndirichlet, narrays;
     fgm_ir_infer infer;     /* the fields infer_mask marks as given */
     unsigned infer_mask;
     int ndefines;           /* -D NAME=VALUE, parsed by compile.c */
@@ -243,7 +247,7 @@ typedef struct fgmc {
     fgmc_node **bound;      /* binders of the comprehension being expanded */
     int nbound;             /* how many of them hold a value now */
     fgmc_inst *insts, *last_inst;
-    long ninsts, nscope, nparams, iters;
+    long ninsts, nscope, nparams, iters, refs;
     int too_big;            /* a size cap was reported */
     int *mark, stamp;       /* nvars: duplicate detection (malloc) */
     int *fixed;             /* nvars: value index fixed by `fix`, or -1 */

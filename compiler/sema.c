@@ -413,7 +413,7 @@ sema_eval_int(fgmc *c, const fgmc_node *e, const char *what, long long *out)
         return 0;
     if (v.is_real) {
         /* 3.0 shows as "3.0": "not 3" would puzzle. */
-        diag_error(c, e->loc, v.d == (double)(long long)v.d
+        diag_error(c, e->loc, fabs(v.d) < 1e15 && v.d == trunc(v.d)
                    ? "%s must be an integer, not %.1f"
                    : "%s must be an integer, not %g", what, v.d);
         return 0;
@@ -603,6 +603,11 @@ check_link(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
 static int
 number(fgmc *c, fgmc_sym *a, int *next, const char *what)
 {
+    if (c->narrays >= FGMC_MAX_ARRAYS) {
+        diag_error(c, a->loc, "too many arrays in the model (more than %d)",
+                   FGMC_MAX_ARRAYS);
+        return 0;
+    }
     if (*next > FGMC_MAX_VARS - a->count) {
         diag_error(c, a->loc, "too many %s in the model (more than %d)",
                    what, FGMC_MAX_VARS);
@@ -623,6 +628,7 @@ number(fgmc *c, fgmc_sym *a, int *next, const char *what)
         c->varrays[c->nvarrays++] = a;
     a->first = *next;
     *next += a->count;
+    c->narrays++;
     if (c->last_array)
         c->last_array->next_array = a;
     else

@@ -413,12 +413,34 @@ feed(fgm_puzzle_reader *r, grid *g, const char *line, int *done)
     return FGM_OK;
 }
 
+/* Whether N x N puzzles (boxes of BOX, 0: none) fit fgm_puzzle; reports
+ * when not. */
+static int
+shape_ok(const char *name, int n, int box, fgm_diag_fn diag, void *ctx)
+{
+    if (n < 0 || n > FGM_PUZZLE_MAXN || box < 0
+        || (n && box && box * box != n)) {
+        if (box && box * box != n)
+            fgm_diagf(diag, ctx, "%s: error: a %dx%d grid cannot have boxes "
+                      "of side %d", name, n, n, box);
+        else
+            fgm_diagf(diag, ctx, "%s: error: puzzles of side %d are not "
+                      "supported; the largest is %dx%d", name, n,
+                      FGM_PUZZLE_MAXN, FGM_PUZZLE_MAXN);
+        return 0;
+    }
+    return 1;
+}
+
 fgm_puzzle_reader *
 fgm_puzzle_reader_open(const char *path, int n, int box, fgm_diag_fn diag,
                        void *ctx)
 {
-    fgm_puzzle_reader *r = calloc(1, sizeof *r);
+    fgm_puzzle_reader *r;
 
+    if (!shape_ok(path, n, box, diag, ctx))
+        return NULL;
+    r = calloc(1, sizeof *r);
     if (!r) {
         fgm_diagf(diag, ctx, "%s: error: out of memory", path);
         return NULL;
@@ -449,8 +471,11 @@ fgm_puzzle_reader *
 fgm_puzzle_reader_file(FILE *f, const char *name, int n, int box,
                        fgm_diag_fn diag, void *ctx)
 {
-    fgm_puzzle_reader *r = calloc(1, sizeof *r);
+    fgm_puzzle_reader *r;
 
+    if (!shape_ok(name, n, box, diag, ctx))
+        return NULL;
+    r = calloc(1, sizeof *r);
     if (!r) {
         fgm_diagf(diag, ctx, "%s: error: out of memory", name);
         return NULL;
@@ -549,10 +574,13 @@ fgm_status
 fgm_puzzle_parse(const char *text, const char *name, int n, int box,
                  fgm_puzzle *out, fgm_diag_fn diag, void *ctx)
 {
-    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    FILE *f;
     fgm_puzzle_reader *r;
     fgm_status st;
 
+    if (!shape_ok(name, n, box, diag, ctx))
+        return FGM_EINVAL;
+    f = fmemopen((void *)text, strlen(text), "r");
     if (!f || !*text) {
         if (f)
             fclose(f);

@@ -545,6 +545,9 @@ static const bad_case bad_cases[] = {
       "iterations must be an integer >= 1, not 0" },
     { "var x in 1..2\ninfer ep(iterations = 2.5)\n", FGM_ESEMA,
       "iterations must be an integer, not 2.5" },
+    /* Past the range of long long: no undefined cast on the way. */
+    { "var x[1e30] in 1..2\n", FGM_ESEMA,
+      "t.fgm:1:7: error: an array size must be an integer, not 1e+30" },
     { "var x in 1..2\ninfer ep(damping = 1)\n", FGM_ESEMA,
       "damping must be in [0, 1), not 1" },
     { "var x in 1..2\ninfer ep(tolerance = -1)\n", FGM_ESEMA,
@@ -785,6 +788,10 @@ START_TEST(test_huge_sizes)
         "const A = -9223372036854775807 - 1\nconst B = A / -1\n",
         "var x[2] in 1..2\nevidence x[0] = [1e999, 1]\n",
         "var x[4096][4096] in 1..2\nvar y[4096][4096] in 1..2\n",
+        /* A fix repeated in a loop adds nothing but walks its references
+         * each time: the walk itself is capped (found by fuzzing: this
+         * ran for days). */
+        "var x[1000000] in 1..2\nfix x = 1\nfix x = 1 for i in 0..16000000\n",
     };
     size_t i;
     sink s;
@@ -798,6 +805,44 @@ START_TEST(test_huge_sizes)
         ck_assert_ptr_null(ir);
         sink_free(&s);
     }
+}
+END_TEST
+
+/* Inputs whose cost used to grow quadratically with their length (found
+ * by fuzzing): a hyphenated word of 20,000 parts, 20,000 one-line arrays.
+ * Each must end with its error, quickly (the ASan build runs this too). */
+START_TEST(test_long_inputs)
+{
+    size_t cap = 400000, len, i;
+    char *text = malloc(cap);
+    fgm_status st;
+    fgm_ir *ir;
+    sink s;
+
+    ck_assert_ptr_nonnull(text);
+    len = (size_t)sprintf(text, "var x in 1..2\ninfer a");
+    for (i = 0; i < 20000; i++)
+        len += (size_t)sprintf(text + len, "-a");
+    text[len++] = '\n';
+    text[len] = '\0';
+    ir = compile(text, &st, &s);
+    ck_assert_ptr_null(ir);
+    ck_assert_int_eq(st, FGM_ESEMA);
+    ck_assert_msg(s.text && strstr(s.text, "unknown algorithm 'a-a-a"), "%s",
+                  s.text ? s.text : "(none)");
+    sink_free(&s);
+
+    for (len = 0, i = 0; i < 20000; i++)
+        len += (size_t)sprintf(text + len, "var a%zu in 1..2\n", i);
+    ir = compile(text, &st, &s);
+    ck_assert_ptr_null(ir);
+    ck_assert_int_eq(st, FGM_ESEMA);
+    ck_assert_msg(s.text && strstr(s.text, "t.fgm:16385:5: error: too many "
+                                           "arrays in the model (more than "
+                                           "16384)"),
+                  "%s", s.text ? s.text : "(none)");
+    sink_free(&s);
+    free(text);
 }
 END_TEST
 
@@ -896,6 +941,7 @@ compiler_suite(void)
     tcase_add_test(limits, test_garbage);
     tcase_add_test(limits, test_deep_nesting);
     tcase_add_test(limits, test_huge_sizes);
+    tcase_add_test(limits, test_long_inputs);
     tcase_add_test(limits, test_mutations);
     suite_add_tcase(s, core);
     suite_add_tcase(s, limits);

@@ -209,6 +209,30 @@ START_TEST(test_expected_size_latin)
 }
 END_TEST
 
+/* Grids larger than fgm_puzzle holds, or boxes that do not tile the grid,
+ * are refused up front (found by fuzzing: a 26x26 model's puzzles were
+ * written past a 25x25 buffer). */
+START_TEST(test_unsupported_shapes)
+{
+    fgm_puzzle p;
+    fgm_puzzle_reader *r;
+
+    last_msg[0] = '\0';
+    ck_assert_int_eq(fgm_puzzle_parse(".", "big", 26, 0, &p, sink, NULL),
+                     FGM_EINVAL);
+    ck_assert_str_eq(last_msg, "big: error: puzzles of side 26 are not "
+                               "supported; the largest is 25x25");
+    r = fgm_puzzle_reader_file(stdin, "-", 36, 6, sink, NULL);
+    ck_assert_ptr_null(r);
+    ck_assert_str_eq(last_msg, "-: error: puzzles of side 36 are not "
+                               "supported; the largest is 25x25");
+    r = fgm_puzzle_reader_open("/nonexistent", 9, 2, sink, NULL);
+    ck_assert_ptr_null(r);
+    ck_assert_str_eq(last_msg, "/nonexistent: error: a 9x9 grid cannot have "
+                               "boxes of side 2");
+}
+END_TEST
+
 START_TEST(test_bad_length)
 {
     fgm_puzzle p;
@@ -337,6 +361,7 @@ puzzle_suite(void)
     tcase_add_test(core, test_writers_roundtrip);
     tcase_add_test(core, test_expected_size_latin);
     tcase_add_test(errors, test_bad_length);
+    tcase_add_test(errors, test_unsupported_shapes);
     tcase_add_test(errors, test_bad_symbol);
     tcase_add_test(errors, test_repeated_clues);
     tcase_add_test(errors, test_missing_and_empty_file);

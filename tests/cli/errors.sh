@@ -45,4 +45,10 @@ expect_err "/nonexistent/m.fgm: error: cannot open" "model file missing"
 # of the built-ins, so check the wrong puzzle size for a given model.
 expect_exit 1 "puzzle size against model" -- "$FGM" solve --model sudoku:2 "$TMP/len.txt"
 expect_err "len.txt:1: error: line has 81 symbols; expected 16" "size vs model"
+
+# A model whose grid is larger than 25x25: refused, never read past the
+# puzzle buffer (found by fuzzing: it exited 0 with a corrupt count).
+printf '%036d\n' 0 > "$TMP/p36.txt"
+expect_exit 1 "36x36 model" -- "$FGM" solve --solver backtrack --model models/sudoku.fgm -D B=6 "$TMP/p36.txt"
+expect_err "p36.txt: error: puzzles of side 36 are not supported; the largest is 25x25" "36x36 model"
 finish
