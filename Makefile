@@ -56,7 +56,8 @@ ASAN_OBJ := $(LIB_SRC:%.c=$(B)/asan/%.o) $(TEST_SRC:%.c=$(B)/asan/%.o) \
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer \
        -fno-sanitize-recover=all
 
-.PHONY: all check unit unit-asan cli-tests demo bench install clean deps lint
+.PHONY: all check unit unit-asan cli-tests demo bench install clean deps lint \
+        fuzz
 
 all: $(B)/fgm $(B)/libfgm.a $(B)/libfgm.so
 
@@ -179,6 +180,43 @@ lint: $(B)/libfgm.a
 	  ($$4 ~ /^\.(data|bss)/ && $$4 !~ /^\.data\.rel\.ro/ || $$4 == "*COM*")'); \
 	if [ -n "$$bad" ]; then echo "fgm: writable globals:"; \
 	echo "$$bad"; exit 1; fi; echo "lint: no writable globals"
+
+# ---- fuzzing (clang's libFuzzer; not part of make check) -----------------
+# make fuzz builds build/fuzz/{fuzz_model,fuzz_model_small,fuzz_puzzle};
+# fuzz/README.md says how to run them.  fuzz_model_small is the front end
+# with its size caps lowered, so inputs that run into a cap cost
+# milliseconds under ASan instead of seconds.
+FUZZ_CC    ?= clang
+FUZZ_FLAGS  = $(BASE) -O1 -g -fno-omit-frame-pointer \
+              -fsanitize=address,undefined -fno-sanitize-recover=all \
+              -Iruntime -Icompiler -I$(B)/gen $(GSL_CFLAGS) \
+              -DFGM_INCLUDE_DIR=\"$(INCLUDE_DIR)\"
+FUZZ_SMALL := -DFGMC_MAX_VARS='(1 << 14)' -DFGMC_MAX_FACTORS='(1L << 12)' \
+              -DFGMC_MAX_SCOPE='(1L << 15)' -DFGMC_MAX_PARAMS='(1L << 15)' \
+              -DFGMC_MAX_ITERS='(1L << 14)' -DFGMC_MAX_REFS='(1L << 18)'
+FUZZ_OBJ   := $(LIB_SRC:%.c=$(B)/fuzz/obj/%.o) $(GEN_SRC:%.c=$(B)/fuzz/obj/%.o)
+FUZZ_SOBJ  := $(LIB_SRC:%.c=$(B)/fuzz/small/%.o) \
+              $(GEN_SRC:%.c=$(B)/fuzz/small/%.o)
+
+$(B)/fuzz/obj/%.o: %.c | $(B)/.deps-ok $(GEN_HDR)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+
+$(B)/fuzz/small/%.o: %.c | $(B)/.deps-ok $(GEN_HDR)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_SMALL) -fsanitize=fuzzer-no-link \
+	    -c $< -o $@
+
+$(B)/fuzz/fuzz_model: fuzz/fuzz_model.c $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
+
+$(B)/fuzz/fuzz_model_small: fuzz/fuzz_model.c $(FUZZ_SOBJ)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
+
+$(B)/fuzz/fuzz_puzzle: fuzz/fuzz_puzzle.c $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
+
+fuzz: $(B)/fuzz/fuzz_model $(B)/fuzz/fuzz_model_small $(B)/fuzz/fuzz_puzzle
 
 # ---- demo and benchmarks -------------------------------------------------
 demo: all

@@ -30,15 +30,30 @@
 #define FGMC_MAX_ERRORS 20          /* default cap on reported errors */
 #define FGMC_MAX_DEPTH 256          /* nesting of expressions and lists */
 #define FGMC_MAX_INPUT (64L << 20)  /* bytes of model text */
+/* Each cap may be lowered with -D (fuzz builds do, for throughput). */
+#ifndef FGMC_MAX_VARS
 #define FGMC_MAX_VARS (1 << 24)     /* variables (or Dirichlet nodes) */
+#endif
+#ifndef FGMC_MAX_FACTORS
 #define FGMC_MAX_FACTORS (1L << 20) /* factor instances */
+#endif
+#ifndef FGMC_MAX_SCOPE
 #define FGMC_MAX_SCOPE (1L << 25)   /* scope entries over all factors */
+#endif
+#ifndef FGMC_MAX_PARAMS
 #define FGMC_MAX_PARAMS (1L << 25)  /* parameters over all factors */
+#endif
+#ifndef FGMC_MAX_ITERS
 #define FGMC_MAX_ITERS (1L << 24)   /* loop iterations over all statements */
+#endif
+#ifndef FGMC_MAX_ARRAYS
 #define FGMC_MAX_ARRAYS 16384       /* var and prior arrays (the IR builder
                                      * checks each name against all) */
+#endif
+#ifndef FGMC_MAX_REFS
 #define FGMC_MAX_REFS (1L << 27)    /* variable references expanded, over all
                                      * statements and bindings */
+#endif
 
 /* A span of the source text: bytes [start, end). */
 typedef struct fgmc_loc {

@@ -1,0 +1,152 @@
+/* fuzz/fuzz_model.c: libFuzzer target for the .fgm model front end.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Feeds the input to fgm_compile_string (or, when the input holds a NUL
+ * byte, to fgm_compile_file through a temporary file, as `fgm dump` does).
+ * Leading lines "#D NAME=VALUE" (comments in the language) also become -D
+ * options.  On success the IR is dumped (to /dev/null) and hashed.
+ *
+ * Extra oracles (abort, so the fuzzer records them):
+ *   - a failing status with no diagnostic at all (silent failure);
+ *   - a diagnostic whose first line is not "NAME:LINE:COL: error: ..." or
+ *     "NAME: error: ..." (positions must be >= 1);
+ *   - FGM_OK together with an error diagnostic.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "fgm.h"
+
+#define NAME "m.fgm"
+
+static int ndiag;
+static FILE *devnull;
+static char tmppath[64];
+
+static const char *curname = NAME;
+
+static void
+check_msg(const char *msg)
+{
+    size_t nl = strlen(curname);
+    const char *p;
+    long line, col;
+    char *end;
+
+    if (strncmp(msg, curname, nl) != 0 || msg[nl] != ':') {
+        fprintf(stderr, "BAD DIAG (no file name): %s\n", msg);
+        abort();
+    }
+    p = msg + nl + 1;
+    if (strncmp(p, " error: ", 8) == 0)
+        return;
+    line = strtol(p, &end, 10);
+    if (end == p || *end != ':' || line < 1) {
+        fprintf(stderr, "BAD DIAG (line): %s\n", msg);
+        abort();
+    }
+    p = end + 1;
+    col = strtol(p, &end, 10);
+    if (end == p || *end != ':' || col < 1) {
+        fprintf(stderr, "BAD DIAG (col): %s\n", msg);
+        abort();
+    }
+    if (strncmp(end, ": error: ", 9) != 0) {
+        fprintf(stderr, "BAD DIAG (no error:): %s\n", msg);
+        abort();
+    }
+}
+
+static void
+diag(void *ctx, const char *msg)
+{
+    (void)ctx;
+    ndiag++;
+    if (getenv("FUZZ_SHOW"))
+        fprintf(stderr, "%s\n", msg);
+    check_msg(msg);
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char *text = malloc(size + 1);
+    const char *defs[4];
+    char defbuf[4][64];
+    int ndefs = 0;
+    size_t off = 0;
+    fgm_compile_opts opts;
+    fgm_ir *ir = NULL;
+    fgm_status st;
+
+    if (!devnull)
+        devnull = fopen("/dev/null", "w");
+    memcpy(text, data, size);
+    text[size] = '\0';
+    /* -D options from leading "#D NAME=VALUE" lines. */
+    while (ndefs < 4 && off + 3 <= size && memcmp(text + off, "#D ", 3) == 0) {
+        const char *nlp = memchr(text + off, '\n', size - off);
+        size_t l = (nlp ? (size_t)(nlp - text) : size) - off - 3;
+
+        if (l >= sizeof defbuf[0])
+            l = sizeof defbuf[0] - 1;
+        memcpy(defbuf[ndefs], text + off + 3, l);
+        defbuf[ndefs][l] = '\0';
+        defs[ndefs] = defbuf[ndefs];
+        ndefs++;
+        if (!nlp)
+            break;
+        off = (size_t)(nlp - text) + 1;
+    }
+    memset(&opts, 0, sizeof opts);
+    opts.defines = defs;
+    opts.ndefines = ndefs;
+    ndiag = 0;
+    if (memchr(text, '\0', size)) {
+        FILE *f;
+
+        if (!tmppath[0])
+            snprintf(tmppath, sizeof tmppath, "/tmp/fuzz_model_%d.fgm",
+                     (int)getpid());
+        f = fopen(tmppath, "wb");
+        if (!f)
+            abort();
+        fwrite(data, 1, size, f);
+        fclose(f);
+        curname = tmppath;
+        st = fgm_compile_file(tmppath, &opts, &ir, diag, NULL);
+        curname = NAME;
+    } else {
+        st = fgm_compile_string(text, NAME, &opts, &ir, diag, NULL);
+    }
+    {
+        if (st != FGM_OK && ndiag == 0) {
+            fprintf(stderr, "SILENT FAILURE: status %d, no diagnostic\n",
+                    (int)st);
+            abort();
+        }
+        if (st == FGM_OK && ndiag != 0) {
+            fprintf(stderr, "OK with %d diagnostics\n", ndiag);
+            abort();
+        }
+        if (st != FGM_OK && st != FGM_EPARSE && st != FGM_ESEMA) {
+            fprintf(stderr, "unexpected status %d (%s)\n", (int)st,
+                    fgm_strerror(st));
+            abort();
+        }
+    }
+    if (st == FGM_OK) {
+        if (!ir)
+            abort();
+        fgm_ir_dump(ir, devnull);
+        (void)fgm_ir_hash(ir);
+        fgm_ir_graph(ir, devnull);
+        fgm_ir_free(ir);
+    } else if (ir) {
+        abort();
+    }
+    free(text);
+    return 0;
+}
