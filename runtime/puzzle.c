@@ -433,41 +433,6 @@ shape_ok(const char *name, int n, int box, fgm_diag_fn diag, void *ctx)
 }
 
 fgm_puzzle_reader *
-fgm_puzzle_reader_open(const char *path, int n, int box, fgm_diag_fn diag,
-                       void *ctx)
-{
-    fgm_puzzle_reader *r;
-
-    if (!shape_ok(path, n, box, diag, ctx))
-        return NULL;
-    r = calloc(1, sizeof *r);
-    if (!r) {
-        fgm_diagf(diag, ctx, "%s: error: out of memory", path);
-        return NULL;
-    }
-    r->diag = diag;
-    r->ctx = ctx;
-    r->n = n;
-    r->box = n ? box : 0;
-    r->latin = n && !box;
-    if (strcmp(path, "-") == 0) {
-        r->f = stdin;
-        snprintf(r->name, sizeof r->name, "<stdin>");
-    } else {
-        r->f = fopen(path, "r");
-        r->owns = 1;
-        snprintf(r->name, sizeof r->name, "%s", path);
-        if (!r->f) {
-            fgm_diagf(diag, ctx, "%s: error: cannot open: %s", path,
-                      strerror(errno));
-            free(r);
-            return NULL;
-        }
-    }
-    return r;
-}
-
-fgm_puzzle_reader *
 fgm_puzzle_reader_file(FILE *f, const char *name, int n, int box,
                        fgm_diag_fn diag, void *ctx)
 {
@@ -487,6 +452,31 @@ fgm_puzzle_reader_file(FILE *f, const char *name, int n, int box,
     r->box = n ? box : 0;
     r->latin = n && !box;
     snprintf(r->name, sizeof r->name, "%s", name);
+    return r;
+}
+
+fgm_puzzle_reader *
+fgm_puzzle_reader_open(const char *path, int n, int box, fgm_diag_fn diag,
+                       void *ctx)
+{
+    fgm_puzzle_reader *r;
+    FILE *f;
+
+    if (strcmp(path, "-") == 0)
+        return fgm_puzzle_reader_file(stdin, "<stdin>", n, box, diag, ctx);
+    if (!shape_ok(path, n, box, diag, ctx))
+        return NULL;
+    f = fopen(path, "r");
+    if (!f) {
+        fgm_diagf(diag, ctx, "%s: error: cannot open: %s", path,
+                  strerror(errno));
+        return NULL;
+    }
+    r = fgm_puzzle_reader_file(f, path, n, box, diag, ctx);
+    if (!r)
+        fclose(f);
+    else
+        r->owns = 1;
     return r;
 }
 

@@ -112,7 +112,7 @@ backend_report(const fgm_bench *b)
             if (!ri || rc->ntimed == 0 || ri->ntimed == 0)
                 continue;
             printf("%-12s %-14.*s compiled %.4g ms  interpreted %.4g ms  "
-                   "ratio %.2fx\n", b->corpora[c], (int)(at - label), label,
+                   "ratio %.3gx\n", b->corpora[c], (int)(at - label), label,
                    rc->median_ms, ri->median_ms,
                    ri->median_ms / rc->median_ms);
         }
