@@ -21,12 +21,34 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
     char *tmp = malloc(len + sizeof suffix);
     fgm_status st = FGM_EIO;
     FILE *f = NULL;
+    struct stat sb;
     int fd, err = 0;
 
     if (!tmp) {
         fgm_diagf(diag, ctx, "%s: error: %s", path,
                   fgm_strerror(FGM_ENOMEM));
         return FGM_ENOMEM;
+    }
+    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)
+        && !S_ISDIR(sb.st_mode)) {
+        /* A device or FIFO (/dev/stdout, /dev/null, /dev/full): write
+         * through it; renaming over it would replace the node itself. */
+        free(tmp);
+        if (!(f = fopen(path, "w"))) {
+            err = errno;
+        } else {
+            st = write(arg, f);
+            if (fflush(f) != 0)
+                err = errno;
+            if (fclose(f) != 0 && !err)
+                err = errno;
+        }
+        if (err)
+            st = FGM_EIO;
+        if (st != FGM_OK)
+            fgm_diagf(diag, ctx, "%s: error: cannot write: %s", path,
+                      err ? strerror(err) : fgm_strerror(st));
+        return st;
     }
     memcpy(tmp, path, len);
     memcpy(tmp + len, suffix, sizeof suffix);

@@ -249,11 +249,14 @@ fgm_status fgm_model_observe_var(fgm_model *m, int v, int value);
  * (1e-12, ..., 1).  Applies to the observations made after the call. */
 void fgm_model_set_clamp_epsilon(fgm_model *m, double epsilon);
 
-/* Observes Dirichlet node D: pseudo-counts ALPHA[0..K-1] (all > 0), or a
- * point mass at the probability vector ALPHA when POINT_MASS is 1 (>= 0,
- * not all 0; the seed's clue: 1 - 8e-8 on the clue, 1e-8 elsewhere; a
- * one-hot vector is an exact clue, which pins the variable).  ALPHA NULL resets
- * the node to the model's default prior. */
+/* Observes Dirichlet node D: pseudo-counts ALPHA[0..K-1] (all > 0, their
+ * sum at most FGM_MAX_PSEUDO_COUNT), or a point mass at the probability
+ * vector ALPHA when POINT_MASS is 1 (>= 0, not all 0; the seed's clue:
+ * 1 - 8e-8 on the clue, 1e-8 elsewhere; a one-hot vector is an exact clue,
+ * which pins the variable).  ALPHA NULL resets the node to the model's
+ * default prior.  Returns FGM_EINVAL for any other ALPHA. */
+#define FGM_MAX_PSEUDO_COUNT 1e150 /* the mean-square projection
+                                    * squares the total */
 fgm_status fgm_model_observe_dirichlet(fgm_model *m, int d,
                                        const double *alpha, int point_mass);
 

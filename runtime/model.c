@@ -253,7 +253,9 @@ fgm_model_observe_dirichlet(fgm_model *m, int d, const double *alpha,
             return FGM_EINVAL;
         sum += alpha[j];
     }
-    if (!(sum > 0.0))
+    /* Larger totals overflow the projections (a pseudo-count of 5e307
+     * gave uniform marginals; found by a fuzzing helper). */
+    if (!(sum > 0.0 && sum <= FGM_MAX_PSEUDO_COUNT))
         return FGM_EINVAL;
     memcpy(p, alpha, (size_t)a->card * sizeof *p);
     m->dir_point[d] = point_mass != 0;

@@ -341,8 +341,15 @@ fgm_plugin_build(const char *c_path, const char *so_path, const char *cc,
                  const char *include_dir, char *why, size_t whysize)
 {
     fgm_status st;
+    struct stat sb;
     char *tmp;
 
+    /* rename() would replace a device node or FIFO (-o /dev/null as
+     * root): a plugin is a regular file or nothing. */
+    if (stat(so_path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        sayf(why, whysize, "%s: cannot write: not a regular file", so_path);
+        return FGM_EIO;
+    }
     st = build_temp(c_path, so_path, cc, include_dir, &tmp, why, whysize);
     if (st != FGM_OK)
         return st;

@@ -396,7 +396,7 @@ START_TEST(test_single_factor_exact)
             fgm_run_opts ro;
 
             csp = fgm_csp_new(ir, &st);
-            ck_assert_int_eq(fgm_enumerate(csp, NULL, 0, exact, NULL),
+            ck_assert_int_eq(fgm_enumerate(csp, NULL, 0, 0, exact, NULL),
                              FGM_OK);
             ck_assert_int_eq(csp->maxcard, 5);
             fgm_csp_free(csp);

@@ -183,7 +183,7 @@ assert_exact_marginals(const fgm_model *m)
     exact = malloc(((size_t)ir->nvars * (size_t)csp->maxcard + 1)
                    * sizeof *exact);
     ck_assert_ptr_nonnull(exact);
-    ck_assert_int_eq(fgm_enumerate(csp, NULL, 0, exact, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_enumerate(csp, NULL, 0, 0, exact, NULL), FGM_OK);
     for (v = 0; v < ir->nvars; v++) {
         fgm_model_marginal(m, v, bp);
         for (k = 0; k < fgm_ir_card(ir, v); k++)

@@ -17,6 +17,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -154,16 +155,20 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
             char *end;
             double x;
 
-            if (a->kind == FGM_ARRAY_DISCRETE && i >= a->count)
-                break;
+            if (a->kind == FGM_ARRAY_DISCRETE ? i >= a->count
+                                              : i >= a->count * a->card)
+                break;      /* tok stays set: too many values */
             if (a->kind == FGM_ARRAY_DISCRETE && strcmp(tok, ".") == 0)
                 continue;
             errno = 0;
             x = strtod(tok, &end);
             if (errno || *end || end == tok
+                /* Range first: (int)x is undefined outside int. */
                 || (a->kind == FGM_ARRAY_DISCRETE
-                    && (x != (int)x || x < a->lo || x >= a->lo + a->card))
-                || (a->kind == FGM_ARRAY_DIRICHLET && !(x > 0.0))) {
+                    && (!(x >= a->lo && x < a->lo + a->card)
+                        || x != (int)x))
+                || (a->kind == FGM_ARRAY_DIRICHLET
+                    && !(x > 0.0 && isfinite(x)))) {
                 cli_fail(CLI_EINPUT, "%s:%ld: error: bad value '%s' for "
                          "%s", path, lineno, tok, a->name);
                 ok = 0;
@@ -172,19 +177,36 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
                     fgm_ep_observe(o->ep, a->first + i, (int)x - a->lo);
                 else
                     o->given[a->first + i] = (int)x - a->lo;
-            } else if (i < a->count * a->card && o->ep) {
+            } else if (!o->ep) {
+                cli_fail(CLI_EINPUT, "%s:%ld: error: pseudo-counts of %s "
+                         "need an engine backend (exact enumeration uses "
+                         "the model's prior)", path, lineno, a->name);
+                ok = 0;
+            } else {
                 /* Pseudo-counts, K per node, nodes in order. */
                 int node = a->first + i / a->card;
 
                 o->ep->vec[i % a->card] = x;
-                if (i % a->card == a->card - 1)
-                    fgm_model_observe_dirichlet(o->ep->model, node,
-                                                o->ep->vec, 0);
+                if (i % a->card == a->card - 1
+                    && fgm_model_observe_dirichlet(o->ep->model, node,
+                                                   o->ep->vec, 0) != FGM_OK) {
+                    cli_fail(CLI_EINPUT, "%s:%ld: error: bad pseudo-counts "
+                             "for %s", path, lineno, a->name);
+                    ok = 0;
+                }
             }
         }
-        if (ok && a->kind == FGM_ARRAY_DISCRETE && i != a->count) {
-            cli_fail(CLI_EINPUT, "%s:%ld: error: %s has %d values, not %d",
-                     path, lineno, a->name, a->count, i);
+        if (ok && (tok || i != (a->kind == FGM_ARRAY_DISCRETE
+                                ? a->count : a->count * a->card))) {
+            int want = a->kind == FGM_ARRAY_DISCRETE ? a->count
+                                                     : a->count * a->card;
+
+            if (tok)
+                cli_fail(CLI_EINPUT, "%s:%ld: error: %s wants %d values, "
+                         "got more", path, lineno, a->name, want);
+            else
+                cli_fail(CLI_EINPUT, "%s:%ld: error: %s wants %d values, "
+                         "not %d", path, lineno, a->name, want, i);
             ok = 0;
         }
     }
@@ -248,9 +270,12 @@ run_exact(const fgm_csp *csp, fgm_dlx *dlx, const int *given,
                  count, st == FGM_OK && count < cfg->cap
                  ? "" : " (incomplete: cap or timeout reached)");
     } else {
-        st = fgm_enumerate(csp, given, cfg->cap, m, &count);
+        st = fgm_enumerate(csp, given, cfg->cap,
+                           cfg->timeout > 0 ? fgm_now() + cfg->timeout * 1e-3
+                                            : 0, m, &count);
         snprintf(text, sizeof text, "exact (enumeration), assignments=%ld%s",
-                 count, st == FGM_OK ? "" : " (incomplete: cap reached)");
+                 count, st == FGM_OK ? "" : " (incomplete: cap or timeout "
+                 "reached)");
         if (st == FGM_EUNSOLVED) {
             free(m);
             return cli_fail(CLI_EINPUT, "run: observation %ld has no "
@@ -464,6 +489,14 @@ cmd_run(cli_args *a)
             goto done;
         }
         assign = is_assignment_file(of);
+        if (!assign && n == 0) {
+            /* Puzzles go on the grid: without one, a puzzle's cells would
+             * land on (and past) whatever variables come first. */
+            code = cli_fail(CLI_EINPUT, "%s: error: %s has no square 2-D "
+                            "var array starting at its first variable to "
+                            "put puzzles on", observe, model);
+            goto done;
+        }
         if (!assign) {
             rd = fgm_puzzle_reader_file(of, strcmp(observe, "-") == 0
                                         ? "<stdin>" : observe, n, box,

@@ -136,7 +136,9 @@ grid_shape(const fgm_ir *ir, int *n, int *box)
         if (ir->arrays[i].kind == FGM_ARRAY_DISCRETE
             && ir->arrays[i].ndims == 2)
             a = &ir->arrays[i];
-    if (!a || a->dims[0] != a->dims[1])
+    /* Puzzles are read into variables 0 .. N*N-1 (fgm_puzzle_to_given,
+     * the solvers): a grid that does not start there cannot take them. */
+    if (!a || a->dims[0] != a->dims[1] || a->first != 0)
         return;
     *n = a->dims[0];
     for (i = 0; i < ir->nfactors; i++) {

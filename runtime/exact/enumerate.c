@@ -32,6 +32,7 @@ typedef struct walk {
     double shift;           /* log-weights are summed as exp(lw - shift) */
     double total;
     long leaves, max_leaves;
+    double deadline;        /* fgm_now() seconds, 0: none */
     int over;
 } walk;
 
@@ -121,10 +122,13 @@ visit(walk *w, int v)
     if (w->over)
         return;
     if (v == w->csp->nvars) {
-        if (++w->leaves > w->max_leaves) {
+        if (w->leaves >= w->max_leaves
+            || (w->deadline > 0 && (w->leaves & 4095) == 0
+                && fgm_now() > w->deadline)) {
             w->over = 1;
             return;
         }
+        w->leaves++;
         accumulate(w);
         return;
     }
@@ -141,7 +145,7 @@ visit(walk *w, int v)
 
 fgm_status
 fgm_enumerate(const fgm_csp *csp, const int *given, long max_leaves,
-              double *marginals, long *leaves)
+              double deadline, double *marginals, long *leaves)
 {
     walk w;
     int v, mc = csp->maxcard;
@@ -152,6 +156,7 @@ fgm_enumerate(const fgm_csp *csp, const int *given, long max_leaves,
     w.ir = csp->ir;
     w.given = given;
     w.max_leaves = max_leaves > 0 ? max_leaves : 10000000L;
+    w.deadline = deadline;
     w.assign = malloc(((size_t)csp->nvars + 1) * sizeof *w.assign);
     w.counts = malloc(((size_t)csp->ir->ndirichlet + 1) * (size_t)mc
                       * sizeof *w.counts);
@@ -165,13 +170,15 @@ fgm_enumerate(const fgm_csp *csp, const int *given, long max_leaves,
         w.assign[v] = -1;
     memset(marginals, 0, (size_t)csp->nvars * (size_t)mc * sizeof *marginals);
     visit(&w, 0);
-    if (w.over)
-        st = FGM_ETIMEOUT;
-    else if (w.total == 0.0)
-        st = FGM_EUNSOLVED;
-    else
+    if (w.total == 0.0)
+        st = w.over ? FGM_ETIMEOUT : FGM_EUNSOLVED;
+    else {
+        /* Stopped early: still a distribution (over what was visited),
+         * never raw weight sums printed as probabilities. */
+        st = w.over ? FGM_ETIMEOUT : FGM_OK;
         for (v = 0; v < csp->nvars * mc; v++)
             marginals[v] /= w.total;
+    }
     if (leaves)
         *leaves = w.leaves;
     free(w.assign);

@@ -10,11 +10,13 @@
  * indices, -1 free): MARGINALS (nvars * csp->maxcard, row-major) receives
  * P(x_v = k).  Dirichlet nodes are integrated out with their default
  * pseudo-counts.  Visits at most MAX_LEAVES consistent assignments (<= 0:
- * ten million); *LEAVES (nullable) gets the number visited.  Returns
- * FGM_OK, FGM_ETIMEOUT when the bound was hit (marginals meaningless),
+ * ten million) and stops at DEADLINE (fgm_now() seconds, 0: none);
+ * *LEAVES (nullable) gets the number visited.  Returns FGM_OK,
+ * FGM_ETIMEOUT when the bound or the deadline was hit (marginals then
+ * normalized over the assignments visited),
  * FGM_EUNSOLVED when no assignment has positive weight, FGM_ENOMEM. */
 FGM_INTERNAL fgm_status fgm_enumerate(const fgm_csp *csp, const int *given,
-                                      long max_leaves, double *marginals,
-                                      long *leaves);
+                                      long max_leaves, double deadline,
+                                      double *marginals, long *leaves);
 
 #endif /* FGM_ENUMERATE_H */

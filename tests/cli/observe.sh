@@ -1,0 +1,72 @@
+# tests/cli/observe.sh: `fgm run --observe` files, and outputs written
+# atomically, against bad input (cases found by a review helper; each was
+# a crash, a silent wrong answer or a replaced device node).
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/common.bash"
+R="1 6 6 2 3 4 5 1 1 2 3 4 5 6 6 6 1 2 3 4"
+
+printf 'roll = %s\n' "$R" > "$TMP/ok.txt"
+expect_exit 0 "20 rolls" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/ok.txt"
+expect_out "^roll\[1\] 0 0 0 0 0 1" "an observed roll is a point mass"
+
+# A value out of range (1e300: no undefined cast to int on the way).
+printf 'roll = 1e300%s\n' "${R#1}" > "$TMP/big.txt"
+expect_exit 1 "roll 1e300" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/big.txt"
+expect_err "big.txt:1: error: bad value '1e300' for roll" "roll 1e300"
+
+# Too many or too few values: an error, not values dropped.
+printf 'roll = %s 5 5\n' "$R" > "$TMP/many.txt"
+expect_exit 1 "22 rolls" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/many.txt"
+expect_err "many.txt:1: error: roll wants 20 values, got more" "22 rolls"
+printf 'roll = 1 2 3\n' > "$TMP/few.txt"
+expect_exit 1 "3 rolls" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/few.txt"
+expect_err "few.txt:1: error: roll wants 20 values, not 3" "3 rolls"
+printf 'p = 2 1\n' > "$TMP/pfew.txt"
+expect_exit 1 "2 pseudo-counts" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/pfew.txt"
+expect_err "pfew.txt:1: error: p wants 6 values, not 2" "2 pseudo-counts"
+
+# Pseudo-counts: positive and finite, and not so large that the
+# projections overflow (5e307 gave uniform marginals, exit 0).
+printf 'p = inf 1 1 1 1 1\n' > "$TMP/pinf.txt"
+expect_exit 1 "inf pseudo-count" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/pinf.txt"
+expect_err "pinf.txt:1: error: bad value 'inf' for p" "inf pseudo-count"
+printf 'p = 5e307 1 1 1 1 1\n' > "$TMP/phuge.txt"
+expect_exit 1 "huge pseudo-counts" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/phuge.txt"
+expect_err "phuge.txt:1: error: bad pseudo-counts for p" "huge pseudo-counts"
+printf 'p = 100 1 1 1 1 1\n' > "$TMP/p100.txt"
+expect_exit 1 "pseudo-counts, exact" -- "$FGM" run models/dice.fgm --backend exact --observe "$TMP/p100.txt"
+expect_err "pseudo-counts of p need an engine backend" "pseudo-counts, exact"
+
+# Puzzles need a square grid starting at the first variable: the dice
+# model has none (a heap overflow before), nor has the chain.
+printf '%081d\n' 0 > "$TMP/grid.txt"
+expect_exit 1 "puzzle on dice" -- "$FGM" run models/dice.fgm --observe "$TMP/grid.txt"
+expect_err "has no square 2-D var array" "puzzle on dice"
+expect_exit 1 "solve on chain" -- "$FGM" solve --solver dlx --model models/chain.fgm "$TMP/grid.txt"
+expect_err "has no square 2-D var array" "solve on chain"
+
+# Exact enumeration stopped by its cap prints a distribution (over what it
+# visited, and says so), never raw weight sums.
+expect_exit 0 "enumeration cap" -- "$FGM" run models/chain.fgm --backend exact --cap 3
+expect_out "incomplete: cap or timeout reached" "enumeration cap"
+awk '$1 == "x[0]" { s = $2 + $3 + $4; if (s < 0.999999 || s > 1.000001) bad = 1 }
+     END { exit bad }' "$TMP/out" || fail "capped enumeration: x[0] does not sum to 1"
+
+# ... and stops at --timeout-ms (it ran on: 6^20 assignments).
+expect_exit 0 "enumeration deadline" -- timeout 30 "$FGM" run models/dice.fgm --backend exact --cap 1000000000000 --timeout-ms 200
+expect_out "incomplete: cap or timeout reached" "enumeration deadline"
+
+# Outputs that are not regular files are written through (or refused for
+# a plugin), never renamed over: as root, -o /dev/null replaced the node.
+mkfifo "$TMP/fifo"
+expect_exit 1 "plugin to a FIFO" -- "$FGM" compile models/dice.fgm -o "$TMP/fifo" --out-dir "$TMP/gen"
+expect_err "fifo: cannot write: not a regular file" "plugin to a FIFO"
+[ -p "$TMP/fifo" ] || fail "the FIFO was replaced"
+# A device node of our own (root only), so that a regression replaces it
+# and not the machine's /dev/full.
+if mknod "$TMP/full" c 1 7 2>/dev/null; then
+    expect_exit 1 "C to a full device" -- "$FGM" compile models/dice.fgm --emit-c "$TMP/full" --out-dir "$TMP/gen"
+    expect_err "full: error: cannot write: No space left on device" "C to a full device"
+    [ -c "$TMP/full" ] || fail "the device node was replaced"
+fi
+finish
