@@ -123,6 +123,14 @@ backend_report(const fgm_bench *b)
         printf("plugin for the 9x9 robust model: could not be built\n");
 }
 
+/* Whether NAME is a backend a bench row can run on. */
+static int
+known_backend(const char *name)
+{
+    return strcmp(name, "auto") == 0 || strcmp(name, "compiled") == 0
+           || strcmp(name, "interpreted") == 0;
+}
+
 /* Splits the comma list S (modified in place) into *OUT. */
 static int
 split(char *s, const char **out, int max)
@@ -212,14 +220,32 @@ cmd_bench(cli_args *a)
             if (all[j]->flags & FGM_SOLVER_EXACT)
                 names[nnames++] = all[j]->name;
     }
+    if (nnames == 0)
+        return cli_fail(CLI_EUSAGE, "bench: --solvers names no solver");
     if (blist)
         nbackends = split(blist, backends, (int)FGM_COUNTOF(backends));
+    for (i = 0; i < nbackends; i++)
+        if (!known_backend(backends[i]))
+            return cli_fail(CLI_EUSAGE, "bench: unknown backend '%s' (auto, "
+                            "compiled, interpreted)", backends[i]);
     /* --backends: one row per backend for each probabilistic solver
      * ("ep-robust@compiled"); exact solvers have one backend. */
     o.nsolvers = 0;
     for (i = 0; i < nnames; i++) {
         const fgm_solver *sv = fgm_solver_find(names[i]);
         int exact = sv && (sv->flags & FGM_SOLVER_EXACT);
+        size_t base = strcspn(names[i], "@");
+        char name[64];
+
+        /* An unknown solver or backend is a usage error, as in `fgm
+         * solve`. */
+        snprintf(name, sizeof name, "%.*s", (int)base, names[i]);
+        if (!fgm_solver_find(name))
+            return cli_fail(CLI_EUSAGE, "bench: unknown solver '%s' (see "
+                            "`fgm list`)", name);
+        if (names[i][base] && !known_backend(names[i] + base + 1))
+            return cli_fail(CLI_EUSAGE, "bench: unknown backend '%s' (auto, "
+                            "compiled, interpreted)", names[i] + base + 1);
 
         if (!nbackends || exact || strchr(names[i], '@')) {
             if (o.nsolvers < (int)FGM_COUNTOF(solvers))

@@ -32,6 +32,11 @@ expect_exit 1 "binary garbage" -- "$FGM" solve "$TMP/bin.txt"
 
 expect_exit 2 "unknown solver" -- "$FGM" solve --solver nope "$TMP/len.txt"
 expect_err "unknown solver 'nope'" "unknown solver"
+expect_exit 2 "bench: unknown solver" -- "$FGM" bench --solvers dlx,nope "$TMP/len.txt"
+expect_err "bench: unknown solver 'nope'" "bench: unknown solver"
+expect_exit 2 "bench: unknown backend" -- "$FGM" bench --solvers ep-robust --backends compiled,bogus "$TMP/len.txt"
+expect_err "bench: unknown backend 'bogus'" "bench: unknown backend"
+expect_exit 2 "bench: no solver" -- "$FGM" bench --solvers , "$TMP/len.txt"
 expect_exit 2 "unknown command" -- "$FGM" frobnicate
 expect_exit 2 "no arguments" -- "$FGM"
 expect_exit 2 "bad -j" -- "$FGM" solve -j 0 "$TMP/len.txt"
