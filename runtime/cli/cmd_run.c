@@ -364,10 +364,11 @@ cmd_run(cli_args *a)
                 return CLI_EUSAGE;
         } else if ((r = cli_opt_value(a, "--damping", &val)) != 0) {
             if (r < 0 || !cli_parse_double("run", "--damping", val, 0,
-                                           &cfg.ro.damping)
-                || cfg.ro.damping >= 1.0)
+                                           &cfg.ro.damping))
+                return CLI_EUSAGE;
+            if (cfg.ro.damping >= 1.0)
                 return cli_fail(CLI_EUSAGE, "run: --damping wants 0 <= d "
-                                "< 1");
+                                "< 1, not '%s'", val);
             cfg.ro.use_damping = 1;
         } else if ((r = cli_opt_value(a, "--tolerance", &val)) != 0) {
             if (r < 0 || !cli_parse_double("run", "--tolerance", val, 0,
