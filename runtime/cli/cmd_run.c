@@ -149,6 +149,12 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
             ok = 0;
             break;
         }
+        if ((tok = strtok_r(NULL, " \t", &save)) != NULL) {
+            cli_fail(CLI_EINPUT, "%s:%ld: error: expected '=' after %s, not "
+                     "'%s'", path, lineno, a->name, tok);
+            ok = 0;
+            break;
+        }
         save = NULL;
         for (tok = strtok_r(eq + 1, " \t\r\n", &save); tok && ok;
              tok = strtok_r(NULL, " \t\r\n", &save), i++) {

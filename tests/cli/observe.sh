@@ -14,6 +14,10 @@ printf 'roll = 1e300%s\n' "${R#1}" > "$TMP/big.txt"
 expect_exit 1 "roll 1e300" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/big.txt"
 expect_err "big.txt:1: error: bad value '1e300' for roll" "roll 1e300"
 
+printf 'roll x = %s\n' "$R" > "$TMP/word.txt"
+expect_exit 1 "a word after the name" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/word.txt"
+expect_err "word.txt:1: error: expected '=' after roll, not 'x'" "a word after the name"
+
 # Too many or too few values: an error, not values dropped.
 printf 'roll = %s 5 5\n' "$R" > "$TMP/many.txt"
 expect_exit 1 "22 rolls" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/many.txt"
