@@ -124,7 +124,7 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
     while (ok && getline(&line, &cap, f) >= 0) {
         char *s = line, *eq, *tok, *save = NULL;
         const fgm_ir_array *a;
-        int i = 0;
+        int i = 0, want;
 
         lineno++;
         if ((eq = strchr(s, '#')))
@@ -155,14 +155,16 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
             ok = 0;
             break;
         }
+        /* Values: one per variable, or K pseudo-counts per node. */
+        want = a->kind == FGM_ARRAY_DISCRETE ? a->count
+                                             : a->count * a->card;
         save = NULL;
         for (tok = strtok_r(eq + 1, " \t\r\n", &save); tok && ok;
              tok = strtok_r(NULL, " \t\r\n", &save), i++) {
             char *end;
             double x;
 
-            if (a->kind == FGM_ARRAY_DISCRETE ? i >= a->count
-                                              : i >= a->count * a->card)
+            if (i >= want)
                 break;      /* tok stays set: too many values */
             if (a->kind == FGM_ARRAY_DISCRETE && strcmp(tok, ".") == 0)
                 continue;
@@ -202,11 +204,7 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
                 }
             }
         }
-        if (ok && (tok || i != (a->kind == FGM_ARRAY_DISCRETE
-                                ? a->count : a->count * a->card))) {
-            int want = a->kind == FGM_ARRAY_DISCRETE ? a->count
-                                                     : a->count * a->card;
-
+        if (ok && (tok || i != want)) {
             if (tok)
                 cli_fail(CLI_EINPUT, "%s:%ld: error: %s wants %d values, "
                          "got more", path, lineno, a->name, want);
