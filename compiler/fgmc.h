@@ -51,8 +51,10 @@
                                      * checks each name against all) */
 #endif
 #ifndef FGMC_MAX_REFS
-#define FGMC_MAX_REFS (1L << 27)    /* variable references expanded, over all
-                                     * statements and bindings */
+#define FGMC_MAX_REFS (1L << 26)    /* variable references expanded, over all
+                                     * statements and bindings (>= twice
+                                     * FGMC_MAX_SCOPE: every scope entry
+                                     * plus fixes) */
 #endif
 
 /* A span of the source text: bytes [start, end). */
