@@ -183,8 +183,8 @@ lint: $(B)/libfgm.a
 
 # ---- fuzzing (clang's libFuzzer; not part of make check) -----------------
 # make fuzz builds build/fuzz/{fuzz_model,fuzz_model_small,fuzz_puzzle};
-# fuzz/README.md says how to run them.  fuzz_model_small is the front end
-# with its size caps lowered, so inputs that run into a cap cost
+# tests/fuzz/README.md says how to run them.  fuzz_model_small is the front
+# end with its size caps lowered, so inputs that run into a cap cost
 # milliseconds under ASan instead of seconds.
 FUZZ_CC    ?= clang
 FUZZ_FLAGS  = $(BASE) -O1 -g -fno-omit-frame-pointer \
@@ -207,13 +207,13 @@ $(B)/fuzz/small/%.o: %.c | $(B)/.deps-ok $(GEN_HDR)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_SMALL) -fsanitize=fuzzer-no-link \
 	    -c $< -o $@
 
-$(B)/fuzz/fuzz_model: fuzz/fuzz_model.c $(FUZZ_OBJ)
+$(B)/fuzz/fuzz_model: tests/fuzz/fuzz_model.c $(FUZZ_OBJ)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
 
-$(B)/fuzz/fuzz_model_small: fuzz/fuzz_model.c $(FUZZ_SOBJ)
+$(B)/fuzz/fuzz_model_small: tests/fuzz/fuzz_model.c $(FUZZ_SOBJ)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
 
-$(B)/fuzz/fuzz_puzzle: fuzz/fuzz_puzzle.c $(FUZZ_OBJ)
+$(B)/fuzz/fuzz_puzzle: tests/fuzz/fuzz_puzzle.c $(FUZZ_OBJ)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
 
 fuzz: $(B)/fuzz/fuzz_model $(B)/fuzz/fuzz_model_small $(B)/fuzz/fuzz_puzzle

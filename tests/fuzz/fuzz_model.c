@@ -1,4 +1,4 @@
-/* fuzz/fuzz_model.c: libFuzzer target for the .fgm model front end.
+/* tests/fuzz/fuzz_model.c: libFuzzer target for the .fgm model front end.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Feeds the input to fgm_compile_string (or, when the input holds a NUL

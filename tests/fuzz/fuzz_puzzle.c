@@ -1,4 +1,4 @@
-/* fuzz/fuzz_puzzle.c: libFuzzer target for the puzzle reader
+/* tests/fuzz/fuzz_puzzle.c: libFuzzer target for the puzzle reader
  * (runtime/puzzle.c).  SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The first byte picks the expected shape the way `fgm solve` passes it:
