@@ -678,6 +678,7 @@ static int
 check_dirichlet(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
 {
     fgmc_node *call = s->dist, *arg = call->a, *k;
+    double total = 0.0;
     long long kk;
     int i;
 
@@ -707,6 +708,14 @@ check_dirichlet(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
             if (!(a->alpha[i] > 0)) {
                 diag_error(c, k->loc, "Dirichlet alpha must be > 0, not %g",
                            a->alpha[i]);
+                return 0;
+            }
+            /* Larger totals overflow the EP projections (uniform
+             * marginals, silently): the limit observations have too. */
+            total += a->alpha[i];
+            if (!(total <= FGM_MAX_PSEUDO_COUNT)) {
+                diag_error(c, k->loc, "Dirichlet pseudo-counts must sum to "
+                           "at most %g", FGM_MAX_PSEUDO_COUNT);
                 return 0;
             }
         }

@@ -418,7 +418,7 @@ feed(fgm_puzzle_reader *r, grid *g, const char *line, int *done)
 static int
 shape_ok(const char *name, int n, int box, fgm_diag_fn diag, void *ctx)
 {
-    if (n < 0 || n > FGM_PUZZLE_MAXN || box < 0
+    if (n < 0 || n > FGM_PUZZLE_MAXN || box < 0 || box > FGM_PUZZLE_MAXN
         || (n && box && box * box != n)) {
         if (box && box * box != n)
             fgm_diagf(diag, ctx, "%s: error: a %dx%d grid cannot have boxes "

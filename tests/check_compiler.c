@@ -545,6 +545,9 @@ static const bad_case bad_cases[] = {
       "iterations must be an integer >= 1, not 0" },
     { "var x in 1..2\ninfer ep(iterations = 2.5)\n", FGM_ESEMA,
       "iterations must be an integer, not 2.5" },
+    { "prior p ~ dirichlet([5e307, 1, 1])\nvar r in 1..3 ~ discrete(p)\n",
+      FGM_ESEMA, "t.fgm:1:22: error: Dirichlet pseudo-counts must sum to at "
+      "most 1e+150" },
     /* Past the range of long long: no undefined cast on the way. */
     { "var x[1e30] in 1..2\n", FGM_ESEMA,
       "t.fgm:1:7: error: an array size must be an integer, not 1e+30" },
@@ -830,6 +833,10 @@ START_TEST(test_long_inputs)
     ck_assert_int_eq(st, FGM_ESEMA);
     ck_assert_msg(s.text && strstr(s.text, "unknown algorithm 'a-a-a"), "%s",
                   s.text ? s.text : "(none)");
+    /* The word is cut at the IR's name length, not carried whole (40 KB
+     * of message and quadratic memory before the fix). */
+    ck_assert_msg(strlen(s.text) < 1000, "message of %zu bytes",
+                  strlen(s.text));
     sink_free(&s);
 
     for (len = 0, i = 0; i < 20000; i++)

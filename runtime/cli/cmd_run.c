@@ -290,6 +290,13 @@ run_exact(const fgm_csp *csp, fgm_dlx *dlx, const int *given,
         free(m);
         return cli_fail(cli_exit_code(st), "run: %s", fgm_strerror(st));
     }
+    if (count == 0) {
+        /* Stopped before the first solution: all zeros is no
+         * distribution. */
+        free(m);
+        return cli_fail(CLI_EINPUT, "run: observation %ld: no solution "
+                        "found before the cap or the deadline", k);
+    }
     print_result(csp->ir, cfg->fmt, k, m, NULL, csp->maxcard, text);
     free(m);
     return CLI_OK;

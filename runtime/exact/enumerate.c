@@ -32,6 +32,7 @@ typedef struct walk {
     double shift;           /* log-weights are summed as exp(lw - shift) */
     double total;
     long leaves, max_leaves;
+    unsigned long nodes;    /* calls of visit, for the deadline polling */
     double deadline;        /* fgm_now() seconds, 0: none */
     int over;
 } walk;
@@ -121,10 +122,15 @@ visit(walk *w, int v)
 
     if (w->over)
         return;
+    /* Polled per node, not per leaf: a search that prunes every branch
+     * may never reach a leaf. */
+    if (w->deadline > 0 && (++w->nodes & 4095) == 0
+        && fgm_now() > w->deadline) {
+        w->over = 1;
+        return;
+    }
     if (v == w->csp->nvars) {
-        if (w->leaves >= w->max_leaves
-            || (w->deadline > 0 && (w->leaves & 4095) == 0
-                && fgm_now() > w->deadline)) {
+        if (w->leaves >= w->max_leaves) {
             w->over = 1;
             return;
         }

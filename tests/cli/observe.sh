@@ -60,6 +60,12 @@ awk '$1 == "x[0]" { s = $2 + $3 + $4; if (s < 0.999999 || s > 1.000001) bad = 1 
 expect_exit 0 "enumeration deadline" -- timeout 30 "$FGM" run models/dice.fgm --backend exact --cap 1000000000000 --timeout-ms 200
 expect_out "incomplete: cap or timeout reached" "enumeration deadline"
 
+# ... also when the search prunes every branch and never reaches a
+# complete assignment (13 pigeons, 12 holes), and then says it found none.
+printf 'var x[13] in 1..12\nx[i] != x[j] for i in 0..11, j in i+1..12\n' > "$TMP/pigeons.fgm"
+expect_exit 1 "enumeration deadline, no leaf" -- timeout 30 "$FGM" run "$TMP/pigeons.fgm" --backend exact --timeout-ms 200
+expect_err "no solution found before the cap or the deadline" "enumeration deadline, no leaf"
+
 # Outputs that are not regular files are written through (or refused for
 # a plugin), never renamed over: as root, -o /dev/null replaced the node.
 mkfifo "$TMP/fifo"
