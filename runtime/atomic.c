@@ -3,7 +3,8 @@
  *
  * A crash or a write error never leaves a half-written file at PATH: the
  * content goes to PATH.tmp.XXXXXX, is flushed and synced, and only then
- * renamed over PATH (rename is atomic within a file system).
+ * renamed over PATH (rename is atomic within a file system).  Devices,
+ * FIFOs and symbolic links are written through instead (writes_through).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -11,6 +12,45 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "internal.h"
+
+/* Whether PATH is written in place rather than replaced: a device or
+ * FIFO (/dev/null, /dev/full), or a symbolic link (/dev/stdout, or a link
+ * a user keeps to a file elsewhere) -- renaming over either would replace
+ * the node or the link itself.  A missing path, a regular file and a
+ * directory (which fails later with its own message) are not. */
+static int
+writes_through(const char *path)
+{
+    struct stat sb;
+
+    if (lstat(path, &sb) != 0)
+        return 0;
+    if (S_ISLNK(sb.st_mode))
+        return stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode);
+    return !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode);
+}
+
+/* A stream writing through PATH.  When PATH is this process's standard
+ * output (/dev/stdout, or a link to the file stdout goes to), a copy of
+ * descriptor 1: opening it anew would truncate a `>>` log. */
+static FILE *
+open_through(const char *path)
+{
+    struct stat target, out;
+    FILE *f;
+    int fd;
+
+    if (stat(path, &target) == 0 && fstat(1, &out) == 0
+        && target.st_dev == out.st_dev && target.st_ino == out.st_ino) {
+        fflush(stdout);
+        if ((fd = dup(1)) < 0)
+            return NULL;
+        if (!(f = fdopen(fd, "w")))
+            close(fd);
+        return f;
+    }
+    return fopen(path, "w");
+}
 
 fgm_status
 fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
@@ -21,7 +61,6 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
     char *tmp = malloc(len + sizeof suffix);
     fgm_status st = FGM_EIO;
     FILE *f = NULL;
-    struct stat sb;
     int fd, err = 0;
 
     if (!tmp) {
@@ -29,12 +68,9 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
                   fgm_strerror(FGM_ENOMEM));
         return FGM_ENOMEM;
     }
-    if (stat(path, &sb) == 0 && !S_ISREG(sb.st_mode)
-        && !S_ISDIR(sb.st_mode)) {
-        /* A device or FIFO (/dev/stdout, /dev/null, /dev/full): write
-         * through it; renaming over it would replace the node itself. */
+    if (writes_through(path)) {
         free(tmp);
-        if (!(f = fopen(path, "w"))) {
+        if (!(f = open_through(path))) {
             err = errno;
         } else {
             st = write(arg, f);

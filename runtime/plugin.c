@@ -344,9 +344,9 @@ fgm_plugin_build(const char *c_path, const char *so_path, const char *cc,
     struct stat sb;
     char *tmp;
 
-    /* rename() would replace a device node or FIFO (-o /dev/null as
-     * root): a plugin is a regular file or nothing. */
-    if (stat(so_path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+    /* rename() would replace a device node, FIFO or symbolic link (-o
+     * /dev/null as root): a plugin is a regular file or nothing. */
+    if (lstat(so_path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
         sayf(why, whysize, "%s: cannot write: not a regular file", so_path);
         return FGM_EIO;
     }

@@ -9,6 +9,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
 #include "../plugin.h"
@@ -29,9 +30,14 @@ static int
 build_to(const fgm_sched *s, const char *out, const char *emit_c)
 {
     char c_path[4096], why[1024];
+    struct stat sb;
     fgm_status st;
     int code = CLI_OK;
 
+    /* C written through a device or link (--emit-c /dev/stdout) cannot be
+     * read back: build from a temporary copy then. */
+    if (emit_c && (lstat(emit_c, &sb) != 0 || !S_ISREG(sb.st_mode)))
+        emit_c = NULL;
     if (emit_c) {
         snprintf(c_path, sizeof c_path, "%s", emit_c);
     } else {
