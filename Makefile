@@ -92,11 +92,13 @@ $(B)/.deps-ok:
 	@touch $@
 
 # ---- library and tool ----------------------------------------------------
-$(B)/gen/parser.c $(B)/gen/parser.h: compiler/parser.y | $(B)/.deps-ok
+# One run makes both files (&: a grouped target, GNU make >= 4.3), so that
+# make -j never runs bison or flex twice at once.
+$(B)/gen/parser.c $(B)/gen/parser.h &: compiler/parser.y | $(B)/.deps-ok
 	@mkdir -p $(B)/gen
 	bison -Wall -Werror --defines=$(B)/gen/parser.h -o $(B)/gen/parser.c $<
 
-$(B)/gen/lexer.c $(B)/gen/lexer.h: compiler/lexer.l | $(B)/.deps-ok
+$(B)/gen/lexer.c $(B)/gen/lexer.h &: compiler/lexer.l | $(B)/.deps-ok
 	@mkdir -p $(B)/gen
 	flex --header-file=$(B)/gen/lexer.h -o $(B)/gen/lexer.c $<
 
