@@ -121,6 +121,8 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
     long lineno = 0;
     int ok = 1;
 
+/* The 1-based column of P in the current line (tokens point into it). */
+#define COL(p) ((int)((p) - line) + 1)
     while (ok && getline(&line, &cap, f) >= 0) {
         char *s = line, *eq, *tok, *save = NULL;
         const fgm_ir_array *a;
@@ -135,8 +137,8 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
             continue;
         eq = strchr(s, '=');
         if (!eq) {
-            cli_fail(CLI_EINPUT, "%s:%ld: error: expected NAME = values",
-                     path, lineno);
+            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: expected NAME = values",
+                     path, lineno, COL(s));
             ok = 0;
             break;
         }
@@ -144,14 +146,14 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
         tok = strtok_r(s, " \t", &save);
         a = tok ? fgm_ir_find_array(ir, tok) : NULL;
         if (!a) {
-            cli_fail(CLI_EINPUT, "%s:%ld: error: unknown array '%s'", path,
-                     lineno, tok ? tok : "");
+            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: unknown array '%s'",
+                     path, lineno, COL(tok ? tok : s), tok ? tok : "");
             ok = 0;
             break;
         }
         if ((tok = strtok_r(NULL, " \t", &save)) != NULL) {
-            cli_fail(CLI_EINPUT, "%s:%ld: error: expected '=' after %s, not "
-                     "'%s'", path, lineno, a->name, tok);
+            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: expected '=' after %s, "
+                     "not '%s'", path, lineno, COL(tok), a->name, tok);
             ok = 0;
             break;
         }
@@ -177,8 +179,8 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
                         || x != (int)x))
                 || (a->kind == FGM_ARRAY_DIRICHLET
                     && !(x > 0.0 && isfinite(x)))) {
-                cli_fail(CLI_EINPUT, "%s:%ld: error: bad value '%s' for "
-                         "%s", path, lineno, tok, a->name);
+                cli_fail(CLI_EINPUT, "%s:%ld:%d: error: bad value '%s' for "
+                         "%s", path, lineno, COL(tok), tok, a->name);
                 ok = 0;
             } else if (a->kind == FGM_ARRAY_DISCRETE) {
                 if (o->ep)
@@ -186,9 +188,10 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
                 else
                     o->given[a->first + i] = (int)x - a->lo;
             } else if (!o->ep) {
-                cli_fail(CLI_EINPUT, "%s:%ld: error: pseudo-counts of %s "
+                cli_fail(CLI_EINPUT, "%s:%ld:%d: error: pseudo-counts of %s "
                          "need an engine backend (exact enumeration uses "
-                         "the model's prior)", path, lineno, a->name);
+                         "the model's prior)", path, lineno, COL(tok),
+                         a->name);
                 ok = 0;
             } else {
                 /* Pseudo-counts, K per node, nodes in order. */
@@ -198,22 +201,26 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
                 if (i % a->card == a->card - 1
                     && fgm_model_observe_dirichlet(o->ep->model, node,
                                                    o->ep->vec, 0) != FGM_OK) {
-                    cli_fail(CLI_EINPUT, "%s:%ld: error: bad pseudo-counts "
-                             "for %s", path, lineno, a->name);
+                    cli_fail(CLI_EINPUT, "%s:%ld:%d: error: bad pseudo-"
+                             "counts for %s", path, lineno, COL(tok),
+                             a->name);
                     ok = 0;
                 }
             }
         }
         if (ok && (tok || i != want)) {
             if (tok)
-                cli_fail(CLI_EINPUT, "%s:%ld: error: %s wants %d values, "
-                         "got more", path, lineno, a->name, want);
+                cli_fail(CLI_EINPUT, "%s:%ld:%d: error: %s wants %d "
+                         "values, got more", path, lineno, COL(tok), a->name,
+                         want);
             else
-                cli_fail(CLI_EINPUT, "%s:%ld: error: %s wants %d values, "
-                         "not %d", path, lineno, a->name, want, i);
+                cli_fail(CLI_EINPUT, "%s:%ld:%d: error: %s wants %d "
+                         "values, not %d", path, lineno, COL(eq), a->name,
+                         want, i);
             ok = 0;
         }
     }
+#undef COL
     free(line);
     return ok;
 }

@@ -12,31 +12,31 @@ expect_out "^roll\[1\] 0 0 0 0 0 1" "an observed roll is a point mass"
 # A value out of range (1e300: no undefined cast to int on the way).
 printf 'roll = 1e300%s\n' "${R#1}" > "$TMP/big.txt"
 expect_exit 1 "roll 1e300" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/big.txt"
-expect_err "big.txt:1: error: bad value '1e300' for roll" "roll 1e300"
+expect_err "big.txt:1:8: error: bad value '1e300' for roll" "roll 1e300"
 
 printf 'roll x = %s\n' "$R" > "$TMP/word.txt"
 expect_exit 1 "a word after the name" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/word.txt"
-expect_err "word.txt:1: error: expected '=' after roll, not 'x'" "a word after the name"
+expect_err "word.txt:1:6: error: expected '=' after roll, not 'x'" "a word after the name"
 
 # Too many or too few values: an error, not values dropped.
 printf 'roll = %s 5 5\n' "$R" > "$TMP/many.txt"
 expect_exit 1 "22 rolls" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/many.txt"
-expect_err "many.txt:1: error: roll wants 20 values, got more" "22 rolls"
+expect_err "many.txt:1:48: error: roll wants 20 values, got more" "22 rolls"
 printf 'roll = 1 2 3\n' > "$TMP/few.txt"
 expect_exit 1 "3 rolls" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/few.txt"
-expect_err "few.txt:1: error: roll wants 20 values, not 3" "3 rolls"
+expect_err "few.txt:1:6: error: roll wants 20 values, not 3" "3 rolls"
 printf 'p = 2 1\n' > "$TMP/pfew.txt"
 expect_exit 1 "2 pseudo-counts" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/pfew.txt"
-expect_err "pfew.txt:1: error: p wants 6 values, not 2" "2 pseudo-counts"
+expect_err "pfew.txt:1:3: error: p wants 6 values, not 2" "2 pseudo-counts"
 
 # Pseudo-counts: positive and finite, and not so large that the
 # projections overflow (5e307 gave uniform marginals, exit 0).
 printf 'p = inf 1 1 1 1 1\n' > "$TMP/pinf.txt"
 expect_exit 1 "inf pseudo-count" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/pinf.txt"
-expect_err "pinf.txt:1: error: bad value 'inf' for p" "inf pseudo-count"
+expect_err "pinf.txt:1:5: error: bad value 'inf' for p" "inf pseudo-count"
 printf 'p = 5e307 1 1 1 1 1\n' > "$TMP/phuge.txt"
 expect_exit 1 "huge pseudo-counts" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/phuge.txt"
-expect_err "phuge.txt:1: error: bad pseudo-counts for p" "huge pseudo-counts"
+expect_err "phuge.txt:1:19: error: bad pseudo-counts for p" "huge pseudo-counts"
 printf 'p = 100 1 1 1 1 1\n' > "$TMP/p100.txt"
 expect_exit 1 "pseudo-counts, exact" -- "$FGM" run models/dice.fgm --backend exact --observe "$TMP/p100.txt"
 expect_err "pseudo-counts of p need an engine backend" "pseudo-counts, exact"
