@@ -417,13 +417,24 @@ done:
     return st;
 }
 
+int
+fgm_bench_backend_find(const char *name)
+{
+    static const char *const names[] = { "auto", "compiled", "interpreted" };
+    int k;
+
+    for (k = 0; k < 3; k++)
+        if (strcmp(name, names[k]) == 0)
+            return k;
+    return -1;
+}
+
 /* Looks up every solver label, "name" or "name@backend" (auto, compiled,
  * interpreted); reports the unknown ones. */
 static fgm_status
 find_solvers(const fgm_bench_opts *o, const fgm_solver **out,
              fgm_backend *backends)
 {
-    static const char *const names[] = { "auto", "compiled", "interpreted" };
     fgm_status st = FGM_OK;
     char base[128];
     const char *at;
@@ -435,9 +446,8 @@ find_solvers(const fgm_bench_opts *o, const fgm_solver **out,
                  at ? (int)(at - o->solvers[s]) : 127, o->solvers[s]);
         backends[s] = FGM_BACKEND_AUTO;
         if (at) {
-            for (k = 0; k < 3 && strcmp(at + 1, names[k]) != 0; k++)
-                ;
-            if (k == 3) {
+            k = fgm_bench_backend_find(at + 1);
+            if (k < 0) {
                 fgm_diagf(o->diag, o->diag_ctx, "error: unknown backend "
                           "'%s' (auto, compiled, interpreted)", at + 1);
                 st = FGM_EINVAL;

@@ -85,6 +85,10 @@ typedef fgm_status (*fgm_bench_writer)(const fgm_bench *b, FILE *f);
 /* Sets the defaults above; the lists are left empty. */
 FGM_INTERNAL void fgm_bench_opts_init(fgm_bench_opts *o);
 
+/* The backend a solver label's "@NAME" names (auto, compiled,
+ * interpreted), as an fgm_backend; -1 when NAME is none of them. */
+FGM_INTERNAL int fgm_bench_backend_find(const char *name);
+
 /* Runs the protocol.  On FGM_OK, *OUT is a new fgm_bench owned by the
  * caller (free with fgm_bench_free).  Otherwise *OUT is NULL and the error
  * was reported through o->diag: FGM_EINVAL (unknown solver, empty corpus,

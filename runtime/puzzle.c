@@ -418,15 +418,16 @@ feed(fgm_puzzle_reader *r, grid *g, const char *line, int *done)
 static int
 shape_ok(const char *name, int n, int box, fgm_diag_fn diag, void *ctx)
 {
-    if (n < 0 || n > FGM_PUZZLE_MAXN || box < 0 || box > FGM_PUZZLE_MAXN
-        || (n && box && box * box != n)) {
-        if (box && box * box != n)
-            fgm_diagf(diag, ctx, "%s: error: a %dx%d grid cannot have boxes "
-                      "of side %d", name, n, n, box);
-        else
-            fgm_diagf(diag, ctx, "%s: error: puzzles of side %d are not "
-                      "supported; the largest is %dx%d", name, n,
-                      FGM_PUZZLE_MAXN, FGM_PUZZLE_MAXN);
+    /* The box is bounded before it is squared. */
+    if (box < 0 || box > FGM_PUZZLE_MAXN || (n && box && box * box != n)) {
+        fgm_diagf(diag, ctx, "%s: error: a %dx%d grid cannot have boxes of "
+                  "side %d", name, n, n, box);
+        return 0;
+    }
+    if (n < 0 || n > FGM_PUZZLE_MAXN) {
+        fgm_diagf(diag, ctx, "%s: error: puzzles of side %d are not "
+                  "supported; the largest is %dx%d", name, n,
+                  FGM_PUZZLE_MAXN, FGM_PUZZLE_MAXN);
         return 0;
     }
     return 1;
@@ -577,19 +578,12 @@ fgm_puzzle_parse(const char *text, const char *name, int n, int box,
         fgm_diagf(diag, ctx, "%s:1: error: no puzzle in the input", name);
         return FGM_EPARSE;
     }
-    r = calloc(1, sizeof *r);
+    r = fgm_puzzle_reader_file(f, name, n, box, diag, ctx);
     if (!r) {
         fclose(f);
         return FGM_ENOMEM;
     }
-    r->f = f;
     r->owns = 1;
-    r->diag = diag;
-    r->ctx = ctx;
-    r->n = n;
-    r->box = n ? box : 0;
-    r->latin = n && !box;
-    snprintf(r->name, sizeof r->name, "%s", name);
     st = fgm_puzzle_read(r, out);
     fgm_puzzle_reader_close(r);
     return st;

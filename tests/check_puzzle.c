@@ -230,6 +230,11 @@ START_TEST(test_unsupported_shapes)
     ck_assert_ptr_null(r);
     ck_assert_str_eq(last_msg, "/nonexistent: error: a 9x9 grid cannot have "
                                "boxes of side 2");
+    /* A box too large to square (signed overflow before it was bounded). */
+    r = fgm_puzzle_reader_file(stdin, "-", 9, 65536, sink, NULL);
+    ck_assert_ptr_null(r);
+    ck_assert_str_eq(last_msg, "-: error: a 9x9 grid cannot have boxes of "
+                               "side 65536");
 }
 END_TEST
 

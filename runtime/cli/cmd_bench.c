@@ -123,14 +123,6 @@ backend_report(const fgm_bench *b)
         printf("plugin for the 9x9 robust model: could not be built\n");
 }
 
-/* Whether NAME is a backend a bench row can run on. */
-static int
-known_backend(const char *name)
-{
-    return strcmp(name, "auto") == 0 || strcmp(name, "compiled") == 0
-           || strcmp(name, "interpreted") == 0;
-}
-
 /* Splits the comma list S (modified in place) into *OUT. */
 static int
 split(char *s, const char **out, int max)
@@ -225,7 +217,7 @@ cmd_bench(cli_args *a)
     if (blist)
         nbackends = split(blist, backends, (int)FGM_COUNTOF(backends));
     for (i = 0; i < nbackends; i++)
-        if (!known_backend(backends[i]))
+        if (fgm_bench_backend_find(backends[i]) < 0)
             return cli_fail(CLI_EUSAGE, "bench: unknown backend '%s' (auto, "
                             "compiled, interpreted)", backends[i]);
     /* --backends: one row per backend for each probabilistic solver
@@ -243,7 +235,7 @@ cmd_bench(cli_args *a)
         if (!fgm_solver_find(name))
             return cli_fail(CLI_EUSAGE, "bench: unknown solver '%s' (see "
                             "`fgm list`)", name);
-        if (names[i][base] && !known_backend(names[i] + base + 1))
+        if (names[i][base] && fgm_bench_backend_find(names[i] + base + 1) < 0)
             return cli_fail(CLI_EUSAGE, "bench: unknown backend '%s' (auto, "
                             "compiled, interpreted)", names[i] + base + 1);
 
