@@ -58,6 +58,12 @@ int cli_parse_double(const char *cmd, const char *name, const char *s,
 fgm_ir *cli_model_open(const char *spec, const char *const *defines,
                        int ndefines, int *n, int *box, int *code);
 
+/* The error for puzzles given to MODEL when cli_model_open found no grid
+ * for them (*N = 0), after WHERE ("solve: " or "FILE: error: "); returns
+ * its exit code.  A puzzle's cells would otherwise land on (and past)
+ * whatever variables come first. */
+int cli_no_grid(const char *where, const char *model);
+
 /* Sets IR's algorithm to NAME; returns 0 after a usage message naming CMD
  * when there is no such algorithm. */
 int cli_set_algo(const char *cmd, fgm_ir *ir, const char *name);

@@ -509,11 +509,10 @@ cmd_run(cli_args *a)
         }
         assign = is_assignment_file(of);
         if (!assign && n == 0) {
-            /* Puzzles go on the grid: without one, a puzzle's cells would
-             * land on (and past) whatever variables come first. */
-            code = cli_fail(CLI_EINPUT, "%s: error: %s has no square 2-D "
-                            "var array starting at its first variable to "
-                            "put puzzles on", observe, model);
+            char where[512];
+
+            snprintf(where, sizeof where, "%s: error: ", observe);
+            code = cli_no_grid(where, model);
             goto done;
         }
         if (!assign) {

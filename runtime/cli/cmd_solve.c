@@ -279,12 +279,8 @@ cmd_solve(cli_args *a)
     if (model && !(ir = cli_model_open(model, defs, ndefs, &n, &box, &code)))
         return code;
     if (ir && n == 0) {
-        /* n = 0 would let the reader take any size, past the model's
-         * variables. */
         fgm_ir_free(ir);
-        return cli_fail(CLI_EINPUT, "solve: %s has no square 2-D var array "
-                        "starting at its first variable to put puzzles on",
-                        model);
+        return cli_no_grid("solve: ", model);
     }
     rd = fgm_puzzle_reader_open(input, n, box, cli_diag, NULL);
     if (!rd) {

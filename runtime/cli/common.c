@@ -158,6 +158,13 @@ grid_shape(const fgm_ir *ir, int *n, int *box)
         *box = b;
 }
 
+int
+cli_no_grid(const char *where, const char *model)
+{
+    return cli_fail(CLI_EINPUT, "%s%s has no square 2-D var array starting "
+                    "at its first variable to put puzzles on", where, model);
+}
+
 fgm_ir *
 cli_model_open(const char *spec, const char *const *defines, int ndefines,
                int *n, int *box, int *code)
