@@ -81,13 +81,28 @@ shares_var(const fgm_sched *s, const fgm_sched_factor *f,
     return a == c || a == d || b == c || b == d;
 }
 
+/* How many rows of run R from row I on (at most FGM_K_NEQ_GROUP) share
+ * no variable with one another. */
+static int
+neq_group(const fgm_sched *s, const run *r, int i)
+{
+    int n, j;
+
+    for (n = 1; n < FGM_K_NEQ_GROUP && i + n < r->count; n++)
+        for (j = 0; j < n; j++)
+            if (shares_var(s, &s->factors[r->first + i + j],
+                           &s->factors[r->first + i + n]))
+                return n;
+    return n;
+}
+
 /* One row per factor of run R: "e, v0[, v1]" plus aux columns (NEQ: a
- * pair flag, see below; DIRICHLET: node, factor; ALLDIFF:
+ * group length, see below; DIRICHLET: node, factor; ALLDIFF:
  * "e, n, v0..v(n-1)"), with a comment where a new IR factor starts. */
 static void
 run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
 {
-    int i, j, last = -1, uni, pair = 0;
+    int i, j, last = -1, uni, group = 0, left = 0;
 
     fprintf(f, "/* run %d: %d %s update%s */\n", idx, r->count,
             fgm_sched_op_name(r->op), r->count == 1 ? "" : "s");
@@ -106,13 +121,14 @@ run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
         }
         switch (r->op) {
         case FGM_OP_NEQ:
-            /* Column 3: 1 when this row and the next share no variable
-             * and run together (fgm_k_neq2, one domain size for both);
-             * the next row is then 0. */
-            pair = !pair && s->uniform_card && i + 1 < r->count
-                   && !shares_var(s, sf, &s->factors[r->first + i + 1]);
+            /* Column 3: the number of rows from this one on that share
+             * no variable and run together (fgm_k_neq_group, one domain
+             * size for all); 0 on the rows after the first. */
+            if (left == 0)
+                left = group = s->uniform_card ? neq_group(s, r, i) : 1;
             fprintf(f, "    { %d, %d, %d, %d },\n", sf->edge, vars[0], vars[1],
-                    pair);
+                    left == group ? group : 0);
+            left--;
             break;
         case FGM_OP_DIRICHLET:
             fprintf(f, "    { %d, %d, %d, %d },\n", sf->edge, vars[0], sf->aux,
@@ -155,6 +171,18 @@ run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
     }
 }
 
+/* "c = fgm_k_dirichlet(...);" for row i of run IDX, indented by IND. */
+static void
+dirichlet_call(FILE *f, const fgm_sched *s, int idx, const char *kexpr,
+               const char *ind)
+{
+    fprintf(f, "%sc = fgm_k_dirichlet(st, run%d[i][0], run%d[i][1], "
+            "run%d[i][2],\n%s                    run%d[i][3], S, %s, %d, %d, "
+            "st->scratch);\n", ind, idx, idx, idx, ind, idx, kexpr,
+            s->infer.algo == FGM_ALGO_EP,
+            s->infer.projection == FGM_PROJECTION_MEAN_SQUARE);
+}
+
 /* The loop of run R: one kernel call per row. */
 static void
 run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
@@ -172,26 +200,37 @@ run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
 
     fprintf(f, "static double\nsweep_run%d(fgm_state *st)\n{\n", idx);
     fprintf(f, "    double change = 0.0, c;\n");
-    if (r->op != FGM_OP_TABLE)
+    if (r->op == FGM_OP_NEQ || r->op == FGM_OP_DIRICHLET) {
+        /* A skipping sweep walks the run's live updates, one at a
+         * time (the kernel's own skip test then always fails). */
+        fprintf(f, "    int i, j, n;\n\n    if (st->skip_pinned && st->live) "
+                "{\n        const int *l = fgm_k_live_range(st, %d, %d, &n);"
+                "\n\n        for (j = 0; j < n; j++) {\n"
+                "            i = l[j] - %d;\n", r->first, r->count, r->first);
+        if (r->op == FGM_OP_NEQ)
+            fprintf(f, "            c = fgm_k_neq(st, run%d[i][0], run%d[i][0] "
+                    "+ 1, run%d[i][1],\n                          run%d[i][2], "
+                    "S, %s, %d, st->scratch);\n", idx, idx, idx, idx, kexpr,
+                    maxp);
+        else
+            dirichlet_call(f, s, idx, kexpr, "            ");
+        fprintf(f, "            if (c > change)\n                change = c;\n"
+                "        }\n        return change;\n    }\n"
+                "    for (i = 0; i < %d; i++) {\n", r->count);
+    } else if (r->op != FGM_OP_TABLE) {
         fprintf(f, "    int i;\n\n    for (i = 0; i < %d; i++) {\n",
                 r->count);
+    }
     switch (r->op) {
     case FGM_OP_NEQ:
-        /* Independent pairs overlap (the same numbers as one by one). */
-        fprintf(f, "        if (run%d[i][3]) {\n            c = fgm_k_neq2(st, "
-                "run%d[i], run%d[i + 1], S, %s, %d,\n                           "
-                "st->scratch);\n            i++;\n        } else {\n"
-                "            c = fgm_k_neq(st, run%d[i][0], run%d[i][0] + 1, "
-                "run%d[i][1],\n                          run%d[i][2], S, %s, "
-                "%d, st->scratch);\n        }\n", idx, idx, idx, kexpr, maxp,
-                idx, idx, idx, idx, kexpr, maxp);
+        /* Independent updates overlap (the same numbers as one by
+         * one). */
+        fprintf(f, "        c = fgm_k_neq_group(st, &run%d[i], run%d[i][3], S, %s, "
+                "%d,\n                            st->scratch);\n"
+                "        i += run%d[i][3] - 1;\n", idx, idx, kexpr, maxp, idx);
         break;
     case FGM_OP_DIRICHLET:
-        fprintf(f, "        c = fgm_k_dirichlet(st, run%d[i][0], run%d[i][1], "
-                "run%d[i][2],\n                            run%d[i][3], S, "
-                "%s, %d, %d, st->scratch);\n", idx, idx, idx, idx, kexpr,
-                s->infer.algo == FGM_ALGO_EP,
-                s->infer.projection == FGM_PROJECTION_MEAN_SQUARE);
+        dirichlet_call(f, s, idx, kexpr, "        ");
         break;
     case FGM_OP_ALLDIFF: {
         /* The arity as a constant when the run's scopes agree (the

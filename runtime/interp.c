@@ -4,7 +4,7 @@
  * Walks the schedule tables factor by factor and calls the kernels of
  * runtime/kernels.h with the sizes read from the tables at run time.  The
  * generated code does the same walk with the tables and sizes baked in
- * (and two independent neq updates overlapped, fgm_k_neq2, which computes
+ * (and up to four independent neq updates overlapped, fgm_k_neq2, which computes
  * the same numbers): that, and the plugin's -march=native, is the whole
  * difference between the two backends.
  */
@@ -17,44 +17,49 @@ fgm_interp_reset(const fgm_sched *s, fgm_state *st)
                 s->edge_var, s->card, 0, s->stride);
 }
 
+/* Schedule factor I's update; returns its largest message change. */
+static double
+update(const fgm_sched *s, fgm_state *st, int i)
+{
+    const fgm_sched_factor *f = &s->factors[i];
+    const int *vars = s->edge_var + f->edge;
+    int j, S = s->stride, maxp = s->infer.algo == FGM_ALGO_BP_MAX;
+
+    switch (f->op) {
+    case FGM_OP_NEQ:
+        return fgm_k_neq(st, f->edge, f->edge + 1, vars[0], vars[1], S,
+                         s->card[vars[0]], maxp, st->scratch);
+    case FGM_OP_TABLE: {
+        int cards[FGM_K_TABLE_MAXARITY];
+
+        for (j = 0; j < f->arity; j++)
+            cards[j] = s->card[vars[j]];
+        return fgm_k_table(st, f->edge, vars, cards, f->arity,
+                           s->ir->param_pool + f->aux, S, maxp, st->scratch);
+    }
+    case FGM_OP_DIRICHLET:
+        return fgm_k_dirichlet(st, f->edge, vars[0], f->aux, f->dfac, S,
+                               s->card[vars[0]],
+                               s->infer.algo == FGM_ALGO_EP,
+                               s->infer.projection
+                               == FGM_PROJECTION_MEAN_SQUARE, st->scratch);
+    case FGM_OP_ALLDIFF:
+        return fgm_k_alldiff(st, f->edge, vars, f->arity, S,
+                             s->card[vars[0]], maxp, st->scratch);
+    default:
+        FGM_DIE("operator without an interpreter kernel");
+    }
+}
+
 double
 fgm_interp_sweep(const fgm_sched *s, fgm_state *st)
 {
-    int i, j, S = s->stride, maxp = s->infer.algo == FGM_ALGO_BP_MAX;
-    int ep = s->infer.algo == FGM_ALGO_EP;
-    int ms = s->infer.projection == FGM_PROJECTION_MEAN_SQUARE;
-    double change = 0.0, c = 0.0;
+    int i, live = st->skip_pinned && st->live;
+    int n = live ? st->nlive : s->nfactors;
+    double change = 0.0, c;
 
-    for (i = 0; i < s->nfactors; i++) {
-        const fgm_sched_factor *f = &s->factors[i];
-        const int *vars = s->edge_var + f->edge;
-
-        switch (f->op) {
-        case FGM_OP_NEQ:
-            c = fgm_k_neq(st, f->edge, f->edge + 1, vars[0], vars[1], S,
-                          s->card[vars[0]], maxp, st->scratch);
-            break;
-        case FGM_OP_TABLE: {
-            int cards[FGM_K_TABLE_MAXARITY];
-
-            for (j = 0; j < f->arity; j++)
-                cards[j] = s->card[vars[j]];
-            c = fgm_k_table(st, f->edge, vars, cards, f->arity,
-                            s->ir->param_pool + f->aux, S, maxp,
-                            st->scratch);
-            break;
-        }
-        case FGM_OP_DIRICHLET:
-            c = fgm_k_dirichlet(st, f->edge, vars[0], f->aux, f->dfac, S,
-                                s->card[vars[0]], ep, ms, st->scratch);
-            break;
-        case FGM_OP_ALLDIFF:
-            c = fgm_k_alldiff(st, f->edge, vars, f->arity, S,
-                              s->card[vars[0]], maxp, st->scratch);
-            break;
-        default:
-            FGM_DIE("operator without an interpreter kernel");
-        }
+    for (i = 0; i < n; i++) {
+        c = update(s, st, live ? st->live[i] : i);
         if (c > change)
             change = c;
     }

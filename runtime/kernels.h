@@ -18,8 +18,10 @@
  *   ops/sweep.h      reset, belief refresh, damped variable-to-factor
  *
  * Conventions: a message or belief is a vector of K doubles, normalized to
- * sum 1, stored with a stride padded to whole vector chunks (dead lanes
- * past K are zero in beliefs; readers mask them).  Factor-to-variable
+ * sum 1, stored with a stride padded to whole vector chunks.  Dead lanes
+ * past K are zero in beliefs and unary vectors, finite and positive in
+ * factor-to-variable messages (so belief / message is 0 there); readers
+ * that need more mask them.  Factor-to-variable
  * messages are floored at FGM_K_FLOOR so that a variable's cavity
  * (belief / message) is always defined; the floor is far below anything
  * that changes an argmax, and a hard zero still enters a belief through

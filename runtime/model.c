@@ -29,6 +29,7 @@ fgm_model_free(fgm_model *m)
     free(m->dir_point);
     free(m->clamp);
     free(m->pinned);
+    free(m->live);
     fgm_sched_free(m->sched);
     fgm_ir_free(m->ir);
     free(m);
@@ -60,7 +61,8 @@ alloc_state(fgm_model *m)
     m->dir_point = calloc((size_t)s->ndirichlet + 1, 1);
     m->clamp = malloc(((size_t)s->nvars + 1) * sizeof *m->clamp);
     m->pinned = calloc((size_t)s->nvars + 1, 1);
-    if (!m->mem || !m->dir_point || !m->clamp || !m->pinned)
+    m->live = malloc(((size_t)s->nfactors + 1) * sizeof *m->live);
+    if (!m->mem || !m->dir_point || !m->clamp || !m->pinned || !m->live)
         return 0;
     memset(m->mem, 0, n * sizeof *m->mem);
     st->unary = m->mem + off;
@@ -301,7 +303,8 @@ one_hot(const double *x, int k)
 
 /* Fills m->pinned from the current observations: a one-hot unary vector
  * (an exact clamp or evidence), or a Dirichlet factor whose prior is a
- * one-hot point mass. */
+ * one-hot point mass; then st.live, the factor updates a skipping sweep
+ * still runs (the tests of fgm_k_skip2 and fgm_k_dirichlet). */
 static void
 find_pinned(fgm_model *m)
 {
@@ -320,6 +323,19 @@ find_pinned(fgm_model *m)
             && one_hot(m->st.dir_prior + (size_t)f->aux * S, s->card[v]))
             m->pinned[v] = 1;
     }
+    m->st.nlive = 0;
+    for (i = 0; i < s->nfactors; i++) {
+        const fgm_sched_factor *f = &s->factors[i];
+        const int *vars = s->edge_var + f->edge;
+
+        if (f->op == FGM_OP_NEQ && (m->pinned[vars[0]] | m->pinned[vars[1]]))
+            continue;
+        if (f->op == FGM_OP_DIRICHLET && m->pinned[vars[0]]
+            && m->dir_point[f->aux])
+            continue;
+        m->live[m->st.nlive++] = i;
+    }
+    m->st.live = m->live;
 }
 
 fgm_status

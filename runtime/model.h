@@ -17,6 +17,7 @@ struct fgm_model {
     unsigned char *dir_point;   /* ndirichlet */
     int *clamp;                 /* nvars: observed value index or -1 */
     unsigned char *pinned;      /* nvars: st.pinned, set by each run */
+    int *live;                  /* nfactors: st.live, set by each run */
     double clamp_eps;           /* weight of the other values of a clamp */
     int ran;                    /* messages hold a run's state */
     int rebuilt;                /* the plugin was (re)built on open */

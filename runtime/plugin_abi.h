@@ -17,7 +17,7 @@
 /* Bump on any change to fgm_state or to the meaning of a descriptor
  * field.  Changes to the kernels, the code generator or the schedule's
  * lowering need no bump: build_id (below) covers them. */
-#define FGM_PLUGIN_ABI_VERSION 9u
+#define FGM_PLUGIN_ABI_VERSION 10u
 #define FGM_PLUGIN_ENTRY fgm_plugin_entry
 #define FGM_PLUGIN_ENTRY_NAME "fgm_plugin_entry"
 
@@ -52,6 +52,12 @@ typedef struct fgm_state {
                          * messages were computed, from one-hot cavities,
                          * by an earlier sweep of this run and cannot
                          * change (undamped schedules only) */
+    const int *live;    /* with skip_pinned: the schedule's factor updates
+                         * that are not skipped, ascending, NLIVE of them
+                         * (or NULL: test each factor); a sweep walks it
+                         * instead of testing hundreds of factors whose
+                         * outcome the branch predictor cannot learn */
+    int nlive;
 } fgm_state;
 
 typedef struct fgm_plugin_desc {

@@ -89,13 +89,20 @@ typedef struct fgm_k_neq_job {
  * the result observed false) is already normalized once divided by
  * (K - 1): m(v) = (z - r(v)) (1/z) (1/(K - 1)).  Both 1/z come from one
  * vector division (scalar ones would queue behind the cavities' on the
- * divider). */
+ * divider).  Dead lanes need no mask: a belief's are zero and a message's
+ * finite and positive (kernels.h), so the cavity's are zero.
+ *
+ * PLAIN (a constant at every call): the run has no damping, no stored
+ * variable-to-factor messages, no change tracking and a sequential
+ * schedule -- EP's and BP's usual sweep, compiled without the branches
+ * for the others. */
 FGM_K_HOT void
 fgm_k_neq_begin(const fgm_state *st, fgm_k_neq_job *j, int ea, int eb, int va,
-                int vb, int stride, int k)
+                int vb, int stride, int k, int plain)
 {
-    fgm_v4 za4 = fgm_v_zero(), zb4 = fgm_v_zero(), inv;
-    double za, zb, k1 = 1.0 / (k - 1);
+    fgm_v4 za4 = fgm_v_zero(), zb4 = fgm_v_zero();
+    fgm_v2 z, inv;
+    double k1 = 1.0 / (k - 1);
     int c, nc = FGM_K_NCHUNKS(k);
 
     j->ma = st->msg + (long)ea * stride;
@@ -103,45 +110,40 @@ fgm_k_neq_begin(const fgm_state *st, fgm_k_neq_job *j, int ea, int eb, int va,
     j->ba = st->belief + (long)va * stride;
     j->bb = st->belief + (long)vb * stride;
     for (c = 0; c < nc; c++) {
-        fgm_v4i live = fgm_v_live(c, k);
+        long at = (long)c * FGM_K_LANES;
 
-        if (st->damp_v2f) {
+        if (!plain && st->damp_v2f) {
             /* The stored (damped, normalized) variable-to-factor
              * messages. */
             j->ra[c] = fgm_v_keep(fgm_v_load(st->prev + (long)ea * stride
-                                             + c * FGM_K_LANES), live);
+                                             + at), fgm_v_live(c, k));
             j->rb[c] = fgm_v_keep(fgm_v_load(st->prev + (long)eb * stride
-                                             + c * FGM_K_LANES), live);
+                                             + at), fgm_v_live(c, k));
         } else {
-            long at = (long)c * FGM_K_LANES;
-
-            j->ra[c] = fgm_v_keep(fgm_v_div(fgm_v_load(j->ba + at),
-                                            fgm_v_load(j->ma + at)), live);
-            j->rb[c] = fgm_v_keep(fgm_v_div(fgm_v_load(j->bb + at),
-                                            fgm_v_load(j->mb + at)), live);
+            j->ra[c] = fgm_v_div(fgm_v_load(j->ba + at),
+                                 fgm_v_load(j->ma + at));
+            j->rb[c] = fgm_v_div(fgm_v_load(j->bb + at),
+                                 fgm_v_load(j->mb + at));
         }
         za4 = fgm_v_add(za4, j->ra[c]);
         zb4 = fgm_v_add(zb4, j->rb[c]);
     }
-    za = fgm_v_sum(za4);
-    zb = fgm_v_sum(zb4);
-    if (!(za > 0.0) || !(zb > 0.0)) {
+    z = fgm_v_sum2(za4, zb4);
+    if (!(z[0] > 0.0) || !(z[1] > 0.0)) {
         /* A contradiction (a belief with no mass): uniform cavities. */
         for (c = 0; c < nc; c++)
             j->ra[c] = j->rb[c] = fgm_v_keep(fgm_v_splat(1.0),
                                              fgm_v_live(c, k));
-        za = zb = (double)k;
+        z[0] = z[1] = (double)k;
     }
-    inv = fgm_v_div(fgm_v_splat(1.0), fgm_v_set(za, zb, 1.0, 1.0));
-    j->ia = fgm_v_lane(inv, 0);
-    j->ib = fgm_v_lane(inv, 1);
+    inv = 1.0 / z;
+    j->ia = inv[0];
+    j->ib = inv[1];
     for (c = 0; c < nc; c++) {
-        fgm_v4i live = fgm_v_live(c, k);
-
-        j->na[c] = fgm_v_keep(fgm_v_mul(fgm_v_sub(fgm_v_splat(zb), j->rb[c]),
-                                        fgm_v_splat(j->ib * k1)), live);
-        j->nb[c] = fgm_v_keep(fgm_v_mul(fgm_v_sub(fgm_v_splat(za), j->ra[c]),
-                                        fgm_v_splat(j->ia * k1)), live);
+        j->na[c] = fgm_v_mul(fgm_v_sub(fgm_v_splat(z[1]), j->rb[c]),
+                             fgm_v_splat(j->ib * k1));
+        j->nb[c] = fgm_v_mul(fgm_v_sub(fgm_v_splat(z[0]), j->ra[c]),
+                             fgm_v_splat(j->ia * k1));
     }
 }
 
@@ -150,14 +152,19 @@ fgm_k_neq_begin(const fgm_state *st, fgm_k_neq_job *j, int ea, int eb, int va,
  * in size (beliefs are renormalized exactly at the end of the sweep).
  * Returns the largest message change (0 unless st->track_change). */
 FGM_K_HOT double
-fgm_k_neq_end(const fgm_state *st, fgm_k_neq_job *j, int k)
+fgm_k_neq_end(const fgm_state *st, fgm_k_neq_job *j, int k, int plain)
 {
-    double c1, c2;
+    double c1 = 0.0, c2 = 0.0;
     int c, nc = FGM_K_NCHUNKS(k);
 
-    c1 = fgm_v_commit(j->ma, j->na, st->damping, nc, k, st->track_change);
-    c2 = fgm_v_commit(j->mb, j->nb, st->damping, nc, k, st->track_change);
-    if (!st->parallel) {
+    if (plain) {
+        fgm_v_commit(j->ma, j->na, 0.0, nc, k, 0);
+        fgm_v_commit(j->mb, j->nb, 0.0, nc, k, 0);
+    } else {
+        c1 = fgm_v_commit(j->ma, j->na, st->damping, nc, k, st->track_change);
+        c2 = fgm_v_commit(j->mb, j->nb, st->damping, nc, k, st->track_change);
+    }
+    if (plain || !st->parallel) {
         fgm_v4 ia = fgm_v_splat(j->ia), ib = fgm_v_splat(j->ib);
 
         for (c = 0; c < nc; c++) {
@@ -168,6 +175,14 @@ fgm_k_neq_end(const fgm_state *st, fgm_k_neq_job *j, int k)
         }
     }
     return c1 > c2 ? c1 : c2;
+}
+
+/* Whether a run's sweeps can take the PLAIN path of fgm_k_neq_begin. */
+FGM_K_HOT int
+fgm_k_neq_plain(const fgm_state *st)
+{
+    return !st->damp_v2f && st->damping == 0.0 && !st->track_change
+           && !st->parallel;
 }
 
 /* Whether the update of a factor over VA and VB is skipped this sweep:
@@ -191,35 +206,79 @@ fgm_k_neq(fgm_state *st, int ea, int eb, int va, int vb, int stride, int k,
         return 0.0;
     if (max_product)
         return fgm_k_neq_max_update(st, ea, eb, va, vb, stride, k);
-    fgm_k_neq_begin(st, &j, ea, eb, va, vb, stride, k);
-    return fgm_k_neq_end(st, &j, k);
+    if (fgm_k_neq_plain(st)) {
+        fgm_k_neq_begin(st, &j, ea, eb, va, vb, stride, k, 1);
+        return fgm_k_neq_end(st, &j, k, 1);
+    }
+    fgm_k_neq_begin(st, &j, ea, eb, va, vb, stride, k, 0);
+    return fgm_k_neq_end(st, &j, k, 0);
 }
 
-/* Two neq updates that share no variable, rows FIRST and SECOND of a
- * plugin's table ({ edge, x, y }), in that order but overlapped: the same
- * numbers as two fgm_k_neq calls. */
-FGM_K_HOT double
-fgm_k_neq2(fgm_state *st, const int *first, const int *second, int stride,
-           int k, int max_product, double *scratch)
-{
-    fgm_k_neq_job j1, j2;
-    double c1, c2;
+/* Most neq updates one fgm_k_neq_group call runs together. */
+#define FGM_K_NEQ_GROUP 4
 
-    if (max_product || fgm_k_skip2(st, first[1], first[2])
-        || fgm_k_skip2(st, second[1], second[2])) {
-        c1 = fgm_k_neq(st, first[0], first[0] + 1, first[1], first[2], stride,
-                       k, max_product, scratch);
-        c2 = fgm_k_neq(st, second[0], second[0] + 1, second[1], second[2],
-                       stride, k, max_product, scratch);
-        return c1 > c2 ? c1 : c2;
+/* The N updates of fgm_k_neq_group, none skipped, sum-product; N is a
+ * constant at every call, so the loops unroll and the jobs stay in
+ * registers. */
+FGM_K_HOT double
+fgm_k_neq_group_n(fgm_state *st, const int (*rows)[4], int n, int stride,
+                  int k, int plain)
+{
+    fgm_k_neq_job j[FGM_K_NEQ_GROUP];
+    double change = 0.0, c;
+    int i;
+
+#pragma GCC unroll 4
+    for (i = 0; i < n; i++)
+        fgm_k_neq_begin(st, &j[i], rows[i][0], rows[i][0] + 1, rows[i][1],
+                        rows[i][2], stride, k, plain);
+#pragma GCC unroll 4
+    for (i = 0; i < n; i++) {
+        c = fgm_k_neq_end(st, &j[i], k, plain);
+        change = c > change ? c : change;
     }
-    fgm_k_neq_begin(st, &j1, first[0], first[0] + 1, first[1], first[2],
-                    stride, k);
-    fgm_k_neq_begin(st, &j2, second[0], second[0] + 1, second[1], second[2],
-                    stride, k);
-    c1 = fgm_k_neq_end(st, &j1, k);
-    c2 = fgm_k_neq_end(st, &j2, k);
-    return c1 > c2 ? c1 : c2;
+    return change;
+}
+
+/* N (1..FGM_K_NEQ_GROUP) neq updates, rows ROWS[0..N-1] of a plugin's
+ * table ({ edge, x, y, group }), that share no variable: the first phases
+ * of all, then the second phases, in row order.  Each update reads and
+ * writes only its own messages and its two beliefs, so this computes the
+ * same numbers as N fgm_k_neq calls; the CPU overlaps their long division
+ * chains, which one update at a time it cannot (an update is too long
+ * for the reorder window to reach into the next). */
+FGM_K_HOT double
+fgm_k_neq_group(fgm_state *st, const int (*rows)[4], int n, int stride,
+                int k, int max_product, double *scratch)
+{
+    double change = 0.0, c;
+    int i;
+
+    for (i = 0; i < n; i++)
+        if (max_product || fgm_k_skip2(st, rows[i][1], rows[i][2]))
+            break;
+    if (i < n) {
+        /* Max-product or a skipped update: one at a time. */
+        for (i = 0; i < n; i++) {
+            c = fgm_k_neq(st, rows[i][0], rows[i][0] + 1, rows[i][1],
+                          rows[i][2], stride, k, max_product, scratch);
+            change = c > change ? c : change;
+        }
+        return change;
+    }
+    /* N and PLAIN as constants: each case compiles to straight code. */
+    if (fgm_k_neq_plain(st))
+        switch (n) {
+        case 4:
+            return fgm_k_neq_group_n(st, rows, 4, stride, k, 1);
+        case 3:
+            return fgm_k_neq_group_n(st, rows, 3, stride, k, 1);
+        case 2:
+            return fgm_k_neq_group_n(st, rows, 2, stride, k, 1);
+        default:
+            return fgm_k_neq_group_n(st, rows, 1, stride, k, 1);
+        }
+    return fgm_k_neq_group_n(st, rows, n, stride, k, 0);
 }
 
 #endif /* FGM_OPS_NEQ_H */

@@ -38,9 +38,72 @@ fgm_k_belief_full(double *belief, const double *unary, const double *msgs,
         fgm_v_store(belief + c * FGM_K_LANES, b[c]);
 }
 
+/* fgm_k_belief_full for two variables with N messages each, their loops
+ * interleaved: each variable's product is one long dependent chain, and
+ * two chains keep the multiplier busy.  The same numbers as two calls. */
+FGM_K_HOT void
+fgm_k_belief_full2(double *b1, double *b2, const double *u1, const double *u2,
+                   const double *msgs, const int *e1, const int *e2, int n,
+                   int stride, int k)
+{
+    fgm_v4 x[FGM_K_VCHUNKS], y[FGM_K_VCHUNKS];
+    int c, j, nc = FGM_K_NCHUNKS(k);
+
+    for (c = 0; c < nc; c++) {
+        x[c] = fgm_v_load(u1 + c * FGM_K_LANES);
+        y[c] = fgm_v_load(u2 + c * FGM_K_LANES);
+    }
+    for (j = 0; j < n; j++) {
+        const double *m1 = msgs + (long)e1[j] * stride;
+        const double *m2 = msgs + (long)e2[j] * stride;
+
+        for (c = 0; c < nc; c++) {
+            x[c] = fgm_v_mul(x[c], fgm_v_load(m1 + c * FGM_K_LANES));
+            y[c] = fgm_v_mul(y[c], fgm_v_load(m2 + c * FGM_K_LANES));
+        }
+        if ((j & 7) == 7) {
+            fgm_v_normalize(x, nc, k);
+            fgm_v_normalize(y, nc, k);
+        }
+    }
+    fgm_v_normalize(x, nc, k);
+    fgm_v_normalize(y, nc, k);
+    for (c = 0; c < nc; c++) {
+        fgm_v_store(b1 + c * FGM_K_LANES, x[c]);
+        fgm_v_store(b2 + c * FGM_K_LANES, y[c]);
+    }
+}
+
+/* The updates of st->live among schedule factors FIRST..FIRST+COUNT-1
+ * (one run of a plugin): *N of them, from the returned pointer. */
+FGM_K_HOT const int *
+fgm_k_live_range(const fgm_state *st, int first, int count, int *n)
+{
+    int lo = 0, hi = st->nlive, mid, start;
+
+    while (lo < hi) {   /* the first entry >= FIRST */
+        mid = lo + (hi - lo) / 2;
+        if (st->live[mid] < first)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    start = lo;
+    hi = st->nlive;
+    while (lo < hi) {   /* the first entry >= FIRST + COUNT */
+        mid = lo + (hi - lo) / 2;
+        if (st->live[mid] < first + count)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    *n = lo - start;
+    return st->live + start;
+}
+
 /* Start of a run: every edge message uniform over its variable's domain
- * (zero past it; sweeps then floor those dead lanes to FGM_K_FLOOR, which
- * every reader masks), every belief the normalized unary vector, Dirichlet
+ * (FGM_K_FLOOR past it: dead lanes of a message stay finite and
+ * positive, so that a cavity's are 0 / m = 0), every belief the normalized unary vector, Dirichlet
  * posteriors at their priors with no messages yet.  CARD (nvars) gives
  * each domain size, or is NULL when all have size K. */
 static inline void
@@ -53,7 +116,7 @@ fgm_k_reset(fgm_state *st, int nvars, int nedges, int ndirichlet,
     for (e = 0; e < nedges; e++) {
         c = card ? card[edge_var[e]] : k;
         for (j = 0; j < stride; j++)
-            st->msg[(long)e * stride + j] = j < c ? 1.0 / c : 0.0;
+            st->msg[(long)e * stride + j] = j < c ? 1.0 / c : FGM_K_FLOOR;
     }
     for (v = 0; v < nvars; v++) {
         double *b = st->belief + (long)v * stride;
@@ -118,20 +181,34 @@ fgm_k_refresh(fgm_state *st, int nvars, const int *var_edge_off,
               int v2f)
 {
     double change = 0.0, c;
-    int v, j, kv;
+    int v, w, j, kv, n, two;
 
-    for (v = 0; v < nvars; v++) {
+    for (v = 0; v < nvars; v += 1 + two) {
+        two = 0;
         if (st->skip_pinned && st->pinned[v])
             continue;
         kv = card ? card[v] : k;
-        fgm_k_belief_full(st->belief + (long)v * stride,
-                          st->unary + (long)v * stride, st->msg,
-                          var_edges + var_edge_off[v],
-                          var_edge_off[v + 1] - var_edge_off[v], stride, kv);
-        for (j = var_edge_off[v]; v2f && j < var_edge_off[v + 1]; j++) {
-            c = fgm_k_v2f_edge(st, var_edges[j], v, stride, kv);
-            change = c > change ? c : change;
-        }
+        n = var_edge_off[v + 1] - var_edge_off[v];
+        two = v + 1 < nvars && !(st->skip_pinned && st->pinned[v + 1])
+              && (card ? card[v + 1] : k) == kv
+              && var_edge_off[v + 2] - var_edge_off[v + 1] == n;
+        if (two)    /* two alike variables at once (the same numbers) */
+            fgm_k_belief_full2(st->belief + (long)v * stride,
+                               st->belief + (long)(v + 1) * stride,
+                               st->unary + (long)v * stride,
+                               st->unary + (long)(v + 1) * stride, st->msg,
+                               var_edges + var_edge_off[v],
+                               var_edges + var_edge_off[v + 1], n, stride,
+                               kv);
+        else
+            fgm_k_belief_full(st->belief + (long)v * stride,
+                              st->unary + (long)v * stride, st->msg,
+                              var_edges + var_edge_off[v], n, stride, kv);
+        for (w = v; v2f && w <= v + two; w++)
+            for (j = var_edge_off[w]; j < var_edge_off[w + 1]; j++) {
+                c = fgm_k_v2f_edge(st, var_edges[j], w, stride, kv);
+                change = c > change ? c : change;
+            }
     }
     return change;
 }

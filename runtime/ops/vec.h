@@ -47,6 +47,7 @@
 
 typedef double fgm_v4 __attribute__((vector_size(32)));
 typedef long long fgm_v4i __attribute__((vector_size(32)));
+typedef double fgm_v2 __attribute__((vector_size(16)));
 
 FGM_K_HOT fgm_v4 fgm_v_add(fgm_v4 a, fgm_v4 b) { return a + b; }
 FGM_K_HOT fgm_v4 fgm_v_sub(fgm_v4 a, fgm_v4 b) { return a - b; }
@@ -101,6 +102,26 @@ fgm_v_set(double a, double b, double c, double d)
     fgm_v4 v = { a, b, c, d };
 
     return v;
+}
+
+/* { sum of A's lanes, sum of B's lanes }, each added in fgm_v_sum's
+ * order (l0 + l1) + (l2 + l3), with three vector additions for both. */
+FGM_K_HOT fgm_v2
+fgm_v_sum2(fgm_v4 a, fgm_v4 b)
+{
+    fgm_v4 s = __builtin_shufflevector(a, b, 0, 4, 2, 6)
+               + __builtin_shufflevector(a, b, 1, 5, 3, 7);
+
+    return __builtin_shufflevector(s, s, 0, 1)
+           + __builtin_shufflevector(s, s, 2, 3);
+}
+
+/* Lane-wise "x < lo ? lo : x", a NaN staying NaN (MAXPD returns its
+ * second operand when either is a NaN). */
+FGM_K_HOT fgm_v4
+fgm_v_floor(fgm_v4 x, double lo)
+{
+    return __builtin_ia32_maxpd256(fgm_v_splat(lo), x);
 }
 
 #else /* two 128-bit halves */
@@ -200,6 +221,29 @@ fgm_v_set(double a, double b, double c, double d)
     return v;
 }
 
+/* See the AVX version. */
+FGM_K_HOT fgm_v2
+fgm_v_sum2(fgm_v4 a, fgm_v4 b)
+{
+    return (__builtin_shufflevector(a.lo, b.lo, 0, 2)
+            + __builtin_shufflevector(a.lo, b.lo, 1, 3))
+           + (__builtin_shufflevector(a.hi, b.hi, 0, 2)
+              + __builtin_shufflevector(a.hi, b.hi, 1, 3));
+}
+
+#if defined(__SSE2__)
+/* See the AVX version. */
+FGM_K_HOT fgm_v4
+fgm_v_floor(fgm_v4 x, double lo)
+{
+    fgm_v2 l = { lo, lo };
+    fgm_v4 r = { __builtin_ia32_maxpd(l, x.lo), __builtin_ia32_maxpd(l, x.hi) };
+
+    return r;
+}
+#define FGM_V_HAVE_FLOOR 1
+#endif
+
 #endif /* __AVX__ */
 
 /* Unaligned load and store (memcpy compiles to vector moves). */
@@ -241,6 +285,7 @@ fgm_v_keep(fgm_v4 x, fgm_v4i live)
     return fgm_v_and(x, live);
 }
 
+#if !defined(__AVX__) && !defined(FGM_V_HAVE_FLOOR)
 /* Lane-wise "x < lo ? lo : x" (a NaN stays NaN). */
 FGM_K_HOT fgm_v4
 fgm_v_floor(fgm_v4 x, double lo)
@@ -249,6 +294,7 @@ fgm_v_floor(fgm_v4 x, double lo)
 
     return fgm_v_select(fgm_v_lt(x, l), l, x);
 }
+#endif
 
 /* Lane-wise "x > m ? x : m". */
 FGM_K_HOT fgm_v4

@@ -18,6 +18,16 @@ ws_new(const fgm_csp *csp, const fgm_solve_opts *opts)
     return ir ? fgm_ep_new(csp, ir, opts) : NULL;
 }
 
+static void *
+ws_new_exact(const fgm_csp *csp, const fgm_solve_opts *opts)
+{
+    fgm_ep *ep = ws_new(csp, opts);
+
+    if (ep)
+        ep->clue_eps = 0.0;
+    return ep;
+}
+
 static void
 ws_free(void *ws)
 {
@@ -47,6 +57,17 @@ const fgm_solver fgm_solver_ep_robust = {
     0,
     NULL,
     ws_new,
+    ws_free,
+    solve,
+};
+
+const fgm_solver fgm_solver_ep_robust2 = {
+    "ep-robust2",
+    "ep-robust with exact clues: the updates around clue cells are "
+    "skipped once they cannot change",
+    0,
+    NULL,
+    ws_new_exact,
     ws_free,
     solve,
 };

@@ -14,6 +14,7 @@ static const fgm_solver *const solvers[] = {
     &fgm_solver_dlx,
     &fgm_solver_ep_naive,
     &fgm_solver_ep_robust,
+    &fgm_solver_ep_robust2,
     &fgm_solver_ep_iterative,
     &fgm_solver_ep_hybrid,
     &fgm_solver_ep_hybrid2,

@@ -98,6 +98,7 @@ extern const fgm_solver fgm_solver_norvig;
 extern const fgm_solver fgm_solver_dlx;
 extern const fgm_solver fgm_solver_ep_naive;
 extern const fgm_solver fgm_solver_ep_robust;
+extern const fgm_solver fgm_solver_ep_robust2;
 extern const fgm_solver fgm_solver_ep_iterative;
 extern const fgm_solver fgm_solver_ep_hybrid;
 extern const fgm_solver fgm_solver_ep_hybrid2;

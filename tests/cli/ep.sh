@@ -14,6 +14,15 @@ done
 same "$TMP/robust.compiled" "$TMP/robust.interpreted" || fail "compiled and interpreted ep-robust agree"
 [ -f "$G/sudoku_B3.ep.so" ] || fail "the plugin of models/sudoku.fgm (B=3) was built into --out-dir"
 
+# ep-robust2 (exact clues, the updates around them skipped): the same
+# grids solved, both backends give the same grids and counts.
+for b in compiled interpreted; do
+    expect_exit 0 "ep-robust2 $b" -- "$FGM" solve --solver ep-robust2 --backend $b --out-dir "$G" --csv puzzles/seed000.txt
+    cut -d, -f1,2,4,5,7- "$TMP/out" > "$TMP/robust2.$b"
+    expect_err "solver=ep-robust2 backend=$b solved=2/4" "ep-robust2 $b solves the easy grids"
+done
+same "$TMP/robust2.compiled" "$TMP/robust2.interpreted" || fail "compiled and interpreted ep-robust2 agree"
+
 # A second compiled run loads the plugin without rebuilding (no message).
 expect_exit 0 "ep-robust reuse" -- "$FGM" solve --solver ep-robust --backend compiled --out-dir "$G" puzzles/seed000.txt
 grep -q rebuilding "$TMP/err" && fail "an up-to-date plugin is not rebuilt"
