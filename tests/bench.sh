@@ -27,7 +27,7 @@ echo "Charts and CSV in $OUT/"
 
 echo
 echo "== Compiled against interpreted EP, and the plugin's build and load times"
-"$FGM" bench --solvers ep-robust,ep-naive --backends compiled,interpreted \
+"$FGM" bench --solvers ep-robust,ep-robust2,ep-naive --backends compiled,interpreted \
     --timeout-ms 20000 --csv "$OUT/ep.csv" --svg "$OUT/ep.svg" \
     puzzles/seed000.txt "$P/easy50.txt"
 
