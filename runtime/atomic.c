@@ -52,6 +52,22 @@ open_through(const char *path)
     return fopen(path, "w");
 }
 
+/* WRITE(ARG, F), and in *ERR the errno of a stream error it met: once
+ * the output outgrows stdio's buffer, a full disk fails a write inside
+ * WRITE, and the later fflush has nothing left to fail with. */
+static fgm_status
+write_keeping_errno(fgm_status (*write)(void *arg, FILE *f), void *arg,
+                    FILE *f, int *err)
+{
+    fgm_status st;
+
+    errno = 0;
+    st = write(arg, f);
+    if (ferror(f) && errno != 0)
+        *err = errno;
+    return st;
+}
+
 fgm_status
 fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
                  void *arg, fgm_diag_fn diag, void *ctx)
@@ -73,8 +89,8 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
         if (!(f = open_through(path))) {
             err = errno;
         } else {
-            st = write(arg, f);
-            if (fflush(f) != 0)
+            st = write_keeping_errno(write, arg, f, &err);
+            if (fflush(f) != 0 && !err)
                 err = errno;
             if (fclose(f) != 0 && !err)
                 err = errno;
@@ -101,8 +117,8 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
         close(fd);
         goto fail;
     }
-    st = write(arg, f);
-    if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+    st = write_keeping_errno(write, arg, f, &err);
+    if ((fflush(f) != 0 || fsync(fileno(f)) != 0) && !err)
         err = errno;
     if (fclose(f) != 0 && !err)
         err = errno;
