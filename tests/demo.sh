@@ -35,14 +35,14 @@ done
 echo
 echo "== The seed's EP solvers on notebook 000's grids (2 Easy, 2 Medium)"
 echo "   (seed: robust solves Easy and leaves 37 errors on Medium; iterative 3)"
-for s in ep-robust ep-iterative ep-naive; do
+for s in ep-robust ep-robust2 ep-iterative ep-naive; do
     "$FGM" solve --model models/sudoku.fgm --solver "$s" --csv puzzles/seed000.txt \
         2>"$OUT/$s.err" | awk -F, -v s="$s" 'NR>1{printf "%-13s grid %d: solved=%d errors=%-3s inferences=%-3s %8.2f ms (%s)\n", s, $1+1, $4, $13, $8, $6, $3}'
     grep -v rebuilding "$OUT/$s.err" || true
 done
 echo
 echo "== Compiled against interpreted: the same EP inference, both backends"
-"$FGM" bench --solvers ep-robust,ep-iterative,dlx,norvig --backends compiled,interpreted \
+"$FGM" bench --solvers ep-robust,ep-robust2,ep-iterative,dlx,norvig --backends compiled,interpreted \
     --timeout-ms 5000 --csv "$OUT/bench.csv" --svg "$OUT/bench.svg" \
     puzzles/seed000.txt puzzles/seed003.txt puzzles/seed002_easy.txt
 echo
