@@ -52,6 +52,16 @@ open_through(const char *path)
     return fopen(path, "w");
 }
 
+/* The error of a write that failed before the final flush, or 0.  Output
+ * larger than the stdio buffer meets a full device in the middle of
+ * WRITE, whose errno is then the reason (glibc drops the buffer, and the
+ * flush after it succeeds); the caller clears errno before WRITE. */
+static int
+write_errno(FILE *f)
+{
+    return ferror(f) ? errno : 0;
+}
+
 fgm_status
 fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
                  void *arg, fgm_diag_fn diag, void *ctx)
@@ -73,8 +83,10 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
         if (!(f = open_through(path))) {
             err = errno;
         } else {
+            errno = 0;
             st = write(arg, f);
-            if (fflush(f) != 0)
+            err = write_errno(f);
+            if (fflush(f) != 0 && !err)
                 err = errno;
             if (fclose(f) != 0 && !err)
                 err = errno;
@@ -101,8 +113,10 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
         close(fd);
         goto fail;
     }
+    errno = 0;
     st = write(arg, f);
-    if (fflush(f) != 0 || fsync(fileno(f)) != 0)
+    err = write_errno(f);
+    if ((fflush(f) != 0 || fsync(fileno(f)) != 0) && !err)
         err = errno;
     if (fclose(f) != 0 && !err)
         err = errno;
