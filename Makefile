@@ -177,11 +177,22 @@ check: all
 # No writable globals in the library (STYLE.md: no global state): a global
 # data object may only live in a read-only section.  (.data.rel.ro holds
 # const objects with pointers, read-only once relocated.)
-lint: $(B)/libfgm.a
+#
+# The CLI is a user of the public API (README "The C API"): it includes no
+# library header but fgm.h, and it links against libfgm.so, where internal
+# functions are hidden.
+lint: $(B)/libfgm.a $(B)/libfgm.so $(CLI_OBJ)
 	@bad=$$(objdump -t $(B)/libfgm.a | awk '$$2 == "g" && $$3 == "O" && \
 	  ($$4 ~ /^\.(data|bss)/ && $$4 !~ /^\.data\.rel\.ro/ || $$4 == "*COM*")'); \
 	if [ -n "$$bad" ]; then echo "fgm: writable globals:"; \
 	echo "$$bad"; exit 1; fi; echo "lint: no writable globals"
+	@bad=$$(grep -n '^#include "' runtime/cli/*.[ch] | \
+	  grep -v '"cli.h"$$' | grep -v '"../fgm.h"$$'); \
+	if [ -n "$$bad" ]; then echo "fgm: the CLI includes internal headers:"; \
+	echo "$$bad"; exit 1; fi
+	@$(CC) -o $(B)/fgm-shared $(CLI_OBJ) $(B)/libfgm.so $(LIBS) || \
+	{ echo "fgm: the CLI needs functions libfgm.so hides"; exit 1; }
+	@rm -f $(B)/fgm-shared; echo "lint: the CLI uses fgm.h only"
 
 # ---- fuzzing (clang's libFuzzer; not part of make check) -----------------
 # make fuzz builds build/fuzz/{fuzz_model,fuzz_model_small,fuzz_puzzle};

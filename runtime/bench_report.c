@@ -1,4 +1,4 @@
-/* runtime/bench_report.c: benchmark text table, CSV files, atomic saving.
+/* runtime/bench_report.c: benchmark text tables, CSV files, atomic saving.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <errno.h>
@@ -115,6 +115,48 @@ fgm_bench_write_table(const fgm_bench *b, FILE *f)
             fprintf(f, "  %s", cl.note);
         fputc('\n', f);
     }
+    return io_status(f);
+}
+
+/* The row of B for corpus C labelled SOLVER, or NULL. */
+static const fgm_bench_row *
+find_row(const fgm_bench *b, int c, const char *solver)
+{
+    int s;
+
+    for (s = 0; s < b->nsolvers; s++)
+        if (strcmp(b->solvers[s], solver) == 0)
+            return &b->rows[c * b->nsolvers + s];
+    return NULL;
+}
+
+/* For `fgm bench --backends`: each NAME@compiled row next to its
+ * NAME@interpreted row, by their median times per puzzle. */
+fgm_status
+fgm_bench_write_backends(const fgm_bench *b, FILE *f)
+{
+    int c, s;
+
+    fprintf(f, "\n# backends: median ms per puzzle, interpreted / "
+            "compiled\n");
+    for (c = 0; c < b->ncorpora; c++)
+        for (s = 0; s < b->nsolvers; s++) {
+            const char *label = b->solvers[s], *at = strchr(label, '@');
+            const fgm_bench_row *rc = &b->rows[c * b->nsolvers + s], *ri;
+            char other[96];
+
+            if (!at || strcmp(at + 1, "compiled") != 0)
+                continue;
+            snprintf(other, sizeof other, "%.*s@interpreted",
+                     (int)(at - label), label);
+            ri = find_row(b, c, other);
+            if (!ri || rc->ntimed == 0 || ri->ntimed == 0)
+                continue;
+            fprintf(f, "%-12s %-14.*s compiled %.4g ms  interpreted %.4g ms"
+                    "  ratio %.3gx\n", b->corpora[c], (int)(at - label),
+                    label, rc->median_ms, ri->median_ms,
+                    ri->median_ms / rc->median_ms);
+        }
     return io_status(f);
 }
 

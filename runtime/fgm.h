@@ -38,6 +38,18 @@ const char *fgm_strerror(fgm_status status);
 /* Diagnostic sink: receives one complete message (no trailing newline). */
 typedef void (*fgm_diag_fn)(void *ctx, const char *msg);
 
+/* Monotonic clock in seconds: the deadlines of this API are times on it. */
+double fgm_now(void);
+
+/* Writes PATH atomically: WRITE(ARG, f) fills a temporary file in the same
+ * folder, which is renamed over PATH only when WRITE returned FGM_OK and
+ * every byte reached the disk.  Errors are reported through DIAG as
+ * "PATH: error: ...".  Returns FGM_OK, WRITE's status, FGM_EIO or
+ * FGM_ENOMEM. */
+fgm_status fgm_write_atomic(const char *path,
+                            fgm_status (*write)(void *arg, FILE *f),
+                            void *arg, fgm_diag_fn diag, void *ctx);
+
 /* ------------------------------------------------------------------------
  * Puzzles: N x N grids (N = 4, 9, 16, 25 for Sudoku; any N for Latin squares).
  * Cell values are 1..N, 0 for empty.
@@ -100,6 +112,13 @@ void fgm_puzzle_write_grid(const fgm_puzzle *p, FILE *f);
 /* Symbol for value V (1..35) in the one-line format: 1-9 then A-Z. */
 char fgm_puzzle_symbol(int v);
 
+/* Puzzle <-> assignment of a grid model (fgm_ir_grid): cell i is variable
+ * i, value v its value index v-1.  GIVEN receives N*N value indices (-1
+ * for an empty cell); SOL holds N*N value indices (-1 leaves the cell
+ * empty). */
+void fgm_puzzle_to_given(const fgm_puzzle *p, int *given);
+void fgm_puzzle_from_solution(fgm_puzzle *p, const int *sol);
+
 /* ------------------------------------------------------------------------
  * The IR: finite-domain variables and factors (see runtime/ir.h).
  * ---------------------------------------------------------------------- */
@@ -124,6 +143,88 @@ uint64_t fgm_ir_hash(const fgm_ir *ir);
 
 /* Writes Graphviz DOT of the factor graph of IR to F. */
 fgm_status fgm_ir_graph(const fgm_ir *ir, FILE *f);
+
+/* Returns a deep copy of SRC (owned by the caller), or NULL. */
+fgm_ir *fgm_ir_copy(const fgm_ir *src);
+
+/* The seed's robust model of SRC (a new IR, owned by the caller): a
+ * uniform Dirichlet prior per variable, observed (clues become its point
+ * mass, fgm_model_observe_clue), ahead of SRC's factors; a copy of SRC
+ * when it already has priors.  NULL when out of memory. */
+fgm_ir *fgm_ir_robust(const fgm_ir *src);
+
+/* Names are at most FGM_IR_MAXNAME - 1 bytes; arrays have at most
+ * FGM_IR_MAXDIMS dimensions. */
+#define FGM_IR_MAXDIMS 4
+#define FGM_IR_MAXNAME 64
+
+/* The model's name: plugins are stored as NAME.ALGO.so. */
+const char *fgm_ir_name(const fgm_ir *ir);
+
+/* Renames IR.  Returns FGM_EINVAL (IR unchanged) when NAME is NULL, empty
+ * or FGM_IR_MAXNAME bytes or longer. */
+fgm_status fgm_ir_set_name(fgm_ir *ir, const char *name);
+
+/* The name of IR's inference algorithm: "ep", "bp-sum" or "bp-max". */
+const char *fgm_ir_algo(const fgm_ir *ir);
+
+/* Sets IR's inference algorithm to NAME.  Returns FGM_EINVAL (IR
+ * unchanged) when there is no such algorithm. */
+fgm_status fgm_ir_set_algo(fgm_ir *ir, const char *name);
+
+/* Number of discrete variables, and of Dirichlet nodes. */
+int fgm_ir_nvars(const fgm_ir *ir);
+int fgm_ir_ndirichlet(const fgm_ir *ir);
+
+/* Domain size of variable V (0..nvars-1). */
+int fgm_ir_card(const fgm_ir *ir, int v);
+
+/* Writes the name of variable V ("cell[3][4]"), or of Dirichlet node D
+ * ("p[3][4]"), into BUF of SIZE bytes (V, D in range).  Returns BUF. */
+char *fgm_ir_var_name(const fgm_ir *ir, int v, char *buf, size_t size);
+char *fgm_ir_node_name(const fgm_ir *ir, int d, char *buf, size_t size);
+
+/* One declared array of a model. */
+typedef struct fgm_array_info {
+    const char *name;           /* owned by the IR */
+    int dirichlet;              /* 1: Dirichlet nodes, 0: variables */
+    int ndims;
+    int dims[FGM_IR_MAXDIMS];
+    int first;                  /* its first variable (or node) */
+    int count;                  /* its variables (nodes): product of dims */
+    int lo;                     /* variables: the label of value index 0 */
+    int card;                   /* variables: domain size; nodes: the
+                                 * vector length K */
+} fgm_array_info;
+
+/* Number of arrays, in declaration order (variables and nodes are
+ * numbered densely in that order, row-major within an array). */
+int fgm_ir_narrays(const fgm_ir *ir);
+
+/* Describes array I into *OUT.  Returns FGM_EINVAL when I is out of
+ * range. */
+fgm_status fgm_ir_array_info(const fgm_ir *ir, int i, fgm_array_info *out);
+
+/* The index of array NAME, or -1 when there is none. */
+int fgm_ir_array_index(const fgm_ir *ir, const char *name);
+
+/* The array holding variable V, or Dirichlet node D (-1 out of range). */
+int fgm_ir_var_array(const fgm_ir *ir, int v);
+int fgm_ir_node_array(const fgm_ir *ir, int d);
+
+/* The puzzles IR takes (see fgm_puzzle_to_given): *N is the side of its
+ * first 2-D variable array when that array is square and starts at
+ * variable 0, else 0 (no grid); *BOX is B when N = B*B and 3N alldiff
+ * factors lie in that array (rows, columns and boxes of a Sudoku), else
+ * 0 (a Latin square).  Either pointer may be NULL. */
+void fgm_ir_grid(const fgm_ir *ir, int *n, int *box);
+
+/* Lowers IR to its message schedule, as a model or plugin runs it, and
+ * reports its size: *NUPDATES factor updates per sweep and *NEDGES
+ * messages (either pointer may be NULL).  Returns FGM_OK,
+ * FGM_EUNSUPPORTED (a factor has no operator for IR's algorithm) or
+ * FGM_ENOMEM; nothing is reported. */
+fgm_status fgm_ir_schedule(const fgm_ir *ir, int *nupdates, int *nedges);
 
 /* ------------------------------------------------------------------------
  * Model compiler: .fgm text -> IR (compiler/; the language is described in
@@ -260,6 +361,16 @@ void fgm_model_set_clamp_epsilon(fgm_model *m, double epsilon);
 fgm_status fgm_model_observe_dirichlet(fgm_model *m, int d,
                                        const double *alpha, int point_mass);
 
+/* Observes variable V at value index VALUE (or clears it, VALUE < 0) the
+ * way the seed's robust model takes a clue: when V is drawn from an
+ * observed Dirichlet prior (fgm_ir_robust, models/sudoku.fgm), that prior
+ * becomes a point mass with FGM_CLUE_EPSILON on every other value;
+ * otherwise V itself is observed (fgm_model_observe_var).  Looks V's
+ * prior up in the factor list on each call.  Returns FGM_EINVAL for V or
+ * VALUE out of range. */
+#define FGM_CLUE_EPSILON 1e-8
+fgm_status fgm_model_observe_clue(fgm_model *m, int v, int value);
+
 /* Clears every observation. */
 void fgm_model_clear(fgm_model *m);
 
@@ -275,5 +386,323 @@ int fgm_model_argmax(const fgm_model *m, int v);
 
 /* Copies the posterior pseudo-counts of Dirichlet node D to OUT (K). */
 fgm_status fgm_model_dirichlet(const fgm_model *m, int d, double *out);
+
+/* ------------------------------------------------------------------------
+ * Constraint problems: a model seen as a CSP (value indices, peers,
+ * alldiff units, tables), built once and shared read-only by threads.
+ * Clues come with each call, never in the problem.
+ * ---------------------------------------------------------------------- */
+
+typedef struct fgm_csp fgm_csp;
+
+/* Builds the CSP of IR (borrowed: it must outlive the CSP).  Returns NULL
+ * with *STATUS set: FGM_ENOMEM, or FGM_EUNSUPPORTED when a domain has
+ * more than 64 values. */
+fgm_csp *fgm_csp_new(const fgm_ir *ir, fgm_status *status);
+
+void fgm_csp_free(fgm_csp *csp);
+
+/* Number of variables, and the largest domain (the row length of the
+ * marginal arrays below). */
+int fgm_csp_nvars(const fgm_csp *csp);
+int fgm_csp_maxcard(const fgm_csp *csp);
+
+/* ------------------------------------------------------------------------
+ * Solvers: the registry of `fgm list`.  Every answer is verified against
+ * all constraints and the clues before it is reported: a solver's
+ * success is a claim, not a result.
+ * ---------------------------------------------------------------------- */
+
+typedef struct fgm_solver fgm_solver;
+
+/* Solver flags. */
+#define FGM_SOLVER_EXACT 1u   /* complete: finds a solution when one exists */
+#define FGM_SOLVER_RANDOM 2u  /* draws random numbers (seeded per puzzle) */
+
+/* Number of solvers, and solver I (0..count-1, `fgm list` order; NULL
+ * out of range). */
+int fgm_solver_count(void);
+const fgm_solver *fgm_solver_at(int i);
+
+/* The solver called NAME ("dlx", "ep-robust"), or NULL. */
+const fgm_solver *fgm_solver_find(const char *name);
+
+/* Its name, one-line summary and FGM_SOLVER_* flags. */
+const char *fgm_solver_name(const fgm_solver *s);
+const char *fgm_solver_summary(const fgm_solver *s);
+unsigned fgm_solver_flags(const fgm_solver *s);
+
+/* Options of a solve; all zero is the default everywhere. */
+typedef struct fgm_solve_opts {
+    int lcv;             /* mrv: order values least-constraining first */
+    long count_cap;      /* dlx --count: stop counting at this many */
+    /* Probabilistic solvers. */
+    fgm_backend backend; /* how models run (AUTO: compiled if possible) */
+    const char *out_dir; /* plugins; NULL: "generated" */
+    const char *cc;      /* C compiler; NULL: $CC or "cc" */
+    int iterations;      /* sweeps per inference; 0: the solver's default */
+    int fix_per_round;   /* ep-iterative: cells fixed per inference; 0: 2 */
+    fgm_diag_fn diag;    /* where plugin fallbacks are reported */
+    void *diag_ctx;
+    int max_restarts;    /* alldiff-*: attempts after the first; 0: the
+                          * solver's default (30), < 0: none */
+} fgm_solve_opts;
+
+/* Counters of one solve (the CSV columns of `fgm solve --csv`). */
+typedef struct fgm_solve_stats {
+    long nodes;          /* recursive calls, counted as the seeds count them */
+    long inferences;     /* message-passing inferences run */
+    long decisions;      /* branching decisions or decimations */
+    long restarts;
+    long contradictions;
+    long sweeps;         /* message sweeps */
+    long errors;         /* cells in a violated constraint (unsolved) */
+    int compiled;        /* the inferences ran a compiled plugin */
+} fgm_solve_stats;
+
+/* The outcome of one solve. */
+typedef struct fgm_solve_result {
+    fgm_status status;   /* FGM_OK, FGM_EUNSOLVED, FGM_ETIMEOUT, ... */
+    int solved;          /* a solution was returned and verified */
+    int valid;           /* the returned assignment passed verification */
+    double ms;           /* wall time of the solve call */
+    fgm_solve_stats stats;
+} fgm_solve_result;
+
+/* Solves puzzle P with SOLVER on CSP, a grid model whose grid has P's
+ * side (fgm_ir_grid).  OPTS may be NULL.  SEED seeds the solver's random
+ * numbers; TIMEOUT_MS <= 0: no deadline.  On a verified solution writes
+ * it to *ANSWER (nullable).  *RES (nullable) receives the outcome.
+ * Returns FGM_OK (solved), FGM_EUNSOLVED, FGM_ETIMEOUT, FGM_EINVAL (a NULL
+ * argument or a puzzle of another size), FGM_EUNSUPPORTED (the solver
+ * refuses the model: the reason goes to opts->diag) or FGM_ENOMEM. */
+fgm_status fgm_solve_puzzle(const fgm_solver *solver, const fgm_csp *csp,
+                            const fgm_solve_opts *opts, const fgm_puzzle *p,
+                            unsigned long seed, double timeout_ms,
+                            fgm_puzzle *answer, fgm_solve_result *res);
+
+/* Batches: a stream of puzzles solved on N threads, reported in order. */
+typedef struct fgm_batch_item {
+    long index;             /* 0-based position in the input */
+    fgm_puzzle puzzle;      /* as read */
+    fgm_puzzle answer;      /* the verified solution when res.solved */
+    fgm_solve_result res;
+} fgm_batch_item;
+
+/* Receives each item in input order, on the calling thread.  Returns 0 to
+ * go on, nonzero to stop the batch. */
+typedef int (*fgm_batch_emit)(void *ctx, const fgm_batch_item *item);
+
+typedef struct fgm_batch_opts {
+    const fgm_solver *solver;
+    const fgm_csp *csp;         /* the model every puzzle is solved on */
+    const fgm_solve_opts *sopts;/* may be NULL */
+    int threads;                /* worker threads, >= 1 */
+    double timeout_ms;          /* per puzzle; <= 0: none */
+    int seed_set;               /* seed = seed + index, else seed = index */
+    unsigned long seed;
+    int chunk;                  /* puzzles per chunk; 0: default */
+} fgm_batch_opts;
+
+/* Reads puzzles from R until its end and solves them.  Memory stays bounded
+ * (a few chunks in flight) whatever the input length.  Returns FGM_OK at the
+ * end of input, the reader's error on a malformed puzzle (items before it
+ * have been emitted), FGM_EUNSUPPORTED with *REASON (a static string) when
+ * the solver refuses the model, FGM_ENOMEM. */
+fgm_status fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
+                         fgm_batch_emit emit, void *ctx,
+                         const char **reason);
+
+/* ------------------------------------------------------------------------
+ * Exact answers: solution counts and marginals by Dancing Links on
+ * exact-cover models (every constraint an alldiff of n variables over n
+ * values: Sudoku, Latin squares), by enumeration on small models.  The
+ * oracles approximate inference is checked against.
+ * ---------------------------------------------------------------------- */
+
+/* A Dancing Links workspace for one CSP, reused across runs (one per
+ * thread). */
+typedef struct fgm_dlx fgm_dlx;
+
+/* Returns NULL when Dancing Links accepts CSP, otherwise a static reason. */
+const char *fgm_dlx_refuses(const fgm_csp *csp);
+
+/* Returns a workspace for CSP (borrowed: must outlive it), or NULL with
+ * *STATUS set: FGM_EUNSUPPORTED when fgm_dlx_refuses(CSP) is not NULL,
+ * FGM_ENOMEM. */
+fgm_dlx *fgm_dlx_new(const fgm_csp *csp, fgm_status *status);
+
+/* Frees D; NULL is a no-op. */
+void fgm_dlx_free(fgm_dlx *d);
+
+/* Limits of one counting run. */
+typedef struct fgm_dlx_limits {
+    long cap;           /* stop at this many solutions; <= 0: no cap */
+    double deadline;    /* fgm_now() time to give up at; 0: none */
+    long max_nodes;     /* give up after this many search nodes; <= 0: none */
+} fgm_dlx_limits;
+
+/* Counts the solutions with clues GIVEN (nvars value indices, -1 = free;
+ * NULL: no clues) under LIM (NULL: no limits).  Writes the number found to
+ * *COUNT (a lower bound when the run gave up).  MARGINALS (nullable,
+ * nvars * fgm_csp_maxcard doubles, row-major by variable) receives, for
+ * each value of each variable, the fraction of the counted solutions
+ * taking it (all zeros when none were found).  FIRST (nullable, nvars)
+ * receives the first solution found, untouched when there is none.
+ * *NODES (nullable) receives the number of search calls.
+ * Returns FGM_OK when the count is complete (every solution, or the cap
+ * reached; clues that conflict give a count of 0), FGM_ETIMEOUT when the
+ * deadline or node budget ran out first, FGM_EINVAL for a clue out of
+ * range. */
+fgm_status fgm_dlx_run(fgm_dlx *d, const int *given,
+                       const fgm_dlx_limits *lim, long *count,
+                       double *marginals, int *first, long *nodes);
+
+/* Exact marginals of the model of CSP with clues GIVEN (NULL: none; value
+ * indices, -1 free): MARGINALS (nvars * fgm_csp_maxcard, row-major)
+ * receives P(x_v = k).  Dirichlet nodes are integrated out with their
+ * default pseudo-counts.  Visits at most MAX_LEAVES consistent
+ * assignments (<= 0: ten million) and stops at DEADLINE (fgm_now()
+ * seconds, 0: none); *LEAVES (nullable) gets the number visited.  Returns
+ * FGM_OK, FGM_ETIMEOUT when the bound or the deadline was hit (marginals
+ * then normalized over the assignments visited), FGM_EUNSOLVED when no
+ * assignment has positive weight, FGM_ENOMEM. */
+fgm_status fgm_enumerate(const fgm_csp *csp, const int *given,
+                         long max_leaves, double deadline,
+                         double *marginals, long *leaves);
+
+/* ------------------------------------------------------------------------
+ * Puzzle generation: a random full grid, then clues removed in a random
+ * order while the puzzle keeps exactly one solution (counted by Dancing
+ * Links, cap 2).  A check that runs out of budget keeps its clue, so the
+ * result is always unique.
+ * ---------------------------------------------------------------------- */
+
+typedef struct fgm_generate_opts {
+    int min_clues;      /* stop removing clues at this many; 0: as few as
+                         * the budgets allow */
+    long check_nodes;   /* DLX search nodes per uniqueness check; 0: a
+                         * default by size; < 0: no budget */
+    double check_ms;    /* wall time per uniqueness check; 0: none (makes
+                         * the result depend on the machine's speed) */
+    double total_ms;    /* stop removing clues after this long; 0: none
+                         * (same caveat) */
+} fgm_generate_opts;
+
+typedef struct fgm_generate_stats {
+    int clues;          /* clues left in the puzzle */
+    int checks;         /* uniqueness checks run */
+    int gave_up;        /* checks that ran out of budget (clue kept) */
+    int fill_restarts;  /* full-grid searches restarted */
+    long nodes;         /* DLX nodes over all checks */
+    double ms;          /* wall time of the whole generation */
+    int solution[FGM_PUZZLE_MAXCELLS];  /* N*N values 1..N: the full grid */
+} fgm_generate_stats;
+
+/* Generates a Sudoku puzzle with box side BOX (2..5) into *OUT (empty
+ * cells '.'), drawing from a GSL mt19937 seeded with SEED: the same seed
+ * and options give the same puzzle (unless a time budget is set).  OPTS
+ * and STATS may be NULL.  Returns FGM_OK, FGM_EINVAL (bad box side, OUT
+ * NULL), FGM_ENOMEM, or FGM_ETIMEOUT when the total time budget ran out
+ * before the full grid was found (*OUT then untouched). */
+fgm_status fgm_generate_puzzle(int box, unsigned long seed,
+                               const fgm_generate_opts *opts,
+                               fgm_puzzle *out, fgm_generate_stats *stats);
+
+/* ------------------------------------------------------------------------
+ * Plugins by hand (`fgm compile -o`, `--emit-c`); fgm_model_open builds
+ * and loads them by itself.  Both write atomically and report every
+ * failure through DIAG.
+ * ---------------------------------------------------------------------- */
+
+/* Writes the C source of IR's plugin (its schedule baked into tables; the
+ * same IR gives the same bytes) to C_PATH.  Returns FGM_OK,
+ * FGM_EUNSUPPORTED (no schedule for IR's algorithm), FGM_EIO or
+ * FGM_ENOMEM. */
+fgm_status fgm_plugin_emit_c(const fgm_ir *ir, const char *c_path,
+                             fgm_diag_fn diag, void *ctx);
+
+/* Builds IR's plugin at SO_PATH with the C compiler CC (NULL: $CC, else
+ * "cc").  C_PATH (nullable) names the source fgm_plugin_emit_c just wrote
+ * for IR: it is compiled when it is a regular file; otherwise (NULL, a
+ * device, a link) the source goes to a temporary file next to SO_PATH,
+ * removed after.  Returns FGM_OK, FGM_EUNSUPPORTED, FGM_ECC (the
+ * compiler failed or could not be run), FGM_EIO or FGM_ENOMEM. */
+fgm_status fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path,
+                              const char *c_path, const char *cc,
+                              fgm_diag_fn diag, void *ctx);
+
+/* ------------------------------------------------------------------------
+ * Benchmarks (DESIGN "Benchmark protocol"): every solver on every puzzle
+ * of every corpus, seed = puzzle index, a cooperative timeout per run; a
+ * fast run is repeated and its puzzle timed by the median; a timeout is a
+ * censored observation (counted in n, left out of every time).  Stages:
+ * fgm_bench_opts_init, fgm_bench_run (the only stage that solves), any
+ * writers, fgm_bench_free.  Nothing prints: writers take a FILE *.
+ * ---------------------------------------------------------------------- */
+
+/* The results: one row per (corpus, solver). */
+typedef struct fgm_bench fgm_bench;
+
+/* Receives a one-line progress report such as "bench: hardest.txt dlx 7/11"
+ * at most ten times a second, then LINE = NULL once at the end (only if a
+ * line was sent) so that the caller can erase it. */
+typedef void (*fgm_bench_progress_fn)(void *ctx, const char *line);
+
+typedef struct fgm_bench_opts {
+    const char *const *solvers;  /* registry names, "NAME@BACKEND" for a
+                                  * probabilistic solver on one backend */
+    int nsolvers;
+    const char *const *corpora;  /* puzzle files, one corpus each */
+    int ncorpora;
+    double timeout_ms;           /* per run; <= 0: none (default 10000) */
+    int repeat;                  /* runs of a fast puzzle (default 3) */
+    double fast_ms;              /* "fast" threshold (default 250) */
+    const fgm_solve_opts *solve_opts;  /* may be NULL */
+    fgm_bench_progress_fn progress;    /* may be NULL */
+    void *progress_ctx;
+    fgm_diag_fn diag;            /* may be NULL */
+    void *diag_ctx;
+} fgm_bench_opts;
+
+/* Sets the defaults above; the lists are left empty. */
+void fgm_bench_opts_init(fgm_bench_opts *o);
+
+/* The backend a solver label's "@NAME" names (auto, compiled,
+ * interpreted), as an fgm_backend; -1 when NAME is none of them. */
+int fgm_bench_backend_find(const char *name);
+
+/* Runs the protocol.  On FGM_OK, *OUT is a new fgm_bench owned by the
+ * caller (free with fgm_bench_free).  Otherwise *OUT is NULL and the error
+ * was reported through o->diag: FGM_EINVAL (unknown solver, empty corpus,
+ * a corpus mixing grid sizes), FGM_EPARSE or FGM_EIO (corpus unreadable),
+ * FGM_ENOMEM, or the status of a solver that failed other than by timeout
+ * or giving up.  A solver that refuses a corpus's model is not an error:
+ * its row says so. */
+fgm_status fgm_bench_run(const fgm_bench_opts *o, fgm_bench **out);
+
+/* Frees B and everything it owns; NULL is a no-op. */
+void fgm_bench_free(fgm_bench *b);
+
+/* Writes one report of B to F; returns FGM_OK or FGM_EIO. */
+typedef fgm_status (*fgm_bench_writer)(const fgm_bench *b, FILE *f);
+
+/* The reports: the aligned text table (corpus, solver, solved/n,
+ * timeouts, median, IQR and mean ms, timed runs); one CSV line per row;
+ * one CSV line per (corpus, puzzle, solver); the SVG bar chart; and a
+ * title line then, for each solver run both as NAME@compiled and as
+ * NAME@interpreted, their median times per corpus and the ratio. */
+fgm_status fgm_bench_write_table(const fgm_bench *b, FILE *f);
+fgm_status fgm_bench_write_csv(const fgm_bench *b, FILE *f);
+fgm_status fgm_bench_write_detail(const fgm_bench *b, FILE *f);
+fgm_status fgm_bench_write_svg(const fgm_bench *b, FILE *f);
+fgm_status fgm_bench_write_backends(const fgm_bench *b, FILE *f);
+
+/* Writes B with WRITE to PATH atomically (fgm_write_atomic).  On failure
+ * PATH is untouched and FGM_EIO (or the writer's status) is returned
+ * after a report to DIAG. */
+fgm_status fgm_bench_save(const fgm_bench *b, const char *path,
+                          fgm_bench_writer write, fgm_diag_fn diag,
+                          void *ctx);
 
 #endif /* FGM_H */

@@ -14,7 +14,8 @@
  * that runs out of budget keeps its clue, so uniqueness never rests on a
  * guess.  This is the usual "dig holes from a full grid" method; one pass
  * gives a puzzle that is minimal for the visiting order when no check gave
- * up and no clue target stopped it early.
+ * up and no clue target stopped it early.  fgm_generate_puzzle, the public
+ * entry, draws from an mt19937 of its own seeded by its caller.
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -239,4 +240,31 @@ done:
     free(given);
     st->ms = (fgm_now() - t0) * 1e3;
     return status;
+}
+
+fgm_status
+fgm_generate_puzzle(int box, unsigned long seed, const fgm_generate_opts *opts,
+                    fgm_puzzle *out, fgm_generate_stats *stats)
+{
+    int cells[FGM_PUZZLE_MAXCELLS], i;
+    gsl_rng *rng;
+    fgm_status st;
+
+    if (box < 2 || box > 5 || !out)
+        return FGM_EINVAL;
+    rng = gsl_rng_alloc(gsl_rng_mt19937);
+    if (!rng)
+        return FGM_ENOMEM;
+    gsl_rng_set(rng, seed);
+    st = fgm_generate(box, rng, cells, opts, stats);
+    gsl_rng_free(rng);
+    if (st != FGM_OK)
+        return st;
+    memset(out, 0, sizeof *out);
+    out->n = box * box;
+    out->box = box;
+    out->empty = '.';
+    for (i = 0; i < out->n * out->n; i++)
+        out->cells[i] = (unsigned char)cells[i];
+    return FGM_OK;
 }

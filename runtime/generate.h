@@ -17,26 +17,8 @@
 #include "fgm.h"
 #include "internal.h"
 
-typedef struct fgm_generate_opts {
-    int min_clues;      /* stop removing clues at this many; 0: as few as
-                         * the budgets allow */
-    long check_nodes;   /* DLX search nodes per uniqueness check; 0: a
-                         * default by size; < 0: no budget */
-    double check_ms;    /* wall time per uniqueness check; 0: none (makes
-                         * the result depend on the machine's speed) */
-    double total_ms;    /* stop removing clues after this long; 0: none
-                         * (same caveat) */
-} fgm_generate_opts;
-
-typedef struct fgm_generate_stats {
-    int clues;          /* clues left in the puzzle */
-    int checks;         /* uniqueness checks run */
-    int gave_up;        /* checks that ran out of budget (clue kept) */
-    int fill_restarts;  /* full-grid searches restarted */
-    long nodes;         /* DLX nodes over all checks */
-    double ms;          /* wall time of the whole generation */
-    int solution[FGM_PUZZLE_MAXCELLS];  /* N*N values 1..N: the full grid */
-} fgm_generate_stats;
+/* fgm_generate_opts, fgm_generate_stats and fgm_generate_puzzle (a
+ * seed instead of a generator) are public: see fgm.h. */
 
 /* Generates a Sudoku puzzle with box side BOX (2..5, N = BOX*BOX) using RNG.
  * Writes N*N cells (row-major, values 1..N, 0 for empty) to CELLS.  OPTS may

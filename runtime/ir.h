@@ -16,8 +16,7 @@
 #include "fgm.h"
 #include "internal.h"
 
-#define FGM_IR_MAXDIMS 4
-#define FGM_IR_MAXNAME 64
+/* FGM_IR_MAXDIMS and FGM_IR_MAXNAME: see fgm.h. */
 #define FGM_IR_MAXCARD 64   /* domains fit a 64-bit mask in the exact solvers */
 
 /* Factor kinds: X(ENUM, "dump name").  ORDER FACTOR: grep before reordering:
@@ -137,9 +136,6 @@ struct fgm_ir {
 /* Returns a new empty IR named NAME, or NULL on allocation failure. */
 FGM_INTERNAL fgm_ir *fgm_ir_new(const char *name);
 
-/* Returns a deep copy of SRC (owned by the caller), or NULL. */
-FGM_INTERNAL fgm_ir *fgm_ir_copy(const fgm_ir *src);
-
 /* Adds an array of variables.  Returns the index of its first variable, or
  * -1 with *STATUS set (FGM_EINVAL for bad sizes, FGM_ENOMEM). */
 FGM_INTERNAL int fgm_ir_add_array(fgm_ir *ir, const char *name, int ndims,
@@ -176,17 +172,6 @@ FGM_INTERNAL int fgm_ir_add_factor(fgm_ir *ir, fgm_factor_kind kind,
                                    int arity, const int *scope,
                                    int nparams, const double *params,
                                    fgm_status *status);
-
-/* Domain size of variable V. */
-FGM_INTERNAL int fgm_ir_card(const fgm_ir *ir, int v);
-
-/* Writes the name of variable V ("cell[3][4]") into BUF.  Returns BUF. */
-FGM_INTERNAL char *fgm_ir_var_name(const fgm_ir *ir, int v, char *buf,
-                                   size_t size);
-
-/* Writes the name of Dirichlet node D ("p[3][4]") into BUF.  Returns BUF. */
-FGM_INTERNAL char *fgm_ir_node_name(const fgm_ir *ir, int d, char *buf,
-                                    size_t size);
 
 /* Name of a factor kind ("alldiff"). */
 FGM_INTERNAL const char *fgm_ir_kind_name(fgm_factor_kind kind);

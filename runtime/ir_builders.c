@@ -3,8 +3,10 @@
  *
  * Factor order is rows, then columns, then boxes: the same unit order as the
  * seed notebooks, so solvers that walk units see them as the seeds did.
+ * fgm_ir_robust gives users the EP solvers' model of any of them.
  */
 #include "ir.h"
+#include "solve/ep_model.h"
 
 /* Adds the 2N row and column alldiff factors over the N x N array at FIRST. */
 static fgm_status
@@ -84,4 +86,10 @@ fgm_ir_latin(int n)
         return NULL;
     snprintf(name, sizeof name, "latin%d", n);
     return grid_ir(name, n, &first);
+}
+
+fgm_ir *
+fgm_ir_robust(const fgm_ir *src)
+{
+    return src ? fgm_ep_robust_ir(src) : NULL;
 }

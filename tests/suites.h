@@ -18,7 +18,8 @@
     X(compiler)             \
     X(alldiff)              \
     X(solvers)              \
-    X(v4)
+    X(v4)                   \
+    X(api)
 
 #define FGM_TEST_DECLARE(name) Suite *name##_suite(void);
 FGM_TEST_SUITES(FGM_TEST_DECLARE)

@@ -2,15 +2,17 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Only the CLI prints.  Exit codes (DESIGN.md): 0 ok, 1 bad input or model,
- * 2 usage error, 3 internal error.
+ * 2 usage error, 3 internal error.  The CLI is a user of the public API:
+ * it includes fgm.h and no internal header.
  */
 #ifndef FGM_CLI_H
 #define FGM_CLI_H
 
 #include "../fgm.h"
-#include "../ir.h"
 
 enum { CLI_OK = 0, CLI_EINPUT = 1, CLI_EUSAGE = 2, CLI_EINTERNAL = 3 };
+
+#define CLI_COUNTOF(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Diagnostic sink printing "fgm: MSG" or "MSG" (for file:line messages)
  * on stderr. */
@@ -51,10 +53,8 @@ int cli_parse_double(const char *cmd, const char *name, const char *s,
 /* Builds the IR named by SPEC: "sudoku:B" (box side 2..5), "latin:N", or a
  * .fgm file compiled with DEFINES[0..NDEFINES-1] ("NAME=VALUE", from -D:
  * they override the model's consts; .fgm only), and the puzzle side *N and
- * box side *BOX (0 for Latin squares) its puzzles have.  For a .fgm model,
- * *N is the side of its first square 2-D var array (0 when it has none)
- * and *BOX is B when N = B*B and 3N alldiff factors lie in that array.
- * Returns NULL after a message; *CODE is the exit code. */
+ * box side *BOX (0 for Latin squares) its puzzles have (fgm_ir_grid for a
+ * .fgm model).  Returns NULL after a message; *CODE is the exit code. */
 fgm_ir *cli_model_open(const char *spec, const char *const *defines,
                        int ndefines, int *n, int *box, int *code);
 

@@ -5,9 +5,6 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
-#include "../bench.h"
-#include "../solve/ep_model.h"
-#include "../solve/solver.h"
 
 /* Progress on a terminal only, and only once the run has taken a second. */
 typedef struct progress {
@@ -45,18 +42,6 @@ usage(void)
     return CLI_EUSAGE;
 }
 
-/* The row of B for corpus C labelled SOLVER, or NULL. */
-static const fgm_bench_row *
-find_row(const fgm_bench *b, int c, const char *solver)
-{
-    int s;
-
-    for (s = 0; s < b->nsolvers; s++)
-        if (strcmp(b->solvers[s], solver) == 0)
-            return &b->rows[c * b->nsolvers + s];
-    return NULL;
-}
-
 /* Times opening the robust Sudoku model of box side BOX with a compiled
  * plugin: first into an empty folder (code generation + C compiler +
  * load), then again (load only).  Returns 0 if no plugin could be had. */
@@ -74,9 +59,11 @@ plugin_times(int box, double *compile_ms, double *load_ms)
     mo.backend = FGM_BACKEND_COMPILED;
     mo.out_dir = dir;
     for (pass = 0; pass < 2 && ok; pass++) {
-        fgm_ir *ir = fgm_ep_robust_ir_of_sudoku(box);
+        fgm_ir *plain = fgm_ir_sudoku(box);
+        fgm_ir *ir = plain ? fgm_ir_robust(plain) : NULL;
         double t0 = fgm_now();
 
+        fgm_ir_free(plain);
         ok = ir && fgm_model_open_ir(ir, &mo, &m, NULL, NULL) == FGM_OK
              && fgm_model_is_compiled(m);
         *(pass ? load_ms : compile_ms) = (fgm_now() - t0) * 1e3;
@@ -95,27 +82,8 @@ static void
 backend_report(const fgm_bench *b)
 {
     double cms, lms;
-    int c, s;
 
-    printf("\n# backends: median ms per puzzle, interpreted / compiled\n");
-    for (c = 0; c < b->ncorpora; c++)
-        for (s = 0; s < b->nsolvers; s++) {
-            const char *label = b->solvers[s], *at = strchr(label, '@');
-            const fgm_bench_row *rc = &b->rows[c * b->nsolvers + s], *ri;
-            char other[96];
-
-            if (!at || strcmp(at + 1, "compiled") != 0)
-                continue;
-            snprintf(other, sizeof other, "%.*s@interpreted",
-                     (int)(at - label), label);
-            ri = find_row(b, c, other);
-            if (!ri || rc->ntimed == 0 || ri->ntimed == 0)
-                continue;
-            printf("%-12s %-14.*s compiled %.4g ms  interpreted %.4g ms  "
-                   "ratio %.3gx\n", b->corpora[c], (int)(at - label), label,
-                   rc->median_ms, ri->median_ms,
-                   ri->median_ms / rc->median_ms);
-        }
+    fgm_bench_write_backends(b, stdout);
     if (plugin_times(3, &cms, &lms))
         printf("plugin for the 9x9 robust model: generate + compile + load "
                "%.0f ms, load an up-to-date plugin %.2f ms\n", cms, lms);
@@ -202,20 +170,18 @@ cmd_bench(cli_args *a)
     if (ncorpora == 0)
         goto usage;
     if (list) {
-        nnames = split(list, names, (int)FGM_COUNTOF(names));
+        nnames = split(list, names, (int)CLI_COUNTOF(names));
     } else {
         /* Default: the exact solvers (the probabilistic ones are named:
          * ep-naive compiles a plugin per puzzle). */
-        const fgm_solver *const *all = fgm_solver_list(&i);
-
-        for (j = 0; j < i; j++)
-            if (all[j]->flags & FGM_SOLVER_EXACT)
-                names[nnames++] = all[j]->name;
+        for (j = 0; j < fgm_solver_count(); j++)
+            if (fgm_solver_flags(fgm_solver_at(j)) & FGM_SOLVER_EXACT)
+                names[nnames++] = fgm_solver_name(fgm_solver_at(j));
     }
     if (nnames == 0)
         return cli_fail(CLI_EUSAGE, "bench: --solvers names no solver");
     if (blist)
-        nbackends = split(blist, backends, (int)FGM_COUNTOF(backends));
+        nbackends = split(blist, backends, (int)CLI_COUNTOF(backends));
     for (i = 0; i < nbackends; i++)
         if (fgm_bench_backend_find(backends[i]) < 0)
             return cli_fail(CLI_EUSAGE, "bench: unknown backend '%s' (auto, "
@@ -225,7 +191,7 @@ cmd_bench(cli_args *a)
     o.nsolvers = 0;
     for (i = 0; i < nnames; i++) {
         const fgm_solver *sv = fgm_solver_find(names[i]);
-        int exact = sv && (sv->flags & FGM_SOLVER_EXACT);
+        int exact = sv && (fgm_solver_flags(sv) & FGM_SOLVER_EXACT);
         size_t base = strcspn(names[i], "@");
         char name[64];
 
@@ -240,11 +206,11 @@ cmd_bench(cli_args *a)
                             "compiled, interpreted)", names[i] + base + 1);
 
         if (!nbackends || exact || strchr(names[i], '@')) {
-            if (o.nsolvers < (int)FGM_COUNTOF(solvers))
+            if (o.nsolvers < (int)CLI_COUNTOF(solvers))
                 solvers[o.nsolvers++] = names[i];
             continue;
         }
-        for (j = 0; j < nbackends && o.nsolvers < (int)FGM_COUNTOF(solvers);
+        for (j = 0; j < nbackends && o.nsolvers < (int)CLI_COUNTOF(solvers);
              j++) {
             snprintf(labels[o.nsolvers], sizeof labels[0], "%s@%s",
                      names[i], backends[j]);

@@ -7,14 +7,8 @@
  * compiled to that path whatever exists.  --emit-c also keeps the C.
  */
 #include <inttypes.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include "cli.h"
-#include "../plugin.h"
-#include "../sched.h"
-#include "../../compiler/codegen.h"
 
 static int
 usage(void)
@@ -25,38 +19,6 @@ usage(void)
     return CLI_EUSAGE;
 }
 
-/* Builds the plugin of S at OUT (C from EMIT_C, or a temporary file). */
-static int
-build_to(const fgm_sched *s, const char *out, const char *emit_c)
-{
-    char c_path[4096], why[1024];
-    struct stat sb;
-    fgm_status st;
-    int code = CLI_OK;
-
-    /* C written through a device or link (--emit-c /dev/stdout) cannot be
-     * read back: build from a temporary copy then. */
-    if (emit_c && (lstat(emit_c, &sb) != 0 || !S_ISREG(sb.st_mode)))
-        emit_c = NULL;
-    if (emit_c) {
-        snprintf(c_path, sizeof c_path, "%s", emit_c);
-    } else {
-        /* The C compiler wants a .c name: OUT.PID.tmp.c, removed after. */
-        snprintf(c_path, sizeof c_path, "%s.%ld.tmp.c", out, (long)getpid());
-        if (fgm_write_atomic(c_path, fgm_codegen_write, (void *)s, cli_diag,
-                             NULL) != FGM_OK) {
-            unlink(c_path);
-            return CLI_EINPUT;
-        }
-    }
-    st = fgm_plugin_build(c_path, out, NULL, NULL, why, sizeof why);
-    if (st != FGM_OK)
-        code = cli_fail(cli_exit_code(st), "%s", why);
-    if (!emit_c)
-        unlink(c_path);
-    return code;
-}
-
 int
 cmd_compile(cli_args *a)
 {
@@ -65,10 +27,9 @@ cmd_compile(cli_args *a)
     int ndefines = 0;
     fgm_model_opts mo;
     fgm_model *m = NULL;
-    fgm_sched *s;
     fgm_ir *ir;
     fgm_status st;
-    int r, n, box, code, rebuilt = 0;
+    int r, n, box, code, rebuilt = 0, nupdates, nedges;
     double t0 = fgm_now(), ms;
 
     while (a->i < a->argc) {
@@ -85,7 +46,7 @@ cmd_compile(cli_args *a)
                 return usage();
             out_dir = val;
         } else if ((r = cli_opt_value(a, "-D", &val)) != 0) {
-            if (r < 0 || ndefines == (int)FGM_COUNTOF(defines))
+            if (r < 0 || ndefines == (int)CLI_COUNTOF(defines))
                 return usage();
             defines[ndefines++] = val;
         } else if ((r = cli_opt_value(a, "-o", &val)) != 0) {
@@ -112,25 +73,25 @@ cmd_compile(cli_args *a)
         return CLI_EUSAGE;
     }
     if (out || emit_c) {
-        s = fgm_sched_new(ir, &st);
-        if (!s) {
+        st = fgm_ir_schedule(ir, &nupdates, &nedges);
+        if (st != FGM_OK) {
             fgm_ir_free(ir);
             return cli_fail(cli_exit_code(st), "compile: %s: %s", model,
                             fgm_strerror(st));
         }
         code = CLI_OK;
-        if (emit_c && fgm_write_atomic(emit_c, fgm_codegen_write, s,
-                                       cli_diag, NULL) != FGM_OK)
+        if (emit_c && fgm_plugin_emit_c(ir, emit_c, cli_diag, NULL)
+                      != FGM_OK)
             code = CLI_EINPUT;
-        if (code == CLI_OK && out)
-            code = build_to(s, out, emit_c);
+        if (code == CLI_OK && out) {
+            st = fgm_plugin_emit_so(ir, out, emit_c, NULL, cli_diag, NULL);
+            code = cli_exit_code(st);
+        }
         if (code == CLI_OK)
             fprintf(stderr, "fgm: compiled %s (%s, hash %016" PRIx64 ", %d "
                     "factor updates, %d edges) -> %s in %.0f ms\n", model,
-                    fgm_ir_algo_name(ir->infer.algo), fgm_ir_hash(ir),
-                    s->nfactors, s->nedges, out ? out : emit_c,
-                    (fgm_now() - t0) * 1e3);
-        fgm_sched_free(s);
+                    fgm_ir_algo(ir), fgm_ir_hash(ir), nupdates, nedges,
+                    out ? out : emit_c, (fgm_now() - t0) * 1e3);
         fgm_ir_free(ir);
         return code;
     }
@@ -144,9 +105,9 @@ cmd_compile(cli_args *a)
     fgm_model_plugin_info(m, &rebuilt, &ms);
     fprintf(stderr, "fgm: %s %s -> %s/%s.%s.so (hash %016" PRIx64 ") in "
             "%.0f ms\n", rebuilt ? "compiled" : "up to date:", model,
-            out_dir, fgm_model_ir(m)->name,
-            fgm_ir_algo_name(fgm_model_ir(m)->infer.algo),
-            fgm_ir_hash(fgm_model_ir(m)), (fgm_now() - t0) * 1e3);
+            out_dir, fgm_ir_name(fgm_model_ir(m)),
+            fgm_ir_algo(fgm_model_ir(m)), fgm_ir_hash(fgm_model_ir(m)),
+            (fgm_now() - t0) * 1e3);
     fgm_model_free(m);
     return CLI_OK;
 }

@@ -7,7 +7,6 @@
  */
 #include <string.h>
 #include "cli.h"
-#include "../generate.h"
 
 typedef struct gen_job {
     int box;
@@ -22,29 +21,25 @@ static fgm_status
 write_puzzles(void *arg, FILE *f)
 {
     gen_job *g = arg;
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
     fgm_generate_stats stats;
-    int cells[FGM_PUZZLE_MAXCELLS], i, n = g->box * g->box;
+    char line[FGM_PUZZLE_MAXCELLS + 1];
     fgm_status st = FGM_OK;
+    fgm_puzzle p;
     long k;
 
-    if (!rng)
-        return FGM_ENOMEM;
     fprintf(f, "# fgm generate --box %d --count %ld --seed %lu%s\n", g->box,
             g->count, g->seed, g->opts.min_clues ? " (min clues set)" : "");
     for (k = 0; k < g->count && st == FGM_OK; k++) {
-        gsl_rng_set(rng, g->seed + (unsigned long)k);
-        st = fgm_generate(g->box, rng, cells, &g->opts, &stats);
+        st = fgm_generate_puzzle(g->box, g->seed + (unsigned long)k,
+                                 &g->opts, &p, &stats);
         if (st != FGM_OK)
             break;
-        for (i = 0; i < n * n; i++)
-            fputc(cells[i] ? fgm_puzzle_symbol(cells[i]) : '.', f);
-        fputc('\n', f);
+        fgm_puzzle_format_line(&p, line, sizeof line);
+        fprintf(f, "%s\n", line);
         g->clues_total += stats.clues;
         g->gave_up += stats.gave_up;
         g->ms_total += stats.ms;
     }
-    gsl_rng_free(rng);
     return st;
 }
 

@@ -3,7 +3,6 @@
  */
 #include <string.h>
 #include "cli.h"
-#include "../solve/solver.h"
 
 int
 cmd_dump(cli_args *a, int graph)
@@ -46,18 +45,19 @@ cmd_dump(cli_args *a, int graph)
 int
 cmd_list(cli_args *a)
 {
-    const fgm_solver *const *s;
-    int n, i;
+    int i;
 
     if (a->argc - a->i != 0) {
         fprintf(stderr, "usage: fgm list\n");
         return CLI_EUSAGE;
     }
-    s = fgm_solver_list(&n);
     printf("solvers:\n");
-    for (i = 0; i < n; i++)
-        printf("  %-12s %s%s\n", s[i]->name, s[i]->summary,
-               (s[i]->flags & FGM_SOLVER_EXACT) ? " [exact]" : "");
+    for (i = 0; i < fgm_solver_count(); i++) {
+        const fgm_solver *s = fgm_solver_at(i);
+
+        printf("  %-12s %s%s\n", fgm_solver_name(s), fgm_solver_summary(s),
+               (fgm_solver_flags(s) & FGM_SOLVER_EXACT) ? " [exact]" : "");
+    }
     printf("algorithms:\n"
            "  ep           Infer.NET's EP: exact discrete messages, Dirichlet "
            "projected\n"

@@ -21,10 +21,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-#include "../exact/dlx.h"
-#include "../exact/enumerate.h"
-#include "../solve/ep_model.h"
-#include "../solve/run.h"
 
 typedef enum { FMT_TEXT, FMT_CSV, FMT_JSON } out_format;
 
@@ -80,6 +76,7 @@ print_result(const fgm_ir *ir, out_format fmt, long k, const double *m,
              const double *post, int stride, const char *info)
 {
     char name[FGM_IR_MAXNAME + 64];
+    fgm_array_info ai;
     int v, first = 1;
 
     if (fmt == FMT_TEXT)
@@ -87,27 +84,31 @@ print_result(const fgm_ir *ir, out_format fmt, long k, const double *m,
     if (fmt == FMT_JSON)
         printf("%s{\"observation\": %ld, \"info\": \"%s\", \"marginals\": {",
                k ? ",\n" : "", k, info);
-    for (v = 0; v < ir->nvars; v++)
+    for (v = 0; v < fgm_ir_nvars(ir); v++) {
+        fgm_ir_array_info(ir, fgm_ir_var_array(ir, v), &ai);
         print_vector(fmt, k, "marginal", fgm_ir_var_name(ir, v, name,
                                                          sizeof name),
-                     ir->arrays[ir->var_array[v]].lo,
-                     m + (size_t)v * (size_t)stride, fgm_ir_card(ir, v),
-                     &first);
+                     ai.lo, m + (size_t)v * (size_t)stride,
+                     fgm_ir_card(ir, v), &first);
+    }
     if (fmt == FMT_JSON)
         printf("}, \"alpha\": {");
     first = 1;
-    for (v = 0; post && v < ir->ndirichlet; v++)
+    for (v = 0; post && v < fgm_ir_ndirichlet(ir); v++) {
+        fgm_ir_array_info(ir, fgm_ir_node_array(ir, v), &ai);
         print_vector(fmt, k, "alpha", fgm_ir_node_name(ir, v, name,
                                                        sizeof name),
-                     1, post + (size_t)v * (size_t)stride,
-                     ir->arrays[ir->dir_array[v]].card, &first);
+                     1, post + (size_t)v * (size_t)stride, ai.card,
+                     &first);
+    }
     if (fmt == FMT_JSON)
         printf("}}");
 }
 
 /* Where observations go: the engine's model, or the exact clues. */
 typedef struct obs_sink {
-    fgm_ep *ep;             /* engine backends */
+    fgm_model *model;       /* engine backends */
+    double *vec;            /* engine backends: one node's pseudo-counts */
     int *given;             /* exact backend: nvars */
 } obs_sink;
 
@@ -125,7 +126,7 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
 #define COL(p) ((int)((p) - line) + 1)
     while (ok && getline(&line, &cap, f) >= 0) {
         char *s = line, *eq, *tok, *save = NULL;
-        const fgm_ir_array *a;
+        fgm_array_info ai, *a = NULL;
         int i = 0, want;
 
         lineno++;
@@ -144,7 +145,9 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
         }
         *eq = '\0';
         tok = strtok_r(s, " \t", &save);
-        a = tok ? fgm_ir_find_array(ir, tok) : NULL;
+        if (tok && fgm_ir_array_info(ir, fgm_ir_array_index(ir, tok), &ai)
+                   == FGM_OK)
+            a = &ai;
         if (!a) {
             cli_fail(CLI_EINPUT, "%s:%ld:%d: error: unknown array '%s'",
                      path, lineno, COL(tok ? tok : s), tok ? tok : "");
@@ -158,8 +161,7 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
             break;
         }
         /* Values: one per variable, or K pseudo-counts per node. */
-        want = a->kind == FGM_ARRAY_DISCRETE ? a->count
-                                             : a->count * a->card;
+        want = !a->dirichlet ? a->count : a->count * a->card;
         save = NULL;
         for (tok = strtok_r(eq + 1, " \t\r\n", &save); tok && ok;
              tok = strtok_r(NULL, " \t\r\n", &save), i++) {
@@ -168,26 +170,26 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
 
             if (i >= want)
                 break;      /* tok stays set: too many values */
-            if (a->kind == FGM_ARRAY_DISCRETE && strcmp(tok, ".") == 0)
+            if (!a->dirichlet && strcmp(tok, ".") == 0)
                 continue;
             errno = 0;
             x = strtod(tok, &end);
             if (errno || *end || end == tok
                 /* Range first: (int)x is undefined outside int. */
-                || (a->kind == FGM_ARRAY_DISCRETE
+                || (!a->dirichlet
                     && (!(x >= a->lo && x < a->lo + a->card)
                         || x != (int)x))
-                || (a->kind == FGM_ARRAY_DIRICHLET
-                    && !(x > 0.0 && isfinite(x)))) {
+                || (a->dirichlet && !(x > 0.0 && isfinite(x)))) {
                 cli_fail(CLI_EINPUT, "%s:%ld:%d: error: bad value '%s' for "
                          "%s", path, lineno, COL(tok), tok, a->name);
                 ok = 0;
-            } else if (a->kind == FGM_ARRAY_DISCRETE) {
-                if (o->ep)
-                    fgm_ep_observe(o->ep, a->first + i, (int)x - a->lo);
+            } else if (!a->dirichlet) {
+                if (o->model)
+                    fgm_model_observe_clue(o->model, a->first + i,
+                                           (int)x - a->lo);
                 else
                     o->given[a->first + i] = (int)x - a->lo;
-            } else if (!o->ep) {
+            } else if (!o->model) {
                 cli_fail(CLI_EINPUT, "%s:%ld:%d: error: pseudo-counts of %s "
                          "need an engine backend (exact enumeration uses "
                          "the model's prior)", path, lineno, COL(tok),
@@ -197,10 +199,10 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
                 /* Pseudo-counts, K per node, nodes in order. */
                 int node = a->first + i / a->card;
 
-                o->ep->vec[i % a->card] = x;
+                o->vec[i % a->card] = x;
                 if (i % a->card == a->card - 1
-                    && fgm_model_observe_dirichlet(o->ep->model, node,
-                                                   o->ep->vec, 0) != FGM_OK) {
+                    && fgm_model_observe_dirichlet(o->model, node, o->vec,
+                                                   0) != FGM_OK) {
                     cli_fail(CLI_EINPUT, "%s:%ld:%d: error: bad pseudo-"
                              "counts for %s", path, lineno, COL(tok),
                              a->name);
@@ -225,15 +227,15 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
     return ok;
 }
 
-/* Runs the engine on the current observations and prints observation K. */
+/* Runs the engine on the current observations and prints observation K;
+ * STRIDE is at least every domain and every Dirichlet vector. */
 static int
-run_engine(fgm_ep *ep, const run_cfg *cfg, long k)
+run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k)
 {
-    const fgm_ir *ir = fgm_model_ir(ep->model);
-    int stride = ep->csp->maxcard, v;
-    double *m = calloc((size_t)ir->nvars * (size_t)stride + 1, sizeof *m);
-    double *post = calloc((size_t)ir->ndirichlet * (size_t)stride + 1,
-                          sizeof *post);
+    const fgm_ir *ir = fgm_model_ir(model);
+    int nvars = fgm_ir_nvars(ir), nodes = fgm_ir_ndirichlet(ir), v;
+    double *m = calloc((size_t)nvars * (size_t)stride + 1, sizeof *m);
+    double *post = calloc((size_t)nodes * (size_t)stride + 1, sizeof *post);
     fgm_run_info info;
     char text[160];
 
@@ -242,28 +244,29 @@ run_engine(fgm_ep *ep, const run_cfg *cfg, long k)
         free(post);
         return cli_fail(CLI_EINTERNAL, "run: out of memory");
     }
-    fgm_model_run(ep->model, &cfg->ro, &info);
-    for (v = 0; v < ir->nvars; v++)
-        fgm_model_marginal(ep->model, v, m + (size_t)v * (size_t)stride);
-    for (v = 0; v < ir->ndirichlet; v++)
-        fgm_model_dirichlet(ep->model, v, post + (size_t)v * (size_t)stride);
+    fgm_model_run(model, &cfg->ro, &info);
+    for (v = 0; v < nvars; v++)
+        fgm_model_marginal(model, v, m + (size_t)v * (size_t)stride);
+    for (v = 0; v < nodes; v++)
+        fgm_model_dirichlet(model, v, post + (size_t)v * (size_t)stride);
     snprintf(text, sizeof text, "%s %s, %d sweeps, last change %.3g, "
-             "%.3f ms", fgm_model_is_compiled(ep->model) ? "compiled"
-                                                          : "interpreted",
-             fgm_ir_algo_name(ir->infer.algo), info.sweeps, info.change,
-             info.ms);
+             "%.3f ms", fgm_model_is_compiled(model) ? "compiled"
+                                                     : "interpreted",
+             fgm_ir_algo(ir), info.sweeps, info.change, info.ms);
     print_result(ir, cfg->fmt, k, m, post, stride, text);
     free(m);
     free(post);
     return CLI_OK;
 }
 
-/* Exact marginals of the current clues GIVEN; prints observation K. */
+/* Exact marginals of IR (the model of CSP) with the current clues GIVEN;
+ * prints observation K. */
 static int
-run_exact(const fgm_csp *csp, fgm_dlx *dlx, const int *given,
-          const run_cfg *cfg, long k)
+run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
+          const int *given, const run_cfg *cfg, long k)
 {
-    double *m = malloc((size_t)csp->nvars * (size_t)csp->maxcard
+    int stride = fgm_csp_maxcard(csp);
+    double *m = malloc((size_t)fgm_csp_nvars(csp) * (size_t)stride
                        * sizeof *m + 1);
     char text[160];
     fgm_status st;
@@ -304,7 +307,7 @@ run_exact(const fgm_csp *csp, fgm_dlx *dlx, const int *given,
         return cli_fail(CLI_EINPUT, "run: observation %ld: no solution "
                         "found before the cap or the deadline", k);
     }
-    print_result(csp->ir, cfg->fmt, k, m, NULL, csp->maxcard, text);
+    print_result(ir, cfg->fmt, k, m, NULL, stride, text);
     free(m);
     return CLI_OK;
 }
@@ -338,22 +341,23 @@ cmd_run(cli_args *a)
     const char *defs[CLI_MAXDEFINES];
     int ndefs = 0;
     run_cfg cfg;
-    fgm_solve_opts so;
+    fgm_model_opts mo;
     long iters = 0, k;
-    int r, code = CLI_OK, n, box, v, assign = 0;
+    int r, code = CLI_OK, n, box, v, assign = 0, nvars, stride = 1;
     fgm_puzzle_reader *rd = NULL;
     FILE *of = NULL;
     char *text = NULL;
     fgm_ir *ir;
     fgm_csp *csp = NULL;
     fgm_dlx *dlx = NULL;
-    fgm_ep *ep = NULL;
+    fgm_model *fm = NULL;
     fgm_status st;
     int *given = NULL;
+    double *vec = NULL;
     obs_sink sink;
 
     memset(&cfg, 0, sizeof cfg);
-    memset(&so, 0, sizeof so);
+    memset(&mo, 0, sizeof mo);
     cfg.cap = 1000000;
     while (a->i < a->argc) {
         if ((r = cli_opt_value(a, "--backend", &val)) != 0) {
@@ -431,16 +435,15 @@ cmd_run(cli_args *a)
     if (strcmp(backend, "exact") == 0)
         cfg.exact = 1;
     else if (strcmp(backend, "auto") == 0)
-        so.backend = FGM_BACKEND_AUTO;
+        mo.backend = FGM_BACKEND_AUTO;
     else if (strcmp(backend, "compiled") == 0)
-        so.backend = FGM_BACKEND_COMPILED;
+        mo.backend = FGM_BACKEND_COMPILED;
     else if (strcmp(backend, "interpreted") == 0)
-        so.backend = FGM_BACKEND_INTERPRETED;
+        mo.backend = FGM_BACKEND_INTERPRETED;
     else
         return cli_fail(CLI_EUSAGE, "run: unknown backend '%s' (auto, "
                         "compiled, interpreted, exact)", backend);
-    so.out_dir = out_dir;
-    so.diag = cli_diag;
+    mo.out_dir = out_dir;
 
     ir = cli_model_open(model, defs, ndefs, &n, &box, &code);
     if (!ir)
@@ -450,13 +453,14 @@ cmd_run(cli_args *a)
         fgm_ir_free(ir);
         return CLI_EUSAGE;
     }
+    nvars = fgm_ir_nvars(ir);
     csp = fgm_csp_new(ir, &st);
-    given = malloc(((size_t)ir->nvars + 1) * sizeof *given);
+    given = malloc(((size_t)nvars + 1) * sizeof *given);
     if (!csp || !given) {
         code = cli_fail(cli_exit_code(st), "run: %s", fgm_strerror(st));
         goto done;
     }
-    for (v = 0; v < ir->nvars; v++)
+    for (v = 0; v < nvars; v++)
         given[v] = -1;
     if (cfg.exact) {
         if (!fgm_dlx_refuses(csp))
@@ -464,14 +468,24 @@ cmd_run(cli_args *a)
     } else {
         /* The model owns a copy of the IR; csp keeps reading IR. */
         fgm_ir *copy = fgm_ir_copy(ir);
+        fgm_array_info ai;
 
-        ep = copy ? fgm_ep_new(csp, copy, &so) : NULL;
-        if (!ep) {
+        for (v = 0; fgm_ir_array_info(ir, v, &ai) == FGM_OK; v++)
+            if (ai.card > stride)
+                stride = ai.card;
+        vec = malloc((size_t)stride * sizeof *vec);
+        if (!copy || !vec) {
+            fgm_ir_free(copy);
+            code = CLI_EINPUT;
+            goto done;
+        }
+        if (fgm_model_open_ir(copy, &mo, &fm, cli_diag, NULL) != FGM_OK) {
             code = CLI_EINPUT;
             goto done;
         }
     }
-    sink.ep = ep;
+    sink.model = fm;
+    sink.vec = vec;
     sink.given = given;
     if (observe) {
         /* Read it whole (observation files are small): a pipe can then
@@ -541,9 +555,9 @@ cmd_run(cli_args *a)
                 break;
             }
             fgm_puzzle_to_given(&p, given);
-            if (ep)
+            if (fm)
                 for (v = 0; v < p.n * p.n; v++)
-                    fgm_ep_observe(ep, v, given[v]);
+                    fgm_model_observe_clue(fm, v, given[v]);
         } else {
             if (k > 0)
                 break;
@@ -552,8 +566,8 @@ cmd_run(cli_args *a)
                 break;
             }
         }
-        code = cfg.exact ? run_exact(csp, dlx, given, &cfg, k)
-                         : run_engine(ep, &cfg, k);
+        code = cfg.exact ? run_exact(ir, csp, dlx, given, &cfg, k)
+                         : run_engine(fm, stride, &cfg, k);
     }
     if (cfg.fmt == FMT_JSON)
         printf("]\n");
@@ -562,9 +576,10 @@ done:
         fclose(of);
     free(text);
     free(given);
+    free(vec);
     fgm_puzzle_reader_close(rd);
     fgm_dlx_free(dlx);
-    fgm_ep_free(ep);
+    fgm_model_free(fm);
     fgm_csp_free(csp);
     fgm_ir_free(ir);
     return code;

@@ -15,8 +15,6 @@
 #include <unistd.h>
 #include <string.h>
 #include "cli.h"
-#include "../exact/dlx.h"
-#include "../solve/batch.h"
 
 /* The shipped Sudoku model, relative to the working directory. */
 #define DEFAULT_MODEL "models/sudoku.fgm"
@@ -102,7 +100,7 @@ count_solutions(fgm_puzzle_reader *rd, const fgm_csp *csp, long cap,
 {
     fgm_status st;
     fgm_dlx *d = fgm_dlx_new(csp, &st);
-    int *given = malloc((size_t)csp->nvars * sizeof *given);
+    int *given = malloc((size_t)fgm_csp_nvars(csp) * sizeof *given);
     long n = 0, unique = 0;
     int code = CLI_OK;
     fgm_puzzle p;
@@ -254,7 +252,7 @@ cmd_solve(cli_args *a)
         return cli_fail(CLI_EUSAGE, "solve: unknown solver '%s' (see `fgm "
                         "list`)", solver_name);
     out.solver = solver_name;
-    out.exact = (bo.solver->flags & FGM_SOLVER_EXACT) != 0;
+    out.exact = (fgm_solver_flags(bo.solver) & FGM_SOLVER_EXACT) != 0;
     out.backend = out.exact ? "exact" : "auto";
     if (out.exact) {
         /* The exact solvers search the model directly: they have no

@@ -122,42 +122,6 @@ cli_parse_double(const char *cmd, const char *name, const char *s, double lo,
     return 1;
 }
 
-/* The puzzle shape of a compiled model: *N is the side of its first
- * square 2-D var array (0 when none), *BOX is B when N = B*B and 3N
- * alldiff factors lie in that array (rows, columns, boxes), else 0. */
-static void
-grid_shape(const fgm_ir *ir, int *n, int *box)
-{
-    const fgm_ir_array *a = NULL;
-    int i, j, b, count = 0;
-
-    *n = *box = 0;
-    for (i = 0; i < ir->narrays && !a; i++)
-        if (ir->arrays[i].kind == FGM_ARRAY_DISCRETE
-            && ir->arrays[i].ndims == 2)
-            a = &ir->arrays[i];
-    /* Puzzles are read into variables 0 .. N*N-1 (fgm_puzzle_to_given,
-     * the solvers): a grid that does not start there cannot take them. */
-    if (!a || a->dims[0] != a->dims[1] || a->first != 0)
-        return;
-    *n = a->dims[0];
-    for (i = 0; i < ir->nfactors; i++) {
-        const fgm_ir_factor *f = &ir->factors[i];
-        const int *s = fgm_ir_scope(ir, f);
-
-        if (f->kind != FGM_FACTOR_ALLDIFF)
-            continue;
-        for (j = 0; j < f->arity; j++)
-            if (s[j] < a->first || s[j] >= a->first + a->count)
-                break;
-        count += j == f->arity;
-    }
-    for (b = 2; b * b < *n; b++)
-        ;
-    if (b * b == *n && count == 3 * *n)
-        *box = b;
-}
-
 int
 cli_no_grid(const char *where, const char *model)
 {
@@ -183,21 +147,22 @@ cli_model_open(const char *spec, const char *const *defines, int ndefines,
             return NULL;
         }
         /* Each -D variant gets its own plugin file (sudoku_B4.ep.so), so
-         * the 4x4, 9x9 and 16x16 plugins do not replace each other. */
+         * the 4x4, 9x9 and 16x16 plugins do not replace each other.  A
+         * name that would grow too long keeps the suffixes it has. */
         for (k = 0; k < ndefines; k++) {
-            char suffix[FGM_IR_MAXNAME];
-            size_t m = 0;
+            char name[2 * FGM_IR_MAXNAME];
+            size_t m = strlen(fgm_ir_name(ir));
             const char *d;
 
-            suffix[m++] = '_';
-            for (d = defines[k]; *d && m + 1 < sizeof suffix; d++)
+            memcpy(name, fgm_ir_name(ir), m);
+            name[m++] = '_';
+            for (d = defines[k]; *d && m + 1 < sizeof name; d++)
                 if (isalnum((unsigned char)*d))
-                    suffix[m++] = *d;
-            suffix[m] = '\0';
-            if (strlen(ir->name) + m < sizeof ir->name)
-                strcat(ir->name, suffix);
+                    name[m++] = *d;
+            name[m] = '\0';
+            fgm_ir_set_name(ir, name);
         }
-        grid_shape(ir, n, box);
+        fgm_ir_grid(ir, n, box);
         return ir;
     }
     if (ndefines > 0) {
@@ -237,13 +202,10 @@ cli_model_open(const char *spec, const char *const *defines, int ndefines,
 int
 cli_set_algo(const char *cmd, fgm_ir *ir, const char *name)
 {
-    int k = fgm_ir_algo_find(name);
-
-    if (k < 0) {
+    if (fgm_ir_set_algo(ir, name) != FGM_OK) {
         cli_fail(CLI_EUSAGE, "%s: unknown algorithm '%s' (ep, bp-sum, "
                  "bp-max)", cmd, name);
         return 0;
     }
-    ir->infer.algo = (fgm_algo)k;
     return 1;
 }

@@ -393,3 +393,15 @@ fgm_csp_verify(const fgm_csp *csp, const int *given, const int *assign)
     }
     return 1;
 }
+
+int
+fgm_csp_nvars(const fgm_csp *csp)
+{
+    return csp->nvars;
+}
+
+int
+fgm_csp_maxcard(const fgm_csp *csp)
+{
+    return csp->maxcard;
+}

@@ -40,11 +40,8 @@ typedef struct fgm_csp {
     int *var_tables;        /* indices into tables[] */
 } fgm_csp;
 
-/* Builds the csp view of IR.  Returns NULL with *STATUS set: FGM_ENOMEM, or
- * FGM_EUNSUPPORTED when a domain exceeds FGM_IR_MAXCARD values. */
-FGM_INTERNAL fgm_csp *fgm_csp_new(const fgm_ir *ir, fgm_status *status);
-
-FGM_INTERNAL void fgm_csp_free(fgm_csp *csp);
+/* fgm_csp_new, fgm_csp_free, fgm_csp_nvars and fgm_csp_maxcard are
+ * public (fgm.h). */
 
 /* Number of peers of V and a pointer to them. */
 static inline int

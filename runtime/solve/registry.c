@@ -27,20 +27,43 @@ static const fgm_solver *const solvers[] = {
     &fgm_solver_alldiff_sum2,
 };
 
+int
+fgm_solver_count(void)
+{
+    return (int)FGM_COUNTOF(solvers);
+}
+
+const fgm_solver *
+fgm_solver_at(int i)
+{
+    return i >= 0 && i < (int)FGM_COUNTOF(solvers) ? solvers[i] : NULL;
+}
+
 const fgm_solver *
 fgm_solver_find(const char *name)
 {
     size_t i;
 
-    for (i = 0; i < FGM_COUNTOF(solvers); i++)
+    for (i = 0; name && i < FGM_COUNTOF(solvers); i++)
         if (strcmp(solvers[i]->name, name) == 0)
             return solvers[i];
     return NULL;
 }
 
-const fgm_solver *const *
-fgm_solver_list(int *count)
+const char *
+fgm_solver_name(const fgm_solver *s)
 {
-    *count = (int)FGM_COUNTOF(solvers);
-    return solvers;
+    return s->name;
+}
+
+const char *
+fgm_solver_summary(const fgm_solver *s)
+{
+    return s->summary;
+}
+
+unsigned
+fgm_solver_flags(const fgm_solver *s)
+{
+    return s->flags;
 }

@@ -9,13 +9,7 @@
 
 #include "solver.h"
 
-typedef struct fgm_solve_result {
-    fgm_status status;   /* FGM_OK, FGM_EUNSOLVED, FGM_ETIMEOUT, ... */
-    int solved;          /* a solution was returned and verified */
-    int valid;           /* the returned assignment passed verification */
-    double ms;           /* wall time of the solve call */
-    fgm_solve_stats stats;
-} fgm_solve_result;
+/* fgm_solve_result is public (fgm.h). */
 
 typedef struct fgm_runner fgm_runner;
 
@@ -39,9 +33,7 @@ FGM_INTERNAL fgm_status fgm_runner_solve(fgm_runner *r, const int *given,
                                          double timeout_ms, int *solution,
                                          fgm_solve_result *res);
 
-/* Puzzle <-> assignment for a grid model whose first array is cell[N][N]
- * in 1..N (value v is index v-1; empty is -1). */
-FGM_INTERNAL void fgm_puzzle_to_given(const fgm_puzzle *p, int *given);
-FGM_INTERNAL void fgm_puzzle_from_solution(fgm_puzzle *p, const int *sol);
+/* fgm_puzzle_to_given and fgm_puzzle_from_solution, defined in run.c, are
+ * public (fgm.h). */
 
 #endif /* FGM_RUN_H */

@@ -12,32 +12,8 @@
 #include <gsl/gsl_rng.h>
 #include "../exact/csp.h"
 
-/* Counters reported per puzzle (CSV columns). */
-typedef struct fgm_solve_stats {
-    long nodes;          /* recursive calls, counted as the seeds count them */
-    long inferences;     /* message-passing inferences run */
-    long decisions;      /* branching decisions or decimations */
-    long restarts;
-    long contradictions;
-    long sweeps;         /* message sweeps */
-    long errors;         /* cells in a violated constraint (unsolved) */
-    int compiled;        /* the inferences ran a compiled plugin */
-} fgm_solve_stats;
-
-typedef struct fgm_solve_opts {
-    int lcv;             /* mrv: order values least-constraining first */
-    long count_cap;      /* dlx --count: stop counting at this many */
-    /* Probabilistic solvers. */
-    fgm_backend backend; /* how models run (AUTO: compiled if possible) */
-    const char *out_dir; /* plugins; NULL: "generated" */
-    const char *cc;      /* C compiler; NULL: $CC or "cc" */
-    int iterations;      /* sweeps per inference; 0: the solver's default */
-    int fix_per_round;   /* ep-iterative: cells fixed per inference; 0: 2 */
-    fgm_diag_fn diag;    /* where plugin fallbacks are reported */
-    void *diag_ctx;
-    int max_restarts;    /* alldiff-*: attempts after the first; 0: the
-                          * solver's default (30), < 0: none */
-} fgm_solve_opts;
+/* fgm_solve_stats (counters reported per puzzle) and fgm_solve_opts are
+ * public: see fgm.h. */
 
 typedef struct fgm_solve_job {
     const fgm_csp *csp;
@@ -51,9 +27,8 @@ typedef struct fgm_solve_job {
     fgm_solve_stats stats;
 } fgm_solve_job;
 
-/* Solver flags. */
-#define FGM_SOLVER_EXACT 1u   /* complete: finds a solution when one exists */
-#define FGM_SOLVER_RANDOM 2u  /* draws from job->rng (seeded per puzzle) */
+/* Solver flags: FGM_SOLVER_EXACT, FGM_SOLVER_RANDOM (fgm.h); a RANDOM
+ * solver draws from job->rng, seeded per puzzle. */
 
 typedef struct fgm_solver {
     const char *name;
@@ -73,11 +48,8 @@ typedef struct fgm_solver {
     fgm_status (*solve)(fgm_solve_job *job);
 } fgm_solver;
 
-/* Returns the solver called NAME, or NULL. */
-FGM_INTERNAL const fgm_solver *fgm_solver_find(const char *name);
-
-/* The registry: *COUNT solvers in a static array, in `fgm list` order. */
-FGM_INTERNAL const fgm_solver *const *fgm_solver_list(int *count);
+/* The registry (registry.c) is public: fgm_solver_count, fgm_solver_at,
+ * fgm_solver_find and the accessors in fgm.h. */
 
 /* Polls the deadline every 256 calls.  Returns 1 when time is up. */
 static inline int

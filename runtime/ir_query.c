@@ -1,0 +1,153 @@
+/* runtime/ir_query.c: the IR as users of fgm.h see it: names, arrays, grid.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * fgm.h keeps fgm_ir opaque, so that ir.h (the compiler <-> runtime
+ * contract) can change without breaking programs built on the library.
+ * These accessors are all a user, the fgm tool included, reads of it.
+ */
+#include <string.h>
+#include "ir.h"
+#include "sched.h"
+
+const char *
+fgm_ir_name(const fgm_ir *ir)
+{
+    return ir->name;
+}
+
+fgm_status
+fgm_ir_set_name(fgm_ir *ir, const char *name)
+{
+    size_t len = name ? strlen(name) : 0;
+
+    if (len == 0 || len >= sizeof ir->name)
+        return FGM_EINVAL;
+    memcpy(ir->name, name, len + 1);
+    return FGM_OK;
+}
+
+const char *
+fgm_ir_algo(const fgm_ir *ir)
+{
+    return fgm_ir_algo_name(ir->infer.algo);
+}
+
+fgm_status
+fgm_ir_set_algo(fgm_ir *ir, const char *name)
+{
+    int k = name ? fgm_ir_algo_find(name) : -1;
+
+    if (k < 0)
+        return FGM_EINVAL;
+    ir->infer.algo = (fgm_algo)k;
+    return FGM_OK;
+}
+
+int
+fgm_ir_nvars(const fgm_ir *ir)
+{
+    return ir->nvars;
+}
+
+int
+fgm_ir_ndirichlet(const fgm_ir *ir)
+{
+    return ir->ndirichlet;
+}
+
+int
+fgm_ir_narrays(const fgm_ir *ir)
+{
+    return ir->narrays;
+}
+
+fgm_status
+fgm_ir_array_info(const fgm_ir *ir, int i, fgm_array_info *out)
+{
+    const fgm_ir_array *a;
+
+    if (i < 0 || i >= ir->narrays || !out)
+        return FGM_EINVAL;
+    a = &ir->arrays[i];
+    memset(out, 0, sizeof *out);
+    out->name = a->name;
+    out->dirichlet = a->kind == FGM_ARRAY_DIRICHLET;
+    out->ndims = a->ndims;
+    memcpy(out->dims, a->dims, sizeof out->dims);
+    out->first = a->first;
+    out->count = a->count;
+    out->lo = a->kind == FGM_ARRAY_DISCRETE ? a->lo : 0;
+    out->card = a->card;
+    return FGM_OK;
+}
+
+int
+fgm_ir_array_index(const fgm_ir *ir, const char *name)
+{
+    const fgm_ir_array *a = name ? fgm_ir_find_array(ir, name) : NULL;
+
+    return a ? (int)(a - ir->arrays) : -1;
+}
+
+int
+fgm_ir_var_array(const fgm_ir *ir, int v)
+{
+    return v >= 0 && v < ir->nvars ? ir->var_array[v] : -1;
+}
+
+int
+fgm_ir_node_array(const fgm_ir *ir, int d)
+{
+    return d >= 0 && d < ir->ndirichlet ? ir->dir_array[d] : -1;
+}
+
+/* Puzzles are read into variables 0 .. N*N-1 (fgm_puzzle_to_given, the
+ * solvers): a grid that does not start there cannot take them. */
+void
+fgm_ir_grid(const fgm_ir *ir, int *n, int *box)
+{
+    const fgm_ir_array *a = NULL;
+    int i, j, b, side = 0, units = 0;
+
+    for (i = 0; i < ir->narrays && !a; i++)
+        if (ir->arrays[i].kind == FGM_ARRAY_DISCRETE
+            && ir->arrays[i].ndims == 2)
+            a = &ir->arrays[i];
+    if (a && a->dims[0] == a->dims[1] && a->first == 0) {
+        side = a->dims[0];
+        for (i = 0; i < ir->nfactors; i++) {
+            const fgm_ir_factor *f = &ir->factors[i];
+            const int *s = fgm_ir_scope(ir, f);
+
+            if (f->kind != FGM_FACTOR_ALLDIFF)
+                continue;
+            for (j = 0; j < f->arity; j++)
+                if (s[j] < a->first || s[j] >= a->first + a->count)
+                    break;
+            units += j == f->arity;
+        }
+    }
+    if (n)
+        *n = side;
+    if (box) {
+        for (b = 2; b * b < side; b++)
+            ;
+        *box = side > 0 && b * b == side && units == 3 * side ? b : 0;
+    }
+}
+
+fgm_status
+fgm_ir_schedule(const fgm_ir *ir, int *nupdates, int *nedges)
+{
+    fgm_status st;
+    fgm_sched *s = fgm_sched_new(ir, &st);
+
+    if (!s)
+        return st;
+    if (nupdates)
+        *nupdates = s->nfactors;
+    if (nedges)
+        *nedges = s->nedges;
+    fgm_sched_free(s);
+    return FGM_OK;
+}

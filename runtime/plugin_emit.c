@@ -1,0 +1,81 @@
+/* runtime/plugin_emit.c: a model's plugin by hand: IR -> C file -> .so.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What `fgm compile -o` and `--emit-c` do, outside the cascade of
+ * plugin.c: the code generator's C goes where the caller says, and the C
+ * compiler runs whatever already exists there.  Each call lowers the IR
+ * to its schedule again (milliseconds), so that the API needs no
+ * schedule handle.
+ */
+#include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "plugin.h"
+#include "sched.h"
+#include "../compiler/codegen.h"
+
+/* The schedule of IR, or NULL after reporting why through DIAG. */
+static fgm_sched *
+schedule(const fgm_ir *ir, fgm_status *st, fgm_diag_fn diag, void *ctx)
+{
+    fgm_sched *s = fgm_sched_new(ir, st);
+
+    if (!s)
+        fgm_diagf(diag, ctx, "%s: %s", ir->name, *st == FGM_EUNSUPPORTED
+                  ? "a factor of this model has no message operator for "
+                    "its algorithm" : fgm_strerror(*st));
+    return s;
+}
+
+fgm_status
+fgm_plugin_emit_c(const fgm_ir *ir, const char *c_path, fgm_diag_fn diag,
+                  void *ctx)
+{
+    fgm_status st;
+    fgm_sched *s;
+
+    if (!ir || !c_path)
+        return FGM_EINVAL;
+    s = schedule(ir, &st, diag, ctx);
+    if (!s)
+        return st;
+    st = fgm_write_atomic(c_path, fgm_codegen_write, s, diag, ctx);
+    fgm_sched_free(s);
+    return st;
+}
+
+fgm_status
+fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path, const char *c_path,
+                   const char *cc, fgm_diag_fn diag, void *ctx)
+{
+    char tmp[4096], why[1024];
+    struct stat sb;
+    fgm_status st;
+    int own;
+
+    if (!ir || !so_path)
+        return FGM_EINVAL;
+    /* C written through a device or link (--emit-c /dev/stdout) cannot be
+     * read back: build from a temporary copy then. */
+    own = !c_path || lstat(c_path, &sb) != 0 || !S_ISREG(sb.st_mode);
+    if (own) {
+        /* The C compiler wants a .c name: SO_PATH.PID.tmp.c. */
+        if (snprintf(tmp, sizeof tmp, "%s.%ld.tmp.c", so_path,
+                     (long)getpid()) >= (int)sizeof tmp) {
+            fgm_diagf(diag, ctx, "%s: error: path too long", so_path);
+            return FGM_EINVAL;
+        }
+        c_path = tmp;
+        st = fgm_plugin_emit_c(ir, c_path, diag, ctx);
+        if (st != FGM_OK) {
+            unlink(c_path);
+            return st;
+        }
+    }
+    st = fgm_plugin_build(c_path, so_path, cc, NULL, why, sizeof why);
+    if (st != FGM_OK)
+        fgm_diagf(diag, ctx, "%s", why);
+    if (own)
+        unlink(c_path);
+    return st;
+}

@@ -1,0 +1,693 @@
+/* tests/check_api.c: the public API as a user sees it: fgm.h and nothing else.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The fgm tool is written on these calls only; here each is checked on
+ * its own, with answers verified independently of the solver that gave
+ * them (rows, columns and boxes of a Sudoku checked by hand).
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "../runtime/fgm.h"
+#include "suites.h"
+
+/* Seed notebook 003's Easy grid (tests/testutil.h has the same one). */
+#define EASY \
+    "530070000600195000098000060800060003400803001700020006" \
+    "060000280000419005000080079"
+
+/* Collects diagnostics (test fixture: file-scope state is allowed here). */
+static char last_msg[1024];
+static int nmsgs;
+
+static void
+sink(void *ctx, const char *msg)
+{
+    (void)ctx;
+    snprintf(last_msg, sizeof last_msg, "%s", msg);
+    nmsgs++;
+}
+
+static fgm_puzzle
+puzzle(const char *text)
+{
+    fgm_puzzle p;
+
+    ck_assert_int_eq(fgm_puzzle_parse(text, "t", 0, 0, &p, NULL, NULL),
+                     FGM_OK);
+    return p;
+}
+
+/* Whether S is a full Sudoku of box side B that keeps every clue of P. */
+static int
+valid_sudoku(const fgm_puzzle *p, const fgm_puzzle *s, int b)
+{
+    int n = b * b, i, j, k;
+
+    for (i = 0; i < n * n; i++)
+        if (s->cells[i] < 1 || s->cells[i] > n
+            || (p->cells[i] && p->cells[i] != s->cells[i]))
+            return 0;
+    for (i = 0; i < n; i++) {
+        unsigned row = 0, col = 0, box = 0;
+
+        for (j = 0; j < n; j++) {
+            row |= 1u << s->cells[i * n + j];
+            col |= 1u << s->cells[j * n + i];
+            k = ((i / b) * b + j / b) * n + (i % b) * b + j % b;
+            box |= 1u << s->cells[k];
+        }
+        if (row != col || row != box || row != ((1u << (n + 1)) - 2))
+            return 0;
+    }
+    return 1;
+}
+
+/* Writes TEXT to a temporary file; returns its path (caller unlinks). */
+static char *
+temp_file(const char *text)
+{
+    char *path = strdup("/tmp/fgm_api_XXXXXX");
+    int fd = mkstemp(path);
+    FILE *f;
+
+    ck_assert_int_ge(fd, 0);
+    f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
+}
+
+/* ---- core ------------------------------------------------------------ */
+
+START_TEST(test_solver_registry)
+{
+    int i, n = fgm_solver_count(), exact = 0;
+
+    ck_assert_msg(n >= 7, "the registry lists the seeds' solvers");
+    for (i = 0; i < n; i++) {
+        const fgm_solver *s = fgm_solver_at(i);
+
+        ck_assert_ptr_nonnull(s);
+        ck_assert_msg(fgm_solver_find(fgm_solver_name(s)) == s,
+                      "solver %d is found by its name", i);
+        ck_assert_msg(*fgm_solver_summary(s), "solver %d has a summary", i);
+        exact += (fgm_solver_flags(s) & FGM_SOLVER_EXACT) != 0;
+    }
+    ck_assert_int_gt(exact, 0);
+    ck_assert(fgm_solver_flags(fgm_solver_find("dlx")) & FGM_SOLVER_EXACT);
+    ck_assert(!(fgm_solver_flags(fgm_solver_find("ep-robust"))
+                & FGM_SOLVER_EXACT));
+}
+END_TEST
+
+/* Every exact solver solves the Easy grid, and the answer is a Sudoku. */
+START_TEST(test_solve_puzzle_exact)
+{
+    fgm_puzzle p = puzzle(EASY), s;
+    fgm_ir *ir = fgm_ir_sudoku(3);
+    fgm_status st;
+    fgm_csp *csp = fgm_csp_new(ir, &st);
+    fgm_solve_result res;
+    int i;
+
+    ck_assert_ptr_nonnull(csp);
+    for (i = 0; i < fgm_solver_count(); i++) {
+        const fgm_solver *sv = fgm_solver_at(i);
+
+        if (!(fgm_solver_flags(sv) & FGM_SOLVER_EXACT))
+            continue;
+        memset(&s, 0, sizeof s);
+        st = fgm_solve_puzzle(sv, csp, NULL, &p, 0, 0, &s, &res);
+        ck_assert_msg(st == FGM_OK && res.solved && res.valid,
+                      "%s solves Easy (%s)", fgm_solver_name(sv),
+                      fgm_strerror(st));
+        ck_assert_msg(valid_sudoku(&p, &s, 3), "%s's answer is a Sudoku",
+                      fgm_solver_name(sv));
+        ck_assert_int_eq(res.status, FGM_OK);
+    }
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+/* A probabilistic solver through the same call, on the robust model. */
+START_TEST(test_solve_puzzle_ep)
+{
+    fgm_puzzle p = puzzle(EASY), s;
+    fgm_ir *plain = fgm_ir_sudoku(3), *ir = fgm_ir_robust(plain);
+    fgm_status st;
+    fgm_csp *csp = fgm_csp_new(ir, &st);
+    fgm_solve_opts so;
+    fgm_solve_result res;
+
+    memset(&so, 0, sizeof so);
+    so.backend = FGM_BACKEND_INTERPRETED;
+    st = fgm_solve_puzzle(fgm_solver_find("ep-robust"), csp, &so, &p, 1, 0,
+                          &s, &res);
+    ck_assert_msg(st == FGM_OK && res.solved, "ep-robust solves Easy: %s",
+                  fgm_strerror(st));
+    ck_assert(valid_sudoku(&p, &s, 3));
+    ck_assert_int_eq(res.stats.inferences, 1);
+    ck_assert_int_gt(res.stats.sweeps, 0);
+    ck_assert_int_eq(res.stats.compiled, 0);
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+    fgm_ir_free(plain);
+}
+END_TEST
+
+typedef struct batch_seen {
+    long n, solved, next;
+    int in_order;
+} batch_seen;
+
+static int
+emit(void *ctx, const fgm_batch_item *it)
+{
+    batch_seen *b = ctx;
+
+    b->in_order &= it->index == b->next++;
+    b->n++;
+    b->solved += it->res.solved && valid_sudoku(&it->puzzle, &it->answer,
+                                                it->puzzle.box);
+    return 0;
+}
+
+START_TEST(test_batch)
+{
+    char text[8 * 90];
+    char *path;
+    fgm_ir *ir = fgm_ir_sudoku(3);
+    fgm_status st;
+    fgm_csp *csp = fgm_csp_new(ir, &st);
+    fgm_puzzle_reader *r;
+    fgm_batch_opts bo;
+    batch_seen seen = { 0, 0, 0, 1 };
+    const char *reason = NULL;
+    int i;
+
+    text[0] = '\0';
+    for (i = 0; i < 8; i++)
+        strcat(strcat(text, EASY), "\n");
+    path = temp_file(text);
+    r = fgm_puzzle_reader_open(path, 9, 3, NULL, NULL);
+    ck_assert_ptr_nonnull(r);
+    memset(&bo, 0, sizeof bo);
+    bo.solver = fgm_solver_find("mrv");
+    bo.csp = csp;
+    bo.threads = 2;
+    bo.chunk = 3;
+    ck_assert_int_eq(fgm_batch_run(r, &bo, emit, &seen, &reason), FGM_OK);
+    ck_assert_int_eq(seen.n, 8);
+    ck_assert_int_eq(seen.solved, 8);
+    ck_assert_msg(seen.in_order, "items come in input order");
+    fgm_puzzle_reader_close(r);
+    unlink(path);
+    free(path);
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+START_TEST(test_ir_queries)
+{
+    fgm_ir *ir = fgm_ir_sudoku(3), *latin = fgm_ir_latin(4), *robust;
+    fgm_array_info ai;
+    char name[FGM_IR_MAXNAME + 32];
+    int n, box, updates, edges;
+
+    ck_assert_str_eq(fgm_ir_name(ir), "sudoku9");
+    ck_assert_int_eq(fgm_ir_nvars(ir), 81);
+    ck_assert_int_eq(fgm_ir_ndirichlet(ir), 0);
+    ck_assert_int_eq(fgm_ir_narrays(ir), 1);
+    ck_assert_int_eq(fgm_ir_array_index(ir, "cell"), 0);
+    ck_assert_int_eq(fgm_ir_array_info(ir, 0, &ai), FGM_OK);
+    ck_assert_str_eq(ai.name, "cell");
+    ck_assert_int_eq(ai.dirichlet, 0);
+    ck_assert_int_eq(ai.ndims, 2);
+    ck_assert_int_eq(ai.dims[0], 9);
+    ck_assert_int_eq(ai.dims[1], 9);
+    ck_assert_int_eq(ai.first, 0);
+    ck_assert_int_eq(ai.count, 81);
+    ck_assert_int_eq(ai.lo, 1);
+    ck_assert_int_eq(ai.card, 9);
+    ck_assert_int_eq(fgm_ir_card(ir, 80), 9);
+    ck_assert_int_eq(fgm_ir_var_array(ir, 80), 0);
+    ck_assert_str_eq(fgm_ir_var_name(ir, 10, name, sizeof name),
+                     "cell[1][1]");
+    fgm_ir_grid(ir, &n, &box);
+    ck_assert_int_eq(n, 9);
+    ck_assert_int_eq(box, 3);
+    fgm_ir_grid(latin, &n, &box);
+    ck_assert_int_eq(n, 4);
+    ck_assert_int_eq(box, 0);
+
+    ck_assert_int_eq(fgm_ir_set_name(ir, "sudoku9_B3"), FGM_OK);
+    ck_assert_str_eq(fgm_ir_name(ir), "sudoku9_B3");
+    ck_assert_str_eq(fgm_ir_algo(ir), "ep");
+    ck_assert_int_eq(fgm_ir_set_algo(ir, "bp-sum"), FGM_OK);
+    ck_assert_str_eq(fgm_ir_algo(ir), "bp-sum");
+    /* Pairwise alldiff: one neq update per pair of peers, two edges each
+     * (81 cells * 20 peers / 2 = 810 pairs). */
+    ck_assert_int_eq(fgm_ir_schedule(ir, &updates, &edges), FGM_OK);
+    ck_assert_int_eq(updates, 810);
+    ck_assert_int_eq(edges, 1620);
+
+    /* The robust model adds one observed prior per cell, same grid. */
+    robust = fgm_ir_robust(ir);
+    ck_assert_ptr_nonnull(robust);
+    ck_assert_int_eq(fgm_ir_ndirichlet(robust), 81);
+    ck_assert_int_eq(fgm_ir_node_array(robust, 0), 1);
+    ck_assert_int_eq(fgm_ir_array_info(robust, 1, &ai), FGM_OK);
+    ck_assert_int_eq(ai.dirichlet, 1);
+    ck_assert_int_eq(ai.card, 9);
+    ck_assert_str_eq(fgm_ir_node_name(robust, 0, name, sizeof name),
+                     "p_cell[0][0]");
+    fgm_ir_grid(robust, &n, &box);
+    ck_assert_int_eq(n, 9);
+    ck_assert_int_eq(box, 3);
+    fgm_ir_free(robust);
+    fgm_ir_free(ir);
+    fgm_ir_free(latin);
+}
+END_TEST
+
+/* A clue on a robust model pins its cell; clearing it frees the cell. */
+START_TEST(test_observe_clue)
+{
+    fgm_ir *plain = fgm_ir_sudoku(2), *ir = fgm_ir_robust(plain);
+    fgm_model_opts mo = { FGM_BACKEND_INTERPRETED, NULL, NULL, NULL };
+    fgm_model *m;
+    double p[4];
+
+    ck_assert_int_eq(fgm_model_open_ir(ir, &mo, &m, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_observe_clue(m, 0, 2), FGM_OK);
+    ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_argmax(m, 0), 2);
+    ck_assert_int_eq(fgm_model_marginal(m, 1, p), FGM_OK);
+    /* A peer of the clue: its value 3 has the clue's leftover weight
+     * only (FGM_CLUE_EPSILON on the other values of the clue). */
+    ck_assert_msg(p[2] < 1e-6, "the clue's value leaves its peer: %g", p[2]);
+    ck_assert_int_eq(fgm_model_observe_clue(m, 0, -1), FGM_OK);
+    ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_marginal(m, 0, p), FGM_OK);
+    /* Tolerance 1e-9: symmetric messages, a few ulps of rounding. */
+    ck_assert_double_eq_tol(p[2], 0.25, 1e-9);
+    fgm_model_free(m);
+    fgm_ir_free(plain);
+}
+END_TEST
+
+/* Without a prior the clue observes the variable itself (the dice). */
+START_TEST(test_observe_clue_plain)
+{
+    fgm_ir *ir;
+    fgm_model *m;
+    fgm_model_opts mo = { FGM_BACKEND_INTERPRETED, NULL, NULL, NULL };
+    double alpha[6];
+
+    ck_assert_int_eq(fgm_compile_string(
+        "model dice\nprior p ~ dirichlet([1, 1, 1, 1, 1, 1])\n"
+        "observed var roll[2] in 1..6 ~ discrete(p)\n"
+        "infer ep(iterations = 50)\n", "dice.fgm", NULL, &ir, NULL, NULL),
+        FGM_OK);
+    ck_assert_int_eq(fgm_model_open_ir(ir, &mo, &m, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_observe_clue(m, 0, 5), FGM_OK);
+    ck_assert_int_eq(fgm_model_observe_clue(m, 1, 5), FGM_OK);
+    fgm_model_run(m, NULL, NULL);
+    ck_assert_int_eq(fgm_model_dirichlet(m, 0, alpha), FGM_OK);
+    /* Exact posterior: prior 1 plus two counts of a six. */
+    ck_assert_double_eq_tol(alpha[5], 3.0, 1e-9);
+    ck_assert_double_eq_tol(alpha[0], 1.0, 1e-9);
+    fgm_model_free(m);
+}
+END_TEST
+
+/* 288 Sudokus of side 4; 12 Latin squares of side 3, each value at each
+ * cell in a third of them. */
+START_TEST(test_exact_counts)
+{
+    fgm_ir *s4 = fgm_ir_sudoku(2), *l3 = fgm_ir_latin(3);
+    fgm_status st;
+    fgm_csp *c4 = fgm_csp_new(s4, &st), *c3 = fgm_csp_new(l3, &st);
+    fgm_dlx *d = fgm_dlx_new(c4, &st);
+    fgm_dlx_limits lim = { 0, 0, 0 };
+    double m[9 * 3];
+    long count = 0, leaves = 0, nodes = 0;
+    int first[16], v;
+
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(fgm_csp_nvars(c4), 16);
+    ck_assert_int_eq(fgm_csp_maxcard(c4), 4);
+    ck_assert_ptr_null(fgm_dlx_refuses(c4));
+    ck_assert_int_eq(fgm_dlx_run(d, NULL, &lim, &count, NULL, first,
+                                 &nodes), FGM_OK);
+    ck_assert_int_eq(count, 288);
+    ck_assert_int_gt(nodes, 0);
+    for (v = 0; v < 16; v++)
+        ck_assert(first[v] >= 0 && first[v] < 4);
+    lim.cap = 2;
+    ck_assert_int_eq(fgm_dlx_run(d, NULL, &lim, &count, NULL, NULL, NULL),
+                     FGM_OK);
+    ck_assert_int_eq(count, 2);
+
+    ck_assert_int_eq(fgm_enumerate(c3, NULL, 0, 0, m, &leaves), FGM_OK);
+    ck_assert_int_eq(leaves, 12);
+    /* Exact by symmetry; 1e-12 for the division. */
+    for (v = 0; v < 9 * 3; v++)
+        ck_assert_double_eq_tol(m[v], 1.0 / 3.0, 1e-12);
+    fgm_dlx_free(d);
+    fgm_csp_free(c4);
+    fgm_csp_free(c3);
+    fgm_ir_free(s4);
+    fgm_ir_free(l3);
+}
+END_TEST
+
+START_TEST(test_generate_puzzle)
+{
+    fgm_generate_stats stats;
+    fgm_puzzle p, q;
+    fgm_ir *ir = fgm_ir_sudoku(2);
+    fgm_status st;
+    fgm_csp *csp = fgm_csp_new(ir, &st);
+    fgm_dlx *d = fgm_dlx_new(csp, &st);
+    int given[16], i, clues = 0;
+    long count;
+
+    ck_assert_int_eq(fgm_generate_puzzle(2, 5, NULL, &p, &stats), FGM_OK);
+    ck_assert_int_eq(p.n, 4);
+    ck_assert_int_eq(p.box, 2);
+    ck_assert_int_eq(p.empty, '.');
+    for (i = 0; i < 16; i++)
+        clues += p.cells[i] != 0;
+    ck_assert_int_eq(clues, stats.clues);
+    fgm_puzzle_to_given(&p, given);
+    ck_assert_int_eq(fgm_dlx_run(d, given, NULL, &count, NULL, NULL, NULL),
+                     FGM_OK);
+    ck_assert_msg(count == 1, "a generated puzzle has one solution");
+    ck_assert_int_eq(fgm_generate_puzzle(2, 5, NULL, &q, NULL), FGM_OK);
+    ck_assert_msg(memcmp(p.cells, q.cells, 16) == 0, "same seed, same grid");
+    fgm_dlx_free(d);
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+START_TEST(test_plugin_emit)
+{
+    char c_path[64], so_path[80], head[32];
+    fgm_ir *ir = fgm_ir_sudoku(2);
+    FILE *f;
+
+    /* The C compiler wants a .c name. */
+    snprintf(c_path, sizeof c_path, "/tmp/fgm_api_%ld.c", (long)getpid());
+    ck_assert_int_eq(fgm_plugin_emit_c(ir, c_path, NULL, NULL), FGM_OK);
+    f = fopen(c_path, "r");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(fgets(head, sizeof head, f));
+    fclose(f);
+    ck_assert_msg(strncmp(head, "/* Generated by fgm compile", 27) == 0,
+                  "the C opens with its banner: %s", head);
+    /* Built from a temporary copy (C_PATH NULL), then from C_PATH. */
+    snprintf(so_path, sizeof so_path, "%s.so", c_path);
+    ck_assert_msg(fgm_plugin_emit_so(ir, so_path, NULL, NULL, sink, NULL)
+                  == FGM_OK, "the plugin builds: %s", last_msg);
+    ck_assert_int_eq(access(so_path, R_OK), 0);
+    unlink(so_path);
+    ck_assert_msg(fgm_plugin_emit_so(ir, so_path, c_path, NULL, sink, NULL)
+                  == FGM_OK, "the plugin builds from C_PATH: %s", last_msg);
+    ck_assert_int_eq(access(so_path, R_OK), 0);
+    unlink(so_path);
+    unlink(c_path);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+START_TEST(test_bench)
+{
+    char *corpus = temp_file(EASY "\n" EASY "\n"), *line = NULL;
+    const char *solvers[] = { "dlx", "norvig" }, *corpora[1];
+    fgm_bench_opts o;
+    fgm_bench *b = NULL;
+    FILE *f = tmpfile();
+    size_t cap = 0;
+    int found = 0;
+
+    corpora[0] = corpus;
+    fgm_bench_opts_init(&o);
+    o.solvers = solvers;
+    o.nsolvers = 2;
+    o.corpora = corpora;
+    o.ncorpora = 1;
+    o.repeat = 1;
+    ck_assert_int_eq(fgm_bench_run(&o, &b), FGM_OK);
+    ck_assert_int_eq(fgm_bench_write_table(b, f), FGM_OK);
+    ck_assert_int_eq(fgm_bench_write_backends(b, f), FGM_OK);
+    rewind(f);
+    while (getline(&line, &cap, f) >= 0)
+        found += (strstr(line, "dlx") || strstr(line, "norvig"))
+                 && strstr(line, "2/2");
+    ck_assert_msg(found == 2, "both rows say 2/2 solved");
+    free(line);
+    fclose(f);
+    fgm_bench_free(b);
+    unlink(corpus);
+    free(corpus);
+}
+END_TEST
+
+static fgm_status
+write_hello(void *arg, FILE *f)
+{
+    (void)arg;
+    return fputs("hello\n", f) < 0 ? FGM_EIO : FGM_OK;
+}
+
+START_TEST(test_utilities)
+{
+    char path[] = "/tmp/fgm_api_w_XXXXXX", buf[16];
+    double t0 = fgm_now();
+    int fd = mkstemp(path);
+    FILE *f;
+
+    ck_assert_int_ge(fd, 0);
+    close(fd);
+    ck_assert_int_eq(fgm_write_atomic(path, write_hello, NULL, NULL, NULL),
+                     FGM_OK);
+    f = fopen(path, "r");
+    ck_assert_ptr_nonnull(fgets(buf, sizeof buf, f));
+    fclose(f);
+    ck_assert_str_eq(buf, "hello\n");
+    unlink(path);
+    ck_assert(fgm_now() >= t0);
+}
+END_TEST
+
+/* ---- limits ---------------------------------------------------------- */
+
+START_TEST(test_limits)
+{
+    fgm_ir *ir = fgm_ir_sudoku(5);
+    char name[FGM_IR_MAXNAME];
+    int n, box;
+
+    ck_assert_ptr_null(fgm_solver_at(-1));
+    ck_assert_ptr_null(fgm_solver_at(fgm_solver_count()));
+    fgm_ir_grid(ir, &n, &box);
+    ck_assert_int_eq(n, 25);
+    ck_assert_int_eq(box, 5);
+    fgm_ir_grid(ir, NULL, NULL);
+    ck_assert_int_eq(fgm_ir_var_array(ir, -1), -1);
+    ck_assert_int_eq(fgm_ir_var_array(ir, 625), -1);
+    ck_assert_int_eq(fgm_ir_node_array(ir, 0), -1);
+    /* The longest name fits; one more byte does not. */
+    memset(name, 'a', sizeof name - 1);
+    name[sizeof name - 1] = '\0';
+    ck_assert_int_eq(fgm_ir_set_name(ir, name), FGM_OK);
+    ck_assert_str_eq(fgm_ir_name(ir), name);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+/* ---- errors ---------------------------------------------------------- */
+
+START_TEST(test_solve_errors)
+{
+    fgm_puzzle p = puzzle(EASY), small = puzzle("1234341221434321");
+    fgm_ir *ir = fgm_ir_sudoku(3), *chain;
+    fgm_status st;
+    fgm_csp *csp = fgm_csp_new(ir, &st), *nogrid;
+    const fgm_solver *dlx = fgm_solver_find("dlx");
+    fgm_solve_result res;
+
+    ck_assert_ptr_null(fgm_solver_find("nope"));
+    ck_assert_ptr_null(fgm_solver_find(NULL));
+    ck_assert_int_eq(fgm_solve_puzzle(NULL, csp, NULL, &p, 0, 0, NULL, &res),
+                     FGM_EINVAL);
+    ck_assert_int_eq(res.status, FGM_EINVAL);
+    ck_assert_int_eq(res.solved, 0);
+    ck_assert_int_eq(fgm_solve_puzzle(dlx, NULL, NULL, &p, 0, 0, NULL, NULL),
+                     FGM_EINVAL);
+    ck_assert_int_eq(fgm_solve_puzzle(dlx, csp, NULL, NULL, 0, 0, NULL,
+                                      NULL), FGM_EINVAL);
+    ck_assert_int_eq(fgm_solve_puzzle(dlx, csp, NULL, &small, 0, 0, NULL,
+                                      NULL), FGM_EINVAL);
+    p.cells[1] = 10;
+    ck_assert_int_eq(fgm_solve_puzzle(dlx, csp, NULL, &p, 0, 0, NULL, NULL),
+                     FGM_EINVAL);
+
+    /* A model without a grid takes no puzzle. */
+    ck_assert_int_eq(fgm_compile_string("model c\nvar x[3] in 0..2\n", "c",
+                                        NULL, &chain, NULL, NULL), FGM_OK);
+    nogrid = fgm_csp_new(chain, &st);
+    ck_assert_ptr_nonnull(nogrid);
+    ck_assert_int_eq(fgm_solve_puzzle(dlx, nogrid, NULL, &small, 0, 0, NULL,
+                                      NULL), FGM_EINVAL);
+    fgm_csp_free(nogrid);
+    fgm_ir_free(chain);
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+/* Dancing Links refuses a grid that is no exact cover; the reason goes to
+ * the options' sink. */
+START_TEST(test_solve_unsupported)
+{
+    fgm_puzzle p = puzzle("1...............");
+    fgm_ir *ir;
+    fgm_status st;
+    fgm_csp *csp;
+    fgm_solve_opts so;
+
+    ck_assert_int_eq(fgm_compile_string(
+        "model g\nvar cell[4][4] in 1..4\ncell[0][0] != cell[0][1]\n",
+        "g", NULL, &ir, NULL, NULL), FGM_OK);
+    csp = fgm_csp_new(ir, &st);
+    ck_assert_ptr_nonnull(csp);
+    ck_assert_ptr_nonnull(fgm_dlx_refuses(csp));
+    ck_assert_ptr_null(fgm_dlx_new(csp, &st));
+    ck_assert_int_eq(st, FGM_EUNSUPPORTED);
+    memset(&so, 0, sizeof so);
+    so.diag = sink;
+    nmsgs = 0;
+    ck_assert_int_eq(fgm_solve_puzzle(fgm_solver_find("dlx"), csp, &so, &p,
+                                      0, 0, NULL, NULL), FGM_EUNSUPPORTED);
+    ck_assert_int_eq(nmsgs, 1);
+    ck_assert_str_eq(last_msg, fgm_dlx_refuses(csp));
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+START_TEST(test_ir_errors)
+{
+    fgm_ir *ir = fgm_ir_sudoku(2);
+    fgm_array_info ai;
+    char name[FGM_IR_MAXNAME + 1];
+
+    ck_assert_int_eq(fgm_ir_set_algo(ir, "nope"), FGM_EINVAL);
+    ck_assert_int_eq(fgm_ir_set_algo(ir, NULL), FGM_EINVAL);
+    ck_assert_str_eq(fgm_ir_algo(ir), "ep");
+    ck_assert_int_eq(fgm_ir_set_name(ir, ""), FGM_EINVAL);
+    ck_assert_int_eq(fgm_ir_set_name(ir, NULL), FGM_EINVAL);
+    memset(name, 'a', sizeof name - 1);
+    name[sizeof name - 1] = '\0';
+    ck_assert_int_eq(fgm_ir_set_name(ir, name), FGM_EINVAL);
+    ck_assert_str_eq(fgm_ir_name(ir), "sudoku4");
+    ck_assert_int_eq(fgm_ir_array_info(ir, 1, &ai), FGM_EINVAL);
+    ck_assert_int_eq(fgm_ir_array_info(ir, -1, &ai), FGM_EINVAL);
+    ck_assert_int_eq(fgm_ir_array_index(ir, "nope"), -1);
+    ck_assert_int_eq(fgm_ir_array_index(ir, NULL), -1);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+START_TEST(test_model_errors)
+{
+    fgm_model_opts mo = { FGM_BACKEND_INTERPRETED, NULL, NULL, NULL };
+    fgm_model *m;
+
+    ck_assert_int_eq(fgm_model_open_ir(fgm_ir_sudoku(2), &mo, &m, NULL,
+                                       NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_observe_clue(m, -1, 0), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_observe_clue(m, 16, 0), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_observe_clue(m, 0, 4), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_observe_clue(NULL, 0, 0), FGM_EINVAL);
+    fgm_model_free(m);
+}
+END_TEST
+
+START_TEST(test_other_errors)
+{
+    fgm_ir *ir = fgm_ir_sudoku(2);
+    fgm_bench_opts o;
+    fgm_bench *b = NULL;
+    const char *solvers[] = { "nope" }, *corpora[] = { "none.txt" };
+    fgm_puzzle p;
+
+    ck_assert_int_eq(fgm_generate_puzzle(7, 1, NULL, &p, NULL), FGM_EINVAL);
+    ck_assert_int_eq(fgm_generate_puzzle(2, 1, NULL, NULL, NULL),
+                     FGM_EINVAL);
+    ck_assert_int_eq(fgm_plugin_emit_c(NULL, "x.c", NULL, NULL), FGM_EINVAL);
+    ck_assert_int_eq(fgm_plugin_emit_so(ir, NULL, NULL, NULL, NULL, NULL),
+                     FGM_EINVAL);
+    nmsgs = 0;
+    ck_assert_int_eq(fgm_plugin_emit_c(ir, "/nonexistent/dir/x.c", sink,
+                                       NULL), FGM_EIO);
+    ck_assert_int_eq(nmsgs, 1);
+    ck_assert_ptr_nonnull(strstr(last_msg, "/nonexistent/dir/x.c"));
+
+    fgm_bench_opts_init(&o);
+    o.solvers = solvers;
+    o.nsolvers = 1;
+    o.corpora = corpora;
+    o.ncorpora = 1;
+    o.diag = sink;
+    ck_assert_int_eq(fgm_bench_run(&o, &b), FGM_EINVAL);
+    ck_assert_ptr_null(b);
+    ck_assert_int_eq(fgm_bench_backend_find("compiled"),
+                     FGM_BACKEND_COMPILED);
+    ck_assert_int_eq(fgm_bench_backend_find("bogus"), -1);
+    fgm_bench_free(NULL);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+Suite *
+api_suite(void)
+{
+    Suite *s = suite_create("api");
+    TCase *core = tcase_create("core"), *limits = tcase_create("limits");
+    TCase *errors = tcase_create("errors");
+
+    /* The plugin test runs the C compiler twice. */
+    tcase_set_timeout(core, 60);
+    tcase_set_timeout(limits, 10);
+    tcase_set_timeout(errors, 10);
+    tcase_add_test(core, test_solver_registry);
+    tcase_add_test(core, test_solve_puzzle_exact);
+    tcase_add_test(core, test_solve_puzzle_ep);
+    tcase_add_test(core, test_batch);
+    tcase_add_test(core, test_ir_queries);
+    tcase_add_test(core, test_observe_clue);
+    tcase_add_test(core, test_observe_clue_plain);
+    tcase_add_test(core, test_exact_counts);
+    tcase_add_test(core, test_generate_puzzle);
+    tcase_add_test(core, test_plugin_emit);
+    tcase_add_test(core, test_bench);
+    tcase_add_test(core, test_utilities);
+    tcase_add_test(limits, test_limits);
+    tcase_add_test(errors, test_solve_errors);
+    tcase_add_test(errors, test_solve_unsupported);
+    tcase_add_test(errors, test_ir_errors);
+    tcase_add_test(errors, test_model_errors);
+    tcase_add_test(errors, test_other_errors);
+    suite_add_tcase(s, core);
+    suite_add_tcase(s, limits);
+    suite_add_tcase(s, errors);
+    return s;
+}
