@@ -201,22 +201,16 @@ run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
     fprintf(f, "static double\nsweep_run%d(fgm_state *st)\n{\n", idx);
     fprintf(f, "    double change = 0.0, c;\n");
     if (r->op == FGM_OP_NEQ || r->op == FGM_OP_DIRICHLET) {
-        /* A skipping sweep walks the run's live updates, one at a
-         * time (the kernel's own skip test then always fails). */
-        fprintf(f, "    int i, j, n;\n\n    if (st->skip_pinned && st->live) "
-                "{\n        const int *l = fgm_k_live_range(st, %d, %d, &n);"
-                "\n\n        for (j = 0; j < n; j++) {\n"
-                "            i = l[j] - %d;\n", r->first, r->count, r->first);
-        if (r->op == FGM_OP_NEQ)
-            fprintf(f, "            c = fgm_k_neq(st, run%d[i][0], run%d[i][0] "
-                    "+ 1, run%d[i][1],\n                          run%d[i][2], "
-                    "S, %s, %d, st->scratch);\n", idx, idx, idx, idx, kexpr,
-                    maxp);
-        else
-            dirichlet_call(f, s, idx, kexpr, "            ");
-        fprintf(f, "            if (c > change)\n                change = c;\n"
-                "        }\n        return change;\n    }\n"
-                "    for (i = 0; i < %d; i++) {\n", r->count);
+        /* A skipping sweep walks the run's live updates only, one at a
+         * time (the kernel's own skip test then always fails).  One call
+         * site for both walks: the kernels are inlined, and each copy
+         * costs the C compiler time. */
+        fprintf(f, "    const int *l = 0;\n    int i, j, n = %d, g = 1;\n\n"
+                "    if (st->skip_pinned && st->live)\n"
+                "        l = fgm_k_live_range(st, %d, %d, &n);\n"
+                "    for (j = 0; j < n; j += g) {\n"
+                "        i = l ? l[j] - %d : j;\n", r->count, r->first,
+                r->count, r->first);
     } else if (r->op != FGM_OP_TABLE) {
         fprintf(f, "    int i;\n\n    for (i = 0; i < %d; i++) {\n",
                 r->count);
@@ -225,9 +219,9 @@ run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
     case FGM_OP_NEQ:
         /* Independent updates overlap (the same numbers as one by
          * one). */
-        fprintf(f, "        c = fgm_k_neq_group(st, &run%d[i], run%d[i][3], S, %s, "
-                "%d,\n                            st->scratch);\n"
-                "        i += run%d[i][3] - 1;\n", idx, idx, kexpr, maxp, idx);
+        fprintf(f, "        g = l ? 1 : run%d[i][3];\n"
+                "        c = fgm_k_neq_group(st, &run%d[i], g, S, %s, %d, "
+                "st->scratch);\n", idx, idx, kexpr, maxp);
         break;
     case FGM_OP_DIRICHLET:
         dirichlet_call(f, s, idx, kexpr, "        ");

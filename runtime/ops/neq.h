@@ -215,70 +215,43 @@ fgm_k_neq(fgm_state *st, int ea, int eb, int va, int vb, int stride, int k,
 }
 
 /* Most neq updates one fgm_k_neq_group call runs together. */
-#define FGM_K_NEQ_GROUP 4
+#define FGM_K_NEQ_GROUP 2
 
-/* The N updates of fgm_k_neq_group, none skipped, sum-product; N is a
- * constant at every call, so the loops unroll and the jobs stay in
- * registers. */
-FGM_K_HOT double
-fgm_k_neq_group_n(fgm_state *st, const int (*rows)[4], int n, int stride,
-                  int k, int plain)
-{
-    fgm_k_neq_job j[FGM_K_NEQ_GROUP];
-    double change = 0.0, c;
-    int i;
-
-#pragma GCC unroll 4
-    for (i = 0; i < n; i++)
-        fgm_k_neq_begin(st, &j[i], rows[i][0], rows[i][0] + 1, rows[i][1],
-                        rows[i][2], stride, k, plain);
-#pragma GCC unroll 4
-    for (i = 0; i < n; i++) {
-        c = fgm_k_neq_end(st, &j[i], k, plain);
-        change = c > change ? c : change;
-    }
-    return change;
-}
-
-/* N (1..FGM_K_NEQ_GROUP) neq updates, rows ROWS[0..N-1] of a plugin's
- * table ({ edge, x, y, group }), that share no variable: the first phases
- * of all, then the second phases, in row order.  Each update reads and
- * writes only its own messages and its two beliefs, so this computes the
- * same numbers as N fgm_k_neq calls; the CPU overlaps their long division
- * chains, which one update at a time it cannot (an update is too long
- * for the reorder window to reach into the next). */
+/* N (1 or 2) neq updates, rows ROWS[0..N-1] of a plugin's table ({ edge,
+ * x, y, group }), that share no variable.  Two plain sum-product updates
+ * (fgm_k_neq_plain) run their first phases, then their second phases:
+ * each reads and writes only its own messages and its two beliefs, so
+ * this computes the same numbers as two fgm_k_neq calls, and the CPU
+ * overlaps their long division chains, which one update at a time it
+ * cannot (an update is too long for the reorder window to reach into the
+ * next).  Anything else runs one update at a time.  (Groups of four were
+ * no faster, and each inlined copy of an update lengthens the plugin's
+ * compile.) */
 FGM_K_HOT double
 fgm_k_neq_group(fgm_state *st, const int (*rows)[4], int n, int stride,
                 int k, int max_product, double *scratch)
 {
-    double change = 0.0, c;
+    fgm_k_neq_job j1, j2;
+    double c1, c2;
     int i;
 
-    for (i = 0; i < n; i++)
-        if (max_product || fgm_k_skip2(st, rows[i][1], rows[i][2]))
-            break;
-    if (i < n) {
-        /* Max-product or a skipped update: one at a time. */
-        for (i = 0; i < n; i++) {
-            c = fgm_k_neq(st, rows[i][0], rows[i][0] + 1, rows[i][1],
-                          rows[i][2], stride, k, max_product, scratch);
-            change = c > change ? c : change;
-        }
-        return change;
+    if (n == 2 && !max_product && fgm_k_neq_plain(st)
+        && !fgm_k_skip2(st, rows[0][1], rows[0][2])
+        && !fgm_k_skip2(st, rows[1][1], rows[1][2])) {
+        fgm_k_neq_begin(st, &j1, rows[0][0], rows[0][0] + 1, rows[0][1],
+                        rows[0][2], stride, k, 1);
+        fgm_k_neq_begin(st, &j2, rows[1][0], rows[1][0] + 1, rows[1][1],
+                        rows[1][2], stride, k, 1);
+        c1 = fgm_k_neq_end(st, &j1, k, 1);
+        c2 = fgm_k_neq_end(st, &j2, k, 1);
+        return c1 > c2 ? c1 : c2;
     }
-    /* N and PLAIN as constants: each case compiles to straight code. */
-    if (fgm_k_neq_plain(st))
-        switch (n) {
-        case 4:
-            return fgm_k_neq_group_n(st, rows, 4, stride, k, 1);
-        case 3:
-            return fgm_k_neq_group_n(st, rows, 3, stride, k, 1);
-        case 2:
-            return fgm_k_neq_group_n(st, rows, 2, stride, k, 1);
-        default:
-            return fgm_k_neq_group_n(st, rows, 1, stride, k, 1);
-        }
-    return fgm_k_neq_group_n(st, rows, n, stride, k, 0);
+    for (c1 = 0.0, i = 0; i < n; i++) {
+        c2 = fgm_k_neq(st, rows[i][0], rows[i][0] + 1, rows[i][1],
+                       rows[i][2], stride, k, max_product, scratch);
+        c1 = c2 > c1 ? c2 : c1;
+    }
+    return c1;
 }
 
 #endif /* FGM_OPS_NEQ_H */
