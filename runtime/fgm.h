@@ -505,7 +505,9 @@ typedef struct fgm_batch_opts {
 } fgm_batch_opts;
 
 /* Reads puzzles from R until its end and solves them.  Memory stays bounded
- * (a few chunks in flight) whatever the input length.  Returns FGM_OK at the
+ * (a few chunks in flight) whatever the input length.  A puzzle that does
+ * not fit the grid of the CSP's model (see fgm_solve_puzzle) is emitted
+ * with res.status FGM_EINVAL, unsolved.  Returns FGM_OK at the
  * end of input, the reader's error on a malformed puzzle (items before it
  * have been emitted), FGM_EUNSUPPORTED with *REASON (a static string) when
  * the solver refuses the model, FGM_ENOMEM. */

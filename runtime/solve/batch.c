@@ -72,10 +72,17 @@ solve_item(worker *w, fgm_batch_item *it)
     unsigned long seed = o->seed_set ? o->seed + (unsigned long)it->index
                                      : (unsigned long)it->index;
 
-    fgm_puzzle_to_given(&it->puzzle, w->given);
+    it->answer = it->puzzle;
+    if (!fgm_puzzle_fits(o->csp, &it->puzzle)) {
+        /* A reader may hand out any size (N = 0): the clues of a larger
+         * grid would not fit GIVEN. */
+        memset(&it->res, 0, sizeof it->res);
+        it->res.status = FGM_EINVAL;
+        return;
+    }
+    fgm_puzzle_clues(o->csp, &it->puzzle, w->given);
     fgm_runner_solve(w->runner, w->given, seed, o->timeout_ms, w->solution,
                      &it->res);
-    it->answer = it->puzzle;
     if (it->res.solved)
         fgm_puzzle_from_solution(&it->answer, w->solution);
 }
