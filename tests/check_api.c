@@ -635,6 +635,44 @@ START_TEST(test_solve_errors)
 }
 END_TEST
 
+/* fgm_batch_run answers a missing argument as fgm_solve_puzzle does. */
+START_TEST(test_batch_errors)
+{
+    char *path = temp_file(EASY "\n");
+    fgm_ir *ir = fgm_ir_sudoku(3);
+    fgm_status st;
+    fgm_csp *csp = fgm_csp_new(ir, &st);
+    fgm_puzzle_reader *r = fgm_puzzle_reader_open(path, 9, 3, NULL, NULL);
+    fgm_batch_opts bo;
+    batch_seen seen = { 0, 0, 0, 1 };
+    const char *reason = "unset";
+
+    ck_assert_ptr_nonnull(r);
+    memset(&bo, 0, sizeof bo);
+    bo.csp = csp;
+    ck_assert_int_eq(fgm_batch_run(r, &bo, emit, &seen, &reason),
+                     FGM_EINVAL);
+    ck_assert_ptr_null(reason);
+    bo.solver = fgm_solver_find("mrv");
+    bo.csp = NULL;
+    ck_assert_int_eq(fgm_batch_run(r, &bo, emit, &seen, NULL), FGM_EINVAL);
+    bo.csp = csp;
+    ck_assert_int_eq(fgm_batch_run(r, NULL, emit, &seen, NULL), FGM_EINVAL);
+    ck_assert_int_eq(fgm_batch_run(NULL, &bo, emit, &seen, NULL),
+                     FGM_EINVAL);
+    ck_assert_int_eq(fgm_batch_run(r, &bo, NULL, &seen, NULL), FGM_EINVAL);
+    ck_assert_int_eq(seen.n, 0);
+    /* REASON may be NULL. */
+    ck_assert_int_eq(fgm_batch_run(r, &bo, emit, &seen, NULL), FGM_OK);
+    ck_assert_int_eq(seen.solved, 1);
+    fgm_puzzle_reader_close(r);
+    unlink(path);
+    free(path);
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+}
+END_TEST
+
 /* Dancing Links refuses a grid that is no exact cover; the reason goes to
  * the options' sink. */
 START_TEST(test_solve_unsupported)
@@ -766,6 +804,7 @@ api_suite(void)
     tcase_add_test(core, test_utilities);
     tcase_add_test(limits, test_limits);
     tcase_add_test(errors, test_solve_errors);
+    tcase_add_test(errors, test_batch_errors);
     tcase_add_test(errors, test_solve_unsupported);
     tcase_add_test(errors, test_ir_errors);
     tcase_add_test(errors, test_model_errors);
