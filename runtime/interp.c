@@ -4,9 +4,9 @@
  * Walks the schedule tables factor by factor and calls the kernels of
  * runtime/kernels.h with the sizes read from the tables at run time.  The
  * generated code does the same walk with the tables and sizes baked in
- * (and up to four independent neq updates overlapped, fgm_k_neq2, which computes
- * the same numbers): that, and the plugin's -march=native, is the whole
- * difference between the two backends.
+ * (and two independent neq updates overlapped, fgm_k_neq_group, which
+ * computes the same numbers): that, and the plugin's -march=native, is
+ * the whole difference between the two backends.
  */
 #include "interp.h"
 
