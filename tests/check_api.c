@@ -630,6 +630,20 @@ START_TEST(test_solve_errors)
                                       NULL), FGM_EINVAL);
     fgm_csp_free(nogrid);
     fgm_ir_free(chain);
+
+    /* A grid larger than a puzzle can hold (26 > FGM_PUZZLE_MAXN): no
+     * puzzle fits, rather than one read and written past its cells. */
+    ck_assert_int_eq(fgm_compile_string("model big\nvar x[26][26] in "
+                                        "1..26\n", "big", NULL, &chain,
+                                        NULL, NULL), FGM_OK);
+    nogrid = fgm_csp_new(chain, &st);
+    ck_assert_ptr_nonnull(nogrid);
+    memset(&p, 0, sizeof p);
+    p.n = 26;
+    ck_assert_int_eq(fgm_solve_puzzle(fgm_solver_find("mrv"), nogrid, NULL,
+                                      &p, 0, 100, &p, NULL), FGM_EINVAL);
+    fgm_csp_free(nogrid);
+    fgm_ir_free(chain);
     fgm_csp_free(csp);
     fgm_ir_free(ir);
 }

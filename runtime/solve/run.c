@@ -127,8 +127,10 @@ fgm_puzzle_fits(const fgm_csp *csp, const fgm_puzzle *p)
 {
     int n, i;
 
+    /* A model's grid may be larger than any puzzle (cells[] holds
+     * FGM_PUZZLE_MAXCELLS). */
     fgm_ir_grid(csp->ir, &n, NULL);
-    if (n == 0 || p->n != n || n * n > csp->nvars)
+    if (n == 0 || n > FGM_PUZZLE_MAXN || p->n != n || n * n > csp->nvars)
         return 0;
     for (i = 0; i < n * n; i++)
         if (p->cells[i] > n)
