@@ -505,10 +505,13 @@ typedef struct fgm_batch_opts {
 } fgm_batch_opts;
 
 /* Reads puzzles from R until its end and solves them.  Memory stays bounded
- * (a few chunks in flight) whatever the input length.  Returns FGM_OK at the
+ * (a few chunks in flight) whatever the input length.  A puzzle that does
+ * not fit the grid of the CSP's model (see fgm_solve_puzzle) is emitted
+ * with res.status FGM_EINVAL, unsolved.  Returns FGM_OK at the
  * end of input, the reader's error on a malformed puzzle (items before it
- * have been emitted), FGM_EUNSUPPORTED with *REASON (a static string) when
- * the solver refuses the model, FGM_ENOMEM. */
+ * have been emitted), FGM_EUNSUPPORTED with *REASON (a static string;
+ * REASON may be NULL) when the solver refuses the model, FGM_EINVAL (R,
+ * OPTS, its solver or CSP, or EMIT NULL), FGM_ENOMEM. */
 fgm_status fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
                          fgm_batch_emit emit, void *ctx,
                          const char **reason);

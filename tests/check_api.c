@@ -211,6 +211,88 @@ START_TEST(test_batch)
 }
 END_TEST
 
+/* Counts the items of a batch whose puzzles do not fit the model. */
+static int
+emit_misfit(void *ctx, const fgm_batch_item *it)
+{
+    batch_seen *b = ctx;
+
+    ck_assert_int_eq(it->res.status, FGM_EINVAL);
+    b->n++;
+    b->solved += it->res.solved;
+    return 0;
+}
+
+/* A batch checks each puzzle against the model as fgm_solve_puzzle does:
+ * a 9x9 grid on a 4x4 model (a reader that takes any size) is an item
+ * with FGM_EINVAL, not 81 clues written into a 16-variable array. */
+START_TEST(test_batch_misfit)
+{
+    char *path = temp_file(EASY "\n");
+    fgm_ir *ir = fgm_ir_sudoku(2);
+    fgm_status st;
+    fgm_csp *csp = fgm_csp_new(ir, &st);
+    fgm_puzzle_reader *r = fgm_puzzle_reader_open(path, 0, 0, NULL, NULL);
+    fgm_batch_opts bo;
+    batch_seen seen = { 0, 0, 0, 1 };
+    const char *reason = NULL;
+
+    ck_assert_ptr_nonnull(r);
+    memset(&bo, 0, sizeof bo);
+    bo.solver = fgm_solver_find("mrv");
+    bo.csp = csp;
+    bo.threads = 1;
+    ck_assert_int_eq(fgm_batch_run(r, &bo, emit_misfit, &seen, &reason),
+                     FGM_OK);
+    ck_assert_int_eq(seen.n, 1);
+    ck_assert_int_eq(seen.solved, 0);
+    fgm_puzzle_reader_close(r);
+    unlink(path);
+    free(path);
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+/* Variables past the grid are free in a batch, as in fgm_solve_puzzle:
+ * the flags here can only be 1, so a stray clue 0 on one leaves the
+ * puzzle unsolved. */
+START_TEST(test_batch_extra_vars)
+{
+    char *path = temp_file("1...............\n");
+    fgm_ir *ir;
+    fgm_status st;
+    fgm_csp *csp;
+    fgm_puzzle_reader *r = fgm_puzzle_reader_open(path, 4, 2, NULL, NULL);
+    fgm_batch_opts bo;
+    batch_seen seen = { 0, 0, 0, 1 };
+    const char *reason = NULL;
+
+    ck_assert_int_eq(fgm_compile_string(
+        "model extra\nvar cell[4][4] in 1..4\nvar flag[40] in 0..1\n"
+        "alldiff cell[i][*] for i in 0..3\n"
+        "alldiff cell[*][j] for j in 0..3\n"
+        "alldiff cell[2*a .. 2*a+1][2*b .. 2*b+1] for a, b in 0..1\n"
+        "evidence flag[i] = [0, 1] for i in 0..39\n", "extra.fgm", NULL,
+        &ir, NULL, NULL), FGM_OK);
+    csp = fgm_csp_new(ir, &st);
+    ck_assert_ptr_nonnull(csp);
+    ck_assert_ptr_nonnull(r);
+    memset(&bo, 0, sizeof bo);
+    bo.solver = fgm_solver_find("mrv");
+    bo.csp = csp;
+    bo.threads = 1;
+    ck_assert_int_eq(fgm_batch_run(r, &bo, emit, &seen, &reason), FGM_OK);
+    ck_assert_int_eq(seen.n, 1);
+    ck_assert_int_eq(seen.solved, 1);
+    fgm_puzzle_reader_close(r);
+    unlink(path);
+    free(path);
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+}
+END_TEST
+
 START_TEST(test_ir_queries)
 {
     fgm_ir *ir = fgm_ir_sudoku(3), *latin = fgm_ir_latin(4), *robust;
@@ -548,6 +630,58 @@ START_TEST(test_solve_errors)
                                       NULL), FGM_EINVAL);
     fgm_csp_free(nogrid);
     fgm_ir_free(chain);
+
+    /* A grid larger than a puzzle can hold (26 > FGM_PUZZLE_MAXN): no
+     * puzzle fits, rather than one read and written past its cells. */
+    ck_assert_int_eq(fgm_compile_string("model big\nvar x[26][26] in "
+                                        "1..26\n", "big", NULL, &chain,
+                                        NULL, NULL), FGM_OK);
+    nogrid = fgm_csp_new(chain, &st);
+    ck_assert_ptr_nonnull(nogrid);
+    memset(&p, 0, sizeof p);
+    p.n = 26;
+    ck_assert_int_eq(fgm_solve_puzzle(fgm_solver_find("mrv"), nogrid, NULL,
+                                      &p, 0, 100, &p, NULL), FGM_EINVAL);
+    fgm_csp_free(nogrid);
+    fgm_ir_free(chain);
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+/* fgm_batch_run answers a missing argument as fgm_solve_puzzle does. */
+START_TEST(test_batch_errors)
+{
+    char *path = temp_file(EASY "\n");
+    fgm_ir *ir = fgm_ir_sudoku(3);
+    fgm_status st;
+    fgm_csp *csp = fgm_csp_new(ir, &st);
+    fgm_puzzle_reader *r = fgm_puzzle_reader_open(path, 9, 3, NULL, NULL);
+    fgm_batch_opts bo;
+    batch_seen seen = { 0, 0, 0, 1 };
+    const char *reason = "unset";
+
+    ck_assert_ptr_nonnull(r);
+    memset(&bo, 0, sizeof bo);
+    bo.csp = csp;
+    ck_assert_int_eq(fgm_batch_run(r, &bo, emit, &seen, &reason),
+                     FGM_EINVAL);
+    ck_assert_ptr_null(reason);
+    bo.solver = fgm_solver_find("mrv");
+    bo.csp = NULL;
+    ck_assert_int_eq(fgm_batch_run(r, &bo, emit, &seen, NULL), FGM_EINVAL);
+    bo.csp = csp;
+    ck_assert_int_eq(fgm_batch_run(r, NULL, emit, &seen, NULL), FGM_EINVAL);
+    ck_assert_int_eq(fgm_batch_run(NULL, &bo, emit, &seen, NULL),
+                     FGM_EINVAL);
+    ck_assert_int_eq(fgm_batch_run(r, &bo, NULL, &seen, NULL), FGM_EINVAL);
+    ck_assert_int_eq(seen.n, 0);
+    /* REASON may be NULL. */
+    ck_assert_int_eq(fgm_batch_run(r, &bo, emit, &seen, NULL), FGM_OK);
+    ck_assert_int_eq(seen.solved, 1);
+    fgm_puzzle_reader_close(r);
+    unlink(path);
+    free(path);
     fgm_csp_free(csp);
     fgm_ir_free(ir);
 }
@@ -672,6 +806,8 @@ api_suite(void)
     tcase_add_test(core, test_solve_puzzle_exact);
     tcase_add_test(core, test_solve_puzzle_ep);
     tcase_add_test(core, test_batch);
+    tcase_add_test(core, test_batch_misfit);
+    tcase_add_test(core, test_batch_extra_vars);
     tcase_add_test(core, test_ir_queries);
     tcase_add_test(core, test_observe_clue);
     tcase_add_test(core, test_observe_clue_plain);
@@ -682,6 +818,7 @@ api_suite(void)
     tcase_add_test(core, test_utilities);
     tcase_add_test(limits, test_limits);
     tcase_add_test(errors, test_solve_errors);
+    tcase_add_test(errors, test_batch_errors);
     tcase_add_test(errors, test_solve_unsupported);
     tcase_add_test(errors, test_ir_errors);
     tcase_add_test(errors, test_model_errors);

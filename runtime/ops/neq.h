@@ -74,7 +74,7 @@ fgm_k_neq_max_update(fgm_state *st, int ea, int eb, int va, int vb,
 
 /* One sum-product update of x != y in flight: fgm_k_neq in two phases, so
  * that a plugin can interleave two updates that share no variable
- * (fgm_k_neq2) and the CPU overlaps their long division chains. */
+ * (fgm_k_neq_group) and the CPU overlaps their long division chains. */
 typedef struct fgm_k_neq_job {
     double *ma, *mb, *ba, *bb;      /* messages to x, y; beliefs of x, y */
     fgm_v4 ra[FGM_K_VCHUNKS], rb[FGM_K_VCHUNKS];

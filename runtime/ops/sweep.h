@@ -103,9 +103,10 @@ fgm_k_live_range(const fgm_state *st, int first, int count, int *n)
 
 /* Start of a run: every edge message uniform over its variable's domain
  * (FGM_K_FLOOR past it: dead lanes of a message stay finite and
- * positive, so that a cavity's are 0 / m = 0), every belief the normalized unary vector, Dirichlet
- * posteriors at their priors with no messages yet.  CARD (nvars) gives
- * each domain size, or is NULL when all have size K. */
+ * positive, so that a cavity's are 0 / m = 0), every belief the
+ * normalized unary vector, Dirichlet posteriors at their priors with no
+ * messages yet.  CARD (nvars) gives each domain size, or is NULL when all
+ * have size K. */
 static inline void
 fgm_k_reset(fgm_state *st, int nvars, int nedges, int ndirichlet,
             int ndirfactors, const int *edge_var, const int *card, int k,

@@ -237,7 +237,8 @@ FGM_K_HOT fgm_v4
 fgm_v_floor(fgm_v4 x, double lo)
 {
     fgm_v2 l = { lo, lo };
-    fgm_v4 r = { __builtin_ia32_maxpd(l, x.lo), __builtin_ia32_maxpd(l, x.hi) };
+    fgm_v4 r = { __builtin_ia32_maxpd(l, x.lo),
+                 __builtin_ia32_maxpd(l, x.hi) };
 
     return r;
 }

@@ -72,10 +72,17 @@ solve_item(worker *w, fgm_batch_item *it)
     unsigned long seed = o->seed_set ? o->seed + (unsigned long)it->index
                                      : (unsigned long)it->index;
 
-    fgm_puzzle_to_given(&it->puzzle, w->given);
+    it->answer = it->puzzle;
+    if (!fgm_puzzle_fits(o->csp, &it->puzzle)) {
+        /* A reader may hand out any size (N = 0): the clues of a larger
+         * grid would not fit GIVEN. */
+        memset(&it->res, 0, sizeof it->res);
+        it->res.status = FGM_EINVAL;
+        return;
+    }
+    fgm_puzzle_clues(o->csp, &it->puzzle, w->given);
     fgm_runner_solve(w->runner, w->given, seed, o->timeout_ms, w->solution,
                      &it->res);
-    it->answer = it->puzzle;
     if (it->res.solved)
         fgm_puzzle_from_solution(&it->answer, w->solution);
 }
@@ -163,14 +170,21 @@ fgm_status
 fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
               fgm_batch_emit emit, void *ctx, const char **reason)
 {
-    int nthreads = opts->threads > 0 ? opts->threads : 1;
-    int chunk = opts->chunk > 0 ? opts->chunk : DEFAULT_CHUNK;
-    int nvars = opts->csp->nvars, i, started = 0, stop = 0;
+    int nthreads, chunk, nvars, i, started = 0, stop = 0;
     fgm_status st = FGM_OK, rst = FGM_OK;
+    const char *why;
     worker *ws;
     pool p;
 
+    /* As fgm_solve_puzzle: a missing argument is FGM_EINVAL. */
+    if (!reason)
+        reason = &why;
     *reason = NULL;
+    if (!r || !opts || !opts->solver || !opts->csp || !emit)
+        return FGM_EINVAL;
+    nthreads = opts->threads > 0 ? opts->threads : 1;
+    chunk = opts->chunk > 0 ? opts->chunk : DEFAULT_CHUNK;
+    nvars = opts->csp->nvars;
     memset(&p, 0, sizeof p);
     p.opts = opts;
     ws = calloc((size_t)nthreads, sizeof *ws);

@@ -121,3 +121,29 @@ fgm_puzzle_from_solution(fgm_puzzle *p, const int *sol)
     for (i = 0; i < p->n * p->n; i++)
         p->cells[i] = (unsigned char)(sol[i] >= 0 ? sol[i] + 1 : 0);
 }
+
+int
+fgm_puzzle_fits(const fgm_csp *csp, const fgm_puzzle *p)
+{
+    int n, i;
+
+    /* A model's grid may be larger than any puzzle (cells[] holds
+     * FGM_PUZZLE_MAXCELLS). */
+    fgm_ir_grid(csp->ir, &n, NULL);
+    if (n == 0 || n > FGM_PUZZLE_MAXN || p->n != n || n * n > csp->nvars)
+        return 0;
+    for (i = 0; i < n * n; i++)
+        if (p->cells[i] > n)
+            return 0;
+    return 1;
+}
+
+void
+fgm_puzzle_clues(const fgm_csp *csp, const fgm_puzzle *p, int *given)
+{
+    int v;
+
+    for (v = 0; v < csp->nvars; v++)
+        given[v] = -1;
+    fgm_puzzle_to_given(p, given);
+}

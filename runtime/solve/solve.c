@@ -8,21 +8,6 @@
 #include <stdlib.h>
 #include "run.h"
 
-/* Whether P fits the grid of CSP's model: its side, values 0..N. */
-static int
-fits(const fgm_csp *csp, const fgm_puzzle *p)
-{
-    int n, i;
-
-    fgm_ir_grid(csp->ir, &n, NULL);
-    if (n == 0 || p->n != n || n * n > csp->nvars)
-        return 0;
-    for (i = 0; i < n * n; i++)
-        if (p->cells[i] > n)
-            return 0;
-    return 1;
-}
-
 fgm_status
 fgm_solve_puzzle(const fgm_solver *solver, const fgm_csp *csp,
                  const fgm_solve_opts *opts, const fgm_puzzle *p,
@@ -33,13 +18,13 @@ fgm_solve_puzzle(const fgm_solver *solver, const fgm_csp *csp,
     fgm_runner *r;
     fgm_status st = FGM_ENOMEM;
     const char *reason = NULL;
-    int *given, *solution, v;
+    int *given, *solution;
 
     if (!res)
         res = &local;
     res->status = FGM_EINVAL;
     res->solved = res->valid = 0;
-    if (!solver || !csp || !p || !fits(csp, p))
+    if (!solver || !csp || !p || !fgm_puzzle_fits(csp, p))
         return FGM_EINVAL;
     given = malloc((size_t)csp->nvars * sizeof *given);
     solution = malloc((size_t)csp->nvars * sizeof *solution);
@@ -55,9 +40,7 @@ fgm_solve_puzzle(const fgm_solver *solver, const fgm_csp *csp,
         res->status = st;
         return st;
     }
-    for (v = 0; v < csp->nvars; v++)
-        given[v] = -1;
-    fgm_puzzle_to_given(p, given);
+    fgm_puzzle_clues(csp, p, given);
     st = fgm_runner_solve(r, given, seed, timeout_ms, solution, res);
     if (answer && res->solved) {
         *answer = *p;
