@@ -73,12 +73,16 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
                  void *arg, fgm_diag_fn diag, void *ctx)
 {
     static const char suffix[] = ".tmp.XXXXXX";
-    size_t len = strlen(path);
-    char *tmp = malloc(len + sizeof suffix);
+    size_t len;
+    char *tmp;
     fgm_status st = FGM_EIO;
     FILE *f = NULL;
     int fd, err = 0;
 
+    if (!path || !write)
+        return FGM_EINVAL;
+    len = strlen(path);
+    tmp = malloc(len + sizeof suffix);
     if (!tmp) {
         fgm_diagf(diag, ctx, "%s: error: %s", path,
                   fgm_strerror(FGM_ENOMEM));

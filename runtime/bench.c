@@ -473,6 +473,8 @@ fgm_bench_run(const fgm_bench_opts *o, fgm_bench **out)
     fgm_status st;
     int c;
 
+    if (!o || !out)
+        return FGM_EINVAL;
     *out = NULL;
     if (o->nsolvers < 1 || o->ncorpora < 1 || o->repeat < 1) {
         fgm_diagf(o->diag, o->diag_ctx, "error: bench needs at least one "

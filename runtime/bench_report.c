@@ -80,9 +80,12 @@ fgm_bench_write_table(const fgm_bench *b, FILE *f)
 {
     int wcorpus = (int)strlen("corpus"), wsolver = (int)strlen("solver");
     int w[NCOLS];
-    int nrows = b->ncorpora * b->nsolvers, i, k;
+    int nrows, i, k;
     cells cl;
 
+    if (!b || !f)
+        return FGM_EINVAL;
+    nrows = b->ncorpora * b->nsolvers;
     for (k = 0; k < NCOLS; k++)
         w[k] = (int)strlen(col_title[k]);
     for (i = 0; i < nrows; i++) {
@@ -137,6 +140,8 @@ fgm_bench_write_backends(const fgm_bench *b, FILE *f)
 {
     int c, s;
 
+    if (!b || !f)
+        return FGM_EINVAL;
     fprintf(f, "\n# backends: median ms per puzzle, interpreted / "
             "compiled\n");
     for (c = 0; c < b->ncorpora; c++)
@@ -193,6 +198,8 @@ fgm_bench_write_csv(const fgm_bench *b, FILE *f)
 {
     int i;
 
+    if (!b || !f)
+        return FGM_EINVAL;
     fputs(FGM_BENCH_CSV_HEADER "\n", f);
     for (i = 0; i < b->ncorpora * b->nsolvers; i++) {
         const fgm_bench_row *row = &b->rows[i];
@@ -228,6 +235,8 @@ fgm_bench_write_detail(const fgm_bench *b, FILE *f)
 {
     int c, s, i, n;
 
+    if (!b || !f)
+        return FGM_EINVAL;
     fputs(FGM_BENCH_DETAIL_HEADER "\n", f);
     for (c = 0; c < b->ncorpora; c++) {
         const fgm_bench_row *rows = &b->rows[c * b->nsolvers];
@@ -275,5 +284,7 @@ fgm_bench_save(const fgm_bench *b, const char *path, fgm_bench_writer write,
 {
     save_arg sa = { b, write };
 
+    if (!b || !path || !write)
+        return FGM_EINVAL;
     return fgm_write_atomic(path, save_cb, &sa, diag, ctx);
 }

@@ -286,6 +286,8 @@ fgm_bench_write_svg(const fgm_bench *b, FILE *f)
     layout l;
     int c, s;
 
+    if (!b || !f)
+        return FGM_EINVAL;
     measure(b, &l);
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" "
             "height=\"%d\" viewBox=\"0 0 %d %d\" font-family=\"sans-serif\" "

@@ -381,7 +381,8 @@ fgm_status fgm_model_run(fgm_model *m, const fgm_run_opts *opts,
 /* Copies the marginal of variable V (card values) to OUT. */
 fgm_status fgm_model_marginal(const fgm_model *m, int v, double *out);
 
-/* The most probable value index of variable V. */
+/* The most probable value index of variable V (-1 when M is NULL or V
+ * out of range). */
 int fgm_model_argmax(const fgm_model *m, int v);
 
 /* Copies the posterior pseudo-counts of Dirichlet node D to OUT (K). */
@@ -569,7 +570,8 @@ fgm_status fgm_dlx_run(fgm_dlx *d, const int *given,
  * seconds, 0: none); *LEAVES (nullable) gets the number visited.  Returns
  * FGM_OK, FGM_ETIMEOUT when the bound or the deadline was hit (marginals
  * then normalized over the assignments visited), FGM_EUNSOLVED when no
- * assignment has positive weight, FGM_ENOMEM. */
+ * assignment has positive weight, FGM_ENOMEM, FGM_EINVAL (CSP or
+ * MARGINALS NULL). */
 fgm_status fgm_enumerate(const fgm_csp *csp, const int *given,
                          long max_leaves, double deadline,
                          double *marginals, long *leaves);

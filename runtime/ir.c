@@ -467,6 +467,8 @@ fgm_ir_hash(const fgm_ir *ir)
 fgm_status
 fgm_ir_dump(const fgm_ir *ir, FILE *f)
 {
+    if (!ir || !f)
+        return FGM_EINVAL;
     fprintf(f, "# fgm-ir 1 hash %016llx\n", (unsigned long long)fgm_ir_hash(ir));
     dump_body(ir, f);
     return ferror(f) ? FGM_EIO : FGM_OK;
@@ -478,6 +480,8 @@ fgm_ir_graph(const fgm_ir *ir, FILE *f)
     char name[FGM_IR_MAXNAME + 16 * FGM_IR_MAXDIMS];
     int i, j;
 
+    if (!ir || !f)
+        return FGM_EINVAL;
     fprintf(f, "graph \"%s\" {\n", ir->name);
     fprintf(f, "  node [shape=circle, fontsize=10];\n");
     for (i = 0; i < ir->nvars; i++)

@@ -20,7 +20,7 @@ fgm_ir_set_name(fgm_ir *ir, const char *name)
 {
     size_t len = name ? strlen(name) : 0;
 
-    if (len == 0 || len >= sizeof ir->name)
+    if (!ir || len == 0 || len >= sizeof ir->name)
         return FGM_EINVAL;
     memcpy(ir->name, name, len + 1);
     return FGM_OK;
@@ -37,7 +37,7 @@ fgm_ir_set_algo(fgm_ir *ir, const char *name)
 {
     int k = name ? fgm_ir_algo_find(name) : -1;
 
-    if (k < 0)
+    if (!ir || k < 0)
         return FGM_EINVAL;
     ir->infer.algo = (fgm_algo)k;
     return FGM_OK;
@@ -66,7 +66,7 @@ fgm_ir_array_info(const fgm_ir *ir, int i, fgm_array_info *out)
 {
     const fgm_ir_array *a;
 
-    if (i < 0 || i >= ir->narrays || !out)
+    if (!ir || !out || i < 0 || i >= ir->narrays)
         return FGM_EINVAL;
     a = &ir->arrays[i];
     memset(out, 0, sizeof *out);
@@ -140,8 +140,11 @@ fgm_status
 fgm_ir_schedule(const fgm_ir *ir, int *nupdates, int *nedges)
 {
     fgm_status st;
-    fgm_sched *s = fgm_sched_new(ir, &st);
+    fgm_sched *s;
 
+    if (!ir)
+        return FGM_EINVAL;
+    s = fgm_sched_new(ir, &st);
     if (!s)
         return st;
     if (nupdates)

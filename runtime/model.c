@@ -125,7 +125,13 @@ fgm_model_open_ir(fgm_ir *ir, const fgm_model_opts *opts, fgm_model **out,
     fgm_model *m;
     fgm_status st;
 
+    if (!out) {
+        fgm_ir_free(ir);
+        return FGM_EINVAL;
+    }
     *out = NULL;
+    if (!ir)
+        return FGM_EINVAL;
     if (!opts)
         opts = &defaults;
     if (opts->algo) {
@@ -173,9 +179,12 @@ fgm_model_open(const char *path, const fgm_model_opts *opts,
                fgm_model **out, fgm_diag_fn diag, void *ctx)
 {
     fgm_ir *ir = NULL;
-    fgm_status st = fgm_compile_file(path, NULL, &ir, diag, ctx);
+    fgm_status st;
 
+    if (!out)
+        return FGM_EINVAL;
     *out = NULL;
+    st = fgm_compile_file(path, NULL, &ir, diag, ctx);
     if (st != FGM_OK)
         return st;
     return fgm_model_open_ir(ir, opts, out, diag, ctx);
@@ -223,7 +232,7 @@ fgm_model_set_clamp_epsilon(fgm_model *m, double epsilon)
 fgm_status
 fgm_model_observe_var(fgm_model *m, int v, int value)
 {
-    if (v < 0 || v >= m->sched->nvars || value >= m->sched->card[v])
+    if (!m || v < 0 || v >= m->sched->nvars || value >= m->sched->card[v])
         return FGM_EINVAL;
     m->clamp[v] = value < 0 ? -1 : value;
     set_unary(m, v);
@@ -234,12 +243,12 @@ fgm_status
 fgm_model_observe_dirichlet(fgm_model *m, int d, const double *alpha,
                             int point_mass)
 {
-    const fgm_ir *ir = m->ir;
+    const fgm_ir *ir = m ? m->ir : NULL;
     const fgm_ir_array *a;
     double *p, sum;
     int j;
 
-    if (d < 0 || d >= ir->ndirichlet)
+    if (!m || d < 0 || d >= ir->ndirichlet)
         return FGM_EINVAL;
     a = &ir->arrays[ir->dir_array[d]];
     p = m->st.dir_prior + (size_t)d * (size_t)m->sched->stride;
@@ -342,13 +351,16 @@ fgm_status
 fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
 {
     static const fgm_run_opts defaults;
-    const fgm_ir_infer *inf = &m->sched->infer;
+    const fgm_ir_infer *inf;
     int iters, i, may_skip;
     double tol, change = 0.0, t0 = fgm_now();
 #ifdef FGM_MXCSR_FTZ_DAZ
     unsigned csr;
 #endif
 
+    if (!m)
+        return FGM_EINVAL;
+    inf = &m->sched->infer;
     if (!opts)
         opts = &defaults;
     iters = opts->iterations > 0 ? opts->iterations : inf->iterations;
@@ -421,7 +433,7 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
 fgm_status
 fgm_model_marginal(const fgm_model *m, int v, double *out)
 {
-    if (v < 0 || v >= m->sched->nvars)
+    if (!m || !out || v < 0 || v >= m->sched->nvars)
         return FGM_EINVAL;
     memcpy(out, m->st.belief + (size_t)v * (size_t)m->sched->stride,
            (size_t)m->sched->card[v] * sizeof *out);
@@ -431,9 +443,12 @@ fgm_model_marginal(const fgm_model *m, int v, double *out)
 int
 fgm_model_argmax(const fgm_model *m, int v)
 {
-    const double *b = m->st.belief + (size_t)v * (size_t)m->sched->stride;
+    const double *b;
     int j, best = 0;
 
+    if (!m || v < 0 || v >= m->sched->nvars)
+        return -1;
+    b = m->st.belief + (size_t)v * (size_t)m->sched->stride;
     for (j = 1; j < m->sched->card[v]; j++)
         if (b[j] > b[best])
             best = j;
@@ -443,9 +458,9 @@ fgm_model_argmax(const fgm_model *m, int v)
 fgm_status
 fgm_model_dirichlet(const fgm_model *m, int d, double *out)
 {
-    const fgm_ir *ir = m->ir;
+    const fgm_ir *ir = m ? m->ir : NULL;
 
-    if (d < 0 || d >= ir->ndirichlet)
+    if (!m || !out || d < 0 || d >= ir->ndirichlet)
         return FGM_EINVAL;
     memcpy(out, m->st.dir_post + (size_t)d * (size_t)m->sched->stride,
            (size_t)ir->arrays[ir->dir_array[d]].card * sizeof *out);

@@ -791,6 +791,70 @@ START_TEST(test_other_errors)
 }
 END_TEST
 
+/* A NULL handle or output pointer is FGM_EINVAL (or -1, or NULL with
+ * that status), never a crash: every status-returning call, in turn. */
+START_TEST(test_null_handles)
+{
+    fgm_ir *ir = fgm_ir_sudoku(2);
+    fgm_model_opts mo = { FGM_BACKEND_INTERPRETED, NULL, NULL, NULL };
+    fgm_array_info ai;
+    fgm_model *m = (fgm_model *)&mo;    /* must be overwritten */
+    fgm_status st = FGM_OK;
+    double x[16];
+    long count;
+
+    ck_assert_int_eq(fgm_model_observe_var(NULL, 0, 0), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_observe_dirichlet(NULL, 0, NULL, 0),
+                     FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_run(NULL, NULL, NULL), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_marginal(NULL, 0, x), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_dirichlet(NULL, 0, x), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_argmax(NULL, 0), -1);
+    ck_assert_int_eq(fgm_model_open(NULL, &mo, &m, NULL, NULL), FGM_EINVAL);
+    ck_assert_ptr_null(m);
+    ck_assert_int_eq(fgm_model_open("models/dice.fgm", &mo, NULL, NULL,
+                                    NULL), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_open_ir(NULL, &mo, &m, NULL, NULL),
+                     FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_open_ir(fgm_ir_sudoku(2), &mo, NULL, NULL,
+                                       NULL), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_open_ir(fgm_ir_sudoku(2), &mo, &m, NULL,
+                                       NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_marginal(m, 0, NULL), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_argmax(m, 16), -1);
+    ck_assert_int_eq(fgm_model_argmax(m, -1), -1);
+    fgm_model_free(m);
+
+    ck_assert_int_eq(fgm_ir_dump(NULL, stdout), FGM_EINVAL);
+    ck_assert_int_eq(fgm_ir_dump(ir, NULL), FGM_EINVAL);
+    ck_assert_int_eq(fgm_ir_graph(NULL, stdout), FGM_EINVAL);
+    ck_assert_int_eq(fgm_ir_set_name(NULL, "x"), FGM_EINVAL);
+    ck_assert_int_eq(fgm_ir_set_algo(NULL, "ep"), FGM_EINVAL);
+    ck_assert_int_eq(fgm_ir_array_info(NULL, 0, &ai), FGM_EINVAL);
+    ck_assert_int_eq(fgm_ir_schedule(NULL, NULL, NULL), FGM_EINVAL);
+    ck_assert_ptr_null(fgm_csp_new(NULL, &st));
+    ck_assert_int_eq(st, FGM_EINVAL);
+    st = FGM_OK;
+    ck_assert_ptr_null(fgm_dlx_new(NULL, &st));
+    ck_assert_int_eq(st, FGM_EINVAL);
+    ck_assert_ptr_nonnull(fgm_dlx_refuses(NULL));
+    ck_assert_int_eq(fgm_dlx_run(NULL, NULL, NULL, &count, NULL, NULL,
+                                 NULL), FGM_EINVAL);
+    ck_assert_int_eq(fgm_enumerate(NULL, NULL, 0, 0, x, NULL), FGM_EINVAL);
+    ck_assert_int_eq(fgm_bench_run(NULL, NULL), FGM_EINVAL);
+    ck_assert_int_eq(fgm_bench_write_table(NULL, stdout), FGM_EINVAL);
+    ck_assert_int_eq(fgm_bench_write_csv(NULL, stdout), FGM_EINVAL);
+    ck_assert_int_eq(fgm_bench_write_detail(NULL, stdout), FGM_EINVAL);
+    ck_assert_int_eq(fgm_bench_write_svg(NULL, stdout), FGM_EINVAL);
+    ck_assert_int_eq(fgm_bench_write_backends(NULL, stdout), FGM_EINVAL);
+    ck_assert_int_eq(fgm_bench_save(NULL, "x", fgm_bench_write_csv, NULL,
+                                    NULL), FGM_EINVAL);
+    ck_assert_int_eq(fgm_write_atomic(NULL, NULL, NULL, NULL, NULL),
+                     FGM_EINVAL);
+    fgm_ir_free(ir);
+}
+END_TEST
+
 Suite *
 api_suite(void)
 {
@@ -823,6 +887,7 @@ api_suite(void)
     tcase_add_test(errors, test_ir_errors);
     tcase_add_test(errors, test_model_errors);
     tcase_add_test(errors, test_other_errors);
+    tcase_add_test(errors, test_null_handles);
     suite_add_tcase(s, core);
     suite_add_tcase(s, limits);
     suite_add_tcase(s, errors);

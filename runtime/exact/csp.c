@@ -186,10 +186,15 @@ build_units_tables(fgm_csp *csp, const fgm_ir *ir)
 fgm_csp *
 fgm_csp_new(const fgm_ir *ir, fgm_status *status)
 {
-    fgm_csp *csp = calloc(1, sizeof *csp);
+    fgm_csp *csp;
     int v, i, j;
 
+    if (!ir) {
+        *status = FGM_EINVAL;
+        return NULL;
+    }
     *status = FGM_ENOMEM;
+    csp = calloc(1, sizeof *csp);
     if (!csp)
         return NULL;
     csp->ir = ir;

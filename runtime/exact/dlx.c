@@ -76,9 +76,12 @@ static const char no_unit[] =
 const char *
 fgm_dlx_refuses(const fgm_csp *csp)
 {
-    const fgm_ir *ir = csp->ir;
+    const fgm_ir *ir;
     int i, j, k, v;
 
+    if (!csp)
+        return "no model";
+    ir = csp->ir;
     for (i = 0; i < ir->nfactors; i++) {
         const fgm_ir_factor *f = &ir->factors[i];
         const int *s = fgm_ir_scope(ir, f);
@@ -190,9 +193,14 @@ fgm_dlx *
 fgm_dlx_new(const fgm_csp *csp, fgm_status *status)
 {
     fgm_dlx *x;
-    size_t nn, nc, nr, nv = (size_t)csp->nvars + 1;
+    size_t nn, nc, nr, nv;
     int v, k;
 
+    if (!csp) {
+        *status = FGM_EINVAL;
+        return NULL;
+    }
+    nv = (size_t)csp->nvars + 1;
     if (fgm_dlx_refuses(csp)) {
         *status = FGM_EUNSUPPORTED;
         return NULL;
@@ -411,9 +419,12 @@ fgm_status
 fgm_dlx_run(fgm_dlx *x, const int *given, const fgm_dlx_limits *lim,
             long *count, double *marginals, int *first, long *nodes)
 {
-    const fgm_csp *csp = x->csp;
+    const fgm_csp *csp;
     int v, row;
 
+    if (!x || !count)
+        return FGM_EINVAL;
+    csp = x->csp;
     *count = 0;
     if (nodes)
         *nodes = 0;

@@ -154,9 +154,12 @@ fgm_enumerate(const fgm_csp *csp, const int *given, long max_leaves,
               double deadline, double *marginals, long *leaves)
 {
     walk w;
-    int v, mc = csp->maxcard;
+    int v, mc;
     fgm_status st = FGM_OK;
 
+    if (!csp || !marginals)
+        return FGM_EINVAL;
+    mc = csp->maxcard;
     memset(&w, 0, sizeof w);
     w.csp = csp;
     w.ir = csp->ir;
