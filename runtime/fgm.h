@@ -365,10 +365,10 @@ fgm_status fgm_model_observe_dirichlet(fgm_model *m, int d,
  * way the seed's robust model takes a clue: when V is drawn from an
  * observed Dirichlet prior (fgm_ir_robust, models/sudoku.fgm), that prior
  * becomes a point mass with FGM_CLUE_EPSILON on every other value;
- * otherwise V itself is observed (fgm_model_observe_var).  Looks V's
- * prior up in the factor list on each call.  Returns FGM_EINVAL for V or
- * VALUE out of range. */
-#define FGM_CLUE_EPSILON 1e-8
+ * otherwise V itself is observed (fgm_model_observe_var).  Returns
+ * FGM_EINVAL for M NULL, V or VALUE out of range. */
+#define FGM_CLUE_EPSILON 1e-8   /* the seed's RobustSudokuModel.EpsilonProba:
+                                 * 1 - (K-1) 1e-8 on the clue */
 fgm_status fgm_model_observe_clue(fgm_model *m, int v, int value);
 
 /* Clears every observation. */

@@ -30,6 +30,7 @@ fgm_model_free(fgm_model *m)
     free(m->clamp);
     free(m->pinned);
     free(m->live);
+    free(m->prior_of);
     fgm_sched_free(m->sched);
     fgm_ir_free(m->ir);
     free(m);
@@ -40,6 +41,27 @@ static size_t
 line_up(size_t n)
 {
     return (n + 7) & ~(size_t)7;
+}
+
+/* Fills m->prior_of: the observed Dirichlet node each variable is drawn
+ * from (the seed's robust model, where a clue is observed on the prior),
+ * or -1; the last such factor wins. */
+static void
+find_priors(fgm_model *m)
+{
+    const fgm_ir *ir = m->ir;
+    int v, i;
+
+    for (v = 0; v < ir->nvars; v++)
+        m->prior_of[v] = -1;
+    for (i = 0; i < ir->nfactors; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+
+        if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE
+            && (ir->arrays[ir->dir_array[f->aux]].flags
+                & FGM_ARRAY_OBSERVED))
+            m->prior_of[fgm_ir_scope(ir, f)[0]] = f->aux;
+    }
 }
 
 /* Carves the state arrays out of one allocation, each starting on a
@@ -62,7 +84,9 @@ alloc_state(fgm_model *m)
     m->clamp = malloc(((size_t)s->nvars + 1) * sizeof *m->clamp);
     m->pinned = calloc((size_t)s->nvars + 1, 1);
     m->live = malloc(((size_t)s->nfactors + 1) * sizeof *m->live);
-    if (!m->mem || !m->dir_point || !m->clamp || !m->pinned || !m->live)
+    m->prior_of = malloc(((size_t)s->nvars + 1) * sizeof *m->prior_of);
+    if (!m->mem || !m->dir_point || !m->clamp || !m->pinned || !m->live
+        || !m->prior_of)
         return 0;
     memset(m->mem, 0, n * sizeof *m->mem);
     st->unary = m->mem + off;
@@ -82,6 +106,7 @@ alloc_state(fgm_model *m)
     st->scratch = m->mem + off;
     st->dir_point = m->dir_point;
     st->pinned = m->pinned;
+    find_priors(m);
     return 1;
 }
 

@@ -18,6 +18,8 @@ struct fgm_model {
     int *clamp;                 /* nvars: observed value index or -1 */
     unsigned char *pinned;      /* nvars: st.pinned, set by each run */
     int *live;                  /* nfactors: st.live, set by each run */
+    int *prior_of;              /* nvars: the observed Dirichlet node the
+                                 * variable is drawn from, or -1 */
     double clamp_eps;           /* weight of the other values of a clamp */
     int ran;                    /* messages hold a run's state */
     int rebuilt;                /* the plugin was (re)built on open */
@@ -32,5 +34,10 @@ FGM_INTERNAL fgm_status fgm_model_attach_plugin(fgm_model *m,
                                                 fgm_diag_fn diag, void *ctx);
 
 FGM_INTERNAL void fgm_model_detach_plugin(fgm_model *m);
+
+/* fgm_model_observe_clue with EPS on every other value of a clue (0: an
+ * exact clue, which pins the variable). */
+FGM_INTERNAL fgm_status fgm_model_observe_clue_eps(fgm_model *m, int v,
+                                                   int value, double eps);
 
 #endif /* FGM_MODEL_H */

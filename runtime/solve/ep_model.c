@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ep_model.h"
+#include "../model.h"
 
 /* Copies factor I of SRC into DST (same variable and node numbering). */
 static int
@@ -108,7 +109,6 @@ fgm_ep_free(fgm_ep *ep)
     if (!ep)
         return;
     fgm_model_free(ep->model);
-    free(ep->node_of);
     free(ep->vec);
     free(ep);
 }
@@ -118,8 +118,6 @@ fgm_ep_new(const fgm_csp *csp, fgm_ir *ir, const fgm_solve_opts *opts)
 {
     fgm_ep *ep = calloc(1, sizeof *ep);
     fgm_model_opts mo;
-    const fgm_ir *mir;
-    int i, v;
 
     if (!ep) {
         fgm_ir_free(ir);
@@ -135,27 +133,16 @@ fgm_ep_new(const fgm_csp *csp, fgm_ir *ir, const fgm_solve_opts *opts)
         fgm_ep_free(ep);
         return NULL;
     }
-    mir = fgm_model_ir(ep->model);
-    ep->node_of = malloc(((size_t)mir->nvars + 1) * sizeof *ep->node_of);
-    ep->vec = malloc(((size_t)csp->maxcard + 1) * sizeof *ep->vec);
-    ep->clue_eps = FGM_EP_CLUE_EPSILON;
-    if (!ep->node_of || !ep->vec) {
-        fgm_ep_free(ep);
-        return NULL;
-    }
-    for (v = 0; v < mir->nvars; v++)
-        ep->node_of[v] = -1;
     /* A clue goes to the variable's prior when that prior is observed
      * (the seed's robust model: one observed p per cell); a variable whose
      * prior is a model parameter (dice: p shared by every roll) is
-     * observed itself. */
-    for (i = 0; i < mir->nfactors; i++) {
-        const fgm_ir_factor *f = &mir->factors[i];
-
-        if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE
-            && (mir->arrays[mir->dir_array[f->aux]].flags
-                & FGM_ARRAY_OBSERVED))
-            ep->node_of[fgm_ir_scope(mir, f)[0]] = f->aux;
+     * observed itself.  The model knows which (fgm_model.prior_of). */
+    ep->node_of = ep->model->prior_of;
+    ep->vec = malloc(((size_t)csp->maxcard + 1) * sizeof *ep->vec);
+    ep->clue_eps = FGM_CLUE_EPSILON;
+    if (!ep->vec) {
+        fgm_ep_free(ep);
+        return NULL;
     }
     return ep;
 }
@@ -163,20 +150,7 @@ fgm_ep_new(const fgm_csp *csp, fgm_ir *ir, const fgm_solve_opts *opts)
 void
 fgm_ep_observe(fgm_ep *ep, int v, int value)
 {
-    int d = ep->node_of[v], k = ep->csp->card[v], j;
-
-    if (d < 0) {
-        fgm_model_observe_var(ep->model, v, value);
-        return;
-    }
-    if (value < 0) {
-        fgm_model_observe_dirichlet(ep->model, d, NULL, 0);
-        return;
-    }
-    for (j = 0; j < k; j++)
-        ep->vec[j] = ep->clue_eps;
-    ep->vec[value] = 1.0 - (k - 1) * ep->clue_eps;
-    fgm_model_observe_dirichlet(ep->model, d, ep->vec, 1);
+    fgm_model_observe_clue_eps(ep->model, v, value, ep->clue_eps);
 }
 
 void

@@ -17,17 +17,14 @@
 typedef struct fgm_ep {
     const fgm_csp *csp;
     fgm_model *model;
-    int *node_of;       /* nvars: the variable's observed Dirichlet
-                         * node (a clue becomes its point mass), or -1 */
+    const int *node_of; /* nvars: the variable's observed Dirichlet
+                         * node (a clue becomes its point mass), or -1:
+                         * the model's prior_of */
     double *vec;        /* maxcard scratch */
     double clue_eps;    /* weight of each other value of an observed clue:
-                         * FGM_EP_CLUE_EPSILON (the seed's), or 0 for an
+                         * FGM_CLUE_EPSILON (the seed's), or 0 for an
                          * exact clue, which pins the cell (fgm_state) */
 } fgm_ep;
-
-/* The seed's clue: probability 1 - (K-1) 1e-8 on the clue, 1e-8 elsewhere
- * (RobustSudokuModel.EpsilonProba), observed as a point mass. */
-#define FGM_EP_CLUE_EPSILON 1e-8
 
 /* Returns the IR of CSP->ir with a uniform Dirichlet prior per variable
  * (factors "x ~ Discrete(p)" first, then the model's factors), or a copy
