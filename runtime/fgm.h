@@ -298,10 +298,12 @@ typedef struct fgm_run_opts {
                                 * its belief) of an undamped run, skip the
                                 * updates whose messages a pinned variable
                                 * (a one-hot observation) makes constant.
-                                * The marginals agree to 1e-12; the
-                                * messages into pinned variables are left
-                                * as they were, and the change a tolerance
-                                * test sees leaves them out. */
+                                * Over the same number of sweeps the
+                                * marginals agree to 1e-12.  The messages
+                                * into pinned variables are left as they
+                                * were, and the change a tolerance test
+                                * sees leaves them out: with a tolerance,
+                                * the two modes may stop a sweep apart. */
 } fgm_run_opts;
 
 typedef struct fgm_run_info {
