@@ -632,7 +632,8 @@ fgm_status fgm_plugin_emit_c(const fgm_ir *ir, const char *c_path,
 /* Builds IR's plugin at SO_PATH with the C compiler CC (NULL: $CC, else
  * "cc").  C_PATH (nullable) names the source fgm_plugin_emit_c just wrote
  * for IR: it is compiled when it is a regular file; otherwise (NULL, a
- * device, a link) the source goes to a temporary file next to SO_PATH,
+ * device, a link) the source goes to a temporary directory of this
+ * call's own next to SO_PATH (threads may build the same SO_PATH),
  * removed after.  Returns FGM_OK, FGM_EUNSUPPORTED, FGM_ECC (the
  * compiler failed or could not be run), FGM_EIO or FGM_ENOMEM. */
 fgm_status fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path,

@@ -7,7 +7,10 @@
  * to its schedule again (milliseconds), so that the API needs no
  * schedule handle.
  */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "plugin.h"
@@ -48,7 +51,7 @@ fgm_status
 fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path, const char *c_path,
                    const char *cc, fgm_diag_fn diag, void *ctx)
 {
-    char tmp[4096], why[1024];
+    char dir[4096], tmp[4096 + 16], why[1024];
     struct stat sb;
     fgm_status st;
     int own;
@@ -59,23 +62,34 @@ fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path, const char *c_path,
      * read back: build from a temporary copy then. */
     own = !c_path || lstat(c_path, &sb) != 0 || !S_ISREG(sb.st_mode);
     if (own) {
-        /* The C compiler wants a .c name: SO_PATH.PID.tmp.c. */
-        if (snprintf(tmp, sizeof tmp, "%s.%ld.tmp.c", so_path,
-                     (long)getpid()) >= (int)sizeof tmp) {
+        /* The C compiler wants a .c name, and another thread may be
+         * building the same SO_PATH: the C goes into a directory of this
+         * call's own, SO_PATH.tmp.XXXXXX/plugin.c. */
+        if (snprintf(dir, sizeof dir, "%s.tmp.XXXXXX", so_path)
+            >= (int)sizeof dir) {
             fgm_diagf(diag, ctx, "%s: error: path too long", so_path);
             return FGM_EINVAL;
         }
+        if (!mkdtemp(dir)) {
+            fgm_diagf(diag, ctx, "%s: error: cannot create %s: %s", so_path,
+                      dir, strerror(errno));
+            return FGM_EIO;
+        }
+        snprintf(tmp, sizeof tmp, "%s/plugin.c", dir);
         c_path = tmp;
         st = fgm_plugin_emit_c(ir, c_path, diag, ctx);
         if (st != FGM_OK) {
             unlink(c_path);
+            rmdir(dir);
             return st;
         }
     }
     st = fgm_plugin_build(c_path, so_path, cc, NULL, why, sizeof why);
     if (st != FGM_OK)
         fgm_diagf(diag, ctx, "%s", why);
-    if (own)
+    if (own) {
         unlink(c_path);
+        rmdir(dir);
+    }
     return st;
 }

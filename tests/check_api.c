@@ -6,8 +6,10 @@
  * them (rows, columns and boxes of a Sudoku checked by hand).
  */
 #include <check.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "../runtime/fgm.h"
 #include "suites.h"
@@ -508,6 +510,52 @@ START_TEST(test_plugin_emit)
 }
 END_TEST
 
+/* fgm_plugin_emit_so from two threads at once, same .so and no C path:
+ * each writes its temporary C where the other cannot overwrite or remove
+ * it (a name of its own, not one made of the path and the process id --
+ * a directory squats that name here, which broke the build), and both
+ * builds succeed. */
+typedef struct emit_job {
+    const fgm_ir *ir;
+    const char *so_path;
+    fgm_status st;
+} emit_job;
+
+static void *
+emit_thread(void *arg)
+{
+    emit_job *j = arg;
+
+    j->st = fgm_plugin_emit_so(j->ir, j->so_path, NULL, NULL, NULL, NULL);
+    return NULL;
+}
+
+START_TEST(test_plugin_emit_threads)
+{
+    char so_path[80], squat[128];
+    fgm_ir *ir = fgm_ir_sudoku(2);
+    emit_job a, b;
+    pthread_t ta, tb;
+
+    snprintf(so_path, sizeof so_path, "/tmp/fgm_api_thr_%ld.so",
+             (long)getpid());
+    snprintf(squat, sizeof squat, "%s.%ld.tmp.c", so_path, (long)getpid());
+    ck_assert_int_eq(mkdir(squat, 0700), 0);
+    a.ir = b.ir = ir;
+    a.so_path = b.so_path = so_path;
+    ck_assert_int_eq(pthread_create(&ta, NULL, emit_thread, &a), 0);
+    ck_assert_int_eq(pthread_create(&tb, NULL, emit_thread, &b), 0);
+    pthread_join(ta, NULL);
+    pthread_join(tb, NULL);
+    ck_assert_int_eq(a.st, FGM_OK);
+    ck_assert_int_eq(b.st, FGM_OK);
+    ck_assert_int_eq(access(so_path, R_OK), 0);
+    ck_assert_int_eq(rmdir(squat), 0);      /* untouched, and still empty */
+    unlink(so_path);
+    fgm_ir_free(ir);
+}
+END_TEST
+
 START_TEST(test_bench)
 {
     char *corpus = temp_file(EASY "\n" EASY "\n"), *line = NULL;
@@ -878,6 +926,7 @@ api_suite(void)
     tcase_add_test(core, test_exact_counts);
     tcase_add_test(core, test_generate_puzzle);
     tcase_add_test(core, test_plugin_emit);
+    tcase_add_test(core, test_plugin_emit_threads);
     tcase_add_test(core, test_bench);
     tcase_add_test(core, test_utilities);
     tcase_add_test(limits, test_limits);
