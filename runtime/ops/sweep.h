@@ -11,66 +11,40 @@
 
 #include "common.h"
 
-/* BELIEF = normalize(UNARY * prod of the N messages MSGS[E[j]*stride]):
- * a belief recomputed from scratch (end of every sweep, so that divisions
- * never accumulate rounding). */
+/* BELIEF[t] = normalize(UNARY[t] * prod of the N messages
+ * MSGS[E[t][j]*stride]) for the G (1 or 2) variables t: beliefs
+ * recomputed from scratch (end of every sweep, so that divisions never
+ * accumulate rounding).  Each variable's product is one long dependent
+ * chain; two chains interleaved keep the multiplier busy, and give the
+ * same numbers as one at a time.  G is a constant at every call. */
 FGM_K_HOT void
-fgm_k_belief_full(double *belief, const double *unary, const double *msgs,
-                  const int *edges, int n, int stride, int k)
+fgm_k_belief_full(double *const *belief, const double *const *unary,
+                  const double *msgs, const int *const *e, int g, int n,
+                  int stride, int k)
 {
-    fgm_v4 b[FGM_K_VCHUNKS];
-    int c, j, nc = FGM_K_NCHUNKS(k);
+    fgm_v4 b[2][FGM_K_VCHUNKS];
+    int c, j, t, nc = FGM_K_NCHUNKS(k);
 
-    for (c = 0; c < nc; c++)
-        b[c] = fgm_v_load(unary + c * FGM_K_LANES);
-    for (j = 0; j < n; j++) {
-        const double *m = msgs + (long)edges[j] * stride;
-
+    for (t = 0; t < g; t++)
         for (c = 0; c < nc; c++)
-            b[c] = fgm_v_mul(b[c], fgm_v_load(m + c * FGM_K_LANES));
+            b[t][c] = fgm_v_load(unary[t] + c * FGM_K_LANES);
+    for (j = 0; j < n; j++) {
+        for (t = 0; t < g; t++) {
+            const double *m = msgs + (long)e[t][j] * stride;
+
+            for (c = 0; c < nc; c++)
+                b[t][c] = fgm_v_mul(b[t][c], fgm_v_load(m + c * FGM_K_LANES));
+        }
         /* Messages are >= FGM_K_FLOOR (1e-30): renormalizing every 8
          * keeps the running product far from underflow. */
         if ((j & 7) == 7)
-            fgm_v_normalize(b, nc, k);
+            for (t = 0; t < g; t++)
+                fgm_v_normalize(b[t], nc, k);
     }
-    fgm_v_normalize(b, nc, k);
-    for (c = 0; c < nc; c++)
-        fgm_v_store(belief + c * FGM_K_LANES, b[c]);
-}
-
-/* fgm_k_belief_full for two variables with N messages each, their loops
- * interleaved: each variable's product is one long dependent chain, and
- * two chains keep the multiplier busy.  The same numbers as two calls. */
-FGM_K_HOT void
-fgm_k_belief_full2(double *b1, double *b2, const double *u1, const double *u2,
-                   const double *msgs, const int *e1, const int *e2, int n,
-                   int stride, int k)
-{
-    fgm_v4 x[FGM_K_VCHUNKS], y[FGM_K_VCHUNKS];
-    int c, j, nc = FGM_K_NCHUNKS(k);
-
-    for (c = 0; c < nc; c++) {
-        x[c] = fgm_v_load(u1 + c * FGM_K_LANES);
-        y[c] = fgm_v_load(u2 + c * FGM_K_LANES);
-    }
-    for (j = 0; j < n; j++) {
-        const double *m1 = msgs + (long)e1[j] * stride;
-        const double *m2 = msgs + (long)e2[j] * stride;
-
-        for (c = 0; c < nc; c++) {
-            x[c] = fgm_v_mul(x[c], fgm_v_load(m1 + c * FGM_K_LANES));
-            y[c] = fgm_v_mul(y[c], fgm_v_load(m2 + c * FGM_K_LANES));
-        }
-        if ((j & 7) == 7) {
-            fgm_v_normalize(x, nc, k);
-            fgm_v_normalize(y, nc, k);
-        }
-    }
-    fgm_v_normalize(x, nc, k);
-    fgm_v_normalize(y, nc, k);
-    for (c = 0; c < nc; c++) {
-        fgm_v_store(b1 + c * FGM_K_LANES, x[c]);
-        fgm_v_store(b2 + c * FGM_K_LANES, y[c]);
+    for (t = 0; t < g; t++) {
+        fgm_v_normalize(b[t], nc, k);
+        for (c = 0; c < nc; c++)
+            fgm_v_store(belief[t] + c * FGM_K_LANES, b[t][c]);
     }
 }
 
@@ -181,7 +155,9 @@ fgm_k_refresh(fgm_state *st, int nvars, const int *var_edge_off,
               const int *var_edges, const int *card, int k, int stride,
               int v2f)
 {
-    double change = 0.0, c;
+    double change = 0.0, c, *b[2];
+    const double *u[2];
+    const int *e[2];
     int v, w, j, kv, n, two;
 
     for (v = 0; v < nvars; v += 1 + two) {
@@ -190,21 +166,19 @@ fgm_k_refresh(fgm_state *st, int nvars, const int *var_edge_off,
             continue;
         kv = card ? card[v] : k;
         n = var_edge_off[v + 1] - var_edge_off[v];
+        /* Two alike variables at once (the same numbers). */
         two = v + 1 < nvars && !(st->skip_pinned && st->pinned[v + 1])
               && (card ? card[v + 1] : k) == kv
               && var_edge_off[v + 2] - var_edge_off[v + 1] == n;
-        if (two)    /* two alike variables at once (the same numbers) */
-            fgm_k_belief_full2(st->belief + (long)v * stride,
-                               st->belief + (long)(v + 1) * stride,
-                               st->unary + (long)v * stride,
-                               st->unary + (long)(v + 1) * stride, st->msg,
-                               var_edges + var_edge_off[v],
-                               var_edges + var_edge_off[v + 1], n, stride,
-                               kv);
+        for (w = 0; w <= two; w++) {
+            b[w] = st->belief + (long)(v + w) * stride;
+            u[w] = st->unary + (long)(v + w) * stride;
+            e[w] = var_edges + var_edge_off[v + w];
+        }
+        if (two)
+            fgm_k_belief_full(b, u, st->msg, e, 2, n, stride, kv);
         else
-            fgm_k_belief_full(st->belief + (long)v * stride,
-                              st->unary + (long)v * stride, st->msg,
-                              var_edges + var_edge_off[v], n, stride, kv);
+            fgm_k_belief_full(b, u, st->msg, e, 1, n, stride, kv);
         for (w = v; v2f && w <= v + two; w++)
             for (j = var_edge_off[w]; j < var_edge_off[w + 1]; j++) {
                 c = fgm_k_v2f_edge(st, var_edges[j], w, stride, kv);
