@@ -106,7 +106,6 @@ alloc_state(fgm_model *m)
     st->scratch = m->mem + off;
     st->dir_point = m->dir_point;
     st->pinned = m->pinned;
-    find_priors(m);
     return 1;
 }
 
@@ -189,6 +188,7 @@ fgm_model_open_ir(fgm_ir *ir, const fgm_model_opts *opts, fgm_model **out,
         fgm_model_free(m);
         return FGM_ENOMEM;
     }
+    find_priors(m);
     fgm_model_clear(m);
     st = fgm_model_attach_plugin(m, opts, diag, ctx);
     if (st != FGM_OK) {
