@@ -338,7 +338,8 @@ one_hot(const double *x, int k)
 /* Fills m->pinned from the current observations: a one-hot unary vector
  * (an exact clamp or evidence), or a Dirichlet factor whose prior is a
  * one-hot point mass; then st.live, the factor updates a skipping sweep
- * still runs (the tests of fgm_k_skip2 and fgm_k_dirichlet). */
+ * still runs (the kernels' own tests, fgm_k_neq_pinned and
+ * fgm_k_dirichlet_pinned). */
 static void
 find_pinned(fgm_model *m)
 {
@@ -362,10 +363,11 @@ find_pinned(fgm_model *m)
         const fgm_sched_factor *f = &s->factors[i];
         const int *vars = s->edge_var + f->edge;
 
-        if (f->op == FGM_OP_NEQ && (m->pinned[vars[0]] | m->pinned[vars[1]]))
+        if (f->op == FGM_OP_NEQ
+            && fgm_k_neq_pinned(&m->st, vars[0], vars[1]))
             continue;
-        if (f->op == FGM_OP_DIRICHLET && m->pinned[vars[0]]
-            && m->dir_point[f->aux])
+        if (f->op == FGM_OP_DIRICHLET
+            && fgm_k_dirichlet_pinned(&m->st, vars[0], f->aux))
             continue;
         m->live[m->st.nlive++] = i;
     }

@@ -9,6 +9,15 @@
 
 #include "common.h"
 
+/* Whether a skipping sweep skips "x ~ Discrete(p)" for variable V and
+ * node D: V is pinned and D's prior a point mass (runtime/model.c lists
+ * the updates that remain with this test). */
+FGM_K_HOT int
+fgm_k_dirichlet_pinned(const fgm_state *st, int v, int d)
+{
+    return st->pinned[v] && st->dir_point[d];
+}
+
 /* Message of "x ~ Discrete(p)" to x when p is a Dirichlet node (EP).
  *
  * The cavity of p is Dir(a), a = posterior - this factor's pseudo-count
@@ -38,7 +47,7 @@ fgm_k_dirichlet(fgm_state *st, int e, int v, int d, int g, int stride, int k,
     int c, nc = FGM_K_NCHUNKS(k);
 
     (void)scratch;
-    if (st->skip_pinned && st->pinned[v] && st->dir_point[d])
+    if (st->skip_pinned && fgm_k_dirichlet_pinned(st, v, d))
         return 0.0;
     for (c = 0; c < nc; c++)
         q[c] = fgm_v_keep(fgm_v_div(fgm_v_load(bel + c * FGM_K_LANES),

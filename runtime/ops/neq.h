@@ -185,12 +185,20 @@ fgm_k_neq_plain(const fgm_state *st)
            && !st->parallel;
 }
 
-/* Whether the update of a factor over VA and VB is skipped this sweep:
- * one of them is pinned (see fgm_state.skip_pinned). */
+/* Whether a skipping sweep skips x != y over VA and VB: one of them is
+ * pinned (see fgm_state.skip_pinned; runtime/model.c lists the updates
+ * that remain with this test). */
+FGM_K_HOT int
+fgm_k_neq_pinned(const fgm_state *st, int va, int vb)
+{
+    return st->pinned[va] | st->pinned[vb];
+}
+
+/* Whether the update of x != y over VA and VB is skipped this sweep. */
 FGM_K_HOT int
 fgm_k_skip2(const fgm_state *st, int va, int vb)
 {
-    return st->skip_pinned && (st->pinned[va] | st->pinned[vb]);
+    return st->skip_pinned && fgm_k_neq_pinned(st, va, vb);
 }
 
 /* Update of x != y (edges EA to x, EB to y), sum- or max-product.
