@@ -158,7 +158,7 @@ check_max(gsl_rng *r, int n, int k, int trial)
     double q[MAXK * MAXK], got[MAXK * MAXK], each[MAXK * MAXK];
     /* Zeroed only to quiet GCC's -Wmaybe-uninitialized through the
      * const parameters of fgm_k_alldiff_assign. */
-    double work[4 * MAXK * MAXK + 6 * MAXK] = { 0 };
+    double work[FGM_K_ALLDIFF_MAX_WORK(MAXK)] = { 0 };
     long double want[MAXK * MAXK];
     int j;
 

@@ -92,17 +92,23 @@
 #define FGM_K_ALLDIFF_SUM_MAXK 20   /* sum-product: 2^(K+1) doubles */
 #define FGM_K_ALLDIFF_FIXED (1.0 - 1e-9)
 
+/* Doubles of work fgm_k_alldiff_max_minors needs over K values: the
+ * cost and distance matrices (rows of whole chunks, KP doubles), duals
+ * and the assignment's distances. */
+#define FGM_K_ALLDIFF_KP(k) (FGM_K_NCHUNKS(k) * FGM_K_LANES)
+#define FGM_K_ALLDIFF_MAX_WORK(k) \
+    (4L * (k) * FGM_K_ALLDIFF_KP(k) + 2L * (k) + 5L * FGM_K_ALLDIFF_KP(k))
+
 /* Doubles of scratch fgm_k_alldiff needs for arity N over K values:
  * cavities and new messages (2 N K), plus F and B (2^(K+1)) for
- * sum-product or the cost, distance and dual arrays (4 K^2 + 6 K) for
- * max-product. */
+ * sum-product or FGM_K_ALLDIFF_MAX_WORK(K) for max-product. */
 static inline long
 fgm_k_alldiff_scratch(int n, int k, int max_product)
 {
     long w = 2L * n * k;
 
     if (max_product)
-        return w + 4L * k * k + 6L * k;
+        return w + FGM_K_ALLDIFF_MAX_WORK(k);
     return w + (2L << k);
 }
 
@@ -210,24 +216,114 @@ fgm_k_ad_lt(double az, double af, double bz, double bf)
     return az < bz || (az == bz && af < bf);
 }
 
+/* The two O(K^3) inner loops of the max-product messages, over one row of
+ * M columns (NC = FGM_K_NCHUNKS(M) whole chunks, the lanes past M
+ * computing unused values).  With AVX (plugins, built -march=native) they
+ * run on vectors, a lexicographic compare and blend per chunk; without
+ * (the library's portable build) on scalars with branches, which GCC
+ * compiles better there than two-half vector blends.  The same
+ * arithmetic, so the same bits either way. */
+
+/* Dijkstra's relaxation through settled column C1 (distance (D1Z, D1F),
+ * matched row R1 with costs Z1, F1 and duals U1Z, U1F): each unsettled
+ * column's distance (DZ, DF) becomes the shorter of itself and
+ * d1 + c[r1][c] - u[r1] - v[c], PRED (rows as doubles) following. */
+FGM_K_HOT void
+fgm_k_ad_relax(double *dz, double *df, double *pred, const double *settled,
+               const double *z1, const double *f1, double d1z, double d1f,
+               double u1z, double u1f, const double *vz, const double *vf,
+               int r1, int m)
+{
+#ifdef __AVX__
+    fgm_v4 az = fgm_v_splat(d1z), af = fgm_v_splat(d1f);
+    fgm_v4 bz = fgm_v_splat(u1z), bf = fgm_v_splat(u1f);
+    fgm_v4 rv = fgm_v_splat(r1), half = fgm_v_splat(0.5);
+    int c, nc = FGM_K_NCHUNKS(m);
+
+    for (c = 0; c < nc * FGM_K_LANES; c += FGM_K_LANES) {
+        fgm_v4 nz = fgm_v_sub(fgm_v_sub(fgm_v_add(az, fgm_v_load(z1 + c)),
+                                        bz), fgm_v_load(vz + c));
+        fgm_v4 nf = fgm_v_sub(fgm_v_sub(fgm_v_add(af, fgm_v_load(f1 + c)),
+                                        bf), fgm_v_load(vf + c));
+        fgm_v4 oz = fgm_v_load(dz + c), of = fgm_v_load(df + c);
+        fgm_v4i better = fgm_v_mand(fgm_v_lexlt(nz, nf, oz, of),
+                                    fgm_v_lt(fgm_v_load(settled + c), half));
+
+        fgm_v_store(dz + c, fgm_v_select(better, nz, oz));
+        fgm_v_store(df + c, fgm_v_select(better, nf, of));
+        fgm_v_store(pred + c, fgm_v_select(better, rv, fgm_v_load(pred + c)));
+    }
+#else
+    double nz, nf;
+    int c;
+
+    for (c = 0; c < m; c++) {
+        if (settled[c] != 0.0)
+            continue;
+        nz = d1z + z1[c] - u1z - vz[c];
+        nf = d1f + f1[c] - u1f - vf[c];
+        if (fgm_k_ad_lt(nz, nf, dz[c], df[c])) {
+            dz[c] = nz;
+            df[c] = nf;
+            pred[c] = r1;
+        }
+    }
+#endif
+}
+
+/* Floyd-Warshall through MID for one row: (AZ, AF)[b] becomes the
+ * shorter of itself and (Z0 + MZ[b], F0 + MF[b]), for the M columns. */
+FGM_K_HOT void
+fgm_k_ad_through(double *az, double *af, double z0, double f0,
+                 const double *mz, const double *mf, int m)
+{
+#ifdef __AVX__
+    fgm_v4 vz0 = fgm_v_splat(z0), vf0 = fgm_v_splat(f0);
+    int c, nc = FGM_K_NCHUNKS(m);
+
+    for (c = 0; c < nc * FGM_K_LANES; c += FGM_K_LANES) {
+        fgm_v4 nz = fgm_v_add(vz0, fgm_v_load(mz + c));
+        fgm_v4 nf = fgm_v_add(vf0, fgm_v_load(mf + c));
+        fgm_v4 oz = fgm_v_load(az + c), of = fgm_v_load(af + c);
+        fgm_v4i lt = fgm_v_lexlt(nz, nf, oz, of);
+
+        fgm_v_store(az + c, fgm_v_select(lt, nz, oz));
+        fgm_v_store(af + c, fgm_v_select(lt, nf, of));
+    }
+#else
+    double tz, tf;
+    int b;
+
+    for (b = 0; b < m; b++) {
+        tz = z0 + mz[b];
+        tf = f0 + mf[b];
+        if (fgm_k_ad_lt(tz, tf, az[b], af[b])) {
+            az[b] = tz;
+            af[b] = tf;
+        }
+    }
+#endif
+}
+
 /* Minimum-cost assignment of an M x M matrix of lexicographic costs (CZ,
- * CF row-major; M <= FGM_K_MAXCARD) by shortest augmenting paths (Kuhn
- * 1955, Munkres 1957, Jonker and Volgenant 1987).  Fills COL_OF_ROW,
- * ROW_OF_COL and the duals (UZ, UF) per row, (VZ, VF) per column, with
+ * CF; row r at r * MS, MS = FGM_K_NCHUNKS(M) * FGM_K_LANES, the entries
+ * past M in a row finite) by shortest augmenting paths (Kuhn 1955,
+ * Munkres 1957, Jonker and Volgenant 1987).  Fills COL_OF_ROW, ROW_OF_COL
+ * and the duals (UZ, UF) per row (M), (VZ, VF) per column (MS), with
  * every reduced cost c - u - v >= 0 (up to rounding) and 0 on the
- * matching.  DZ, DF: M doubles each of work.  O(M^3). */
+ * matching.  W: 3 MS doubles of work.  O(M^3). */
 static inline void
 fgm_k_alldiff_assign(const double *cz, const double *cf, int m,
                      double *uz, double *uf, double *vz, double *vf,
-                     int *col_of_row, int *row_of_col, double *dz,
-                     double *df)
+                     int *col_of_row, int *row_of_col, double *w)
 {
-    int pred[FGM_K_MAXCARD], r0, r, r1, c, c1, nx;
-    unsigned char done[FGM_K_MAXCARD];
-    double nz, nf, lz, lf;
+    int ms = FGM_K_NCHUNKS(m) * FGM_K_LANES;
+    double *dz = w, *df = w + ms, *pred = w + 2 * ms;
+    double settled[FGM_K_MAXCARD], lz, lf;
+    int r0, r, r1, c, c1, nx;
 
     for (r = 0; r < m; r++) {
-        const double *z = cz + (long)r * m, *f = cf + (long)r * m;
+        const double *z = cz + (long)r * ms, *f = cf + (long)r * ms;
         int best = 0;
 
         /* Row minima: reduced costs start >= 0 whatever the signs. */
@@ -238,40 +334,34 @@ fgm_k_alldiff_assign(const double *cz, const double *cf, int m,
         uf[r] = f[best];
         col_of_row[r] = -1;
     }
-    for (c = 0; c < m; c++) {
+    for (c = 0; c < ms; c++) {
         vz[c] = vf[c] = 0.0;
         row_of_col[c] = -1;
     }
     for (r0 = 0; r0 < m; r0++) {
+        const double *z0 = cz + (long)r0 * ms, *f0 = cf + (long)r0 * ms;
+
         /* Dijkstra over reduced costs from the free row R0 to the nearest
          * free column; matched edges cost 0. */
-        for (c = 0; c < m; c++) {
-            dz[c] = cz[(long)r0 * m + c] - uz[r0] - vz[c];
-            df[c] = cf[(long)r0 * m + c] - uf[r0] - vf[c];
+        for (c = 0; c < ms; c++) {
+            dz[c] = z0[c] - uz[r0] - vz[c];
+            df[c] = f0[c] - uf[r0] - vf[c];
             pred[c] = r0;
-            done[c] = 0;
+            settled[c] = 0.0;
         }
         for (;;) {
             c1 = -1;
             for (c = 0; c < m; c++)
-                if (!done[c] && (c1 < 0 || fgm_k_ad_lt(dz[c], df[c], dz[c1],
-                                                       df[c1])))
+                if (settled[c] == 0.0
+                    && (c1 < 0 || fgm_k_ad_lt(dz[c], df[c], dz[c1], df[c1])))
                     c1 = c;
-            done[c1] = 1;
+            settled[c1] = 1.0;
             r1 = row_of_col[c1];
             if (r1 < 0)
                 break;
-            for (c = 0; c < m; c++) {
-                if (done[c])
-                    continue;
-                nz = dz[c1] + cz[(long)r1 * m + c] - uz[r1] - vz[c];
-                nf = df[c1] + cf[(long)r1 * m + c] - uf[r1] - vf[c];
-                if (fgm_k_ad_lt(nz, nf, dz[c], df[c])) {
-                    dz[c] = nz;
-                    df[c] = nf;
-                    pred[c] = r1;
-                }
-            }
+            fgm_k_ad_relax(dz, df, pred, settled, cz + (long)r1 * ms,
+                           cf + (long)r1 * ms, dz[c1], df[c1], uz[r1],
+                           uf[r1], vz, vf, r1, m);
         }
         /* Potentials: a settled column at distance d (and its matched
          * row) moves by L - d, keeping reduced costs >= 0 and making the
@@ -281,7 +371,7 @@ fgm_k_alldiff_assign(const double *cz, const double *cf, int m,
         uz[r0] += lz;
         uf[r0] += lf;
         for (c = 0; c < m; c++)
-            if (done[c] && c != c1) {
+            if (settled[c] != 0.0 && c != c1) {
                 r = row_of_col[c];
                 uz[r] += lz - dz[c];
                 uf[r] += lf - df[c];
@@ -289,7 +379,7 @@ fgm_k_alldiff_assign(const double *cz, const double *cf, int m,
                 vf[c] -= lf - df[c];
             }
         for (c = c1;; c = nx) {
-            r = pred[c];
+            r = (int)pred[c];
             nx = col_of_row[r];
             row_of_col[c] = r;
             col_of_row[r] = c;
@@ -302,53 +392,47 @@ fgm_k_alldiff_assign(const double *cz, const double *cf, int m,
 /* Max-product messages of alldiff for all N rows of Q (N x K, entries
  * >= 0, N <= K <= FGM_K_MAXCARD): OUT row i = the best assignment of each
  * minor (i, v) divided by the row's best, or all 0 when every assignment
- * of the other rows meets a zero.  WORK holds 4 K^2 + 6 K doubles. */
+ * of the other rows meets a zero.  WORK holds FGM_K_ALLDIFF_MAX_WORK(K)
+ * doubles.  Matrices have rows of KP = whole chunks of doubles. */
 static inline void
 fgm_k_alldiff_max_minors(const double *q, int n, int k, double *out,
                          double *work)
 {
-    long kk = (long)k * k;
+    int kp = FGM_K_ALLDIFF_KP(k);
+    long kk = (long)k * kp;
     double *cz = work, *cf = cz + kk, *gz = cf + kk, *gf = gz + kk;
-    double *uz = gf + kk, *uf = uz + k, *vz = uf + k, *vf = vz + k;
-    double *dz = vf + k, *df = dz + k, x, optz = 0.0, tz, tf;
+    double *uz = gf + kk, *uf = uz + k, *vz = uf + k, *vf = vz + kp;
+    double x, optz = 0.0, tz, tf;
     int col_of_row[FGM_K_MAXCARD], row_of_col[FGM_K_MAXCARD];
     int r, a, b, mid, i, w, t;
 
     for (r = 0; r < k; r++)
-        for (w = 0; w < k; w++) {
-            x = r < n ? q[(long)r * k + w] : 1.0;
-            cz[(long)r * k + w] = x > 0.0 ? 0.0 : 1.0;
-            cf[(long)r * k + w] = x > 0.0 && x != 1.0 ? -log(x) : 0.0;
+        for (w = 0; w < kp; w++) {
+            /* Past K: a zero entry, finite costs no path uses. */
+            x = w >= k ? 0.0 : r < n ? q[(long)r * k + w] : 1.0;
+            cz[(long)r * kp + w] = x > 0.0 ? 0.0 : 1.0;
+            cf[(long)r * kp + w] = x > 0.0 && x != 1.0 ? -log(x) : 0.0;
         }
     fgm_k_alldiff_assign(cz, cf, k, uz, uf, vz, vf, col_of_row, row_of_col,
-                         dz, df);
+                         vf + kp);
     for (r = 0; r < k; r++)
-        optz += cz[(long)r * k + col_of_row[r]];
+        optz += cz[(long)r * kp + col_of_row[r]];
     /* G[a][b]: value a's matched row moving to value b, reduced. */
     for (a = 0; a < k; a++) {
         r = row_of_col[a];
-        for (b = 0; b < k; b++) {
-            gz[(long)a * k + b] = cz[(long)r * k + b] - uz[r] - vz[b];
-            gf[(long)a * k + b] = cf[(long)r * k + b] - uf[r] - vf[b];
+        for (b = 0; b < kp; b++) {
+            gz[(long)a * kp + b] = cz[(long)r * kp + b] - uz[r] - vz[b];
+            gf[(long)a * kp + b] = cf[(long)r * kp + b] - uf[r] - vf[b];
         }
-        gz[(long)a * k + a] = gf[(long)a * k + a] = 0.0;
+        gz[(long)a * kp + a] = gf[(long)a * kp + a] = 0.0;
     }
     for (mid = 0; mid < k; mid++)
-        for (a = 0; a < k; a++) {
-            double az = gz[(long)a * k + mid], af = gf[(long)a * k + mid];
-
-            if (a == mid)
-                continue;
-            for (b = 0; b < k; b++) {
-                tz = az + gz[(long)mid * k + b];
-                tf = af + gf[(long)mid * k + b];
-                if (fgm_k_ad_lt(tz, tf, gz[(long)a * k + b],
-                                gf[(long)a * k + b])) {
-                    gz[(long)a * k + b] = tz;
-                    gf[(long)a * k + b] = tf;
-                }
-            }
-        }
+        for (a = 0; a < k; a++)
+            if (a != mid)
+                fgm_k_ad_through(gz + (long)a * kp, gf + (long)a * kp,
+                                 gz[(long)a * kp + mid],
+                                 gf[(long)a * kp + mid], gz + (long)mid * kp,
+                                 gf + (long)mid * kp, k);
     for (i = 0; i < n; i++) {
         double *o = out + (long)i * k, bz = 0.0, bf = 0.0;
 
@@ -356,16 +440,16 @@ fgm_k_alldiff_max_minors(const double *q, int n, int k, double *out,
          * D[w][s(i)] - v[w]. */
         t = col_of_row[i];
         for (w = 0; w < k; w++) {
-            tz = gz[(long)w * k + t] - vz[w];
-            tf = gf[(long)w * k + t] - vf[w];
+            tz = gz[(long)w * kp + t] - vz[w];
+            tf = gf[(long)w * kp + t] - vf[w];
             if (w == 0 || fgm_k_ad_lt(tz, tf, bz, bf)) {
                 bz = tz;
                 bf = tf;
             }
         }
         for (w = 0; w < k; w++) {
-            tz = gz[(long)w * k + t] - vz[w];
-            tf = gf[(long)w * k + t] - vf[w];
+            tz = gz[(long)w * kp + t] - vz[w];
+            tf = gf[(long)w * kp + t] - vf[w];
             /* optz - uz[i] + bz zero entries in the best: none allowed. */
             o[w] = tz == bz && optz - uz[i] + bz == 0.0 ? exp(bf - tf) : 0.0;
         }
@@ -506,15 +590,17 @@ fgm_k_alldiff_sum_minors_ryser(const double *q, int n, int k, double *out,
 }
 
 /* fgm_k_alldiff_max_minors by one assignment solve per (i, v), as in the
- * seed.  WORK: 2 K^2 + 6 K doubles. */
+ * seed.  WORK: FGM_K_ALLDIFF_MAX_WORK(K) doubles. */
 static inline void
 fgm_k_alldiff_max_minors_each(const double *q, int n, int k, double *out,
                               double *work)
 {
-    int m = k - 1, col_of_row[FGM_K_MAXCARD], row_of_col[FGM_K_MAXCARD];
+    int m = k - 1, ms = FGM_K_ALLDIFF_KP(m);
+    int col_of_row[FGM_K_MAXCARD], row_of_col[FGM_K_MAXCARD];
     long mm = (long)m * m;
-    double *cz = work, *cf = cz + mm, *uz = cf + mm, *uf = uz + m;
-    double *vz = uf + m, *vf = vz + m, *dz = vf + m, *df = dz + m;
+    double *minor = work, *cz = minor + mm, *cf = cz + (long)m * ms;
+    double *uz = cf + (long)m * ms, *uf = uz + m, *vz = uf + m;
+    double *vf = vz + ms, x;
     double oz[FGM_K_MAXCARD], of[FGM_K_MAXCARD], bz = 0.0, bf = 0.0;
     int i, v, r, c;
 
@@ -522,19 +608,22 @@ fgm_k_alldiff_max_minors_each(const double *q, int n, int k, double *out,
         double *o = out + (long)i * k;
 
         for (v = 0; v < k; v++) {
-            fgm_k_alldiff_minor(q, n, k, i, v, cf);
-            for (r = 0; r < mm; r++) {
-                cz[r] = cf[r] > 0.0 ? 0.0 : 1.0;
-                cf[r] = cf[r] > 0.0 && cf[r] != 1.0 ? -log(cf[r]) : 0.0;
-            }
+            fgm_k_alldiff_minor(q, n, k, i, v, minor);
+            for (r = 0; r < m; r++)
+                for (c = 0; c < ms; c++) {
+                    x = c < m ? minor[(long)r * m + c] : 0.0;
+                    cz[(long)r * ms + c] = x > 0.0 ? 0.0 : 1.0;
+                    cf[(long)r * ms + c] = x > 0.0 && x != 1.0 ? -log(x)
+                                                               : 0.0;
+                }
             oz[v] = of[v] = 0.0;
             if (m > 0)
                 fgm_k_alldiff_assign(cz, cf, m, uz, uf, vz, vf, col_of_row,
-                                     row_of_col, dz, df);
+                                     row_of_col, vf + ms);
             for (r = 0; r < m; r++) {
                 c = col_of_row[r];
-                oz[v] += cz[(long)r * m + c];
-                of[v] += cf[(long)r * m + c];
+                oz[v] += cz[(long)r * ms + c];
+                of[v] += cf[(long)r * ms + c];
             }
             if (v == 0 || fgm_k_ad_lt(oz[v], of[v], bz, bf)) {
                 bz = oz[v];
