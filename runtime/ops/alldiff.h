@@ -271,6 +271,59 @@ fgm_k_ad_relax(double *dz, double *df, double *pred, const double *settled,
 #endif
 }
 
+/* The nearest unsettled column among the M of (DZ, DF) (the first of
+ * equals): Dijkstra's next column. */
+FGM_K_HOT int
+fgm_k_ad_nearest(const double *dz, const double *df, const double *settled,
+                 int m)
+{
+#ifdef __AVX__
+    /* Lane-wise minima over the chunks (an earlier chunk keeps ties),
+     * then over the four lanes (the lower column keeps ties). */
+    fgm_v4 bz = fgm_v_splat(HUGE_VAL), bf = bz, bi = fgm_v_splat(-1.0);
+    fgm_v4 half = fgm_v_splat(0.5);
+    double z, f, i, wz, wf, wi;
+    int c, l, nc = FGM_K_NCHUNKS(m);
+
+    for (c = 0; c < nc; c++) {
+        const double *pz = dz + c * FGM_K_LANES, *pf = df + c * FGM_K_LANES;
+        fgm_v4 z4 = fgm_v_load(pz), f4 = fgm_v_load(pf);
+        fgm_v4i take = fgm_v_mand(
+            fgm_v_mand(fgm_v_lexlt(z4, f4, bz, bf), fgm_v_live(c, m)),
+            fgm_v_lt(fgm_v_load(settled + c * FGM_K_LANES), half));
+        fgm_v4 idx = fgm_v_add(fgm_v_set(0.0, 1.0, 2.0, 3.0),
+                               fgm_v_splat((double)c * FGM_K_LANES));
+
+        bz = fgm_v_select(take, z4, bz);
+        bf = fgm_v_select(take, f4, bf);
+        bi = fgm_v_select(take, idx, bi);
+    }
+    wz = fgm_v_lane(bz, 0);
+    wf = fgm_v_lane(bf, 0);
+    wi = fgm_v_lane(bi, 0);
+    for (l = 1; l < FGM_K_LANES; l++) {
+        z = fgm_v_lane(bz, l);
+        f = fgm_v_lane(bf, l);
+        i = fgm_v_lane(bi, l);
+        if (i >= 0.0 && (wi < 0.0 || fgm_k_ad_lt(z, f, wz, wf)
+                         || (z == wz && f == wf && i < wi))) {
+            wz = z;
+            wf = f;
+            wi = i;
+        }
+    }
+    return (int)wi;
+#else
+    int c, c1 = -1;
+
+    for (c = 0; c < m; c++)
+        if (settled[c] == 0.0
+            && (c1 < 0 || fgm_k_ad_lt(dz[c], df[c], dz[c1], df[c1])))
+            c1 = c;
+    return c1;
+#endif
+}
+
 /* Floyd-Warshall through MID for one row: (AZ, AF)[b] becomes the
  * shorter of itself and (Z0 + MZ[b], F0 + MF[b]), for the M columns. */
 FGM_K_HOT void
@@ -340,21 +393,20 @@ fgm_k_alldiff_assign(const double *cz, const double *cf, int m,
     }
     for (r0 = 0; r0 < m; r0++) {
         const double *z0 = cz + (long)r0 * ms, *f0 = cf + (long)r0 * ms;
+        fgm_v4 u0z = fgm_v_splat(uz[r0]), u0f = fgm_v_splat(uf[r0]);
 
         /* Dijkstra over reduced costs from the free row R0 to the nearest
          * free column; matched edges cost 0. */
-        for (c = 0; c < ms; c++) {
-            dz[c] = z0[c] - uz[r0] - vz[c];
-            df[c] = f0[c] - uf[r0] - vf[c];
-            pred[c] = r0;
-            settled[c] = 0.0;
+        for (c = 0; c < ms; c += FGM_K_LANES) {
+            fgm_v_store(dz + c, fgm_v_sub(fgm_v_sub(fgm_v_load(z0 + c), u0z),
+                                          fgm_v_load(vz + c)));
+            fgm_v_store(df + c, fgm_v_sub(fgm_v_sub(fgm_v_load(f0 + c), u0f),
+                                          fgm_v_load(vf + c)));
+            fgm_v_store(pred + c, fgm_v_splat(r0));
+            fgm_v_store(settled + c, fgm_v_zero());
         }
         for (;;) {
-            c1 = -1;
-            for (c = 0; c < m; c++)
-                if (settled[c] == 0.0
-                    && (c1 < 0 || fgm_k_ad_lt(dz[c], df[c], dz[c1], df[c1])))
-                    c1 = c;
+            c1 = fgm_k_ad_nearest(dz, df, settled, m);
             settled[c1] = 1.0;
             r1 = row_of_col[c1];
             if (r1 < 0)
