@@ -72,6 +72,15 @@
  * Inf. Theory 54(3):1241-1251, 2008.  Rounding: the finite part of a cost
  * sums up to N terms of size up to ~745 (-log of the smallest double), so
  * a message entry carries a relative error of a few ulp of N * 745.
+ * Speed: the matrices have rows of whole four-lane chunks, and the three
+ * inner loops over a row (Dijkstra's relaxation and nearest column,
+ * Floyd-Warshall's relaxation) run on AVX vectors in a plugin, scalar in
+ * the library's portable build -- the same operations on each entry, so
+ * the same bits.  With the sizes constant in a plugin, one 9x9 sweep of
+ * 27 factors measures 0.12 ms (tests/bench_alldiff.c built
+ * -march=native; the seed's C#: 9.2 ms).  libm's log and exp are then a
+ * quarter of the time; vector versions of our own were tried and gained
+ * under 10% compiled while costing 13% interpreted (SSE2 halves).
  *
  * libm: max-product needs log and exp, so this header includes <math.h>;
  * the plugin build command links -lm (runtime/plugin.c), and the
