@@ -8,6 +8,10 @@
  *       $(pkg-config --libs gsl) -lm
  *   build/bench_alldiff [REPEATS] [SEED]
  *
+ * (`make bench` builds it twice: -O2 as the library, whose kernels the
+ * interpreter runs, and -O3 -march=native as a plugin, whose AVX paths
+ * differ.)
+ *
  * One sweep = the 27 unit factors of a 9x9 Sudoku updated in order
  * (cavities, messages, damped commit, belief update; no end-of-sweep
  * belief refresh), every cell free with random beliefs: 27 x 81 = 2187
