@@ -1,0 +1,22 @@
+# tests/cli/kernels.sh: the interpreter's and a plugin's builds of the kernels compute the same bits.
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/common.bash"
+CC=${CC:-cc}
+
+# The alldiff max-product loops run on AVX vectors in a plugin (-O3
+# -march=native) and on scalars in the library (-O2): same outputs, to
+# the bit, on edge inputs; each build also agrees with one assignment
+# solve per minor (tests/kernel_paths.c).
+for build in lib:-O2 plugin:"-O3 -march=native"; do
+    name=${build%%:*}
+    $CC -std=c11 ${build#*:} -ffp-contract=off -D_POSIX_C_SOURCE=200809L \
+        -Iruntime tests/kernel_paths.c -o "$TMP/paths_$name" -lm \
+        || fail "kernel_paths.c builds with ${build#*:}"
+    "$TMP/paths_$name" >"$TMP/$name.txt" \
+        || fail "$name build: messages differ from one solve per minor"
+done
+[ "$(wc -l <"$TMP/lib.txt")" -eq 3640 ] || fail "kernel_paths: 3640 matrices, got $(wc -l <"$TMP/lib.txt")"
+cmp -s "$TMP/lib.txt" "$TMP/plugin.txt" \
+    || fail "library and plugin builds of the alldiff kernel differ: $(diff "$TMP/lib.txt" "$TMP/plugin.txt" | head -c 300)"
+
+finish
