@@ -47,31 +47,15 @@ static_order(fgm_search *ws)
 static int
 search(fgm_solve_job *job, fgm_search *ws, int depth)
 {
-    const fgm_csp *csp = job->csp;
-    int *assign = ws->assign;
-    fgm_dom cand;
     int v;
 
     job->stats.nodes++;
     if (fgm_job_expired(job))
         return SRCH_EXPIRED;
-    if (depth == csp->nvars)
+    if (depth == job->csp->nvars)
         return SRCH_FOUND;
     v = ws->order[depth];
-    cand = ws->dom[v] & ~srch_used(csp, assign, v);
-    for (; cand; cand &= cand - 1) {
-        int val = fgm_dom_first(cand), r;
-
-        if (srch_has_tables(csp, v)
-            && !fgm_csp_consistent(csp, assign, v, val))
-            continue;
-        assign[v] = val;
-        r = search(job, ws, depth + 1);
-        if (r != SRCH_FAIL)
-            return r;
-    }
-    assign[v] = -1;
-    return SRCH_FAIL;
+    return srch_branch(job, ws, v, ws->dom[v], depth + 1, search);
 }
 
 static fgm_status

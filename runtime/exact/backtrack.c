@@ -26,49 +26,23 @@
 static int
 search(fgm_solve_job *job, fgm_search *ws, int from)
 {
-    const fgm_csp *csp = job->csp;
-    int *assign = ws->assign;
-    fgm_dom cand;
-    int v;
+    int v, nvars = job->csp->nvars;
 
     job->stats.nodes++;
     if (fgm_job_expired(job))
         return SRCH_EXPIRED;
     /* Variables below FROM are all assigned: they were picked earlier. */
-    for (v = from; v < csp->nvars && assign[v] >= 0; v++)
+    for (v = from; v < nvars && ws->assign[v] >= 0; v++)
         ;
-    if (v == csp->nvars)
+    if (v == nvars)
         return SRCH_FOUND;
-    cand = csp->full[v] & ~srch_used(csp, assign, v);
-    for (; cand; cand &= cand - 1) {
-        int val = fgm_dom_first(cand), r;
-
-        if (srch_has_tables(csp, v)
-            && !fgm_csp_consistent(csp, assign, v, val))
-            continue;
-        assign[v] = val;
-        r = search(job, ws, v + 1);
-        if (r != SRCH_FAIL)
-            return r;
-    }
-    assign[v] = -1;
-    return SRCH_FAIL;
+    return srch_branch(job, ws, v, job->csp->full[v], v + 1, search);
 }
 
 static fgm_status
 solve(fgm_solve_job *job)
 {
-    const fgm_csp *csp = job->csp;
-    fgm_search *ws = srch_ws(job);
-    int r;
-
-    if (!ws)
-        return FGM_ENOMEM;
-    if (!fgm_csp_init_domains(csp, job->given, ws->dom)
-        || !srch_load_clues(csp, job->given, ws->assign))
-        return FGM_EUNSOLVED;
-    r = search(job, ws, 0);
-    return srch_finish(job, ws->assign, r);
+    return srch_solve_from_clues(job, search);
 }
 
 const fgm_solver fgm_solver_backtrack = {

@@ -123,17 +123,7 @@ search(fgm_solve_job *job, fgm_search *ws, int depth)
 static fgm_status
 solve(fgm_solve_job *job)
 {
-    const fgm_csp *csp = job->csp;
-    fgm_search *ws = srch_ws(job);
-    int r;
-
-    if (!ws)
-        return FGM_ENOMEM;
-    if (!fgm_csp_init_domains(csp, job->given, ws->dom)
-        || !srch_load_clues(csp, job->given, ws->assign))
-        return FGM_EUNSOLVED;
-    r = search(job, ws, 0);
-    return srch_finish(job, ws->assign, r);
+    return srch_solve_from_clues(job, search);
 }
 
 const fgm_solver fgm_solver_mrv = {

@@ -325,4 +325,51 @@ srch_finish(fgm_solve_job *job, const int *assign, int r)
     return srch_status(r);
 }
 
+/* A recursive search: SRCH_FOUND, SRCH_FAIL or SRCH_EXPIRED from the node
+ * at DEPTH (its meaning is the solver's). */
+typedef int (*srch_fn)(fgm_solve_job *job, fgm_search *ws, int depth);
+
+/* The branching of the plain searches (backtrack, ac3):
+ * V takes each value of CAND in ascending order that no assigned peer
+ * holds and that its tables allow, and SEARCH goes on at NEXT; V is left
+ * unassigned when all fail.  Returns the first result that is not
+ * SRCH_FAIL, else SRCH_FAIL. */
+static inline int
+srch_branch(fgm_solve_job *job, fgm_search *ws, int v, fgm_dom cand,
+            int next, srch_fn search)
+{
+    const fgm_csp *csp = job->csp;
+    int *assign = ws->assign, val, r;
+
+    cand &= ~srch_used(csp, assign, v);
+    for (; cand; cand &= cand - 1) {
+        val = fgm_dom_first(cand);
+        if (srch_has_tables(csp, v)
+            && !fgm_csp_consistent(csp, assign, v, val))
+            continue;
+        assign[v] = val;
+        r = search(job, ws, next);
+        if (r != SRCH_FAIL)
+            return r;
+    }
+    assign[v] = -1;
+    return SRCH_FAIL;
+}
+
+/* The solve of backtrack and mrv: the clues in place (their consistency
+ * checked), then SEARCH from depth 0. */
+static inline fgm_status
+srch_solve_from_clues(fgm_solve_job *job, srch_fn search)
+{
+    const fgm_csp *csp = job->csp;
+    fgm_search *ws = srch_ws(job);
+
+    if (!ws)
+        return FGM_ENOMEM;
+    if (!fgm_csp_init_domains(csp, job->given, ws->dom)
+        || !srch_load_clues(csp, job->given, ws->assign))
+        return FGM_EUNSOLVED;
+    return srch_finish(job, ws->assign, search(job, ws, 0));
+}
+
 #endif /* FGM_SEARCH_H */
