@@ -105,6 +105,10 @@
  * cost and distance matrices (rows of whole chunks, KP doubles), duals
  * and the assignment's distances. */
 #define FGM_K_ALLDIFF_KP(k) (FGM_K_NCHUNKS(k) * FGM_K_LANES)
+/* Arrays of FGM_K_MAXCARD entries hold a padded row of the largest
+ * domain. */
+_Static_assert(FGM_K_MAXCARD % FGM_K_LANES == 0,
+               "FGM_K_MAXCARD is a whole number of chunks");
 #define FGM_K_ALLDIFF_MAX_WORK(k) \
     (4L * (k) * FGM_K_ALLDIFF_KP(k) + 2L * (k) + 5L * FGM_K_ALLDIFF_KP(k))
 
@@ -225,10 +229,11 @@ fgm_k_ad_lt(double az, double af, double bz, double bf)
     return az < bz || (az == bz && af < bf);
 }
 
-/* The two O(K^3) inner loops of the max-product messages, over one row of
- * M columns (NC = FGM_K_NCHUNKS(M) whole chunks, the lanes past M
- * computing unused values).  With AVX (plugins, built -march=native) they
- * run on vectors, a lexicographic compare and blend per chunk; without
+/* The three inner loops of the max-product messages' O(K^3) work, over
+ * one row of M columns (NC = FGM_K_NCHUNKS(M) whole chunks, the lanes
+ * past M computing unused values or masked).  With AVX (plugins, built
+ * -march=native) they run on vectors, a lexicographic compare and blend
+ * per chunk; without
  * (the library's portable build) on scalars with branches, which GCC
  * compiles better there than two-half vector blends.  The same
  * arithmetic, so the same bits either way. */
@@ -370,10 +375,12 @@ fgm_k_ad_through(double *az, double *af, double z0, double f0,
 /* Minimum-cost assignment of an M x M matrix of lexicographic costs (CZ,
  * CF; row r at r * MS, MS = FGM_K_NCHUNKS(M) * FGM_K_LANES, the entries
  * past M in a row finite) by shortest augmenting paths (Kuhn 1955,
- * Munkres 1957, Jonker and Volgenant 1987).  Fills COL_OF_ROW, ROW_OF_COL
- * and the duals (UZ, UF) per row (M), (VZ, VF) per column (MS), with
- * every reduced cost c - u - v >= 0 (up to rounding) and 0 on the
- * matching.  W: 3 MS doubles of work.  O(M^3). */
+ * Munkres 1957, Jonker and Volgenant 1987).  Fills COL_OF_ROW (M),
+ * ROW_OF_COL (MS: the pad columns stay -1) and the duals (UZ, UF) per row
+ * (M), (VZ, VF) per column (MS), with every reduced cost c - u - v >= 0
+ * (up to rounding) and 0 on the matching.  W: 3 MS doubles of work.
+ * O(M^3).  Entries must be finite (cavities are): an infinite cost would
+ * make NaN distances, on which the two builds' column choices differ. */
 static inline void
 fgm_k_alldiff_assign(const double *cz, const double *cf, int m,
                      double *uz, double *uf, double *vz, double *vf,
