@@ -133,6 +133,33 @@ for_sizes(void (*check)(gsl_rng *, int, int, int))
     gsl_rng_free(r);
 }
 
+/* With every other row skipped (fixed cells, whose messages are not
+ * used), the rows computed are GOT's to the bit and the skipped ones are
+ * left as they were. */
+static void
+check_skip(const double *q, int n, int k, const double *got, int max_product,
+           double *work)
+{
+    double part[MAXK * MAXK];
+    unsigned char skip[MAXK];
+    int i, j;
+
+    for (i = 0; i < n; i++)
+        skip[i] = i % 2 == 0;
+    for (j = 0; j < n * k; j++)
+        part[j] = -1.0;
+    if (max_product)
+        fgm_k_alldiff_max_minors(q, n, k, part, work, skip);
+    else
+        fgm_k_alldiff_sum_minors(q, n, k, part, work, skip);
+    for (i = 0; i < n; i++)
+        for (j = 0; j < k; j++)
+            ck_assert_msg(skip[i] ? part[i * k + j] == -1.0
+                                  : part[i * k + j] == got[i * k + j],
+                          "n=%d k=%d row %d (%s): %.17g", n, k, i,
+                          skip[i] ? "skipped" : "computed", part[i * k + j]);
+}
+
 static void
 check_sum(gsl_rng *r, int n, int k, int trial)
 {
@@ -140,10 +167,11 @@ check_sum(gsl_rng *r, int n, int k, int trial)
     long double want[MAXK * MAXK];
 
     random_matrix(r, n, k, q);
-    fgm_k_alldiff_sum_minors(q, n, k, got, work);
+    fgm_k_alldiff_sum_minors(q, n, k, got, work, NULL);
     brute_minors(q, n, k, 0, want);
     /* 1e-12: sums of positive terms, ~n^2 roundings of 1.1e-16 each. */
     compare_rows(got, want, n, k, 1e-12, "sum DP", trial);
+    check_skip(q, n, k, got, 0, work);
 }
 
 START_TEST(test_sum_brute_force)
@@ -163,12 +191,13 @@ check_max(gsl_rng *r, int n, int k, int trial)
     int j;
 
     random_matrix(r, n, k, q);
-    fgm_k_alldiff_max_minors(q, n, k, got, work);
+    fgm_k_alldiff_max_minors(q, n, k, got, work, NULL);
     brute_minors(q, n, k, 1, want);
     /* 1e-11: a message is exp of a difference of sums of up to n costs
      * -log q <= 691 (q near 1e-300), each sum rounded to ~n ulp of
      * n * 691, i.e. ~1e-12 absolute in the exponent. */
     compare_rows(got, want, n, k, 1e-11, "max shortest paths", trial);
+    check_skip(q, n, k, got, 1, work);
     fgm_k_alldiff_max_minors_each(q, n, k, each, work);
     compare_rows(each, want, n, k, 1e-11, "max one solve per minor", trial);
     for (j = 0; j < n * k; j++)
@@ -219,7 +248,7 @@ START_TEST(test_ryser_cross_check)
         for (trial = 0; trial < 3; trial++) {
             for (j = 0; j < n * n; j++)
                 a[j] = 0.05 + gsl_rng_uniform(r);
-            fgm_k_alldiff_sum_minors(a, n, n, dp, work);
+            fgm_k_alldiff_sum_minors(a, n, n, dp, work, NULL);
             fgm_k_alldiff_sum_minors_ryser(a, n, n, ry, work);
             for (j = 0; j < n * n; j++)
                 /* 1e-10: Ryser sums 2^(n-1) alternating terms larger
@@ -233,7 +262,7 @@ START_TEST(test_ryser_cross_check)
     n = 7;
     for (j = 0; j < n * n; j++)
         a[j] = j % (n + 1) == 0 ? 1.0 : 1e-9 * (1.0 + gsl_rng_uniform(r));
-    fgm_k_alldiff_sum_minors(a, n, n, dp, work);
+    fgm_k_alldiff_sum_minors(a, n, n, dp, work, NULL);
     brute_minors(a, n, n, 0, bf);
     compare_rows(dp, bf, n, n, 1e-12, "sum DP, skewed", 0);
     gsl_rng_free(r);

@@ -69,7 +69,7 @@ main(void)
                     random_row(q + j * k, k);
                 for (j = 0; j < (int)FGM_K_ALLDIFF_MAX_WORK(MAXK); j++)
                     work[j] = NAN;
-                fgm_k_alldiff_max_minors(q, n, k, out, work);
+                fgm_k_alldiff_max_minors(q, n, k, out, work, NULL);
                 fgm_k_alldiff_max_minors_each(q, n, k, ref, work);
                 printf("k=%d n=%d t=%d", k, n, t);
                 for (j = 0; j < n * k; j++) {

@@ -183,11 +183,12 @@ fgm_k_ad_layer(double *x, const double *row, int t, int k)
 /* Sum-product messages of alldiff for all N rows of Q (N x K, row i at
  * Q + i K, entries >= 0; K <= FGM_K_ALLDIFF_SUM_MAXK, N <= K): OUT (N x K)
  * row i = the permanents of the minors (i, v), normalized to sum 1, or all
- * 0 when no assignment of the other rows has positive weight.  WORK holds
+ * 0 when no assignment of the other rows has positive weight.  Rows i
+ * with SKIP[i] set are left unwritten (SKIP NULL: none).  WORK holds
  * 2^(K+1) doubles. */
 static inline void
 fgm_k_alldiff_sum_minors(const double *q, int n, int k, double *out,
-                         double *work)
+                         double *work, const unsigned char *skip)
 {
     double *f = work, *b = work + (1UL << k), fs;
     unsigned long full = (1UL << k) - 1, lim = 1UL << k, s, c, bit;
@@ -202,6 +203,8 @@ fgm_k_alldiff_sum_minors(const double *q, int n, int k, double *out,
     for (i = 0; i < n; i++) {
         double *o = out + (long)i * k, sum = 0.0;
 
+        if (skip && skip[i])
+            continue;
         for (v = 0; v < k; v++)
             o[v] = 0.0;
         for (s = (1UL << i) - 1; s < lim; s = fgm_k_ad_next(s)) {
@@ -460,11 +463,12 @@ fgm_k_alldiff_assign(const double *cz, const double *cf, int m,
 /* Max-product messages of alldiff for all N rows of Q (N x K, entries
  * >= 0, N <= K <= FGM_K_MAXCARD): OUT row i = the best assignment of each
  * minor (i, v) divided by the row's best, or all 0 when every assignment
- * of the other rows meets a zero.  WORK holds FGM_K_ALLDIFF_MAX_WORK(K)
+ * of the other rows meets a zero.  Rows i with SKIP[i] set are left
+ * unwritten (SKIP NULL: none).  WORK holds FGM_K_ALLDIFF_MAX_WORK(K)
  * doubles.  Matrices have rows of KP = whole chunks of doubles. */
 static inline void
 fgm_k_alldiff_max_minors(const double *q, int n, int k, double *out,
-                         double *work)
+                         double *work, const unsigned char *skip)
 {
     int kp = FGM_K_ALLDIFF_KP(k);
     long kk = (long)k * kp;
@@ -504,6 +508,8 @@ fgm_k_alldiff_max_minors(const double *q, int n, int k, double *out,
     for (i = 0; i < n; i++) {
         double *o = out + (long)i * k, bz = 0.0, bf = 0.0;
 
+        if (skip && skip[i])
+            continue;
         /* Cost of the others given i -> w, less the constant opt - u[i]:
          * D[w][s(i)] - v[w]. */
         t = col_of_row[i];
@@ -556,9 +562,9 @@ fgm_k_alldiff(fgm_state *st, int e0, const int *vars, int n, int stride,
     if (nfree == 0)
         return 0.0;
     if (max_product)
-        fgm_k_alldiff_max_minors(q, n, k, out, work);
+        fgm_k_alldiff_max_minors(q, n, k, out, work, fixed);
     else
-        fgm_k_alldiff_sum_minors(q, n, k, out, work);
+        fgm_k_alldiff_sum_minors(q, n, k, out, work, fixed);
     for (i = 0; i < n; i++) {
         double *m = st->msg + (long)(e0 + i) * stride;
 
