@@ -113,12 +113,13 @@ _Static_assert(FGM_K_MAXCARD % FGM_K_LANES == 0,
     (4L * (k) * FGM_K_ALLDIFF_KP(k) + 2L * (k) + 5L * FGM_K_ALLDIFF_KP(k))
 
 /* Doubles of scratch fgm_k_alldiff needs for arity N over K values:
- * cavities and new messages (2 N K), plus F and B (2^(K+1)) for
+ * cavities and new messages, twice (the whole problem and the one
+ * without the clamped cells: 4 N K), plus F and B (2^(K+1)) for
  * sum-product or FGM_K_ALLDIFF_MAX_WORK(K) for max-product. */
 static inline long
 fgm_k_alldiff_scratch(int n, int k, int max_product)
 {
-    long w = 2L * n * k;
+    long w = 4L * n * k;
 
     if (max_product)
         return w + FGM_K_ALLDIFF_MAX_WORK(k);
@@ -532,11 +533,56 @@ fgm_k_alldiff_max_minors(const double *q, int n, int k, double *out,
 
 /* ---- the factor update ------------------------------------------------ */
 
+/* Removes from Q (N x K) its rows that are exact point masses (an entry
+ * 1, the others 0: clamped and clue cells) and their values.  A point
+ * mass at value w takes w in every assignment with a nonzero weight, at
+ * weight 1 (cost 0), so every minor of Q is its minor in the smaller
+ * problem (or 0 at w), with the same best: both kernels' messages are
+ * those of the rest, on far fewer rows and values once decimation has
+ * fixed most cells.  QR (NR x KR) gets the other rows at the other
+ * values, ROWS[NR] their positions in Q, VALS[KR] the values kept.
+ * Returns NR, or -1 when two point masses share a value (no assignment
+ * has a nonzero weight; the caller solves the whole problem). */
+static inline int
+fgm_k_ad_reduce(const double *q, int n, int k, double *qr, int *rows,
+                int *vals, int *kr)
+{
+    unsigned char taken[FGM_K_MAXCARD];
+    int i, v, r, nr = 0, nz, at = 0;
+
+    for (v = 0; v < k; v++)
+        taken[v] = 0;
+    for (i = 0; i < n; i++) {
+        const double *qi = q + (long)i * k;
+
+        for (nz = 0, v = 0; v < k; v++)
+            if (qi[v] != 0.0) {
+                nz++;
+                at = v;
+            }
+        if (nz != 1 || qi[at] != 1.0) {
+            rows[nr++] = i;
+            continue;
+        }
+        if (taken[at])
+            return -1;
+        taken[at] = 1;
+    }
+    for (*kr = 0, v = 0; v < k; v++)
+        if (!taken[v])
+            vals[(*kr)++] = v;
+    for (r = 0; r < nr; r++)
+        for (v = 0; v < *kr; v++)
+            qr[(long)r * *kr + v] = q[(long)rows[r] * k + vals[v]];
+    return nr;
+}
+
 /* Update of alldiff over the N variables VARS (edges E0..E0+N-1, every
  * domain of size K >= N), sum- or max-product: cavities from beliefs and
- * messages, all N messages from one subset DP or one assignment solve,
- * each committed with damping unless its position is fixed (see the top
- * of this file), beliefs updated unless ST->parallel.  SCRATCH holds
+ * messages, all N messages from one subset DP or one assignment solve
+ * (on the cells not yet clamped: fgm_k_ad_reduce), each committed with
+ * damping unless its position is fixed (see the top of this file),
+ * beliefs updated unless ST->parallel.  SCRATCH holds
  * fgm_k_alldiff_scratch(N, K, MAX_PRODUCT) doubles.  Returns the largest
  * message change. */
 static inline double
@@ -544,9 +590,13 @@ fgm_k_alldiff(fgm_state *st, int e0, const int *vars, int n, int stride,
               int k, int max_product, double *scratch)
 {
     double *q = scratch, *out = scratch + (long)n * k;
-    double *work = out + (long)n * k, change = 0.0, c, mx;
-    unsigned char fixed[FGM_K_MAXCARD];
-    int i, v, nfree = 0;
+    double *qr = out + (long)n * k, *outr = qr + (long)n * k;
+    double *work = outr + (long)n * k, change = 0.0, c, mx;
+    /* skipr zeroed for GCC: it cannot see that rows past nr stay
+     * unread (-Wmaybe-uninitialized in a -Werror plugin build). */
+    unsigned char fixed[FGM_K_MAXCARD], skipr[FGM_K_MAXCARD] = { 0 };
+    int rows[FGM_K_MAXCARD], vals[FGM_K_MAXCARD];
+    int i, v, r, nfree = 0, nr, kr;
 
     for (i = 0; i < n; i++) {
         double *qi = q + (long)i * k;
@@ -561,10 +611,29 @@ fgm_k_alldiff(fgm_state *st, int e0, const int *vars, int n, int stride,
     }
     if (nfree == 0)
         return 0.0;
-    if (max_product)
+    nr = fgm_k_ad_reduce(q, n, k, qr, rows, vals, &kr);
+    if (nr >= 0 && nr < n) {
+        for (r = 0; r < nr; r++)
+            skipr[r] = fixed[rows[r]];
+        if (max_product)
+            fgm_k_alldiff_max_minors(qr, nr, kr, outr, work, skipr);
+        else
+            fgm_k_alldiff_sum_minors(qr, nr, kr, outr, work, skipr);
+        for (r = 0; r < nr; r++) {
+            double *o = out + (long)rows[r] * k;
+
+            if (skipr[r])
+                continue;
+            for (v = 0; v < k; v++)
+                o[v] = 0.0;
+            for (v = 0; v < kr; v++)
+                o[vals[v]] = outr[(long)r * kr + v];
+        }
+    } else if (max_product) {
         fgm_k_alldiff_max_minors(q, n, k, out, work, fixed);
-    else
+    } else {
         fgm_k_alldiff_sum_minors(q, n, k, out, work, fixed);
+    }
     for (i = 0; i < n; i++) {
         double *m = st->msg + (long)(e0 + i) * stride;
 
