@@ -9,6 +9,7 @@
  * the compiled backend.
  */
 #include <check.h>
+#include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <math.h>
 #include <stdlib.h>
@@ -210,6 +211,67 @@ check_max(gsl_rng *r, int n, int k, int trial)
 START_TEST(test_max_brute_force)
 {
     for_sizes(check_max);
+}
+END_TEST
+
+/* Clamped rows leave the problem (fgm_k_ad_reduce): with some rows exact
+ * point masses at distinct values, the messages of the other rows from
+ * the smaller problem equal the whole problem's (0 at the clamped
+ * values), for both kernels; two point masses on one value: -1. */
+static void
+check_reduce(gsl_rng *r, int n, int k, int trial)
+{
+    double q[MAXK * MAXK], full[MAXK * MAXK], qr[MAXK * MAXK];
+    double outr[MAXK * MAXK], work[FGM_K_ALLDIFF_MAX_WORK(MAXK) + (2 << MAXK)];
+    int rows[MAXK], vals[MAXK], perm[MAXK], i, j, v, nr, kr, mp;
+
+    random_matrix(r, n, k, q);
+    for (v = 0; v < k; v++)
+        perm[v] = v;
+    gsl_ran_shuffle(r, perm, (size_t)k, sizeof perm[0]);
+    for (i = 0; i < n; i += 2)          /* every other row clamped */
+        for (v = 0; v < k; v++)
+            q[i * k + v] = v == perm[i] ? 1.0 : 0.0;
+    for (mp = 0; mp < 2; mp++) {
+        if (mp)
+            fgm_k_alldiff_max_minors(q, n, k, full, work, NULL);
+        else
+            fgm_k_alldiff_sum_minors(q, n, k, full, work, NULL);
+        nr = fgm_k_ad_reduce(q, n, k, qr, rows, vals, &kr);
+        ck_assert_int_eq(nr, n / 2);
+        ck_assert_int_eq(kr, k - (n + 1) / 2);
+        if (mp)
+            fgm_k_alldiff_max_minors(qr, nr, kr, outr, work, NULL);
+        else
+            fgm_k_alldiff_sum_minors(qr, nr, kr, outr, work, NULL);
+        for (i = 0; i < nr; i++) {
+            const double *f = full + rows[i] * k;
+
+            for (j = 0, v = 0; v < k; v++) {
+                double want = f[v], got = 0.0;
+
+                if (j < kr && vals[j] == v)
+                    got = outr[i * kr + j++];
+                /* 1e-11: the same optimum or permanent, other roundings. */
+                ck_assert_msg(fabs(got - want) <= 1e-11 * fabs(want)
+                              || (want < 1e-290 && got < 1e-290),
+                              "%s n=%d k=%d trial %d row %d value %d: "
+                              "reduced %.17g, whole %.17g",
+                              mp ? "max" : "sum", n, k, trial, rows[i], v,
+                              got, want);
+            }
+        }
+    }
+    if (n >= 3) {           /* rows 0 and 2 on one value */
+        for (v = 0; v < k; v++)
+            q[2 * k + v] = q[v];
+        ck_assert_int_eq(fgm_k_ad_reduce(q, n, k, qr, rows, vals, &kr), -1);
+    }
+}
+
+START_TEST(test_reduce_clamped)
+{
+    for_sizes(check_reduce);
 }
 END_TEST
 
@@ -796,6 +858,7 @@ alldiff_suite(void)
     tcase_set_timeout(errors, 10);
     tcase_add_test(core, test_sum_brute_force);
     tcase_add_test(core, test_max_brute_force);
+    tcase_add_test(core, test_reduce_clamped);
     tcase_add_test(core, test_ryser_cross_check);
     tcase_add_test(core, test_hall_set);
     tcase_add_test(core, test_single_factor_exact);
