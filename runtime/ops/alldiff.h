@@ -89,8 +89,13 @@
  * Fixed cells: a scope position whose cavity is a point mass (largest
  * entry > FGM_K_ALLDIFF_FIXED, in particular a single nonzero) keeps its
  * message and its belief, as the seed skips given cells: the new message
- * could not move a point mass.  Its row of Q still constrains the others.
- * A factor whose positions are all fixed costs nothing.
+ * could not move a point mass, and its row of messages is not computed.
+ * Its row of Q still constrains the others: an exact point mass (one
+ * entry 1, the others 0: a clamped or clue cell) by taking its value out
+ * of the problem (fgm_k_ad_reduce; both kernels then run on the free
+ * rows and values only, O(m^3) and O(m 2^m) for m of them), a nearly
+ * exact one as a row of the problem.  A factor whose positions are all
+ * fixed costs nothing.
  */
 #ifndef FGM_OPS_ALLDIFF_H
 #define FGM_OPS_ALLDIFF_H
