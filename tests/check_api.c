@@ -177,15 +177,47 @@ emit(void *ctx, const fgm_batch_item *it)
     return 0;
 }
 
+/* A batch of TEXT's puzzles (a reader for side N, box BOX; 0, 0: any) on
+ * IR (owned), mrv on one thread; batch_close frees it all. */
+typedef struct batch_fixture {
+    char *path;
+    fgm_ir *ir;
+    fgm_csp *csp;
+    fgm_puzzle_reader *r;
+    fgm_batch_opts bo;
+} batch_fixture;
+
+static void
+batch_open(batch_fixture *b, const char *text, fgm_ir *ir, int n, int box)
+{
+    fgm_status st;
+
+    b->path = temp_file(text);
+    b->ir = ir;
+    b->csp = fgm_csp_new(ir, &st);
+    ck_assert_ptr_nonnull(b->csp);
+    b->r = fgm_puzzle_reader_open(b->path, n, box, NULL, NULL);
+    ck_assert_ptr_nonnull(b->r);
+    memset(&b->bo, 0, sizeof b->bo);
+    b->bo.solver = fgm_solver_find("mrv");
+    b->bo.csp = b->csp;
+    b->bo.threads = 1;
+}
+
+static void
+batch_close(batch_fixture *b)
+{
+    fgm_puzzle_reader_close(b->r);
+    unlink(b->path);
+    free(b->path);
+    fgm_csp_free(b->csp);
+    fgm_ir_free(b->ir);
+}
+
 START_TEST(test_batch)
 {
     char text[8 * 90];
-    char *path;
-    fgm_ir *ir = fgm_ir_sudoku(3);
-    fgm_status st;
-    fgm_csp *csp = fgm_csp_new(ir, &st);
-    fgm_puzzle_reader *r;
-    fgm_batch_opts bo;
+    batch_fixture b;
     batch_seen seen = { 0, 0, 0, 1 };
     const char *reason = NULL;
     int i;
@@ -193,23 +225,15 @@ START_TEST(test_batch)
     text[0] = '\0';
     for (i = 0; i < 8; i++)
         strcat(strcat(text, EASY), "\n");
-    path = temp_file(text);
-    r = fgm_puzzle_reader_open(path, 9, 3, NULL, NULL);
-    ck_assert_ptr_nonnull(r);
-    memset(&bo, 0, sizeof bo);
-    bo.solver = fgm_solver_find("mrv");
-    bo.csp = csp;
-    bo.threads = 2;
-    bo.chunk = 3;
-    ck_assert_int_eq(fgm_batch_run(r, &bo, emit, &seen, &reason), FGM_OK);
+    batch_open(&b, text, fgm_ir_sudoku(3), 9, 3);
+    b.bo.threads = 2;
+    b.bo.chunk = 3;
+    ck_assert_int_eq(fgm_batch_run(b.r, &b.bo, emit, &seen, &reason),
+                     FGM_OK);
     ck_assert_int_eq(seen.n, 8);
     ck_assert_int_eq(seen.solved, 8);
     ck_assert_msg(seen.in_order, "items come in input order");
-    fgm_puzzle_reader_close(r);
-    unlink(path);
-    free(path);
-    fgm_csp_free(csp);
-    fgm_ir_free(ir);
+    batch_close(&b);
 }
 END_TEST
 
@@ -230,29 +254,16 @@ emit_misfit(void *ctx, const fgm_batch_item *it)
  * with FGM_EINVAL, not 81 clues written into a 16-variable array. */
 START_TEST(test_batch_misfit)
 {
-    char *path = temp_file(EASY "\n");
-    fgm_ir *ir = fgm_ir_sudoku(2);
-    fgm_status st;
-    fgm_csp *csp = fgm_csp_new(ir, &st);
-    fgm_puzzle_reader *r = fgm_puzzle_reader_open(path, 0, 0, NULL, NULL);
-    fgm_batch_opts bo;
+    batch_fixture b;
     batch_seen seen = { 0, 0, 0, 1 };
     const char *reason = NULL;
 
-    ck_assert_ptr_nonnull(r);
-    memset(&bo, 0, sizeof bo);
-    bo.solver = fgm_solver_find("mrv");
-    bo.csp = csp;
-    bo.threads = 1;
-    ck_assert_int_eq(fgm_batch_run(r, &bo, emit_misfit, &seen, &reason),
+    batch_open(&b, EASY "\n", fgm_ir_sudoku(2), 0, 0);
+    ck_assert_int_eq(fgm_batch_run(b.r, &b.bo, emit_misfit, &seen, &reason),
                      FGM_OK);
     ck_assert_int_eq(seen.n, 1);
     ck_assert_int_eq(seen.solved, 0);
-    fgm_puzzle_reader_close(r);
-    unlink(path);
-    free(path);
-    fgm_csp_free(csp);
-    fgm_ir_free(ir);
+    batch_close(&b);
 }
 END_TEST
 
@@ -261,12 +272,8 @@ END_TEST
  * puzzle unsolved. */
 START_TEST(test_batch_extra_vars)
 {
-    char *path = temp_file("1...............\n");
+    batch_fixture b;
     fgm_ir *ir;
-    fgm_status st;
-    fgm_csp *csp;
-    fgm_puzzle_reader *r = fgm_puzzle_reader_open(path, 4, 2, NULL, NULL);
-    fgm_batch_opts bo;
     batch_seen seen = { 0, 0, 0, 1 };
     const char *reason = NULL;
 
@@ -277,21 +284,12 @@ START_TEST(test_batch_extra_vars)
         "alldiff cell[2*a .. 2*a+1][2*b .. 2*b+1] for a, b in 0..1\n"
         "evidence flag[i] = [0, 1] for i in 0..39\n", "extra.fgm", NULL,
         &ir, NULL, NULL), FGM_OK);
-    csp = fgm_csp_new(ir, &st);
-    ck_assert_ptr_nonnull(csp);
-    ck_assert_ptr_nonnull(r);
-    memset(&bo, 0, sizeof bo);
-    bo.solver = fgm_solver_find("mrv");
-    bo.csp = csp;
-    bo.threads = 1;
-    ck_assert_int_eq(fgm_batch_run(r, &bo, emit, &seen, &reason), FGM_OK);
+    batch_open(&b, "1...............\n", ir, 4, 2);
+    ck_assert_int_eq(fgm_batch_run(b.r, &b.bo, emit, &seen, &reason),
+                     FGM_OK);
     ck_assert_int_eq(seen.n, 1);
     ck_assert_int_eq(seen.solved, 1);
-    fgm_puzzle_reader_close(r);
-    unlink(path);
-    free(path);
-    fgm_csp_free(csp);
-    fgm_ir_free(ir);
+    batch_close(&b);
 }
 END_TEST
 
@@ -700,38 +698,32 @@ END_TEST
 /* fgm_batch_run answers a missing argument as fgm_solve_puzzle does. */
 START_TEST(test_batch_errors)
 {
-    char *path = temp_file(EASY "\n");
-    fgm_ir *ir = fgm_ir_sudoku(3);
-    fgm_status st;
-    fgm_csp *csp = fgm_csp_new(ir, &st);
-    fgm_puzzle_reader *r = fgm_puzzle_reader_open(path, 9, 3, NULL, NULL);
-    fgm_batch_opts bo;
+    batch_fixture b;
     batch_seen seen = { 0, 0, 0, 1 };
     const char *reason = "unset";
 
-    ck_assert_ptr_nonnull(r);
-    memset(&bo, 0, sizeof bo);
-    bo.csp = csp;
-    ck_assert_int_eq(fgm_batch_run(r, &bo, emit, &seen, &reason),
+    batch_open(&b, EASY "\n", fgm_ir_sudoku(3), 9, 3);
+    b.bo.solver = NULL;
+    b.bo.threads = 0;
+    ck_assert_int_eq(fgm_batch_run(b.r, &b.bo, emit, &seen, &reason),
                      FGM_EINVAL);
     ck_assert_ptr_null(reason);
-    bo.solver = fgm_solver_find("mrv");
-    bo.csp = NULL;
-    ck_assert_int_eq(fgm_batch_run(r, &bo, emit, &seen, NULL), FGM_EINVAL);
-    bo.csp = csp;
-    ck_assert_int_eq(fgm_batch_run(r, NULL, emit, &seen, NULL), FGM_EINVAL);
-    ck_assert_int_eq(fgm_batch_run(NULL, &bo, emit, &seen, NULL),
+    b.bo.solver = fgm_solver_find("mrv");
+    b.bo.csp = NULL;
+    ck_assert_int_eq(fgm_batch_run(b.r, &b.bo, emit, &seen, NULL),
                      FGM_EINVAL);
-    ck_assert_int_eq(fgm_batch_run(r, &bo, NULL, &seen, NULL), FGM_EINVAL);
+    b.bo.csp = b.csp;
+    ck_assert_int_eq(fgm_batch_run(b.r, NULL, emit, &seen, NULL),
+                     FGM_EINVAL);
+    ck_assert_int_eq(fgm_batch_run(NULL, &b.bo, emit, &seen, NULL),
+                     FGM_EINVAL);
+    ck_assert_int_eq(fgm_batch_run(b.r, &b.bo, NULL, &seen, NULL),
+                     FGM_EINVAL);
     ck_assert_int_eq(seen.n, 0);
     /* REASON may be NULL. */
-    ck_assert_int_eq(fgm_batch_run(r, &bo, emit, &seen, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_batch_run(b.r, &b.bo, emit, &seen, NULL), FGM_OK);
     ck_assert_int_eq(seen.solved, 1);
-    fgm_puzzle_reader_close(r);
-    unlink(path);
-    free(path);
-    fgm_csp_free(csp);
-    fgm_ir_free(ir);
+    batch_close(&b);
 }
 END_TEST
 
