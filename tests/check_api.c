@@ -19,18 +19,6 @@
     "530070000600195000098000060800060003400803001700020006" \
     "060000280000419005000080079"
 
-/* Collects diagnostics (test fixture: file-scope state is allowed here). */
-static char last_msg[1024];
-static int nmsgs;
-
-static void
-sink(void *ctx, const char *msg)
-{
-    (void)ctx;
-    snprintf(last_msg, sizeof last_msg, "%s", msg);
-    nmsgs++;
-}
-
 static fgm_puzzle
 puzzle(const char *text)
 {
@@ -495,11 +483,11 @@ START_TEST(test_plugin_emit)
                   "the C opens with its banner: %s", head);
     /* Built from a temporary copy (C_PATH NULL), then from C_PATH. */
     snprintf(so_path, sizeof so_path, "%s.so", c_path);
-    ck_assert_msg(fgm_plugin_emit_so(ir, so_path, NULL, NULL, sink, NULL)
+    ck_assert_msg(fgm_plugin_emit_so(ir, so_path, NULL, NULL, msg_sink, NULL)
                   == FGM_OK, "the plugin builds: %s", last_msg);
     ck_assert_int_eq(access(so_path, R_OK), 0);
     unlink(so_path);
-    ck_assert_msg(fgm_plugin_emit_so(ir, so_path, c_path, NULL, sink, NULL)
+    ck_assert_msg(fgm_plugin_emit_so(ir, so_path, c_path, NULL, msg_sink, NULL)
                   == FGM_OK, "the plugin builds from C_PATH: %s", last_msg);
     ck_assert_int_eq(access(so_path, R_OK), 0);
     unlink(so_path);
@@ -746,7 +734,7 @@ START_TEST(test_solve_unsupported)
     ck_assert_ptr_null(fgm_dlx_new(csp, &st));
     ck_assert_int_eq(st, FGM_EUNSUPPORTED);
     memset(&so, 0, sizeof so);
-    so.diag = sink;
+    so.diag = msg_sink;
     nmsgs = 0;
     ck_assert_int_eq(fgm_solve_puzzle(fgm_solver_find("dlx"), csp, &so, &p,
                                       0, 0, NULL, NULL), FGM_EUNSUPPORTED);
@@ -810,7 +798,7 @@ START_TEST(test_other_errors)
     ck_assert_int_eq(fgm_plugin_emit_so(ir, NULL, NULL, NULL, NULL, NULL),
                      FGM_EINVAL);
     nmsgs = 0;
-    ck_assert_int_eq(fgm_plugin_emit_c(ir, "/nonexistent/dir/x.c", sink,
+    ck_assert_int_eq(fgm_plugin_emit_c(ir, "/nonexistent/dir/x.c", msg_sink,
                                        NULL), FGM_EIO);
     ck_assert_int_eq(nmsgs, 1);
     ck_assert_ptr_nonnull(strstr(last_msg, "/nonexistent/dir/x.c"));
@@ -820,7 +808,7 @@ START_TEST(test_other_errors)
     o.nsolvers = 1;
     o.corpora = corpora;
     o.ncorpora = 1;
-    o.diag = sink;
+    o.diag = msg_sink;
     ck_assert_int_eq(fgm_bench_run(&o, &b), FGM_EINVAL);
     ck_assert_ptr_null(b);
     ck_assert_int_eq(fgm_bench_backend_find("compiled"),

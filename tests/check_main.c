@@ -2,9 +2,21 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include "suites.h"
 
+/* Test fixture: file-scope state is allowed here. */
+char last_msg[1024];
+int nmsgs;
+
+void
+msg_sink(void *ctx, const char *msg)
+{
+    (void)ctx;
+    snprintf(last_msg, sizeof last_msg, "%s", msg);
+    nmsgs++;
+}
 
 int
 main(void)

@@ -8,24 +8,12 @@
 #include "../runtime/fgm.h"
 #include "suites.h"
 
-/* Collects diagnostics (test fixture: file-scope state is allowed here). */
-static char last_msg[1024];
-static int nmsgs;
-
-static void
-sink(void *ctx, const char *msg)
-{
-    (void)ctx;
-    snprintf(last_msg, sizeof last_msg, "%s", msg);
-    nmsgs++;
-}
-
 static fgm_status
 parse(const char *text, fgm_puzzle *p)
 {
     last_msg[0] = '\0';
     nmsgs = 0;
-    return fgm_puzzle_parse(text, "t.txt", 0, 0, p, sink, NULL);
+    return fgm_puzzle_parse(text, "t.txt", 0, 0, p, msg_sink, NULL);
 }
 
 /* Writes TEXT to a temporary file; returns its path (caller unlinks). */
@@ -111,7 +99,7 @@ START_TEST(test_comments_blank_lines)
     char *path = temp_file("# a corpus\n\n" EASY "  # first\n\n\n"
                            "4.....8.5.3..........7......2.....6.....8.4......"
                            "1.......6.3.7.5..2.....1.4......\r\n");
-    fgm_puzzle_reader *r = fgm_puzzle_reader_open(path, 0, 0, sink, NULL);
+    fgm_puzzle_reader *r = fgm_puzzle_reader_open(path, 0, 0, msg_sink, NULL);
     fgm_puzzle p;
 
     ck_assert_ptr_nonnull(r);
@@ -197,15 +185,15 @@ START_TEST(test_expected_size_latin)
 
     /* 25 symbols: a 5x5 Latin square when the caller says so. */
     ck_assert_int_eq(fgm_puzzle_parse("1....2....3....4....5....", "l", 5, 0,
-                                      &p, sink, NULL), FGM_OK);
+                                      &p, msg_sink, NULL), FGM_OK);
     ck_assert_int_eq(p.n, 5);
     ck_assert_int_eq(p.box, 0);
     /* A value twice in one 2x2 box: wrong for Sudoku, fine for Latin. */
     ck_assert_int_eq(fgm_puzzle_parse("12..21..........", "l", 0, 0, &p,
-                                      sink, NULL), FGM_EINVAL);
+                                      msg_sink, NULL), FGM_EINVAL);
     ck_assert_ptr_nonnull(strstr(last_msg, "repeated in box 1"));
     ck_assert_int_eq(fgm_puzzle_parse("12..21..........", "l", 4, 0, &p,
-                                      sink, NULL), FGM_OK);
+                                      msg_sink, NULL), FGM_OK);
 }
 END_TEST
 
@@ -218,20 +206,20 @@ START_TEST(test_unsupported_shapes)
     fgm_puzzle_reader *r;
 
     last_msg[0] = '\0';
-    ck_assert_int_eq(fgm_puzzle_parse(".", "big", 26, 0, &p, sink, NULL),
+    ck_assert_int_eq(fgm_puzzle_parse(".", "big", 26, 0, &p, msg_sink, NULL),
                      FGM_EINVAL);
     ck_assert_str_eq(last_msg, "big: error: puzzles of side 26 are not "
                                "supported; the largest is 25x25");
-    r = fgm_puzzle_reader_file(stdin, "-", 36, 6, sink, NULL);
+    r = fgm_puzzle_reader_file(stdin, "-", 36, 6, msg_sink, NULL);
     ck_assert_ptr_null(r);
     ck_assert_str_eq(last_msg, "-: error: puzzles of side 36 are not "
                                "supported; the largest is 25x25");
-    r = fgm_puzzle_reader_open("/nonexistent", 9, 2, sink, NULL);
+    r = fgm_puzzle_reader_open("/nonexistent", 9, 2, msg_sink, NULL);
     ck_assert_ptr_null(r);
     ck_assert_str_eq(last_msg, "/nonexistent: error: a 9x9 grid cannot have "
                                "boxes of side 2");
     /* A box too large to square (signed overflow before it was bounded). */
-    r = fgm_puzzle_reader_file(stdin, "-", 9, 65536, sink, NULL);
+    r = fgm_puzzle_reader_file(stdin, "-", 9, 65536, msg_sink, NULL);
     ck_assert_ptr_null(r);
     ck_assert_str_eq(last_msg, "-: error: a 9x9 grid cannot have boxes of "
                                "side 65536");
@@ -293,18 +281,18 @@ START_TEST(test_missing_and_empty_file)
     char *path;
 
     nmsgs = 0;
-    r = fgm_puzzle_reader_open("/nonexistent/x.txt", 0, 0, sink, NULL);
+    r = fgm_puzzle_reader_open("/nonexistent/x.txt", 0, 0, msg_sink, NULL);
     ck_assert_ptr_null(r);
     ck_assert_ptr_nonnull(strstr(last_msg, "/nonexistent/x.txt: error: cannot open"));
     path = temp_file("");
-    r = fgm_puzzle_reader_open(path, 0, 0, sink, NULL);
+    r = fgm_puzzle_reader_open(path, 0, 0, msg_sink, NULL);
     ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_EPARSE);
     ck_assert_ptr_nonnull(strstr(last_msg, ":1: error: no puzzle in the input"));
     fgm_puzzle_reader_close(r);
     unlink(path);
     free(path);
     path = temp_file("# only a comment\n\n");
-    r = fgm_puzzle_reader_open(path, 0, 0, sink, NULL);
+    r = fgm_puzzle_reader_open(path, 0, 0, msg_sink, NULL);
     ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_EPARSE);
     ck_assert_ptr_nonnull(strstr(last_msg, "no puzzle in the input"));
     fgm_puzzle_reader_close(r);
@@ -328,7 +316,7 @@ END_TEST
 START_TEST(test_mixed_sizes_rejected)
 {
     char *path = temp_file(EASY "\n1...............\n");
-    fgm_puzzle_reader *r = fgm_puzzle_reader_open(path, 0, 0, sink, NULL);
+    fgm_puzzle_reader *r = fgm_puzzle_reader_open(path, 0, 0, msg_sink, NULL);
     fgm_puzzle p;
 
     ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_OK);

@@ -25,4 +25,10 @@
 FGM_TEST_SUITES(FGM_TEST_DECLARE)
 #undef FGM_TEST_DECLARE
 
+/* A diagnostic sink for the suites that see fgm.h only (check_main.c):
+ * the last message and the count since a test reset it. */
+extern char last_msg[1024];
+extern int nmsgs;
+void msg_sink(void *ctx, const char *msg);
+
 #endif
