@@ -76,7 +76,10 @@ fgm_v_select(fgm_v4i mask, fgm_v4 a, fgm_v4 b)
     return (fgm_v4)(((fgm_v4i)a & mask) | ((fgm_v4i)b & ~mask));
 }
 
-/* All-ones where (AZ, AF) < (BZ, BF) in the lexicographic order. */
+/* All-ones where (AZ, AF) < (BZ, BF) in the lexicographic order.  This
+ * and fgm_v_mand exist with AVX only: the loops that use them
+ * (runtime/ops/alldiff.h) are scalar in the portable build, where
+ * two-half blends compiled worse than branches. */
 FGM_K_HOT fgm_v4i
 fgm_v_lexlt(fgm_v4 az, fgm_v4 af, fgm_v4 bz, fgm_v4 bf)
 {
@@ -200,25 +203,6 @@ fgm_v_select(fgm_v4i m, fgm_v4 a, fgm_v4 b)
         (fgm_v2)(((fgm_v2i)a.lo & m.lo) | ((fgm_v2i)b.lo & ~m.lo)),
         (fgm_v2)(((fgm_v2i)a.hi & m.hi) | ((fgm_v2i)b.hi & ~m.hi))
     };
-
-    return r;
-}
-
-FGM_K_HOT fgm_v4i
-fgm_v_lexlt(fgm_v4 az, fgm_v4 af, fgm_v4 bz, fgm_v4 bf)
-{
-    fgm_v4i r = {
-        (fgm_v2i)((az.lo < bz.lo) | ((az.lo == bz.lo) & (af.lo < bf.lo))),
-        (fgm_v2i)((az.hi < bz.hi) | ((az.hi == bz.hi) & (af.hi < bf.hi)))
-    };
-
-    return r;
-}
-
-FGM_K_HOT fgm_v4i
-fgm_v_mand(fgm_v4i a, fgm_v4i b)
-{
-    fgm_v4i r = { a.lo & b.lo, a.hi & b.hi };
 
     return r;
 }
