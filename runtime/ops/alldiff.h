@@ -546,8 +546,9 @@ fgm_k_alldiff_max_minors(const double *q, int n, int k, double *out,
  * those of the rest, on far fewer rows and values once decimation has
  * fixed most cells.  QR (NR x KR) gets the other rows at the other
  * values, ROWS[NR] their positions in Q, VALS[KR] the values kept.
- * Returns NR, or -1 when two point masses share a value (no assignment
- * has a nonzero weight; the caller solves the whole problem). */
+ * Returns NR (N: no point mass, and nothing copied), or -1 when two point
+ * masses share a value (no assignment has a nonzero weight; the caller
+ * solves the whole problem). */
 static inline int
 fgm_k_ad_reduce(const double *q, int n, int k, double *qr, int *rows,
                 int *vals, int *kr)
@@ -573,6 +574,8 @@ fgm_k_ad_reduce(const double *q, int n, int k, double *qr, int *rows,
             return -1;
         taken[at] = 1;
     }
+    if (nr == n)
+        return nr;      /* nothing to remove: QR, VALS, KR left unset */
     for (*kr = 0, v = 0; v < k; v++)
         if (!taken[v])
             vals[(*kr)++] = v;
