@@ -54,21 +54,6 @@ valid_sudoku(const fgm_puzzle *p, const fgm_puzzle *s, int b)
     return 1;
 }
 
-/* Writes TEXT to a temporary file; returns its path (caller unlinks). */
-static char *
-temp_file(const char *text)
-{
-    char *path = strdup("/tmp/fgm_api_XXXXXX");
-    int fd = mkstemp(path);
-    FILE *f;
-
-    ck_assert_int_ge(fd, 0);
-    f = fdopen(fd, "w");
-    fputs(text, f);
-    fclose(f);
-    return path;
-}
-
 /* ---- core ------------------------------------------------------------ */
 
 START_TEST(test_solver_registry)

@@ -4,6 +4,8 @@
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 #include "suites.h"
 
 /* Test fixture: file-scope state is allowed here. */
@@ -16,6 +18,20 @@ msg_sink(void *ctx, const char *msg)
     (void)ctx;
     snprintf(last_msg, sizeof last_msg, "%s", msg);
     nmsgs++;
+}
+
+char *
+temp_file(const char *text)
+{
+    char *path = strdup("/tmp/fgm_test_XXXXXX");
+    int fd = mkstemp(path);
+    FILE *f;
+
+    ck_assert_int_ge(fd, 0);
+    f = fdopen(fd, "w");
+    fputs(text, f);
+    fclose(f);
+    return path;
 }
 
 int

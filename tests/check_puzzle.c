@@ -16,21 +16,6 @@ parse(const char *text, fgm_puzzle *p)
     return fgm_puzzle_parse(text, "t.txt", 0, 0, p, msg_sink, NULL);
 }
 
-/* Writes TEXT to a temporary file; returns its path (caller unlinks). */
-static char *
-temp_file(const char *text)
-{
-    char *path = strdup("/tmp/fgm_puzzle_XXXXXX");
-    int fd = mkstemp(path);
-    FILE *f;
-
-    ck_assert_int_ge(fd, 0);
-    f = fdopen(fd, "w");
-    fputs(text, f);
-    fclose(f);
-    return path;
-}
-
 #define EASY "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
 
 START_TEST(test_one_line_9x9)

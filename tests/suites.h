@@ -1,4 +1,5 @@
-/* tests/suites.h: every check suite, one X(name) row per tests/check_<name>.c.
+/* tests/suites.h: every check suite, one X(name) row per tests/check_<name>.c,
+ * and the helpers tests/check_main.c defines for them.
  * SPDX-License-Identifier: GPL-3.0-or-later
  * Include after <check.h>; declares <name>_suite() for each row.
  */
@@ -30,5 +31,9 @@ FGM_TEST_SUITES(FGM_TEST_DECLARE)
 extern char last_msg[1024];
 extern int nmsgs;
 void msg_sink(void *ctx, const char *msg);
+
+/* Writes TEXT to a new temporary file; returns its path (the caller
+ * unlinks it and frees the path). */
+char *temp_file(const char *text);
 
 #endif
