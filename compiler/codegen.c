@@ -201,16 +201,18 @@ run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
     fprintf(f, "static double\nsweep_run%d(fgm_state *st)\n{\n", idx);
     fprintf(f, "    double change = 0.0, c;\n");
     if (r->op == FGM_OP_NEQ || r->op == FGM_OP_DIRICHLET) {
-        /* A skipping sweep walks the run's live updates only, one at a
-         * time (the kernel's own skip test then always fails).  One call
+        /* A skipping sweep walks the run's live updates only (the
+         * kernel's own skip test then always fails).  One call
          * site for both walks: the kernels are inlined, and each copy
          * costs the C compiler time. */
-        fprintf(f, "    const int *l = 0;\n    int i, j, n = %d, g = 1;\n\n"
+        fprintf(f, "    const int *l = 0;\n    int i,%s j, n = %d, g = 1;\n\n",
+                r->op == FGM_OP_NEQ ? " i2," : "", r->count);
+        fprintf(f,
                 "    if (st->skip_pinned && st->live)\n"
                 "        l = fgm_k_live_range(st, %d, %d, &n);\n"
                 "    for (j = 0; j < n; j += g) {\n"
-                "        i = l ? l[j] - %d : j;\n", r->count, r->first,
-                r->count, r->first);
+                "        i = l ? l[j] - %d : j;\n", r->first, r->count,
+                r->first);
     } else if (r->op != FGM_OP_TABLE) {
         fprintf(f, "    int i;\n\n    for (i = 0; i < %d; i++) {\n",
                 r->count);
@@ -218,10 +220,19 @@ run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
     switch (r->op) {
     case FGM_OP_NEQ:
         /* Independent updates overlap (the same numbers as one by
-         * one). */
-        fprintf(f, "        g = l ? 1 : run%d[i][3];\n"
-                "        c = fgm_k_neq_group(st, &run%d[i], g, S, %s, %d, "
-                "st->scratch);\n", idx, idx, kexpr, maxp);
+         * one): a row group of the table, or two live updates in a row
+         * that share no variable. */
+        fprintf(f, "        if (l) {\n"
+                "            i2 = j + 1 < n ? l[j + 1] - %d : i;\n"
+                "            g = 1 + (i2 != i && fgm_k_neq_disjoint(run%d[i], "
+                "run%d[i2]));\n"
+                "        } else {\n"
+                "            g = run%d[i][3];\n"
+                "            i2 = g > 1 ? i + 1 : i;\n"
+                "        }\n"
+                "        c = fgm_k_neq_group(st, run%d[i], run%d[i2], g, S, "
+                "%s, %d,\n                            st->scratch);\n",
+                r->first, idx, idx, idx, idx, idx, kexpr, maxp);
         break;
     case FGM_OP_DIRICHLET:
         dirichlet_call(f, s, idx, kexpr, "        ");
@@ -305,8 +316,11 @@ fgm_codegen_emit(const fgm_sched *s, FILE *f)
      * per-variable size from CARD (K is then unused but defined). */
     fprintf(f, "#define K %d\n\n", k ? k : s->stride);
     int_table(f, "edge_var", s->edge_var, s->nedges);
-    int_table(f, "var_edge_off", s->var_edge_off, s->nvars + 1);
-    int_table(f, "var_edges", s->var_edges, s->nedges);
+    if (s->infer.schedule == FGM_SCHEDULE_PARALLEL) {
+        /* For the refresh of beliefs that ends a flooding sweep. */
+        int_table(f, "var_edge_off", s->var_edge_off, s->nvars + 1);
+        int_table(f, "var_edges", s->var_edges, s->nedges);
+    }
     if (!k)
         int_table(f, "card", s->card, s->nvars);
     for (i = 0; i < nruns; i++)
@@ -322,9 +336,15 @@ fgm_codegen_emit(const fgm_sched *s, FILE *f)
     for (i = 0; i < nruns; i++)
         fprintf(f, "    c = sweep_run%d(st);\n    if (c > change)\n"
                 "        change = c;\n", i);
-    fprintf(f, "    c = fgm_k_refresh(st, NVARS, var_edge_off, var_edges, %s, "
-            "K, S,\n                      st->damp_v2f);\n", k ? "0" : "card");
-    fprintf(f, "    if (c > change)\n        change = c;\n");
+    /* A flooding schedule's beliefs move only here; a sequential one's
+     * move with every update (fgm_model_run rebuilds them once, after the
+     * last sweep). */
+    if (s->infer.schedule == FGM_SCHEDULE_PARALLEL) {
+        fprintf(f, "    c = fgm_k_refresh(st, NVARS, var_edge_off, var_edges, "
+                "%s, K, S,\n                      st->damp_v2f);\n",
+                k ? "0" : "card");
+        fprintf(f, "    if (c > change)\n        change = c;\n");
+    }
     fprintf(f, "    return change;\n}   /* end sweep */\n\n");
     fprintf(f, "static void\nfinish(fgm_state *st)\n{\n    (void)st;\n}\n\n");
 

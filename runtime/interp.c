@@ -63,6 +63,8 @@ fgm_interp_sweep(const fgm_sched *s, fgm_state *st)
         if (c > change)
             change = c;
     }
+    if (!st->parallel)
+        return change;  /* beliefs moved with every update */
     c = fgm_k_refresh(st, s->nvars, s->var_edge_off, s->var_edges, s->card,
                       0, s->stride, st->damp_v2f);
     return c > change ? c : change;

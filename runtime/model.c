@@ -442,6 +442,18 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
             break;
         }
     }
+    if (!m->st.parallel) {
+        /* A sequential sweep moves each belief with every update (a
+         * cavity times the new message, exact to a few ulps: rebuilding
+         * after every sweep changed no belief by more than 2e-15 on the
+         * 9x9 corpora); now every belief, pinned ones too, is rebuilt
+         * once from its messages and normalized. */
+        const fgm_sched *s = m->sched;
+
+        m->st.skip_pinned = 0;
+        fgm_k_refresh(&m->st, s->nvars, s->var_edge_off, s->var_edges,
+                      s->card, 0, s->stride, 0);
+    }
     if (m->desc)
         m->desc->finish(&m->st);
     else

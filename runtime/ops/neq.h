@@ -225,8 +225,18 @@ fgm_k_neq(fgm_state *st, int ea, int eb, int va, int vb, int stride, int k,
 /* Most neq updates one fgm_k_neq_group call runs together. */
 #define FGM_K_NEQ_GROUP 2
 
-/* N (1 or 2) neq updates, rows ROWS[0..N-1] of a plugin's table ({ edge,
- * x, y, group }), that share no variable.  Two plain sum-product updates
+/* Whether two rows of a plugin's neq table ({ edge, x, y, group }) share
+ * no variable. */
+FGM_K_HOT int
+fgm_k_neq_disjoint(const int *r0, const int *r1)
+{
+    return r0[1] != r1[1] && r0[1] != r1[2] && r0[2] != r1[1]
+           && r0[2] != r1[2];
+}
+
+/* N (1 or 2) neq updates, rows R0 and R1 (with N = 2) of a plugin's table
+ * ({ edge, x, y, group }), that share no variable and come one after the
+ * other in the schedule.  Two plain sum-product updates
  * (fgm_k_neq_plain) run their first phases, then their second phases:
  * each reads and writes only its own messages and its two beliefs, so
  * this computes the same numbers as two fgm_k_neq calls, and the CPU
@@ -236,27 +246,27 @@ fgm_k_neq(fgm_state *st, int ea, int eb, int va, int vb, int stride, int k,
  * no faster, and each inlined copy of an update lengthens the plugin's
  * compile.) */
 FGM_K_HOT double
-fgm_k_neq_group(fgm_state *st, const int (*rows)[4], int n, int stride,
-                int k, int max_product, double *scratch)
+fgm_k_neq_group(fgm_state *st, const int *r0, const int *r1, int n,
+                int stride, int k, int max_product, double *scratch)
 {
     fgm_k_neq_job j1, j2;
     double c1, c2;
-    int i;
 
     if (n == 2 && !max_product && fgm_k_neq_plain(st)
-        && !fgm_k_skip2(st, rows[0][1], rows[0][2])
-        && !fgm_k_skip2(st, rows[1][1], rows[1][2])) {
-        fgm_k_neq_begin(st, &j1, rows[0][0], rows[0][0] + 1, rows[0][1],
-                        rows[0][2], stride, k, 1);
-        fgm_k_neq_begin(st, &j2, rows[1][0], rows[1][0] + 1, rows[1][1],
-                        rows[1][2], stride, k, 1);
+        && !fgm_k_skip2(st, r0[1], r0[2]) && !fgm_k_skip2(st, r1[1], r1[2])) {
+        fgm_k_neq_begin(st, &j1, r0[0], r0[0] + 1, r0[1], r0[2], stride, k,
+                        1);
+        fgm_k_neq_begin(st, &j2, r1[0], r1[0] + 1, r1[1], r1[2], stride, k,
+                        1);
         c1 = fgm_k_neq_end(st, &j1, k, 1);
         c2 = fgm_k_neq_end(st, &j2, k, 1);
         return c1 > c2 ? c1 : c2;
     }
-    for (c1 = 0.0, i = 0; i < n; i++) {
-        c2 = fgm_k_neq(st, rows[i][0], rows[i][0] + 1, rows[i][1],
-                       rows[i][2], stride, k, max_product, scratch);
+    c1 = fgm_k_neq(st, r0[0], r0[0] + 1, r0[1], r0[2], stride, k,
+                   max_product, scratch);
+    if (n == 2) {
+        c2 = fgm_k_neq(st, r1[0], r1[0] + 1, r1[1], r1[2], stride, k,
+                       max_product, scratch);
         c1 = c2 > c1 ? c2 : c1;
     }
     return c1;
