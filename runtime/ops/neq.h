@@ -100,7 +100,7 @@ FGM_K_HOT void
 fgm_k_neq_begin(const fgm_state *st, fgm_k_neq_job *j, int ea, int eb, int va,
                 int vb, int stride, int k, int plain)
 {
-    fgm_v4 za4 = fgm_v_zero(), zb4 = fgm_v_zero();
+    fgm_v4 za4 = fgm_v_zero(), zb4 = fgm_v_zero();   /* (nc >= 1) */
     fgm_v2 z, inv;
     double k1 = 1.0 / (k - 1);
     int c, nc = FGM_K_NCHUNKS(k);
@@ -125,8 +125,10 @@ fgm_k_neq_begin(const fgm_state *st, fgm_k_neq_job *j, int ea, int eb, int va,
             j->rb[c] = fgm_v_div(fgm_v_load(j->bb + at),
                                  fgm_v_load(j->mb + at));
         }
-        za4 = fgm_v_add(za4, j->ra[c]);
-        zb4 = fgm_v_add(zb4, j->rb[c]);
+        /* The first chunk starts the sums (0 + x is x, one addition
+         * less on the update's critical path). */
+        za4 = c ? fgm_v_add(za4, j->ra[c]) : j->ra[c];
+        zb4 = c ? fgm_v_add(zb4, j->rb[c]) : j->rb[c];
     }
     z = fgm_v_sum2(za4, zb4);
     if (!(z[0] > 0.0) || !(z[1] > 0.0)) {
