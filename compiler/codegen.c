@@ -221,18 +221,23 @@ run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
     case FGM_OP_NEQ:
         /* Independent updates overlap (the same numbers as one by
          * one): a row group of the table, or two live updates in a row
-         * that share no variable. */
-        fprintf(f, "        if (l) {\n"
-                "            i2 = j + 1 < n ? l[j + 1] - %d : i;\n"
-                "            g = 1 + (i2 != i && fgm_k_neq_disjoint(run%d[i], "
-                "run%d[i2]));\n"
-                "        } else {\n"
-                "            g = run%d[i][3];\n"
-                "            i2 = g > 1 ? i + 1 : i;\n"
-                "        }\n"
-                "        c = fgm_k_neq_group(st, run%d[i], run%d[i2], g, S, "
+         * that share no variable.  Only with one domain size for all
+         * (fgm_k_neq_group runs both rows with the first row's; the
+         * table's groups are 1 otherwise, see run_table). */
+        if (s->uniform_card)
+            fprintf(f, "        if (l) {\n"
+                    "            i2 = j + 1 < n ? l[j + 1] - %d : i;\n"
+                    "            g = 1 + (i2 != i && fgm_k_neq_disjoint("
+                    "run%d[i], run%d[i2]));\n"
+                    "        } else {\n"
+                    "            g = run%d[i][3];\n"
+                    "            i2 = g > 1 ? i + 1 : i;\n"
+                    "        }\n", r->first, idx, idx, idx);
+        else
+            fprintf(f, "        i2 = i;\n");
+        fprintf(f, "        c = fgm_k_neq_group(st, run%d[i], run%d[i2], g, S, "
                 "%s, %d,\n                            st->scratch);\n",
-                r->first, idx, idx, idx, idx, idx, kexpr, maxp);
+                idx, idx, kexpr, maxp);
         break;
     case FGM_OP_DIRICHLET:
         dirichlet_call(f, s, idx, kexpr, "        ");

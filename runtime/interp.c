@@ -73,7 +73,9 @@ fgm_interp_sweep(const fgm_sched *s, fgm_state *st)
 void
 fgm_interp_finish(const fgm_sched *s, fgm_state *st)
 {
-    /* Beliefs and Dirichlet posteriors are current after every sweep. */
+    /* Dirichlet posteriors are current after every sweep; beliefs too, up
+     * to a scale in a sequential schedule (fgm_model_run normalizes them
+     * after the last sweep). */
     (void)s;
     (void)st;
 }

@@ -396,9 +396,11 @@ fgm_sched_new(const fgm_ir *ir, fgm_status *status)
         if (need > s->nscratch)
             s->nscratch = (int)need;
     }
-    /* A point mass reaches its variable's belief during sweep 1 when the
-     * Dirichlet factors run first and update beliefs (sequential); else
-     * only at the refresh ending sweep 1. */
+    /* A point mass reaches its variable's belief at the start of sweep 1
+     * when the Dirichlet factors run first and move beliefs in place
+     * (sequential); else updates earlier in sweep 1 (sequential) or all of
+     * it (flooding: the belief moves at the refresh ending the sweep)
+     * missed it, and sweep 2 recomputes their messages. */
     s->pin_sweeps = 1;
     for (i = 1; i < s->nfactors; i++)
         if (s->factors[i].op == FGM_OP_DIRICHLET

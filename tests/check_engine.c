@@ -7,6 +7,8 @@
 #include <string.h>
 #include "../runtime/exact/enumerate.h"
 #include "../compiler/codegen.h"
+#include "../runtime/interp.h"
+#include "../runtime/kernels.h"
 #include "../runtime/model.h"
 #include "suites.h"
 #include "testutil.h"
@@ -205,7 +207,9 @@ END_TEST
 
 /* A tree over variables of different domain sizes (2 to 7: one stride of
  * 8, dead lanes inside each variable's vector), tables and evidence.
- * Loopy too when LOOP is 1: a neq between the two 5-valued variables. */
+ * Loopy too when LOOP is 1: a neq between the two 5-valued variables;
+ * with LOOP 2 also one between the two 3-valued ones, just before it (two
+ * neq updates over different domain sizes in a row). */
 static fgm_ir *
 mixed_ir(fgm_algo algo, int loop)
 {
@@ -237,6 +241,10 @@ mixed_ir(fgm_algo algo, int loop)
                                        (int[1]){ 0 }, 3, ev0, &st), 0);
     ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1,
                                        (int[1]){ 4 }, 7, ev4, &st), 0);
+    if (loop == 2)
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_NEQ, 2,
+                                           (int[2]){ 0, 5 }, 0, NULL, &st),
+                         0);
     if (loop)
         ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_NEQ, 2,
                                            (int[2]){ 1, 3 }, 0, NULL, &st),
@@ -261,11 +269,14 @@ START_TEST(test_mixed_domains)
     assert_exact_marginals(m);
     fgm_model_free(m);
     for (a = 0; a < 2; a++)
-        for (sched = 0; sched < 2; sched++) {
+        for (sched = 0; sched < 3; sched++) {
             fgm_algo algo = a ? FGM_ALGO_BP_MAX : FGM_ALGO_BP_SUM;
-            fgm_ir *x = mixed_ir(algo, 1), *y = mixed_ir(algo, 1);
+            /* sched 2: sequential, two neq over 3 and 5 values in a row,
+             * which a plugin must not run as one pair of one size. */
+            fgm_ir *x = mixed_ir(algo, sched == 2 ? 2 : 1);
+            fgm_ir *y = mixed_ir(algo, sched == 2 ? 2 : 1);
 
-            if (sched) {
+            if (sched == 1) {
                 x->infer.schedule = y->infer.schedule = FGM_SCHEDULE_PARALLEL;
                 x->infer.damping = y->infer.damping = 0.3;
             }
@@ -794,8 +805,16 @@ START_TEST(test_beliefs_in_place)
         memset(&ro, 0, sizeof ro);
         ro.iterations = 30;
         ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_OK);
-        for (v = 0; v < 81; v++)
+        for (v = 0; v < 81; v++) {
+            double sum = 0.0;
+
+            /* The run ends with every belief rebuilt and normalized. */
+            fgm_model_marginal(m, v, e);
+            for (i = 0; i < 9; i++)
+                sum += e[i];
+            ck_assert_double_eq_tol(sum, 1.0, 1e-12);
             fgm_model_dirichlet(m, v, once + v * 9);
+        }
         ro.iterations = 1;
         for (i = 0; i < 30; i++) {
             ro.warm = i > 0;
@@ -807,6 +826,110 @@ START_TEST(test_beliefs_in_place)
             ck_assert_double_eq_tol(once[i], stepped[i], 1e-9);
         fgm_model_free(m);
     }
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd) >= 0, 1);
+}
+END_TEST
+
+/* Runs SWEEPS sequential sweeps of M straight through its backend (no
+ * rebuild at the end) with DAMPING, then checks that every belief, once
+ * normalized, is the normalized product of its unary vector and incoming
+ * messages (fgm_k_refresh) to 1e-11: each update must have moved the
+ * beliefs of its variables in place. */
+static void
+assert_beliefs_in_place(fgm_model *m, int sweeps, double damping,
+                        const char *what)
+{
+    const fgm_sched *s = m->sched;
+    fgm_state *st = &m->st;
+    size_t n = (size_t)s->nvars * (size_t)s->stride;
+    double *kept = malloc(n * sizeof *kept);
+    int v, j, i;
+
+    ck_assert_ptr_nonnull(kept);
+    ck_assert_int_eq(s->infer.schedule, FGM_SCHEDULE_SEQUENTIAL);
+    st->damping = damping;
+    st->parallel = st->damp_v2f = st->skip_pinned = st->track_change = 0;
+    if (m->desc)
+        m->desc->reset(st);
+    else
+        fgm_interp_reset(s, st);
+    for (i = 0; i < sweeps; i++)
+        if (m->desc)
+            m->desc->sweep(st);
+        else
+            fgm_interp_sweep(s, st);
+    memcpy(kept, st->belief, n * sizeof *kept);
+    fgm_k_refresh(st, s->nvars, s->var_edge_off, s->var_edges, s->card, 0,
+                  s->stride, 0);
+    for (v = 0; v < s->nvars; v++) {
+        double *b = kept + (size_t)v * (size_t)s->stride;
+
+        fgm_k_normalize(b, s->card[v]);
+        for (j = 0; j < s->card[v]; j++)
+            ck_assert_msg(fabs(b[j] - st->belief[(size_t)v * s->stride + j])
+                          < 1e-11, "%s (%s): var %d value %d: %.17g in "
+                          "place, %.17g from the messages", what,
+                          m->desc ? "compiled" : "interpreted", v, j, b[j],
+                          st->belief[(size_t)v * s->stride + j]);
+    }
+    free(kept);
+}
+
+/* Every kernel that runs in a sequential schedule (!= sum and max, damped
+ * or not, Dirichlet EP, native alldiff sum and max, tables, mixed domain
+ * sizes) keeps its variables' beliefs in step with their messages, on
+ * both backends, with clues clamped. */
+START_TEST(test_beliefs_track_messages)
+{
+    char dir[] = "/tmp/fgm_track_XXXXXX", cmd[64];
+    int given[81], c, b, v;
+
+    test_given(EASY000, given);
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    for (c = 0; c < 8; c++)
+        for (b = 0; b < 2; b++) {
+            fgm_backend be = b ? FGM_BACKEND_COMPILED
+                               : FGM_BACKEND_INTERPRETED;
+            fgm_ir *ir;
+            fgm_model *m;
+            double damping = c == 2 ? 0.5 : 0.0;
+            static const char *what[8] = {
+                "EP, Dirichlet + neq", "bp-sum neq", "bp-sum neq damped",
+                "bp-max neq", "bp-sum native alldiff",
+                "bp-max native alldiff", "bp-sum tables + neq",
+                "bp-max tables + neq"
+            };
+
+            if (c == 0) {
+                ir = robust_ir(3);
+            } else if (c < 6) {
+                ir = fgm_ir_sudoku(3);
+                ir->infer.algo = c == 3 || c == 5 ? FGM_ALGO_BP_MAX
+                                                  : FGM_ALGO_BP_SUM;
+                if (c >= 4)
+                    ir->infer.alldiff = FGM_ALLDIFF_NATIVE;
+            } else {
+                ir = mixed_ir(c == 7 ? FGM_ALGO_BP_MAX : FGM_ALGO_BP_SUM, 2);
+            }
+            m = open_backend(ir, be, dir);
+            for (v = 0; c < 6 && v < 81; v++)
+                if (given[v] >= 0) {
+                    double e[9] = { 0 };
+
+                    e[given[v]] = 1.0;
+                    if (c == 0)
+                        ck_assert_int_eq(fgm_model_observe_dirichlet(m, v, e,
+                                                                     1),
+                                         FGM_OK);
+                    else
+                        ck_assert_int_eq(fgm_model_observe_var(m, v,
+                                                               given[v]),
+                                         FGM_OK);
+                }
+            assert_beliefs_in_place(m, 7, damping, what[c]);
+            fgm_model_free(m);
+        }
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     ck_assert_int_eq(system(cmd) >= 0, 1);
 }
@@ -914,6 +1037,7 @@ engine_suite(void)
     tcase_add_test(core, test_clamp_epsilon);
     tcase_add_test(core, test_skip_pinned);
     tcase_add_test(core, test_beliefs_in_place);
+    tcase_add_test(core, test_beliefs_track_messages);
     tcase_add_test(core, test_tolerance_damp_both);
     tcase_add_test(errors, test_errors);
     suite_add_tcase(s, core);

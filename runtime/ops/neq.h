@@ -151,7 +151,9 @@ fgm_k_neq_begin(const fgm_state *st, fgm_k_neq_job *j, int ea, int eb, int va,
 
 /* Second phase: install both messages; in a sequential schedule the new
  * belief is r times the new message, scaled by 1/z so that it stays near 1
- * in size (beliefs are renormalized exactly at the end of the sweep).
+ * in size (its sum lies between the message's least and largest entry;
+ * fgm_model_run rebuilds and normalizes every belief at the end of a
+ * run).
  * Returns the largest message change (0 unless st->track_change). */
 FGM_K_HOT double
 fgm_k_neq_end(const fgm_state *st, fgm_k_neq_job *j, int k, int plain)
@@ -238,7 +240,7 @@ fgm_k_neq_disjoint(const int *r0, const int *r1)
 
 /* N (1 or 2) neq updates, rows R0 and R1 (with N = 2) of a plugin's table
  * ({ edge, x, y, group }), that share no variable and come one after the
- * other in the schedule.  Two plain sum-product updates
+ * other in the schedule, all four variables with K values.  Two plain sum-product updates
  * (fgm_k_neq_plain) run their first phases, then their second phases:
  * each reads and writes only its own messages and its two beliefs, so
  * this computes the same numbers as two fgm_k_neq calls, and the CPU

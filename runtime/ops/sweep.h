@@ -1,6 +1,7 @@
 /* runtime/ops/sweep.h: what runs around the operators of every schedule.
  * The reset at the start of a run; the belief refresh (and the seed's
- * damped variable-to-factor messages) at the end of each sweep.
+ * damped variable-to-factor messages) at the end of each flooding sweep,
+ * and once at the end of a sequential run (runtime/model.c).
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Part of the kernels shared by the interpreter and plugins: include
@@ -13,8 +14,8 @@
 
 /* BELIEF[t] = normalize(UNARY[t] * prod of the N messages
  * MSGS[E[t][j]*stride]) for the G (1 or 2) variables t: beliefs
- * recomputed from scratch (end of every sweep, so that divisions never
- * accumulate rounding).  Each variable's product is one long dependent
+ * recomputed from scratch (end of every flooding sweep; end of a
+ * sequential run, whose updates moved them in place).  Each variable's product is one long dependent
  * chain; two chains interleaved keep the multiplier busy, and give the
  * same numbers as one at a time.  G is a constant at every call. */
 FGM_K_HOT void
