@@ -321,11 +321,8 @@ fgm_codegen_emit(const fgm_sched *s, FILE *f)
      * per-variable size from CARD (K is then unused but defined). */
     fprintf(f, "#define K %d\n\n", k ? k : s->stride);
     int_table(f, "edge_var", s->edge_var, s->nedges);
-    if (s->infer.schedule == FGM_SCHEDULE_PARALLEL) {
-        /* For the refresh of beliefs that ends a flooding sweep. */
-        int_table(f, "var_edge_off", s->var_edge_off, s->nvars + 1);
-        int_table(f, "var_edges", s->var_edges, s->nedges);
-    }
+    int_table(f, "var_edge_off", s->var_edge_off, s->nvars + 1);
+    int_table(f, "var_edges", s->var_edges, s->nedges);
     if (!k)
         int_table(f, "card", s->card, s->nvars);
     for (i = 0; i < nruns; i++)
@@ -342,8 +339,7 @@ fgm_codegen_emit(const fgm_sched *s, FILE *f)
         fprintf(f, "    c = sweep_run%d(st);\n    if (c > change)\n"
                 "        change = c;\n", i);
     /* A flooding schedule's beliefs move only here; a sequential one's
-     * move with every update (fgm_model_run rebuilds them once, after the
-     * last sweep). */
+     * move with every update and are rebuilt once, by finish. */
     if (s->infer.schedule == FGM_SCHEDULE_PARALLEL) {
         fprintf(f, "    c = fgm_k_refresh(st, NVARS, var_edge_off, var_edges, "
                 "%s, K, S,\n                      st->damp_v2f);\n",
@@ -351,7 +347,13 @@ fgm_codegen_emit(const fgm_sched *s, FILE *f)
         fprintf(f, "    if (c > change)\n        change = c;\n");
     }
     fprintf(f, "    return change;\n}   /* end sweep */\n\n");
-    fprintf(f, "static void\nfinish(fgm_state *st)\n{\n    (void)st;\n}\n\n");
+    if (s->infer.schedule == FGM_SCHEDULE_PARALLEL)
+        fprintf(f, "static void\nfinish(fgm_state *st)\n{\n    (void)st;\n}"
+                "\n\n");
+    else
+        fprintf(f, "static void\nfinish(fgm_state *st)\n{\n"
+                "    fgm_k_refresh(st, NVARS, var_edge_off, var_edges, %s, K, "
+                "S, 0);\n}\n\n", k ? "0" : "card");
 
     fprintf(f, "static const fgm_plugin_desc desc = {\n");
     fprintf(f, "    FGM_PLUGIN_ABI_VERSION, sizeof(fgm_plugin_desc),\n");

@@ -73,9 +73,10 @@ fgm_interp_sweep(const fgm_sched *s, fgm_state *st)
 void
 fgm_interp_finish(const fgm_sched *s, fgm_state *st)
 {
-    /* Dirichlet posteriors are current after every sweep; beliefs too, up
-     * to a scale in a sequential schedule (fgm_model_run normalizes them
-     * after the last sweep). */
-    (void)s;
-    (void)st;
+    /* Dirichlet posteriors are current after every sweep, and so are the
+     * beliefs of a flooding schedule; a sequential one moved them in
+     * place, unnormalized: rebuilt here from the messages. */
+    if (!st->parallel)
+        fgm_k_refresh(st, s->nvars, s->var_edge_off, s->var_edges, s->card,
+                      0, s->stride, 0);
 }

@@ -442,21 +442,15 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
             break;
         }
     }
-    if (!m->st.parallel) {
-        /* A sequential sweep moves each belief with every update (a
-         * cavity times the new message, unnormalized): proportional to
-         * the product of its messages to rounding (normalized, within
-         * 5e-15 of the rebuilt belief on the 9x9 corpora).  Now every
-         * belief, pinned ones too, is rebuilt once from its messages and
-         * normalized.  (Rebuilding after every sweep, as before, changes
-         * only rounding -- which a run that does not converge can
-         * amplify, as any change of rounding.) */
-        const fgm_sched *s = m->sched;
-
-        m->st.skip_pinned = 0;
-        fgm_k_refresh(&m->st, s->nvars, s->var_edge_off, s->var_edges,
-                      s->card, 0, s->stride, 0);
-    }
+    /* A sequential sweep moves each belief with every update (a cavity
+     * times the new message, unnormalized): proportional to the product
+     * of its messages to rounding (normalized, within 5e-15 of the
+     * rebuilt belief on the 9x9 corpora).  finish rebuilds every belief,
+     * pinned ones too, once from its messages and normalizes it.
+     * (Rebuilding after every sweep, as before, changes only rounding --
+     * which a run that does not converge can amplify, as any change of
+     * rounding.) */
+    m->st.skip_pinned = 0;
     if (m->desc)
         m->desc->finish(&m->st);
     else

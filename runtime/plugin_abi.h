@@ -17,7 +17,7 @@
 /* Bump on any change to fgm_state or to the meaning of a descriptor
  * field.  Changes to the kernels, the code generator or the schedule's
  * lowering need no bump: build_id (below) covers them. */
-#define FGM_PLUGIN_ABI_VERSION 10u
+#define FGM_PLUGIN_ABI_VERSION 11u
 #define FGM_PLUGIN_ENTRY fgm_plugin_entry
 #define FGM_PLUGIN_ENTRY_NAME "fgm_plugin_entry"
 
@@ -72,7 +72,9 @@ typedef struct fgm_plugin_desc {
     /* One sweep of the schedule; returns the largest change of a message
      * (max-norm), for the tolerance test. */
     double (*sweep)(fgm_state *st);
-    /* After the last sweep: Dirichlet posteriors (EP's projection). */
+    /* After the last sweep (st->skip_pinned cleared): with a sequential
+     * schedule, every belief rebuilt from its messages and normalized
+     * (the sweeps moved them in place, unnormalized). */
     void (*finish)(fgm_state *st);
     /* The generating runtime's FGM_BUILD_ID: a hash of the kernel
      * headers, the code generator and the schedule lowering, so that a

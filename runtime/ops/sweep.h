@@ -1,7 +1,8 @@
 /* runtime/ops/sweep.h: what runs around the operators of every schedule.
  * The reset at the start of a run; the belief refresh (and the seed's
  * damped variable-to-factor messages) at the end of each flooding sweep,
- * and once at the end of a sequential run (runtime/model.c).
+ * and once at the end of a sequential run (the finish of a plugin or of
+ * the interpreter).
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Part of the kernels shared by the interpreter and plugins: include
