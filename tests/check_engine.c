@@ -142,6 +142,44 @@ START_TEST(test_dice_mean_square)
 }
 END_TEST
 
+static void assert_beliefs_in_place(fgm_model *m, int sweeps, double damping,
+                                    const char *what);
+
+/* One x ~ Discrete(p), p ~ Dirichlet(alpha), evidence e on x: EP is exact,
+ * x's belief is e alpha normalized -- with small pseudo-counts (the
+ * kernel takes the new belief from the projection's weights) and with
+ * pseudo-counts past 1e17 (it multiplies the cavity by the message). */
+START_TEST(test_dirichlet_belief)
+{
+    static const double ev[3] = { 0.5, 0.3, 0.2 };
+    double alpha[3], b[3], z;
+    int scale, i, node, x;
+
+    for (scale = 0; scale < 2; scale++) {
+        fgm_ir *ir = fgm_ir_new("one");
+        fgm_model *m;
+        fgm_status st;
+
+        for (i = 0; i < 3; i++)
+            alpha[i] = (i + 1) * (scale ? 1e18 : 1.0);
+        node = fgm_ir_add_dirichlet_array(ir, "p", 0, NULL, 3, alpha, 0, &st);
+        x = fgm_ir_add_array(ir, "x", 0, NULL, 0, 3, 0, &st);
+        ck_assert_int_ge(fgm_ir_add_dirichlet_discrete(ir, x, node, &st), 0);
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, &x, 3,
+                                           ev, &st), 0);
+        m = open_interp(ir);
+        ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+        ck_assert_int_eq(fgm_model_marginal(m, x, b), FGM_OK);
+        for (z = 0.0, i = 0; i < 3; i++)
+            z += ev[i] * (i + 1);
+        for (i = 0; i < 3; i++)
+            ck_assert_double_eq_tol(b[i], ev[i] * (i + 1) / z, 1e-12);
+        assert_beliefs_in_place(m, 3, 0.0, scale ? "1e18" : "small");
+        fgm_model_free(m);
+    }
+}
+END_TEST
+
 /* A tree: x0 - x1 - x2 - x3 chain plus x1 - x4 branch, tables on every
  * edge, evidence on two leaves.  Loopy BP on a tree is exact. */
 static fgm_ir *
@@ -1037,6 +1075,7 @@ engine_suite(void)
     tcase_add_test(core, test_clamp_epsilon);
     tcase_add_test(core, test_skip_pinned);
     tcase_add_test(core, test_beliefs_in_place);
+    tcase_add_test(core, test_dirichlet_belief);
     tcase_add_test(core, test_beliefs_track_messages);
     tcase_add_test(core, test_tolerance_damp_both);
     tcase_add_test(errors, test_errors);

@@ -44,17 +44,19 @@ fgm_k_dirichlet(fgm_state *st, int e, int v, int d, int g, int stride, int k,
     double *post = st->dir_post + (long)d * stride;
     double *prior = st->dir_prior + (long)d * stride;
     double *mp = st->dir_msg + (long)g * stride, change, a;
-    int c, nc = FGM_K_NCHUNKS(k);
+    int c, nc = FGM_K_NCHUNKS(k), w_is_belief = 0;
 
     (void)scratch;
     if (st->skip_pinned && fgm_k_dirichlet_pinned(st, v, d))
         return 0.0;
+    /* x's cavity, normalized below where it is needed (w is normalized
+     * on its own). */
     for (c = 0; c < nc; c++)
         q[c] = fgm_v_keep(fgm_v_div(fgm_v_load(bel + c * FGM_K_LANES),
                                     fgm_v_load(m + c * FGM_K_LANES)),
                           fgm_v_live(c, k));
-    fgm_v_normalize(q, nc, k);
     if (st->dir_point[d] || !ep) {
+        fgm_v_normalize(q, nc, k);
         /* Point mass, or BP: the prior's mean is the whole message. */
         for (c = 0; c < nc; c++)
             nm[c] = fgm_v_keep(fgm_v_load(prior + c * FGM_K_LANES),
@@ -71,7 +73,13 @@ fgm_k_dirichlet(fgm_state *st, int e, int v, int d, int g, int stride, int k,
             w[c] = fgm_v_mul(q[c], cav[c]);
         }
         a = fgm_v_sum(acc);
-        fgm_v_normalize(w, nc, k);
+        if (!(fgm_v_normalize(w, nc, k) > 0.0))
+            for (c = 0; c < nc; c++)    /* x's cavity has no mass: */
+                w[c] = fgm_v_mul(cav[c], fgm_v_splat(1.0 / a)); /* uniform */
+        /* The message to x is cav / a, so x's new belief, q times it
+         * normalized, is w -- unless the message's floor (FGM_K_FLOOR)
+         * bites, which takes a > 1e18 (cav >= 1e-12). */
+        w_is_belief = a < 1e17;
         if (mean_square) {
             fgm_v4 m2 = fgm_v_zero(), sm2 = fgm_v_zero(), mean, c1, t2;
             fgm_v4 a1 = fgm_v_splat(a + 1.0);
@@ -107,7 +115,12 @@ fgm_k_dirichlet(fgm_state *st, int e, int v, int d, int g, int stride, int k,
     }
     fgm_v_normalize(nm, nc, k);
     change = fgm_v_commit(m, nm, 0.0, nc, k, st->track_change);
-    if (!st->parallel) {
+    if (!st->parallel && w_is_belief) {
+        for (c = 0; c < nc; c++)
+            fgm_v_store(bel + c * FGM_K_LANES, w[c]);
+    } else if (!st->parallel) {
+        if (ep && !st->dir_point[d])
+            fgm_v_normalize(q, nc, k);
         for (c = 0; c < nc; c++)
             q[c] = fgm_v_mul(q[c], nm[c]);
         fgm_v_normalize(q, nc, k);
