@@ -235,8 +235,8 @@ run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
                     "        }\n", r->first, idx, idx, idx);
         else
             fprintf(f, "        i2 = i;\n");
-        fprintf(f, "        c = fgm_k_neq_group(st, run%d[i], run%d[i2], g, S, "
-                "%s, %d,\n                            st->scratch);\n",
+        fprintf(f, "        c = fgm_k_neq_group(st, run%d[i], run%d[i2], g, "
+                "S, %s, %d,\n                            st->scratch);\n",
                 idx, idx, kexpr, maxp);
         break;
     case FGM_OP_DIRICHLET:

@@ -100,7 +100,7 @@ FGM_K_HOT void
 fgm_k_neq_begin(const fgm_state *st, fgm_k_neq_job *j, int ea, int eb, int va,
                 int vb, int stride, int k, int plain)
 {
-    fgm_v4 za4 = fgm_v_zero(), zb4 = fgm_v_zero();   /* (nc >= 1) */
+    fgm_v4 za4 = fgm_v_zero(), zb4 = fgm_v_zero();   /* set by chunk 0 */
     fgm_v2 z, inv;
     double k1 = 1.0 / (k - 1);
     int c, nc = FGM_K_NCHUNKS(k);
@@ -152,8 +152,7 @@ fgm_k_neq_begin(const fgm_state *st, fgm_k_neq_job *j, int ea, int eb, int va,
 /* Second phase: install both messages; in a sequential schedule the new
  * belief is r times the new message, scaled by 1/z so that it stays near 1
  * in size (its sum lies between the message's least and largest entry;
- * fgm_model_run rebuilds and normalizes every belief at the end of a
- * run).
+ * the run's finish rebuilds and normalizes every belief).
  * Returns the largest message change (0 unless st->track_change). */
 FGM_K_HOT double
 fgm_k_neq_end(const fgm_state *st, fgm_k_neq_job *j, int k, int plain)
@@ -240,8 +239,9 @@ fgm_k_neq_disjoint(const int *r0, const int *r1)
 
 /* N (1 or 2) neq updates, rows R0 and R1 (with N = 2) of a plugin's table
  * ({ edge, x, y, group }), that share no variable and come one after the
- * other in the schedule, all four variables with K values.  Two plain sum-product updates
- * (fgm_k_neq_plain) run their first phases, then their second phases:
+ * other in the schedule, all four variables with K values.  Two plain
+ * sum-product updates (fgm_k_neq_plain) run their first phases, then
+ * their second phases:
  * each reads and writes only its own messages and its two beliefs, so
  * this computes the same numbers as two fgm_k_neq calls, and the CPU
  * overlaps their long division chains, which one update at a time it

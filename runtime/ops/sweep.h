@@ -16,9 +16,10 @@
 /* BELIEF[t] = normalize(UNARY[t] * prod of the N messages
  * MSGS[E[t][j]*stride]) for the G (1 or 2) variables t: beliefs
  * recomputed from scratch (end of every flooding sweep; end of a
- * sequential run, whose updates moved them in place).  Each variable's product is one long dependent
- * chain; two chains interleaved keep the multiplier busy, and give the
- * same numbers as one at a time.  G is a constant at every call. */
+ * sequential run, whose updates moved them in place).  Each variable's
+ * product is one long dependent chain; two chains interleaved keep the
+ * multiplier busy, and give the same numbers as one at a time.  G is a
+ * constant at every call. */
 FGM_K_HOT void
 fgm_k_belief_full(double *const *belief, const double *const *unary,
                   const double *msgs, const int *const *e, int g, int n,
