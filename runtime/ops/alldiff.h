@@ -231,6 +231,15 @@ fgm_k_alldiff_sum_minors(const double *q, int n, int k, double *out,
 
 /* ---- max-product: one assignment solve + shortest paths --------------- */
 
+/* The lexicographic cost (*Z, *F) of a weight X >= 0: (1, 0) for a zero
+ * (zeros are counted, not logged), else (0, -log X), exactly 0 for 1. */
+static inline void
+fgm_k_ad_cost(double x, double *z, double *f)
+{
+    *z = x > 0.0 ? 0.0 : 1.0;
+    *f = x > 0.0 && x != 1.0 ? -log(x) : 0.0;
+}
+
 /* (AZ, AF) < (BZ, BF) in the lexicographic cost order. */
 static inline int
 fgm_k_ad_lt(double az, double af, double bz, double bf)
@@ -488,8 +497,7 @@ fgm_k_alldiff_max_minors(const double *q, int n, int k, double *out,
         for (w = 0; w < kp; w++) {
             /* Past K: a zero entry, finite costs no path uses. */
             x = w >= k ? 0.0 : r < n ? q[(long)r * k + w] : 1.0;
-            cz[(long)r * kp + w] = x > 0.0 ? 0.0 : 1.0;
-            cf[(long)r * kp + w] = x > 0.0 && x != 1.0 ? -log(x) : 0.0;
+            fgm_k_ad_cost(x, cz + (long)r * kp + w, cf + (long)r * kp + w);
         }
     fgm_k_alldiff_assign(cz, cf, k, uz, uf, vz, vf, col_of_row, row_of_col,
                          vf + kp);
@@ -604,7 +612,10 @@ fgm_k_alldiff(fgm_state *st, int e0, const int *vars, int n, int stride,
      * unread (-Wmaybe-uninitialized in a -Werror plugin build). */
     unsigned char fixed[FGM_K_MAXCARD], skipr[FGM_K_MAXCARD] = { 0 };
     int rows[FGM_K_MAXCARD], vals[FGM_K_MAXCARD];
-    int i, v, r, nfree = 0, nr, kr;
+    int i, v, r, nfree = 0, nr, kr = 0, reduced, ns = n, ks = k;
+    const double *qs = q;
+    double *os = out;
+    const unsigned char *skip = fixed;
 
     for (i = 0; i < n; i++) {
         double *qi = q + (long)i * k;
@@ -620,27 +631,30 @@ fgm_k_alldiff(fgm_state *st, int e0, const int *vars, int n, int stride,
     if (nfree == 0)
         return 0.0;
     nr = fgm_k_ad_reduce(q, n, k, qr, rows, vals, &kr);
-    if (nr >= 0 && nr < n) {
+    reduced = nr >= 0 && nr < n;
+    if (reduced) {
         for (r = 0; r < nr; r++)
             skipr[r] = fixed[rows[r]];
-        if (max_product)
-            fgm_k_alldiff_max_minors(qr, nr, kr, outr, work, skipr);
-        else
-            fgm_k_alldiff_sum_minors(qr, nr, kr, outr, work, skipr);
-        for (r = 0; r < nr; r++) {
-            double *o = out + (long)rows[r] * k;
+        /* The kernels run on the reduced problem instead. */
+        qs = qr;
+        ns = nr;
+        ks = kr;
+        os = outr;
+        skip = skipr;
+    }
+    if (max_product)
+        fgm_k_alldiff_max_minors(qs, ns, ks, os, work, skip);
+    else
+        fgm_k_alldiff_sum_minors(qs, ns, ks, os, work, skip);
+    for (r = 0; reduced && r < nr; r++) {
+        double *o = out + (long)rows[r] * k;
 
-            if (skipr[r])
-                continue;
-            for (v = 0; v < k; v++)
-                o[v] = 0.0;
-            for (v = 0; v < kr; v++)
-                o[vals[v]] = outr[(long)r * kr + v];
-        }
-    } else if (max_product) {
-        fgm_k_alldiff_max_minors(q, n, k, out, work, fixed);
-    } else {
-        fgm_k_alldiff_sum_minors(q, n, k, out, work, fixed);
+        if (skipr[r])
+            continue;
+        for (v = 0; v < k; v++)
+            o[v] = 0.0;
+        for (v = 0; v < kr; v++)
+            o[vals[v]] = outr[(long)r * kr + v];
     }
     for (i = 0; i < n; i++) {
         double *m = st->msg + (long)(e0 + i) * stride;
@@ -763,9 +777,8 @@ fgm_k_alldiff_max_minors_each(const double *q, int n, int k, double *out,
             for (r = 0; r < m; r++)
                 for (c = 0; c < ms; c++) {
                     x = c < m ? minor[(long)r * m + c] : 0.0;
-                    cz[(long)r * ms + c] = x > 0.0 ? 0.0 : 1.0;
-                    cf[(long)r * ms + c] = x > 0.0 && x != 1.0 ? -log(x)
-                                                               : 0.0;
+                    fgm_k_ad_cost(x, cz + (long)r * ms + c,
+                                  cf + (long)r * ms + c);
                 }
             oz[v] = of[v] = 0.0;
             if (m > 0)
