@@ -183,6 +183,17 @@ dirichlet_call(FILE *f, const fgm_sched *s, int idx, const char *kexpr,
             s->infer.projection == FGM_PROJECTION_MEAN_SQUARE);
 }
 
+/* "LEADfgm_k_refresh(...);": every belief rebuilt from its messages (K:
+ * the uniform domain size, or 0 for per-variable sizes), with V2F for
+ * the stored variable-to-factor messages. */
+static void
+refresh_call(FILE *f, const char *lead, int k, const char *v2f)
+{
+    fprintf(f, "    %sfgm_k_refresh(st, NVARS, var_edge_off, var_edges, %s, "
+            "K, S,\n%*s%s);\n", lead, k ? "0" : "card",
+            (int)(18 + strlen(lead)), "", v2f);
+}
+
 /* The loop of run R: one kernel call per row. */
 static void
 run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
@@ -281,6 +292,7 @@ fgm_codegen_emit(const fgm_sched *s, FILE *f)
     const fgm_ir *ir = s->ir;
     run *runs;
     int nruns = 0, i, k = s->uniform_card;
+    int flood = s->infer.schedule == FGM_SCHEDULE_PARALLEL;
     uint64_t hash = fgm_ir_hash(ir);
 
     runs = calloc((size_t)s->nfactors + 1, sizeof *runs);
@@ -340,20 +352,17 @@ fgm_codegen_emit(const fgm_sched *s, FILE *f)
                 "        change = c;\n", i);
     /* A flooding schedule's beliefs move only here; a sequential one's
      * move with every update and are rebuilt once, by finish. */
-    if (s->infer.schedule == FGM_SCHEDULE_PARALLEL) {
-        fprintf(f, "    c = fgm_k_refresh(st, NVARS, var_edge_off, var_edges, "
-                "%s, K, S,\n                      st->damp_v2f);\n",
-                k ? "0" : "card");
+    if (flood) {
+        refresh_call(f, "c = ", k, "st->damp_v2f");
         fprintf(f, "    if (c > change)\n        change = c;\n");
     }
     fprintf(f, "    return change;\n}   /* end sweep */\n\n");
-    if (s->infer.schedule == FGM_SCHEDULE_PARALLEL)
-        fprintf(f, "static void\nfinish(fgm_state *st)\n{\n    (void)st;\n}"
-                "\n\n");
+    fprintf(f, "static void\nfinish(fgm_state *st)\n{\n");
+    if (flood)
+        fprintf(f, "    (void)st;\n");
     else
-        fprintf(f, "static void\nfinish(fgm_state *st)\n{\n"
-                "    fgm_k_refresh(st, NVARS, var_edge_off, var_edges, %s, K, "
-                "S, 0);\n}\n\n", k ? "0" : "card");
+        refresh_call(f, "", k, "0");
+    fprintf(f, "}\n\n");
 
     fprintf(f, "static const fgm_plugin_desc desc = {\n");
     fprintf(f, "    FGM_PLUGIN_ABI_VERSION, sizeof(fgm_plugin_desc),\n");
