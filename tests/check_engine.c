@@ -723,6 +723,27 @@ START_TEST(test_clamp_epsilon)
 }
 END_TEST
 
+/* Observes the clues GIVEN of the 9x9 grid exactly: hard clamps when
+ * CLAMP, else one-hot point-mass Dirichlet priors (zeros off the clue). */
+static void
+observe_exact_clues(fgm_model *m, const int *given, int clamp)
+{
+    double e[9];
+    int v;
+
+    for (v = 0; v < 81; v++) {
+        if (given[v] < 0)
+            continue;
+        if (clamp) {
+            ck_assert_int_eq(fgm_model_observe_var(m, v, given[v]), FGM_OK);
+            continue;
+        }
+        memset(e, 0, sizeof e);
+        e[given[v]] = 1.0;
+        ck_assert_int_eq(fgm_model_observe_dirichlet(m, v, e, 1), FGM_OK);
+    }
+}
+
 /* Runs M for 50 sweeps with or without skipping the updates around pinned
  * variables and writes every marginal (N values each) to OUT. */
 static void
@@ -767,23 +788,8 @@ START_TEST(test_skip_pinned)
             ir->infer.schedule = FGM_SCHEDULE_PARALLEL;
         m = open_backend(fgm_ir_copy(ir), FGM_BACKEND_INTERPRETED, NULL);
         c = open_backend(ir, FGM_BACKEND_COMPILED, dir);
-        for (v = 0; v < 81; v++) {
-            if (given[v] < 0)
-                continue;
-            memset(e, 0, sizeof e);
-            e[given[v]] = 1.0;      /* exact: zeros off the clue */
-            if (pass != 2) {
-                ck_assert_int_eq(fgm_model_observe_dirichlet(m, v, e, 1),
-                                 FGM_OK);
-                ck_assert_int_eq(fgm_model_observe_dirichlet(c, v, e, 1),
-                                 FGM_OK);
-            } else {
-                ck_assert_int_eq(fgm_model_observe_var(m, v, given[v]),
-                                 FGM_OK);
-                ck_assert_int_eq(fgm_model_observe_var(c, v, given[v]),
-                                 FGM_OK);
-            }
-        }
+        observe_exact_clues(m, given, pass == 2);
+        observe_exact_clues(c, given, pass == 2);
         if (pass == 1)
             for (v = 0; v < 81; v++)
                 if (given[v] < 0) {
@@ -833,13 +839,7 @@ START_TEST(test_beliefs_in_place)
                                       : FGM_BACKEND_INTERPRETED, dir);
         fgm_run_opts ro;
 
-        for (v = 0; v < 81; v++)
-            if (given[v] >= 0) {
-                memset(e, 0, sizeof e);
-                e[given[v]] = 1.0;
-                ck_assert_int_eq(fgm_model_observe_dirichlet(m, v, e, 1),
-                                 FGM_OK);
-            }
+        observe_exact_clues(m, given, 0);
         memset(&ro, 0, sizeof ro);
         ro.iterations = 30;
         ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_OK);
@@ -921,7 +921,7 @@ assert_beliefs_in_place(fgm_model *m, int sweeps, double damping,
 START_TEST(test_beliefs_track_messages)
 {
     char dir[] = "/tmp/fgm_track_XXXXXX", cmd[64];
-    int given[81], c, b, v;
+    int given[81], c, b;
 
     test_given(EASY000, given);
     ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -951,20 +951,8 @@ START_TEST(test_beliefs_track_messages)
                 ir = mixed_ir(c == 7 ? FGM_ALGO_BP_MAX : FGM_ALGO_BP_SUM, 2);
             }
             m = open_backend(ir, be, dir);
-            for (v = 0; c < 6 && v < 81; v++)
-                if (given[v] >= 0) {
-                    double e[9] = { 0 };
-
-                    e[given[v]] = 1.0;
-                    if (c == 0)
-                        ck_assert_int_eq(fgm_model_observe_dirichlet(m, v, e,
-                                                                     1),
-                                         FGM_OK);
-                    else
-                        ck_assert_int_eq(fgm_model_observe_var(m, v,
-                                                               given[v]),
-                                         FGM_OK);
-                }
+            if (c < 6)
+                observe_exact_clues(m, given, c > 0);
             assert_beliefs_in_place(m, 7, damping, what[c]);
             fgm_model_free(m);
         }
