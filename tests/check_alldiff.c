@@ -134,6 +134,17 @@ for_sizes(void (*check)(gsl_rng *, int, int, int))
     gsl_rng_free(r);
 }
 
+/* The max- or sum-product messages of every row of Q not in SKIP. */
+static void
+minors(int max_product, const double *q, int n, int k, double *out,
+       double *work, const unsigned char *skip)
+{
+    if (max_product)
+        fgm_k_alldiff_max_minors(q, n, k, out, work, skip);
+    else
+        fgm_k_alldiff_sum_minors(q, n, k, out, work, skip);
+}
+
 /* With every other row skipped (fixed cells, whose messages are not
  * used), the rows computed are GOT's to the bit and the skipped ones are
  * left as they were. */
@@ -149,10 +160,7 @@ check_skip(const double *q, int n, int k, const double *got, int max_product,
         skip[i] = i % 2 == 0;
     for (j = 0; j < n * k; j++)
         part[j] = -1.0;
-    if (max_product)
-        fgm_k_alldiff_max_minors(q, n, k, part, work, skip);
-    else
-        fgm_k_alldiff_sum_minors(q, n, k, part, work, skip);
+    minors(max_product, q, n, k, part, work, skip);
     for (i = 0; i < n; i++)
         for (j = 0; j < k; j++)
             ck_assert_msg(skip[i] ? part[i * k + j] == -1.0
@@ -233,17 +241,11 @@ check_reduce(gsl_rng *r, int n, int k, int trial)
         for (v = 0; v < k; v++)
             q[i * k + v] = v == perm[i] ? 1.0 : 0.0;
     for (mp = 0; mp < 2; mp++) {
-        if (mp)
-            fgm_k_alldiff_max_minors(q, n, k, full, work, NULL);
-        else
-            fgm_k_alldiff_sum_minors(q, n, k, full, work, NULL);
+        minors(mp, q, n, k, full, work, NULL);
         nr = fgm_k_ad_reduce(q, n, k, qr, rows, vals, &kr);
         ck_assert_int_eq(nr, n / 2);
         ck_assert_int_eq(kr, k - (n + 1) / 2);
-        if (mp)
-            fgm_k_alldiff_max_minors(qr, nr, kr, outr, work, NULL);
-        else
-            fgm_k_alldiff_sum_minors(qr, nr, kr, outr, work, NULL);
+        minors(mp, qr, nr, kr, outr, work, NULL);
         for (i = 0; i < nr; i++) {
             const double *f = full + rows[i] * k;
 
