@@ -448,31 +448,72 @@ paths_free(paths *ps)
     free(ps->so);
 }
 
-/* Step 2 of the cascade: source, build, load, then install. */
+/* Step 2 of the cascade: source, build, load, then install.  The C is
+ * written and compiled in a directory of this call's own
+ * (SO.tmp.XXXXXX/NAME.ALGO.c) and only then renamed to ps->c: another
+ * process or thread may be rebuilding the same paths at the same time (a
+ * model of the same name with another hash, or ep-naive's remove_plugin),
+ * and must not replace or remove the file our compiler is reading. */
 static fgm_status
 rebuild(const fgm_plugin_req *req, const paths *ps, fgm_plugin **out,
         char *why, size_t whysize)
 {
     capture cap = { why, whysize };
+    const char *base = strrchr(ps->c, '/');
+    size_t sl = strlen(ps->so);
     fgm_status st;
-    char *tmp;
+    char *tmp, *dir, *c_tmp;
 
     st = writable_dir(ps->dir, ps->shown, why, whysize);
     if (st != FGM_OK)
         return st;
+    base = base ? base + 1 : ps->c;
+    dir = malloc(sl + sizeof ".tmp.XXXXXX");
+    c_tmp = malloc(sl + sizeof ".tmp.XXXXXX" + 1 + strlen(base));
+    if (!dir || !c_tmp) {
+        free(dir);
+        free(c_tmp);
+        sayf(why, whysize, "%s", fgm_strerror(FGM_ENOMEM));
+        return FGM_ENOMEM;
+    }
+    sprintf(dir, "%s.tmp.XXXXXX", ps->so);
+    if (!mkdtemp(dir)) {
+        sayf(why, whysize, "%s: cannot write: %s", ps->shown,
+             strerror(errno));
+        free(dir);
+        free(c_tmp);
+        return FGM_EIO;
+    }
+    sprintf(c_tmp, "%s/%s", dir, base);
     sayf(why, whysize, "%s", "");
-    st = fgm_write_atomic(ps->c, req->emit_c, req->emit_arg, capture_diag,
+    st = fgm_write_atomic(c_tmp, req->emit_c, req->emit_arg, capture_diag,
                           &cap);
     if (st != FGM_OK) {
+        size_t tl = strlen(c_tmp);
+
+        /* Name the file the user knows, not this call's temporary one. */
+        if (*why && strncmp(why, c_tmp, tl) == 0) {
+            char rest[512];
+
+            snprintf(rest, sizeof rest, "%s", why + tl);
+            sayf(why, whysize, "%s%s", ps->c, rest);
+        }
         if (!*why)
             sayf(why, whysize, "%s: cannot write: %s", ps->c,
                  fgm_strerror(st));
-        return st;
+        goto done;
     }
-    st = build_temp(ps->c, ps->so, req->cc, req->include_dir, &tmp, why,
+    st = build_temp(c_tmp, ps->so, req->cc, req->include_dir, &tmp, why,
                     whysize);
+    /* The source is kept next to the plugin, built or not. */
+    if (rename(c_tmp, ps->c) != 0 && st == FGM_OK) {
+        sayf(why, whysize, "%s: cannot write: %s", ps->c, strerror(errno));
+        unlink(tmp);
+        free(tmp);
+        st = FGM_EIO;
+    }
     if (st != FGM_OK)
-        return st;
+        goto done;
     st = open_as(tmp, ps->so, req->hash, out, why, whysize);
     if (st == FGM_OK && rename(tmp, ps->so) != 0) {
         sayf(why, whysize, "%s: cannot write: %s", ps->so, strerror(errno));
@@ -483,6 +524,11 @@ rebuild(const fgm_plugin_req *req, const paths *ps, fgm_plugin **out,
     if (st != FGM_OK)
         unlink(tmp);
     free(tmp);
+done:
+    unlink(c_tmp);
+    rmdir(dir);
+    free(dir);
+    free(c_tmp);
     return st;
 }
 
