@@ -178,14 +178,18 @@ cmd_bench(cli_args *a)
             if (fgm_solver_flags(fgm_solver_at(j)) & FGM_SOLVER_EXACT)
                 names[nnames++] = fgm_solver_name(fgm_solver_at(j));
     }
-    if (nnames == 0)
-        return cli_fail(CLI_EUSAGE, "bench: --solvers names no solver");
+    if (nnames == 0) {
+        code = cli_fail(CLI_EUSAGE, "bench: --solvers names no solver");
+        goto out;
+    }
     if (blist)
         nbackends = split(blist, backends, (int)CLI_COUNTOF(backends));
     for (i = 0; i < nbackends; i++)
-        if (fgm_bench_backend_find(backends[i]) < 0)
-            return cli_fail(CLI_EUSAGE, "bench: unknown backend '%s' (auto, "
+        if (fgm_bench_backend_find(backends[i]) < 0) {
+            code = cli_fail(CLI_EUSAGE, "bench: unknown backend '%s' (auto, "
                             "compiled, interpreted)", backends[i]);
+            goto out;
+        }
     /* --backends: one row per backend for each probabilistic solver
      * ("ep-robust@compiled"); exact solvers have one backend. */
     o.nsolvers = 0;
@@ -198,12 +202,17 @@ cmd_bench(cli_args *a)
         /* An unknown solver or backend is a usage error, as in `fgm
          * solve`. */
         snprintf(name, sizeof name, "%.*s", (int)base, names[i]);
-        if (!fgm_solver_find(name))
-            return cli_fail(CLI_EUSAGE, "bench: unknown solver '%s' (see "
+        if (!fgm_solver_find(name)) {
+            code = cli_fail(CLI_EUSAGE, "bench: unknown solver '%s' (see "
                             "`fgm list`)", name);
-        if (names[i][base] && fgm_bench_backend_find(names[i] + base + 1) < 0)
-            return cli_fail(CLI_EUSAGE, "bench: unknown backend '%s' (auto, "
+            goto out;
+        }
+        if (names[i][base]
+            && fgm_bench_backend_find(names[i] + base + 1) < 0) {
+            code = cli_fail(CLI_EUSAGE, "bench: unknown backend '%s' (auto, "
                             "compiled, interpreted)", names[i] + base + 1);
+            goto out;
+        }
 
         if (!nbackends || exact || strchr(names[i], '@')) {
             if (o.nsolvers < (int)CLI_COUNTOF(solvers))
@@ -245,6 +254,7 @@ cmd_bench(cli_args *a)
     if (st == FGM_OK && nbackends)
         backend_report(b);
     fgm_bench_free(b);
+out:
     free(list);
     free(blist);
     free(corpora);

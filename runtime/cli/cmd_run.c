@@ -501,13 +501,28 @@ cmd_run(cli_args *a)
         for (;;) {
             char *q = realloc(text, len + 65536);
 
-            if (!q)
-                break;
+            if (!q) {
+                if (in != stdin)
+                    fclose(in);
+                code = cli_fail(CLI_EINTERNAL, "run: out of memory");
+                goto done;
+            }
             text = q;
             got = fread(text + len, 1, 65536, in);
             len += got;
             if (got == 0)
                 break;
+        }
+        /* A read error (a folder, an I/O error) is not an end of input:
+         * part of a file would be observed as if it were all of it. */
+        if (ferror(in)) {
+            int err = errno;
+
+            if (in != stdin)
+                fclose(in);
+            code = cli_fail(CLI_EINPUT, "%s: error: cannot read: %s",
+                            observe, strerror(err));
+            goto done;
         }
         if (in != stdin)
             fclose(in);

@@ -37,6 +37,12 @@ expect_err "pinf.txt:1:5: error: bad value 'inf' for p" "inf pseudo-count"
 printf 'p = 5e307 1 1 1 1 1\n' > "$TMP/phuge.txt"
 expect_exit 1 "huge pseudo-counts" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/phuge.txt"
 expect_err "phuge.txt:1:19: error: bad pseudo-counts for p" "huge pseudo-counts"
+
+# A folder is unreadable, not an empty input (read errors were taken for
+# the end of the file).
+mkdir -p "$TMP/adir"
+expect_exit 1 "a folder" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/adir"
+expect_err "adir: error: cannot read: " "a folder cannot be read"
 printf 'p = 100 1 1 1 1 1\n' > "$TMP/p100.txt"
 expect_exit 1 "pseudo-counts, exact" -- "$FGM" run models/dice.fgm --backend exact --observe "$TMP/p100.txt"
 expect_err "pseudo-counts of p need an engine backend" "pseudo-counts, exact"
