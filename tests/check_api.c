@@ -421,6 +421,36 @@ START_TEST(test_exact_counts)
 }
 END_TEST
 
+/* A prior that no variable draws from may have more categories than any
+ * domain: enumeration once sized its count rows by the largest domain
+ * and read the next prior's counts (or past the buffer, which the ASan
+ * build of this test reports). */
+START_TEST(test_exact_unused_prior)
+{
+    fgm_ir *ir;
+    fgm_csp *csp;
+    fgm_status st;
+    double m[2 * 2];
+    long leaves = 0;
+    int v;
+
+    ck_assert_int_eq(fgm_compile_string("model m\n"
+                                        "prior q ~ dirichlet(3)\n"
+                                        "prior p ~ dirichlet([1, 1])\n"
+                                        "var x[2] in 1..2 ~ discrete(p)\n",
+                                        "m", NULL, &ir, NULL, NULL), FGM_OK);
+    csp = fgm_csp_new(ir, &st);
+    ck_assert_ptr_nonnull(csp);
+    ck_assert_int_eq(fgm_enumerate(csp, NULL, 0, 0, m, &leaves), FGM_OK);
+    ck_assert_int_eq(leaves, 4);
+    /* Symmetric prior, no evidence: every marginal uniform. */
+    for (v = 0; v < 4; v++)
+        ck_assert_double_eq_tol(m[v], 0.5, 1e-12);
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+}
+END_TEST
+
 START_TEST(test_generate_puzzle)
 {
     fgm_generate_stats stats;
@@ -889,6 +919,7 @@ api_suite(void)
     tcase_add_test(core, test_observe_clue);
     tcase_add_test(core, test_observe_clue_plain);
     tcase_add_test(core, test_exact_counts);
+    tcase_add_test(core, test_exact_unused_prior);
     tcase_add_test(core, test_generate_puzzle);
     tcase_add_test(core, test_plugin_emit);
     tcase_add_test(core, test_plugin_emit_threads);

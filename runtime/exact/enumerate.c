@@ -28,7 +28,10 @@ typedef struct walk {
     const int *given;
     int *assign;
     double *acc;            /* nvars * maxcard: weight sums */
-    int *counts;            /* ndirichlet * maxcard */
+    int *counts;            /* ndirichlet * kc */
+    int kc;                 /* stride of counts: the largest Dirichlet K
+                             * (a prior no variable draws from may have
+                             * more categories than any domain) */
     double shift;           /* log-weights are summed as exp(lw - shift) */
     double total;
     long leaves, max_leaves;
@@ -42,7 +45,7 @@ static double
 log_weight(walk *w)
 {
     const fgm_ir *ir = w->ir;
-    int i, j, k, mc = w->csp->maxcard;
+    int i, j, k, mc = w->kc;
     double lw = 0.0;
 
     if (ir->ndirichlet > 0)
@@ -167,7 +170,14 @@ fgm_enumerate(const fgm_csp *csp, const int *given, long max_leaves,
     w.max_leaves = max_leaves > 0 ? max_leaves : 10000000L;
     w.deadline = deadline;
     w.assign = malloc(((size_t)csp->nvars + 1) * sizeof *w.assign);
-    w.counts = malloc(((size_t)csp->ir->ndirichlet + 1) * (size_t)mc
+    w.kc = mc;
+    for (v = 0; v < csp->ir->ndirichlet; v++) {
+        int k = csp->ir->arrays[csp->ir->dir_array[v]].card;
+
+        if (k > w.kc)
+            w.kc = k;
+    }
+    w.counts = malloc(((size_t)csp->ir->ndirichlet + 1) * (size_t)w.kc
                       * sizeof *w.counts);
     w.acc = marginals;
     if (!w.assign || !w.counts) {
