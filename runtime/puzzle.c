@@ -481,11 +481,50 @@ fgm_puzzle_reader_open(const char *path, int n, int box, fgm_diag_fn diag,
     return r;
 }
 
+/* Longest line a reader takes: a 25 x 25 grid on one line is 625 symbols,
+ * with separators and a comment far less than this.  A longer line is
+ * refused instead of buffered whole (a file with no newline, /dev/zero). */
+#define MAX_LINE 65536
+
+/* Reads the next line, newline kept, into R->buf.  Returns its length
+ * (NUL bytes included), -1 at the end of the input or on a read error,
+ * -2 past MAX_LINE bytes, -3 when out of memory. */
+static long
+read_line(fgm_puzzle_reader *r)
+{
+    size_t len = 0;
+    int c;
+
+    while ((c = getc_unlocked(r->f)) != EOF) {
+        if (len == MAX_LINE)
+            return -2;
+        if (len + 2 > r->cap) {
+            size_t cap = r->cap ? 2 * r->cap : 256;
+            char *b;
+
+            if (cap > MAX_LINE + 2)
+                cap = MAX_LINE + 2;
+            b = realloc(r->buf, cap);
+            if (!b)
+                return -3;
+            r->buf = b;
+            r->cap = cap;
+        }
+        r->buf[len++] = (char)c;
+        if (c == '\n')
+            break;
+    }
+    if (len == 0)
+        return -1;
+    r->buf[len] = '\0';
+    return (long)len;
+}
+
 fgm_status
 fgm_puzzle_read(fgm_puzzle_reader *r, fgm_puzzle *out)
 {
     grid g;
-    ssize_t len;
+    long len;
     int done;
     fgm_status st;
 
@@ -495,7 +534,7 @@ fgm_puzzle_read(fgm_puzzle_reader *r, fgm_puzzle *out)
         return FGM_OK;
     }
     memset(&g, 0, sizeof g);
-    while ((len = getline(&r->buf, &r->cap, r->f)) >= 0) {
+    while ((len = read_line(r)) >= 0) {
         char *s;
 
         r->line++;
@@ -512,8 +551,18 @@ fgm_puzzle_read(fgm_puzzle_reader *r, fgm_puzzle *out)
         if (done)
             return finish(r, &g, out);
     }
+    /* Errors name the line being read: the one after the last whole
+     * line (line 1 of a folder). */
+    if (len == -2) {
+        ERR(r, r->line + 1, "line longer than %d bytes", MAX_LINE);
+        return FGM_EPARSE;
+    }
+    if (len == -3) {
+        ERR(r, r->line + 1, "out of memory");
+        return FGM_ENOMEM;
+    }
     if (ferror(r->f)) {
-        ERR(r, r->line, "read error: %s", strerror(errno));
+        ERR(r, r->line + 1, "read error: %s", strerror(errno));
         return FGM_EIO;
     }
     if (g.rows > 0) {

@@ -10,6 +10,15 @@ expect_err "^/nonexistent/p.txt: error: cannot open" "missing file"
 expect_exit 1 "empty file" -- "$FGM" solve "$TMP/empty.txt"
 expect_err "empty.txt:1: error: no puzzle in the input" "empty file"
 
+# A folder is a read error on line 1 (it was line 0); a line past 64 KiB
+# is refused, not buffered whole (a file without newlines, /dev/zero).
+mkdir "$TMP/dir"
+expect_exit 1 "a folder" -- "$FGM" solve "$TMP/dir"
+expect_err "dir:1: error: read error: " "a folder"
+head -c 70000 /dev/zero | tr '\0' 1 > "$TMP/long.txt"
+expect_exit 1 "a 70000-byte line" -- "$FGM" solve "$TMP/long.txt"
+expect_err "long.txt:1: error: line longer than 65536 bytes" "a 70000-byte line"
+
 printf '%s\n%s1\n' "$E" "$E" > "$TMP/len.txt"
 expect_exit 1 "wrong length" -- "$FGM" solve "$TMP/len.txt"
 expect_err "len.txt:2: error: line has 82 symbols" "wrong length"
