@@ -119,17 +119,25 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
 {
     char *line = NULL;
     size_t cap = 0;
+    ssize_t len;
     long lineno = 0;
     int ok = 1;
 
 /* The 1-based column of P in the current line (tokens point into it). */
 #define COL(p) ((int)((p) - line) + 1)
-    while (ok && getline(&line, &cap, f) >= 0) {
+    while (ok && (len = getline(&line, &cap, f)) >= 0) {
         char *s = line, *eq, *tok, *save = NULL;
         fgm_array_info ai, *a = NULL;
         int i = 0, want;
 
         lineno++;
+        if ((size_t)len != strlen(line)) {
+            /* The rest of the line would be dropped unseen. */
+            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: NUL byte in input", path,
+                     lineno, COL(line + strlen(line)));
+            ok = 0;
+            break;
+        }
         if ((eq = strchr(s, '#')))
             *eq = '\0';
         while (isspace((unsigned char)*s))
@@ -312,14 +320,19 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     return CLI_OK;
 }
 
-/* Whether the observation file is made of assignment lines. */
+/* Largest observation input read whole (the model reader's limit). */
+#define MAX_OBSERVE (64L << 20)
+
+/* Whether the observation file is made of assignment lines.  (Whole
+ * lines: a long comment cut by a fixed buffer looked like data.) */
 static int
 is_assignment_file(FILE *f)
 {
-    char buf[4096];
+    char *buf = NULL;
+    size_t cap = 0;
     int found = 0;
 
-    while (fgets(buf, sizeof buf, f)) {
+    while (getline(&buf, &cap, f) >= 0) {
         char *s = buf;
 
         while (isspace((unsigned char)*s))
@@ -329,6 +342,7 @@ is_assignment_file(FILE *f)
             break;
         }
     }
+    free(buf);
     rewind(f);
     return found;
 }
@@ -499,7 +513,16 @@ cmd_run(cli_args *a)
             goto done;
         }
         for (;;) {
-            char *q = realloc(text, len + 65536);
+            char *q;
+
+            if (len > MAX_OBSERVE) {
+                if (in != stdin)
+                    fclose(in);
+                code = cli_fail(CLI_EINPUT, "%s: error: larger than %ld "
+                                "bytes", observe, MAX_OBSERVE);
+                goto done;
+            }
+            q = realloc(text, len + 65536);
 
             if (!q) {
                 if (in != stdin)
