@@ -1016,9 +1016,9 @@ apply_setting(fgmc *c, const fgmc_node *set, int key)
         if (!resolve_num(c, set->a)
             || !sema_eval_int(c, set->a, "iterations", &n))
             return 0;
-        if (n < 1 || n > INT_MAX) {
-            diag_error(c, set->a->loc, "iterations must be an integer >= 1, "
-                       "not %lld", n);
+        if (n < 1 || n > FGM_MAX_ITERATIONS) {
+            diag_error(c, set->a->loc, "iterations must be an integer in "
+                       "1..%d, not %lld", FGM_MAX_ITERATIONS, n);
             return 0;
         }
         c->infer.iterations = (int)n;

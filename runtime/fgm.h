@@ -279,6 +279,11 @@ typedef struct fgm_model_opts {
     const char *cc;            /* C compiler; NULL: $CC or "cc" */
 } fgm_model_opts;
 
+/* Most sweeps an inference may ask for, in a model's inference block or
+ * on the command line: a million sweeps of a 9x9 Sudoku take ~10 s; more
+ * is a typo, not a request. */
+#define FGM_MAX_ITERATIONS 1000000
+
 /* Run-time settings; zero fields keep the model's inference block. */
 typedef struct fgm_run_opts {
     int iterations;            /* sweeps at most; 0: the model's */

@@ -542,7 +542,7 @@ static const bad_case bad_cases[] = {
     { "var x in 1..2\ninfer ep(alldiff = 3)\n", FGM_ESEMA,
       "alldiff takes one of: pairwise, native" },
     { "var x in 1..2\ninfer ep(iterations = 0)\n", FGM_ESEMA,
-      "iterations must be an integer >= 1, not 0" },
+      "iterations must be an integer in 1..1000000, not 0" },
     { "var x in 1..2\ninfer ep(iterations = 2.5)\n", FGM_ESEMA,
       "iterations must be an integer, not 2.5" },
     { "prior p ~ dirichlet([5e307, 1, 1])\nvar r in 1..3 ~ discrete(p)\n",

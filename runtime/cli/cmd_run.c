@@ -395,8 +395,8 @@ cmd_run(cli_args *a)
                 return usage();
             out_dir = val;
         } else if ((r = cli_opt_value(a, "--iters", &val)) != 0) {
-            if (r < 0 || !cli_parse_long("run", "--iters", val, 1, 1000000,
-                                         &iters))
+            if (r < 0 || !cli_parse_long("run", "--iters", val, 1,
+                                         FGM_MAX_ITERATIONS, &iters))
                 return CLI_EUSAGE;
         } else if ((r = cli_opt_value(a, "--damping", &val)) != 0) {
             if (r < 0 || !cli_parse_double("run", "--damping", val, 0,
