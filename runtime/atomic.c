@@ -68,6 +68,18 @@ write_keeping_errno(fgm_status (*write)(void *arg, FILE *f), void *arg,
     return st;
 }
 
+/* Mode of the file written at PATH: that of the regular file it replaces,
+ * else 0644. */
+static mode_t
+target_mode(const char *path)
+{
+    struct stat sb;
+
+    if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
+        return sb.st_mode & 0777;
+    return 0644;
+}
+
 fgm_status
 fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
                  void *arg, fgm_diag_fn diag, void *ctx)
@@ -115,8 +127,9 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
         free(tmp);
         return FGM_EIO;
     }
-    /* mkstemp makes the file private; a report is meant to be read. */
-    if (fchmod(fd, 0644) != 0 || !(f = fdopen(fd, "w"))) {
+    /* mkstemp makes the file private; a report is meant to be read
+     * (0644), and a file replaced keeps its mode. */
+    if (fchmod(fd, target_mode(path)) != 0 || !(f = fdopen(fd, "w"))) {
         err = errno;
         close(fd);
         goto fail;

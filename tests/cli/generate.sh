@@ -34,4 +34,11 @@ expect_exit 2 "generate without --box" -- "$FGM" generate
 expect_exit 2 "generate box 6" -- "$FGM" generate --box 6
 expect_exit 1 "unwritable output" -- "$FGM" generate --box 2 -o /nonexistent/dir/x.txt
 expect_err "/nonexistent/dir/x.txt: error: cannot" "unwritable output"
+# Outputs are written to a temporary name and renamed: a new file is
+# 0644, a replaced one keeps its mode.
+expect_exit 0 "new output" -- "$FGM" generate --box 2 --count 1 -o "$TMP/new.txt"
+[ "$(stat -c %a "$TMP/new.txt")" = 644 ] || fail "a new output is $(stat -c %a "$TMP/new.txt"), want 644"
+chmod 600 "$TMP/new.txt"
+expect_exit 0 "replaced output" -- "$FGM" generate --box 2 --count 1 -o "$TMP/new.txt"
+[ "$(stat -c %a "$TMP/new.txt")" = 600 ] || fail "a replaced 0600 output is $(stat -c %a "$TMP/new.txt")"
 finish
