@@ -265,6 +265,22 @@ compiler_argv(const char *cc, const char *inc, const char *tmp,
     return argv;
 }
 
+/* Seconds a C compiler run may take: $FGM_CC_TIMEOUT, else 300 (a
+ * 16x16 plugin builds in a few seconds; a compiler that hangs must not
+ * hang fgm with it). */
+static double
+cc_timeout(void)
+{
+    const char *v = getenv("FGM_CC_TIMEOUT");
+    char *end;
+    double t;
+
+    if (!v || !*v)
+        return 300.0;
+    t = strtod(v, &end);
+    return *end == '\0' && t > 0 && t < 1e6 ? t : 300.0;
+}
+
 /* Builds C_PATH into a new file SO_PATH.tmp.XXXXXX, returned in *TMP
  * (caller frees, and renames or unlinks it).  On failure nothing is left
  * on disk.  Statuses as fgm_plugin_build. */
@@ -277,6 +293,7 @@ build_temp(const char *c_path, const char *so_path, const char *cc,
     size_t len = strlen(so_path);
     fgm_status st = FGM_OK;
     struct stat sb;
+    double timeout;
     int fd, e, code;
 
     if (blank(cc))
@@ -287,6 +304,7 @@ build_temp(const char *c_path, const char *so_path, const char *cc,
         inc = getenv("FGM_INCLUDE_DIR");
     if (!inc || !*inc)
         inc = FGM_INCLUDE_DIR;
+    timeout = cc_timeout();
     *tmp = malloc(len + sizeof suffix);
     if (!*tmp) {
         sayf(why, whysize, "%s", fgm_strerror(FGM_ENOMEM));
@@ -306,9 +324,14 @@ build_temp(const char *c_path, const char *so_path, const char *cc,
     if (!argv) {
         sayf(why, whysize, "%s", fgm_strerror(FGM_ENOMEM));
         st = FGM_ENOMEM;
-    } else if ((e = fgm_plugin_sys_run(argv, &code, out, sizeof out))) {
+    } else if ((e = fgm_plugin_sys_run(argv, timeout, &code, out,
+                                       sizeof out))) {
         sayf(why, whysize, "cannot run C compiler '%s': %s", cc,
              strerror(e));
+        st = FGM_ECC;
+    } else if (code == FGM_PLUGIN_SYS_TIMEOUT) {
+        sayf(why, whysize, "C compiler '%s' did not finish in %g s "
+             "(FGM_CC_TIMEOUT)", cc, timeout);
         st = FGM_ECC;
     } else if (code != 0) {
         first_message(out, line, sizeof line);

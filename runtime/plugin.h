@@ -138,10 +138,13 @@ FGM_INTERNAL void fgm_plugin_sys_unload(void *lib);
 /* Runs ARGV[0], found on PATH, with ARGV (no shell) and waits for it; its
  * stdin is /dev/null, its stdout and stderr are captured together into OUT
  * (the first OUTSIZE - 1 bytes, NUL-terminated; the rest is read and
- * dropped).  Returns 0 when it ran, with *CODE set to its exit status, or
- * to minus the number of the signal that killed it; otherwise returns the
- * errno value that kept it from running (ENOENT: no such program). */
-FGM_INTERNAL int fgm_plugin_sys_run(char *const argv[], int *code, char *out,
-                                    size_t outsize);
+ * dropped).  Past TIMEOUT_S seconds (> 0) it is killed, with every process
+ * it started, and *CODE is FGM_PLUGIN_SYS_TIMEOUT.  Returns 0 when it ran,
+ * with *CODE set to its exit status, or to minus the number of the signal
+ * that killed it; otherwise returns the errno value that kept it from
+ * running (ENOENT: no such program). */
+#define FGM_PLUGIN_SYS_TIMEOUT (-1000)
+FGM_INTERNAL int fgm_plugin_sys_run(char *const argv[], double timeout_s,
+                                    int *code, char *out, size_t outsize);
 
 #endif /* FGM_PLUGIN_H */

@@ -25,6 +25,8 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -234,6 +236,9 @@ child(char *const argv[], int nul_fd, int out_fd, int err_fd)
 {
     int e;
 
+    /* A process group of its own: a timeout kills the compiler's own
+     * children (cc1, as) with it. */
+    setpgid(0, 0);
     if (dup2(nul_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
         e = errno;
     else {
@@ -245,18 +250,34 @@ child(char *const argv[], int nul_fd, int out_fd, int err_fd)
     _exit(127);
 }
 
-/* Reads FD to its end, keeping the first OUTSIZE - 1 bytes in OUT. */
-static void
-drain(int fd, char *out, size_t outsize)
+/* Reads FD to its end, keeping the first OUTSIZE - 1 bytes in OUT.  At
+ * DEADLINE (fgm_now() seconds; 0: none) it kills process group PGID and
+ * reads on to the end (the group's death closes the pipe).  Returns
+ * whether it killed. */
+static int
+drain(int fd, char *out, size_t outsize, double deadline, pid_t pgid)
 {
     size_t used = 0;
     char sink[512];
+    int killed = 0;
 
     for (;;) {
         size_t room = outsize > used + 1 ? outsize - used - 1 : 0;
-        ssize_t n = room ? read(fd, out + used, room)
-                         : read(fd, sink, sizeof sink);
+        ssize_t n;
 
+        if (deadline > 0 && !killed) {
+            struct pollfd p = { fd, POLLIN, 0 };
+            double left = deadline - fgm_now();
+            int r = left > 0 ? poll(&p, 1, (int)(left * 1e3) + 1) : 0;
+
+            if (r < 0 && errno == EINTR)
+                continue;
+            if (r == 0) {
+                kill(-pgid, SIGKILL);
+                killed = 1;
+            }
+        }
+        n = room ? read(fd, out + used, room) : read(fd, sink, sizeof sink);
         if (n < 0 && errno == EINTR)
             continue;
         if (n <= 0)
@@ -266,12 +287,16 @@ drain(int fd, char *out, size_t outsize)
     }
     if (outsize)
         out[used] = '\0';
+    return killed;
 }
 
 int
-fgm_plugin_sys_run(char *const argv[], int *code, char *out, size_t outsize)
+fgm_plugin_sys_run(char *const argv[], double timeout_s, int *code, char *out,
+                   size_t outsize)
 {
     int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, nul, e = 0, status;
+    int killed;
+    double deadline = timeout_s > 0 ? fgm_now() + timeout_s : 0;
     ssize_t n;
     pid_t pid;
 
@@ -294,6 +319,7 @@ fgm_plugin_sys_run(char *const argv[], int *code, char *out, size_t outsize)
     }
     if (pid == 0)
         child(argv, nul, outp[1], errp[1]);
+    setpgid(pid, pid);      /* as the child does: whichever runs first */
     close(outp[1]);
     close(errp[1]);
     outp[1] = errp[1] = -1;
@@ -303,7 +329,7 @@ fgm_plugin_sys_run(char *const argv[], int *code, char *out, size_t outsize)
     while (n < 0 && errno == EINTR);
     if (n != (ssize_t)sizeof e)
         e = 0;
-    drain(outp[0], out, outsize);
+    killed = drain(outp[0], out, outsize, deadline, pid);
     while (waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR) {
             if (!e)
@@ -312,7 +338,8 @@ fgm_plugin_sys_run(char *const argv[], int *code, char *out, size_t outsize)
         }
     }
     if (!e)
-        *code = WIFEXITED(status) ? WEXITSTATUS(status)
+        *code = killed ? FGM_PLUGIN_SYS_TIMEOUT
+              : WIFEXITED(status) ? WEXITSTATUS(status)
               : WIFSIGNALED(status) ? -WTERMSIG(status) : -1;
 out:
     close(nul);

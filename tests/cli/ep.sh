@@ -46,5 +46,13 @@ expect_err "interpreting" "auto says why it interprets"
 expect_err "backend=interpreted solved=1/1" "auto falls back"
 expect_exit 1 "no compiler, compiled" -- env CC=/nonexistent "$FGM" solve --solver ep-robust --backend compiled --out-dir "$G" "$TMP/one.txt"
 expect_err "/nonexistent" "compiled names the compiler"
+# A compiler that hangs is killed after FGM_CC_TIMEOUT seconds, with the
+# processes it started, and the reason is given.
+printf '#!/bin/sh\nsleep 300 &\nwait\n' > "$TMP/hangcc"
+chmod +x "$TMP/hangcc"
+t0=$(date +%s)
+expect_exit 1 "hung compiler" -- env FGM_CC_TIMEOUT=1 CC="$TMP/hangcc" "$FGM" compile models/dice.fgm --out-dir "$TMP/hang"
+expect_err "C compiler '.*hangcc' did not finish in 1 s" "hung compiler"
+[ $(( $(date +%s) - t0 )) -lt 30 ] || fail "a hung compiler held fgm past its timeout"
 expect_exit 2 "bad backend" -- "$FGM" solve --solver ep-robust --backend gpu "$TMP/one.txt"
 finish
