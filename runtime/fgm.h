@@ -415,6 +415,14 @@ void fgm_csp_free(fgm_csp *csp);
 int fgm_csp_nvars(const fgm_csp *csp);
 int fgm_csp_maxcard(const fgm_csp *csp);
 
+/* Whether some factor of CSP weighs the assignments it allows unevenly
+ * (evidence or a table with unequal non-zero entries, a Dirichlet prior
+ * with unequal pseudo-counts or drawn from twice): then the fraction of
+ * solutions taking a value (fgm_dlx_run's marginals) is not its
+ * probability, and exact marginals need enumeration.  Returns 1 when out
+ * of memory (enumeration is right either way). */
+int fgm_csp_weighted(const fgm_csp *csp);
+
 /* ------------------------------------------------------------------------
  * Solvers: the registry of `fgm list`.  Every answer is verified against
  * all constraints and the clues before it is reported: a solver's

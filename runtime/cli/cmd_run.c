@@ -477,7 +477,9 @@ cmd_run(cli_args *a)
     for (v = 0; v < nvars; v++)
         given[v] = -1;
     if (cfg.exact) {
-        if (!fgm_dlx_refuses(csp))
+        /* Dancing Links counts solutions: their fractions are the
+         * marginals only when no factor weighs them. */
+        if (!fgm_dlx_refuses(csp) && !fgm_csp_weighted(csp))
             dlx = fgm_dlx_new(csp, &st);
     } else {
         /* The model owns a copy of the IR; csp keeps reading IR. */

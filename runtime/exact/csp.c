@@ -410,3 +410,51 @@ fgm_csp_maxcard(const fgm_csp *csp)
 {
     return csp->maxcard;
 }
+
+/* Whether the N weights W that are not zero (zeros only forbid) differ. */
+static int
+uneven(const double *w, long n)
+{
+    double first = 0.0;
+    long i;
+
+    for (i = 0; i < n; i++) {
+        if (w[i] == 0.0)
+            continue;
+        if (first == 0.0)
+            first = w[i];
+        else if (w[i] != first)
+            return 1;
+    }
+    return 0;
+}
+
+/* A Dirichlet node weighs an assignment by its Dirichlet-multinomial
+ * likelihood: the same for every assignment when one variable draws from
+ * the node and its pseudo-counts are all equal (1/K), not otherwise
+ * (two draws: equal values and different ones weigh differently). */
+int
+fgm_csp_weighted(const fgm_csp *csp)
+{
+    const fgm_ir *ir = csp->ir;
+    int *draws = calloc((size_t)ir->ndirichlet + 1, sizeof *draws);
+    int i, weighted = 0;
+
+    if (!draws)
+        return 1;   /* enumeration is right either way */
+    for (i = 0; i < ir->nfactors && !weighted; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+
+        if (f->kind == FGM_FACTOR_EVIDENCE || f->kind == FGM_FACTOR_TABLE)
+            weighted = uneven(fgm_ir_params(ir, f), f->nparams);
+        else if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE)
+            weighted = ++draws[f->aux] > 1;
+    }
+    for (i = 0; i < ir->ndirichlet && !weighted; i++) {
+        const fgm_ir_array *a = &ir->arrays[ir->dir_array[i]];
+
+        weighted = uneven(ir->param_pool + a->alpha, a->card);
+    }
+    free(draws);
+    return weighted;
+}

@@ -70,6 +70,23 @@ cmp -s "$TMP/out" "$TMP/ref" || fail "-D B=2 answers differ from sudoku:2"
 expect_exit 1 "9x9 puzzle, 4x4 model" -- "$FGM" solve --model models/sudoku.fgm -D B=2 puzzles/seed003.txt
 expect_exit 0 "run the chain exactly" -- "$FGM" run models/chain.fgm --backend exact
 expect_out "^x\[0\] 0\.7 0\.2 0\.1$" "chain marginals"
+# Exact marginals of an exact-cover model with weights come from
+# enumeration: Dancing Links' solution fractions ignored evidence and
+# Dirichlet priors (0.5 for all four below).
+printf '%s\n' 'model soft' 'var x[2] in 0..1' 'alldiff x' \
+    'evidence x[0] = [3, 1]' >"$TMP/weighted_soft.fgm"
+expect_exit 0 "exact, weighted exact cover" -- "$FGM" run "$TMP/weighted_soft.fgm" --backend exact
+expect_out "^x\[0\] 0\.75 0\.25$" "evidence weighs the two solutions"
+grep -q "enumeration" "$TMP/out" || fail "weighted model not enumerated"
+printf '%s\n' 'model dir' 'prior p ~ dirichlet([5, 1])' \
+    'var x[2] in 0..1 ~ discrete(p)' 'var y[2] in 0..1' \
+    'alldiff(x[0], y[0])' 'alldiff(x[1], y[1])' >"$TMP/weighted_dir.fgm"
+expect_exit 0 "exact, Dirichlet prior on exact cover" -- "$FGM" run "$TMP/weighted_dir.fgm" --backend exact
+expect_out "^x\[0\] 0\.833333 0\.166667$" "x[0] = 0 has probability E[p0] = 5/6"
+# Sudoku's own priors (one uniform Dirichlet per cell) weigh every
+# solution alike: Dancing Links stays.
+expect_exit 0 "exact 9x9" -- "$FGM" run models/sudoku.fgm --backend exact --observe puzzles/seed000.txt
+expect_out "^# observation 3: exact \(dancing links\), solutions=1$" "9x9 by Dancing Links"
 
 # Hostile input: exit 1 with a message, never a crash or a hang.
 hostile() {     # DESCRIPTION FILE
