@@ -45,6 +45,45 @@ typedef struct worker {
     int *solution;
 } worker;
 
+/* A batch's diagnostics, each distinct message said once: every worker
+ * opens the solver's model, and a fallback's reason (a plugin folder that
+ * cannot be written, no C compiler) is the same for all of them. */
+#define ONCE_MAX 32
+typedef struct once {
+    pthread_mutex_t mu;
+    fgm_diag_fn diag;
+    void *ctx;
+    char *said[ONCE_MAX];
+    int n;
+} once;
+
+static void
+say_once(void *arg, const char *msg)
+{
+    once *o = arg;
+    int i, seen = 0;
+
+    pthread_mutex_lock(&o->mu);
+    for (i = 0; i < o->n && !seen; i++)
+        seen = strcmp(o->said[i], msg) == 0;
+    if (!seen && o->n < ONCE_MAX && (o->said[o->n] = strdup(msg)))
+        o->n++;
+    pthread_mutex_unlock(&o->mu);
+    if (!seen)
+        o->diag(o->ctx, msg);
+}
+
+static void
+once_free(once *o)
+{
+    int i;
+
+    for (i = 0; i < o->n; i++)
+        free(o->said[i]);
+    if (o->diag)
+        pthread_mutex_destroy(&o->mu);
+}
+
 /* Returns the live slot with work left that was published first, or NULL. */
 static slot *
 next_work(pool *p)
@@ -175,6 +214,9 @@ fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
     const char *why;
     worker *ws;
     pool p;
+    fgm_solve_opts so;
+    const fgm_solve_opts *sopts;
+    once o;
 
     /* As fgm_solve_puzzle: a missing argument is FGM_EINVAL. */
     if (!reason)
@@ -187,19 +229,33 @@ fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
     nvars = opts->csp->nvars;
     memset(&p, 0, sizeof p);
     p.opts = opts;
+    memset(&o, 0, sizeof o);
+    sopts = opts->sopts;
+    if (sopts && sopts->diag) {
+        pthread_mutex_init(&o.mu, NULL);
+        o.diag = sopts->diag;
+        o.ctx = sopts->diag_ctx;
+        so = *sopts;
+        so.diag = say_once;
+        so.diag_ctx = &o;
+        sopts = &so;
+    }
     ws = calloc((size_t)nthreads, sizeof *ws);
-    if (!ws)
+    if (!ws) {
+        once_free(&o);
         return FGM_ENOMEM;
+    }
     for (i = 0; i < nthreads; i++) {
         ws[i].p = &p;
-        ws[i].runner = fgm_runner_new(opts->solver, opts->csp, opts->sopts,
-                                      &st, reason);
+        ws[i].runner = fgm_runner_new(opts->solver, opts->csp, sopts, &st,
+                                      reason);
         ws[i].given = malloc((size_t)nvars * sizeof *ws[i].given);
         ws[i].solution = malloc((size_t)nvars * sizeof *ws[i].solution);
         if (!ws[i].runner || !ws[i].given || !ws[i].solution) {
             if (st == FGM_OK)
                 st = FGM_ENOMEM;
             workers_free(ws, nthreads);
+            once_free(&o);
             return st;
         }
     }
@@ -269,6 +325,7 @@ fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
     for (i = 0; i < NSLOTS; i++)
         free(p.slots[i].items);
     workers_free(ws, nthreads);
+    once_free(&o);
     if (st != FGM_OK)
         return st;
     return rst == FGM_EIO ? FGM_OK : rst;

@@ -46,6 +46,9 @@ expect_err "interpreting" "auto says why it interprets"
 expect_err "backend=interpreted solved=1/1" "auto falls back"
 expect_exit 1 "no compiler, compiled" -- env CC=/nonexistent "$FGM" solve --solver ep-robust --backend compiled --out-dir "$G" "$TMP/one.txt"
 expect_err "/nonexistent" "compiled names the compiler"
+# Every worker of -j 2 opens the model; the fallback is said once.
+expect_exit 0 "fallback, two workers" -- "$FGM" solve --solver ep-robust --out-dir /dev/null/x -j 2 puzzles/seed000.txt
+[ "$(grep -c 'interpreting' "$TMP/err")" = 1 ] || fail "the fallback was said $(grep -c 'interpreting' "$TMP/err") times with -j 2"
 # A compiler that hangs is killed after FGM_CC_TIMEOUT seconds, with the
 # processes it started, and the reason is given.
 printf '#!/bin/sh\nsleep 300 &\nwait\n' > "$TMP/hangcc"
