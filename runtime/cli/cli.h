@@ -25,6 +25,11 @@ int cli_fail(int code, const char *fmt, ...)
 /* Maps a library status to an exit code. */
 int cli_exit_code(fgm_status st);
 
+/* Flushes stdout; on a write error (a full disk, a closed pipe) reports it
+ * for command CMD and returns CLI_EINPUT (as `fgm dump` does), else CODE.
+ * Output lost on the way must not exit 0. */
+int cli_finish_stdout(const char *cmd, int code);
+
 /* Command-line cursor: "--name value", "--name=value" and "-j4" forms. */
 typedef struct cli_args {
     int argc;

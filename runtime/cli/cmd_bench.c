@@ -194,17 +194,25 @@ cmd_bench(cli_args *a)
      * ("ep-robust@compiled"); exact solvers have one backend. */
     o.nsolvers = 0;
     for (i = 0; i < nnames; i++) {
-        const fgm_solver *sv = fgm_solver_find(names[i]);
-        int exact = sv && (fgm_solver_flags(sv) & FGM_SOLVER_EXACT);
+        const fgm_solver *sv;
         size_t base = strcspn(names[i], "@");
         char name[64];
+        int exact;
 
         /* An unknown solver or backend is a usage error, as in `fgm
          * solve`. */
         snprintf(name, sizeof name, "%.*s", (int)base, names[i]);
-        if (!fgm_solver_find(name)) {
+        sv = fgm_solver_find(name);
+        exact = sv && (fgm_solver_flags(sv) & FGM_SOLVER_EXACT);
+        if (!sv) {
             code = cli_fail(CLI_EUSAGE, "bench: unknown solver '%s' (see "
                             "`fgm list`)", name);
+            goto out;
+        }
+        if (names[i][base] && exact) {
+            /* As `fgm solve --solver dlx --backend compiled`. */
+            code = cli_fail(CLI_EUSAGE, "bench: %s is an exact solver: it "
+                            "takes no @backend ('%s')", name, names[i]);
             goto out;
         }
         if (names[i][base]
@@ -253,6 +261,7 @@ cmd_bench(cli_args *a)
     }
     if (st == FGM_OK && nbackends)
         backend_report(b);
+    code = cli_finish_stdout("bench", code);
     fgm_bench_free(b);
 out:
     free(list);

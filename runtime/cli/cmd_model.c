@@ -23,6 +23,9 @@ cmd_dump(cli_args *a, int graph)
                               || a->argv[a->i][1] == '\0')) {
             model = a->argv[a->i++];
         } else {
+            if (a->argv[a->i][0] == '-')
+                cli_fail(CLI_EUSAGE, "%s: unknown option '%s'", a->cmd,
+                         a->argv[a->i]);
             model = NULL;
             break;
         }
@@ -74,5 +77,5 @@ cmd_list(cli_args *a)
            "  MODEL.fgm    a model file (-D NAME=VALUE sets a const)\n"
            "  sudoku:B     built-in Sudoku with box side B (2..5)\n"
            "  latin:N      built-in N x N Latin square\n");
-    return CLI_OK;
+    return cli_finish_stdout("list", CLI_OK);
 }

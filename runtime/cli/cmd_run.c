@@ -611,6 +611,7 @@ cmd_run(cli_args *a)
     }
     if (cfg.fmt == FMT_JSON)
         printf("]\n");
+    code = cli_finish_stdout("run", code);
 done:
     if (of)
         fclose(of);

@@ -136,6 +136,7 @@ count_solutions(fgm_puzzle_reader *rd, const fgm_csp *csp, long cap,
     }
     if (st != FGM_EIO)
         code = cli_exit_code(st);
+    code = cli_finish_stdout("solve", code);
     fprintf(stderr, "fgm: solver=dlx count: unique=%ld/%ld cap=%ld\n", unique,
             n, cap);
     fgm_dlx_free(d);
@@ -346,14 +347,15 @@ cmd_solve(cli_args *a)
         code = cli_fail(CLI_EINPUT, "solve: %s", reason);
     else if (out.oom)
         code = cli_fail(CLI_EINTERNAL, "solve: out of memory");
-    else
-        code = cli_exit_code(st);
+    else if ((code = cli_exit_code(st)) == CLI_EINTERNAL)
+        /* The reader reports bad input itself; this it does not. */
+        cli_fail(code, "solve: %s", fgm_strerror(st));
+    code = cli_finish_stdout("solve", code);
     if (st == FGM_OK || out.n > 0)
         summary(&out);
     free(out.ms);
     fgm_csp_free(csp);
     fgm_puzzle_reader_close(rd);
     fgm_ir_free(ir);
-    fflush(stdout);
     return code;
 }

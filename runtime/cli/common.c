@@ -48,6 +48,15 @@ cli_exit_code(fgm_status st)
 }
 
 int
+cli_finish_stdout(const char *cmd, int code)
+{
+    if (fflush(stdout) != 0 || ferror(stdout))
+        return cli_fail(CLI_EINPUT, "%s: write error on standard output: %s",
+                        cmd, strerror(errno));
+    return code;
+}
+
+int
 cli_opt_value(cli_args *a, const char *name, const char **val)
 {
     const char *arg = a->argv[a->i];

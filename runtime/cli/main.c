@@ -3,7 +3,22 @@
  */
 #include <gsl/gsl_errno.h>
 #include <string.h>
+#include <unistd.h>
 #include "cli.h"
+
+/* Whether CMD is a command that prints its usage when run bare. */
+static int
+has_usage(const char *cmd)
+{
+    static const char *const cmds[] = { "solve", "bench", "compile", "run",
+                                        "generate", "dump", "graph" };
+    size_t i;
+
+    for (i = 0; i < CLI_COUNTOF(cmds); i++)
+        if (strcmp(cmd, cmds[i]) == 0)
+            return 1;
+    return 0;
+}
 
 static int
 usage(FILE *f)
@@ -11,22 +26,27 @@ usage(FILE *f)
     fprintf(f,
         "usage: fgm COMMAND [ARGS]\n"
         "\n"
-        "  solve [--solver S] [--model M] [--backend B] [--seed N]\n"
-        "        [--timeout-ms T] [-j N] [--csv] PUZZLES|-\n"
+        "  solve [--solver S] [--model M] [-D NAME=VALUE]... [--backend B]\n"
+        "        [--seed N] [--timeout-ms T] [-j N] [--csv] [--lcv]\n"
+        "        [--count [--cap N]] [--iters N] [--fix K] [--out-dir DIR]\n"
+        "        PUZZLES|-\n"
         "                                        solve puzzles, one line each\n"
         "  bench [--solvers S1,S2] [--backends B1,B2] [--repeat R]\n"
-        "        [--timeout-ms T] [--csv FILE] [--svg FILE] PUZZLES...\n"
+        "        [--timeout-ms T] [--csv FILE] [--detail FILE] [--svg FILE]\n"
+        "        PUZZLES...\n"
         "                                        benchmark table\n"
-        "  compile MODEL [--algo A] [-o OUT.so] [--emit-c OUT.c] "
-        "[--out-dir DIR]\n"
+        "  compile MODEL [-D NAME=VALUE]... [--algo A] [-o OUT.so]\n"
+        "        [--emit-c OUT.c] [--out-dir DIR]\n"
         "                                        model -> C -> plugin\n"
         "  run MODEL [--backend auto|compiled|interpreted|exact] [--algo A]\n"
-        "        [--observe FILE|-] [--iters N] [--format text|csv|json]\n"
+        "        [--observe FILE|-] [--iters N] [--damping D] [--tolerance T]\n"
+        "        [--format text|csv|json] [--out-dir DIR] [--cap N]\n"
+        "        [--timeout-ms T] [-D NAME=VALUE]...\n"
         "                                        marginals and posteriors\n"
         "  generate --box B [--count K] [--seed S] [--min-clues C] [-o FILE]\n"
         "                                        unique-solution puzzles\n"
-        "  dump MODEL                            canonical IR, hash first\n"
-        "  graph MODEL                           Graphviz DOT factor graph\n"
+        "  dump [-D NAME=VALUE]... MODEL         canonical IR, hash first\n"
+        "  graph [-D NAME=VALUE]... MODEL        Graphviz DOT factor graph\n"
         "  list                                  solvers, algorithms, backends\n"
         "  version\n"
         "\n"
@@ -34,6 +54,41 @@ usage(FILE *f)
         "side 2..5)\nor latin:N.  A command run without arguments prints its "
         "own usage.\n");
     return CLI_EUSAGE;
+}
+
+/* Runs command A->cmd. */
+static int
+dispatch(cli_args *a)
+{
+    const char *cmd = a->cmd;
+
+    if (strcmp(cmd, "solve") == 0)
+        return cmd_solve(a);
+    if (strcmp(cmd, "bench") == 0)
+        return cmd_bench(a);
+    if (strcmp(cmd, "compile") == 0)
+        return cmd_compile(a);
+    if (strcmp(cmd, "run") == 0)
+        return cmd_run(a);
+    if (strcmp(cmd, "generate") == 0)
+        return cmd_generate(a);
+    if (strcmp(cmd, "dump") == 0)
+        return cmd_dump(a, 0);
+    if (strcmp(cmd, "graph") == 0)
+        return cmd_dump(a, 1);
+    if (strcmp(cmd, "list") == 0)
+        return cmd_list(a);
+    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+        printf("fgm %s\n", FGM_VERSION);
+        return CLI_OK;
+    }
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0
+        || strcmp(cmd, "-h") == 0) {
+        usage(stdout);
+        return cli_finish_stdout("help", CLI_OK);
+    }
+    cli_fail(CLI_EUSAGE, "unknown command '%s'", cmd);
+    return usage(stderr);
 }
 
 int
@@ -51,31 +106,17 @@ main(int argc, char **argv)
     a.argv = argv;
     a.i = 2;
     a.cmd = cmd;
-    if (strcmp(cmd, "solve") == 0)
-        return cmd_solve(&a);
-    if (strcmp(cmd, "bench") == 0)
-        return cmd_bench(&a);
-    if (strcmp(cmd, "compile") == 0)
-        return cmd_compile(&a);
-    if (strcmp(cmd, "run") == 0)
-        return cmd_run(&a);
-    if (strcmp(cmd, "generate") == 0)
-        return cmd_generate(&a);
-    if (strcmp(cmd, "dump") == 0)
-        return cmd_dump(&a, 0);
-    if (strcmp(cmd, "graph") == 0)
-        return cmd_dump(&a, 1);
-    if (strcmp(cmd, "list") == 0)
-        return cmd_list(&a);
-    if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
-        printf("fgm %s\n", FGM_VERSION);
-        return CLI_OK;
+    /* `fgm COMMAND --help`: the command's usage, on stdout, exit 0.  Run
+     * without arguments, every command prints its usage on stderr. */
+    if (argc == 3 && (strcmp(argv[2], "--help") == 0
+                      || strcmp(argv[2], "-h") == 0)
+        && has_usage(cmd)) {
+        fflush(stderr);
+        if (dup2(STDOUT_FILENO, STDERR_FILENO) < 0)
+            return CLI_EINTERNAL;
+        a.argc = 2;
+        (void)dispatch(&a);
+        return cli_finish_stdout(cmd, CLI_OK);
     }
-    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0
-        || strcmp(cmd, "-h") == 0) {
-        usage(stdout);
-        return CLI_OK;
-    }
-    cli_fail(CLI_EUSAGE, "unknown command '%s'", cmd);
-    return usage(stderr);
+    return dispatch(&a);
 }

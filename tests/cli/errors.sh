@@ -19,6 +19,24 @@ head -c 70000 /dev/zero | tr '\0' 1 > "$TMP/long.txt"
 expect_exit 1 "a 70000-byte line" -- "$FGM" solve "$TMP/long.txt"
 expect_err "long.txt:1: error: line longer than 65536 bytes" "a 70000-byte line"
 
+# `fgm CMD --help`: the command's usage on stdout, exit 0.
+for c in solve bench compile run generate dump graph; do
+    expect_exit 0 "$c --help" -- "$FGM" $c --help
+    expect_out "^usage: fgm $c" "$c --help prints its usage"
+done
+# Output that cannot be written is an error, not exit 0 (a full disk).
+"$FGM" solve puzzles/seed003.txt >/dev/full 2>"$TMP/err"
+[ $? = 1 ] || fail "solve to a full disk did not exit 1"
+expect_err "solve: write error on standard output" "solve to a full disk"
+"$FGM" run models/dice.fgm --backend interpreted >/dev/full 2>"$TMP/err"
+[ $? = 1 ] || fail "run to a full disk did not exit 1"
+# An exact solver takes no backend, in bench as in solve; dump names an
+# unknown option.
+expect_exit 2 "bench dlx@compiled" -- "$FGM" bench --solvers dlx@compiled puzzles/seed003.txt
+expect_err "dlx is an exact solver" "bench dlx@compiled"
+expect_exit 2 "dump --bogus" -- "$FGM" dump --bogus models/dice.fgm
+expect_err "dump: unknown option '--bogus'" "dump --bogus"
+
 printf '%s\n%s1\n' "$E" "$E" > "$TMP/len.txt"
 expect_exit 1 "wrong length" -- "$FGM" solve "$TMP/len.txt"
 expect_err "len.txt:2: error: line has 82 symbols" "wrong length"
