@@ -45,23 +45,34 @@ line_up(size_t n)
 
 /* Fills m->prior_of: the observed Dirichlet node each variable is drawn
  * from (the seed's robust model, where a clue is observed on the prior),
- * or -1; the last such factor wins. */
-static void
+ * or -1; the last such factor wins.  Only a node no other variable draws
+ * from: a point mass on a shared prior would be every sharer's value (the
+ * last clue won: roll = 1 3 3 observed as three 3s), so such a clue is
+ * observed on the variable.  Returns 0 when out of memory. */
+static int
 find_priors(fgm_model *m)
 {
     const fgm_ir *ir = m->ir;
+    int *draws = calloc((size_t)ir->ndirichlet + 1, sizeof *draws);
     int v, i;
 
+    if (!draws)
+        return 0;
     for (v = 0; v < ir->nvars; v++)
         m->prior_of[v] = -1;
+    for (i = 0; i < ir->nfactors; i++)
+        if (ir->factors[i].kind == FGM_FACTOR_DIRICHLET_DISCRETE)
+            draws[ir->factors[i].aux]++;
     for (i = 0; i < ir->nfactors; i++) {
         const fgm_ir_factor *f = &ir->factors[i];
 
-        if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE
+        if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE && draws[f->aux] == 1
             && (ir->arrays[ir->dir_array[f->aux]].flags
                 & FGM_ARRAY_OBSERVED))
             m->prior_of[fgm_ir_scope(ir, f)[0]] = f->aux;
     }
+    free(draws);
+    return 1;
 }
 
 /* Carves the state arrays out of one allocation, each starting on a
@@ -184,11 +195,10 @@ fgm_model_open_ir(fgm_ir *ir, const fgm_model_opts *opts, fgm_model **out,
         fgm_model_free(m);
         return st;
     }
-    if (!alloc_state(m)) {
+    if (!alloc_state(m) || !find_priors(m)) {
         fgm_model_free(m);
         return FGM_ENOMEM;
     }
-    find_priors(m);
     fgm_model_clear(m);
     st = fgm_model_attach_plugin(m, opts, diag, ctx);
     if (st != FGM_OK) {

@@ -43,6 +43,19 @@ expect_err "phuge.txt:1:19: error: bad pseudo-counts for p" "huge pseudo-counts"
 mkdir -p "$TMP/adir"
 expect_exit 1 "a folder" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/adir"
 expect_err "adir: error: cannot read: " "a folder cannot be read"
+# Variables sharing an observed prior are observed themselves: a point
+# mass on the shared prior made every sharer take the last clue's value
+# (roll = 1 3 3 read as three 3s).  Exact: z ~ mean of Dir(2, 1, 3).
+printf '%s\n' 'model shared' 'observed prior p ~ dirichlet(3)' \
+    'observed var roll[3] in 1..3 ~ discrete(p)' 'var z in 1..3 ~ discrete(p)' \
+    'infer ep(iterations = 20)' >"$TMP/shared.fgm"
+echo 'roll = 1 3 3' >"$TMP/shared.obs"
+for b in interpreted compiled exact; do
+    expect_exit 0 "shared observed prior, $b" -- "$FGM" run "$TMP/shared.fgm" --backend $b --out-dir "$TMP/gen" --observe "$TMP/shared.obs"
+    expect_out "^roll\[0\] 1 0 0$" "roll[0] keeps its own value ($b)"
+    expect_out "^z 0\.333333 0\.166667 0\.5$" "z is the posterior predictive ($b)"
+done
+
 # A NUL byte would hide the rest of its line; a comment longer than any
 # fixed buffer is still one comment; a whole input past 64 MiB is refused
 # rather than read into memory.
