@@ -323,14 +323,17 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
 /* Largest observation input read whole (the model reader's limit). */
 #define MAX_OBSERVE (64L << 20)
 
-/* Whether the observation file is made of assignment lines.  (Whole
- * lines: a long comment cut by a fixed buffer looked like data.) */
+/* What an observation file holds: judged by its first line that is not
+ * blank or a comment (whole lines: a long comment cut by a fixed buffer
+ * looked like data). */
+enum { OBS_NONE, OBS_PUZZLES, OBS_ASSIGN };
+
 static int
-is_assignment_file(FILE *f)
+observation_kind(FILE *f)
 {
     char *buf = NULL;
     size_t cap = 0;
-    int found = 0;
+    int kind = OBS_NONE;
 
     while (getline(&buf, &cap, f) >= 0) {
         char *s = buf;
@@ -338,13 +341,13 @@ is_assignment_file(FILE *f)
         while (isspace((unsigned char)*s))
             s++;
         if (*s && *s != '#') {
-            found = strchr(s, '=') != NULL;
+            kind = strchr(s, '=') ? OBS_ASSIGN : OBS_PUZZLES;
             break;
         }
     }
     free(buf);
     rewind(f);
-    return found;
+    return kind;
 }
 
 int
@@ -352,12 +355,13 @@ cmd_run(cli_args *a)
 {
     const char *model = NULL, *backend = "auto", *observe = NULL, *val;
     const char *format = "text", *algo = NULL, *out_dir = NULL;
+    const char *shown = NULL;   /* the observation file, as messages name it */
     const char *defs[CLI_MAXDEFINES];
     int ndefs = 0;
     run_cfg cfg;
     fgm_model_opts mo;
     long iters = 0, k;
-    int r, code = CLI_OK, n, box, v, assign = 0, nvars, stride = 1;
+    int r, code = CLI_OK, n, box, v, assign = 0, nvars, stride = 1, kind;
     fgm_puzzle_reader *rd = NULL;
     FILE *of = NULL;
     char *text = NULL;
@@ -509,9 +513,10 @@ cmd_run(cli_args *a)
         FILE *in = strcmp(observe, "-") == 0 ? stdin : fopen(observe, "r");
         size_t len = 0, got;
 
+        shown = in == stdin ? "<stdin>" : observe;
         if (!in) {
             code = cli_fail(CLI_EINPUT, "%s: error: cannot open: %s",
-                            observe, strerror(errno));
+                            shown, strerror(errno));
             goto done;
         }
         for (;;) {
@@ -521,7 +526,7 @@ cmd_run(cli_args *a)
                 if (in != stdin)
                     fclose(in);
                 code = cli_fail(CLI_EINPUT, "%s: error: larger than %ld "
-                                "bytes", observe, MAX_OBSERVE);
+                                "bytes", shown, MAX_OBSERVE);
                 goto done;
             }
             q = realloc(text, len + 65536);
@@ -546,14 +551,14 @@ cmd_run(cli_args *a)
             if (in != stdin)
                 fclose(in);
             code = cli_fail(CLI_EINPUT, "%s: error: cannot read: %s",
-                            observe, strerror(err));
+                            shown, strerror(err));
             goto done;
         }
         if (in != stdin)
             fclose(in);
         if (len == 0) {
             code = cli_fail(CLI_EINPUT, "%s:1: error: no observation in the "
-                            "input", observe);
+                            "input", shown);
             goto done;
         }
         of = text ? fmemopen(text, len, "r") : NULL;
@@ -561,18 +566,22 @@ cmd_run(cli_args *a)
             code = cli_fail(CLI_EINTERNAL, "run: out of memory");
             goto done;
         }
-        assign = is_assignment_file(of);
+        kind = observation_kind(of);
+        if (kind == OBS_NONE) {
+            code = cli_fail(CLI_EINPUT, "%s:1: error: no observation in the "
+                            "input", shown);
+            goto done;
+        }
+        assign = kind == OBS_ASSIGN;
         if (!assign && n == 0) {
             char where[512];
 
-            snprintf(where, sizeof where, "%s: error: ", observe);
+            snprintf(where, sizeof where, "%s: error: ", shown);
             code = cli_no_grid(where, model);
             goto done;
         }
         if (!assign) {
-            rd = fgm_puzzle_reader_file(of, strcmp(observe, "-") == 0
-                                        ? "<stdin>" : observe, n, box,
-                                        cli_diag, NULL);
+            rd = fgm_puzzle_reader_file(of, shown, n, box, cli_diag, NULL);
             if (!rd) {
                 code = CLI_EINPUT;
                 goto done;
@@ -601,7 +610,7 @@ cmd_run(cli_args *a)
         } else {
             if (k > 0)
                 break;
-            if (assign && !apply_assignments(ir, of, observe, &sink)) {
+            if (assign && !apply_assignments(ir, of, shown, &sink)) {
                 code = CLI_EINPUT;
                 break;
             }

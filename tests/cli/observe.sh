@@ -56,6 +56,14 @@ for b in interpreted compiled exact; do
     expect_out "^z 0\.333333 0\.166667 0\.5$" "z is the posterior predictive ($b)"
 done
 
+# Only comments: no observation (it was taken for a puzzle file); stdin is
+# "<stdin>" in every message.
+printf '# nothing here\n' >"$TMP/comments.txt"
+expect_exit 1 "comments only" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/comments.txt"
+expect_err "comments.txt:1: error: no observation in the input" "comments only"
+expect_exit 1 "stdin, too few values" -- sh -c "echo 'roll = 1 2' | '$FGM' run models/dice.fgm --backend interpreted --observe -"
+expect_err "^<stdin>:1:6: error: roll wants 20 values, not 2" "stdin is <stdin>"
+
 # A NUL byte would hide the rest of its line; a comment longer than any
 # fixed buffer is still one comment; a whole input past 64 MiB is refused
 # rather than read into memory.
