@@ -8,15 +8,16 @@
 #   make install PREFIX=/usr/local
 #   make clean
 #
-# Build dependencies (flex, bison, GSL, check, pkg-config) are checked first;
-# as root they are installed with apt-get, otherwise the command is printed.
+# Build dependencies (flex, bison, GSL, check, pkg-config; python3 for the
+# differential test) are checked first; as root they are installed with
+# apt-get, otherwise the command is printed.
 
 CC      ?= cc
 PREFIX  ?= /usr/local
 B       := build
 SHARED  ?= ../shared
 
-DEPS_PKGS := flex bison libgsl-dev check pkg-config
+DEPS_PKGS := flex bison libgsl-dev check pkg-config python3
 
 WARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
            -Wmissing-prototypes -Wundef -Wwrite-strings
@@ -56,8 +57,8 @@ ASAN_OBJ := $(LIB_SRC:%.c=$(B)/asan/%.o) $(TEST_SRC:%.c=$(B)/asan/%.o) \
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer \
        -fno-sanitize-recover=all
 
-.PHONY: all check unit unit-asan cli-tests demo bench install clean deps lint \
-        fuzz
+.PHONY: all check unit unit-asan cli-tests diff-tests demo bench install \
+        clean deps lint fuzz
 
 all: $(B)/fgm $(B)/libfgm.a $(B)/libfgm.so
 
@@ -72,6 +73,7 @@ $(B)/.deps-ok:
 	  command -v pkg-config >/dev/null 2>&1 || m="$$m pkg-config"; \
 	  pkg-config --exists gsl 2>/dev/null || m="$$m libgsl-dev"; \
 	  pkg-config --exists check 2>/dev/null || m="$$m check"; \
+	  command -v python3 >/dev/null 2>&1 || m="$$m python3"; \
 	  echo "$$m"; }; \
 	m=$$(missing); \
 	if [ -n "$$m" ]; then \
@@ -167,9 +169,21 @@ cli-tests: $(B)/fgm
 	@set -e; for t in tests/cli/*.sh; do \
 	  echo "== $$t"; FGM=$(B)/fgm SHARED=$(SHARED) bash $$t; done
 
+# The differential test (tests/diff/difftest.py): random models run
+# compiled against interpreted, exact against brute force, bp-sum against
+# exact on forests.  A fixed seed, so that a failure is the code's, not the
+# draw's; DIFF_SEED and DIFF_MODELS to explore further.
+DIFF_SEED   ?= 1
+DIFF_MODELS ?= 34
+diff-tests: $(B)/fgm
+	@rm -rf $(B)/difftest
+	python3 tests/diff/difftest.py --fgm $(B)/fgm --seed $(DIFF_SEED) \
+	    --models $(DIFF_MODELS) --workdir $(B)/difftest
+
 check: all
 	$(MAKE) unit
 	$(MAKE) cli-tests
+	$(MAKE) diff-tests
 	$(MAKE) unit-asan
 	$(MAKE) lint
 	@echo "fgm: all tests passed"
