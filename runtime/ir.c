@@ -377,6 +377,19 @@ fgm_ir_var_name(const fgm_ir *ir, int v, char *buf, size_t size)
     return element_name(a, v - a->first, buf, size);
 }
 
+int *
+fgm_ir_draws(const fgm_ir *ir)
+{
+    int *draws = calloc((size_t)ir->ndirichlet + 1, sizeof *draws);
+    int i;
+
+    if (draws)
+        for (i = 0; i < ir->nfactors; i++)
+            if (ir->factors[i].kind == FGM_FACTOR_DIRICHLET_DISCRETE)
+                draws[ir->factors[i].aux]++;
+    return draws;
+}
+
 char *
 fgm_ir_node_name(const fgm_ir *ir, int d, char *buf, size_t size)
 {

@@ -176,6 +176,11 @@ FGM_INTERNAL int fgm_ir_add_factor(fgm_ir *ir, fgm_factor_kind kind,
 /* Name of a factor kind ("alldiff"). */
 FGM_INTERNAL const char *fgm_ir_kind_name(fgm_factor_kind kind);
 
+/* How many "x ~ Discrete(p)" factors draw from each Dirichlet node: a new
+ * array of ndirichlet + 1 counts (caller frees), or NULL when out of
+ * memory. */
+FGM_INTERNAL int *fgm_ir_draws(const fgm_ir *ir);
+
 /* Pointer to the scope of factor F. */
 static inline const int *
 fgm_ir_scope(const fgm_ir *ir, const fgm_ir_factor *f)

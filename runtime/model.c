@@ -53,16 +53,13 @@ static int
 find_priors(fgm_model *m)
 {
     const fgm_ir *ir = m->ir;
-    int *draws = calloc((size_t)ir->ndirichlet + 1, sizeof *draws);
+    int *draws = fgm_ir_draws(ir);
     int v, i;
 
     if (!draws)
         return 0;
     for (v = 0; v < ir->nvars; v++)
         m->prior_of[v] = -1;
-    for (i = 0; i < ir->nfactors; i++)
-        if (ir->factors[i].kind == FGM_FACTOR_DIRICHLET_DISCRETE)
-            draws[ir->factors[i].aux]++;
     for (i = 0; i < ir->nfactors; i++) {
         const fgm_ir_factor *f = &ir->factors[i];
 

@@ -437,7 +437,7 @@ int
 fgm_csp_weighted(const fgm_csp *csp)
 {
     const fgm_ir *ir = csp->ir;
-    int *draws = calloc((size_t)ir->ndirichlet + 1, sizeof *draws);
+    int *draws = fgm_ir_draws(ir);
     int i, weighted = 0;
 
     if (!draws)
@@ -447,13 +447,11 @@ fgm_csp_weighted(const fgm_csp *csp)
 
         if (f->kind == FGM_FACTOR_EVIDENCE || f->kind == FGM_FACTOR_TABLE)
             weighted = uneven(fgm_ir_params(ir, f), f->nparams);
-        else if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE)
-            weighted = ++draws[f->aux] > 1;
     }
     for (i = 0; i < ir->ndirichlet && !weighted; i++) {
         const fgm_ir_array *a = &ir->arrays[ir->dir_array[i]];
 
-        weighted = uneven(ir->param_pool + a->alpha, a->card);
+        weighted = draws[i] > 1 || uneven(ir->param_pool + a->alpha, a->card);
     }
     free(draws);
     return weighted;
