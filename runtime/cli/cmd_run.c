@@ -323,6 +323,34 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
 /* Largest observation input read whole (the model reader's limit). */
 #define MAX_OBSERVE (64L << 20)
 
+/* Reads IN to its end into *TEXT (*LEN bytes so far).  Returns CLI_OK, or
+ * the exit code after saying what stopped it (SHOWN names the input). */
+static int
+read_whole(FILE *in, const char *shown, char **text, size_t *len)
+{
+    size_t got;
+
+    do {
+        char *q;
+
+        if (*len > MAX_OBSERVE)
+            return cli_fail(CLI_EINPUT, "%s: error: larger than %ld bytes",
+                            shown, MAX_OBSERVE);
+        q = realloc(*text, *len + 65536);
+        if (!q)
+            return cli_fail(CLI_EINTERNAL, "run: out of memory");
+        *text = q;
+        got = fread(*text + *len, 1, 65536, in);
+        *len += got;
+    } while (got > 0);
+    /* A read error (a folder, an I/O error) is not an end of input: part
+     * of a file would be observed as if it were all of it. */
+    if (ferror(in))
+        return cli_fail(CLI_EINPUT, "%s: error: cannot read: %s", shown,
+                        strerror(errno));
+    return CLI_OK;
+}
+
 /* What an observation file holds: judged by its first line that is not
  * blank or a comment (whole lines: a long comment cut by a fixed buffer
  * looked like data). */
@@ -511,7 +539,7 @@ cmd_run(cli_args *a)
         /* Read it whole (observation files are small): a pipe can then
          * be looked at twice, to tell puzzles from assignments. */
         FILE *in = strcmp(observe, "-") == 0 ? stdin : fopen(observe, "r");
-        size_t len = 0, got;
+        size_t len = 0;
 
         shown = in == stdin ? "<stdin>" : observe;
         if (!in) {
@@ -519,54 +547,17 @@ cmd_run(cli_args *a)
                             shown, strerror(errno));
             goto done;
         }
-        for (;;) {
-            char *q;
-
-            if (len > MAX_OBSERVE) {
-                if (in != stdin)
-                    fclose(in);
-                code = cli_fail(CLI_EINPUT, "%s: error: larger than %ld "
-                                "bytes", shown, MAX_OBSERVE);
-                goto done;
-            }
-            q = realloc(text, len + 65536);
-
-            if (!q) {
-                if (in != stdin)
-                    fclose(in);
-                code = cli_fail(CLI_EINTERNAL, "run: out of memory");
-                goto done;
-            }
-            text = q;
-            got = fread(text + len, 1, 65536, in);
-            len += got;
-            if (got == 0)
-                break;
-        }
-        /* A read error (a folder, an I/O error) is not an end of input:
-         * part of a file would be observed as if it were all of it. */
-        if (ferror(in)) {
-            int err = errno;
-
-            if (in != stdin)
-                fclose(in);
-            code = cli_fail(CLI_EINPUT, "%s: error: cannot read: %s",
-                            shown, strerror(err));
-            goto done;
-        }
+        code = read_whole(in, shown, &text, &len);
         if (in != stdin)
             fclose(in);
-        if (len == 0) {
-            code = cli_fail(CLI_EINPUT, "%s:1: error: no observation in the "
-                            "input", shown);
+        if (code != CLI_OK)
             goto done;
-        }
-        of = text ? fmemopen(text, len, "r") : NULL;
-        if (!of) {
+        of = len ? fmemopen(text, len, "r") : NULL;
+        if (len && !of) {
             code = cli_fail(CLI_EINTERNAL, "run: out of memory");
             goto done;
         }
-        kind = observation_kind(of);
+        kind = of ? observation_kind(of) : OBS_NONE;
         if (kind == OBS_NONE) {
             code = cli_fail(CLI_EINPUT, "%s:1: error: no observation in the "
                             "input", shown);
