@@ -6,20 +6,6 @@
 #include <unistd.h>
 #include "cli.h"
 
-/* Whether CMD is a command that prints its usage when run bare. */
-static int
-has_usage(const char *cmd)
-{
-    static const char *const cmds[] = { "solve", "bench", "compile", "run",
-                                        "generate", "dump", "graph" };
-    size_t i;
-
-    for (i = 0; i < CLI_COUNTOF(cmds); i++)
-        if (strcmp(cmd, cmds[i]) == 0)
-            return 1;
-    return 0;
-}
-
 static int
 usage(FILE *f)
 {
@@ -56,26 +42,53 @@ usage(FILE *f)
     return CLI_EUSAGE;
 }
 
-/* Runs command A->cmd. */
 static int
-dispatch(cli_args *a)
+cmd_graph(cli_args *a)
+{
+    return cmd_dump(a, 1);
+}
+
+static int
+cmd_dump_ir(cli_args *a)
+{
+    return cmd_dump(a, 0);
+}
+
+/* The commands that take arguments; each, run bare, prints its usage. */
+static const struct {
+    const char *name;
+    int (*run)(cli_args *a);
+} commands[] = {
+    { "solve", cmd_solve },     { "bench", cmd_bench },
+    { "compile", cmd_compile }, { "run", cmd_run },
+    { "generate", cmd_generate }, { "dump", cmd_dump_ir },
+    { "graph", cmd_graph },
+};
+
+/* Runs command A->cmd; with HELP (`fgm CMD --help`), a command of the
+ * table prints its usage on stdout and the exit code is 0.  Returns -1 when
+ * HELP is asked of any other command. */
+static int
+dispatch(cli_args *a, int help)
 {
     const char *cmd = a->cmd;
+    size_t i;
 
-    if (strcmp(cmd, "solve") == 0)
-        return cmd_solve(a);
-    if (strcmp(cmd, "bench") == 0)
-        return cmd_bench(a);
-    if (strcmp(cmd, "compile") == 0)
-        return cmd_compile(a);
-    if (strcmp(cmd, "run") == 0)
-        return cmd_run(a);
-    if (strcmp(cmd, "generate") == 0)
-        return cmd_generate(a);
-    if (strcmp(cmd, "dump") == 0)
-        return cmd_dump(a, 0);
-    if (strcmp(cmd, "graph") == 0)
-        return cmd_dump(a, 1);
+    for (i = 0; i < CLI_COUNTOF(commands); i++) {
+        if (strcmp(cmd, commands[i].name) != 0)
+            continue;
+        if (!help)
+            return commands[i].run(a);
+        /* Bare, it prints its usage on stderr: sent to stdout here. */
+        fflush(stderr);
+        if (dup2(STDOUT_FILENO, STDERR_FILENO) < 0)
+            return CLI_EINTERNAL;
+        a->argc = 2;
+        (void)commands[i].run(a);
+        return cli_finish_stdout(cmd, CLI_OK);
+    }
+    if (help)
+        return -1;
     if (strcmp(cmd, "list") == 0)
         return cmd_list(a);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
@@ -106,17 +119,13 @@ main(int argc, char **argv)
     a.argv = argv;
     a.i = 2;
     a.cmd = cmd;
-    /* `fgm COMMAND --help`: the command's usage, on stdout, exit 0.  Run
-     * without arguments, every command prints its usage on stderr. */
+    /* `fgm COMMAND --help`: the command's usage, on stdout, exit 0. */
     if (argc == 3 && (strcmp(argv[2], "--help") == 0
-                      || strcmp(argv[2], "-h") == 0)
-        && has_usage(cmd)) {
-        fflush(stderr);
-        if (dup2(STDOUT_FILENO, STDERR_FILENO) < 0)
-            return CLI_EINTERNAL;
-        a.argc = 2;
-        (void)dispatch(&a);
-        return cli_finish_stdout(cmd, CLI_OK);
+                      || strcmp(argv[2], "-h") == 0)) {
+        int code = dispatch(&a, 1);
+
+        if (code >= 0)
+            return code;
     }
-    return dispatch(&a);
+    return dispatch(&a, 0);
 }
