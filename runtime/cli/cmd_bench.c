@@ -203,12 +203,12 @@ cmd_bench(cli_args *a)
          * solve`. */
         snprintf(name, sizeof name, "%.*s", (int)base, names[i]);
         sv = fgm_solver_find(name);
-        exact = sv && (fgm_solver_flags(sv) & FGM_SOLVER_EXACT);
         if (!sv) {
             code = cli_fail(CLI_EUSAGE, "bench: unknown solver '%s' (see "
                             "`fgm list`)", name);
             goto out;
         }
+        exact = (fgm_solver_flags(sv) & FGM_SOLVER_EXACT) != 0;
         if (names[i][base] && exact) {
             /* As `fgm solve --solver dlx --backend compiled`. */
             code = cli_fail(CLI_EUSAGE, "bench: %s is an exact solver: it "
