@@ -281,6 +281,18 @@ cc_timeout(void)
     return *end == '\0' && t > 0 && t < 1e6 ? t : 300.0;
 }
 
+/* Seconds after which a build's temporaries are surely left over from a
+ * killed process: an hour, or twice the compiler's time limit if that is
+ * longer (another process may have been given a longer limit; an hour
+ * covers any that was not given one far beyond the default). */
+static double
+stale_age(void)
+{
+    double t = 2.0 * cc_timeout();
+
+    return t > 3600.0 ? t : 3600.0;
+}
+
 /* Builds C_PATH into a new file SO_PATH.tmp.XXXXXX, returned in *TMP
  * (caller frees, and renames or unlinks it).  On failure nothing is left
  * on disk.  Statuses as fgm_plugin_build. */
@@ -490,6 +502,7 @@ rebuild(const fgm_plugin_req *req, const paths *ps, fgm_plugin **out,
     st = writable_dir(ps->dir, ps->shown, why, whysize);
     if (st != FGM_OK)
         return st;
+    fgm_plugin_sweep_stale(ps->so, stale_age());
     base = base ? base + 1 : ps->c;
     dir = malloc(sl + sizeof ".tmp.XXXXXX");
     c_tmp = malloc(sl + sizeof ".tmp.XXXXXX" + 1 + strlen(base));

@@ -147,4 +147,10 @@ FGM_INTERNAL void fgm_plugin_sys_unload(void *lib);
 FGM_INTERNAL int fgm_plugin_sys_run(char *const argv[], double timeout_s,
                                     int *code, char *out, size_t outsize);
 
+/* Removes the temporaries that builds of SO_PATH killed midway left next
+ * to it (SO_PATH.tmp.XXXXXX, files and folders) once they are MIN_AGE_S
+ * seconds old; best effort (runtime/plugin_stale.c). */
+FGM_INTERNAL void fgm_plugin_sweep_stale(const char *so_path,
+                                         double min_age_s);
+
 #endif /* FGM_PLUGIN_H */

@@ -1,0 +1,56 @@
+# tests/cli/plugin_stale.sh: temporaries of killed builds are removed.
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# A build killed midway leaves SO.tmp.XXXXXX (a file) and SO.tmp.XXXXXX/
+# (a folder with the C source) next to its plugin; the next rebuild of
+# that plugin removes those older than an hour, or than twice
+# FGM_CC_TIMEOUT (runtime/plugin_stale.c), and nothing else.
+. "$(dirname "$0")/common.bash"
+R="$TMP/stale"
+O="$R/out"
+mkdir -p "$O"
+printf '%s\n' 'model foo' 'var x[2] in 1..2' 'x[0] != x[1]' \
+    'infer ep(iterations = 10)' >"$R/a.fgm"
+"$FGM" compile "$R/a.fgm" --out-dir "$O" >/dev/null 2>"$R/err" \
+    || fail "first build: $(head -c 300 "$R/err")"
+
+# Leftovers as a killed build leaves them, two hours old; a fresh one (a
+# build that may still be running); names that are not a build's.
+old() { touch -h -d '2 hours ago' "$@"; }
+mkdir "$O/foo.ep.so.tmp.Ab3dE9"
+echo 'int x;' >"$O/foo.ep.so.tmp.Ab3dE9/foo.ep.c"
+old "$O/foo.ep.so.tmp.Ab3dE9/foo.ep.c" "$O/foo.ep.so.tmp.Ab3dE9"
+echo junk >"$O/foo.ep.so.tmp.Zz9yX1"
+old "$O/foo.ep.so.tmp.Zz9yX1"
+mkdir "$O/foo.ep.so.tmp.Fresh1"
+echo keep >"$O/foo.ep.so.tmp.toolong"
+echo keep >"$O/bar.ep.so.tmp.Ab3dE9"
+echo keep >"$R/target"
+ln -s "$R/target" "$O/foo.ep.so.tmp.Link12"
+old "$O/foo.ep.so.tmp.toolong" "$O/bar.ep.so.tmp.Ab3dE9" \
+    "$O/foo.ep.so.tmp.Link12"
+
+# An up-to-date plugin is only loaded: nothing is swept.
+"$FGM" compile "$R/a.fgm" --out-dir "$O" >/dev/null 2>"$R/err" \
+    || fail "reload: $(head -c 300 "$R/err")"
+[ -e "$O/foo.ep.so.tmp.Zz9yX1" ] || fail "a load swept temporaries"
+
+# With a compiler time limit of two hours, two-hour-old leftovers may
+# still be a running build's.
+sed 's/= 10/= 11/' "$R/a.fgm" >"$R/b.fgm"
+FGM_CC_TIMEOUT=7200 "$FGM" compile "$R/b.fgm" --out-dir "$O" >/dev/null \
+    2>"$R/err" || fail "second build: $(head -c 300 "$R/err")"
+[ -d "$O/foo.ep.so.tmp.Ab3dE9" ] \
+    || fail "a folder younger than twice FGM_CC_TIMEOUT was removed"
+
+# A rebuild (the model changed) sweeps what is old enough.
+"$FGM" compile "$R/a.fgm" --out-dir "$O" >/dev/null 2>"$R/err" \
+    || fail "third build: $(head -c 300 "$R/err")"
+[ -e "$O/foo.ep.so.tmp.Ab3dE9" ] && fail "stale folder left: $(ls "$O")"
+[ -e "$O/foo.ep.so.tmp.Zz9yX1" ] && fail "stale file left: $(ls "$O")"
+for f in foo.ep.so.tmp.Fresh1 foo.ep.so.tmp.toolong bar.ep.so.tmp.Ab3dE9 \
+    foo.ep.so.tmp.Link12 foo.ep.so foo.ep.c; do
+    [ -e "$O/$f" ] || [ -L "$O/$f" ] || fail "$f was removed: $(ls "$O")"
+done
+[ -e "$R/target" ] || fail "a link's target was removed"
+finish
