@@ -66,8 +66,8 @@ static const struct {
 };
 
 /* Runs command A->cmd; with HELP (`fgm CMD --help`), a command of the
- * table prints its usage on stdout and the exit code is 0.  Returns -1 when
- * HELP is asked of any other command. */
+ * table, or list, prints its usage on stdout and the exit code is 0.
+ * Returns -1 when HELP is asked of any other command. */
 static int
 dispatch(cli_args *a, int help)
 {
@@ -85,6 +85,11 @@ dispatch(cli_args *a, int help)
             return CLI_EINTERNAL;
         a->argc = 2;
         (void)commands[i].run(a);
+        return cli_finish_stdout(cmd, CLI_OK);
+    }
+    if (help && strcmp(cmd, "list") == 0) {
+        /* list takes no arguments: its usage is this one line. */
+        printf("usage: fgm list\n");
         return cli_finish_stdout(cmd, CLI_OK);
     }
     if (help)

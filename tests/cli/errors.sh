@@ -24,6 +24,9 @@ for c in solve bench compile run generate dump graph; do
     expect_exit 0 "$c --help" -- "$FGM" $c --help
     expect_out "^usage: fgm $c" "$c --help prints its usage"
 done
+# list takes no arguments, but --help is still a request for its usage.
+expect_exit 0 "list --help" -- "$FGM" list --help
+expect_out "^usage: fgm list$" "list --help prints its usage"
 # Output that cannot be written is an error, not exit 0 (a full disk).
 "$FGM" solve puzzles/seed003.txt >/dev/full 2>"$TMP/err"
 [ $? = 1 ] || fail "solve to a full disk did not exit 1"
