@@ -9,12 +9,24 @@
 #include <unistd.h>
 #include "cli.h"
 
+/* Whether MSG starts with a location ("file:line:col: error: ..."): its
+ * first ": " is the one before "error: " or "warning: ".  A reason that
+ * only quotes one (a C compiler's "cc1: error: ...") is not located. */
+static int
+located(const char *msg)
+{
+    const char *s = strstr(msg, ": ");
+
+    return s && (strncmp(s + 2, "error: ", 7) == 0
+                 || strncmp(s + 2, "warning: ", 9) == 0);
+}
+
 void
 cli_diag(void *ctx, const char *msg)
 {
     (void)ctx;
     /* Messages that start with a location already name their file. */
-    if (strstr(msg, ": error: ") || strstr(msg, ": warning: "))
+    if (located(msg))
         fprintf(stderr, "%s\n", msg);
     else
         fprintf(stderr, "fgm: %s\n", msg);

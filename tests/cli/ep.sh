@@ -57,5 +57,11 @@ t0=$(date +%s)
 expect_exit 1 "hung compiler" -- env FGM_CC_TIMEOUT=1 CC="$TMP/hangcc" "$FGM" compile models/dice.fgm --out-dir "$TMP/hang"
 expect_err "C compiler '.*hangcc' did not finish in 1 s" "hung compiler"
 [ $(( $(date +%s) - t0 )) -lt 30 ] || fail "a hung compiler held fgm past its timeout"
+# A compiler's own "error:", quoted in the reason, does not make the
+# reason a located message: it keeps its "fgm: " prefix.
+printf '#!/bin/sh\necho "cc1: error: no such flag" >&2\nexit 1\n' > "$TMP/badcc"
+chmod +x "$TMP/badcc"
+expect_exit 1 "failing compiler" -- env CC="$TMP/badcc" "$FGM" compile models/dice.fgm --out-dir "$TMP/bad"
+expect_err "^fgm: C compiler '.*badcc' failed \(exit status 1\): cc1: error: no such flag" "failing compiler"
 expect_exit 2 "bad backend" -- "$FGM" solve --solver ep-robust --backend gpu "$TMP/one.txt"
 finish
