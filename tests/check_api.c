@@ -511,6 +511,38 @@ START_TEST(test_plugin_emit)
 }
 END_TEST
 
+/* The model's path goes into comments of the generated C: in a folder
+ * called "a*", the star and the slash after it ended the banner's
+ * comment, a newline could start a preprocessor line, and the plugin did
+ * not compile. */
+START_TEST(test_plugin_emit_odd_source)
+{
+    static const char *const names[] = { "models/a*/m.fgm",
+                                          "models/b/*c/m.fgm",
+                                          "x\n#error injected\n.fgm" };
+    char so_path[80];
+    fgm_ir *ir;
+    size_t i;
+
+    snprintf(so_path, sizeof so_path, "/tmp/fgm_api_odd_%ld.so",
+             (long)getpid());
+    for (i = 0; i < sizeof names / sizeof *names; i++) {
+        ck_assert_int_eq(fgm_compile_string("model m\n"
+                                            "var x[2] in 1..2\n"
+                                            "x[0] != x[1]\n", names[i],
+                                            NULL, &ir, msg_sink, NULL),
+                         FGM_OK);
+        nmsgs = 0;
+        ck_assert_msg(fgm_plugin_emit_so(ir, so_path, NULL, NULL, msg_sink,
+                                         NULL) == FGM_OK,
+                      "the plugin of a model at '%s' builds: %s", names[i],
+                      nmsgs ? last_msg : "");
+        unlink(so_path);
+        fgm_ir_free(ir);
+    }
+}
+END_TEST
+
 /* fgm_plugin_emit_so from two threads at once, same .so and no C path:
  * each writes its temporary C where the other cannot overwrite or remove
  * it (a name of its own, not one made of the path and the process id --
@@ -922,6 +954,7 @@ api_suite(void)
     tcase_add_test(core, test_exact_unused_prior);
     tcase_add_test(core, test_generate_puzzle);
     tcase_add_test(core, test_plugin_emit);
+    tcase_add_test(core, test_plugin_emit_odd_source);
     tcase_add_test(core, test_plugin_emit_threads);
     tcase_add_test(core, test_bench);
     tcase_add_test(core, test_utilities);
