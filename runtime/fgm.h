@@ -161,8 +161,10 @@ fgm_ir *fgm_ir_robust(const fgm_ir *src);
 /* The model's name: plugins are stored as NAME.ALGO.so. */
 const char *fgm_ir_name(const fgm_ir *ir);
 
-/* Renames IR.  Returns FGM_EINVAL (IR unchanged) when NAME is NULL, empty
- * or FGM_IR_MAXNAME bytes or longer. */
+/* Renames IR.  Returns FGM_EINVAL (IR unchanged) when NAME is NULL, empty,
+ * FGM_IR_MAXNAME bytes or longer, or not an identifier of the model
+ * language (letters, digits and '_', not starting with a digit): it names
+ * the plugin's file. */
 fgm_status fgm_ir_set_name(fgm_ir *ir, const char *name);
 
 /* The name of IR's inference algorithm: "ep", "bp-sum" or "bp-max". */

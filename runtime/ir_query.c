@@ -5,6 +5,7 @@
  * contract) can change without breaking programs built on the library.
  * These accessors are all a user, the fgm tool included, reads of it.
  */
+#include <ctype.h>
 #include <string.h>
 #include "ir.h"
 #include "sched.h"
@@ -15,13 +16,21 @@ fgm_ir_name(const fgm_ir *ir)
     return ir->name;
 }
 
+/* The name becomes a file name (out_dir/NAME.ALGO.so) and a string
+ * literal in the plugin's C: only what the language's `model NAME` takes
+ * (an identifier), so that "../x" cannot leave out_dir and a quote cannot
+ * break the plugin. */
 fgm_status
 fgm_ir_set_name(fgm_ir *ir, const char *name)
 {
-    size_t len = name ? strlen(name) : 0;
+    size_t len = name ? strlen(name) : 0, i;
 
-    if (!ir || len == 0 || len >= sizeof ir->name)
+    if (!ir || len == 0 || len >= sizeof ir->name
+        || isdigit((unsigned char)name[0]))
         return FGM_EINVAL;
+    for (i = 0; i < len; i++)
+        if (!isalnum((unsigned char)name[i]) && name[i] != '_')
+            return FGM_EINVAL;
     memcpy(ir->name, name, len + 1);
     return FGM_OK;
 }

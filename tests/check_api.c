@@ -806,7 +806,15 @@ START_TEST(test_ir_errors)
     memset(name, 'a', sizeof name - 1);
     name[sizeof name - 1] = '\0';
     ck_assert_int_eq(fgm_ir_set_name(ir, name), FGM_EINVAL);
+    /* The name is a file name and a C string in the plugin: "../x" wrote
+     * the plugin outside out_dir, a quote broke its C. */
+    ck_assert_int_eq(fgm_ir_set_name(ir, "../x"), FGM_EINVAL);
+    ck_assert_int_eq(fgm_ir_set_name(ir, "a\"b"), FGM_EINVAL);
+    ck_assert_int_eq(fgm_ir_set_name(ir, "a b"), FGM_EINVAL);
+    ck_assert_int_eq(fgm_ir_set_name(ir, "9x"), FGM_EINVAL);
     ck_assert_str_eq(fgm_ir_name(ir), "sudoku4");
+    ck_assert_int_eq(fgm_ir_set_name(ir, "_sudoku4_B2"), FGM_OK);
+    ck_assert_int_eq(fgm_ir_set_name(ir, "sudoku4"), FGM_OK);
     ck_assert_int_eq(fgm_ir_array_info(ir, 1, &ai), FGM_EINVAL);
     ck_assert_int_eq(fgm_ir_array_info(ir, -1, &ai), FGM_EINVAL);
     ck_assert_int_eq(fgm_ir_array_index(ir, "nope"), -1);
