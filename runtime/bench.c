@@ -423,7 +423,7 @@ fgm_bench_backend_find(const char *name)
     static const char *const names[] = { "auto", "compiled", "interpreted" };
     int k;
 
-    for (k = 0; k < 3; k++)
+    for (k = 0; name && k < 3; k++)
         if (strcmp(name, names[k]) == 0)
             return k;
     return -1;

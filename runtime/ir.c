@@ -97,7 +97,7 @@ dup_array(const void *buf, int n, size_t elem)
 fgm_ir *
 fgm_ir_copy(const fgm_ir *src)
 {
-    fgm_ir *ir = malloc(sizeof *ir);
+    fgm_ir *ir = src ? malloc(sizeof *ir) : NULL;
 
     if (!ir)
         return NULL;

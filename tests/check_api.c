@@ -915,6 +915,8 @@ START_TEST(test_null_handles)
     ck_assert_int_eq(fgm_ir_set_algo(NULL, "ep"), FGM_EINVAL);
     ck_assert_int_eq(fgm_ir_array_info(NULL, 0, &ai), FGM_EINVAL);
     ck_assert_int_eq(fgm_ir_schedule(NULL, NULL, NULL), FGM_EINVAL);
+    ck_assert_ptr_null(fgm_ir_copy(NULL));
+    ck_assert_int_eq(fgm_bench_backend_find(NULL), -1);
     ck_assert_ptr_null(fgm_csp_new(NULL, &st));
     ck_assert_int_eq(st, FGM_EINVAL);
     st = FGM_OK;
