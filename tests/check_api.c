@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 #include "../runtime/fgm.h"
 #include "suites.h"
@@ -730,6 +731,72 @@ START_TEST(test_solve_errors)
 }
 END_TEST
 
+/* A sink that notes whether two calls ever overlapped: it holds a lock
+ * for a while, and a call that finds it taken is a second one at once. */
+typedef struct overlap_sink {
+    pthread_mutex_t mu;
+    int calls, overlaps;    /* written under mu */
+} overlap_sink;
+
+static void
+overlap_diag(void *ctx, const char *msg)
+{
+    overlap_sink *o = ctx;
+    struct timespec ts = { 0, 20000000 };
+
+    (void)msg;
+    if (pthread_mutex_trylock(&o->mu) != 0) {
+        pthread_mutex_lock(&o->mu);
+        o->overlaps++;
+    }
+    o->calls++;
+    nanosleep(&ts, NULL);
+    pthread_mutex_unlock(&o->mu);
+}
+
+/* The batch's workers report fallbacks (ep-naive: one plugin per puzzle,
+ * here into a folder that is a file) to the options' sink one call at a
+ * time; before, two workers called it at once (seen by ThreadSanitizer
+ * in batch.c's say_once). */
+START_TEST(test_batch_diag_serial)
+{
+    static const char *const grids[] = {
+        "1...........3...", "2...........3...", "1...........4...",
+        "3...........1...", ".1..........3...", ".2..........4...",
+        "..1.........2...", "..3.........4..."
+    };
+    char text[8 * 17 + 1];
+    batch_fixture b;
+    batch_seen seen = { 0, 0, 0, 1 };
+    fgm_solve_opts so;
+    overlap_sink o;
+    size_t i;
+
+    text[0] = '\0';
+    for (i = 0; i < sizeof grids / sizeof *grids; i++)
+        strcat(strcat(text, grids[i]), "\n");
+    batch_open(&b, text, fgm_ir_sudoku(2), 4, 2);
+    memset(&so, 0, sizeof so);
+    so.backend = FGM_BACKEND_AUTO;
+    so.out_dir = b.path;            /* not a folder: every build falls back */
+    so.diag = overlap_diag;
+    so.diag_ctx = &o;
+    pthread_mutex_init(&o.mu, NULL);
+    o.calls = o.overlaps = 0;
+    b.bo.solver = fgm_solver_find("ep-naive");
+    b.bo.sopts = &so;
+    b.bo.threads = 2;
+    b.bo.chunk = 1;
+    ck_assert_int_eq(fgm_batch_run(b.r, &b.bo, emit, &seen, NULL), FGM_OK);
+    ck_assert_int_eq(seen.n, 8);
+    ck_assert_msg(o.calls >= 2, "the fallbacks were reported (%d)", o.calls);
+    ck_assert_msg(o.overlaps == 0, "%d of %d sink calls overlapped another",
+                  o.overlaps, o.calls);
+    pthread_mutex_destroy(&o.mu);
+    batch_close(&b);
+}
+END_TEST
+
 /* fgm_batch_run answers a missing argument as fgm_solve_puzzle does. */
 START_TEST(test_batch_errors)
 {
@@ -957,6 +1024,7 @@ api_suite(void)
     tcase_add_test(core, test_batch);
     tcase_add_test(core, test_batch_misfit);
     tcase_add_test(core, test_batch_extra_vars);
+    tcase_add_test(core, test_batch_diag_serial);
     tcase_add_test(core, test_ir_queries);
     tcase_add_test(core, test_observe_clue);
     tcase_add_test(core, test_observe_clue_plain);

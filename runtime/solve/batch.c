@@ -47,7 +47,10 @@ typedef struct worker {
 
 /* A batch's diagnostics, each distinct message said once: every worker
  * opens the solver's model, and a fallback's reason (a plugin folder that
- * cannot be written, no C compiler) is the same for all of them. */
+ * cannot be written, no C compiler) is the same for all of them.  The
+ * caller's sink is called under the lock: workers report at the same
+ * time (ep-naive builds a plugin per puzzle), and a sink need not be
+ * thread-safe. */
 #define ONCE_MAX 32
 typedef struct once {
     pthread_mutex_t mu;
@@ -68,9 +71,9 @@ say_once(void *arg, const char *msg)
         seen = strcmp(o->said[i], msg) == 0;
     if (!seen && o->n < ONCE_MAX && (o->said[o->n] = strdup(msg)))
         o->n++;
-    pthread_mutex_unlock(&o->mu);
     if (!seen)
         o->diag(o->ctx, msg);
+    pthread_mutex_unlock(&o->mu);
 }
 
 static void
