@@ -83,7 +83,9 @@ fgm_puzzle_reader *fgm_puzzle_reader_file(FILE *f, const char *name, int n,
 
 /* Reads the next puzzle into *OUT.  Returns FGM_OK, FGM_EIO at the end of
  * input (with *OUT untouched), or FGM_EPARSE/FGM_EINVAL after reporting a
- * malformed puzzle as "file:line: error: ..." through the sink. */
+ * malformed puzzle as "file:line: error: ..." through the sink.  An input
+ * with no puzzle at all is malformed: FGM_EPARSE, "no puzzle in the
+ * input", on the first read. */
 fgm_status fgm_puzzle_read(fgm_puzzle_reader *r, fgm_puzzle *out);
 
 /* Reads the next puzzle into *OUT without consuming it: the next
@@ -357,8 +359,9 @@ fgm_status fgm_model_observe_var(fgm_model *m, int v, int value);
 
 /* Observed values leave EPSILON (default 0) on the other values instead
  * of 0, then renormalized: the seed's Python BP writes clues as
- * (1e-12, ..., 1).  Applies to the observations made after the call. */
-void fgm_model_set_clamp_epsilon(fgm_model *m, double epsilon);
+ * (1e-12, ..., 1).  Applies to the observations made after the call.
+ * Returns FGM_EINVAL, changing nothing, unless 0 <= EPSILON < 1. */
+fgm_status fgm_model_set_clamp_epsilon(fgm_model *m, double epsilon);
 
 /* Observes Dirichlet node D: pseudo-counts ALPHA[0..K-1] (all > 0, their
  * sum at most FGM_MAX_PSEUDO_COUNT), or a point mass at the probability
@@ -388,11 +391,15 @@ void fgm_model_clear(fgm_model *m);
 fgm_status fgm_model_run(fgm_model *m, const fgm_run_opts *opts,
                          fgm_run_info *info);
 
+/* The three readers below give the result of the last fgm_model_run;
+ * before the first one there is none, and they fail (FGM_EINVAL, -1)
+ * without touching OUT. */
+
 /* Copies the marginal of variable V (card values) to OUT. */
 fgm_status fgm_model_marginal(const fgm_model *m, int v, double *out);
 
-/* The most probable value index of variable V (-1 when M is NULL or V
- * out of range). */
+/* The most probable value index of variable V (-1 when M is NULL, V out
+ * of range or no run yet). */
 int fgm_model_argmax(const fgm_model *m, int v);
 
 /* Copies the posterior pseudo-counts of Dirichlet node D to OUT (K). */
@@ -516,7 +523,7 @@ typedef struct fgm_batch_opts {
     const fgm_solver *solver;
     const fgm_csp *csp;         /* the model every puzzle is solved on */
     const fgm_solve_opts *sopts;/* may be NULL */
-    int threads;                /* worker threads, >= 1 */
+    int threads;                /* worker threads (below 1: one) */
     double timeout_ms;          /* per puzzle; <= 0: none */
     int seed_set;               /* seed = seed + index, else seed = index */
     unsigned long seed;

@@ -255,10 +255,15 @@ fgm_model_plugin_info(const fgm_model *m, int *rebuilt, double *ms)
         *ms = m->plugin ? m->open_ms : 0.0;
 }
 
-void
+fgm_status
 fgm_model_set_clamp_epsilon(fgm_model *m, double epsilon)
 {
-    m->clamp_eps = epsilon > 0.0 ? epsilon : 0.0;
+    /* 1 or more would make the observed value no likelier than the
+     * others (epsilon 5 left it the least likely). */
+    if (!m || !(epsilon >= 0.0 && epsilon < 1.0))
+        return FGM_EINVAL;
+    m->clamp_eps = epsilon;
+    return FGM_OK;
 }
 
 fgm_status
@@ -476,7 +481,7 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
 fgm_status
 fgm_model_marginal(const fgm_model *m, int v, double *out)
 {
-    if (!m || !out || v < 0 || v >= m->sched->nvars)
+    if (!m || !out || v < 0 || v >= m->sched->nvars || !m->ran)
         return FGM_EINVAL;
     memcpy(out, m->st.belief + (size_t)v * (size_t)m->sched->stride,
            (size_t)m->sched->card[v] * sizeof *out);
@@ -489,7 +494,7 @@ fgm_model_argmax(const fgm_model *m, int v)
     const double *b;
     int j, best = 0;
 
-    if (!m || v < 0 || v >= m->sched->nvars)
+    if (!m || v < 0 || v >= m->sched->nvars || !m->ran)
         return -1;
     b = m->st.belief + (size_t)v * (size_t)m->sched->stride;
     for (j = 1; j < m->sched->card[v]; j++)
@@ -503,7 +508,7 @@ fgm_model_dirichlet(const fgm_model *m, int d, double *out)
 {
     const fgm_ir *ir = m ? m->ir : NULL;
 
-    if (!m || !out || d < 0 || d >= ir->ndirichlet)
+    if (!m || !out || d < 0 || d >= ir->ndirichlet || !m->ran)
         return FGM_EINVAL;
     memcpy(out, m->st.dir_post + (size_t)d * (size_t)m->sched->stride,
            (size_t)ir->arrays[ir->dir_array[d]].card * sizeof *out);

@@ -7,6 +7,7 @@
  */
 #include <check.h>
 #include <pthread.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -905,6 +906,48 @@ START_TEST(test_model_errors)
 }
 END_TEST
 
+/* Results before the first run do not exist: the readers fail without
+ * writing (they used to return FGM_OK and zeros), and afterwards they
+ * work.  A clamp epsilon of 1 or more, or NaN, is refused. */
+START_TEST(test_model_before_run)
+{
+    fgm_model_opts mo = { FGM_BACKEND_INTERPRETED, NULL, NULL, NULL };
+    double out[4] = { -1.0, -1.0, -1.0, -1.0 }, alpha[6] = { -1.0 };
+    fgm_model *m, *d;
+    fgm_ir *ir;
+
+    ck_assert_int_eq(fgm_model_open_ir(fgm_ir_sudoku(2), &mo, &m, NULL,
+                                       NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_marginal(m, 0, out), FGM_EINVAL);
+    ck_assert_double_eq(out[0], -1.0);
+    ck_assert_int_eq(fgm_model_argmax(m, 0), -1);
+    ck_assert_int_eq(fgm_model_set_clamp_epsilon(m, 5.0), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_set_clamp_epsilon(m, 1.0), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_set_clamp_epsilon(m, -1e-3), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_set_clamp_epsilon(m, NAN), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_set_clamp_epsilon(NULL, 0.1), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_set_clamp_epsilon(m, 1e-12), FGM_OK);
+    ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_marginal(m, 0, out), FGM_OK);
+    ck_assert_double_eq_tol(out[0] + out[1] + out[2] + out[3], 1.0, 1e-12);
+    ck_assert_int_ge(fgm_model_argmax(m, 0), 0);
+    fgm_model_free(m);
+
+    ck_assert_int_eq(fgm_compile_string(
+        "model dice\nprior p ~ dirichlet([1, 1, 1, 1, 1, 1])\n"
+        "var roll[2] in 1..6 ~ discrete(p)\n", "dice.fgm", NULL, &ir, NULL,
+        NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_open_ir(ir, &mo, &d, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_dirichlet(d, 0, alpha), FGM_EINVAL);
+    ck_assert_double_eq(alpha[0], -1.0);
+    ck_assert_int_eq(fgm_model_run(d, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_dirichlet(d, 0, alpha), FGM_OK);
+    /* Each unobserved roll adds its uniform mean, 1/6. */
+    ck_assert_double_eq_tol(alpha[0], 1.0 + 2.0 / 6.0, 1e-9);
+    fgm_model_free(d);
+}
+END_TEST
+
 START_TEST(test_other_errors)
 {
     fgm_ir *ir = fgm_ir_sudoku(2);
@@ -1044,6 +1087,7 @@ api_suite(void)
     tcase_add_test(errors, test_model_errors);
     tcase_add_test(errors, test_other_errors);
     tcase_add_test(errors, test_null_handles);
+    tcase_add_test(errors, test_model_before_run);
     suite_add_tcase(s, core);
     suite_add_tcase(s, limits);
     suite_add_tcase(s, errors);
