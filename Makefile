@@ -190,7 +190,9 @@ check: all
 
 # No writable globals in the library (STYLE.md: no global state): a global
 # data object may only live in a read-only section.  (.data.rel.ro holds
-# const objects with pointers, read-only once relocated.)
+# const objects with pointers, read-only once relocated.)  The one
+# file-scope writable object, runtime/cleanup.c's list for a signal
+# handler, is static; its header says why it must exist.
 #
 # The CLI is a user of the public API (README "The C API"): it includes no
 # library header but fgm.h, and it links against libfgm.so, where internal

@@ -89,7 +89,7 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
     char *tmp;
     fgm_status st = FGM_EIO;
     FILE *f = NULL;
-    int fd, err = 0;
+    int fd, err = 0, token;
 
     if (!path || !write)
         return FGM_EINVAL;
@@ -127,6 +127,7 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
         free(tmp);
         return FGM_EIO;
     }
+    token = fgm_cleanup_path(tmp, 0);
     /* mkstemp makes the file private; a report is meant to be read
      * (0644), and a file replaced keeps its mode. */
     if (fchmod(fd, target_mode(path)) != 0 || !(f = fdopen(fd, "w"))) {
@@ -148,12 +149,14 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
         st = FGM_EIO;
         goto fail;
     }
+    fgm_cleanup_drop(token);
     free(tmp);
     return FGM_OK;
 fail:
     fgm_diagf(diag, ctx, "%s: error: cannot write: %s", path,
               err ? strerror(err) : fgm_strerror(st));
     unlink(tmp);
+    fgm_cleanup_drop(token);
     free(tmp);
     return st;
 }

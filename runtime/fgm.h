@@ -50,6 +50,14 @@ fgm_status fgm_write_atomic(const char *path,
                             fgm_status (*write)(void *arg, FILE *f),
                             void *arg, fgm_diag_fn diag, void *ctx);
 
+/* Kills the C compilers that plugin builds have running and removes the
+ * temporary files and folders of the writes and builds in flight.
+ * Async-signal-safe: meant for a handler of SIGINT or SIGTERM that then
+ * ends the process, as the fgm command installs.  (The compilers run in
+ * process groups of their own, which a terminal's Ctrl-C does not
+ * reach.) */
+void fgm_abort_cleanup(void);
+
 /* ------------------------------------------------------------------------
  * Puzzles: N x N grids (N = 4, 9, 16, 25 for Sudoku; any N for Latin squares).
  * Cell values are 1..N, 0 for empty.

@@ -6,6 +6,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/types.h>
 #include "fgm.h"
 
 /* Cross-file internal functions are hidden from the shared library. */
@@ -21,5 +22,13 @@ FGM_INTERNAL void fgm_diagf(fgm_diag_fn diag, void *ctx, const char *fmt, ...)
 FGM_INTERNAL void fgm_die(const char *file, int line, const char *msg)
     __attribute__((noreturn));
 #define FGM_DIE(msg) fgm_die(__FILE__, __LINE__, (msg))
+
+/* What fgm_abort_cleanup undoes (runtime/cleanup.c): the temporary file,
+ * or empty folder, PATH; the process group PGID (killed).  Each returns a
+ * token for fgm_cleanup_drop, called once the thing is gone or renamed
+ * into place, or -1 when it could not be listed (best effort). */
+FGM_INTERNAL int fgm_cleanup_path(const char *path, int is_dir);
+FGM_INTERNAL int fgm_cleanup_group(pid_t pgid);
+FGM_INTERNAL void fgm_cleanup_drop(int token);
 
 #endif /* FGM_INTERNAL_H */

@@ -294,11 +294,13 @@ stale_age(void)
 }
 
 /* Builds C_PATH into a new file SO_PATH.tmp.XXXXXX, returned in *TMP
- * (caller frees, and renames or unlinks it).  On failure nothing is left
- * on disk.  Statuses as fgm_plugin_build. */
+ * and listed for fgm_abort_cleanup under *TOKEN (the caller renames or
+ * unlinks it, then drops the token and frees *TMP).  On failure nothing
+ * is left on disk.  Statuses as fgm_plugin_build. */
 static fgm_status
 build_temp(const char *c_path, const char *so_path, const char *cc,
-           const char *inc, char **tmp, char *why, size_t whysize)
+           const char *inc, char **tmp, int *token, char *why,
+           size_t whysize)
 {
     static const char suffix[] = ".tmp.XXXXXX";
     char out[CC_OUTPUT], line[512], *words = NULL, **argv = NULL;
@@ -332,6 +334,7 @@ build_temp(const char *c_path, const char *so_path, const char *cc,
         return FGM_EIO;
     }
     close(fd);
+    *token = fgm_cleanup_path(*tmp, 0);
     argv = compiler_argv(cc, inc, *tmp, c_path, &words);
     if (!argv) {
         sayf(why, whysize, "%s", fgm_strerror(FGM_ENOMEM));
@@ -365,6 +368,8 @@ build_temp(const char *c_path, const char *so_path, const char *cc,
     free(words);
     if (st != FGM_OK) {
         unlink(*tmp);
+        fgm_cleanup_drop(*token);
+        *token = -1;
         free(*tmp);
         *tmp = NULL;
     }
@@ -378,6 +383,7 @@ fgm_plugin_build(const char *c_path, const char *so_path, const char *cc,
     fgm_status st;
     struct stat sb;
     char *tmp;
+    int token = -1;
 
     /* rename() would replace a device node, FIFO or symbolic link (-o
      * /dev/null as root): a plugin is a regular file or nothing. */
@@ -385,7 +391,8 @@ fgm_plugin_build(const char *c_path, const char *so_path, const char *cc,
         sayf(why, whysize, "%s: cannot write: not a regular file", so_path);
         return FGM_EIO;
     }
-    st = build_temp(c_path, so_path, cc, include_dir, &tmp, why, whysize);
+    st = build_temp(c_path, so_path, cc, include_dir, &tmp, &token, why,
+                    whysize);
     if (st != FGM_OK)
         return st;
     if (rename(tmp, so_path) != 0) {
@@ -395,6 +402,7 @@ fgm_plugin_build(const char *c_path, const char *so_path, const char *cc,
     } else {
         sayf(why, whysize, "%s", "");
     }
+    fgm_cleanup_drop(token);
     free(tmp);
     return st;
 }
@@ -498,6 +506,7 @@ rebuild(const fgm_plugin_req *req, const paths *ps, fgm_plugin **out,
     size_t sl = strlen(ps->so);
     fgm_status st;
     char *tmp, *dir, *c_tmp;
+    int tok_dir, tok_c = -1, tok_so = -1;
 
     st = writable_dir(ps->dir, ps->shown, why, whysize);
     if (st != FGM_OK)
@@ -520,6 +529,7 @@ rebuild(const fgm_plugin_req *req, const paths *ps, fgm_plugin **out,
         free(c_tmp);
         return FGM_EIO;
     }
+    tok_dir = fgm_cleanup_path(dir, 1);
     sprintf(c_tmp, "%s/%s", dir, base);
     sayf(why, whysize, "%s", "");
     st = fgm_write_atomic(c_tmp, req->emit_c, req->emit_arg, capture_diag,
@@ -539,8 +549,9 @@ rebuild(const fgm_plugin_req *req, const paths *ps, fgm_plugin **out,
                  fgm_strerror(st));
         goto done;
     }
-    st = build_temp(c_tmp, ps->so, req->cc, req->include_dir, &tmp, why,
-                    whysize);
+    tok_c = fgm_cleanup_path(c_tmp, 0);
+    st = build_temp(c_tmp, ps->so, req->cc, req->include_dir, &tmp, &tok_so,
+                    why, whysize);
     /* The source is kept next to the plugin, built or not. */
     if (rename(c_tmp, ps->c) != 0 && st == FGM_OK) {
         sayf(why, whysize, "%s: cannot write: %s", ps->c, strerror(errno));
@@ -563,6 +574,9 @@ rebuild(const fgm_plugin_req *req, const paths *ps, fgm_plugin **out,
 done:
     unlink(c_tmp);
     rmdir(dir);
+    fgm_cleanup_drop(tok_so);
+    fgm_cleanup_drop(tok_c);
+    fgm_cleanup_drop(tok_dir);
     free(dir);
     free(c_tmp);
     return st;

@@ -54,7 +54,7 @@ fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path, const char *c_path,
     char dir[4096], tmp[4096 + 16], why[1024];
     struct stat sb;
     fgm_status st;
-    int own;
+    int own, tok_dir = -1, tok_c = -1;
 
     if (!ir || !so_path)
         return FGM_EINVAL;
@@ -75,21 +75,23 @@ fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path, const char *c_path,
                       dir, strerror(errno));
             return FGM_EIO;
         }
+        tok_dir = fgm_cleanup_path(dir, 1);
         snprintf(tmp, sizeof tmp, "%s/plugin.c", dir);
         c_path = tmp;
         st = fgm_plugin_emit_c(ir, c_path, diag, ctx);
-        if (st != FGM_OK) {
-            unlink(c_path);
-            rmdir(dir);
-            return st;
-        }
+        tok_c = fgm_cleanup_path(c_path, 0);
+        if (st != FGM_OK)
+            goto done;
     }
     st = fgm_plugin_build(c_path, so_path, cc, NULL, why, sizeof why);
     if (st != FGM_OK)
         fgm_diagf(diag, ctx, "%s", why);
+done:
     if (own) {
         unlink(c_path);
         rmdir(dir);
+        fgm_cleanup_drop(tok_c);
+        fgm_cleanup_drop(tok_dir);
     }
     return st;
 }

@@ -295,7 +295,7 @@ fgm_plugin_sys_run(char *const argv[], double timeout_s, int *code, char *out,
                    size_t outsize)
 {
     int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, nul, e = 0, status;
-    int killed;
+    int killed, token;
     double deadline = timeout_s > 0 ? fgm_now() + timeout_s : 0;
     ssize_t n;
     pid_t pid;
@@ -320,6 +320,9 @@ fgm_plugin_sys_run(char *const argv[], double timeout_s, int *code, char *out,
     if (pid == 0)
         child(argv, nul, outp[1], errp[1]);
     setpgid(pid, pid);      /* as the child does: whichever runs first */
+    /* Out of reach of the terminal's Ctrl-C: fgm_abort_cleanup kills it
+     * if a signal ends fgm first. */
+    token = fgm_cleanup_group(pid);
     close(outp[1]);
     close(errp[1]);
     outp[1] = errp[1] = -1;
@@ -334,9 +337,13 @@ fgm_plugin_sys_run(char *const argv[], double timeout_s, int *code, char *out,
         if (errno != EINTR) {
             if (!e)
                 e = errno;
-            goto out;
+            break;
         }
     }
+    /* Reaped (or lost): its process group id may be reused from now on. */
+    fgm_cleanup_drop(token);
+    if (e)
+        goto out;
     if (!e)
         *code = killed ? FGM_PLUGIN_SYS_TIMEOUT
               : WIFEXITED(status) ? WEXITSTATUS(status)

@@ -2,9 +2,39 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <gsl/gsl_errno.h>
+#include <signal.h>
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+
+/* Ctrl-C, SIGTERM, a closed terminal or a reader of our output gone
+ * (`fgm solve ... | head -1`): the C compilers of plugin builds in flight
+ * are killed and their temporary files removed (fgm_abort_cleanup), then
+ * the signal ends fgm as it would have. */
+static void
+on_fatal_signal(int sig)
+{
+    fgm_abort_cleanup();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+/* Installs on_fatal_signal, except for signals ignored at start (a
+ * background job's SIGINT keeps being ignored). */
+static void
+catch_fatal_signals(void)
+{
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+    struct sigaction sa, old;
+    size_t i;
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_fatal_signal;
+    sigemptyset(&sa.sa_mask);
+    for (i = 0; i < CLI_COUNTOF(sigs); i++)
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+            sigaction(sigs[i], &sa, NULL);
+}
 
 static int
 usage(FILE *f)
@@ -117,6 +147,7 @@ main(int argc, char **argv)
 
     /* GSL's default handler aborts; the library checks statuses instead. */
     gsl_set_error_handler_off();
+    catch_fatal_signals();
     if (argc < 2)
         return usage(stderr);
     cmd = argv[1];

@@ -1,0 +1,133 @@
+/* runtime/cleanup.c: what a signal that ends the process must undo.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * While fgm writes a file under a temporary name (runtime/atomic.c) or
+ * builds a plugin (runtime/plugin.c), the temporaries and the C
+ * compiler's process group are listed here.  A process ended by Ctrl-C or
+ * SIGTERM would otherwise leave the temporaries behind, and -- since the
+ * compiler runs in a process group of its own, out of reach of the
+ * terminal's signals -- an orphan compiler that finishes its plugin for
+ * nobody.  fgm_abort_cleanup, called from a signal handler, kills the
+ * groups and removes the files, then the folders.
+ *
+ * The list is a fixed table so that the handler needs no lock and no
+ * allocation: a slot is claimed with an atomic compare-and-swap, filled,
+ * then published; the handler only reads published slots.  A path too
+ * long for a slot, or a full table, is simply not listed (the next
+ * rebuild sweeps a build's leftovers: runtime/plugin_stale.c).
+ *
+ * This table is the library's one writable file-scope object, against
+ * the house rule (STYLE.md: state lives in objects): a signal handler is
+ * given no context to find an object through, so what it must undo has
+ * to be where it can reach it (git's tempfile.c and GCC's driver keep
+ * such a list for the same reason).  It holds no state any computation
+ * reads; nothing but fgm_abort_cleanup acts on it.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <unistd.h>
+#include "internal.h"
+
+#define SLOTS 64
+#define SLOT_PATH 1024
+
+enum { FREE, FILLING, LISTED };
+enum { GROUP, FILE_PATH, DIR_PATH };
+
+typedef struct slot {
+    int state;              /* FREE, FILLING, LISTED (atomic) */
+    int kind;
+    pid_t pgid;
+    char path[SLOT_PATH];
+} slot;
+
+static slot slots[SLOTS];
+
+/* Claims a free slot; -1 when every slot is taken. */
+static int
+claim(void)
+{
+    int i;
+
+    for (i = 0; i < SLOTS; i++) {
+        int want = FREE;
+
+        if (__atomic_compare_exchange_n(&slots[i].state, &want, FILLING, 0,
+                                        __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+            return i;
+    }
+    return -1;
+}
+
+static void
+publish(int i)
+{
+    __atomic_store_n(&slots[i].state, LISTED, __ATOMIC_RELEASE);
+}
+
+int
+fgm_cleanup_path(const char *path, int is_dir)
+{
+    size_t len = strlen(path);
+    int i;
+
+    if (len >= SLOT_PATH || (i = claim()) < 0)
+        return -1;
+    slots[i].kind = is_dir ? DIR_PATH : FILE_PATH;
+    memcpy(slots[i].path, path, len + 1);
+    publish(i);
+    return i;
+}
+
+int
+fgm_cleanup_group(pid_t pgid)
+{
+    int i = claim();
+
+    if (i < 0)
+        return -1;
+    slots[i].kind = GROUP;
+    slots[i].pgid = pgid;
+    publish(i);
+    return i;
+}
+
+void
+fgm_cleanup_drop(int token)
+{
+    if (token >= 0 && token < SLOTS)
+        __atomic_store_n(&slots[token].state, FREE, __ATOMIC_RELEASE);
+}
+
+/* Acts on every listed slot of KIND. */
+static void
+sweep(int kind)
+{
+    int i;
+
+    for (i = 0; i < SLOTS; i++) {
+        if (__atomic_load_n(&slots[i].state, __ATOMIC_ACQUIRE) != LISTED
+            || slots[i].kind != kind)
+            continue;
+        if (kind == GROUP)
+            kill(-slots[i].pgid, SIGKILL);
+        else if (kind == FILE_PATH)
+            unlink(slots[i].path);
+        else
+            rmdir(slots[i].path);
+    }
+}
+
+void
+fgm_abort_cleanup(void)
+{
+    int saved = errno;
+
+    /* The compilers first, so that none writes a file after its removal;
+     * folders last, once the files in them are gone. */
+    sweep(GROUP);
+    sweep(FILE_PATH);
+    sweep(DIR_PATH);
+    errno = saved;
+}
