@@ -20,6 +20,15 @@ exec cc "$@"
 SH
 chmod +x "$R/cc"
 
+# group_alive PGID: whether a process of group PGID is alive, not a
+# zombie (read from /proc: a bare Debian has no ps).  After the ") " that
+# ends a process's name, /proc/PID/stat holds its state, parent and group.
+group_alive() {
+    cat /proc/[0-9]*/stat 2>/dev/null | awk -v g="$1" '
+        { sub(/.*\) /, ""); if ($3 == g && $1 != "Z") live = 1 }
+        END { exit !live }'
+}
+
 # build MODE ARGS...: starts `fgm compile`, sends SIGTERM once the
 # compiler runs, and checks what is left.
 build() {
@@ -40,8 +49,7 @@ build() {
     # The killed compiler may linger as a zombie until init reaps it;
     # its group must hold no live process (the wrapper or its sleep).
     sleep 0.2
-    if ps -e -o pgid=,stat= | awk -v g="$(cat "$R/cc.pid")" \
-        '$1 == g && $2 !~ /^Z/ { live = 1 } END { exit !live }'; then
+    if group_alive "$(cat "$R/cc.pid")"; then
         fail "$what: the compiler outlived fgm"
         kill -KILL -- "-$(cat "$R/cc.pid")" 2>/dev/null
     fi
