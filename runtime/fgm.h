@@ -106,8 +106,10 @@ long fgm_puzzle_reader_count(const fgm_puzzle_reader *r);
 /* Closes the reader; NULL is a no-op. */
 void fgm_puzzle_reader_close(fgm_puzzle_reader *r);
 
-/* Parses one puzzle from the text TEXT (one line, or a multi-line grid).
- * NAME is used in messages.  Returns FGM_OK or an error after reporting. */
+/* Parses one puzzle from the text TEXT (one line, or a multi-line grid;
+ * comments and blank lines around it are skipped, a second puzzle is an
+ * error).  NAME is used in messages.  Returns FGM_OK or an error after
+ * reporting. */
 fgm_status fgm_puzzle_parse(const char *text, const char *name, int n,
                             int box, fgm_puzzle *out, fgm_diag_fn diag,
                             void *ctx);
@@ -590,8 +592,8 @@ typedef struct fgm_dlx_limits {
  * *NODES (nullable) receives the number of search calls.
  * Returns FGM_OK when the count is complete (every solution, or the cap
  * reached; clues that conflict give a count of 0), FGM_ETIMEOUT when the
- * deadline or node budget ran out first, FGM_EINVAL for a clue out of
- * range. */
+ * deadline or node budget ran out first, FGM_EINVAL for a clue neither -1
+ * nor a value index. */
 fgm_status fgm_dlx_run(fgm_dlx *d, const int *given,
                        const fgm_dlx_limits *lim, long *count,
                        double *marginals, int *first, long *nodes);
@@ -605,7 +607,7 @@ fgm_status fgm_dlx_run(fgm_dlx *d, const int *given,
  * FGM_OK, FGM_ETIMEOUT when the bound or the deadline was hit (marginals
  * then normalized over the assignments visited), FGM_EUNSOLVED when no
  * assignment has positive weight, FGM_ENOMEM, FGM_EINVAL (CSP or
- * MARGINALS NULL). */
+ * MARGINALS NULL, or a clue neither -1 nor a value index). */
 fgm_status fgm_enumerate(const fgm_csp *csp, const int *given,
                          long max_leaves, double deadline,
                          double *marginals, long *leaves);

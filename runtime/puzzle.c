@@ -634,6 +634,19 @@ fgm_puzzle_parse(const char *text, const char *name, int n, int box,
     }
     r->owns = 1;
     st = fgm_puzzle_read(r, out);
+    if (st == FGM_OK) {
+        /* One puzzle: whatever follows it is an error, not ignored. */
+        fgm_puzzle next;
+
+        st = fgm_puzzle_read(r, &next);
+        if (st == FGM_OK) {
+            fgm_diagf(diag, ctx, "%s:%ld: error: more than one puzzle in "
+                      "the text", name, next.line);
+            st = FGM_EPARSE;
+        } else if (st == FGM_EIO && !ferror(r->f)) {
+            st = FGM_OK;    /* the end of the text */
+        }
+    }
     fgm_puzzle_reader_close(r);
     return st;
 }

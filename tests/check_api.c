@@ -475,6 +475,19 @@ START_TEST(test_generate_puzzle)
     ck_assert_int_eq(fgm_dlx_run(d, given, NULL, &count, NULL, NULL, NULL),
                      FGM_OK);
     ck_assert_msg(count == 1, "a generated puzzle has one solution");
+    /* A clue is -1 (free) or a value index: -2 used to count as free. */
+    given[3] = -2;
+    ck_assert_int_eq(fgm_dlx_run(d, given, NULL, &count, NULL, NULL, NULL),
+                     FGM_EINVAL);
+    {
+        double m[16 * 4];
+
+        ck_assert_int_eq(fgm_enumerate(csp, given, 0, 0, m, NULL),
+                         FGM_EINVAL);
+        given[3] = 4;
+        ck_assert_int_eq(fgm_enumerate(csp, given, 0, 0, m, NULL),
+                         FGM_EINVAL);
+    }
     ck_assert_int_eq(fgm_generate_puzzle(2, 5, NULL, &q, NULL), FGM_OK);
     ck_assert_msg(memcmp(p.cells, q.cells, 16) == 0, "same seed, same grid");
     fgm_dlx_free(d);

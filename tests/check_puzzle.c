@@ -313,6 +313,23 @@ START_TEST(test_mixed_sizes_rejected)
 }
 END_TEST
 
+/* fgm_puzzle_parse takes one puzzle: a second one, or anything malformed
+ * after the first, is an error (it used to be ignored); comments and
+ * blank lines around it are not. */
+START_TEST(test_parse_one_puzzle)
+{
+    fgm_puzzle p;
+
+    ck_assert_int_eq(parse("# one\n\n" EASY "  # grid\n\n", &p), FGM_OK);
+    ck_assert_int_eq(p.cells[2], 3);
+    ck_assert_int_eq(parse(EASY "\n" EASY "\n", &p), FGM_EPARSE);
+    ck_assert_ptr_nonnull(strstr(last_msg,
+                                 "t.txt:2: error: more than one puzzle"));
+    ck_assert_int_eq(parse(EASY "\n12\n", &p), FGM_EPARSE);
+    ck_assert_ptr_nonnull(strstr(last_msg, "t.txt:2: error:"));
+}
+END_TEST
+
 START_TEST(test_binary_garbage)
 {
     fgm_puzzle p;
@@ -346,6 +363,7 @@ puzzle_suite(void)
     tcase_add_test(errors, test_truncated_grid_and_bad_row);
     tcase_add_test(errors, test_mixed_sizes_rejected);
     tcase_add_test(errors, test_binary_garbage);
+    tcase_add_test(errors, test_parse_one_puzzle);
     suite_add_tcase(s, core);
     suite_add_tcase(s, errors);
     return s;

@@ -430,7 +430,7 @@ fgm_dlx_run(fgm_dlx *x, const int *given, const fgm_dlx_limits *lim,
         *nodes = 0;
     if (given)
         for (v = 0; v < csp->nvars; v++)
-            if (given[v] >= csp->card[v])
+            if (given[v] < -1 || given[v] >= csp->card[v])
                 return FGM_EINVAL;
     x->job = NULL;
     x->cap = lim ? lim->cap : 0;
