@@ -12,7 +12,13 @@
  *
  * The list is a fixed table so that the handler needs no lock and no
  * allocation: a slot is claimed with an atomic compare-and-swap, filled,
- * then published; the handler only reads published slots.  A path too
+ * then published.  The handler acts on a published slot only once it has
+ * marked it in use (LISTED to BUSY, then back), and a drop waits for that
+ * mark to go: otherwise, with other threads going on while the handler
+ * runs, a slot dropped and claimed again could be read half rewritten
+ * (a path made of two, a group id of 0: kill(0) ends our own group).
+ * The wait is short (one unlink or kill) and cannot deadlock: a handler
+ * that interrupts a drop finishes before the drop goes on.  A path too
  * long for a slot, or a full table, is simply not listed (the next
  * rebuild sweeps a build's leftovers: runtime/plugin_stale.c).
  *
@@ -32,11 +38,11 @@
 #define SLOTS 64
 #define SLOT_PATH 1024
 
-enum { FREE, FILLING, LISTED };
+enum { FREE, FILLING, LISTED, BUSY };
 enum { GROUP, FILE_PATH, DIR_PATH };
 
 typedef struct slot {
-    int state;              /* FREE, FILLING, LISTED (atomic) */
+    int state;              /* FREE, FILLING, LISTED, BUSY (atomic) */
     int kind;
     pid_t pgid;
     char path[SLOT_PATH];
@@ -83,9 +89,10 @@ fgm_cleanup_path(const char *path, int is_dir)
 int
 fgm_cleanup_group(pid_t pgid)
 {
-    int i = claim();
+    int i;
 
-    if (i < 0)
+    /* kill(-0) and kill(-1) would reach far more than a compiler. */
+    if (pgid <= 1 || (i = claim()) < 0)
         return -1;
     slots[i].kind = GROUP;
     slots[i].pgid = pgid;
@@ -96,8 +103,18 @@ fgm_cleanup_group(pid_t pgid)
 void
 fgm_cleanup_drop(int token)
 {
-    if (token >= 0 && token < SLOTS)
-        __atomic_store_n(&slots[token].state, FREE, __ATOMIC_RELEASE);
+    int want;
+
+    if (token < 0 || token >= SLOTS)
+        return;
+    /* While BUSY, fgm_abort_cleanup is acting on the slot in another
+     * thread: wait until it is LISTED again.  (Acquire: its reads of the
+     * slot come before the next claim's writes.) */
+    do
+        want = LISTED;
+    while (!__atomic_compare_exchange_n(&slots[token].state, &want, FREE, 0,
+                                        __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
+           && want == BUSY);
 }
 
 /* Acts on every listed slot of KIND. */
@@ -107,15 +124,18 @@ sweep(int kind)
     int i;
 
     for (i = 0; i < SLOTS; i++) {
-        if (__atomic_load_n(&slots[i].state, __ATOMIC_ACQUIRE) != LISTED
-            || slots[i].kind != kind)
+        int want = LISTED;
+
+        if (!__atomic_compare_exchange_n(&slots[i].state, &want, BUSY, 0,
+                                         __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
             continue;
-        if (kind == GROUP)
+        if (slots[i].kind == kind && kind == GROUP)
             kill(-slots[i].pgid, SIGKILL);
-        else if (kind == FILE_PATH)
+        else if (slots[i].kind == kind && kind == FILE_PATH)
             unlink(slots[i].path);
-        else
+        else if (slots[i].kind == kind)
             rmdir(slots[i].path);
+        __atomic_store_n(&slots[i].state, LISTED, __ATOMIC_RELEASE);
     }
 }
 

@@ -20,7 +20,9 @@ on_fatal_signal(int sig)
 }
 
 /* Installs on_fatal_signal, except for signals ignored at start (a
- * background job's SIGINT keeps being ignored). */
+ * background job's SIGINT keeps being ignored).  The handler blocks the
+ * others: one that interrupted it would skip the slot it was acting on
+ * (runtime/cleanup.c) and end fgm before it is done. */
 static void
 catch_fatal_signals(void)
 {
@@ -31,6 +33,8 @@ catch_fatal_signals(void)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_fatal_signal;
     sigemptyset(&sa.sa_mask);
+    for (i = 0; i < CLI_COUNTOF(sigs); i++)
+        sigaddset(&sa.sa_mask, sigs[i]);
     for (i = 0; i < CLI_COUNTOF(sigs); i++)
         if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
             sigaction(sigs[i], &sa, NULL);
