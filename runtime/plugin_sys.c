@@ -296,6 +296,7 @@ fgm_plugin_sys_run(char *const argv[], double timeout_s, int *code, char *out,
 {
     int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, nul, e = 0, status;
     int killed, token;
+    siginfo_t si;
     double deadline = timeout_s > 0 ? fgm_now() + timeout_s : 0;
     ssize_t n;
     pid_t pid;
@@ -333,6 +334,13 @@ fgm_plugin_sys_run(char *const argv[], double timeout_s, int *code, char *out,
     if (n != (ssize_t)sizeof e)
         e = 0;
     killed = drain(outp[0], out, outsize, deadline, pid);
+    /* Unlisted while the child is a zombie not yet reaped, which keeps
+     * its process group id from being reused: fgm_abort_cleanup never
+     * kills a group that is no longer the compiler's. */
+    while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0
+           && errno == EINTR)
+        ;
+    fgm_cleanup_drop(token);
     while (waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR) {
             if (!e)
@@ -340,8 +348,6 @@ fgm_plugin_sys_run(char *const argv[], double timeout_s, int *code, char *out,
             break;
         }
     }
-    /* Reaped (or lost): its process group id may be reused from now on. */
-    fgm_cleanup_drop(token);
     if (e)
         goto out;
     if (!e)
