@@ -531,6 +531,9 @@ rebuild(const fgm_plugin_req *req, const paths *ps, fgm_plugin **out,
     }
     tok_dir = fgm_cleanup_path(dir, 1);
     sprintf(c_tmp, "%s/%s", dir, base);
+    /* Listed before it exists: in a folder of our own the name is ours,
+     * and a signal right after the write must find it listed. */
+    tok_c = fgm_cleanup_path(c_tmp, 0);
     sayf(why, whysize, "%s", "");
     st = fgm_write_atomic(c_tmp, req->emit_c, req->emit_arg, capture_diag,
                           &cap);
@@ -549,7 +552,6 @@ rebuild(const fgm_plugin_req *req, const paths *ps, fgm_plugin **out,
                  fgm_strerror(st));
         goto done;
     }
-    tok_c = fgm_cleanup_path(c_tmp, 0);
     st = build_temp(c_tmp, ps->so, req->cc, req->include_dir, &tmp, &tok_so,
                     why, whysize);
     /* The source is kept next to the plugin, built or not. */

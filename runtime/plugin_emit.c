@@ -78,8 +78,10 @@ fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path, const char *c_path,
         tok_dir = fgm_cleanup_path(dir, 1);
         snprintf(tmp, sizeof tmp, "%s/plugin.c", dir);
         c_path = tmp;
-        st = fgm_plugin_emit_c(ir, c_path, diag, ctx);
+        /* Listed before it exists: in a folder of our own the name is
+         * ours, and a signal right after the write must find it listed. */
         tok_c = fgm_cleanup_path(c_path, 0);
+        st = fgm_plugin_emit_c(ir, c_path, diag, ctx);
         if (st != FGM_OK)
             goto done;
     }
