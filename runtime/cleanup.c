@@ -12,13 +12,15 @@
  *
  * The list is a fixed table so that the handler needs no lock and no
  * allocation: a slot is claimed with an atomic compare-and-swap, filled,
- * then published.  The handler acts on a published slot only once it has
- * marked it in use (LISTED to BUSY, then back), and a drop waits for that
- * mark to go: otherwise, with other threads going on while the handler
- * runs, a slot dropped and claimed again could be read half rewritten
- * (a path made of two, a group id of 0: kill(0) ends our own group).
- * The wait is short (one unlink or kill) and cannot deadlock: a handler
- * that interrupts a drop finishes before the drop goes on.  A path too
+ * then published.  The handler acts on a published slot only while it
+ * counts itself among the slot's readers (LISTED + READER each), and a
+ * drop waits until none is left: otherwise, with other threads going on
+ * while the handler runs, a slot dropped and claimed again could be read
+ * half rewritten (a path made of two, a group id of 0: kill(0) ends our
+ * own group).  The wait is short (one unlink or kill) and cannot
+ * deadlock: a handler that interrupts a drop finishes before the drop
+ * goes on, and handlers running at once, in one thread or several, all
+ * read the slot.  A path too
  * long for a slot, or a full table, is simply not listed (the next
  * rebuild sweeps a build's leftovers: runtime/plugin_stale.c).
  *
@@ -38,11 +40,13 @@
 #define SLOTS 64
 #define SLOT_PATH 1024
 
-enum { FREE, FILLING, LISTED, BUSY };
+/* A slot's state: FREE, FILLING, or LISTED plus READER per handler
+ * acting on it. */
+enum { FREE, FILLING, LISTED, READER = 4 };
 enum { GROUP, FILE_PATH, DIR_PATH };
 
 typedef struct slot {
-    int state;              /* FREE, FILLING, LISTED, BUSY (atomic) */
+    int state;              /* atomic */
     int kind;
     pid_t pgid;
     char path[SLOT_PATH];
@@ -107,14 +111,14 @@ fgm_cleanup_drop(int token)
 
     if (token < 0 || token >= SLOTS)
         return;
-    /* While BUSY, fgm_abort_cleanup is acting on the slot in another
-     * thread: wait until it is LISTED again.  (Acquire: its reads of the
-     * slot come before the next claim's writes.) */
+    /* With readers, fgm_abort_cleanup is acting on the slot in another
+     * thread: wait until it is done.  (Acquire: its reads of the slot
+     * come before the next claim's writes.) */
     do
         want = LISTED;
     while (!__atomic_compare_exchange_n(&slots[token].state, &want, FREE, 0,
                                         __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
-           && want == BUSY);
+           && want > LISTED);
 }
 
 /* Acts on every listed slot of KIND. */
@@ -124,10 +128,16 @@ sweep(int kind)
     int i;
 
     for (i = 0; i < SLOTS; i++) {
-        int want = LISTED;
+        int want = __atomic_load_n(&slots[i].state, __ATOMIC_RELAXED);
 
-        if (!__atomic_compare_exchange_n(&slots[i].state, &want, BUSY, 0,
-                                         __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
+        /* One reader more, unless the slot is not (or no longer) listed. */
+        while (want >= LISTED
+               && !__atomic_compare_exchange_n(&slots[i].state, &want,
+                                               want + READER, 0,
+                                               __ATOMIC_ACQUIRE,
+                                               __ATOMIC_RELAXED))
+            ;
+        if (want < LISTED)
             continue;
         if (slots[i].kind == kind && kind == GROUP)
             kill(-slots[i].pgid, SIGKILL);
@@ -135,7 +145,7 @@ sweep(int kind)
             unlink(slots[i].path);
         else if (slots[i].kind == kind)
             rmdir(slots[i].path);
-        __atomic_store_n(&slots[i].state, LISTED, __ATOMIC_RELEASE);
+        __atomic_fetch_sub(&slots[i].state, READER, __ATOMIC_RELEASE);
     }
 }
 

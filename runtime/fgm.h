@@ -53,10 +53,7 @@ fgm_status fgm_write_atomic(const char *path,
 /* Kills the C compilers that plugin builds have running and removes the
  * temporary files and folders of the writes and builds in flight.
  * Async-signal-safe: meant for a handler of SIGINT or SIGTERM that then
- * ends the process, as the fgm command installs; such a handler should
- * block the other signals it handles (sa_mask), since a call that
- * interrupts another in the same thread passes over what that one is
- * acting on.  (The compilers run in process groups of their own, which a
+ * ends the process, as the fgm command installs.  (The compilers run in process groups of their own, which a
  * terminal's Ctrl-C does not reach.) */
 void fgm_abort_cleanup(void);
 

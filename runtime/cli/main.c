@@ -21,8 +21,7 @@ on_fatal_signal(int sig)
 
 /* Installs on_fatal_signal, except for signals ignored at start (a
  * background job's SIGINT keeps being ignored).  The handler blocks the
- * others: one that interrupted it would skip the slot it was acting on
- * (runtime/cleanup.c) and end fgm before it is done. */
+ * others: one that interrupted it would end fgm before it is done. */
 static void
 catch_fatal_signals(void)
 {
