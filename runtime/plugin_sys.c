@@ -348,8 +348,6 @@ fgm_plugin_sys_run(char *const argv[], double timeout_s, int *code, char *out,
             break;
         }
     }
-    if (e)
-        goto out;
     if (!e)
         *code = killed ? FGM_PLUGIN_SYS_TIMEOUT
               : WIFEXITED(status) ? WEXITSTATUS(status)
