@@ -616,6 +616,7 @@ fgm_puzzle_parse(const char *text, const char *name, int n, int box,
 {
     FILE *f;
     fgm_puzzle_reader *r;
+    fgm_puzzle first;
     fgm_status st;
 
     if (!shape_ok(name, n, box, diag, ctx))
@@ -633,7 +634,7 @@ fgm_puzzle_parse(const char *text, const char *name, int n, int box,
         return FGM_ENOMEM;
     }
     r->owns = 1;
-    st = fgm_puzzle_read(r, out);
+    st = fgm_puzzle_read(r, &first);
     if (st == FGM_OK) {
         /* One puzzle: whatever follows it is an error, not ignored. */
         fgm_puzzle next;
@@ -648,6 +649,8 @@ fgm_puzzle_parse(const char *text, const char *name, int n, int box,
         }
     }
     fgm_puzzle_reader_close(r);
+    if (st == FGM_OK)
+        *out = first;   /* untouched on failure */
     return st;
 }
 

@@ -322,9 +322,11 @@ START_TEST(test_parse_one_puzzle)
 
     ck_assert_int_eq(parse("# one\n\n" EASY "  # grid\n\n", &p), FGM_OK);
     ck_assert_int_eq(p.cells[2], 3);
+    p.n = -1;
     ck_assert_int_eq(parse(EASY "\n" EASY "\n", &p), FGM_EPARSE);
     ck_assert_ptr_nonnull(strstr(last_msg,
                                  "t.txt:2: error: more than one puzzle"));
+    ck_assert_int_eq(p.n, -1);  /* untouched on failure */
     ck_assert_int_eq(parse(EASY "\n12\n", &p), FGM_EPARSE);
     ck_assert_ptr_nonnull(strstr(last_msg, "t.txt:2: error:"));
 }
