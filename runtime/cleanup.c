@@ -20,9 +20,9 @@
  * own group).  The wait is short (one unlink or kill) and cannot
  * deadlock: a handler that interrupts a drop finishes before the drop
  * goes on, and handlers running at once, in one thread or several, all
- * read the slot.  A path too
- * long for a slot, or a full table, is simply not listed (the next
- * rebuild sweeps a build's leftovers: runtime/plugin_stale.c).
+ * read the slot.  A path too long for a slot, or a full table, is simply
+ * not listed (the next rebuild sweeps a build's leftovers:
+ * runtime/plugin_stale.c).
  *
  * This table is the library's one writable file-scope object, against
  * the house rule (STYLE.md: state lives in objects): a signal handler is
@@ -139,12 +139,14 @@ sweep(int kind)
             ;
         if (want < LISTED)
             continue;
-        if (slots[i].kind == kind && kind == GROUP)
-            kill(-slots[i].pgid, SIGKILL);
-        else if (slots[i].kind == kind && kind == FILE_PATH)
-            unlink(slots[i].path);
-        else if (slots[i].kind == kind)
-            rmdir(slots[i].path);
+        if (slots[i].kind == kind) {
+            if (kind == GROUP)
+                kill(-slots[i].pgid, SIGKILL);
+            else if (kind == FILE_PATH)
+                unlink(slots[i].path);
+            else
+                rmdir(slots[i].path);
+        }
         __atomic_fetch_sub(&slots[i].state, READER, __ATOMIC_RELEASE);
     }
 }

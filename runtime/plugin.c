@@ -491,57 +491,83 @@ paths_free(paths *ps)
     free(ps->so);
 }
 
+int
+fgm_build_dir_open(fgm_build_dir *b, const char *so_path, const char *name)
+{
+    size_t sl = strlen(so_path);
+
+    b->c = NULL;
+    b->dir = malloc(sl + sizeof ".tmp.XXXXXX");
+    if (b->dir)
+        b->c = malloc(sl + sizeof ".tmp.XXXXXX" + 1 + strlen(name));
+    if (!b->c) {
+        free(b->dir);
+        return ENOMEM;
+    }
+    sprintf(b->dir, "%s.tmp.XXXXXX", so_path);
+    if (!mkdtemp(b->dir)) {
+        int e = errno;
+
+        free(b->dir);
+        free(b->c);
+        return e;
+    }
+    sprintf(b->c, "%s/%s", b->dir, name);
+    b->tok_dir = fgm_cleanup_path(b->dir, 1);
+    /* Listed before it exists: in a folder of our own the name is ours,
+     * and a signal right after the write must find it listed. */
+    b->tok_c = fgm_cleanup_path(b->c, 0);
+    return 0;
+}
+
+void
+fgm_build_dir_close(fgm_build_dir *b)
+{
+    unlink(b->c);
+    rmdir(b->dir);
+    fgm_cleanup_drop(b->tok_c);
+    fgm_cleanup_drop(b->tok_dir);
+    free(b->dir);
+    free(b->c);
+}
+
 /* Step 2 of the cascade: source, build, load, then install.  The C is
- * written and compiled in a directory of this call's own
- * (SO.tmp.XXXXXX/NAME.ALGO.c) and only then renamed to ps->c: another
- * process or thread may be rebuilding the same paths at the same time (a
- * model of the same name with another hash, or ep-naive's remove_plugin),
- * and must not replace or remove the file our compiler is reading. */
+ * written and compiled in a build folder of this call's own
+ * (fgm_build_dir) and only then renamed to ps->c: another process or
+ * thread may be rebuilding the same paths at the same time (a model of
+ * the same name with another hash, or ep-naive's remove_plugin). */
 static fgm_status
 rebuild(const fgm_plugin_req *req, const paths *ps, fgm_plugin **out,
         char *why, size_t whysize)
 {
     capture cap = { why, whysize };
     const char *base = strrchr(ps->c, '/');
-    size_t sl = strlen(ps->so);
+    fgm_build_dir b;
     fgm_status st;
-    char *tmp, *dir, *c_tmp;
-    int tok_dir, tok_c = -1, tok_so = -1;
+    char *tmp;
+    int e, tok_so = -1;
 
     st = writable_dir(ps->dir, ps->shown, why, whysize);
     if (st != FGM_OK)
         return st;
     fgm_plugin_sweep_stale(ps->so, stale_age());
-    base = base ? base + 1 : ps->c;
-    dir = malloc(sl + sizeof ".tmp.XXXXXX");
-    c_tmp = malloc(sl + sizeof ".tmp.XXXXXX" + 1 + strlen(base));
-    if (!dir || !c_tmp) {
-        free(dir);
-        free(c_tmp);
+    e = fgm_build_dir_open(&b, ps->so, base ? base + 1 : ps->c);
+    if (e == ENOMEM) {
         sayf(why, whysize, "%s", fgm_strerror(FGM_ENOMEM));
         return FGM_ENOMEM;
     }
-    sprintf(dir, "%s.tmp.XXXXXX", ps->so);
-    if (!mkdtemp(dir)) {
-        sayf(why, whysize, "%s: cannot write: %s", ps->shown,
-             strerror(errno));
-        free(dir);
-        free(c_tmp);
+    if (e) {
+        sayf(why, whysize, "%s: cannot write: %s", ps->shown, strerror(e));
         return FGM_EIO;
     }
-    tok_dir = fgm_cleanup_path(dir, 1);
-    sprintf(c_tmp, "%s/%s", dir, base);
-    /* Listed before it exists: in a folder of our own the name is ours,
-     * and a signal right after the write must find it listed. */
-    tok_c = fgm_cleanup_path(c_tmp, 0);
     sayf(why, whysize, "%s", "");
-    st = fgm_write_atomic(c_tmp, req->emit_c, req->emit_arg, capture_diag,
+    st = fgm_write_atomic(b.c, req->emit_c, req->emit_arg, capture_diag,
                           &cap);
     if (st != FGM_OK) {
-        size_t tl = strlen(c_tmp);
+        size_t tl = strlen(b.c);
 
         /* Name the file the user knows, not this call's temporary one. */
-        if (*why && strncmp(why, c_tmp, tl) == 0) {
+        if (*why && strncmp(why, b.c, tl) == 0) {
             char rest[512];
 
             snprintf(rest, sizeof rest, "%s", why + tl);
@@ -552,10 +578,10 @@ rebuild(const fgm_plugin_req *req, const paths *ps, fgm_plugin **out,
                  fgm_strerror(st));
         goto done;
     }
-    st = build_temp(c_tmp, ps->so, req->cc, req->include_dir, &tmp, &tok_so,
+    st = build_temp(b.c, ps->so, req->cc, req->include_dir, &tmp, &tok_so,
                     why, whysize);
     /* The source is kept next to the plugin, built or not. */
-    if (rename(c_tmp, ps->c) != 0 && st == FGM_OK) {
+    if (rename(b.c, ps->c) != 0 && st == FGM_OK) {
         sayf(why, whysize, "%s: cannot write: %s", ps->c, strerror(errno));
         unlink(tmp);
         free(tmp);
@@ -574,13 +600,8 @@ rebuild(const fgm_plugin_req *req, const paths *ps, fgm_plugin **out,
         unlink(tmp);
     free(tmp);
 done:
-    unlink(c_tmp);
-    rmdir(dir);
     fgm_cleanup_drop(tok_so);
-    fgm_cleanup_drop(tok_c);
-    fgm_cleanup_drop(tok_dir);
-    free(dir);
-    free(c_tmp);
+    fgm_build_dir_close(&b);
     return st;
 }
 

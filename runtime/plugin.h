@@ -111,6 +111,25 @@ FGM_INTERNAL fgm_status fgm_plugin_load(const fgm_plugin_req *req,
                                         fgm_plugin **out, int *rebuilt,
                                         fgm_diag_fn diag, void *ctx);
 
+/* A build's own folder SO.tmp.XXXXXX/ and the path of the C file NAME in
+ * it, both listed for fgm_abort_cleanup.  The C is written and compiled
+ * there, out of reach of another build of the same SO_PATH (another
+ * process or thread) that would replace or remove the file a compiler is
+ * reading. */
+typedef struct fgm_build_dir {
+    char *dir, *c;
+    int tok_dir, tok_c;
+} fgm_build_dir;
+
+/* Makes B's folder next to SO_PATH, with B->c its file NAME (not yet
+ * written).  Returns 0, or the errno value that stopped it (nothing is
+ * then left to close). */
+FGM_INTERNAL int fgm_build_dir_open(fgm_build_dir *b, const char *so_path,
+                                    const char *name);
+
+/* Removes B's C file, if still there, and its folder, and frees B. */
+FGM_INTERNAL void fgm_build_dir_close(fgm_build_dir *b);
+
 /* ---- plugin_sys.c: the platform layer ------------------------------- */
 
 /* A function pointer of unknown type, as dlsym finds it. */

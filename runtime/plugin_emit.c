@@ -51,10 +51,11 @@ fgm_status
 fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path, const char *c_path,
                    const char *cc, fgm_diag_fn diag, void *ctx)
 {
-    char dir[4096], tmp[4096 + 16], why[1024];
+    char why[1024];
     struct stat sb;
+    fgm_build_dir b;
     fgm_status st;
-    int own, tok_dir = -1, tok_c = -1;
+    int own, e;
 
     if (!ir || !so_path)
         return FGM_EINVAL;
@@ -63,24 +64,24 @@ fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path, const char *c_path,
     own = !c_path || lstat(c_path, &sb) != 0 || !S_ISREG(sb.st_mode);
     if (own) {
         /* The C compiler wants a .c name, and another thread may be
-         * building the same SO_PATH: the C goes into a directory of this
-         * call's own, SO_PATH.tmp.XXXXXX/plugin.c. */
-        if (snprintf(dir, sizeof dir, "%s.tmp.XXXXXX", so_path)
-            >= (int)sizeof dir) {
+         * building the same SO_PATH: the C goes into a build folder of
+         * this call's own, SO_PATH.tmp.XXXXXX/plugin.c. */
+        if (strlen(so_path) + sizeof ".tmp.XXXXXX" > 4096) {
             fgm_diagf(diag, ctx, "%s: error: path too long", so_path);
             return FGM_EINVAL;
         }
-        if (!mkdtemp(dir)) {
-            fgm_diagf(diag, ctx, "%s: error: cannot create %s: %s", so_path,
-                      dir, strerror(errno));
+        e = fgm_build_dir_open(&b, so_path, "plugin.c");
+        if (e == ENOMEM) {
+            fgm_diagf(diag, ctx, "%s: error: %s", so_path,
+                      fgm_strerror(FGM_ENOMEM));
+            return FGM_ENOMEM;
+        }
+        if (e) {
+            fgm_diagf(diag, ctx, "%s: error: cannot create %s.tmp.XXXXXX: %s",
+                      so_path, so_path, strerror(e));
             return FGM_EIO;
         }
-        tok_dir = fgm_cleanup_path(dir, 1);
-        snprintf(tmp, sizeof tmp, "%s/plugin.c", dir);
-        c_path = tmp;
-        /* Listed before it exists: in a folder of our own the name is
-         * ours, and a signal right after the write must find it listed. */
-        tok_c = fgm_cleanup_path(c_path, 0);
+        c_path = b.c;
         st = fgm_plugin_emit_c(ir, c_path, diag, ctx);
         if (st != FGM_OK)
             goto done;
@@ -89,11 +90,7 @@ fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path, const char *c_path,
     if (st != FGM_OK)
         fgm_diagf(diag, ctx, "%s", why);
 done:
-    if (own) {
-        unlink(c_path);
-        rmdir(dir);
-        fgm_cleanup_drop(tok_c);
-        fgm_cleanup_drop(tok_dir);
-    }
+    if (own)
+        fgm_build_dir_close(&b);
     return st;
 }
