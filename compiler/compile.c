@@ -38,13 +38,8 @@ parse_defines(fgmc *c)
         size_t len = strcspn(d, "="), k;
         char *name, *end;
         long long v;
-        int ok = len > 0 && d[len] == '=' && !(d[0] >= '0' && d[0] <= '9');
 
-        for (k = 0; ok && k < len; k++)
-            ok = d[k] == '_' || (d[k] >= 'a' && d[k] <= 'z')
-                 || (d[k] >= 'A' && d[k] <= 'Z')
-                 || (d[k] >= '0' && d[k] <= '9');
-        if (!ok) {
+        if (d[len] != '=' || !fgm_ir_is_ident(d, len)) {
             diag_file_error(c, "-D %s: expected NAME=VALUE", d);
             continue;
         }

@@ -815,12 +815,9 @@ default_name(fgmc *c)
     }
     if (n >= sizeof c->model_name)
         n = sizeof c->model_name - 1;
-    for (i = 0; i < n; i++) {
-        char ch = base[i];
-
-        c->model_name[i] = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z')
-                           || (ch >= '0' && ch <= '9') ? ch : '_';
-    }
+    for (i = 0; i < n; i++)
+        c->model_name[i] = fgm_ir_ident_char((unsigned char)base[i])
+                           ? base[i] : '_';
     c->model_name[n] = '\0';
 }
 

@@ -181,6 +181,30 @@ FGM_INTERNAL const char *fgm_ir_kind_name(fgm_factor_kind kind);
  * memory. */
 FGM_INTERNAL int *fgm_ir_draws(const fgm_ir *ir);
 
+/* Whether CH may appear in a name of the model language: an ASCII
+ * letter, digit or '_' (a digit not first: fgm_ir_is_ident). */
+static inline int
+fgm_ir_ident_char(int ch)
+{
+    return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z')
+           || (ch >= '0' && ch <= '9');
+}
+
+/* Whether the LEN bytes at S are a name of the model language (an
+ * identifier: model, const and array names). */
+static inline int
+fgm_ir_is_ident(const char *s, size_t len)
+{
+    size_t i;
+
+    if (len == 0 || (s[0] >= '0' && s[0] <= '9'))
+        return 0;
+    for (i = 0; i < len; i++)
+        if (!fgm_ir_ident_char((unsigned char)s[i]))
+            return 0;
+    return 1;
+}
+
 /* Pointer to the scope of factor F. */
 static inline const int *
 fgm_ir_scope(const fgm_ir *ir, const fgm_ir_factor *f)

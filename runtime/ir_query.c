@@ -5,7 +5,6 @@
  * contract) can change without breaking programs built on the library.
  * These accessors are all a user, the fgm tool included, reads of it.
  */
-#include <ctype.h>
 #include <string.h>
 #include "ir.h"
 #include "sched.h"
@@ -23,14 +22,10 @@ fgm_ir_name(const fgm_ir *ir)
 fgm_status
 fgm_ir_set_name(fgm_ir *ir, const char *name)
 {
-    size_t len = name ? strlen(name) : 0, i;
+    size_t len = name ? strlen(name) : 0;
 
-    if (!ir || len == 0 || len >= sizeof ir->name
-        || isdigit((unsigned char)name[0]))
+    if (!ir || len >= sizeof ir->name || !fgm_ir_is_ident(name, len))
         return FGM_EINVAL;
-    for (i = 0; i < len; i++)
-        if (!isalnum((unsigned char)name[i]) && name[i] != '_')
-            return FGM_EINVAL;
     memcpy(ir->name, name, len + 1);
     return FGM_OK;
 }
