@@ -8,9 +8,13 @@
  * and nothing else would ever remove them.  The next rebuild of the same
  * plugin removes those that are old enough that no build can still be
  * using them (a compiler run is killed after FGM_CC_TIMEOUT seconds).
- * Only names of exactly that pattern are touched; a folder is removed
- * with the plain files in it (a build puts nothing else there), and
- * symbolic links are never followed.  Everything is best effort: what
+ * Only names of exactly that pattern are touched.  A folder is removed
+ * only when it holds nothing but what a build writes there (the plugin's
+ * C source, and that file's own write temporary), and a file only when
+ * it is empty or starts as the linker's output does (the ELF magic, or
+ * zeros while the linker has not yet written the header): a user's
+ * folder or notes that happen to be named like one are kept.  Symbolic
+ * links are never followed.  Everything is best effort: what
  * cannot be removed stays, and the build goes on.
  */
 #include <dirent.h>
@@ -43,13 +47,23 @@ is_temp_of(const char *name, const char *base, size_t bl)
     return x[TMP_RANDOM] == '\0';
 }
 
-/* Removes the plain files in folder NAME of DFD, then the folder. */
+/* Whether entry NAME of a build folder is one a build writes: the
+ * plugin's C source C (C_LEN bytes) or its write temporary. */
+static int
+is_build_file(const char *name, const char *c, size_t c_len)
+{
+    return strcmp(name, c) == 0 || is_temp_of(name, c, c_len);
+}
+
+/* Removes folder NAME of DFD and the files in it, if those are only
+ * plain files a build writes (is_build_file); else touches nothing. */
 static void
-remove_folder(int dfd, const char *name)
+remove_folder(int dfd, const char *name, const char *c, size_t c_len)
 {
     int fd = openat(dfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
     struct dirent *e;
     struct stat sb;
+    int pass;
     DIR *d;
 
     if (fd < 0)
@@ -59,12 +73,64 @@ remove_folder(int dfd, const char *name)
         close(fd);
         return;
     }
-    while ((e = readdir(d)) != NULL)
-        if (fstatat(fd, e->d_name, &sb, AT_SYMLINK_NOFOLLOW) == 0
-            && !S_ISDIR(sb.st_mode))
-            unlinkat(fd, e->d_name, 0);
+    /* Pass 0 checks every entry, pass 1 removes them. */
+    for (pass = 0; pass < 2; pass++) {
+        rewinddir(d);
+        while ((e = readdir(d)) != NULL) {
+            if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+                continue;
+            if (pass == 1) {
+                unlinkat(fd, e->d_name, 0);
+                continue;
+            }
+            if (!is_build_file(e->d_name, c, c_len)
+                || fstatat(fd, e->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0
+                || !S_ISREG(sb.st_mode)) {
+                closedir(d);
+                return;
+            }
+        }
+    }
     closedir(d);
     unlinkat(dfd, name, AT_REMOVEDIR);
+}
+
+/* Whether file NAME of DFD may be a killed link's output: empty, or its
+ * first bytes are the ELF magic or zeros (GNU ld writes the header
+ * last). */
+static int
+is_link_output(int dfd, const char *name)
+{
+    static const unsigned char elf[4] = { 0x7f, 'E', 'L', 'F' };
+    static const unsigned char zero[4];
+    unsigned char head[4];
+    int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
+    ssize_t n;
+
+    if (fd < 0)
+        return 0;
+    n = read(fd, head, sizeof head);
+    close(fd);
+    return n == 0
+           || (n == (ssize_t)sizeof head
+               && (memcmp(head, elf, sizeof head) == 0
+                   || memcmp(head, zero, sizeof head) == 0));
+}
+
+/* The C source's base name for plugin base SO_BASE: NAME.ALGO.so gives
+ * NAME.ALGO.c (plugin.c's paths).  NULL when out of memory. */
+static char *
+c_name_of(const char *so_base, size_t bl)
+{
+    size_t stem = bl >= 3 && strcmp(so_base + bl - 3, ".so") == 0 ? bl - 3
+                                                                   : bl;
+    char *c = malloc(stem + sizeof ".c");
+
+    if (c) {
+        memcpy(c, so_base, stem);
+        memcpy(c + stem, ".c", sizeof ".c");
+    }
+    return c;
 }
 
 void
@@ -75,24 +141,28 @@ fgm_plugin_sweep_stale(const char *so_path, double min_age_s)
     size_t bl = strlen(base);
     char *dir = slash ? strndup(so_path, (size_t)(slash - so_path) + 1)
                       : strdup(".");
+    char *c = c_name_of(base, bl);
     time_t now = time(NULL);
     struct dirent *e;
     struct stat sb;
     DIR *d;
 
-    d = dir ? opendir(dir) : NULL;
+    d = dir && c ? opendir(dir) : NULL;
     free(dir);
-    if (!d)
+    if (!d) {
+        free(c);
         return;
+    }
     while ((e = readdir(d)) != NULL) {
         if (!is_temp_of(e->d_name, base, bl)
             || fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0
             || difftime(now, sb.st_mtime) < min_age_s)
             continue;
         if (S_ISDIR(sb.st_mode))
-            remove_folder(dirfd(d), e->d_name);
-        else if (S_ISREG(sb.st_mode))
+            remove_folder(dirfd(d), e->d_name, c, strlen(c));
+        else if (S_ISREG(sb.st_mode) && is_link_output(dirfd(d), e->d_name))
             unlinkat(dirfd(d), e->d_name, 0);
     }
     closedir(d);
+    free(c);
 }

@@ -4,7 +4,8 @@
 # A build killed midway leaves SO.tmp.XXXXXX (a file) and SO.tmp.XXXXXX/
 # (a folder with the C source) next to its plugin; the next rebuild of
 # that plugin removes those older than an hour, or than twice
-# FGM_CC_TIMEOUT (runtime/plugin_stale.c), and nothing else.
+# FGM_CC_TIMEOUT (runtime/plugin_stale.c), and nothing else: not a
+# user's folder or notes that happen to bear such a name.
 . "$(dirname "$0")/common.bash"
 R="$TMP/stale"
 O="$R/out"
@@ -20,8 +21,18 @@ old() { touch -h -d '2 hours ago' "$@"; }
 mkdir "$O/foo.ep.so.tmp.Ab3dE9"
 echo 'int x;' >"$O/foo.ep.so.tmp.Ab3dE9/foo.ep.c"
 old "$O/foo.ep.so.tmp.Ab3dE9/foo.ep.c" "$O/foo.ep.so.tmp.Ab3dE9"
-echo junk >"$O/foo.ep.so.tmp.Zz9yX1"
-old "$O/foo.ep.so.tmp.Zz9yX1"
+printf '\177ELF\2\1' >"$O/foo.ep.so.tmp.Zz9yX1"
+: >"$O/foo.ep.so.tmp.Empty0"
+head -c 4096 /dev/zero >"$O/foo.ep.so.tmp.Zeros0"
+old "$O/foo.ep.so.tmp.Zz9yX1" "$O/foo.ep.so.tmp.Empty0" \
+    "$O/foo.ep.so.tmp.Zeros0"
+mkdir "$O/foo.ep.so.tmp.mydocs"
+echo 'my notes' >"$O/foo.ep.so.tmp.mydocs/notes.txt"
+echo 'int y;' >"$O/foo.ep.so.tmp.mydocs/foo.ep.c"
+old "$O/foo.ep.so.tmp.mydocs/notes.txt" "$O/foo.ep.so.tmp.mydocs/foo.ep.c" \
+    "$O/foo.ep.so.tmp.mydocs"
+echo 'my notes' >"$O/foo.ep.so.tmp.backup"
+old "$O/foo.ep.so.tmp.backup"
 mkdir "$O/foo.ep.so.tmp.Fresh1"
 echo keep >"$O/foo.ep.so.tmp.toolong"
 echo keep >"$O/bar.ep.so.tmp.Ab3dE9"
@@ -47,7 +58,13 @@ FGM_CC_TIMEOUT=7200 "$FGM" compile "$R/b.fgm" --out-dir "$O" >/dev/null \
 "$FGM" compile "$R/a.fgm" --out-dir "$O" >/dev/null 2>"$R/err" \
     || fail "third build: $(head -c 300 "$R/err")"
 [ -e "$O/foo.ep.so.tmp.Ab3dE9" ] && fail "stale folder left: $(ls "$O")"
-[ -e "$O/foo.ep.so.tmp.Zz9yX1" ] && fail "stale file left: $(ls "$O")"
+for f in foo.ep.so.tmp.Zz9yX1 foo.ep.so.tmp.Empty0 foo.ep.so.tmp.Zeros0; do
+    [ -e "$O/$f" ] && fail "stale file $f left: $(ls "$O")"
+done
+for f in foo.ep.so.tmp.mydocs/notes.txt foo.ep.so.tmp.mydocs/foo.ep.c \
+    foo.ep.so.tmp.backup; do
+    [ -e "$O/$f" ] || fail "a user's $f was removed"
+done
 for f in foo.ep.so.tmp.Fresh1 foo.ep.so.tmp.toolong bar.ep.so.tmp.Ab3dE9 \
     foo.ep.so.tmp.Link12 foo.ep.so foo.ep.c; do
     [ -e "$O/$f" ] || [ -L "$O/$f" ] || fail "$f was removed: $(ls "$O")"
