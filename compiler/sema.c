@@ -800,12 +800,14 @@ check_model(fgmc *c, fgmc_stmt *s)
 }
 
 /* No model line: the file name without folder and extension, with bytes
- * other than letters, digits and '_' turned into '_'. */
+ * other than letters, digits and '_' turned into '_', and a '_' put
+ * before a leading digit, so that the name is one the language (and
+ * fgm_ir_set_name, which the CLI's -D suffixes go through) accepts. */
 static void
 default_name(fgmc *c)
 {
     const char *base = strrchr(c->file, '/');
-    size_t n, i;
+    size_t n, i, at = 0;
 
     base = base ? base + 1 : c->file;
     n = strcspn(base, ".");
@@ -813,12 +815,14 @@ default_name(fgmc *c)
         snprintf(c->model_name, sizeof c->model_name, "model");
         return;
     }
-    if (n >= sizeof c->model_name)
-        n = sizeof c->model_name - 1;
+    if (base[0] >= '0' && base[0] <= '9')
+        c->model_name[at++] = '_';
+    if (n + at >= sizeof c->model_name)
+        n = sizeof c->model_name - 1 - at;
     for (i = 0; i < n; i++)
-        c->model_name[i] = fgm_ir_ident_char((unsigned char)base[i])
-                           ? base[i] : '_';
-    c->model_name[n] = '\0';
+        c->model_name[at + i] = fgm_ir_ident_char((unsigned char)base[i])
+                                ? base[i] : '_';
+    c->model_name[at + n] = '\0';
 }
 
 /* ---- constraints -------------------------------------------------------- */

@@ -390,6 +390,13 @@ START_TEST(test_defaults_and_positions)
     ck_assert_int_eq(ir->factors[0].arity, 3);
     fgm_ir_free(ir);
     fgm_ir_free(ref);
+    /* A leading digit gets a '_': the name must be one set_name takes. */
+    st = fgm_compile_string("var x[2] in 1..2\n", "9x9-grid.fgm", NULL, &ir,
+                            collect, &s);
+    ck_assert_int_eq(st, FGM_OK);
+    ck_assert_str_eq(ir->name, "_9x9_grid");
+    ck_assert_int_eq(fgm_ir_set_name(ir, "_9x9_grid_B3"), FGM_OK);
+    fgm_ir_free(ir);
 }
 END_TEST
 
