@@ -339,7 +339,8 @@ fgm_status fgm_model_open(const char *path, const fgm_model_opts *opts,
 
 /* The first index of array NAME (a variable index for a `var` array, a
  * Dirichlet node index for a `prior` array) and its element count in
- * *COUNT (nullable).  Returns -1 when there is no such array. */
+ * *COUNT (nullable).  Returns -1 when there is no such array, or M or
+ * NAME is NULL. */
 int fgm_model_find(const fgm_model *m, const char *name, int *count);
 
 /* Opens an IR as a model (the IR is copied by reference and owned by the
@@ -351,15 +352,16 @@ fgm_status fgm_model_open_ir(fgm_ir *ir, const fgm_model_opts *opts,
 
 void fgm_model_free(fgm_model *m);
 
-/* The IR the model runs (owned by the model). */
+/* The IR the model runs (owned by the model); NULL for M NULL. */
 const fgm_ir *fgm_model_ir(const fgm_model *m);
 
-/* 1 when the model runs a compiled plugin, 0 when interpreted. */
+/* 1 when the model runs a compiled plugin, 0 when interpreted (or M is
+ * NULL). */
 int fgm_model_is_compiled(const fgm_model *m);
 
 /* How the plugin was obtained: *REBUILT is 1 when it was generated and
  * compiled by this open, *MS the time the cascade took (0 when
- * interpreted).  Either pointer may be NULL. */
+ * interpreted, or M is NULL).  Either pointer may be NULL. */
 void fgm_model_plugin_info(const fgm_model *m, int *rebuilt, double *ms);
 
 /* Observes discrete variable V (flat index) at value index VALUE
@@ -393,7 +395,7 @@ fgm_status fgm_model_observe_dirichlet(fgm_model *m, int d,
                                  * 1 - (K-1) 1e-8 on the clue */
 fgm_status fgm_model_observe_clue(fgm_model *m, int v, int value);
 
-/* Clears every observation. */
+/* Clears every observation (nothing for M NULL). */
 void fgm_model_clear(fgm_model *m);
 
 /* Runs inference from fresh messages.  OPTS and INFO may be NULL. */

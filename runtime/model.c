@@ -141,6 +141,8 @@ fgm_model_clear(fgm_model *m)
 {
     int v, d;
 
+    if (!m)
+        return;
     for (v = 0; v < m->sched->nvars; v++) {
         m->clamp[v] = -1;
         set_unary(m, v);
@@ -225,7 +227,8 @@ fgm_model_open(const char *path, const fgm_model_opts *opts,
 int
 fgm_model_find(const fgm_model *m, const char *name, int *count)
 {
-    const fgm_ir_array *a = fgm_ir_find_array(m->ir, name);
+    const fgm_ir_array *a = m && name ? fgm_ir_find_array(m->ir, name)
+                                      : NULL;
 
     if (!a)
         return -1;
@@ -237,22 +240,22 @@ fgm_model_find(const fgm_model *m, const char *name, int *count)
 const fgm_ir *
 fgm_model_ir(const fgm_model *m)
 {
-    return m->ir;
+    return m ? m->ir : NULL;
 }
 
 int
 fgm_model_is_compiled(const fgm_model *m)
 {
-    return m->desc != NULL;
+    return m && m->desc != NULL;
 }
 
 void
 fgm_model_plugin_info(const fgm_model *m, int *rebuilt, double *ms)
 {
     if (rebuilt)
-        *rebuilt = m->rebuilt;
+        *rebuilt = m ? m->rebuilt : 0;
     if (ms)
-        *ms = m->plugin ? m->open_ms : 0.0;
+        *ms = m && m->plugin ? m->open_ms : 0.0;
 }
 
 fgm_status

@@ -1016,6 +1016,18 @@ START_TEST(test_null_handles)
     ck_assert_int_eq(fgm_model_marginal(NULL, 0, x), FGM_EINVAL);
     ck_assert_int_eq(fgm_model_dirichlet(NULL, 0, x), FGM_EINVAL);
     ck_assert_int_eq(fgm_model_argmax(NULL, 0), -1);
+    ck_assert_int_eq(fgm_model_find(NULL, "x", NULL), -1);
+    ck_assert_ptr_null(fgm_model_ir(NULL));
+    ck_assert_int_eq(fgm_model_is_compiled(NULL), 0);
+    {
+        int rebuilt = 7;
+        double ms = 7.0;
+
+        fgm_model_plugin_info(NULL, &rebuilt, &ms);
+        ck_assert_int_eq(rebuilt, 0);
+        ck_assert(ms == 0.0);
+    }
+    fgm_model_clear(NULL);
     ck_assert_int_eq(fgm_model_open(NULL, &mo, &m, NULL, NULL), FGM_EINVAL);
     ck_assert_ptr_null(m);
     ck_assert_int_eq(fgm_model_open("models/dice.fgm", &mo, NULL, NULL,
@@ -1027,6 +1039,7 @@ START_TEST(test_null_handles)
     ck_assert_int_eq(fgm_model_open_ir(fgm_ir_sudoku(2), &mo, &m, NULL,
                                        NULL), FGM_OK);
     ck_assert_int_eq(fgm_model_marginal(m, 0, NULL), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_find(m, NULL, NULL), -1);
     ck_assert_int_eq(fgm_model_argmax(m, 16), -1);
     ck_assert_int_eq(fgm_model_argmax(m, -1), -1);
     fgm_model_free(m);
