@@ -17,10 +17,17 @@
  *   another thread may hold the malloc lock: everything the child needs is
  *   prepared before the fork, and the child only calls dup2, execvp, write
  *   and _exit.  An exec failure comes back to the parent as an errno value
- *   through a close-on-exec pipe.  (Between pipe() and fcntl(FD_CLOEXEC)
- *   another thread's fork may inherit the descriptors; that can only delay
- *   the end of our read until its child exits.)
+ *   through a close-on-exec pipe, created close-on-exec at once by pipe2
+ *   where the C library has it (glibc, musl, the BSDs; POSIX.1-2024):
+ *   with pipe() then fcntl(FD_CLOEXEC), another thread's compiler forked
+ *   in between would inherit our write ends and hold our read open until
+ *   it exits.  Elsewhere that window stays.
  */
+#if defined(__linux__) || defined(__FreeBSD__) || defined(__NetBSD__) \
+    || defined(__OpenBSD__)
+#define _GNU_SOURCE     /* pipe2, hidden by -D_POSIX_C_SOURCE=200809L */
+#define HAVE_PIPE2 1
+#endif
 #include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
@@ -220,13 +227,31 @@ fgm_plugin_sys_unload(void *lib)
         dlclose(lib);
 }
 
-/* Marks FD close-on-exec; returns 0 or -1. */
+/* pipe(FDS) with both ends close-on-exec; returns 0 or -1 (errno). */
 static int
-cloexec(int fd)
+cloexec_pipe(int fds[2])
 {
-    int flags = fcntl(fd, F_GETFD);
+#ifdef HAVE_PIPE2
+    return pipe2(fds, O_CLOEXEC);
+#else
+    int i, flags;
 
-    return flags < 0 ? -1 : fcntl(fd, F_SETFD, flags | FD_CLOEXEC);
+    if (pipe(fds) != 0)
+        return -1;
+    for (i = 0; i < 2; i++) {
+        flags = fcntl(fds[i], F_GETFD);
+        if (flags < 0 || fcntl(fds[i], F_SETFD, flags | FD_CLOEXEC) != 0) {
+            int e = errno;
+
+            close(fds[0]);
+            close(fds[1]);
+            fds[0] = fds[1] = -1;
+            errno = e;
+            return -1;
+        }
+    }
+    return 0;
+#endif
 }
 
 /* In the child: stdin from NUL_FD, stdout and stderr into OUT_FD, then exec;
@@ -307,9 +332,7 @@ fgm_plugin_sys_run(char *const argv[], double timeout_s, int *code, char *out,
     nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (nul < 0)
         return errno;
-    if (pipe(outp) != 0 || pipe(errp) != 0 || cloexec(outp[0]) != 0
-        || cloexec(outp[1]) != 0 || cloexec(errp[0]) != 0
-        || cloexec(errp[1]) != 0) {
+    if (cloexec_pipe(outp) != 0 || cloexec_pipe(errp) != 0) {
         e = errno;
         goto out;
     }
