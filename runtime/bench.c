@@ -358,61 +358,105 @@ run_row(runstate *rs, const corpus *cp, const fgm_csp *csp,
     return st;
 }
 
-/* Marks every row of corpus C unsupported by the exact engine. */
-static void
-refuse_all(fgm_bench *b, int c, fgm_status st)
-{
-    int s;
+/* The model one kind of solver (exact or probabilistic) runs a corpus
+ * on, made when the first row of that kind needs it. */
+typedef struct corpus_model {
+    int made;
+    fgm_ir *ir;
+    fgm_csp *csp;             /* NULL when refused */
+    const char *refused;      /* fgm_csp_new's reason, or NULL */
+} corpus_model;
 
-    for (s = 0; s < b->nsolvers; s++)
-        b->rows[c * b->nsolvers + s].unsupported = fgm_strerror(st);
+/* Makes M for corpus C (read into CP) and solvers of kind EXACT: the
+ * hook's model (fgm_bench_opts.model) or the built-in one.  Returns
+ * FGM_OK (M->refused set if the exact engine cannot take the model) or
+ * an error after reporting it. */
+static fgm_status
+model_make(const runstate *rs, const corpus *cp, int c, int exact,
+           corpus_model *m)
+{
+    const fgm_bench_opts *o = rs->o;
+    const char *path = o->corpora[c];
+    fgm_status st = FGM_OK;
+
+    m->made = 1;
+    if (o->model) {
+        st = o->model(o->model_ctx, path, cp->n, cp->box, exact, &m->ir);
+        if (st != FGM_OK) {
+            m->ir = NULL;
+            return st;
+        }
+    }
+    if (!m->ir)
+        m->ir = cp->box ? fgm_ir_sudoku(cp->box) : fgm_ir_latin(cp->n);
+    m->csp = m->ir ? fgm_csp_new(m->ir, &st) : NULL;
+    if (!m->ir || (!m->csp && st == FGM_ENOMEM)) {
+        fgm_diagf(o->diag, o->diag_ctx, "%s: error: %s", path,
+                  fgm_strerror(FGM_ENOMEM));
+        return FGM_ENOMEM;
+    }
+    if (!m->csp) {
+        m->refused = fgm_strerror(st);
+        return FGM_OK;
+    }
+    if (m->csp->nvars != cp->nvars) {
+        /* Only a hook's model can differ: the built-in one is made for
+         * the puzzles' size. */
+        fgm_diagf(o->diag, o->diag_ctx, "%s: error: the model has %d "
+                  "variables, the puzzles %d cells", path, m->csp->nvars,
+                  cp->nvars);
+        return FGM_EINVAL;
+    }
+    return FGM_OK;
 }
 
-/* Loads corpus C, builds its model once and fills its rows. */
+/* Loads corpus C, makes its models once and fills its rows. */
 static fgm_status
 run_corpus(runstate *rs, int c)
 {
     const fgm_bench_opts *o = rs->o;
     corpus cp = { 0 };
-    fgm_ir *ir = NULL;
-    fgm_csp *csp = NULL;
+    corpus_model models[2];     /* [0] probabilistic, [1] exact solvers */
     int *sol = NULL;
     double *scratch = NULL;
     fgm_status st;
-    int s;
+    int s, k;
 
+    memset(models, 0, sizeof models);
     st = corpus_load(&cp, o->corpora[c], o);
     if (st != FGM_OK)
         goto done;
-    ir = cp.box ? fgm_ir_sudoku(cp.box) : fgm_ir_latin(cp.n);
-    csp = ir ? fgm_csp_new(ir, &st) : NULL;
-    if (csp && csp->nvars != cp.nvars)
-        FGM_DIE("grid model and puzzle disagree on the number of cells");
-    if (csp) {
-        sol = malloc((size_t)csp->nvars * sizeof *sol);
-        scratch = malloc((size_t)(cp.count > o->repeat ? cp.count
-                                                       : o->repeat)
-                         * sizeof *scratch);
-    }
-    if (ir && !csp && st == FGM_EUNSUPPORTED) {
-        refuse_all(rs->b, c, st);
-        st = FGM_OK;
-        goto done;
-    }
+    sol = malloc((size_t)cp.nvars * sizeof *sol);
+    scratch = malloc((size_t)(cp.count > o->repeat ? cp.count : o->repeat)
+                     * sizeof *scratch);
     if (!sol || !scratch) {
         st = FGM_ENOMEM;
         fgm_diagf(o->diag, o->diag_ctx, "%s: error: %s", o->corpora[c],
                   fgm_strerror(st));
         goto done;
     }
-    for (s = 0; s < o->nsolvers && st == FGM_OK; s++)
-        st = run_row(rs, &cp, csp, rs->solvers[s], rs->backends[s],
-                     &rs->b->rows[c * o->nsolvers + s], sol, scratch);
+    for (s = 0; s < o->nsolvers && st == FGM_OK; s++) {
+        fgm_bench_row *row = &rs->b->rows[c * o->nsolvers + s];
+        corpus_model *m = &models[(rs->solvers[s]->flags
+                                   & FGM_SOLVER_EXACT) != 0];
+
+        if (!m->made)
+            st = model_make(rs, &cp, c, m == &models[1], m);
+        if (st != FGM_OK)
+            break;
+        if (m->refused)
+            row->unsupported = m->refused;
+        else
+            st = run_row(rs, &cp, m->csp, rs->solvers[s], rs->backends[s],
+                         row, sol, scratch);
+    }
 done:
+    for (k = 0; k < 2; k++) {
+        fgm_csp_free(models[k].csp);
+        fgm_ir_free(models[k].ir);
+    }
     free(scratch);
     free(sol);
-    fgm_csp_free(csp);
-    fgm_ir_free(ir);
     free(cp.given);
     return st;
 }

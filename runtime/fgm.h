@@ -692,6 +692,17 @@ typedef struct fgm_bench fgm_bench;
  * line was sent) so that the caller can erase it. */
 typedef void (*fgm_bench_progress_fn)(void *ctx, const char *line);
 
+/* Chooses the model the corpus file CORPUS (puzzles of N x N cells, box
+ * side BOX, 0 for a Latin square) runs on: for its exact solvers when
+ * EXACT is 1, for its probabilistic ones when 0.  Sets *OUT to a new IR
+ * (the bench takes it), or to NULL for the built-in model
+ * (fgm_ir_sudoku or fgm_ir_latin); any other status than FGM_OK, after a
+ * report, ends the bench with it.  The CLI's hook gives the probabilistic
+ * solvers the model `fgm solve` would run (models/sudoku.fgm). */
+typedef fgm_status (*fgm_bench_model_fn)(void *ctx, const char *corpus,
+                                         int n, int box, int exact,
+                                         fgm_ir **out);
+
 typedef struct fgm_bench_opts {
     const char *const *solvers;  /* registry names, "NAME@BACKEND" for a
                                   * probabilistic solver on one backend */
@@ -706,6 +717,8 @@ typedef struct fgm_bench_opts {
     void *progress_ctx;
     fgm_diag_fn diag;            /* may be NULL */
     void *diag_ctx;
+    fgm_bench_model_fn model;    /* may be NULL: the built-in models */
+    void *model_ctx;
 } fgm_bench_opts;
 
 /* Sets the defaults above; the lists are left empty. */

@@ -500,6 +500,81 @@ START_TEST(test_run_end_to_end)
 }
 END_TEST
 
+/* What the model hook of test_run_model_hook saw and does. */
+typedef struct hook_log {
+    int calls[2];               /* by EXACT */
+    int n, box;
+    int wrong_size;             /* answer a 3x3 Latin square instead */
+    fgm_status fail;            /* answer this status */
+} hook_log;
+
+static fgm_status
+model_hook(void *ctx, const char *corpus, int n, int box, int exact,
+           fgm_ir **out)
+{
+    hook_log *h = ctx;
+
+    (void)corpus;
+    h->calls[exact != 0]++;
+    h->n = n;
+    h->box = box;
+    *out = NULL;
+    if (h->fail != FGM_OK)
+        return h->fail;
+    if (h->wrong_size)
+        *out = fgm_ir_latin(3);
+    else if (!exact)
+        *out = fgm_ir_latin(n);     /* the probabilistic rows' own model */
+    return FGM_OK;
+}
+
+/* The model hook is asked once per corpus for each kind of solver, with
+ * the puzzles' size; a model of another size, or a failing hook, ends the
+ * bench with a message or the hook's status. */
+START_TEST(test_run_model_hook)
+{
+    static const char *const solvers[] = { "dlx", "ep-robust@interpreted",
+                                           "mac", "ep-robust2@interpreted" };
+    char dir[] = "/tmp/fgm_bench_XXXXXX", p4[1024];
+    const char *corpora[1];
+    hook_log h = { { 0, 0 }, 0, 0, 0, FGM_OK };
+    fgm_bench_opts o;
+    fgm_bench *b = NULL;
+    sink diag = { 0 };
+    int r;
+
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    corpora[0] = write_file(p4, sizeof p4, dir, "four.txt",
+                            "1.3.3...2.4...2.\n....3412........\n");
+    bench_opts(&o, solvers, 4, corpora, 1, &diag);
+    o.model = model_hook;
+    o.model_ctx = &h;
+    ck_assert_int_eq(fgm_bench_run(&o, &b), FGM_OK);
+    ck_assert_int_eq(diag.count, 0);
+    ck_assert_int_eq(h.calls[0], 1);
+    ck_assert_int_eq(h.calls[1], 1);
+    ck_assert_int_eq(h.n, 4);
+    ck_assert_int_eq(h.box, 2);
+    for (r = 0; r < 4; r++)
+        ck_assert_msg(b->rows[r].n == 2 && !b->rows[r].unsupported,
+                      "%s ran", b->rows[r].solver);
+    fgm_bench_free(b);
+    b = NULL;
+
+    h.wrong_size = 1;
+    ck_assert_int_eq(fgm_bench_run(&o, &b), FGM_EINVAL);
+    ck_assert_ptr_null(b);
+    ck_assert_msg(diag.count == 1
+                  && strstr(diag.last, "the model has 9 variables, the "
+                            "puzzles 16 cells"), "got: %s", diag.last);
+
+    h.fail = FGM_EPARSE;
+    ck_assert_int_eq(fgm_bench_run(&o, &b), FGM_EPARSE);
+    ck_assert_ptr_null(b);
+    remove_dir(dir);
+}
+END_TEST
+
 /* ---- limits --------------------------------------------------------- */
 
 START_TEST(test_stats_empty)
@@ -730,6 +805,7 @@ bench_suite(void)
     tcase_add_test(core, test_svg);
     tcase_add_test(core, test_save_atomic);
     tcase_add_test(core, test_run_end_to_end);
+    tcase_add_test(core, test_run_model_hook);
     tcase_add_test(limits, test_stats_empty);
     tcase_add_test(limits, test_run_timeout_censored);
     tcase_add_test(limits, test_run_no_repeats);

@@ -52,6 +52,11 @@ int cli_parse_long(const char *cmd, const char *name, const char *s,
 int cli_parse_double(const char *cmd, const char *name, const char *s,
                      double lo, double *out);
 
+/* The shipped Sudoku model (box side const B), relative to the working
+ * directory: what `fgm solve` and `fgm bench` run their probabilistic
+ * solvers on without --model (DESIGN.md). */
+#define CLI_DEFAULT_MODEL "models/sudoku.fgm"
+
 /* Most -D NAME=VALUE options one command takes. */
 #define CLI_MAXDEFINES 64
 

@@ -31,39 +31,114 @@ show_progress(void *ctx, const char *line)
     p->shown = 1;
 }
 
+/* The model `fgm bench` runs a corpus on (fgm_bench_model_fn): --model
+ * (with -D) for every solver; without it, what `fgm solve` runs: the
+ * shipped model for the puzzles' box side for the probabilistic solvers,
+ * when it can be read, and the built-in model for the exact ones. */
+typedef struct bench_model {
+    const char *spec;            /* --model, or NULL */
+    const char *defs[CLI_MAXDEFINES];
+    int ndefs;
+    int code;                    /* the exit code of a failed open */
+} bench_model;
+
+static fgm_status
+bench_model_for(void *ctx, const char *corpus, int n, int box, int exact,
+                fgm_ir **out)
+{
+    bench_model *bm = ctx;
+    char def[32];
+    const char *defv[1] = { def };
+    int mn, mbox;
+
+    *out = NULL;
+    if (bm->spec) {
+        *out = cli_model_open(bm->spec, bm->defs, bm->ndefs, &mn, &mbox,
+                              &bm->code);
+        if (*out && mn != n) {
+            fgm_ir_free(*out);
+            *out = NULL;
+            bm->code = mn ? cli_fail(CLI_EINPUT, "bench: %s: puzzles of "
+                                     "%dx%d cells, but model %s has a "
+                                     "%dx%d grid", corpus, n, n, bm->spec,
+                                     mn, mn)
+                          : cli_no_grid("bench: ", bm->spec);
+        }
+    } else if (!exact && box > 0 && access(CLI_DEFAULT_MODEL, R_OK) == 0) {
+        snprintf(def, sizeof def, "B=%d", box);
+        *out = cli_model_open(CLI_DEFAULT_MODEL, defv, 1, &mn, &mbox,
+                              &bm->code);
+    } else {
+        return FGM_OK;          /* the built-in model */
+    }
+    if (!*out)
+        return FGM_EINVAL;
+    bm->code = 0;
+    return FGM_OK;
+}
+
 static int
 usage(void)
 {
     fprintf(stderr, "usage: fgm bench [--solvers S1,S2] [--backends B1,B2] "
             "[--repeat R]\n"
-            "                 [--timeout-ms T] [--csv FILE] [--detail FILE] "
+            "                 [--model MODEL [-D NAME=VALUE]...] "
+            "[--timeout-ms T]\n"
+            "                 [--csv FILE] [--detail FILE] "
             "[--svg FILE]\n"
             "                 PUZZLES...\n");
     return CLI_EUSAGE;
 }
 
-/* Times opening the robust Sudoku model of box side BOX with a compiled
- * plugin: first into an empty folder (code generation + C compiler +
- * load), then again (load only).  Returns 0 if no plugin could be had. */
+/* The model whose plugin build and load `bench --backends` times: the
+ * --model, else the shipped model for 9x9 grids, else the built-in robust
+ * 9x9 model; its name for the report goes to *LABEL.  NULL if it cannot
+ * be made (a message was printed). */
+static fgm_ir *
+timed_model(const bench_model *bm, const char **label)
+{
+    static const char *const b3[1] = { "B=3" };
+    fgm_ir *plain, *ir;
+    int n, box, code;
+
+    if (bm->spec) {
+        *label = bm->spec;
+        return cli_model_open(bm->spec, bm->defs, bm->ndefs, &n, &box,
+                              &code);
+    }
+    if (access(CLI_DEFAULT_MODEL, R_OK) == 0) {
+        *label = CLI_DEFAULT_MODEL " (B=3)";
+        return cli_model_open(CLI_DEFAULT_MODEL, b3, 1, &n, &box, &code);
+    }
+    *label = "the built-in 9x9 robust model";
+    plain = fgm_ir_sudoku(3);
+    ir = plain ? fgm_ir_robust(plain) : NULL;
+    fgm_ir_free(plain);
+    return ir;
+}
+
+/* Times opening BM's model (timed_model) with a compiled plugin, front
+ * end included: first into an empty folder (code generation + C compiler
+ * + load), then again (load only).  Returns 0 if no plugin could be had. */
 static int
-plugin_times(int box, double *compile_ms, double *load_ms)
+plugin_times(const bench_model *bm, const char **label, double *compile_ms,
+             double *load_ms)
 {
     char dir[] = "/tmp/fgm_bench_XXXXXX", cmd[64];
     fgm_model_opts mo;
     fgm_model *m;
     int pass, ok = 1;
 
+    *label = "the 9x9 model";
     if (!mkdtemp(dir))
         return 0;
     memset(&mo, 0, sizeof mo);
     mo.backend = FGM_BACKEND_COMPILED;
     mo.out_dir = dir;
     for (pass = 0; pass < 2 && ok; pass++) {
-        fgm_ir *plain = fgm_ir_sudoku(box);
-        fgm_ir *ir = plain ? fgm_ir_robust(plain) : NULL;
         double t0 = fgm_now();
+        fgm_ir *ir = timed_model(bm, label);
 
-        fgm_ir_free(plain);
         ok = ir && fgm_model_open_ir(ir, &mo, &m, NULL, NULL) == FGM_OK
              && fgm_model_is_compiled(m);
         *(pass ? load_ms : compile_ms) = (fgm_now() - t0) * 1e3;
@@ -79,16 +154,17 @@ plugin_times(int box, double *compile_ms, double *load_ms)
 /* After a --backends run: interpreted/compiled ratios of the median time
  * per puzzle, and what the plugin costs to build and to load. */
 static void
-backend_report(const fgm_bench *b)
+backend_report(const fgm_bench *b, const bench_model *bm)
 {
+    const char *label;
     double cms, lms;
 
     fgm_bench_write_backends(b, stdout);
-    if (plugin_times(3, &cms, &lms))
-        printf("plugin for the 9x9 robust model: generate + compile + load "
-               "%.0f ms, load an up-to-date plugin %.2f ms\n", cms, lms);
+    if (plugin_times(bm, &label, &cms, &lms))
+        printf("plugin for %s: parse + generate + compile + load %.0f ms, "
+               "load an up-to-date plugin %.2f ms\n", label, cms, lms);
     else
-        printf("plugin for the 9x9 robust model: could not be built\n");
+        printf("plugin for %s: could not be built\n", label);
 }
 
 /* Splits the comma list S (modified in place) into *OUT. */
@@ -115,6 +191,7 @@ cmd_bench(cli_args *a)
     fgm_bench_opts o;
     fgm_solve_opts so;
     fgm_bench *b = NULL;
+    bench_model bm;
     progress prog;
     fgm_status st;
     long repeat = 3;
@@ -125,6 +202,7 @@ cmd_bench(cli_args *a)
         return cli_fail(CLI_EINTERNAL, "out of memory");
     fgm_bench_opts_init(&o);
     memset(&so, 0, sizeof so);
+    memset(&bm, 0, sizeof bm);
     while (a->i < a->argc) {
         if ((r = cli_opt_value(a, "--backends", &val)) != 0) {
             if (r < 0)
@@ -148,6 +226,18 @@ cmd_bench(cli_args *a)
             if (r < 0 || !cli_parse_double("bench", "--timeout-ms", val, 0,
                                            &o.timeout_ms))
                 goto usage;
+        } else if ((r = cli_opt_value(a, "--model", &val)) != 0) {
+            if (r < 0)
+                goto usage;
+            bm.spec = val;
+        } else if ((r = cli_opt_value(a, "-D", &val)) != 0) {
+            if (r < 0)
+                goto usage;
+            if (bm.ndefs == CLI_MAXDEFINES) {
+                code = cli_fail(CLI_EUSAGE, "bench: too many -D");
+                goto out;
+            }
+            bm.defs[bm.ndefs++] = val;
         } else if ((r = cli_opt_value(a, "--csv", &val)) != 0) {
             if (r < 0)
                 goto usage;
@@ -169,6 +259,11 @@ cmd_bench(cli_args *a)
     }
     if (ncorpora == 0)
         goto usage;
+    if (bm.ndefs && !bm.spec) {
+        code = cli_fail(CLI_EUSAGE, "bench: -D %s: -D sets a const of the "
+                        "--model MODEL.fgm", bm.defs[0]);
+        goto out;
+    }
     if (list) {
         nnames = split(list, names, (int)CLI_COUNTOF(names));
     } else {
@@ -245,8 +340,10 @@ cmd_bench(cli_args *a)
     prog.shown = 0;
     o.progress = show_progress;
     o.progress_ctx = &prog;
+    o.model = bench_model_for;
+    o.model_ctx = &bm;
     st = fgm_bench_run(&o, &b);
-    code = cli_exit_code(st);
+    code = bm.code && st != FGM_OK ? bm.code : cli_exit_code(st);
     if (st == FGM_OK) {
         fgm_bench_write_table(b, stdout);
         if (csv && fgm_bench_save(b, csv, fgm_bench_write_csv, cli_diag,
@@ -260,7 +357,7 @@ cmd_bench(cli_args *a)
             code = CLI_EINPUT;
     }
     if (st == FGM_OK && nbackends)
-        backend_report(b);
+        backend_report(b, &bm);
     code = cli_finish_stdout("bench", code);
     fgm_bench_free(b);
 out:

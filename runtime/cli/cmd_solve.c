@@ -16,9 +16,6 @@
 #include <string.h>
 #include "cli.h"
 
-/* The shipped Sudoku model, relative to the working directory. */
-#define DEFAULT_MODEL "models/sudoku.fgm"
-
 typedef struct solve_out {
     const char *solver;
     const char *backend;
@@ -275,6 +272,9 @@ cmd_solve(cli_args *a)
     so.fix_per_round = (int)fix;
     so.diag = cli_diag;
 
+    if (ndefs && !model)
+        return cli_fail(CLI_EUSAGE, "solve: -D %s: -D sets a const of the "
+                        "--model MODEL.fgm", defs[0]);
     if (model && !(ir = cli_model_open(model, defs, ndefs, &n, &box, &code)))
         return code;
     if (ir && n == 0) {
@@ -296,14 +296,14 @@ cmd_solve(cli_args *a)
             fgm_puzzle_reader_close(rd);
             return cli_exit_code(st == FGM_EIO ? FGM_EPARSE : st);
         }
-        if (!out.exact && access(DEFAULT_MODEL, R_OK) == 0) {
+        if (!out.exact && access(CLI_DEFAULT_MODEL, R_OK) == 0) {
             /* Probabilistic solvers run the shipped model (DESIGN.md),
              * compiled for this size into generated/ on first use. */
             char def[32];
             const char *defv[1] = { def };
 
             snprintf(def, sizeof def, "B=%d", first.box);
-            ir = cli_model_open(DEFAULT_MODEL, defv, 1, &n, &box, &code);
+            ir = cli_model_open(CLI_DEFAULT_MODEL, defv, 1, &n, &box, &code);
             if (!ir) {
                 fgm_puzzle_reader_close(rd);
                 return code;

@@ -68,6 +68,32 @@ cp "$TMP/out" "$TMP/max2.interpreted"
 expect_exit 0 "alldiff-max2 compiled" -- "$FGM" solve --solver alldiff-max2 --backend compiled --out-dir "$G" --csv $P
 same "$TMP/out" "$TMP/max2.interpreted" || fail "compiled and interpreted alldiff-max2 agree"
 
+# bench runs the model solve runs (models/sudoku.fgm), puzzle by puzzle;
+# --model sudoku:3 (the built-in model, whose different factor list
+# leads alldiff-max elsewhere on the second and third hardest puzzles)
+# is one option away.
+H="$SHARED/puzzles/hardest.txt"
+if [ -r "$H" ]; then
+    head -3 "$H" >"$TMP/h3.txt"
+    solved_of() { "$FGM" solve --solver alldiff-max --csv "$@" "$TMP/h3.txt" \
+        2>/dev/null | tail -n +2 | cut -d, -f4 | tr -d '\n'; }
+    bench_of() { "$FGM" bench --solvers alldiff-max --repeat 1 \
+        --detail "$TMP/d.csv" "$@" "$TMP/h3.txt" >/dev/null 2>&1 \
+        && tail -n +2 "$TMP/d.csv" | cut -d, -f4 | tr -d '\n'; }
+    a=$(solved_of); b=$(bench_of)
+    [ -n "$a" ] && [ "$a" = "$b" ] || fail "bench ($b) and solve ($a) differ"
+    a=$(solved_of --model sudoku:3); b=$(bench_of --model sudoku:3)
+    [ -n "$a" ] && [ "$a" = "$b" ] \
+        || fail "bench ($b) and solve ($a) differ on sudoku:3"
+fi
+expect_exit 2 "bench -D without --model" -- "$FGM" bench -D B=2 $P
+expect_err "bench: -D B=2: -D sets a const of the --model" "bench -D"
+expect_exit 2 "solve -D without --model" -- "$FGM" solve -D B=2 $P
+expect_err "solve: -D B=2: -D sets a const of the --model" "solve -D"
+expect_exit 1 "bench: model of another size" -- "$FGM" bench --model sudoku:2 $P
+expect_err "seed000.txt: puzzles of 9x9 cells, but model sudoku:2 has a 4x4 grid" \
+    "bench --model of another size"
+
 # A deadline: reported as timeouts, exit 0.
 expect_exit 0 "timeout" -- "$FGM" solve --solver alldiff-max --backend interpreted --timeout-ms 1 $P
 expect_err "timeouts=[1-4]" "alldiff-max times out"
