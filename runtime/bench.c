@@ -269,14 +269,14 @@ fatal(fgm_status st)
     return st != FGM_OK && st != FGM_EUNSOLVED && st != FGM_ETIMEOUT;
 }
 
-/* Runs puzzle I of CP: the first run, then repeats while fast.  TIMES holds
- * o->repeat doubles, SOL csp->nvars ints.  Returns FGM_OK or a fatal
- * status. */
+/* Runs puzzle I of CLUES (NVARS values per puzzle): the first run, then
+ * repeats while fast.  TIMES holds o->repeat doubles, SOL NVARS ints.
+ * Returns FGM_OK or a fatal status. */
 static fgm_status
-run_puzzle(const fgm_bench_opts *o, fgm_runner *r, const corpus *cp, int i,
-           int *sol, double *times, fgm_bench_sample *s)
+run_puzzle(const fgm_bench_opts *o, fgm_runner *r, const int *clues,
+           int nvars, int i, int *sol, double *times, fgm_bench_sample *s)
 {
-    const int *given = cp->given + (size_t)i * cp->nvars;
+    const int *given = clues + (size_t)i * nvars;
     fgm_solve_result res;
     size_t k = 0;
     int rep;
@@ -307,10 +307,11 @@ run_puzzle(const fgm_bench_opts *o, fgm_runner *r, const corpus *cp, int i,
     return FGM_OK;
 }
 
-/* Fills ROW: SOLVER (on BACKEND) on every puzzle of CP.  SCRATCH holds max(cp->count,
- * o->repeat) doubles, SOL csp->nvars ints. */
+/* Fills ROW: SOLVER (on BACKEND) on every puzzle of CP, whose clues
+ * CLUES holds as CSP's variables (csp->nvars per puzzle).  SCRATCH holds
+ * max(cp->count, o->repeat) doubles, SOL csp->nvars ints. */
 static fgm_status
-run_row(runstate *rs, const corpus *cp, const fgm_csp *csp,
+run_row(runstate *rs, const corpus *cp, const fgm_csp *csp, const int *clues,
         const fgm_solver *solver, fgm_backend backend, fgm_bench_row *row,
         int *sol, double *scratch)
 {
@@ -344,7 +345,8 @@ run_row(runstate *rs, const corpus *cp, const fgm_csp *csp,
     row->n = cp->count;
     for (i = 0; i < cp->count; i++) {
         progress(rs, row, i + 1, cp->count);
-        st = run_puzzle(o, r, cp, i, sol, scratch, &row->samples[i]);
+        st = run_puzzle(o, r, clues, csp->nvars, i, sol, scratch,
+                        &row->samples[i]);
         if (st != FGM_OK) {
             fgm_diagf(o->diag, o->diag_ctx,
                       "%s: puzzle %d: solver %s: error: %s", row->corpus,
@@ -365,6 +367,10 @@ typedef struct corpus_model {
     fgm_ir *ir;
     fgm_csp *csp;             /* NULL when refused */
     const char *refused;      /* fgm_csp_new's reason, or NULL */
+    int *given;               /* the clues, csp->nvars per puzzle, when the
+                               * model has variables past the grid (free,
+                               * as in fgm_puzzle_clues); else NULL */
+    int *sol;                 /* csp->nvars ints */
 } corpus_model;
 
 /* Makes M for corpus C (read into CP) and solvers of kind EXACT: the
@@ -399,13 +405,29 @@ model_make(const runstate *rs, const corpus *cp, int c, int exact,
         m->refused = fgm_strerror(st);
         return FGM_OK;
     }
-    if (m->csp->nvars != cp->nvars) {
+    if (m->csp->nvars < cp->nvars) {
         /* Only a hook's model can differ: the built-in one is made for
-         * the puzzles' size. */
+         * the puzzles' size.  One with more variables than the grid's
+         * cells leaves the others free, as `fgm solve` does. */
         fgm_diagf(o->diag, o->diag_ctx, "%s: error: the model has %d "
                   "variables, the puzzles %d cells", path, m->csp->nvars,
                   cp->nvars);
         return FGM_EINVAL;
+    }
+    m->sol = malloc((size_t)m->csp->nvars * sizeof *m->sol);
+    if (m->sol && m->csp->nvars > cp->nvars) {
+        size_t nv = (size_t)m->csp->nvars, i, v;
+
+        m->given = malloc((size_t)cp->count * nv * sizeof *m->given);
+        for (i = 0; m->given && i < (size_t)cp->count; i++)
+            for (v = 0; v < nv; v++)
+                m->given[i * nv + v] = v < (size_t)cp->nvars
+                                       ? cp->given[i * cp->nvars + v] : -1;
+    }
+    if (!m->sol || (m->csp->nvars > cp->nvars && !m->given)) {
+        fgm_diagf(o->diag, o->diag_ctx, "%s: error: %s", path,
+                  fgm_strerror(FGM_ENOMEM));
+        return FGM_ENOMEM;
     }
     return FGM_OK;
 }
@@ -417,7 +439,6 @@ run_corpus(runstate *rs, int c)
     const fgm_bench_opts *o = rs->o;
     corpus cp = { 0 };
     corpus_model models[2];     /* [0] probabilistic, [1] exact solvers */
-    int *sol = NULL;
     double *scratch = NULL;
     fgm_status st;
     int s, k;
@@ -426,10 +447,9 @@ run_corpus(runstate *rs, int c)
     st = corpus_load(&cp, o->corpora[c], o);
     if (st != FGM_OK)
         goto done;
-    sol = malloc((size_t)cp.nvars * sizeof *sol);
     scratch = malloc((size_t)(cp.count > o->repeat ? cp.count : o->repeat)
                      * sizeof *scratch);
-    if (!sol || !scratch) {
+    if (!scratch) {
         st = FGM_ENOMEM;
         fgm_diagf(o->diag, o->diag_ctx, "%s: error: %s", o->corpora[c],
                   fgm_strerror(st));
@@ -447,16 +467,18 @@ run_corpus(runstate *rs, int c)
         if (m->refused)
             row->unsupported = m->refused;
         else
-            st = run_row(rs, &cp, m->csp, rs->solvers[s], rs->backends[s],
-                         row, sol, scratch);
+            st = run_row(rs, &cp, m->csp, m->given ? m->given : cp.given,
+                         rs->solvers[s], rs->backends[s], row, m->sol,
+                         scratch);
     }
 done:
     for (k = 0; k < 2; k++) {
         fgm_csp_free(models[k].csp);
         fgm_ir_free(models[k].ir);
+        free(models[k].given);
+        free(models[k].sol);
     }
     free(scratch);
-    free(sol);
     free(cp.given);
     return st;
 }

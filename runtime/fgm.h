@@ -695,9 +695,10 @@ typedef void (*fgm_bench_progress_fn)(void *ctx, const char *line);
 /* Chooses the model the corpus file CORPUS (puzzles of N x N cells, box
  * side BOX, 0 for a Latin square) runs on: for its exact solvers when
  * EXACT is 1, for its probabilistic ones when 0.  Sets *OUT to a new IR
- * (the bench takes it), or to NULL for the built-in model
- * (fgm_ir_sudoku or fgm_ir_latin); any other status than FGM_OK, after a
- * report, ends the bench with it.  The CLI's hook gives the probabilistic
+ * (the bench takes it; its first N * N variables take the clues, any
+ * others stay free, fewer end the bench with FGM_EINVAL), or to NULL for
+ * the built-in model (fgm_ir_sudoku or fgm_ir_latin); any other status
+ * than FGM_OK, after a report, ends the bench with it.  The CLI's hook gives the probabilistic
  * solvers the model `fgm solve` would run (models/sudoku.fgm). */
 typedef fgm_status (*fgm_bench_model_fn)(void *ctx, const char *corpus,
                                          int n, int box, int exact,

@@ -506,6 +506,7 @@ typedef struct hook_log {
     int n, box;
     int wrong_size;             /* answer a 3x3 Latin square instead */
     fgm_status fail;            /* answer this status */
+    int extra;                  /* answer a 4x4 grid and one more var */
 } hook_log;
 
 static fgm_status
@@ -521,6 +522,12 @@ model_hook(void *ctx, const char *corpus, int n, int box, int exact,
     *out = NULL;
     if (h->fail != FGM_OK)
         return h->fail;
+    if (h->extra)
+        return fgm_compile_string("var cell[4][4] in 1..4\n"
+                                  "var z in 1..2\n"
+                                  "alldiff cell[i][*] for i in 0..3\n"
+                                  "alldiff cell[*][j] for j in 0..3\n",
+                                  "extra.fgm", NULL, out, NULL, NULL);
     if (h->wrong_size)
         *out = fgm_ir_latin(3);
     else if (!exact)
@@ -537,7 +544,7 @@ START_TEST(test_run_model_hook)
                                            "mac", "ep-robust2@interpreted" };
     char dir[] = "/tmp/fgm_bench_XXXXXX", p4[1024];
     const char *corpora[1];
-    hook_log h = { { 0, 0 }, 0, 0, 0, FGM_OK };
+    hook_log h = { { 0, 0 }, 0, 0, 0, FGM_OK, 0 };
     fgm_bench_opts o;
     fgm_bench *b = NULL;
     sink diag = { 0 };
@@ -560,6 +567,19 @@ START_TEST(test_run_model_hook)
                       "%s ran", b->rows[r].solver);
     fgm_bench_free(b);
     b = NULL;
+
+    /* A model with variables past the puzzles' cells leaves them free,
+     * as `fgm solve` does (refused before, as of another size). */
+    h.extra = 1;
+    ck_assert_int_eq(fgm_bench_run(&o, &b), FGM_OK);
+    ck_assert_int_eq(diag.count, 0);
+    ck_assert_msg(b->rows[2].n == 2 && b->rows[2].solved == 2,
+                  "mac solved %d/%d", b->rows[2].solved, b->rows[2].n);
+    ck_assert_msg(b->rows[1].n == 2 && !b->rows[1].unsupported,
+                  "ep-robust ran");
+    fgm_bench_free(b);
+    b = NULL;
+    h.extra = 0;
 
     h.wrong_size = 1;
     ck_assert_int_eq(fgm_bench_run(&o, &b), FGM_EINVAL);
