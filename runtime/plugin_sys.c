@@ -18,13 +18,13 @@
  *   prepared before the fork, and the child only calls dup2, execvp, write
  *   and _exit.  An exec failure comes back to the parent as an errno value
  *   through a close-on-exec pipe, created close-on-exec at once by pipe2
- *   where the C library has it (glibc, musl, the BSDs; POSIX.1-2024):
- *   with pipe() then fcntl(FD_CLOEXEC), another thread's compiler forked
- *   in between would inherit our write ends and hold our read open until
- *   it exits.  Elsewhere that window stays.
+ *   on Linux (glibc and musl show it under _GNU_SOURCE): with pipe() then
+ *   fcntl(FD_CLOEXEC), another thread's compiler forked in between would
+ *   inherit our write ends and hold our read open until it exits.
+ *   Elsewhere (the BSDs hide pipe2 under -D_POSIX_C_SOURCE) that window
+ *   stays.
  */
-#if defined(__linux__) || defined(__FreeBSD__) || defined(__NetBSD__) \
-    || defined(__OpenBSD__)
+#ifdef __linux__
 #define _GNU_SOURCE     /* pipe2, hidden by -D_POSIX_C_SOURCE=200809L */
 #define HAVE_PIPE2 1
 #endif

@@ -162,7 +162,8 @@ backend_report(const fgm_bench *b, const bench_model *bm)
     fgm_bench_write_backends(b, stdout);
     if (plugin_times(bm, &label, &cms, &lms))
         printf("plugin for %s: parse + generate + compile + load %.0f ms, "
-               "load an up-to-date plugin %.2f ms\n", label, cms, lms);
+               "parse + load an up-to-date plugin %.2f ms\n", label, cms,
+               lms);
     else
         printf("plugin for %s: could not be built\n", label);
 }
