@@ -93,6 +93,19 @@ expect_err "solve: -D B=2: -D sets a const of the --model" "solve -D"
 expect_exit 1 "bench: model of another size" -- "$FGM" bench --model sudoku:2 $P
 expect_err "seed000.txt: puzzles of 9x9 cells, but model sudoku:2 has a 4x4 grid" \
     "bench --model of another size"
+# A model that misses a later corpus is refused before the first corpus
+# runs (its plugin would be built into generated/ of the working folder).
+mkdir -p "$TMP/late"
+cp models/sudoku.fgm "$TMP/late/m.fgm"
+fgm_abs=$(cd "$(dirname "$FGM")" && pwd)/$(basename "$FGM")
+(cd "$TMP/late" && "$fgm_abs" bench --model m.fgm \
+    --solvers ep-robust@compiled "$OLDPWD/$P" \
+    "$OLDPWD/puzzles/generated_16x16.txt" >out 2>err)
+rc=$?
+[ $rc = 1 ] || fail "bench: a model missing the second corpus: exit $rc"
+grep -q "generated_16x16.txt: puzzles of 16x16 cells, but model m.fgm has a 9x9 grid" \
+    "$TMP/late/err" || fail "bench --model misfit: $(head -c 300 "$TMP/late/err")"
+[ -e "$TMP/late/generated" ] && fail "bench ran the first corpus before refusing the model"
 
 # A deadline: reported as timeouts, exit 0.
 expect_exit 0 "timeout" -- "$FGM" solve --solver alldiff-max --backend interpreted --timeout-ms 1 $P
