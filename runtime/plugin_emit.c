@@ -65,12 +65,13 @@ fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path, const char *c_path,
     if (own) {
         /* The C compiler wants a .c name, and another thread may be
          * building the same SO_PATH: the C goes into a build folder of
-         * this call's own, SO_PATH.tmp.XXXXXX/plugin.c. */
+         * this call's own, SO_PATH.tmp.XXXXXX/plugin.c
+         * (FGM_PLUGIN_EMIT_C). */
         if (strlen(so_path) + sizeof ".tmp.XXXXXX" > 4096) {
             fgm_diagf(diag, ctx, "%s: error: path too long", so_path);
             return FGM_EINVAL;
         }
-        e = fgm_build_dir_open(&b, so_path, "plugin.c");
+        e = fgm_build_dir_open(&b, so_path, FGM_PLUGIN_EMIT_C);
         if (e == ENOMEM) {
             fgm_diagf(diag, ctx, "%s: error: %s", so_path,
                       fgm_strerror(FGM_ENOMEM));

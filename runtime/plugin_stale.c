@@ -10,7 +10,8 @@
  * using them (a compiler run is killed after FGM_CC_TIMEOUT seconds).
  * Only names of exactly that pattern are touched.  A folder is removed
  * only when it holds nothing but what a build writes there (the plugin's
- * C source, and that file's own write temporary), and a file only when
+ * C source NAME.ALGO.c, or plugin.c from `fgm compile -o SO`, and that
+ * file's own write temporary), and a file only when
  * it is empty or starts as the linker's output does (the ELF magic, or
  * zeros while the linker has not yet written the header): a user's
  * folder or notes that happen to be named like one are kept.  Symbolic
@@ -48,11 +49,15 @@ is_temp_of(const char *name, const char *base, size_t bl)
 }
 
 /* Whether entry NAME of a build folder is one a build writes: the
- * plugin's C source C (C_LEN bytes) or its write temporary. */
+ * plugin's C source C (C_LEN bytes) or FGM_PLUGIN_EMIT_C (`fgm compile
+ * -o` may write to a cache plugin's path), or its write temporary. */
 static int
 is_build_file(const char *name, const char *c, size_t c_len)
 {
-    return strcmp(name, c) == 0 || is_temp_of(name, c, c_len);
+    return strcmp(name, c) == 0 || is_temp_of(name, c, c_len)
+           || strcmp(name, FGM_PLUGIN_EMIT_C) == 0
+           || is_temp_of(name, FGM_PLUGIN_EMIT_C,
+                         sizeof FGM_PLUGIN_EMIT_C - 1);
 }
 
 /* Removes folder NAME of DFD and the files in it, if those are only

@@ -26,6 +26,9 @@ printf '\177ELF\2\1' >"$O/foo.ep.so.tmp.Zz9yX1"
 head -c 4096 /dev/zero >"$O/foo.ep.so.tmp.Zeros0"
 old "$O/foo.ep.so.tmp.Zz9yX1" "$O/foo.ep.so.tmp.Empty0" \
     "$O/foo.ep.so.tmp.Zeros0"
+mkdir "$O/foo.ep.so.tmp.Emit01"      # killed `fgm compile -o foo.ep.so`
+echo 'int z;' >"$O/foo.ep.so.tmp.Emit01/plugin.c"
+old "$O/foo.ep.so.tmp.Emit01/plugin.c" "$O/foo.ep.so.tmp.Emit01"
 mkdir "$O/foo.ep.so.tmp.mydocs"
 echo 'my notes' >"$O/foo.ep.so.tmp.mydocs/notes.txt"
 echo 'int y;' >"$O/foo.ep.so.tmp.mydocs/foo.ep.c"
@@ -58,6 +61,7 @@ FGM_CC_TIMEOUT=7200 "$FGM" compile "$R/b.fgm" --out-dir "$O" >/dev/null \
 "$FGM" compile "$R/a.fgm" --out-dir "$O" >/dev/null 2>"$R/err" \
     || fail "third build: $(head -c 300 "$R/err")"
 [ -e "$O/foo.ep.so.tmp.Ab3dE9" ] && fail "stale folder left: $(ls "$O")"
+[ -e "$O/foo.ep.so.tmp.Emit01" ] && fail "stale compile -o folder left: $(ls "$O")"
 for f in foo.ep.so.tmp.Zz9yX1 foo.ep.so.tmp.Empty0 foo.ep.so.tmp.Zeros0; do
     [ -e "$O/$f" ] && fail "stale file $f left: $(ls "$O")"
 done
