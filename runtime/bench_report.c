@@ -6,6 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
 #include "bench.h"
 
 /* Table columns after corpus and solver, all right-aligned. */
@@ -133,8 +135,40 @@ find_row(const fgm_bench *b, int c, const char *solver)
     return NULL;
 }
 
+/* Writes " per puzzle Mx (IQR P-Qx, N puzzles)": the median and
+ * quartiles of RI's time over RC's, puzzle by puzzle, over the puzzles
+ * both timed.  Steadier than the ratio of the two medians, whose middle
+ * puzzle may differ between the rows and whose times may span 100x.
+ * Nothing when no puzzle has both times (or out of memory). */
+static void
+per_puzzle_ratio(const fgm_bench_row *rc, const fgm_bench_row *ri, FILE *f)
+{
+    double *r;
+    size_t n = 0;
+    int i;
+
+    if (rc->n != ri->n || rc->n == 0 || !rc->samples || !ri->samples)
+        return;
+    r = malloc((size_t)rc->n * sizeof *r);
+    if (!r)
+        return;
+    for (i = 0; i < rc->n; i++)
+        if (!rc->samples[i].timed_out && !ri->samples[i].timed_out
+            && rc->samples[i].ms > 0 && ri->samples[i].ms > 0)
+            r[n++] = ri->samples[i].ms / rc->samples[i].ms;
+    if (n > 0) {
+        gsl_sort(r, 1, n);
+        fprintf(f, "  per puzzle %.3gx (IQR %.3g-%.3gx, %zu puzzles)",
+                gsl_stats_median_from_sorted_data(r, 1, n),
+                gsl_stats_quantile_from_sorted_data(r, 1, n, 0.25),
+                gsl_stats_quantile_from_sorted_data(r, 1, n, 0.75), n);
+    }
+    free(r);
+}
+
 /* For `fgm bench --backends`: each NAME@compiled row next to its
- * NAME@interpreted row, by their median times per puzzle. */
+ * NAME@interpreted row, by their median times per puzzle, then by the
+ * per-puzzle ratios (per_puzzle_ratio). */
 fgm_status
 fgm_bench_write_backends(const fgm_bench *b, FILE *f)
 {
@@ -143,7 +177,8 @@ fgm_bench_write_backends(const fgm_bench *b, FILE *f)
     if (!b || !f)
         return FGM_EINVAL;
     fprintf(f, "\n# backends: median ms per puzzle, interpreted / "
-            "compiled\n");
+            "compiled: ratio of the medians, and median (IQR) of the "
+            "per-puzzle ratios\n");
     for (c = 0; c < b->ncorpora; c++)
         for (s = 0; s < b->nsolvers; s++) {
             const char *label = b->solvers[s], *at = strchr(label, '@');
@@ -158,9 +193,11 @@ fgm_bench_write_backends(const fgm_bench *b, FILE *f)
             if (!ri || rc->ntimed == 0 || ri->ntimed == 0)
                 continue;
             fprintf(f, "%-12s %-14.*s compiled %.4g ms  interpreted %.4g ms"
-                    "  ratio %.3gx\n", b->corpora[c], (int)(at - label),
+                    "  ratio %.3gx", b->corpora[c], (int)(at - label),
                     label, rc->median_ms, ri->median_ms,
                     ri->median_ms / rc->median_ms);
+            per_puzzle_ratio(rc, ri, f);
+            fputc('\n', f);
         }
     return io_status(f);
 }

@@ -365,6 +365,41 @@ START_TEST(test_detail)
 }
 END_TEST
 
+/* The backends report: the ratio of the two medians, then the median and
+ * quartiles of the per-puzzle ratios over the puzzles both backends
+ * timed (a compiled timeout leaves its puzzle out). */
+START_TEST(test_backends_per_puzzle)
+{
+    static const double cms[4] = { 1, 2, 4, 10000 }, ims[4] = { 3, 4, 4, 10 };
+    static char corpus[] = "c.txt";
+    char *corpora[1] = { corpus };
+    const char *solvers[2] = { "ep@compiled", "ep@interpreted" };
+    fgm_bench_sample s[2][4];
+    fgm_bench_row rows[2];
+    fgm_bench b;
+    char *text;
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        s[0][i] = sample(cms[i], 1, i == 3, 0);
+        s[1][i] = sample(ims[i], 1, 0, 0);
+    }
+    make_row(&rows[0], corpus, solvers[0], s[0], 4);
+    make_row(&rows[1], corpus, solvers[1], s[1], 4);
+    memset(&b, 0, sizeof b);
+    b.ncorpora = 1;
+    b.nsolvers = 2;
+    b.corpora = corpora;
+    b.solvers = solvers;
+    b.rows = rows;
+    text = render(fgm_bench_write_backends, &b);
+    ck_assert_msg(strstr(text, "compiled 2 ms  interpreted 4 ms  ratio 2x  "
+                         "per puzzle 2x (IQR 1.5-2.5x, 3 puzzles)"),
+                  "got: %s", text);
+    free(text);
+}
+END_TEST
+
 START_TEST(test_table)
 {
     fixture fx;
@@ -822,6 +857,7 @@ bench_suite(void)
     tcase_add_test(core, test_csv_quoting);
     tcase_add_test(core, test_detail);
     tcase_add_test(core, test_table);
+    tcase_add_test(core, test_backends_per_puzzle);
     tcase_add_test(core, test_svg);
     tcase_add_test(core, test_save_atomic);
     tcase_add_test(core, test_run_end_to_end);
