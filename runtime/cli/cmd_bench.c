@@ -81,7 +81,8 @@ bench_model_for(void *ctx, const char *corpus, int n, int box, int exact,
  * corpus, checked before anything runs (the bench makes each corpus's
  * model when it gets there, which may be minutes later).  Returns 0, or
  * the exit code after a message.  A corpus that cannot be read is left
- * for the bench to report. */
+ * for the bench to report, and so is standard input ("-"), which a peek
+ * here would consume. */
 static int
 model_fits_corpora(bench_model *bm, const char *const *corpora, int n)
 {
@@ -96,10 +97,12 @@ model_fits_corpora(bench_model *bm, const char *const *corpora, int n)
     if (side == 0)
         return cli_no_grid("bench: ", bm->spec);
     for (c = 0; c < n; c++) {
-        fgm_puzzle_reader *rd = fgm_puzzle_reader_open(corpora[c], 0, 0,
-                                                       NULL, NULL);
+        fgm_puzzle_reader *rd;
         fgm_puzzle p;
 
+        if (strcmp(corpora[c], "-") == 0)
+            continue;
+        rd = fgm_puzzle_reader_open(corpora[c], 0, 0, NULL, NULL);
         if (!rd)
             continue;
         if (fgm_puzzle_peek(rd, &p) == FGM_OK && p.n != side)

@@ -106,6 +106,10 @@ rc=$?
 grep -q "generated_16x16.txt: puzzles of 16x16 cells, but model m.fgm has a 9x9 grid" \
     "$TMP/late/err" || fail "bench --model misfit: $(head -c 300 "$TMP/late/err")"
 [ -e "$TMP/late/generated" ] && fail "bench ran the first corpus before refusing the model"
+# ... but standard input is left whole for the bench to read.
+grep -v "^#" $P | head -3 | "$FGM" bench --model sudoku:3 --solvers dlx --repeat 1 - \
+    >"$TMP/out" 2>"$TMP/err" || fail "bench --model on stdin: $(head -c 300 "$TMP/err")"
+expect_out "dlx +3/3 " "bench --model reads every puzzle of stdin"
 
 # A deadline: reported as timeouts, exit 0.
 expect_exit 0 "timeout" -- "$FGM" solve --solver alldiff-max --backend interpreted --timeout-ms 1 $P
