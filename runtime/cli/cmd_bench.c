@@ -305,8 +305,6 @@ cmd_bench(cli_args *a)
                         "--model MODEL.fgm", bm.defs[0]);
         goto out;
     }
-    if (bm.spec && (code = model_fits_corpora(&bm, corpora, ncorpora)) != 0)
-        goto out;
     if (list) {
         nnames = split(list, names, (int)CLI_COUNTOF(names));
     } else {
@@ -373,6 +371,9 @@ cmd_bench(cli_args *a)
             o.nsolvers++;
         }
     }
+    /* After the usage errors, which `fgm solve` reports first too. */
+    if (bm.spec && (code = model_fits_corpora(&bm, corpora, ncorpora)) != 0)
+        goto out;
     o.solvers = solvers;
     o.corpora = corpora;
     o.ncorpora = ncorpora;

@@ -93,6 +93,11 @@ expect_err "solve: -D B=2: -D sets a const of the --model" "solve -D"
 expect_exit 1 "bench: model of another size" -- "$FGM" bench --model sudoku:2 $P
 expect_err "seed000.txt: puzzles of 9x9 cells, but model sudoku:2 has a 4x4 grid" \
     "bench --model of another size"
+# A usage error is still reported as one (exit 2), as solve does, though
+# the model misses the corpus.
+expect_exit 2 "bench: unknown solver, model of another size" -- \
+    "$FGM" bench --model sudoku:2 --solvers nosuch $P
+expect_err "unknown solver 'nosuch'" "bench: unknown solver before the model check"
 # A model that misses a later corpus is refused before the first corpus
 # runs (its plugin would be built into generated/ of the working folder).
 mkdir -p "$TMP/late"
