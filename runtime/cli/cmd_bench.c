@@ -3,6 +3,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
 
@@ -81,8 +82,9 @@ bench_model_for(void *ctx, const char *corpus, int n, int box, int exact,
  * corpus, checked before anything runs (the bench makes each corpus's
  * model when it gets there, which may be minutes later).  Returns 0, or
  * the exit code after a message.  A corpus that cannot be read is left
- * for the bench to report, and so is standard input ("-"), which a peek
- * here would consume. */
+ * for the bench to report, and so is any but a regular file: standard
+ * input ("-"), /dev/stdin or a pipe (bash's <(...)), which a peek here
+ * would consume. */
 static int
 model_fits_corpora(bench_model *bm, const char *const *corpora, int n)
 {
@@ -99,8 +101,10 @@ model_fits_corpora(bench_model *bm, const char *const *corpora, int n)
     for (c = 0; c < n; c++) {
         fgm_puzzle_reader *rd;
         fgm_puzzle p;
+        struct stat sb;
 
-        if (strcmp(corpora[c], "-") == 0)
+        if (strcmp(corpora[c], "-") == 0 || stat(corpora[c], &sb) != 0
+            || !S_ISREG(sb.st_mode))
             continue;
         rd = fgm_puzzle_reader_open(corpora[c], 0, 0, NULL, NULL);
         if (!rd)

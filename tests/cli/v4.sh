@@ -115,6 +115,11 @@ grep -q "generated_16x16.txt: puzzles of 16x16 cells, but model m.fgm has a 9x9 
 grep -v "^#" $P | head -3 | "$FGM" bench --model sudoku:3 --solvers dlx --repeat 1 - \
     >"$TMP/out" 2>"$TMP/err" || fail "bench --model on stdin: $(head -c 300 "$TMP/err")"
 expect_out "dlx +3/3 " "bench --model reads every puzzle of stdin"
+# ... and so is a pipe named as a file (/dev/stdin, bash's <(...)).
+grep -v "^#" $P | head -3 | "$FGM" bench --model sudoku:3 --solvers dlx --repeat 1 \
+    /dev/stdin >"$TMP/out" 2>"$TMP/err" \
+    || fail "bench --model on /dev/stdin: $(head -c 300 "$TMP/err")"
+expect_out "dlx +3/3 " "bench --model reads every puzzle of a pipe"
 
 # A deadline: reported as timeouts, exit 0.
 expect_exit 0 "timeout" -- "$FGM" solve --solver alldiff-max --backend interpreted --timeout-ms 1 $P
