@@ -158,10 +158,11 @@ per_puzzle_ratio(const fgm_bench_row *rc, const fgm_bench_row *ri, FILE *f)
             r[n++] = ri->samples[i].ms / rc->samples[i].ms;
     if (n > 0) {
         gsl_sort(r, 1, n);
-        fprintf(f, "  per puzzle %.3gx (IQR %.3g-%.3gx, %zu puzzles)",
+        fprintf(f, "  per puzzle %.3gx (IQR %.3g-%.3gx, %zu puzzle%s)",
                 gsl_stats_median_from_sorted_data(r, 1, n),
                 gsl_stats_quantile_from_sorted_data(r, 1, n, 0.25),
-                gsl_stats_quantile_from_sorted_data(r, 1, n, 0.75), n);
+                gsl_stats_quantile_from_sorted_data(r, 1, n, 0.75), n,
+                n == 1 ? "" : "s");
     }
     free(r);
 }
