@@ -432,22 +432,18 @@ model_make(const runstate *rs, const corpus *cp, int c, int exact,
     return FGM_OK;
 }
 
-/* Loads corpus C, makes its models once and fills its rows. */
+/* Makes corpus C's models (read into CP) once and fills its rows. */
 static fgm_status
-run_corpus(runstate *rs, int c)
+run_corpus(runstate *rs, int c, const corpus *cp)
 {
     const fgm_bench_opts *o = rs->o;
-    corpus cp = { 0 };
     corpus_model models[2];     /* [0] probabilistic, [1] exact solvers */
     double *scratch = NULL;
-    fgm_status st;
+    fgm_status st = FGM_OK;
     int s, k;
 
     memset(models, 0, sizeof models);
-    st = corpus_load(&cp, o->corpora[c], o);
-    if (st != FGM_OK)
-        goto done;
-    scratch = malloc((size_t)(cp.count > o->repeat ? cp.count : o->repeat)
+    scratch = malloc((size_t)(cp->count > o->repeat ? cp->count : o->repeat)
                      * sizeof *scratch);
     if (!scratch) {
         st = FGM_ENOMEM;
@@ -461,13 +457,13 @@ run_corpus(runstate *rs, int c)
                                    & FGM_SOLVER_EXACT) != 0];
 
         if (!m->made)
-            st = model_make(rs, &cp, c, m == &models[1], m);
+            st = model_make(rs, cp, c, m == &models[1], m);
         if (st != FGM_OK)
             break;
         if (m->refused)
             row->unsupported = m->refused;
         else
-            st = run_row(rs, &cp, m->csp, m->given ? m->given : cp.given,
+            st = run_row(rs, cp, m->csp, m->given ? m->given : cp->given,
                          rs->solvers[s], rs->backends[s], row, m->sol,
                          scratch);
     }
@@ -479,7 +475,6 @@ done:
         free(models[k].sol);
     }
     free(scratch);
-    free(cp.given);
     return st;
 }
 
@@ -535,6 +530,7 @@ find_solvers(const fgm_bench_opts *o, const fgm_solver **out,
 fgm_status
 fgm_bench_run(const fgm_bench_opts *o, fgm_bench **out)
 {
+    corpus *cps = NULL;
     runstate rs;
     fgm_status st;
     int c;
@@ -561,10 +557,24 @@ fgm_bench_run(const fgm_bench_opts *o, fgm_bench **out)
     }
     if (st == FGM_ENOMEM)
         fgm_diagf(o->diag, o->diag_ctx, "error: %s", fgm_strerror(st));
+    /* Every corpus is read before any runs: one that cannot be read ends
+     * the bench at once, not after minutes of work on the others. */
+    if (st == FGM_OK) {
+        cps = calloc((size_t)o->ncorpora, sizeof *cps);
+        if (!cps) {
+            st = FGM_ENOMEM;
+            fgm_diagf(o->diag, o->diag_ctx, "error: %s", fgm_strerror(st));
+        }
+    }
     for (c = 0; st == FGM_OK && c < o->ncorpora; c++)
-        st = run_corpus(&rs, c);
+        st = corpus_load(&cps[c], o->corpora[c], o);
+    for (c = 0; st == FGM_OK && c < o->ncorpora; c++)
+        st = run_corpus(&rs, c, &cps[c]);
     if (rs.sent)
         o->progress(o->progress_ctx, NULL);
+    for (c = 0; cps && c < o->ncorpora; c++)
+        free(cps[c].given);
+    free(cps);
     free(rs.solvers);
     free(rs.backends);
     if (st != FGM_OK) {

@@ -578,7 +578,7 @@ START_TEST(test_run_model_hook)
     static const char *const solvers[] = { "dlx", "ep-robust@interpreted",
                                            "mac", "ep-robust2@interpreted" };
     char dir[] = "/tmp/fgm_bench_XXXXXX", p4[1024];
-    const char *corpora[1];
+    const char *corpora[1], *corpora2[2];
     hook_log h = { { 0, 0 }, 0, 0, 0, FGM_OK, 0 };
     fgm_bench_opts o;
     fgm_bench *b = NULL;
@@ -626,6 +626,19 @@ START_TEST(test_run_model_hook)
     h.fail = FGM_EPARSE;
     ck_assert_int_eq(fgm_bench_run(&o, &b), FGM_EPARSE);
     ck_assert_ptr_null(b);
+
+    /* A corpus that cannot be read ends the bench before any corpus
+     * runs: the hook is never asked for the first one's model. */
+    h.fail = FGM_OK;
+    h.calls[0] = h.calls[1] = 0;
+    corpora2[0] = corpora[0];
+    corpora2[1] = "/nonexistent/later.txt";
+    o.corpora = corpora2;
+    o.ncorpora = 2;
+    ck_assert_int_ne(fgm_bench_run(&o, &b), FGM_OK);
+    ck_assert_ptr_null(b);
+    ck_assert_msg(strstr(diag.last, "later.txt"), "got: %s", diag.last);
+    ck_assert_int_eq(h.calls[0] + h.calls[1], 0);
     remove_dir(dir);
 }
 END_TEST
