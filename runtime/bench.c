@@ -230,9 +230,9 @@ corpus_load(corpus *cp, const char *path, const fgm_bench_opts *o)
     while ((st = fgm_puzzle_read(r, &p)) == FGM_OK)
         if ((st = corpus_add(cp, &p, path, o)) != FGM_OK)
             break;
+    if (st == FGM_EIO && !fgm_puzzle_reader_failed(r))
+        st = FGM_OK;            /* the end of the input, not a read error */
     fgm_puzzle_reader_close(r);
-    if (st == FGM_EIO)          /* the end of the input */
-        st = FGM_OK;
     if (st == FGM_ENOMEM)
         fgm_diagf(o->diag, o->diag_ctx, "%s: error: %s", path,
                   fgm_strerror(st));

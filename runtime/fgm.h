@@ -92,7 +92,9 @@ fgm_puzzle_reader *fgm_puzzle_reader_file(FILE *f, const char *name, int n,
  * input (with *OUT untouched), or FGM_EPARSE/FGM_EINVAL after reporting a
  * malformed puzzle as "file:line: error: ..." through the sink.  An input
  * with no puzzle at all is malformed: FGM_EPARSE, "no puzzle in the
- * input", on the first read. */
+ * input", on the first read.  A read error (a folder, a failing disk)
+ * also ends the input with FGM_EIO, after a report: tell it from the end
+ * of the input with fgm_puzzle_reader_failed. */
 fgm_status fgm_puzzle_read(fgm_puzzle_reader *r, fgm_puzzle *out);
 
 /* Reads the next puzzle into *OUT without consuming it: the next
@@ -101,6 +103,10 @@ fgm_status fgm_puzzle_peek(fgm_puzzle_reader *r, fgm_puzzle *out);
 
 /* Number of puzzles read so far (a peeked puzzle counts). */
 long fgm_puzzle_reader_count(const fgm_puzzle_reader *r);
+
+/* 1 when the input ended on a read error (reported), not at its end: the
+ * puzzles read so far are not all there were.  0 otherwise. */
+int fgm_puzzle_reader_failed(const fgm_puzzle_reader *r);
 
 /* Closes the reader; NULL is a no-op. */
 void fgm_puzzle_reader_close(fgm_puzzle_reader *r);
@@ -546,7 +552,8 @@ typedef struct fgm_batch_opts {
  * called from the worker threads, one call at a time.  A puzzle that does
  * not fit the grid of the CSP's model (see fgm_solve_puzzle) is emitted
  * with res.status FGM_EINVAL, unsolved.  Returns FGM_OK at the
- * end of input, the reader's error on a malformed puzzle (items before it
+ * end of input, the reader's error on a malformed puzzle or FGM_EIO on a
+ * read error (fgm_puzzle_reader_failed; either way the items before it
  * have been emitted), FGM_EUNSUPPORTED with *REASON (a static string;
  * REASON may be NULL) when the solver refuses the model, FGM_EINVAL (R,
  * OPTS, its solver or CSP, or EMIT NULL), FGM_ENOMEM. */

@@ -35,6 +35,7 @@ struct fgm_puzzle_reader {
     char *buf;
     size_t cap;
     int peeked;             /* PENDING holds a puzzle read by peek */
+    int failed;             /* the input ended on a read error */
     fgm_puzzle pending;
     fgm_diag_fn diag;
     void *ctx;
@@ -563,6 +564,7 @@ fgm_puzzle_read(fgm_puzzle_reader *r, fgm_puzzle *out)
     }
     if (ferror(r->f)) {
         ERR(r, r->line + 1, "read error: %s", strerror(errno));
+        r->failed = 1;
         return FGM_EIO;
     }
     if (g.rows > 0) {
@@ -591,6 +593,12 @@ fgm_puzzle_peek(fgm_puzzle_reader *r, fgm_puzzle *out)
         *out = r->pending;
     }
     return st;
+}
+
+int
+fgm_puzzle_reader_failed(const fgm_puzzle_reader *r)
+{
+    return r ? r->failed : 0;
 }
 
 long

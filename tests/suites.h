@@ -20,7 +20,8 @@
     X(alldiff)              \
     X(solvers)              \
     X(v4)                   \
-    X(api)
+    X(api)                  \
+    X(reader)
 
 #define FGM_TEST_DECLARE(name) Suite *name##_suite(void);
 FGM_TEST_SUITES(FGM_TEST_DECLARE)

@@ -588,8 +588,8 @@ cmd_run(cli_args *a)
 
         if (rd) {
             st = fgm_puzzle_read(rd, &p);
-            if (st == FGM_EIO)
-                break;
+            if (st == FGM_EIO && !fgm_puzzle_reader_failed(rd))
+                break;      /* the end of the input */
             if (st != FGM_OK) {
                 code = cli_exit_code(st);
                 break;

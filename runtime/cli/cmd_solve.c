@@ -131,8 +131,8 @@ count_solutions(fgm_puzzle_reader *rd, const fgm_csp *csp, long cap,
         unique += complete && count == 1;
         n++;
     }
-    if (st != FGM_EIO)
-        code = cli_exit_code(st);
+    if (st != FGM_EIO || fgm_puzzle_reader_failed(rd))
+        code = cli_exit_code(st);   /* not the end of the input */
     code = cli_finish_stdout("solve", code);
     fprintf(stderr, "fgm: solver=dlx count: unique=%ld/%ld cap=%ld\n", unique,
             n, cap);

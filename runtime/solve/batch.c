@@ -331,5 +331,7 @@ fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
     once_free(&o);
     if (st != FGM_OK)
         return st;
-    return rst == FGM_EIO ? FGM_OK : rst;
+    /* The end of the input is FGM_EIO; so is a read error, which ended
+     * the batch early (the reader reported it). */
+    return rst == FGM_EIO && !fgm_puzzle_reader_failed(r) ? FGM_OK : rst;
 }

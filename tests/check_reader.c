@@ -1,0 +1,132 @@
+/* tests/check_reader.c: a read error part way through a puzzle stream.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * fopencookie (glibc, musl) makes a stream that serves a text and then
+ * fails, as a failing disk would; elsewhere the suite is empty.  It has a
+ * file of its own: _GNU_SOURCE here would make <pthread.h> (check_api.c)
+ * look for cpu_set_t in <sched.h>, which -Iruntime resolves to the
+ * schedule's header.
+ */
+#ifdef __linux__
+#define _GNU_SOURCE     /* fopencookie */
+#endif
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "../runtime/fgm.h"
+#include "suites.h"
+
+#ifdef __linux__
+#define EASY "003020600900305001001806400008102900700000008006708200002609500800203009005010300"
+
+/* A read-only stream serving TEXT, then failing with EIO. */
+typedef struct failing_stream {
+    const char *text;
+    size_t len, at;
+} failing_stream;
+
+static ssize_t
+failing_read(void *cookie, char *buf, size_t size)
+{
+    failing_stream *fs = cookie;
+    size_t n = fs->len - fs->at < size ? fs->len - fs->at : size;
+
+    if (n == 0) {
+        errno = EIO;
+        return -1;
+    }
+    memcpy(buf, fs->text + fs->at, n);
+    fs->at += n;
+    return (ssize_t)n;
+}
+
+/* A reader over TEXT that fails at its end (FAIL) or ends there; *F is
+ * the stream to close after the reader. */
+static fgm_puzzle_reader *
+reader_over(failing_stream *fs, const char *text, int fail, FILE **f)
+{
+    static const cookie_io_functions_t io = { failing_read, NULL, NULL,
+                                              NULL };
+    fgm_puzzle_reader *r;
+
+    fs->text = text;
+    fs->len = strlen(text);
+    fs->at = 0;
+    *f = fail ? fopencookie(fs, "r", io) : fmemopen((void *)text,
+                                                    strlen(text), "r");
+    ck_assert_ptr_nonnull(*f);
+    r = fgm_puzzle_reader_file(*f, "disk.txt", 0, 0, msg_sink, NULL);
+    ck_assert_ptr_nonnull(r);
+    return r;
+}
+
+static int
+count_items(void *ctx, const fgm_batch_item *it)
+{
+    int *n = ctx;
+
+    *n += it->res.solved;
+    return 0;
+}
+
+/* A read error ends the input with FGM_EIO, as its end does, but the
+ * reader says it failed and a batch over it fails, after the puzzles
+ * read before the error; at the true end neither happens. */
+START_TEST(test_read_error_is_not_the_end)
+{
+    fgm_ir *ir = fgm_ir_sudoku(3);
+    fgm_status st;
+    fgm_csp *csp = fgm_csp_new(ir, &st);
+    fgm_batch_opts bo;
+    failing_stream fs;
+    fgm_puzzle_reader *r;
+    fgm_puzzle p;
+    FILE *f;
+    int fail, solved;
+
+    ck_assert_ptr_nonnull(csp);
+    memset(&bo, 0, sizeof bo);
+    bo.solver = fgm_solver_find("dlx");
+    bo.csp = csp;
+    for (fail = 0; fail < 2; fail++) {
+        r = reader_over(&fs, EASY "\n" EASY "\n", fail, &f);
+        ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_OK);
+        ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_OK);
+        nmsgs = 0;
+        ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_EIO);
+        ck_assert_int_eq(fgm_puzzle_reader_failed(r), fail);
+        ck_assert_int_eq(nmsgs, fail);
+        if (fail)
+            ck_assert_msg(strstr(last_msg, "disk.txt:3: error: read error"),
+                          "got: %s", last_msg);
+        fgm_puzzle_reader_close(r);
+        fclose(f);
+
+        r = reader_over(&fs, EASY "\n" EASY "\n", fail, &f);
+        solved = 0;
+        ck_assert_int_eq(fgm_batch_run(r, &bo, count_items, &solved, NULL),
+                         fail ? FGM_EIO : FGM_OK);
+        ck_assert_int_eq(solved, 2);
+        fgm_puzzle_reader_close(r);
+        fclose(f);
+    }
+    ck_assert_int_eq(fgm_puzzle_reader_failed(NULL), 0);
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+}
+END_TEST
+#endif
+
+Suite *
+reader_suite(void)
+{
+    Suite *s = suite_create("reader");
+    TCase *tc = tcase_create("core");
+
+#ifdef __linux__
+    tcase_add_test(tc, test_read_error_is_not_the_end);
+#endif
+    suite_add_tcase(s, tc);
+    return s;
+}
