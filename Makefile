@@ -110,7 +110,7 @@ $(B)/gen/lexer.c $(B)/gen/lexer.h &: compiler/lexer.l | $(B)/.deps-ok
 # when the id changes, so unchanged sources rebuild nothing.
 BUILD_ID_SRC := runtime/kernels.h runtime/plugin_abi.h \
                 $(sort $(wildcard runtime/ops/*.h)) compiler/codegen.c \
-                compiler/codegen.h runtime/sched.c runtime/sched.h
+                compiler/codegen.h runtime/schedule.c runtime/schedule.h
 $(B)/gen/fgm_build_id.h: $(BUILD_ID_SRC) Makefile
 	@mkdir -p $(B)/gen
 	@id=$$(cat $(BUILD_ID_SRC) | sha256sum | cut -c1-16); \

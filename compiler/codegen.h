@@ -5,7 +5,7 @@
 #define FGM_CODEGEN_H
 
 #include <stdio.h>
-#include "../runtime/sched.h"
+#include "../runtime/schedule.h"
 
 /* Writes the plugin source of schedule S to F: readable C that includes
  * only plugin_abi.h and kernels.h, exports FGM_PLUGIN_ENTRY, and bakes the

@@ -7,7 +7,7 @@
 #ifndef FGM_INTERP_H
 #define FGM_INTERP_H
 
-#include "sched.h"
+#include "schedule.h"
 
 FGM_INTERNAL void fgm_interp_reset(const fgm_sched *s, fgm_state *st);
 FGM_INTERNAL double fgm_interp_sweep(const fgm_sched *s, fgm_state *st);

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 #include "ir.h"
-#include "sched.h"
+#include "schedule.h"
 
 const char *
 fgm_ir_name(const fgm_ir *ir)

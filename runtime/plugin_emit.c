@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "plugin.h"
-#include "sched.h"
+#include "schedule.h"
 #include "../compiler/codegen.h"
 
 /* The schedule of IR, or NULL after reporting why through DIAG. */

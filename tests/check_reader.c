@@ -2,10 +2,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * fopencookie (glibc, musl) makes a stream that serves a text and then
- * fails, as a failing disk would; elsewhere the suite is empty.  It has a
- * file of its own: _GNU_SOURCE here would make <pthread.h> (check_api.c)
- * look for cpu_set_t in <sched.h>, which -Iruntime resolves to the
- * schedule's header.
+ * fails, as a failing disk would; elsewhere the suite is empty.  A file
+ * of its own keeps _GNU_SOURCE out of the suites built, as the library
+ * is, with -D_POSIX_C_SOURCE alone.
  */
 #ifdef __linux__
 #define _GNU_SOURCE     /* fopencookie */

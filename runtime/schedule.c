@@ -1,4 +1,4 @@
-/* runtime/sched.c: lower an IR to its message schedule (see sched.h).
+/* runtime/schedule.c: lower an IR to its message schedule (see schedule.h).
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * requires: a valid IR; produces: factors, edges, per-variable edge lists,
@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "sched.h"
+#include "schedule.h"
 
 static const char *const op_names[] = { "neq", "table", "dirichlet",
                                         "alldiff" };

@@ -1,4 +1,5 @@
-/* runtime/sched.h: the message schedule of a model, computed once from its IR.
+/* runtime/schedule.h: the message schedule of a model, computed once from
+ * its IR.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The schedule is the IR lowered for message passing: alldiff factors are
@@ -9,8 +10,8 @@
  * factors in this order.  The interpreter walks these tables; the code
  * generator bakes the same tables into C.  Both call runtime/kernels.h.
  */
-#ifndef FGM_SCHED_H
-#define FGM_SCHED_H
+#ifndef FGM_SCHEDULE_H
+#define FGM_SCHEDULE_H
 
 #include "ir.h"
 #include "kernels.h"
@@ -67,4 +68,4 @@ FGM_INTERNAL void fgm_sched_free(fgm_sched *s);
 /* Name of an operator ("neq"). */
 FGM_INTERNAL const char *fgm_sched_op_name(fgm_op op);
 
-#endif /* FGM_SCHED_H */
+#endif /* FGM_SCHEDULE_H */
