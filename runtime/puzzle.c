@@ -488,8 +488,10 @@ fgm_puzzle_reader_open(const char *path, int n, int box, fgm_diag_fn diag,
 #define MAX_LINE 65536
 
 /* Reads the next line, newline kept, into R->buf.  Returns its length
- * (NUL bytes included), -1 at the end of the input or on a read error,
- * -2 past MAX_LINE bytes, -3 when out of memory. */
+ * (NUL bytes included), -1 at the end of the input or on a read error
+ * (even part way through a line: the part read is not a line, and a read
+ * after the error may go on past the bytes lost), -2 past MAX_LINE bytes,
+ * -3 when out of memory. */
 static long
 read_line(fgm_puzzle_reader *r)
 {
@@ -515,7 +517,7 @@ read_line(fgm_puzzle_reader *r)
         if (c == '\n')
             break;
     }
-    if (len == 0)
+    if (len == 0 || ferror(r->f))
         return -1;
     r->buf[len] = '\0';
     return (long)len;

@@ -23,6 +23,7 @@
 typedef struct failing_stream {
     const char *text;
     size_t len, at;
+    size_t failat;          /* nonzero: fail once there, then serve on */
 } failing_stream;
 
 static ssize_t
@@ -31,7 +32,10 @@ failing_read(void *cookie, char *buf, size_t size)
     failing_stream *fs = cookie;
     size_t n = fs->len - fs->at < size ? fs->len - fs->at : size;
 
-    if (n == 0) {
+    if (fs->failat && fs->at < fs->failat && fs->at + n > fs->failat)
+        n = fs->failat - fs->at;
+    if (n == 0 || (fs->failat && fs->at == fs->failat)) {
+        fs->failat = 0;
         errno = EIO;
         return -1;
     }
@@ -52,6 +56,7 @@ reader_over(failing_stream *fs, const char *text, int fail, FILE **f)
     fs->text = text;
     fs->len = strlen(text);
     fs->at = 0;
+    fs->failat = 0;
     *f = fail ? fopencookie(fs, "r", io) : fmemopen((void *)text,
                                                     strlen(text), "r");
     ck_assert_ptr_nonnull(*f);
@@ -115,6 +120,40 @@ START_TEST(test_read_error_is_not_the_end)
     fgm_ir_free(ir);
 }
 END_TEST
+
+/* A read error part way through a line ends the input there, at that
+ * line: the part read is not taken for a line (a malformed one), nor is
+ * the input read on past the error when the part read is blank or a
+ * comment.  The stream fails once and would then serve the rest, as a
+ * disk's retried read may. */
+START_TEST(test_read_error_mid_line)
+{
+    static const char *const texts[] = {
+        EASY "\n" EASY "\n" EASY "\n",
+        EASY "\n#                    \n" EASY "\n",
+    };
+    failing_stream fs;
+    fgm_puzzle_reader *r;
+    fgm_puzzle p;
+    FILE *f;
+    int i;
+
+    for (i = 0; i < 2; i++) {
+        r = reader_over(&fs, texts[i], 1, &f);
+        fs.failat = strlen(EASY) + 1 + 10;  /* line 2, ten bytes in */
+        ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_OK);
+        nmsgs = 0;
+        ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_EIO);
+        ck_assert_int_eq(fgm_puzzle_reader_failed(r), 1);
+        ck_assert_int_eq(nmsgs, 1);
+        ck_assert_msg(strstr(last_msg, "disk.txt:2: error: read error"),
+                      "text %d: got: %s", i, last_msg);
+        ck_assert_int_eq(fgm_puzzle_reader_count(r), 1);
+        fgm_puzzle_reader_close(r);
+        fclose(f);
+    }
+}
+END_TEST
 #endif
 
 Suite *
@@ -125,6 +164,7 @@ reader_suite(void)
 
 #ifdef __linux__
     tcase_add_test(tc, test_read_error_is_not_the_end);
+    tcase_add_test(tc, test_read_error_mid_line);
 #endif
     suite_add_tcase(s, tc);
     return s;
