@@ -432,47 +432,66 @@ model_make(const runstate *rs, const corpus *cp, int c, int exact,
     return FGM_OK;
 }
 
-/* Makes corpus C's models (read into CP) once and fills its rows. */
+/* Makes the models the solvers of corpus C (read into CP) run on:
+ * MODELS[0] for the probabilistic ones, [1] for the exact ones, each only
+ * if some solver needs it.  Returns FGM_OK or an error after reporting
+ * it. */
 static fgm_status
-run_corpus(runstate *rs, int c, const corpus *cp)
+models_make(const runstate *rs, const corpus *cp, int c,
+            corpus_model models[2])
 {
-    const fgm_bench_opts *o = rs->o;
-    corpus_model models[2];     /* [0] probabilistic, [1] exact solvers */
-    double *scratch = NULL;
     fgm_status st = FGM_OK;
     int s, k;
 
-    memset(models, 0, sizeof models);
+    for (s = 0; s < rs->o->nsolvers && st == FGM_OK; s++) {
+        k = (rs->solvers[s]->flags & FGM_SOLVER_EXACT) != 0;
+        if (!models[k].made)
+            st = model_make(rs, cp, c, k, &models[k]);
+    }
+    return st;
+}
+
+static void
+models_free(corpus_model models[2])
+{
+    int k;
+
+    for (k = 0; k < 2; k++) {
+        fgm_csp_free(models[k].csp);
+        fgm_ir_free(models[k].ir);
+        free(models[k].given);
+        free(models[k].sol);
+    }
+}
+
+/* Fills the rows of corpus C (read into CP, its models made). */
+static fgm_status
+run_corpus(runstate *rs, int c, const corpus *cp,
+           const corpus_model models[2])
+{
+    const fgm_bench_opts *o = rs->o;
+    double *scratch;
+    fgm_status st = FGM_OK;
+    int s;
+
     scratch = malloc((size_t)(cp->count > o->repeat ? cp->count : o->repeat)
                      * sizeof *scratch);
     if (!scratch) {
-        st = FGM_ENOMEM;
         fgm_diagf(o->diag, o->diag_ctx, "%s: error: %s", o->corpora[c],
-                  fgm_strerror(st));
-        goto done;
+                  fgm_strerror(FGM_ENOMEM));
+        return FGM_ENOMEM;
     }
     for (s = 0; s < o->nsolvers && st == FGM_OK; s++) {
         fgm_bench_row *row = &rs->b->rows[c * o->nsolvers + s];
-        corpus_model *m = &models[(rs->solvers[s]->flags
-                                   & FGM_SOLVER_EXACT) != 0];
+        const corpus_model *m = &models[(rs->solvers[s]->flags
+                                         & FGM_SOLVER_EXACT) != 0];
 
-        if (!m->made)
-            st = model_make(rs, cp, c, m == &models[1], m);
-        if (st != FGM_OK)
-            break;
         if (m->refused)
             row->unsupported = m->refused;
         else
             st = run_row(rs, cp, m->csp, m->given ? m->given : cp->given,
                          rs->solvers[s], rs->backends[s], row, m->sol,
                          scratch);
-    }
-done:
-    for (k = 0; k < 2; k++) {
-        fgm_csp_free(models[k].csp);
-        fgm_ir_free(models[k].ir);
-        free(models[k].given);
-        free(models[k].sol);
     }
     free(scratch);
     return st;
@@ -530,6 +549,7 @@ find_solvers(const fgm_bench_opts *o, const fgm_solver **out,
 fgm_status
 fgm_bench_run(const fgm_bench_opts *o, fgm_bench **out)
 {
+    corpus_model (*models)[2] = NULL;
     corpus *cps = NULL;
     runstate rs;
     fgm_status st;
@@ -557,11 +577,13 @@ fgm_bench_run(const fgm_bench_opts *o, fgm_bench **out)
     }
     if (st == FGM_ENOMEM)
         fgm_diagf(o->diag, o->diag_ctx, "error: %s", fgm_strerror(st));
-    /* Every corpus is read before any runs: one that cannot be read ends
-     * the bench at once, not after minutes of work on the others. */
+    /* Every corpus is read, and its models made, before any runs: a
+     * corpus that cannot be read or a model that does not fit it ends the
+     * bench at once, not after minutes of work on the others. */
     if (st == FGM_OK) {
         cps = calloc((size_t)o->ncorpora, sizeof *cps);
-        if (!cps) {
+        models = calloc((size_t)o->ncorpora, sizeof *models);
+        if (!cps || !models) {
             st = FGM_ENOMEM;
             fgm_diagf(o->diag, o->diag_ctx, "error: %s", fgm_strerror(st));
         }
@@ -569,12 +591,17 @@ fgm_bench_run(const fgm_bench_opts *o, fgm_bench **out)
     for (c = 0; st == FGM_OK && c < o->ncorpora; c++)
         st = corpus_load(&cps[c], o->corpora[c], o);
     for (c = 0; st == FGM_OK && c < o->ncorpora; c++)
-        st = run_corpus(&rs, c, &cps[c]);
+        st = models_make(&rs, &cps[c], c, models[c]);
+    for (c = 0; st == FGM_OK && c < o->ncorpora; c++)
+        st = run_corpus(&rs, c, &cps[c], models[c]);
     if (rs.sent)
         o->progress(o->progress_ctx, NULL);
-    for (c = 0; cps && c < o->ncorpora; c++)
+    for (c = 0; cps && models && c < o->ncorpora; c++) {
         free(cps[c].given);
+        models_free(models[c]);
+    }
     free(cps);
+    free(models);
     free(rs.solvers);
     free(rs.backends);
     if (st != FGM_OK) {

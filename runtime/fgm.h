@@ -736,7 +736,8 @@ void fgm_bench_opts_init(fgm_bench_opts *o);
  * interpreted), as an fgm_backend; -1 when NAME is none of them. */
 int fgm_bench_backend_find(const char *name);
 
-/* Runs the protocol; every corpus is read before any solver runs.  On
+/* Runs the protocol; every corpus is read, and its models made (the
+ * model hook called), before any solver runs.  On
  * FGM_OK, *OUT is a new fgm_bench owned by the caller (free with
  * fgm_bench_free).  Otherwise *OUT is NULL and the error was reported
  * through o->diag: FGM_EINVAL (unknown solver, empty corpus, a corpus

@@ -3,7 +3,6 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
 
@@ -76,48 +75,6 @@ bench_model_for(void *ctx, const char *corpus, int n, int box, int exact,
         return FGM_EINVAL;
     bm->code = 0;
     return FGM_OK;
-}
-
-/* With --model: whether it opens and fits the first puzzle of every
- * corpus, checked before anything runs (the bench makes each corpus's
- * model when it gets there, which may be minutes later).  Returns 0, or
- * the exit code after a message.  A corpus that cannot be read is left
- * for the bench to report, and so is any but a regular file: standard
- * input ("-"), /dev/stdin or a pipe (bash's <(...)), which a peek here
- * would consume. */
-static int
-model_fits_corpora(bench_model *bm, const char *const *corpora, int n)
-{
-    fgm_ir *ir;
-    int c, side, box, code = 0;
-
-    ir = cli_model_open(bm->spec, bm->defs, bm->ndefs, &side, &box, &code);
-    if (!ir)
-        return code;
-    fgm_ir_free(ir);
-    code = 0;
-    if (side == 0)
-        return cli_no_grid("bench: ", bm->spec);
-    for (c = 0; c < n; c++) {
-        fgm_puzzle_reader *rd;
-        fgm_puzzle p;
-        struct stat sb;
-
-        if (strcmp(corpora[c], "-") == 0 || stat(corpora[c], &sb) != 0
-            || !S_ISREG(sb.st_mode))
-            continue;
-        rd = fgm_puzzle_reader_open(corpora[c], 0, 0, NULL, NULL);
-        if (!rd)
-            continue;
-        if (fgm_puzzle_peek(rd, &p) == FGM_OK && p.n != side)
-            code = cli_fail(CLI_EINPUT, "bench: %s: puzzles of %dx%d cells, "
-                            "but model %s has a %dx%d grid", corpora[c], p.n,
-                            p.n, bm->spec, side, side);
-        fgm_puzzle_reader_close(rd);
-        if (code)
-            return code;
-    }
-    return 0;
 }
 
 static int
@@ -375,9 +332,6 @@ cmd_bench(cli_args *a)
             o.nsolvers++;
         }
     }
-    /* After the usage errors, which `fgm solve` reports first too. */
-    if (bm.spec && (code = model_fits_corpora(&bm, corpora, ncorpora)) != 0)
-        goto out;
     o.solvers = solvers;
     o.corpora = corpora;
     o.ncorpora = ncorpora;

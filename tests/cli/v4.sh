@@ -111,6 +111,13 @@ rc=$?
 grep -q "generated_16x16.txt: puzzles of 16x16 cells, but model m.fgm has a 9x9 grid" \
     "$TMP/late/err" || fail "bench --model misfit: $(head -c 300 "$TMP/late/err")"
 [ -e "$TMP/late/generated" ] && fail "bench ran the first corpus before refusing the model"
+# The same with the later corpus read from a pipe.
+(cd "$TMP/late" && cat "$OLDPWD/puzzles/generated_16x16.txt" |
+    "$fgm_abs" bench --model m.fgm --solvers ep-robust@compiled \
+    "$OLDPWD/$P" /dev/stdin >out 2>err)
+grep -q "/dev/stdin: puzzles of 16x16 cells, but model m.fgm has a 9x9 grid" \
+    "$TMP/late/err" || fail "bench --model misfit, pipe: $(head -c 300 "$TMP/late/err")"
+[ -e "$TMP/late/generated" ] && fail "bench ran a corpus before refusing the model for a pipe"
 # ... but standard input is left whole for the bench to read.
 grep -v "^#" $P | head -3 | "$FGM" bench --model sudoku:3 --solvers dlx --repeat 1 - \
     >"$TMP/out" 2>"$TMP/err" || fail "bench --model on stdin: $(head -c 300 "$TMP/err")"
