@@ -550,8 +550,9 @@ rebuild(const fgm_plugin_req *req, const paths *ps, fgm_plugin **out,
     st = writable_dir(ps->dir, ps->shown, why, whysize);
     if (st != FGM_OK)
         return st;
-    fgm_plugin_sweep_stale(ps->so, stale_age());
-    e = fgm_build_dir_open(&b, ps->so, base ? base + 1 : ps->c);
+    base = base ? base + 1 : ps->c;
+    fgm_plugin_sweep_stale(ps->so, base, stale_age());
+    e = fgm_build_dir_open(&b, ps->so, base);
     if (e == ENOMEM) {
         sayf(why, whysize, "%s", fgm_strerror(FGM_ENOMEM));
         return FGM_ENOMEM;

@@ -171,9 +171,11 @@ FGM_INTERNAL int fgm_plugin_sys_run(char *const argv[], double timeout_s,
 #define FGM_PLUGIN_EMIT_C "plugin.c"
 
 /* Removes the temporaries that builds of SO_PATH killed midway left next
- * to it (SO_PATH.tmp.XXXXXX, files and folders) once they are MIN_AGE_S
- * seconds old; best effort (runtime/plugin_stale.c). */
+ * to it (SO_PATH.tmp.XXXXXX, files, and folders holding the C file
+ * C_NAME, a base name) once they are MIN_AGE_S seconds old; best effort
+ * (runtime/plugin_stale.c). */
 FGM_INTERNAL void fgm_plugin_sweep_stale(const char *so_path,
+                                         const char *c_name,
                                          double min_age_s);
 
 #endif /* FGM_PLUGIN_H */

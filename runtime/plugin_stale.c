@@ -122,52 +122,33 @@ is_link_output(int dfd, const char *name)
                    || memcmp(head, zero, sizeof head) == 0));
 }
 
-/* The C source's base name for plugin base SO_BASE: NAME.ALGO.so gives
- * NAME.ALGO.c (plugin.c's paths).  NULL when out of memory. */
-static char *
-c_name_of(const char *so_base, size_t bl)
-{
-    size_t stem = bl >= 3 && strcmp(so_base + bl - 3, ".so") == 0 ? bl - 3
-                                                                   : bl;
-    char *c = malloc(stem + sizeof ".c");
-
-    if (c) {
-        memcpy(c, so_base, stem);
-        memcpy(c + stem, ".c", sizeof ".c");
-    }
-    return c;
-}
-
 void
-fgm_plugin_sweep_stale(const char *so_path, double min_age_s)
+fgm_plugin_sweep_stale(const char *so_path, const char *c_name,
+                       double min_age_s)
 {
     const char *slash = strrchr(so_path, '/');
     const char *base = slash ? slash + 1 : so_path;
     size_t bl = strlen(base);
     char *dir = slash ? strndup(so_path, (size_t)(slash - so_path) + 1)
                       : strdup(".");
-    char *c = c_name_of(base, bl);
     time_t now = time(NULL);
     struct dirent *e;
     struct stat sb;
     DIR *d;
 
-    d = dir && c ? opendir(dir) : NULL;
+    d = dir ? opendir(dir) : NULL;
     free(dir);
-    if (!d) {
-        free(c);
+    if (!d)
         return;
-    }
     while ((e = readdir(d)) != NULL) {
         if (!is_temp_of(e->d_name, base, bl)
             || fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0
             || difftime(now, sb.st_mtime) < min_age_s)
             continue;
         if (S_ISDIR(sb.st_mode))
-            remove_folder(dirfd(d), e->d_name, c, strlen(c));
+            remove_folder(dirfd(d), e->d_name, c_name, strlen(c_name));
         else if (S_ISREG(sb.st_mode) && is_link_output(dirfd(d), e->d_name))
             unlinkat(dirfd(d), e->d_name, 0);
     }
     closedir(d);
-    free(c);
 }
