@@ -361,9 +361,9 @@ run_row(runstate *rs, const corpus *cp, const fgm_csp *csp, const int *clues,
 }
 
 /* The model one kind of solver (exact or probabilistic) runs a corpus
- * on, made when the first row of that kind needs it. */
+ * on, made before any run when some solver of that kind is listed (IR
+ * set). */
 typedef struct corpus_model {
-    int made;
     fgm_ir *ir;
     fgm_csp *csp;             /* NULL when refused */
     const char *refused;      /* fgm_csp_new's reason, or NULL */
@@ -385,7 +385,6 @@ model_make(const runstate *rs, const corpus *cp, int c, int exact,
     const char *path = o->corpora[c];
     fgm_status st = FGM_OK;
 
-    m->made = 1;
     if (o->model) {
         st = o->model(o->model_ctx, path, cp->n, cp->box, exact, &m->ir);
         if (st != FGM_OK) {
@@ -445,7 +444,7 @@ models_make(const runstate *rs, const corpus *cp, int c,
 
     for (s = 0; s < rs->o->nsolvers && st == FGM_OK; s++) {
         k = (rs->solvers[s]->flags & FGM_SOLVER_EXACT) != 0;
-        if (!models[k].made)
+        if (!models[k].ir)
             st = model_make(rs, cp, c, k, &models[k]);
     }
     return st;
