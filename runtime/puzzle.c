@@ -654,7 +654,7 @@ fgm_puzzle_parse(const char *text, const char *name, int n, int box,
             fgm_diagf(diag, ctx, "%s:%ld: error: more than one puzzle in "
                       "the text", name, next.line);
             st = FGM_EPARSE;
-        } else if (st == FGM_EIO && !ferror(r->f)) {
+        } else if (st == FGM_EIO && !fgm_puzzle_reader_failed(r)) {
             st = FGM_OK;    /* the end of the text */
         }
     }
