@@ -68,6 +68,12 @@ int cli_parse_double(const char *cmd, const char *name, const char *s,
 fgm_ir *cli_model_open(const char *spec, const char *const *defines,
                        int ndefines, int *n, int *box, int *code);
 
+/* CLI_DEFAULT_MODEL for box side BOX (-D B=BOX), through cli_model_open.
+ * NULL with *CODE 0 when the file cannot be read (the caller falls back
+ * to a built-in model), or NULL after a message with *CODE the exit
+ * code. */
+fgm_ir *cli_default_model(int box, int *n, int *nbox, int *code);
+
 /* The error for puzzles given to MODEL when cli_model_open found no grid
  * for them (*N = 0), after WHERE ("solve: " or "FILE: error: "); returns
  * its exit code.  A puzzle's cells would otherwise land on (and past)

@@ -47,8 +47,6 @@ bench_model_for(void *ctx, const char *corpus, int n, int box, int exact,
                 fgm_ir **out)
 {
     bench_model *bm = ctx;
-    char def[32];
-    const char *defv[1] = { def };
     int mn, mbox;
 
     *out = NULL;
@@ -64,10 +62,10 @@ bench_model_for(void *ctx, const char *corpus, int n, int box, int exact,
                                      mn, mn)
                           : cli_no_grid("bench: ", bm->spec);
         }
-    } else if (!exact && box > 0 && access(CLI_DEFAULT_MODEL, R_OK) == 0) {
-        snprintf(def, sizeof def, "B=%d", box);
-        *out = cli_model_open(CLI_DEFAULT_MODEL, defv, 1, &mn, &mbox,
-                              &bm->code);
+    } else if (!exact && box > 0) {
+        *out = cli_default_model(box, &mn, &mbox, &bm->code);
+        if (!*out && !bm->code)
+            return FGM_OK;      /* unreadable: the built-in model */
     } else {
         return FGM_OK;          /* the built-in model */
     }
@@ -97,7 +95,6 @@ usage(void)
 static fgm_ir *
 timed_model(const bench_model *bm, const char **label)
 {
-    static const char *const b3[1] = { "B=3" };
     fgm_ir *plain, *ir;
     int n, box, code;
 
@@ -106,10 +103,10 @@ timed_model(const bench_model *bm, const char **label)
         return cli_model_open(bm->spec, bm->defs, bm->ndefs, &n, &box,
                               &code);
     }
-    if (access(CLI_DEFAULT_MODEL, R_OK) == 0) {
-        *label = CLI_DEFAULT_MODEL " (B=3)";
-        return cli_model_open(CLI_DEFAULT_MODEL, b3, 1, &n, &box, &code);
-    }
+    *label = CLI_DEFAULT_MODEL " (B=3)";
+    ir = cli_default_model(3, &n, &box, &code);
+    if (ir || code)
+        return ir;
     *label = "the built-in 9x9 robust model";
     plain = fgm_ir_sudoku(3);
     ir = plain ? fgm_ir_robust(plain) : NULL;

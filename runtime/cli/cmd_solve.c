@@ -296,22 +296,18 @@ cmd_solve(cli_args *a)
             fgm_puzzle_reader_close(rd);
             return cli_exit_code(st == FGM_EIO ? FGM_EPARSE : st);
         }
-        if (!out.exact && access(CLI_DEFAULT_MODEL, R_OK) == 0) {
-            /* Probabilistic solvers run the shipped model (DESIGN.md),
-             * compiled for this size into generated/ on first use. */
-            char def[32];
-            const char *defv[1] = { def };
-
-            snprintf(def, sizeof def, "B=%d", first.box);
-            ir = cli_model_open(CLI_DEFAULT_MODEL, defv, 1, &n, &box, &code);
-            if (!ir) {
+        /* Probabilistic solvers run the shipped model (DESIGN.md),
+         * compiled for this size into generated/ on first use; the exact
+         * ones search the built-in model directly. */
+        if (!out.exact) {
+            ir = cli_default_model(first.box, &n, &box, &code);
+            if (!ir && code) {
                 fgm_puzzle_reader_close(rd);
                 return code;
             }
-        } else {
-            /* The exact solvers search the built-in model directly. */
-            ir = fgm_ir_sudoku(first.box);
         }
+        if (!ir)
+            ir = fgm_ir_sudoku(first.box);
         if (!ir) {
             fgm_puzzle_reader_close(rd);
             return cli_fail(CLI_EINTERNAL, "out of memory");

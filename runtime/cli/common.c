@@ -220,6 +220,19 @@ cli_model_open(const char *spec, const char *const *defines, int ndefines,
     return ir;
 }
 
+fgm_ir *
+cli_default_model(int box, int *n, int *nbox, int *code)
+{
+    char def[32];
+    const char *defv[1] = { def };
+
+    *code = 0;
+    if (access(CLI_DEFAULT_MODEL, R_OK) != 0)
+        return NULL;
+    snprintf(def, sizeof def, "B=%d", box);
+    return cli_model_open(CLI_DEFAULT_MODEL, defv, 1, n, nbox, code);
+}
+
 int
 cli_set_algo(const char *cmd, fgm_ir *ir, const char *name)
 {
