@@ -237,6 +237,17 @@ fail:
 }
 
 int
+fgm_csp_given_ok(const fgm_csp *csp, const int *given)
+{
+    int v;
+
+    for (v = 0; given && v < csp->nvars; v++)
+        if (given[v] < -1 || given[v] >= csp->card[v])
+            return 0;
+    return 1;
+}
+
+int
 fgm_csp_init_domains(const fgm_csp *csp, const int *given, fgm_dom *dom)
 {
     int v;

@@ -56,6 +56,10 @@ fgm_csp_peers(const fgm_csp *csp, int v)
     return csp->peers + csp->peer_off[v];
 }
 
+/* Whether every clue of GIVEN (NULL: none) is -1 (free) or a value index
+ * of its variable: what the exact solvers take. */
+FGM_INTERNAL int fgm_csp_given_ok(const fgm_csp *csp, const int *given);
+
 /* Initial domains: full[v], narrowed to {given[v]} where given[v] >= 0.
  * Returns 0 if a clue lies outside its variable's domain, 1 otherwise. */
 FGM_INTERNAL int fgm_csp_init_domains(const fgm_csp *csp, const int *given,

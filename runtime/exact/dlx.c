@@ -420,7 +420,7 @@ fgm_dlx_run(fgm_dlx *x, const int *given, const fgm_dlx_limits *lim,
             long *count, double *marginals, int *first, long *nodes)
 {
     const fgm_csp *csp;
-    int v, row;
+    int row;
 
     if (!x || !count)
         return FGM_EINVAL;
@@ -428,10 +428,8 @@ fgm_dlx_run(fgm_dlx *x, const int *given, const fgm_dlx_limits *lim,
     *count = 0;
     if (nodes)
         *nodes = 0;
-    if (given)
-        for (v = 0; v < csp->nvars; v++)
-            if (given[v] < -1 || given[v] >= csp->card[v])
-                return FGM_EINVAL;
+    if (!fgm_csp_given_ok(csp, given))
+        return FGM_EINVAL;
     x->job = NULL;
     x->cap = lim ? lim->cap : 0;
     x->deadline = lim ? lim->deadline : 0;

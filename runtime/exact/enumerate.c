@@ -162,9 +162,8 @@ fgm_enumerate(const fgm_csp *csp, const int *given, long max_leaves,
 
     if (!csp || !marginals)
         return FGM_EINVAL;
-    for (v = 0; given && v < csp->nvars; v++)
-        if (given[v] < -1 || given[v] >= csp->card[v])
-            return FGM_EINVAL;
+    if (!fgm_csp_given_ok(csp, given))
+        return FGM_EINVAL;
     mc = csp->maxcard;
     memset(&w, 0, sizeof w);
     w.csp = csp;
