@@ -141,6 +141,27 @@ fgm_v_floor(fgm_v4 x, double lo)
     return __builtin_ia32_maxpd256(fgm_v_splat(lo), x);
 }
 
+/* { a0, a1, b0, b1 }: the two low lanes of two chunks in one. */
+FGM_K_HOT fgm_v4
+fgm_v_pack2(fgm_v4 a, fgm_v4 b)
+{
+    return __builtin_shufflevector(a, b, 0, 1, 4, 5);
+}
+
+/* { x0, x1, 0, 0 } and { x2, x3, 0, 0 }: fgm_v_pack2 undone, with +0.0
+ * in the high lanes. */
+FGM_K_HOT fgm_v4
+fgm_v_low2(fgm_v4 x)
+{
+    return __builtin_shufflevector(x, fgm_v_splat(0.0), 0, 1, 4, 5);
+}
+
+FGM_K_HOT fgm_v4
+fgm_v_high2(fgm_v4 x)
+{
+    return __builtin_shufflevector(x, fgm_v_splat(0.0), 2, 3, 4, 5);
+}
+
 #else /* two 128-bit halves */
 
 typedef double fgm_v2 __attribute__((vector_size(16)));
@@ -246,6 +267,31 @@ fgm_v_sum2(fgm_v4 a, fgm_v4 b)
             + __builtin_shufflevector(a.lo, b.lo, 1, 3))
            + (__builtin_shufflevector(a.hi, b.hi, 0, 2)
               + __builtin_shufflevector(a.hi, b.hi, 1, 3));
+}
+
+/* See the AVX versions. */
+FGM_K_HOT fgm_v4
+fgm_v_pack2(fgm_v4 a, fgm_v4 b)
+{
+    fgm_v4 r = { a.lo, b.lo };
+
+    return r;
+}
+
+FGM_K_HOT fgm_v4
+fgm_v_low2(fgm_v4 x)
+{
+    fgm_v4 r = { x.lo, { 0.0, 0.0 } };
+
+    return r;
+}
+
+FGM_K_HOT fgm_v4
+fgm_v_high2(fgm_v4 x)
+{
+    fgm_v4 r = { x.hi, { 0.0, 0.0 } };
+
+    return r;
 }
 
 #if defined(__SSE2__)
