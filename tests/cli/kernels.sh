@@ -19,4 +19,20 @@ done
 cmp -s "$TMP/lib.txt" "$TMP/plugin.txt" \
     || fail "library and plugin builds of the alldiff kernel differ: $(diff "$TMP/lib.txt" "$TMP/plugin.txt" | head -c 300)"
 
+# The x != y sum-product kernel (four-lane vectors, or pairs of halves;
+# the last chunks of two variables divided together for 9 or 25 values):
+# the same bits in both builds, each equal to a scalar reference
+# (tests/neq_paths.c).
+for build in lib:-O2 plugin:"-O3 -march=native"; do
+    name=${build%%:*}
+    $CC -std=c11 ${build#*:} -ffp-contract=off -D_POSIX_C_SOURCE=200809L \
+        -Iruntime tests/neq_paths.c -o "$TMP/neq_$name" -lm \
+        || fail "neq_paths.c builds with ${build#*:}"
+    "$TMP/neq_$name" >"$TMP/neq_$name.txt" \
+        || fail "$name build: the neq kernel differs from its scalar reference"
+done
+[ "$(wc -l <"$TMP/neq_lib.txt")" -eq 3600 ] || fail "neq_paths: 3600 updates, got $(wc -l <"$TMP/neq_lib.txt")"
+cmp -s "$TMP/neq_lib.txt" "$TMP/neq_plugin.txt" \
+    || fail "library and plugin builds of the neq kernel differ"
+
 finish

@@ -1,0 +1,210 @@
+/* tests/neq_paths.c: the x != y sum-product kernel, printed to the bit.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Not a unit test (the Makefile links only tests/check_*.c):
+ * tests/cli/kernels.sh builds it with the library's flags and with a
+ * plugin's (-O3 -march=native: four-lane AVX vectors instead of pairs of
+ * two-lane halves) and requires the two outputs to be identical.  Each
+ * build also checks every message and belief against a scalar reference
+ * that spells out the kernel's arithmetic in the same order (cavity
+ * r = belief / message, z = sum r taken lane-wise over the chunks then
+ * (l0 + l1) + (l2 + l3), message (z' - r') (1/z') / (K - 1) floored at
+ * FGM_K_FLOOR, damped and committed, belief r m / z), and exits 1 on the
+ * first difference.  Domains of 4c + 1 and 4c + 2 values divide the last
+ * chunk of both variables together (fgm_k_unpacked_chunks): the
+ * reference knows nothing of that, so a lane put in the wrong place
+ * shows.
+ *
+ * Inputs: for every K = 2..16, random beliefs (zeros, subnormals, an
+ * all-zero belief: a contradiction) and messages over two disjoint pairs
+ * of variables, run through fgm_k_neq one update at a time and through
+ * fgm_k_neq_group two at a time, in four modes: plain, damped with
+ * change tracking, parallel, and parallel with stored
+ * variable-to-factor messages.  Output: one line per update, every lane
+ * of both messages and both beliefs (dead lanes included) in %a.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "kernels.h"
+
+#define MAXK 16
+#define NVAR 4          /* two disjoint pairs: (0, 1) and (2, 3) */
+#define TRIALS 30
+
+static unsigned long long state = 0x2545f4914f6cdd1dULL;
+
+static double
+uniform(void)
+{
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return (double)(state >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* A value of a belief (BELIEF) or message: mostly ordinary, sometimes
+ * tiny; a belief's may also be 0 or subnormal, a message's stay at or
+ * above FGM_K_FLOOR, as the kernels keep them. */
+static double
+entry(int belief)
+{
+    double u = uniform();
+
+    if (belief && u < 0.1)
+        return 0.0;
+    if (u < 0.15)
+        return belief ? 1e-300 * uniform() : FGM_K_FLOOR * (1.0 + uniform());
+    if (u < 0.2)
+        return 1e-20 * uniform() + (belief ? 0.0 : FGM_K_FLOOR);
+    return uniform() + 1e-3;
+}
+
+typedef struct world {
+    double belief[NVAR * MAXK], msg[NVAR * MAXK], prev[NVAR * MAXK];
+} world;
+
+/* Fills W for K values at stride S: dead lanes 0 in beliefs and stored
+ * messages, FGM_K_FLOOR in messages (kernels.h). */
+static void
+fill(world *w, int k, int s, int trial)
+{
+    int i, v;
+
+    memset(w, 0, sizeof *w);
+    for (i = 0; i < NVAR; i++)
+        for (v = 0; v < s; v++) {
+            int live = v < k;
+
+            w->belief[i * s + v] = live ? entry(1) : 0.0;
+            w->msg[i * s + v] = live ? entry(0) : FGM_K_FLOOR;
+            w->prev[i * s + v] = live ? uniform() + 1e-3 : 0.0;
+        }
+    if (trial == 0)         /* a contradiction: x has no mass */
+        for (v = 0; v < k; v++)
+            w->belief[v] = 0.0;
+}
+
+/* The reference: one update of x != y, variables X and Y, edges X and Y
+ * (edge i carries the message to variable i), on W. */
+static void
+reference(world *w, const fgm_state *st, int x, int y, int k, int s)
+{
+    double r[2][MAXK], acc[2][FGM_K_LANES], z[2], inv[2], n[2][MAXK];
+    double k1 = 1.0 / (k - 1), d = st->damping, t, old;
+    int var[2] = { x, y }, i, v, l;
+
+    for (i = 0; i < 2; i++) {
+        for (v = 0; v < s; v++) {
+            int e = var[i] * s + v;
+
+            if (st->damp_v2f)
+                r[i][v] = v < k ? w->prev[e] : 0.0;
+            else
+                r[i][v] = w->belief[e] / w->msg[e];
+        }
+        for (l = 0; l < FGM_K_LANES; l++) {
+            acc[i][l] = r[i][l];
+            for (v = l + FGM_K_LANES; v < s; v += FGM_K_LANES)
+                acc[i][l] += r[i][v];
+        }
+        z[i] = (acc[i][0] + acc[i][1]) + (acc[i][2] + acc[i][3]);
+    }
+    if (!(z[0] > 0.0) || !(z[1] > 0.0)) {
+        for (i = 0; i < 2; i++)
+            for (v = 0; v < s; v++)
+                r[i][v] = v < k ? 1.0 : 0.0;
+        z[0] = z[1] = (double)k;
+    }
+    for (i = 0; i < 2; i++)
+        inv[i] = 1.0 / z[i];
+    for (i = 0; i < 2; i++)
+        for (v = 0; v < k; v++) {
+            /* The message to var[i] comes from the other variable. */
+            t = (z[1 - i] - r[1 - i][v]) * (inv[1 - i] * k1);
+            if (d > 0.0) {
+                old = w->msg[var[i] * s + v];
+                t = (1.0 - d) * t + d * old;
+            }
+            n[i][v] = FGM_K_FLOOR > t ? FGM_K_FLOOR : t;
+        }
+    for (i = 0; i < 2; i++)
+        for (v = 0; v < k; v++) {
+            w->msg[var[i] * s + v] = n[i][v];
+            if (!st->parallel)
+                w->belief[var[i] * s + v] = (r[i][v] * n[i][v]) * inv[i];
+        }
+}
+
+/* Whether the live lanes of A and B agree to the bit (NaN included). */
+static int
+same(const world *a, const world *b, int k, int s)
+{
+    int i, v;
+
+    for (i = 0; i < NVAR; i++)
+        for (v = 0; v < k; v++)
+            if (memcmp(&a->msg[i * s + v], &b->msg[i * s + v],
+                       sizeof(double)) != 0
+                || memcmp(&a->belief[i * s + v], &b->belief[i * s + v],
+                          sizeof(double)) != 0)
+                return 0;
+    return 1;
+}
+
+static void
+print(const world *w, int k, int s, int mode, int grouped)
+{
+    int i, v;
+
+    printf("K=%d mode=%d group=%d", k, mode, grouped);
+    for (i = 0; i < NVAR * s; i++)
+        printf(" %a/%a", w->msg[i], w->belief[i]);
+    for (i = 0; i < NVAR; i++)          /* dead lanes of beliefs stay 0 */
+        for (v = k; v < s; v++)
+            if (w->belief[i * s + v] != 0.0)
+                printf(" DEAD-LANE-NONZERO");
+    printf("\n");
+}
+
+int
+main(void)
+{
+    static const int rows[2][4] = { { 0, 0, 1, 2 }, { 2, 2, 3, 0 } };
+    double scratch[1];
+    int k, trial, mode, grouped, bad = 0;
+
+    for (k = 2; k <= MAXK; k++)
+        for (trial = 0; trial < TRIALS; trial++)
+            for (mode = 0; mode < 4; mode++)
+                for (grouped = 0; grouped < 2; grouped++) {
+                    int s = FGM_K_NCHUNKS(k) * FGM_K_LANES;
+                    world w, ref;
+                    fgm_state st;
+
+                    fill(&w, k, s, trial);
+                    memset(&st, 0, sizeof st);
+                    st.belief = w.belief;
+                    st.msg = w.msg;
+                    st.prev = w.prev;
+                    st.damping = mode == 1 || mode == 3 ? 0.3 : 0.0;
+                    st.track_change = mode == 1;
+                    st.parallel = mode >= 2;
+                    st.damp_v2f = mode == 3;
+                    ref = w;
+                    reference(&ref, &st, 0, 1, k, s);
+                    reference(&ref, &st, 2, 3, k, s);
+                    if (grouped) {
+                        fgm_k_neq_group(&st, rows[0], rows[1], 2, s, k, 0,
+                                        scratch);
+                    } else {
+                        fgm_k_neq(&st, 0, 1, 0, 1, s, k, 0, scratch);
+                        fgm_k_neq(&st, 2, 3, 2, 3, s, k, 0, scratch);
+                    }
+                    print(&w, k, s, mode, grouped);
+                    if (!same(&w, &ref, k, s) && bad++ < 5)
+                        fprintf(stderr, "neq_paths: K=%d trial %d mode %d "
+                                "group %d differs from the reference\n", k,
+                                trial, mode, grouped);
+                }
+    return bad ? 1 : 0;
+}
