@@ -168,7 +168,7 @@ cmd_solve(cli_args *a)
     fgm_solve_opts so;
     solve_out out;
     long threads = 1, seed = 0, cap = 2, iters = 0, fix = 0;
-    int count = 0;
+    int count = 0, cap_set = 0;
     double timeout = 0;
     int r, code, n = 0, box = 0;
     fgm_puzzle_reader *rd;
@@ -227,6 +227,7 @@ cmd_solve(cli_args *a)
             if (r < 0 || !cli_parse_long("solve", "--cap", val, 1,
                                          1000000000000L, &cap))
                 return CLI_EUSAGE;
+            cap_set = 1;
         } else if ((r = cli_opt_value(a, "-D", &val)) != 0) {
             if (r < 0)
                 return usage();
@@ -251,6 +252,18 @@ cmd_solve(cli_args *a)
                         "list`)", solver_name);
     out.solver = solver_name;
     out.exact = (fgm_solver_flags(bo.solver) & FGM_SOLVER_EXACT) != 0;
+    /* An option the run would not read is refused, not ignored: the user
+     * meant something by it. */
+    if (so.lcv && strcmp(solver_name, "mrv") != 0)
+        return cli_fail(CLI_EUSAGE, "solve: --lcv orders the values of "
+                        "--solver mrv only, not %s", solver_name);
+    if (iters && out.exact)
+        return cli_fail(CLI_EUSAGE, "solve: --iters sets the sweeps of the "
+                        "probabilistic solvers; %s is exact", solver_name);
+    if (cap_set && !count)
+        return cli_fail(CLI_EUSAGE, "solve: --cap N goes with --count");
+    if (count && strcmp(solver_name, "dlx") != 0)
+        return cli_fail(CLI_EUSAGE, "solve: --count needs --solver dlx");
     out.backend = out.exact ? "exact" : "auto";
     if (out.exact) {
         /* The exact solvers search the model directly: they have no
@@ -320,10 +333,7 @@ cmd_solve(cli_args *a)
         return cli_fail(cli_exit_code(st), "solve: %s", fgm_strerror(st));
     }
     if (count) {
-        if (strcmp(solver_name, "dlx") != 0)
-            code = cli_fail(CLI_EUSAGE, "solve: --count needs --solver dlx");
-        else
-            code = count_solutions(rd, csp, cap, timeout, out.csv);
+        code = count_solutions(rd, csp, cap, timeout, out.csv);
         fgm_csp_free(csp);
         fgm_puzzle_reader_close(rd);
         fgm_ir_free(ir);

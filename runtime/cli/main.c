@@ -130,8 +130,13 @@ dispatch(cli_args *a, int help)
     if (strcmp(cmd, "list") == 0)
         return cmd_list(a);
     if (strcmp(cmd, "version") == 0 || strcmp(cmd, "--version") == 0) {
+        /* Takes no arguments, as list; a full disk is an error. */
+        if (a->argc - a->i != 0) {
+            fprintf(stderr, "usage: fgm version\n");
+            return CLI_EUSAGE;
+        }
         printf("fgm %s\n", FGM_VERSION);
-        return CLI_OK;
+        return cli_finish_stdout("version", CLI_OK);
     }
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0
         || strcmp(cmd, "-h") == 0) {

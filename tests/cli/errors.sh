@@ -33,6 +33,22 @@ expect_out "^usage: fgm list$" "list --help prints its usage"
 expect_err "solve: write error on standard output" "solve to a full disk"
 "$FGM" run models/dice.fgm --backend interpreted >/dev/full 2>"$TMP/err"
 [ $? = 1 ] || fail "run to a full disk did not exit 1"
+"$FGM" version >/dev/full 2>"$TMP/err"
+[ $? = 1 ] || fail "version to a full disk did not exit 1"
+expect_err "version: write error on standard output" "version to a full disk"
+# version, like list, takes no arguments.
+expect_exit 2 "version extra" -- "$FGM" version extra
+expect_err "^usage: fgm version$" "version extra"
+# An option the solver would not read is refused, not ignored.
+expect_exit 2 "solve --lcv with dlx" -- "$FGM" solve --solver dlx --lcv puzzles/seed003.txt
+expect_err "solve: --lcv orders the values of --solver mrv only, not dlx" "solve --lcv with dlx"
+expect_exit 2 "solve --cap without --count" -- "$FGM" solve --cap 3 puzzles/seed003.txt
+expect_err "solve: --cap N goes with --count" "solve --cap without --count"
+expect_exit 2 "solve --iters with norvig" -- "$FGM" solve --solver norvig --iters 5 puzzles/seed003.txt
+expect_err "solve: --iters sets the sweeps of the probabilistic solvers; norvig is exact" "solve --iters with norvig"
+expect_exit 2 "solve --count with norvig" -- "$FGM" solve --solver norvig --count puzzles/seed003.txt
+expect_err "solve: --count needs --solver dlx" "solve --count with norvig"
+expect_exit 0 "solve --lcv with mrv" -- "$FGM" solve --solver mrv --lcv puzzles/seed003.txt
 # An exact solver takes no backend, in bench as in solve; dump names an
 # unknown option.
 expect_exit 2 "bench dlx@compiled" -- "$FGM" bench --solvers dlx@compiled puzzles/seed003.txt
