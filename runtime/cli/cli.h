@@ -60,6 +60,9 @@ int cli_parse_double(const char *cmd, const char *name, const char *s,
 /* Most -D NAME=VALUE options one command takes. */
 #define CLI_MAXDEFINES 64
 
+/* Whether the model SPEC names is a .fgm file (else a built-in one). */
+int cli_is_model_file(const char *spec);
+
 /* Builds the IR named by SPEC: "sudoku:B" (box side 2..5), "latin:N", or a
  * .fgm file compiled with DEFINES[0..NDEFINES-1] ("NAME=VALUE", from -D:
  * they override the model's consts; .fgm only), and the puzzle side *N and

@@ -88,26 +88,46 @@ usage(void)
     return CLI_EUSAGE;
 }
 
+/* How `bench --backends` names the model it times: the --model with its
+ * -D settings, e.g. "models/sudoku.fgm (B=2)", into LABEL (SIZE bytes). */
+static void
+spec_label(const bench_model *bm, char *label, size_t size)
+{
+    size_t len;
+    int i;
+
+    snprintf(label, size, "%s", bm->spec);
+    for (i = 0; i < bm->ndefs; i++) {
+        len = strlen(label);
+        snprintf(label + len, size - len, "%s%s%s", i ? ", " : " (",
+                 bm->defs[i], i + 1 == bm->ndefs ? ")" : "");
+    }
+}
+
 /* The model whose plugin build and load `bench --backends` times: the
  * --model, else the shipped model for 9x9 grids, else the built-in robust
- * 9x9 model; its name for the report goes to *LABEL.  NULL if it cannot
- * be made (a message was printed). */
+ * 9x9 model; its name for the report goes to LABEL (SIZE bytes), and
+ * *PARSED says whether it came from a model file.  NULL if it cannot be
+ * made (a message was printed). */
 static fgm_ir *
-timed_model(const bench_model *bm, const char **label)
+timed_model(const bench_model *bm, char *label, size_t size, int *parsed)
 {
     fgm_ir *plain, *ir;
     int n, box, code;
 
     if (bm->spec) {
-        *label = bm->spec;
+        spec_label(bm, label, size);
+        *parsed = cli_is_model_file(bm->spec);
         return cli_model_open(bm->spec, bm->defs, bm->ndefs, &n, &box,
                               &code);
     }
-    *label = CLI_DEFAULT_MODEL " (B=3)";
+    snprintf(label, size, "%s", CLI_DEFAULT_MODEL " (B=3)");
+    *parsed = 1;
     ir = cli_default_model(3, &n, &box, &code);
     if (ir || code)
         return ir;
-    *label = "the built-in 9x9 robust model";
+    snprintf(label, size, "%s", "the built-in 9x9 robust model");
+    *parsed = 0;
     plain = fgm_ir_sudoku(3);
     ir = plain ? fgm_ir_robust(plain) : NULL;
     fgm_ir_free(plain);
@@ -118,15 +138,16 @@ timed_model(const bench_model *bm, const char **label)
  * end included: first into an empty folder (code generation + C compiler
  * + load), then again (load only).  Returns 0 if no plugin could be had. */
 static int
-plugin_times(const bench_model *bm, const char **label, double *compile_ms,
-             double *load_ms)
+plugin_times(const bench_model *bm, char *label, size_t size, int *parsed,
+             double *compile_ms, double *load_ms)
 {
     char dir[] = "/tmp/fgm_bench_XXXXXX", cmd[64];
     fgm_model_opts mo;
     fgm_model *m;
     int pass, ok = 1;
 
-    *label = "the 9x9 model";
+    snprintf(label, size, "%s", "the 9x9 model");
+    *parsed = 0;
     if (!mkdtemp(dir))
         return 0;
     memset(&mo, 0, sizeof mo);
@@ -134,7 +155,7 @@ plugin_times(const bench_model *bm, const char **label, double *compile_ms,
     mo.out_dir = dir;
     for (pass = 0; pass < 2 && ok; pass++) {
         double t0 = fgm_now();
-        fgm_ir *ir = timed_model(bm, label);
+        fgm_ir *ir = timed_model(bm, label, size, parsed);
 
         ok = ir && fgm_model_open_ir(ir, &mo, &m, NULL, NULL) == FGM_OK;
         *(pass ? load_ms : compile_ms) = (fgm_now() - t0) * 1e3;
@@ -154,15 +175,20 @@ plugin_times(const bench_model *bm, const char **label, double *compile_ms,
 static void
 backend_report(const fgm_bench *b, const bench_model *bm)
 {
-    const char *label;
+    /* "parse" for a model file; a built-in model's IR is built, not
+     * parsed (that takes microseconds). */
+    char label[512];
+    const char *front;
     double cms, lms;
+    int parsed;
 
     fgm_bench_write_backends(b, stdout);
-    if (plugin_times(bm, &label, &cms, &lms))
-        printf("plugin for %s: parse + generate + compile + load %.0f ms, "
-               "parse + load an up-to-date plugin %.2f ms\n", label, cms,
-               lms);
-    else
+    if (plugin_times(bm, label, sizeof label, &parsed, &cms, &lms)) {
+        front = parsed ? "parse" : "build the IR";
+        printf("plugin for %s: %s + generate + compile + load %.0f ms, "
+               "%s + load an up-to-date plugin %.2f ms\n", label, front,
+               cms, front, lms);
+    } else
         printf("plugin for %s: could not be built\n", label);
 }
 

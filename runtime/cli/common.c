@@ -150,16 +150,23 @@ cli_no_grid(const char *where, const char *model)
                     "at its first variable to put puzzles on", where, model);
 }
 
+int
+cli_is_model_file(const char *spec)
+{
+    size_t len = strlen(spec);
+
+    return len > 4 && strcmp(spec + len - 4, ".fgm") == 0;
+}
+
 fgm_ir *
 cli_model_open(const char *spec, const char *const *defines, int ndefines,
                int *n, int *box, int *code)
 {
     fgm_ir *ir = NULL;
     long k;
-    size_t len = strlen(spec);
 
     *code = CLI_EINPUT;
-    if (len > 4 && strcmp(spec + len - 4, ".fgm") == 0) {
+    if (cli_is_model_file(spec)) {
         fgm_compile_opts opts = { defines, ndefines, 0 };
         fgm_status st = fgm_compile_file(spec, &opts, &ir, cli_diag, NULL);
 

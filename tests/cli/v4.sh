@@ -128,6 +128,20 @@ grep -v "^#" $P | head -3 | "$FGM" bench --model sudoku:3 --solvers dlx --repeat
     || fail "bench --model on /dev/stdin: $(head -c 300 "$TMP/err")"
 expect_out "dlx +3/3 " "bench --model reads every puzzle of a pipe"
 
+# --backends names the model whose plugin it times, -D settings included,
+# and says "parse" only for a model file.
+printf '1...............\n' > "$TMP/four.txt"
+"$FGM" bench --solvers ep-robust --backends compiled,interpreted --repeat 1 \
+    --model models/sudoku.fgm -D B=2 "$TMP/four.txt" >"$TMP/out" 2>"$TMP/err" \
+    || fail "bench --backends -D B=2: $(head -c 300 "$TMP/err")"
+expect_out "^plugin for models/sudoku.fgm \(B=2\): parse \+ generate \+ compile \+ load [0-9]+ ms" \
+    "bench --backends names the -D settings"
+"$FGM" bench --solvers ep-robust --backends compiled,interpreted --repeat 1 \
+    --model sudoku:2 "$TMP/four.txt" >"$TMP/out" 2>"$TMP/err" \
+    || fail "bench --backends sudoku:2: $(head -c 300 "$TMP/err")"
+expect_out "^plugin for sudoku:2: build the IR \+ generate" \
+    "bench --backends does not say parse for a built-in model"
+
 # A deadline: reported as timeouts, exit 0.
 expect_exit 0 "timeout" -- "$FGM" solve --solver alldiff-max --backend interpreted --timeout-ms 1 $P
 expect_err "timeouts=[1-4]" "alldiff-max times out"
