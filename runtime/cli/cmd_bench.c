@@ -1,6 +1,8 @@
 /* runtime/cli/cmd_bench.c: `fgm bench`: the seeds' benchmark protocol.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -134,6 +136,30 @@ timed_model(const bench_model *bm, char *label, size_t size, int *parsed)
     return ir;
 }
 
+/* Removes DIR, a folder of plain files only (a plugin build's C and .so).
+ * Returns 0 if something was left. */
+static int
+remove_flat_dir(const char *dir)
+{
+    char path[4096];
+    struct dirent *de;
+    DIR *d = opendir(dir);
+    int ok = 1;
+
+    if (!d)
+        return 0;
+    while ((de = readdir(d)) != NULL) {
+        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
+            continue;
+        if (snprintf(path, sizeof path, "%s/%s", dir, de->d_name)
+                >= (int)sizeof path
+            || unlink(path) != 0)
+            ok = 0;
+    }
+    closedir(d);
+    return rmdir(dir) == 0 && ok;
+}
+
 /* Times opening BM's model (timed_model) with a compiled plugin, front
  * end included: first into an empty folder (code generation + C compiler
  * + load), then again (load only).  Returns 0 if no plugin could be had. */
@@ -141,7 +167,7 @@ static int
 plugin_times(const bench_model *bm, char *label, size_t size, int *parsed,
              double *compile_ms, double *load_ms)
 {
-    char dir[] = "/tmp/fgm_bench_XXXXXX", cmd[64];
+    char dir[] = "/tmp/fgm_bench_XXXXXX";
     fgm_model_opts mo;
     fgm_model *m;
     int pass, ok = 1;
@@ -164,8 +190,7 @@ plugin_times(const bench_model *bm, char *label, size_t size, int *parsed,
             fgm_model_free(m);
         }
     }
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
-    if (system(cmd) != 0)
+    if (!remove_flat_dir(dir))
         ok = 0;
     return ok;
 }
