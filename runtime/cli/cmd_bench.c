@@ -2,6 +2,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -167,15 +168,22 @@ static int
 plugin_times(const bench_model *bm, char *label, size_t size, int *parsed,
              double *compile_ms, double *load_ms)
 {
-    char dir[] = "/tmp/fgm_bench_XXXXXX";
+    const char *tmp = getenv("TMPDIR");
+    char dir[4096];
     fgm_model_opts mo;
     fgm_model *m;
     int pass, ok = 1;
 
     snprintf(label, size, "%s", "the 9x9 model");
     *parsed = 0;
-    if (!mkdtemp(dir))
+    if (snprintf(dir, sizeof dir, "%s/fgm_bench_XXXXXX",
+                 tmp && *tmp ? tmp : "/tmp") >= (int)sizeof dir
+        || !mkdtemp(dir)) {
+        fprintf(stderr, "fgm: bench: cannot make a folder %s: %s\n", dir,
+                strerror(errno));
+        fgm_ir_free(timed_model(bm, label, size, parsed));  /* the name */
         return 0;
+    }
     memset(&mo, 0, sizeof mo);
     mo.backend = FGM_BACKEND_COMPILED;
     mo.out_dir = dir;

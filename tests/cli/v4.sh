@@ -141,6 +141,16 @@ expect_out "^plugin for models/sudoku.fgm \(B=2\): parse \+ generate \+ compile 
     || fail "bench --backends sudoku:2: $(head -c 300 "$TMP/err")"
 expect_out "^plugin for sudoku:2: build the IR \+ generate" \
     "bench --backends does not say parse for a built-in model"
+# It builds in a folder under $TMPDIR, and removes it.
+mkdir "$TMP/td"
+TMPDIR="$TMP/td" "$FGM" bench --solvers ep-robust --backends compiled --repeat 1 \
+    --model sudoku:2 "$TMP/four.txt" >"$TMP/out" 2>"$TMP/err" \
+    || fail "bench --backends with TMPDIR: $(head -c 300 "$TMP/err")"
+expect_out "^plugin for sudoku:2: build the IR" "bench --backends with TMPDIR"
+[ -z "$(ls -A "$TMP/td")" ] || fail "bench --backends left $(ls "$TMP/td") in TMPDIR"
+TMPDIR="$TMP/none" "$FGM" bench --solvers ep-robust --backends compiled --repeat 1 \
+    --model sudoku:2 "$TMP/four.txt" >"$TMP/out" 2>"$TMP/err"
+expect_out "^plugin for sudoku:2: could not be built" "bench --backends uses TMPDIR"
 
 # A deadline: reported as timeouts, exit 0.
 expect_exit 0 "timeout" -- "$FGM" solve --solver alldiff-max --backend interpreted --timeout-ms 1 $P
