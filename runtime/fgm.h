@@ -431,14 +431,14 @@ fgm_status fgm_model_dirichlet(const fgm_model *m, int d, double *out);
 typedef struct fgm_csp fgm_csp;
 
 /* Builds the CSP of IR (borrowed: it must outlive the CSP).  Returns NULL
- * with *STATUS set: FGM_ENOMEM, or FGM_EUNSUPPORTED when a domain has
- * more than 64 values. */
+ * with *STATUS set: FGM_ENOMEM, FGM_EINVAL (IR NULL), or FGM_EUNSUPPORTED
+ * when a domain has more than 64 values.  STATUS may be NULL. */
 fgm_csp *fgm_csp_new(const fgm_ir *ir, fgm_status *status);
 
 void fgm_csp_free(fgm_csp *csp);
 
 /* Number of variables, and the largest domain (the row length of the
- * marginal arrays below). */
+ * marginal arrays below); 0 for CSP NULL. */
 int fgm_csp_nvars(const fgm_csp *csp);
 int fgm_csp_maxcard(const fgm_csp *csp);
 
@@ -447,7 +447,7 @@ int fgm_csp_maxcard(const fgm_csp *csp);
  * with unequal pseudo-counts or drawn from twice): then the fraction of
  * solutions taking a value (fgm_dlx_run's marginals) is not its
  * probability, and exact marginals need enumeration.  Returns 1 when out
- * of memory (enumeration is right either way). */
+ * of memory (enumeration is right either way), 0 for CSP NULL. */
 int fgm_csp_weighted(const fgm_csp *csp);
 
 /* ------------------------------------------------------------------------
@@ -577,7 +577,7 @@ const char *fgm_dlx_refuses(const fgm_csp *csp);
 
 /* Returns a workspace for CSP (borrowed: must outlive it), or NULL with
  * *STATUS set: FGM_EUNSUPPORTED when fgm_dlx_refuses(CSP) is not NULL,
- * FGM_ENOMEM. */
+ * FGM_EINVAL (CSP NULL), FGM_ENOMEM.  STATUS may be NULL. */
 fgm_dlx *fgm_dlx_new(const fgm_csp *csp, fgm_status *status);
 
 /* Frees D; NULL is a no-op. */

@@ -187,8 +187,11 @@ fgm_csp *
 fgm_csp_new(const fgm_ir *ir, fgm_status *status)
 {
     fgm_csp *csp;
+    fgm_status ignored;
     int v, i, j;
 
+    if (!status)
+        status = &ignored;
     if (!ir) {
         *status = FGM_EINVAL;
         return NULL;
@@ -413,13 +416,13 @@ fgm_csp_verify(const fgm_csp *csp, const int *given, const int *assign)
 int
 fgm_csp_nvars(const fgm_csp *csp)
 {
-    return csp->nvars;
+    return csp ? csp->nvars : 0;
 }
 
 int
 fgm_csp_maxcard(const fgm_csp *csp)
 {
-    return csp->maxcard;
+    return csp ? csp->maxcard : 0;
 }
 
 /* Whether the N weights W that are not zero (zeros only forbid) differ. */
@@ -447,10 +450,14 @@ uneven(const double *w, long n)
 int
 fgm_csp_weighted(const fgm_csp *csp)
 {
-    const fgm_ir *ir = csp->ir;
-    int *draws = fgm_ir_draws(ir);
+    const fgm_ir *ir;
+    int *draws;
     int i, weighted = 0;
 
+    if (!csp)
+        return 0;
+    ir = csp->ir;
+    draws = fgm_ir_draws(ir);
     if (!draws)
         return 1;   /* enumeration is right either way */
     for (i = 0; i < ir->nfactors && !weighted; i++) {

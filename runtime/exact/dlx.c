@@ -193,9 +193,12 @@ fgm_dlx *
 fgm_dlx_new(const fgm_csp *csp, fgm_status *status)
 {
     fgm_dlx *x;
+    fgm_status ignored;
     size_t nn, nc, nr, nv;
     int v, k;
 
+    if (!status)
+        status = &ignored;
     if (!csp) {
         *status = FGM_EINVAL;
         return NULL;
