@@ -78,12 +78,13 @@ typedef struct fgm_puzzle_reader fgm_puzzle_reader;
 /* Opens PATH for reading puzzles ("-" is stdin).  N is the expected side
  * (0: Sudoku, told by the length of the first grid); BOX is the expected box
  * side when N is given (0: no box constraint, a Latin square).  On failure
- * returns NULL and reports through DIAG.  The reader owns its FILE. */
+ * returns NULL and reports through DIAG (PATH NULL: NULL, no report).  The
+ * reader owns its FILE. */
 fgm_puzzle_reader *fgm_puzzle_reader_open(const char *path, int n, int box,
                                           fgm_diag_fn diag, void *ctx);
 
 /* Same, reading the open stream F (borrowed: the caller closes it), with
- * NAME in messages. */
+ * NAME in messages.  F NULL: NULL, no report. */
 fgm_puzzle_reader *fgm_puzzle_reader_file(FILE *f, const char *name, int n,
                                           int box, fgm_diag_fn diag,
                                           void *ctx);
@@ -94,18 +95,19 @@ fgm_puzzle_reader *fgm_puzzle_reader_file(FILE *f, const char *name, int n,
  * with no puzzle at all is malformed: FGM_EPARSE, "no puzzle in the
  * input", on the first read.  A read error (a folder, a failing disk)
  * also ends the input with FGM_EIO, after a report: tell it from the end
- * of the input with fgm_puzzle_reader_failed. */
+ * of the input with fgm_puzzle_reader_failed.  FGM_EINVAL, reading nothing
+ * and reporting nothing, when R or OUT is NULL. */
 fgm_status fgm_puzzle_read(fgm_puzzle_reader *r, fgm_puzzle *out);
 
 /* Reads the next puzzle into *OUT without consuming it: the next
  * fgm_puzzle_read returns it again.  Same statuses as fgm_puzzle_read. */
 fgm_status fgm_puzzle_peek(fgm_puzzle_reader *r, fgm_puzzle *out);
 
-/* Number of puzzles read so far (a peeked puzzle counts). */
+/* Number of puzzles read so far (a peeked puzzle counts); 0 for R NULL. */
 long fgm_puzzle_reader_count(const fgm_puzzle_reader *r);
 
 /* 1 when the input ended on a read error (reported), not at its end: the
- * puzzles read so far are not all there were.  0 otherwise. */
+ * puzzles read so far are not all there were.  0 otherwise (R NULL too). */
 int fgm_puzzle_reader_failed(const fgm_puzzle_reader *r);
 
 /* Closes the reader; NULL is a no-op. */
@@ -114,16 +116,19 @@ void fgm_puzzle_reader_close(fgm_puzzle_reader *r);
 /* Parses one puzzle from the text TEXT (one line, or a multi-line grid;
  * comments and blank lines around it are skipped, a second puzzle is an
  * error).  NAME is used in messages.  Returns FGM_OK, or an error after
- * reporting with *OUT untouched. */
+ * reporting with *OUT untouched; FGM_EINVAL, not reported, for TEXT or OUT
+ * NULL. */
 fgm_status fgm_puzzle_parse(const char *text, const char *name, int n,
                             int box, fgm_puzzle *out, fgm_diag_fn diag,
                             void *ctx);
 
 /* Writes P on one line (N*N symbols, P->empty for empty cells) into BUF of
- * SIZE bytes, NUL-terminated.  Returns the length or -1 if BUF is short. */
+ * SIZE bytes, NUL-terminated.  Returns the length, or -1 if BUF is short
+ * or P or BUF is NULL. */
 int fgm_puzzle_format_line(const fgm_puzzle *p, char *buf, size_t size);
 
-/* Writes P as the boxed multi-line display to F. */
+/* Writes P as the boxed multi-line display to F (nothing if either is
+ * NULL). */
 void fgm_puzzle_write_grid(const fgm_puzzle *p, FILE *f);
 
 /* Symbol for value V (1..35) in the one-line format: 1-9 then A-Z. */
@@ -132,7 +137,7 @@ char fgm_puzzle_symbol(int v);
 /* Puzzle <-> assignment of a grid model (fgm_ir_grid): cell i is variable
  * i, value v its value index v-1.  GIVEN receives N*N value indices (-1
  * for an empty cell); SOL holds N*N value indices (-1 leaves the cell
- * empty). */
+ * empty).  Either pointer NULL: nothing is read or written. */
 void fgm_puzzle_to_given(const fgm_puzzle *p, int *given);
 void fgm_puzzle_from_solution(fgm_puzzle *p, const int *sol);
 

@@ -440,6 +440,8 @@ fgm_puzzle_reader_file(FILE *f, const char *name, int n, int box,
 {
     fgm_puzzle_reader *r;
 
+    if (!f)
+        return NULL;
     if (!shape_ok(name, n, box, diag, ctx))
         return NULL;
     r = calloc(1, sizeof *r);
@@ -464,6 +466,8 @@ fgm_puzzle_reader_open(const char *path, int n, int box, fgm_diag_fn diag,
     fgm_puzzle_reader *r;
     FILE *f;
 
+    if (!path)
+        return NULL;
     if (strcmp(path, "-") == 0)
         return fgm_puzzle_reader_file(stdin, "<stdin>", n, box, diag, ctx);
     if (!shape_ok(path, n, box, diag, ctx))
@@ -531,6 +535,8 @@ fgm_puzzle_read(fgm_puzzle_reader *r, fgm_puzzle *out)
     int done;
     fgm_status st;
 
+    if (!r || !out)
+        return FGM_EINVAL;
     if (r->peeked) {
         r->peeked = 0;
         *out = r->pending;
@@ -585,6 +591,8 @@ fgm_puzzle_peek(fgm_puzzle_reader *r, fgm_puzzle *out)
 {
     fgm_status st;
 
+    if (!r || !out)
+        return FGM_EINVAL;
     if (r->peeked) {
         *out = r->pending;
         return FGM_OK;
@@ -606,7 +614,7 @@ fgm_puzzle_reader_failed(const fgm_puzzle_reader *r)
 long
 fgm_puzzle_reader_count(const fgm_puzzle_reader *r)
 {
-    return r->count;
+    return r ? r->count : 0;
 }
 
 void
@@ -629,6 +637,8 @@ fgm_puzzle_parse(const char *text, const char *name, int n, int box,
     fgm_puzzle first;
     fgm_status st;
 
+    if (!text || !out)
+        return FGM_EINVAL;
     if (!shape_ok(name, n, box, diag, ctx))
         return FGM_EINVAL;
     f = fmemopen((void *)text, strlen(text), "r");
@@ -667,8 +677,11 @@ fgm_puzzle_parse(const char *text, const char *name, int n, int box,
 int
 fgm_puzzle_format_line(const fgm_puzzle *p, char *buf, size_t size)
 {
-    int i, total = p->n * p->n;
+    int i, total;
 
+    if (!p || !buf)
+        return -1;
+    total = p->n * p->n;
     if ((size_t)total + 1 > size)
         return -1;
     for (i = 0; i < total; i++)
@@ -680,8 +693,13 @@ fgm_puzzle_format_line(const fgm_puzzle *p, char *buf, size_t size)
 void
 fgm_puzzle_write_grid(const fgm_puzzle *p, FILE *f)
 {
-    int n = p->n, b = p->box, i, j, w = n > 9 ? 2 : 1, rule;
+    int n, b, i, j, w, rule;
 
+    if (!p || !f)
+        return;
+    n = p->n;
+    b = p->box;
+    w = n > 9 ? 2 : 1;
     rule = n * (w + 1) + (b ? 2 * (n / b - 1) : 0) - 1;
     for (i = 0; i < n; i++) {
         if (b && i > 0 && i % b == 0) {

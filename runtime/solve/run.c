@@ -109,6 +109,8 @@ fgm_puzzle_to_given(const fgm_puzzle *p, int *given)
 {
     int i;
 
+    if (!p || !given)
+        return;
     for (i = 0; i < p->n * p->n; i++)
         given[i] = p->cells[i] ? p->cells[i] - 1 : -1;
 }
@@ -118,6 +120,8 @@ fgm_puzzle_from_solution(fgm_puzzle *p, const int *sol)
 {
     int i;
 
+    if (!p || !sol)
+        return;
     for (i = 0; i < p->n * p->n; i++)
         p->cells[i] = (unsigned char)(sol[i] >= 0 ? sol[i] + 1 : 0);
 }
