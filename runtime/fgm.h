@@ -160,7 +160,8 @@ void fgm_ir_free(fgm_ir *ir);
 /* Writes the canonical text dump of IR to F (hash on the first line). */
 fgm_status fgm_ir_dump(const fgm_ir *ir, FILE *f);
 
-/* 64-bit FNV-1a hash of the canonical dump (without its first line). */
+/* 64-bit FNV-1a hash of the canonical dump (without its first line); 0
+ * for IR NULL or out of memory. */
 uint64_t fgm_ir_hash(const fgm_ir *ir);
 
 /* Writes Graphviz DOT of the factor graph of IR to F. */
@@ -180,7 +181,8 @@ fgm_ir *fgm_ir_robust(const fgm_ir *src);
 #define FGM_IR_MAXDIMS 4
 #define FGM_IR_MAXNAME 64
 
-/* The model's name: plugins are stored as NAME.ALGO.so. */
+/* The model's name: plugins are stored as NAME.ALGO.so.  NULL for IR
+ * NULL. */
 const char *fgm_ir_name(const fgm_ir *ir);
 
 /* Renames IR.  Returns FGM_EINVAL (IR unchanged) when NAME is NULL, empty,
@@ -189,22 +191,27 @@ const char *fgm_ir_name(const fgm_ir *ir);
  * the plugin's file. */
 fgm_status fgm_ir_set_name(fgm_ir *ir, const char *name);
 
-/* The name of IR's inference algorithm: "ep", "bp-sum" or "bp-max". */
+/* The name of IR's inference algorithm: "ep", "bp-sum" or "bp-max"; NULL
+ * for IR NULL. */
 const char *fgm_ir_algo(const fgm_ir *ir);
 
 /* Sets IR's inference algorithm to NAME.  Returns FGM_EINVAL (IR
  * unchanged) when there is no such algorithm. */
 fgm_status fgm_ir_set_algo(fgm_ir *ir, const char *name);
 
-/* Number of discrete variables, and of Dirichlet nodes. */
+/* Number of discrete variables, and of Dirichlet nodes (0 for IR
+ * NULL). */
 int fgm_ir_nvars(const fgm_ir *ir);
 int fgm_ir_ndirichlet(const fgm_ir *ir);
 
-/* Domain size of variable V (0..nvars-1). */
+/* Domain size of variable V (0..nvars-1); 0 for IR NULL or V out of
+ * range. */
 int fgm_ir_card(const fgm_ir *ir, int v);
 
 /* Writes the name of variable V ("cell[3][4]"), or of Dirichlet node D
- * ("p[3][4]"), into BUF of SIZE bytes (V, D in range).  Returns BUF. */
+ * ("p[3][4]"), into BUF of SIZE bytes.  Returns BUF, which holds ""
+ * when IR is NULL or V, D out of range; BUF NULL or SIZE 0: writes
+ * nothing. */
 char *fgm_ir_var_name(const fgm_ir *ir, int v, char *buf, size_t size);
 char *fgm_ir_node_name(const fgm_ir *ir, int d, char *buf, size_t size);
 
@@ -222,17 +229,20 @@ typedef struct fgm_array_info {
 } fgm_array_info;
 
 /* Number of arrays, in declaration order (variables and nodes are
- * numbered densely in that order, row-major within an array). */
+ * numbered densely in that order, row-major within an array); 0 for IR
+ * NULL. */
 int fgm_ir_narrays(const fgm_ir *ir);
 
 /* Describes array I into *OUT.  Returns FGM_EINVAL when I is out of
- * range. */
+ * range or IR or OUT is NULL. */
 fgm_status fgm_ir_array_info(const fgm_ir *ir, int i, fgm_array_info *out);
 
-/* The index of array NAME, or -1 when there is none. */
+/* The index of array NAME, or -1 when there is none (or IR or NAME is
+ * NULL). */
 int fgm_ir_array_index(const fgm_ir *ir, const char *name);
 
-/* The array holding variable V, or Dirichlet node D (-1 out of range). */
+/* The array holding variable V, or Dirichlet node D (-1 out of range or
+ * for IR NULL). */
 int fgm_ir_var_array(const fgm_ir *ir, int v);
 int fgm_ir_node_array(const fgm_ir *ir, int d);
 
@@ -240,7 +250,7 @@ int fgm_ir_node_array(const fgm_ir *ir, int d);
  * first 2-D variable array when that array is square and starts at
  * variable 0, else 0 (no grid); *BOX is B when N = B*B and 3N alldiff
  * factors lie in that array (rows, columns and boxes of a Sudoku), else
- * 0 (a Latin square).  Either pointer may be NULL. */
+ * 0 (a Latin square).  Either pointer may be NULL; IR NULL gives 0 and 0. */
 void fgm_ir_grid(const fgm_ir *ir, int *n, int *box);
 
 /* Lowers IR to its message schedule, as a model or plugin runs it, and

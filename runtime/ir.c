@@ -249,6 +249,8 @@ fgm_ir_find_array(const fgm_ir *ir, const char *name)
 int
 fgm_ir_card(const fgm_ir *ir, int v)
 {
+    if (!ir || v < 0 || v >= ir->nvars)
+        return 0;
     return ir->arrays[ir->var_array[v]].card;
 }
 
@@ -372,8 +374,15 @@ element_name(const fgm_ir_array *a, int rest, char *buf, size_t size)
 char *
 fgm_ir_var_name(const fgm_ir *ir, int v, char *buf, size_t size)
 {
-    const fgm_ir_array *a = &ir->arrays[ir->var_array[v]];
+    const fgm_ir_array *a;
 
+    if (!buf || size == 0)
+        return buf;
+    if (!ir || v < 0 || v >= ir->nvars) {
+        buf[0] = '\0';
+        return buf;
+    }
+    a = &ir->arrays[ir->var_array[v]];
     return element_name(a, v - a->first, buf, size);
 }
 
@@ -393,8 +402,15 @@ fgm_ir_draws(const fgm_ir *ir)
 char *
 fgm_ir_node_name(const fgm_ir *ir, int d, char *buf, size_t size)
 {
-    const fgm_ir_array *a = &ir->arrays[ir->dir_array[d]];
+    const fgm_ir_array *a;
 
+    if (!buf || size == 0)
+        return buf;
+    if (!ir || d < 0 || d >= ir->ndirichlet) {
+        buf[0] = '\0';
+        return buf;
+    }
+    a = &ir->arrays[ir->dir_array[d]];
     return element_name(a, d - a->first, buf, size);
 }
 
@@ -463,8 +479,11 @@ fgm_ir_hash(const fgm_ir *ir)
     char *text = NULL;
     size_t len = 0, i;
     uint64_t h = 14695981039346656037ull;   /* FNV-1a 64 offset basis */
-    FILE *f = open_memstream(&text, &len);
+    FILE *f;
 
+    if (!ir)
+        return 0;
+    f = open_memstream(&text, &len);
     if (!f)
         return 0;
     dump_body(ir, f);

@@ -12,7 +12,7 @@
 const char *
 fgm_ir_name(const fgm_ir *ir)
 {
-    return ir->name;
+    return ir ? ir->name : NULL;
 }
 
 /* The name becomes a file name (out_dir/NAME.ALGO.so) and a string
@@ -33,7 +33,7 @@ fgm_ir_set_name(fgm_ir *ir, const char *name)
 const char *
 fgm_ir_algo(const fgm_ir *ir)
 {
-    return fgm_ir_algo_name(ir->infer.algo);
+    return ir ? fgm_ir_algo_name(ir->infer.algo) : NULL;
 }
 
 fgm_status
@@ -50,19 +50,19 @@ fgm_ir_set_algo(fgm_ir *ir, const char *name)
 int
 fgm_ir_nvars(const fgm_ir *ir)
 {
-    return ir->nvars;
+    return ir ? ir->nvars : 0;
 }
 
 int
 fgm_ir_ndirichlet(const fgm_ir *ir)
 {
-    return ir->ndirichlet;
+    return ir ? ir->ndirichlet : 0;
 }
 
 int
 fgm_ir_narrays(const fgm_ir *ir)
 {
-    return ir->narrays;
+    return ir ? ir->narrays : 0;
 }
 
 fgm_status
@@ -88,7 +88,8 @@ fgm_ir_array_info(const fgm_ir *ir, int i, fgm_array_info *out)
 int
 fgm_ir_array_index(const fgm_ir *ir, const char *name)
 {
-    const fgm_ir_array *a = name ? fgm_ir_find_array(ir, name) : NULL;
+    const fgm_ir_array *a = ir && name ? fgm_ir_find_array(ir, name)
+                                       : NULL;
 
     return a ? (int)(a - ir->arrays) : -1;
 }
@@ -96,13 +97,13 @@ fgm_ir_array_index(const fgm_ir *ir, const char *name)
 int
 fgm_ir_var_array(const fgm_ir *ir, int v)
 {
-    return v >= 0 && v < ir->nvars ? ir->var_array[v] : -1;
+    return ir && v >= 0 && v < ir->nvars ? ir->var_array[v] : -1;
 }
 
 int
 fgm_ir_node_array(const fgm_ir *ir, int d)
 {
-    return d >= 0 && d < ir->ndirichlet ? ir->dir_array[d] : -1;
+    return ir && d >= 0 && d < ir->ndirichlet ? ir->dir_array[d] : -1;
 }
 
 /* Puzzles are read into variables 0 .. N*N-1 (fgm_puzzle_to_given, the
@@ -113,7 +114,7 @@ fgm_ir_grid(const fgm_ir *ir, int *n, int *box)
     const fgm_ir_array *a = NULL;
     int i, j, b, side = 0, units = 0;
 
-    for (i = 0; i < ir->narrays && !a; i++)
+    for (i = 0; ir && i < ir->narrays && !a; i++)
         if (ir->arrays[i].kind == FGM_ARRAY_DISCRETE
             && ir->arrays[i].ndims == 2)
             a = &ir->arrays[i];
