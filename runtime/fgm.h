@@ -485,7 +485,8 @@ const fgm_solver *fgm_solver_at(int i);
 /* The solver called NAME ("dlx", "ep-robust"), or NULL. */
 const fgm_solver *fgm_solver_find(const char *name);
 
-/* Its name, one-line summary and FGM_SOLVER_* flags. */
+/* Its name, one-line summary and FGM_SOLVER_* flags (NULL, NULL and 0 for
+ * S NULL). */
 const char *fgm_solver_name(const fgm_solver *s);
 const char *fgm_solver_summary(const fgm_solver *s);
 unsigned fgm_solver_flags(const fgm_solver *s);

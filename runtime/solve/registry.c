@@ -53,17 +53,17 @@ fgm_solver_find(const char *name)
 const char *
 fgm_solver_name(const fgm_solver *s)
 {
-    return s->name;
+    return s ? s->name : NULL;
 }
 
 const char *
 fgm_solver_summary(const fgm_solver *s)
 {
-    return s->summary;
+    return s ? s->summary : NULL;
 }
 
 unsigned
 fgm_solver_flags(const fgm_solver *s)
 {
-    return s->flags;
+    return s ? s->flags : 0;
 }
