@@ -40,6 +40,8 @@ typedef struct runstate {
 void
 fgm_bench_opts_init(fgm_bench_opts *o)
 {
+    if (!o)
+        return;
     memset(o, 0, sizeof *o);
     o->timeout_ms = 10000;
     o->repeat = 3;
@@ -508,6 +510,18 @@ fgm_bench_backend_find(const char *name)
     return -1;
 }
 
+/* Whether one of the N strings of V is NULL. */
+static int
+has_null(const char *const *v, int n)
+{
+    int i;
+
+    for (i = 0; i < n; i++)
+        if (!v[i])
+            return 1;
+    return 0;
+}
+
 /* Looks up every solver label, "name" or "name@backend" (auto, compiled,
  * interpreted); reports the unknown ones. */
 static fgm_status
@@ -554,12 +568,20 @@ fgm_bench_run(const fgm_bench_opts *o, fgm_bench **out)
     fgm_status st;
     int c;
 
+    if (out)
+        *out = NULL;
     if (!o || !out)
         return FGM_EINVAL;
-    *out = NULL;
-    if (o->nsolvers < 1 || o->ncorpora < 1 || o->repeat < 1) {
+    if (o->nsolvers < 1 || o->ncorpora < 1 || o->repeat < 1
+        || !o->solvers || !o->corpora) {
         fgm_diagf(o->diag, o->diag_ctx, "error: bench needs at least one "
                   "solver, one corpus and a repeat count of 1 or more");
+        return FGM_EINVAL;
+    }
+    if (has_null(o->solvers, o->nsolvers)
+        || has_null(o->corpora, o->ncorpora)) {
+        fgm_diagf(o->diag, o->diag_ctx, "error: a solver or corpus name "
+                  "is NULL");
         return FGM_EINVAL;
     }
     memset(&rs, 0, sizeof rs);

@@ -745,7 +745,7 @@ typedef struct fgm_bench_opts {
     void *model_ctx;
 } fgm_bench_opts;
 
-/* Sets the defaults above; the lists are left empty. */
+/* Sets the defaults above; the lists are left empty.  O NULL: nothing. */
 void fgm_bench_opts_init(fgm_bench_opts *o);
 
 /* The backend a solver label's "@NAME" names (auto, compiled,
@@ -755,8 +755,10 @@ int fgm_bench_backend_find(const char *name);
 /* Runs the protocol; every corpus is read, and its models made (the
  * model hook called), before any solver runs.  On FGM_OK, *OUT is a new
  * fgm_bench owned by the caller (free with fgm_bench_free).  Otherwise
- * *OUT is NULL and the error was reported through o->diag: FGM_EINVAL (unknown solver, empty corpus, a corpus
- * mixing grid sizes), FGM_EPARSE or FGM_EIO (corpus unreadable),
+ * *OUT is NULL (OUT permitting) and the error was reported through o->diag:
+ * FGM_EINVAL (O or OUT NULL, unreported; no solver or corpus, a NULL in
+ * either list, unknown solver, empty corpus, a corpus mixing grid sizes),
+ * FGM_EPARSE or FGM_EIO (corpus unreadable),
  * FGM_ENOMEM, or the status of a solver that failed other than by timeout
  * or giving up.  A solver that refuses a corpus's model is not an error:
  * its row says so. */
