@@ -4,6 +4,10 @@
  * This is the only header a user of libfgm includes.  The library never
  * prints and never exits: every function returns a status from the enum
  * below, and human-readable diagnostics go to the sink passed by the caller.
+ * A NULL handle, input or output pointer is never dereferenced: a status
+ * function returns FGM_EINVAL, any other returns the value its comment
+ * names for it, and a void function does nothing.  A NULL DIAG sink
+ * discards the diagnostics.
  */
 #ifndef FGM_H
 #define FGM_H
@@ -44,8 +48,8 @@ double fgm_now(void);
 /* Writes PATH atomically: WRITE(ARG, f) fills a temporary file in the same
  * folder, which is renamed over PATH only when WRITE returned FGM_OK and
  * every byte reached the disk.  Errors are reported through DIAG as
- * "PATH: error: ...".  Returns FGM_OK, WRITE's status, FGM_EIO or
- * FGM_ENOMEM. */
+ * "PATH: error: ...".  Returns FGM_OK, WRITE's status, FGM_EIO,
+ * FGM_ENOMEM, or FGM_EINVAL (PATH or WRITE NULL, not reported). */
 fgm_status fgm_write_atomic(const char *path,
                             fgm_status (*write)(void *arg, FILE *f),
                             void *arg, fgm_diag_fn diag, void *ctx);
@@ -785,7 +789,8 @@ fgm_status fgm_bench_write_backends(const fgm_bench *b, FILE *f);
 
 /* Writes B with WRITE to PATH atomically (fgm_write_atomic).  On failure
  * PATH is untouched and FGM_EIO (or the writer's status) is returned
- * after a report to DIAG. */
+ * after a report to DIAG; FGM_EINVAL, not reported, for B, PATH or WRITE
+ * NULL. */
 fgm_status fgm_bench_save(const fgm_bench *b, const char *path,
                           fgm_bench_writer write, fgm_diag_fn diag,
                           void *ctx);
