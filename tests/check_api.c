@@ -1072,6 +1072,99 @@ START_TEST(test_null_handles)
                                     NULL), FGM_EINVAL);
     ck_assert_int_eq(fgm_write_atomic(NULL, NULL, NULL, NULL, NULL),
                      FGM_EINVAL);
+
+    /* Each call below crashed on NULL before: a NULL status pointer is
+     * not reported through, a NULL handle gets the value fgm.h names. */
+    st = FGM_OK;
+    {
+        fgm_csp *csp = fgm_csp_new(ir, NULL);
+        fgm_dlx *d;
+
+        ck_assert_msg(csp != NULL, "fgm_csp_new takes a NULL status");
+        ck_assert_ptr_null(fgm_csp_new(NULL, NULL));
+        d = fgm_dlx_new(csp, NULL);
+        ck_assert_msg(d != NULL, "fgm_dlx_new takes a NULL status");
+        ck_assert_ptr_null(fgm_dlx_new(NULL, NULL));
+        fgm_dlx_free(d);
+        fgm_csp_free(csp);
+    }
+    ck_assert_int_eq(fgm_csp_nvars(NULL), 0);
+    ck_assert_int_eq(fgm_csp_maxcard(NULL), 0);
+    ck_assert_int_eq(fgm_csp_weighted(NULL), 0);
+    ck_assert_ptr_null(fgm_solver_name(NULL));
+    ck_assert_ptr_null(fgm_solver_summary(NULL));
+    ck_assert_uint_eq(fgm_solver_flags(NULL), 0);
+    {
+        fgm_puzzle p = puzzle(EASY), q;
+        fgm_puzzle_reader *r;
+        int given[81], n = 7, box = 7;
+        char buf[128];
+        FILE *f = tmpfile();
+
+        fgm_puzzle_to_given(NULL, NULL);
+        fgm_puzzle_to_given(NULL, given);
+        fgm_puzzle_to_given(&p, NULL);
+        fgm_puzzle_from_solution(NULL, given);
+        q = p;
+        fgm_puzzle_from_solution(&q, NULL);
+        ck_assert_msg(memcmp(&q, &p, sizeof p) == 0,
+                      "from_solution(p, NULL) leaves p as it was");
+        ck_assert_int_eq(fgm_puzzle_format_line(NULL, buf, sizeof buf), -1);
+        ck_assert_int_eq(fgm_puzzle_format_line(&p, NULL, sizeof buf), -1);
+        fgm_puzzle_write_grid(NULL, stdout);
+        fgm_puzzle_write_grid(&p, NULL);
+        ck_assert_int_eq(fgm_puzzle_parse(NULL, "t", 0, 0, &q, NULL, NULL),
+                         FGM_EINVAL);
+        ck_assert_int_eq(fgm_puzzle_parse(EASY, "t", 0, 0, NULL, NULL,
+                                          NULL), FGM_EINVAL);
+        ck_assert_ptr_null(fgm_puzzle_reader_open(NULL, 0, 0, NULL, NULL));
+        ck_assert_ptr_null(fgm_puzzle_reader_file(NULL, "t", 0, 0, NULL,
+                                                  NULL));
+        ck_assert_int_eq(fgm_puzzle_read(NULL, &q), FGM_EINVAL);
+        ck_assert_int_eq(fgm_puzzle_peek(NULL, &q), FGM_EINVAL);
+        ck_assert_int_eq(fgm_puzzle_reader_count(NULL), 0);
+        fputs(EASY "\n", f);
+        rewind(f);
+        r = fgm_puzzle_reader_file(f, "t", 0, 0, NULL, NULL);
+        ck_assert_int_eq(fgm_puzzle_peek(r, NULL), FGM_EINVAL);
+        ck_assert_int_eq(fgm_puzzle_read(r, NULL), FGM_EINVAL);
+        ck_assert_int_eq(fgm_puzzle_read(r, &q), FGM_OK);
+        ck_assert_msg(memcmp(q.cells, p.cells, sizeof p.cells) == 0,
+                      "a read into NULL consumes no puzzle");
+        fgm_puzzle_reader_close(r);
+        fclose(f);
+
+        ck_assert(fgm_ir_hash(NULL) == 0);
+        ck_assert_ptr_null(fgm_ir_name(NULL));
+        ck_assert_ptr_null(fgm_ir_algo(NULL));
+        ck_assert_int_eq(fgm_ir_nvars(NULL), 0);
+        ck_assert_int_eq(fgm_ir_ndirichlet(NULL), 0);
+        ck_assert_int_eq(fgm_ir_narrays(NULL), 0);
+        ck_assert_int_eq(fgm_ir_card(NULL, 0), 0);
+        ck_assert_int_eq(fgm_ir_array_index(NULL, "cell"), -1);
+        ck_assert_int_eq(fgm_ir_var_array(NULL, 0), -1);
+        ck_assert_int_eq(fgm_ir_node_array(NULL, 0), -1);
+        fgm_ir_grid(NULL, &n, &box);
+        ck_assert_msg(n == 0 && box == 0, "no grid for IR NULL");
+        ck_assert_str_eq(fgm_ir_var_name(NULL, 0, buf, sizeof buf), "");
+        ck_assert_ptr_null(fgm_ir_var_name(ir, 0, NULL, sizeof buf));
+        ck_assert_str_eq(fgm_ir_node_name(NULL, 0, buf, sizeof buf), "");
+        ck_assert_ptr_null(fgm_ir_node_name(ir, 0, NULL, sizeof buf));
+    }
+    fgm_bench_opts_init(NULL);
+    {
+        fgm_bench *b = (fgm_bench *)&st;    /* must be overwritten */
+        fgm_bench_opts o;
+        const char *names[] = { NULL };
+
+        ck_assert_int_eq(fgm_bench_run(NULL, &b), FGM_EINVAL);
+        ck_assert_ptr_null(b);
+        fgm_bench_opts_init(&o);
+        o.nsolvers = o.ncorpora = 1;        /* lists left NULL */
+        ck_assert_int_eq(fgm_bench_run(&o, &b), FGM_EINVAL);
+        o.solvers = o.corpora = names;      /* lists holding NULL */
+        ck_assert_int_eq(fgm_bench_run(&o, &b), FGM_EINVAL);
+    }
     fgm_ir_free(ir);
 }
 END_TEST
