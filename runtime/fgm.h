@@ -88,7 +88,7 @@ fgm_puzzle_reader *fgm_puzzle_reader_open(const char *path, int n, int box,
                                           fgm_diag_fn diag, void *ctx);
 
 /* Same, reading the open stream F (borrowed: the caller closes it), with
- * NAME in messages.  F NULL: NULL, no report. */
+ * NAME (NULL: "<stream>") in messages.  F NULL: NULL, no report. */
 fgm_puzzle_reader *fgm_puzzle_reader_file(FILE *f, const char *name, int n,
                                           int box, fgm_diag_fn diag,
                                           void *ctx);
@@ -119,7 +119,7 @@ void fgm_puzzle_reader_close(fgm_puzzle_reader *r);
 
 /* Parses one puzzle from the text TEXT (one line, or a multi-line grid;
  * comments and blank lines around it are skipped, a second puzzle is an
- * error).  NAME is used in messages.  Returns FGM_OK, or an error after
+ * error).  NAME (NULL: "<string>") is used in messages.  Returns FGM_OK, or an error after
  * reporting with *OUT untouched; FGM_EINVAL, not reported, for TEXT or OUT
  * NULL. */
 fgm_status fgm_puzzle_parse(const char *text, const char *name, int n,

@@ -442,6 +442,8 @@ fgm_puzzle_reader_file(FILE *f, const char *name, int n, int box,
 
     if (!f)
         return NULL;
+    if (!name)
+        name = "<stream>";
     if (!shape_ok(name, n, box, diag, ctx))
         return NULL;
     r = calloc(1, sizeof *r);
@@ -639,6 +641,8 @@ fgm_puzzle_parse(const char *text, const char *name, int n, int box,
 
     if (!text || !out)
         return FGM_EINVAL;
+    if (!name)
+        name = "<string>";
     if (!shape_ok(name, n, box, diag, ctx))
         return FGM_EINVAL;
     f = fmemopen((void *)text, strlen(text), "r");

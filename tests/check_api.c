@@ -1133,6 +1133,22 @@ START_TEST(test_null_handles)
                       "a read into NULL consumes no puzzle");
         fgm_puzzle_reader_close(r);
         fclose(f);
+        /* A NULL name was handed to printf's %s in every message. */
+        nmsgs = 0;
+        ck_assert_int_ne(fgm_puzzle_parse("1.3", NULL, 0, 0, &q, msg_sink,
+                                          NULL), FGM_OK);
+        ck_assert_msg(nmsgs == 1 && strstr(last_msg, "<string>"),
+                      "parse names a NULL name <string>: %s", last_msg);
+        f = tmpfile();
+        fputs("1.3\n", f);
+        rewind(f);
+        r = fgm_puzzle_reader_file(f, NULL, 0, 0, msg_sink, NULL);
+        nmsgs = 0;
+        ck_assert_int_ne(fgm_puzzle_read(r, &q), FGM_OK);
+        ck_assert_msg(nmsgs == 1 && strstr(last_msg, "<stream>"),
+                      "the reader names a NULL name <stream>: %s", last_msg);
+        fgm_puzzle_reader_close(r);
+        fclose(f);
 
         ck_assert(fgm_ir_hash(NULL) == 0);
         ck_assert_ptr_null(fgm_ir_name(NULL));
