@@ -121,6 +121,13 @@ compile(const char *src, int len, const char *file,
     return st;
 }
 
+/* Whether OPTS (NULL: none) lists NDEFINES defines it does not have. */
+static int
+defines_missing(const fgm_compile_opts *opts)
+{
+    return opts && opts->ndefines > 0 && !opts->defines;
+}
+
 fgm_status
 fgm_compile_string(const char *text, const char *name,
                    const fgm_compile_opts *opts, fgm_ir **out,
@@ -131,7 +138,7 @@ fgm_compile_string(const char *text, const char *name,
     if (!out)
         return FGM_EINVAL;
     *out = NULL;
-    if (!text)
+    if (!text || defines_missing(opts))
         return FGM_EINVAL;
     len = strlen(text);
     if (len > (size_t)FGMC_MAX_INPUT) {
@@ -210,7 +217,7 @@ fgm_compile_file(const char *path, const fgm_compile_opts *opts,
     if (!out)
         return FGM_EINVAL;
     *out = NULL;
-    if (!path)
+    if (!path || defines_missing(opts))
         return FGM_EINVAL;
     st = read_file(path, &text, &len, diag, ctx);
     if (st != FGM_OK)

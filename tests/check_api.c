@@ -1012,6 +1012,18 @@ START_TEST(test_null_handles)
     ck_assert_int_eq(fgm_model_observe_var(NULL, 0, 0), FGM_EINVAL);
     ck_assert_int_eq(fgm_model_observe_dirichlet(NULL, 0, NULL, 0),
                      FGM_EINVAL);
+    {
+        /* Two defines promised, none given: refused, not ignored. */
+        fgm_compile_opts co = { NULL, 2, 0 };
+        fgm_ir *out = ir;
+
+        ck_assert_int_eq(fgm_compile_string("model m\nvar x in 0..1\n",
+                                            "m", &co, &out, NULL, NULL),
+                         FGM_EINVAL);
+        ck_assert_ptr_null(out);
+        ck_assert_int_eq(fgm_compile_file("models/dice.fgm", &co, &out,
+                                          NULL, NULL), FGM_EINVAL);
+    }
     ck_assert_int_eq(fgm_model_run(NULL, NULL, NULL), FGM_EINVAL);
     ck_assert_int_eq(fgm_model_marginal(NULL, 0, x), FGM_EINVAL);
     ck_assert_int_eq(fgm_model_dirichlet(NULL, 0, x), FGM_EINVAL);
