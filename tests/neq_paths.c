@@ -20,8 +20,10 @@
  * of variables, run through fgm_k_neq one update at a time and through
  * fgm_k_neq_group two at a time, in four modes: plain, damped with
  * change tracking, parallel, and parallel with stored
- * variable-to-factor messages.  Output: one line per update, every lane
- * of both messages and both beliefs (dead lanes included) in %a.
+ * variable-to-factor messages.  The returned change must equal the
+ * reference's too (0 but with tracking), and a belief's dead lanes stay
+ * 0.  Output: one line per update, every lane of both messages and both
+ * beliefs (dead lanes included) in %a.
  */
 #include <stdio.h>
 #include <string.h>
@@ -85,12 +87,13 @@ fill(world *w, int k, int s, int trial)
 }
 
 /* The reference: one update of x != y, variables X and Y, edges X and Y
- * (edge i carries the message to variable i), on W. */
-static void
+ * (edge i carries the message to variable i), on W.  Returns the largest
+ * change of a live message entry with change tracking, else 0. */
+static double
 reference(world *w, const fgm_state *st, int x, int y, int k, int s)
 {
     double r[2][MAXK], acc[2][FGM_K_LANES], z[2], inv[2], n[2][MAXK];
-    double k1 = 1.0 / (k - 1), d = st->damping, t, old;
+    double k1 = 1.0 / (k - 1), d = st->damping, t, old, change = 0.0;
     int var[2] = { x, y }, i, v, l;
 
     for (i = 0; i < 2; i++) {
@@ -129,10 +132,14 @@ reference(world *w, const fgm_state *st, int x, int y, int k, int s)
         }
     for (i = 0; i < 2; i++)
         for (v = 0; v < k; v++) {
+            t = n[i][v] - w->msg[var[i] * s + v];
+            if (st->track_change && (t < 0.0 ? -t : t) > change)
+                change = t < 0.0 ? -t : t;
             w->msg[var[i] * s + v] = n[i][v];
             if (!st->parallel)
                 w->belief[var[i] * s + v] = (r[i][v] * n[i][v]) * inv[i];
         }
+    return change;
 }
 
 /* Whether the live lanes of A and B agree to the bit (NaN included). */
@@ -151,19 +158,23 @@ same(const world *a, const world *b, int k, int s)
     return 1;
 }
 
-static void
+/* Prints W; returns 1 when a dead lane of a belief is not 0. */
+static int
 print(const world *w, int k, int s, int mode, int grouped)
 {
-    int i, v;
+    int i, v, dead = 0;
 
     printf("K=%d mode=%d group=%d", k, mode, grouped);
     for (i = 0; i < NVAR * s; i++)
         printf(" %a/%a", w->msg[i], w->belief[i]);
     for (i = 0; i < NVAR; i++)          /* dead lanes of beliefs stay 0 */
         for (v = k; v < s; v++)
-            if (w->belief[i * s + v] != 0.0)
+            if (w->belief[i * s + v] != 0.0) {
                 printf(" DEAD-LANE-NONZERO");
+                dead = 1;
+            }
     printf("\n");
+    return dead;
 }
 
 int
@@ -180,6 +191,7 @@ main(void)
                     int s = FGM_K_NCHUNKS(k) * FGM_K_LANES;
                     world w, ref;
                     fgm_state st;
+                    double c, rc, rc2;
 
                     fill(&w, k, s, trial);
                     memset(&st, 0, sizeof st);
@@ -191,17 +203,20 @@ main(void)
                     st.parallel = mode >= 2;
                     st.damp_v2f = mode == 3;
                     ref = w;
-                    reference(&ref, &st, 0, 1, k, s);
-                    reference(&ref, &st, 2, 3, k, s);
+                    rc = reference(&ref, &st, 0, 1, k, s);
+                    rc2 = reference(&ref, &st, 2, 3, k, s);
+                    rc = rc2 > rc ? rc2 : rc;
                     if (grouped) {
-                        fgm_k_neq_group(&st, rows[0], rows[1], 2, s, k, 0,
-                                        scratch);
+                        c = fgm_k_neq_group(&st, rows[0], rows[1], 2, s, k,
+                                            0, scratch);
                     } else {
-                        fgm_k_neq(&st, 0, 1, 0, 1, s, k, 0, scratch);
-                        fgm_k_neq(&st, 2, 3, 2, 3, s, k, 0, scratch);
+                        c = fgm_k_neq(&st, 0, 1, 0, 1, s, k, 0, scratch);
+                        rc2 = fgm_k_neq(&st, 2, 3, 2, 3, s, k, 0, scratch);
+                        c = rc2 > c ? rc2 : c;
                     }
-                    print(&w, k, s, mode, grouped);
-                    if (!same(&w, &ref, k, s) && bad++ < 5)
+                    if ((print(&w, k, s, mode, grouped)
+                         || !same(&w, &ref, k, s)
+                         || memcmp(&c, &rc, sizeof c) != 0) && bad++ < 5)
                         fprintf(stderr, "neq_paths: K=%d trial %d mode %d "
                                 "group %d differs from the reference\n", k,
                                 trial, mode, grouped);
