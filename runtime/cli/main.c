@@ -99,8 +99,8 @@ static const struct {
 };
 
 /* Runs command A->cmd; with HELP (`fgm CMD --help`), a command of the
- * table, or list, prints its usage on stdout and the exit code is 0.
- * Returns -1 when HELP is asked of any other command. */
+ * table, list or version, prints its usage on stdout and the exit code is
+ * 0.  Returns -1 when HELP is asked of any other command. */
 static int
 dispatch(cli_args *a, int help)
 {
@@ -120,9 +120,9 @@ dispatch(cli_args *a, int help)
         (void)commands[i].run(a);
         return cli_finish_stdout(cmd, CLI_OK);
     }
-    if (help && strcmp(cmd, "list") == 0) {
-        /* list takes no arguments: its usage is this one line. */
-        printf("usage: fgm list\n");
+    if (help && (strcmp(cmd, "list") == 0 || strcmp(cmd, "version") == 0)) {
+        /* list and version take no arguments: the usage is one line. */
+        printf("usage: fgm %s\n", cmd);
         return cli_finish_stdout(cmd, CLI_OK);
     }
     if (help)

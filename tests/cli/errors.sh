@@ -27,6 +27,9 @@ done
 # list takes no arguments, but --help is still a request for its usage.
 expect_exit 0 "list --help" -- "$FGM" list --help
 expect_out "^usage: fgm list$" "list --help prints its usage"
+# So does version, now that it takes none either (--help was exit 2).
+expect_exit 0 "version --help" -- "$FGM" version --help
+expect_out "^usage: fgm version$" "version --help prints its usage"
 # Output that cannot be written is an error, not exit 0 (a full disk).
 "$FGM" solve puzzles/seed003.txt >/dev/full 2>"$TMP/err"
 [ $? = 1 ] || fail "solve to a full disk did not exit 1"
