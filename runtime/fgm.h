@@ -119,9 +119,9 @@ void fgm_puzzle_reader_close(fgm_puzzle_reader *r);
 
 /* Parses one puzzle from the text TEXT (one line, or a multi-line grid;
  * comments and blank lines around it are skipped, a second puzzle is an
- * error).  NAME (NULL: "<string>") is used in messages.  Returns FGM_OK, or an error after
- * reporting with *OUT untouched; FGM_EINVAL, not reported, for TEXT or OUT
- * NULL. */
+ * error).  NAME (NULL: "<string>") is used in messages.  Returns FGM_OK,
+ * or an error after reporting with *OUT untouched; FGM_EINVAL, not
+ * reported, for TEXT or OUT NULL. */
 fgm_status fgm_puzzle_parse(const char *text, const char *name, int n,
                             int box, fgm_puzzle *out, fgm_diag_fn diag,
                             void *ctx);
