@@ -32,6 +32,13 @@ echo "== Compiled against interpreted EP, and the plugin's build and load times"
     puzzles/seed000.txt "$P/easy50.txt"
 
 echo
+echo "== One 50-sweep EP inference, compiled and interpreted back to back (tests/bench_ep.c)"
+cc -std=c11 -O2 -D_POSIX_C_SOURCE=200809L -Iruntime tests/bench_ep.c \
+    "$(dirname "$FGM")/libfgm.a" $(pkg-config --libs gsl) -ldl -lpthread -lm \
+    -o "$OUT/bench_ep"
+"$OUT/bench_ep" "$P/easy50.txt" 20
+
+echo
 echo "== Marginal accuracy on 4x4 puzzles with several solutions"
 bash "$(dirname "$0")/accuracy.sh" "$FGM" "$OUT/accuracy"
 
