@@ -78,6 +78,15 @@ diag_linecol(fgmc *c, int off, int *line, int *col)
     *col = off - c->lines[l] + 1;
 }
 
+int
+diag_line(fgmc *c, int off)
+{
+    int line, col;
+
+    diag_linecol(c, off, &line, &col);
+    return line;
+}
+
 /* Length of the UTF-8 character at S (at most N bytes), or 0 when S does
  * not start a well-formed one. */
 static int

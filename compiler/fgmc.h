@@ -373,6 +373,8 @@ FGM_INTERNAL void diag_flush(fgmc *c);
 FGM_INTERNAL int diag_full(const fgmc *c);
 /* 1-based line and byte column of offset OFF (0, 0 when out of memory). */
 FGM_INTERNAL void diag_linecol(fgmc *c, int off, int *line, int *col);
+/* The line of offset OFF alone, for "(the first is at line L)". */
+FGM_INTERNAL int diag_line(fgmc *c, int off);
 FGM_INTERNAL void diag_free(fgmc *c);
 
 /* ---- lexer.l (generated: build/gen/lexer.c) ---------------------------- */
@@ -380,6 +382,28 @@ FGM_INTERNAL void diag_free(fgmc *c);
 /* Parses c->src into c->stmts with the parser of parser.y.  Returns 0, or
  * nonzero after reporting (or with c->oom set). */
 FGM_INTERNAL int parse_program(fgmc *c);
+
+/* ---- symtab.c ----------------------------------------------------------- */
+
+/* How each fgmc_sym_kind reads in a message ("a const", ...). */
+FGM_INTERNAL extern const char *const sym_kind_words[];
+/* The mask of symbol kind K, for sym_unknown's suggestions. */
+#define SYM_MASK(k) (1u << (k))
+/* The symbol NAME is bound to (NULL: none). */
+FGM_INTERNAL fgmc_sym *sym_lookup(const fgmc *c, const char *name);
+/* Declares NAME of KIND at LOC (DECL: its statement).  Returns the new
+ * symbol, or NULL after reporting a duplicate or a name too long for the
+ * IR. */
+FGM_INTERNAL fgmc_sym *sym_declare(fgmc *c, fgmc_sym_kind kind,
+                                   const char *name, fgmc_loc loc,
+                                   const fgmc_stmt *decl);
+/* Removes loop variable S from the table (it stays valid in the arena:
+ * the expressions of its statement still point at it). */
+FGM_INTERNAL void sym_pop(fgmc *c, fgmc_sym *s);
+/* Reports WHAT ("unknown array") NAME at LOC, with the declared name of a
+ * kind in MASK closest to it as a suggestion, if one is close. */
+FGM_INTERNAL void sym_unknown(fgmc *c, fgmc_loc loc, const char *what,
+                              const char *name, unsigned mask);
 
 /* ---- sema.c ------------------------------------------------------------- */
 
@@ -395,9 +419,17 @@ FGM_INTERNAL int parse_program(fgmc *c);
 FGM_INTERNAL void sema_stmt(fgmc *c, fgmc_stmt *s);
 /* After the last statement: unused -D options, the default model name. */
 FGM_INTERNAL void sema_finish(fgmc *c);
+/* Resolves the names of numeric expression E: each must be a const or a
+ * loop variable in scope.  Returns 1, or 0 after reporting (quietly when a
+ * name's own declaration failed). */
+FGM_INTERNAL int sema_resolve_num(fgmc *c, fgmc_node *e);
 /* Evaluates the resolved expression E (loop variables at their current
  * values).  Returns 1, or 0 after reporting at E's position. */
 FGM_INTERNAL int sema_eval(fgmc *c, const fgmc_node *e, fgmc_num *out);
+/* Like sema_eval, as a real number. */
+FGM_INTERNAL int sema_eval_real(fgmc *c, const fgmc_node *e, double *out);
+/* ---- sema_infer.c: the inference block (one per model) into c->infer. */
+FGM_INTERNAL void sema_infer(fgmc *c, fgmc_stmt *s);
 /* Like sema_eval, but the value must be an integer; WHAT names it in the
  * message ("index"). */
 FGM_INTERNAL int sema_eval_int(fgmc *c, const fgmc_node *e, const char *what,

@@ -9,7 +9,8 @@
  * order, Dirichlet nodes likewise across priors.
  *
  * A declaration that fails is still entered (marked bad), so its uses are
- * skipped quietly instead of drawing "unknown name" errors.
+ * skipped quietly instead of drawing "unknown name" errors.  The symbol
+ * table is symtab.c; the inference block's settings, sema_infer.c.
  *
  * Contract (sema_stmt, per statement in order):
  *   requires: the AST of a parse without syntax errors; earlier statements
@@ -24,208 +25,11 @@
 #include <string.h>
 #include "fgmc.h"
 
-/* Indexed by fgmc_sym_kind. */
-static const char *const sym_words[] = {
-    "a const", "a loop variable", "a variable array", "a prior"
-};
-
-/* ---- the symbol table: chained hashing in the arena ------------------- */
-
-static unsigned long
-hash(const char *s)
-{
-    unsigned long h = 2166136261ul;    /* FNV-1a */
-
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 16777619ul;
-    return h;
-}
-
-static fgmc_sym *
-lookup(const fgmc *c, const char *name)
-{
-    fgmc_sym *s;
-
-    if (!c->tabcap || !name)
-        return NULL;
-    for (s = c->tab[hash(name) & (unsigned long)(c->tabcap - 1)]; s;
-         s = s->chain)
-        if (strcmp(s->name, name) == 0)
-            return s;
-    return NULL;
-}
-
-static int
-grow_table(fgmc *c)
-{
-    int cap = c->tabcap ? c->tabcap * 2 : 64, i;
-    fgmc_sym **tab = arena_alloc(c, (size_t)cap * sizeof *tab), *s, *next;
-
-    if (!tab)
-        return 0;
-    for (i = 0; i < c->tabcap; i++)
-        for (s = c->tab[i]; s; s = next) {
-            unsigned long h = hash(s->name) & (unsigned long)(cap - 1);
-
-            next = s->chain;
-            s->chain = tab[h];
-            tab[h] = s;
-        }
-    c->tab = tab;
-    c->tabcap = cap;
-    return 1;
-}
-
-/* Removes loop variable S from the table (it stays valid in the arena:
- * the expressions of its statement still point at it). */
-static void
-pop(fgmc *c, fgmc_sym *s)
-{
-    fgmc_sym **p;
-
-    if (!s)
-        return;
-    for (p = &c->tab[hash(s->name) & (unsigned long)(c->tabcap - 1)]; *p;
-         p = &(*p)->chain)
-        if (*p == s) {
-            *p = s->chain;
-            c->nsyms--;
-            return;
-        }
-}
-
-/* Line of offset OFF, for "(the first is at line L)". */
-static int
-line_at(fgmc *c, int off)
-{
-    int line, col;
-
-    diag_linecol(c, off, &line, &col);
-    return line;
-}
-
-/* Declares NAME of KIND at LOC.  Returns the new symbol, or NULL after
- * reporting a duplicate or a name too long for the IR. */
-static fgmc_sym *
-declare(fgmc *c, fgmc_sym_kind kind, const char *name, fgmc_loc loc,
-        const fgmc_stmt *decl)
-{
-    fgmc_sym *old = lookup(c, name), *s;
-    unsigned long h;
-
-    if (!name)
-        return NULL;
-    if (old) {
-        if (old->kind == SYM_LOOP)
-            diag_error(c, loc, "'%s' is already a loop variable of this "
-                       "statement", name);
-        else
-            diag_error(c, loc, "'%s' is already defined (%s, at line %d)",
-                       name, sym_words[old->kind],
-                       line_at(c, old->loc.start));
-        return NULL;
-    }
-    if (strlen(name) >= FGM_IR_MAXNAME) {
-        diag_error(c, loc, "name is too long (%zu bytes; at most %d)",
-                   strlen(name), FGM_IR_MAXNAME - 1);
-        return NULL;
-    }
-    if ((c->nsyms + 1) * 2 > c->tabcap && !grow_table(c))
-        return NULL;
-    s = arena_alloc(c, sizeof *s);
-    if (!s)
-        return NULL;
-    s->kind = kind;
-    s->name = name;
-    s->loc = loc;
-    s->decl = decl;
-    s->link_node = -1;
-    h = hash(name) & (unsigned long)(c->tabcap - 1);
-    s->chain = c->tab[h];
-    c->tab[h] = s;
-    c->nsyms++;
-    return s;
-}
-
-/* Edit distance between A and B, or a large number when either is long. */
-static int
-distance(const char *a, const char *b)
-{
-    int row[FGM_IR_MAXNAME + 1], la = (int)strlen(a), lb = (int)strlen(b);
-    int i, j;
-
-    if (la > FGM_IR_MAXNAME || lb > FGM_IR_MAXNAME)
-        return INT_MAX;
-    for (j = 0; j <= lb; j++)
-        row[j] = j;
-    for (i = 1; i <= la; i++) {
-        int diag = row[0];
-
-        row[0] = i;
-        for (j = 1; j <= lb; j++) {
-            int up = row[j], best = diag + (a[i - 1] != b[j - 1]);
-
-            if (up + 1 < best)
-                best = up + 1;
-            if (row[j - 1] + 1 < best)
-                best = row[j - 1] + 1;
-            diag = up;
-            row[j] = best;
-        }
-    }
-    return row[lb];
-}
-
-/* A declared name of a kind in MASK close to NAME (a likely typo), or
- * NULL. */
-static const fgmc_sym *
-similar(const fgmc *c, const char *name, unsigned mask)
-{
-    const fgmc_sym *best = NULL, *s;
-    int bestd = INT_MAX, i, limit = strlen(name) > 4 ? 2 : 1;
-
-    if (strlen(name) < 2)
-        return NULL;
-    for (i = 0; i < c->tabcap; i++)
-        for (s = c->tab[i]; s; s = s->chain) {
-            int d;
-
-            if (!(mask & (1u << s->kind)))
-                continue;
-            d = distance(name, s->name);
-            if (d <= limit && (d < bestd || (d == bestd
-                                             && strcmp(s->name,
-                                                       best->name) < 0))) {
-                best = s;
-                bestd = d;
-            }
-        }
-    return best;
-}
-
-#define MASK(k) (1u << (k))
-
-/* Reports WHAT ("unknown array") NAME at LOC, with a suggestion. */
-static void
-unknown(fgmc *c, fgmc_loc loc, const char *what, const char *name,
-        unsigned mask)
-{
-    const fgmc_sym *near = similar(c, name, mask);
-
-    if (near)
-        diag_error(c, loc, "%s '%s'; did you mean '%s'?", what, name,
-                   near->name);
-    else
-        diag_error(c, loc, "%s '%s'", what, name);
-}
 
 /* ---- expressions -------------------------------------------------------- */
 
-/* Resolves the names of numeric expression E: each must be a const or a
- * loop variable in scope.  Returns 1, or 0 after reporting (quietly when a
- * name's own declaration failed). */
-static int
-resolve_num(fgmc *c, fgmc_node *e)
+int
+sema_resolve_num(fgmc *c, fgmc_node *e)
 {
     fgmc_sym *s;
     int ok;
@@ -237,35 +41,35 @@ resolve_num(fgmc *c, fgmc_node *e)
     case N_REAL:
         return 1;
     case N_REF:
-        s = lookup(c, e->name);
+        s = sym_lookup(c, e->name);
         if (!s) {
-            unknown(c, e->nameloc, "undefined name", e->name,
-                    MASK(SYM_CONST) | MASK(SYM_LOOP));
+            sym_unknown(c, e->nameloc, "undefined name", e->name,
+                        SYM_MASK(SYM_CONST) | SYM_MASK(SYM_LOOP));
             return 0;
         }
         if (s->bad)
             return 0;
         if (s->kind == SYM_VAR || s->kind == SYM_PRIOR) {
             diag_error(c, e->loc, "'%s' is %s, not a number", e->name,
-                       sym_words[s->kind]);
+                       sym_kind_words[s->kind]);
             return 0;
         }
         if (e->nkids) {
             diag_error(c, e->loc, "'%s' is %s and takes no subscript",
-                       e->name, sym_words[s->kind]);
+                       e->name, sym_kind_words[s->kind]);
             return 0;
         }
         e->sym = s;
         return 1;
     case N_NEG:
-        return resolve_num(c, e->a);
+        return sema_resolve_num(c, e->a);
     case N_ADD:
     case N_SUB:
     case N_MUL:
     case N_DIV:
     case N_MOD:
-        ok = resolve_num(c, e->a);
-        return resolve_num(c, e->b) && ok;
+        ok = sema_resolve_num(c, e->a);
+        return sema_resolve_num(c, e->b) && ok;
     default:
         diag_error(c, e->loc, "expected a number here");
         return 0;
@@ -280,7 +84,7 @@ resolve_list(fgmc *c, fgmc_node *l)
     int ok = 1;
 
     for (k = l->kids; k; k = k->next)
-        if (!(k->kind == N_LIST ? resolve_list(c, k) : resolve_num(c, k)))
+        if (!(k->kind == N_LIST ? resolve_list(c, k) : sema_resolve_num(c, k)))
             ok = 0;
     return ok;
 }
@@ -422,9 +226,8 @@ sema_eval_int(fgmc *c, const fgmc_node *e, const char *what, long long *out)
     return 1;
 }
 
-/* Evaluates E as a real number. */
-static int
-eval_real(fgmc *c, const fgmc_node *e, double *out)
+int
+sema_eval_real(fgmc *c, const fgmc_node *e, double *out)
 {
     fgmc_num v;
 
@@ -466,7 +269,7 @@ check_dims(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
         return 0;
     }
     for (d = s->dims->kids; d; d = d->next) {
-        if (!resolve_num(c, (fgmc_node *)d)
+        if (!sema_resolve_num(c, (fgmc_node *)d)
             || !sema_eval_int(c, d, "an array size", &v))
             return 0;
         if (v < 1) {
@@ -491,9 +294,9 @@ check_domain(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
 {
     fgmc_node *r = s->domain;
     long long lo, hi;
-    int ok = resolve_num(c, r->a);
+    int ok = sema_resolve_num(c, r->a);
 
-    if (!resolve_num(c, r->b) || !ok
+    if (!sema_resolve_num(c, r->b) || !ok
         || !sema_eval_int(c, r->a, "a domain bound", &lo)
         || !sema_eval_int(c, r->b, "a domain bound", &hi))
         return 0;
@@ -537,16 +340,17 @@ check_link(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
                    "as in discrete(p)");
         return 0;
     }
-    p = lookup(c, r->name);
+    p = sym_lookup(c, r->name);
     if (!p) {
-        unknown(c, r->nameloc, "unknown prior", r->name, MASK(SYM_PRIOR));
+        sym_unknown(c, r->nameloc, "unknown prior", r->name,
+                    SYM_MASK(SYM_PRIOR));
         return 0;
     }
     if (p->bad)
         return 0;
     if (p->kind != SYM_PRIOR) {
         diag_error(c, r->nameloc, "'%s' is %s, not a prior", r->name,
-                   sym_words[p->kind]);
+                   sym_kind_words[p->kind]);
         return 0;
     }
     r->sym = p;
@@ -576,7 +380,8 @@ check_link(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
                            "one element of it, not a slice");
                 return 0;
             }
-            if (!resolve_num(c, k) || !sema_eval_int(c, k, "an index", &v))
+            if (!sema_resolve_num(c, k)
+                || !sema_eval_int(c, k, "an index", &v))
                 return 0;
             if (v < 0 || v >= p->dims[d]) {
                 diag_error(c, k->loc, "index %lld is out of range for '%s' "
@@ -642,7 +447,7 @@ number(fgmc *c, fgmc_sym *a, int *next, const char *what)
 static fgmc_sym *
 declare_array(fgmc *c, fgmc_stmt *s, fgmc_sym_kind kind)
 {
-    fgmc_sym *a = declare(c, kind, s->name, s->nameloc, s);
+    fgmc_sym *a = sym_declare(c, kind, s->name, s->nameloc, s);
 
     if (!a) {
         s->bad = 1;
@@ -703,7 +508,7 @@ check_dirichlet(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
                            "list of numbers");
                 return 0;
             }
-            if (!resolve_num(c, k) || !eval_real(c, k, &a->alpha[i]))
+            if (!sema_resolve_num(c, k) || !sema_eval_real(c, k, &a->alpha[i]))
                 return 0;
             if (!(a->alpha[i] > 0)) {
                 diag_error(c, k->loc, "Dirichlet alpha must be > 0, not %g",
@@ -721,8 +526,8 @@ check_dirichlet(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
         }
         return 1;
     }
-    if (!resolve_num(c, arg) || !sema_eval_int(c, arg, "a Dirichlet size",
-                                               &kk))
+    if (!sema_resolve_num(c, arg)
+        || !sema_eval_int(c, arg, "a Dirichlet size", &kk))
         return 0;
     if (kk < 1 || kk > FGM_IR_MAXCARD) {
         diag_error(c, arg->loc, "a Dirichlet size must be in 1..%d, not "
@@ -757,7 +562,7 @@ check_const(fgmc *c, fgmc_stmt *s)
 {
     char what[96];
     long long v = 0;
-    int ok = resolve_num(c, s->value), d;
+    int ok = sema_resolve_num(c, s->value), d;
     fgmc_sym *sym;
 
     for (d = 0; d < c->ndefines; d++)
@@ -770,7 +575,7 @@ check_const(fgmc *c, fgmc_stmt *s)
         snprintf(what, sizeof what, "const '%s'", s->name);
         ok = sema_eval_int(c, s->value, what, &v);
     }
-    sym = declare(c, SYM_CONST, s->name, s->nameloc, s);
+    sym = sym_declare(c, SYM_CONST, s->name, s->nameloc, s);
     if (!sym) {
         s->bad = 1;
         return;
@@ -785,7 +590,7 @@ check_model(fgmc *c, fgmc_stmt *s)
 {
     if (c->model_stmt) {
         diag_error(c, s->loc, "second model line (the first is at line %d)",
-                   line_at(c, c->model_stmt->loc.start));
+                   diag_line(c, c->model_stmt->loc.start));
         s->bad = 1;
         return;
     }
@@ -833,19 +638,20 @@ default_name(fgmc *c)
 static int
 resolve_vref(fgmc *c, fgmc_node *r, int single)
 {
-    fgmc_sym *a = lookup(c, r->name);
+    fgmc_sym *a = sym_lookup(c, r->name);
     fgmc_node *k;
     int ok = 1, one;
 
     if (!a) {
-        unknown(c, r->nameloc, "unknown array", r->name, MASK(SYM_VAR));
+        sym_unknown(c, r->nameloc, "unknown array", r->name,
+                    SYM_MASK(SYM_VAR));
         return 0;
     }
     if (a->bad)
         return 0;
     if (a->kind != SYM_VAR) {
         diag_error(c, r->nameloc, "'%s' is %s, not a variable array",
-                   r->name, sym_words[a->kind]);
+                   r->name, sym_kind_words[a->kind]);
         return 0;
     }
     if (r->nkids != 0 && r->nkids != a->ndims) {
@@ -860,11 +666,11 @@ resolve_vref(fgmc *c, fgmc_node *r, int single)
             one = 0;
         } else if (k->kind == N_RANGE) {
             one = 0;
-            if (!resolve_num(c, k->a))
+            if (!sema_resolve_num(c, k->a))
                 ok = 0;
-            if (!resolve_num(c, k->b))
+            if (!sema_resolve_num(c, k->b))
                 ok = 0;
-        } else if (!resolve_num(c, k)) {
+        } else if (!sema_resolve_num(c, k)) {
             ok = 0;
         }
     }
@@ -914,12 +720,12 @@ check_constraint(fgmc *c, fgmc_stmt *s)
         for (b = s->binders->kids; b; b = b->next) {
             if (b->a != range) {
                 range = b->a;
-                if (!resolve_num(c, range->a))
+                if (!sema_resolve_num(c, range->a))
                     ok = 0;
-                if (!resolve_num(c, range->b))
+                if (!sema_resolve_num(c, range->b))
                     ok = 0;
             }
-            b->sym = declare(c, SYM_LOOP, b->name, b->nameloc, NULL);
+            b->sym = sym_declare(c, SYM_LOOP, b->name, b->nameloc, NULL);
             if (!b->sym)
                 ok = 0;
         }
@@ -928,184 +734,13 @@ check_constraint(fgmc *c, fgmc_stmt *s)
             ok = 0;
     if (s->weights && !resolve_list(c, s->weights))
         ok = 0;
-    if (s->value && !resolve_num(c, s->value))
+    if (s->value && !sema_resolve_num(c, s->value))
         ok = 0;
     if (s->has_str && !check_string(c, s))
         ok = 0;
     if (s->binders)
         for (b = s->binders->kids; b; b = b->next)
-            pop(c, b->sym);
-    if (!ok)
-        s->bad = 1;
-}
-
-/* ---- the inference block ------------------------------------------------ */
-
-/* Indexed by fgmc_setting; NULL-terminated for join. */
-static const char *const setting_names[NSETTINGS + 1] = {
-    "iterations", "damping", "tolerance", "schedule", "alldiff", "projection",
-    NULL
-};
-
-/* The words of each word-valued setting, in the order of its enum in
- * ir.h (fgm_schedule_order, fgm_alldiff_lowering, fgm_projection). */
-static const char *const schedule_words[] = { "sequential", "parallel", NULL };
-static const char *const alldiff_words[] = { "pairwise", "native", NULL };
-static const char *const projection_words[] = { "mean", "mean-square", NULL };
-
-/* Writes the word E spells ("parallel", "mean-square") into BUF. */
-static int
-word_of(const fgmc_node *e, char *buf, size_t size)
-{
-    char a[64], b[64];
-
-    if (e->kind == N_REF && e->nkids == 0) {
-        snprintf(buf, size, "%s", e->name);
-        return 1;
-    }
-    if (e->kind == N_SUB && word_of(e->a, a, sizeof a)
-        && word_of(e->b, b, sizeof b)) {
-        snprintf(buf, size, "%s-%s", a, b);
-        return 1;
-    }
-    return 0;
-}
-
-/* Joins WORDS with ", " into BUF. */
-static const char *
-join(const char *const *words, char *buf, size_t size)
-{
-    size_t len = 0;
-
-    buf[0] = '\0';
-    for (; *words && len < size; words++)
-        len += (size_t)snprintf(buf + len, size - len, "%s%s",
-                                len ? ", " : "", *words);
-    return buf;
-}
-
-/* Value index of word setting SET among WORDS, or -1 after reporting. */
-static int
-word_setting(fgmc *c, const fgmc_node *set, const char *const *words)
-{
-    char w[160], list[160];
-    int i;
-
-    join(words, list, sizeof list);
-    if (!word_of(set->a, w, sizeof w)) {
-        diag_error(c, set->a->loc, "%s takes one of: %s", set->name, list);
-        return -1;
-    }
-    for (i = 0; words[i]; i++)
-        if (strcmp(words[i], w) == 0)
-            return i;
-    diag_error(c, set->a->loc, "unknown %s '%s'; valid: %s", set->name, w,
-               list);
-    return -1;
-}
-
-/* Applies one setting of the inference block. */
-static int
-apply_setting(fgmc *c, const fgmc_node *set, int key)
-{
-    long long n;
-    double d;
-    int w;
-
-    switch (key) {
-    case SET_ITERATIONS:
-        if (!resolve_num(c, set->a)
-            || !sema_eval_int(c, set->a, "iterations", &n))
-            return 0;
-        if (n < 1 || n > FGM_MAX_ITERATIONS) {
-            diag_error(c, set->a->loc, "iterations must be an integer in "
-                       "1..%d, not %lld", FGM_MAX_ITERATIONS, n);
-            return 0;
-        }
-        c->infer.iterations = (int)n;
-        break;
-    case SET_DAMPING:
-        if (!resolve_num(c, set->a) || !eval_real(c, set->a, &d))
-            return 0;
-        if (!(d >= 0 && d < 1)) {
-            diag_error(c, set->a->loc, "damping must be in [0, 1), not %g",
-                       d);
-            return 0;
-        }
-        c->infer.damping = d;
-        break;
-    case SET_TOLERANCE:
-        if (!resolve_num(c, set->a) || !eval_real(c, set->a, &d))
-            return 0;
-        if (!(d >= 0)) {
-            diag_error(c, set->a->loc, "tolerance must be >= 0, not %g", d);
-            return 0;
-        }
-        c->infer.tolerance = d;
-        break;
-    case SET_SCHEDULE:
-        if ((w = word_setting(c, set, schedule_words)) < 0)
-            return 0;
-        c->infer.schedule = (fgm_schedule_order)w;
-        break;
-    case SET_ALLDIFF:
-        if ((w = word_setting(c, set, alldiff_words)) < 0)
-            return 0;
-        c->infer.alldiff = (fgm_alldiff_lowering)w;
-        break;
-    default:
-        if ((w = word_setting(c, set, projection_words)) < 0)
-            return 0;
-        c->infer.projection = (fgm_projection)w;
-        break;
-    }
-    c->infer_mask |= 1u << key;
-    return 1;
-}
-
-static void
-check_infer(fgmc *c, fgmc_stmt *s)
-{
-    const char *algos[FGM_NALGOS + 1];
-    char list[160];
-    const fgmc_node *set;
-    int i, algo, ok = 1;
-
-    if (c->infer_stmt) {
-        diag_error(c, s->loc, "second infer block (the first is at line %d)",
-                   line_at(c, c->infer_stmt->loc.start));
-        s->bad = 1;
-        return;
-    }
-    c->infer_stmt = s;
-    algo = s->name ? fgm_ir_algo_find(s->name) : -1;
-    if (algo < 0) {
-        for (i = 0; i < FGM_NALGOS; i++)
-            algos[i] = fgm_ir_algo_name((fgm_algo)i);
-        algos[FGM_NALGOS] = NULL;
-        diag_error(c, s->nameloc, "unknown algorithm '%s'; valid: %s",
-                   s->name ? s->name : "", join(algos, list, sizeof list));
-        ok = 0;
-    } else {
-        c->infer.algo = (fgm_algo)algo;
-        c->infer_mask |= 1u << SET_ALGO;
-    }
-    for (set = s->settings ? s->settings->kids : NULL; set; set = set->next) {
-        for (i = 0; i < NSETTINGS; i++)
-            if (strcmp(setting_names[i], set->name) == 0)
-                break;
-        if (i == NSETTINGS) {
-            diag_error(c, set->nameloc, "unknown setting '%s'; valid: %s",
-                       set->name, join(setting_names, list, sizeof list));
-            ok = 0;
-        } else if (c->infer_mask & (1u << i)) {
-            diag_error(c, set->nameloc, "setting '%s' is given twice",
-                       set->name);
-            ok = 0;
-        } else if (!apply_setting(c, set, i)) {
-            ok = 0;
-        }
-    }
+            sym_pop(c, b->sym);
     if (!ok)
         s->bad = 1;
 }
@@ -1129,7 +764,7 @@ sema_stmt(fgmc *c, fgmc_stmt *s)
         check_prior(c, s);
         break;
     case S_INFER:
-        check_infer(c, s);
+        sema_infer(c, s);
         break;
     default:
         check_constraint(c, s);
