@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "kernels.h"
+#include "xorshift.h"
 
 #define MAXK 16
 #define TRIALS 40       /* per (K, N); 10 past K = 13 (the reference is
@@ -30,10 +31,7 @@ static unsigned long long state = 0x9e3779b97f4a7c15ULL;
 static double
 uniform(void)
 {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return (double)(state >> 11) * (1.0 / 9007199254740992.0);
+    return xorshift_uniform(&state);
 }
 
 /* Row R of Q (K entries): one of five kinds of row. */

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "kernels.h"
+#include "xorshift.h"
 
 #define MAXK 16
 #define NVAR 4          /* two disjoint pairs: (0, 1) and (2, 3) */
@@ -38,10 +39,7 @@ static unsigned long long state = 0x2545f4914f6cdd1dULL;
 static double
 uniform(void)
 {
-    state ^= state << 13;
-    state ^= state >> 7;
-    state ^= state << 17;
-    return (double)(state >> 11) * (1.0 / 9007199254740992.0);
+    return xorshift_uniform(&state);
 }
 
 /* A value of a belief (BELIEF) or message: mostly ordinary, sometimes
