@@ -190,8 +190,11 @@ main(int argc, char **argv)
     tc = malloc(n * sizeof *tc);
     ti = malloc(n * sizeof *ti);
     ratio = malloc(n * sizeof *ratio);
-    if (!tc || !ti || !ratio || cell0 < 0)
+    if (!tc || !ti || !ratio || cell0 < 0) {
+        fprintf(stderr, "bench_ep: %s\n", cell0 < 0 ? "the model has no "
+                "'cell' array" : "out of memory");
         return 1;
+    }
     printf("# models/sudoku.fgm (B=3), %d sweeps, %d puzzles x %d rounds, "
            "compiled and interpreted back to back\n", SWEEPS, npz, rounds);
     printf("%-6s %-12s %9s %9s %9s\n", "clues", "backend", "min_ms",
