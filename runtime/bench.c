@@ -7,6 +7,12 @@
  * statistics (censored observations).  One difference, as the brief asks:
  * a repeated puzzle contributes one time, the median of its runs, so that
  * every puzzle weighs the same in the corpus statistics.
+ *
+ * Adjacent labels of one solver on several backends ("ep@compiled",
+ * "ep@interpreted", as `--backends` lists them) run puzzle by puzzle, the
+ * backends' order swapped every puzzle: the machines this runs on change
+ * speed for seconds at a time, and a backend run over a whole corpus
+ * before the other measured that as much as the backends.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -35,6 +41,7 @@ typedef struct runstate {
     fgm_backend *backends;  /* per solver: from a "name@backend" label */
     double last;            /* fgm_now() of the last progress line */
     int sent;               /* a progress line was sent */
+    long order;             /* puzzles run so far (fgm_bench_sample.order) */
 } runstate;
 
 void
@@ -275,14 +282,16 @@ fatal(fgm_status st)
  * repeats while fast.  TIMES holds o->repeat doubles, SOL NVARS ints.
  * Returns FGM_OK or a fatal status. */
 static fgm_status
-run_puzzle(const fgm_bench_opts *o, fgm_runner *r, const int *clues,
-           int nvars, int i, int *sol, double *times, fgm_bench_sample *s)
+run_puzzle(runstate *rs, fgm_runner *r, const int *clues, int nvars, int i,
+           int *sol, double *times, fgm_bench_sample *s)
 {
+    const fgm_bench_opts *o = rs->o;
     const int *given = clues + (size_t)i * nvars;
     fgm_solve_result res;
     size_t k = 0;
     int rep;
 
+    s->order = rs->order++;
     fgm_runner_solve(r, given, (unsigned long)i, o->timeout_ms, sol, &res);
     if (fatal(res.status))
         return res.status;
@@ -309,56 +318,88 @@ run_puzzle(const fgm_bench_opts *o, fgm_runner *r, const int *clues,
     return FGM_OK;
 }
 
-/* Fills ROW: SOLVER (on BACKEND) on every puzzle of CP, whose clues
- * CLUES holds as CSP's variables (csp->nvars per puzzle).  SCRATCH holds
- * max(cp->count, o->repeat) doubles, SOL csp->nvars ints. */
+/* Makes ROW's runner: SOLVER on BACKEND over CSP, with the options SO
+ * (filled here; the runner keeps a pointer to them: they must outlive
+ * it), and ROW's samples for the N puzzles.  *R stays NULL when the
+ * solver refuses (ROW->unsupported set, FGM_OK).  Returns FGM_OK or an
+ * error after reporting it. */
 static fgm_status
-run_row(runstate *rs, const corpus *cp, const fgm_csp *csp, const int *clues,
-        const fgm_solver *solver, fgm_backend backend, fgm_bench_row *row,
-        int *sol, double *scratch)
+row_begin(runstate *rs, const fgm_csp *csp, const fgm_solver *solver,
+          fgm_backend backend, int n, fgm_solve_opts *so, fgm_bench_row *row,
+          fgm_runner **r)
 {
     const fgm_bench_opts *o = rs->o;
-    fgm_runner *r;
     fgm_status st;
     const char *why;
-    int i;
 
-    fgm_solve_opts so;
-
-    memset(&so, 0, sizeof so);
+    memset(so, 0, sizeof *so);
     if (o->solve_opts)
-        so = *o->solve_opts;
-    so.backend = backend;
-    r = fgm_runner_new(solver, csp, &so, &st, &why);
+        *so = *o->solve_opts;
+    so->backend = backend;
+    *r = fgm_runner_new(solver, csp, so, &st, &why);
     if (st == FGM_EUNSUPPORTED) {
         row->unsupported = why ? why : fgm_strerror(st);
         return FGM_OK;
     }
-    if (r) {
-        row->samples = calloc((size_t)cp->count, sizeof *row->samples);
+    if (*r) {
+        row->samples = calloc((size_t)n, sizeof *row->samples);
         st = row->samples ? FGM_OK : FGM_ENOMEM;
     }
     if (st != FGM_OK) {
         fgm_diagf(o->diag, o->diag_ctx, "%s: solver %s: error: %s",
                   row->corpus, row->solver, fgm_strerror(st));
-        fgm_runner_free(r);
+        fgm_runner_free(*r);
+        *r = NULL;
         return st;
     }
-    row->n = cp->count;
-    for (i = 0; i < cp->count; i++) {
-        progress(rs, row, i + 1, cp->count);
-        st = run_puzzle(o, r, clues, csp->nvars, i, sol, scratch,
-                        &row->samples[i]);
-        if (st != FGM_OK) {
-            fgm_diagf(o->diag, o->diag_ctx,
-                      "%s: puzzle %d: solver %s: error: %s", row->corpus,
-                      i, row->solver, fgm_strerror(st));
-            break;
+    row->n = n;
+    return FGM_OK;
+}
+
+/* Most labels of one solver run together (one per backend, and then
+ * some: a label may repeat). */
+#define GROUP_MAX 8
+
+/* Fills the NG rows of solvers FIRST .. FIRST + NG - 1 (one solver, its
+ * labels adjacent) on every puzzle of CP, whose clues CLUES holds as
+ * CSP's variables (csp->nvars per puzzle): puzzle by puzzle, each label
+ * in turn, in reverse order every other puzzle.  SCRATCH holds
+ * max(cp->count, o->repeat) doubles, SOL csp->nvars ints. */
+static fgm_status
+run_group(runstate *rs, int c, int first, int ng, const corpus *cp,
+          const fgm_csp *csp, const int *clues, int *sol, double *scratch)
+{
+    const fgm_bench_opts *o = rs->o;
+    fgm_runner *r[GROUP_MAX] = { NULL };
+    fgm_solve_opts so[GROUP_MAX];
+    fgm_bench_row *row;
+    fgm_status st = FGM_OK;
+    int t, k, i;
+
+    for (k = 0; k < ng && st == FGM_OK; k++)
+        st = row_begin(rs, csp, rs->solvers[first + k],
+                       rs->backends[first + k], cp->count, &so[k],
+                       &rs->b->rows[c * o->nsolvers + first + k], &r[k]);
+    for (i = 0; i < cp->count && st == FGM_OK; i++)
+        for (t = 0; t < ng && st == FGM_OK; t++) {
+            k = i % 2 ? ng - 1 - t : t;
+            row = &rs->b->rows[c * o->nsolvers + first + k];
+            if (!r[k])
+                continue;
+            progress(rs, row, i + 1, cp->count);
+            st = run_puzzle(rs, r[k], clues, csp->nvars, i, sol, scratch,
+                            &row->samples[i]);
+            if (st != FGM_OK)
+                fgm_diagf(o->diag, o->diag_ctx,
+                          "%s: puzzle %d: solver %s: error: %s", row->corpus,
+                          i, row->solver, fgm_strerror(st));
         }
+    for (k = 0; k < ng; k++) {
+        row = &rs->b->rows[c * o->nsolvers + first + k];
+        if (st == FGM_OK && r[k])
+            fgm_bench_row_stats(row, scratch);
+        fgm_runner_free(r[k]);
     }
-    fgm_runner_free(r);
-    if (st == FGM_OK)
-        fgm_bench_row_stats(row, scratch);
     return st;
 }
 
@@ -473,7 +514,7 @@ run_corpus(runstate *rs, int c, const corpus *cp,
     const fgm_bench_opts *o = rs->o;
     double *scratch;
     fgm_status st = FGM_OK;
-    int s;
+    int s, ng, k;
 
     scratch = malloc((size_t)(cp->count > o->repeat ? cp->count : o->repeat)
                      * sizeof *scratch);
@@ -482,17 +523,23 @@ run_corpus(runstate *rs, int c, const corpus *cp,
                   fgm_strerror(FGM_ENOMEM));
         return FGM_ENOMEM;
     }
-    for (s = 0; s < o->nsolvers && st == FGM_OK; s++) {
-        fgm_bench_row *row = &rs->b->rows[c * o->nsolvers + s];
+    for (s = 0; s < o->nsolvers && st == FGM_OK; s += ng) {
         const corpus_model *m = &models[(rs->solvers[s]->flags
                                          & FGM_SOLVER_EXACT) != 0];
 
-        if (m->refused)
-            row->unsupported = m->refused;
-        else
-            st = run_row(rs, cp, m->csp, m->given ? m->given : cp->given,
-                         rs->solvers[s], rs->backends[s], row, m->sol,
-                         scratch);
+        /* The labels of this solver that follow this one. */
+        for (ng = 1; s + ng < o->nsolvers && ng < GROUP_MAX
+                     && rs->solvers[s + ng] == rs->solvers[s]; ng++)
+            ;
+        if (m->refused) {
+            for (k = 0; k < ng; k++)
+                rs->b->rows[c * o->nsolvers + s + k].unsupported =
+                    m->refused;
+        } else {
+            st = run_group(rs, c, s, ng, cp, m->csp,
+                           m->given ? m->given : cp->given, m->sol,
+                           scratch);
+        }
     }
     free(scratch);
     return st;

@@ -29,6 +29,7 @@ typedef struct fgm_bench_sample {
     double ms;           /* median of the runs (the first run on timeout) */
     int runs;            /* runs timed (repeats that timed out are dropped) */
     long nodes;          /* search nodes of the first run */
+    long order;          /* when it ran: 0 for the bench's first puzzle */
 } fgm_bench_sample;
 
 /* One (corpus, solver) row.  The counts always satisfy

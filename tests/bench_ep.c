@@ -10,14 +10,15 @@
  *       $(pkg-config --libs gsl) -ldl -lpthread -lm -o build/bench_ep
  *   build/bench_ep PUZZLES [ROUNDS [OUT_DIR]]
  *
- * Why a program of its own: `fgm bench` times one backend over a whole
- * corpus, then the other, and the shared machines this project runs on
+ * Why a program of its own: the shared machines this project runs on
  * change speed by up to 40% for seconds at a time, both backends alike
- * (session 10's note).  A ratio of two medians taken a minute apart
- * measures that as much as the code.  Here every compiled inference is
+ * (session 10's note).  `fgm bench --backends` now runs both backends
+ * puzzle by puzzle, but times whole solver runs (clues, inference,
+ * answer) under its own protocol; here every compiled inference is
  * followed at once by the interpreted one on the same puzzle (the order
  * swapped every round), each ratio compares two runs of the same moment,
- * and the minimum over the rounds shows the machine's fast state.
+ * the minimum over the rounds shows the machine's fast state, and the
+ * two backends' marginals are compared.
  *
  * Model: models/sudoku.fgm with B=3, its plugin in OUT_DIR (default
  * generated/, where `fgm solve` puts it).  Two ways to observe the clues:

@@ -643,6 +643,43 @@ START_TEST(test_run_model_hook)
 }
 END_TEST
 
+/* Adjacent labels of one solver run puzzle by puzzle, their order swapped
+ * every other puzzle (so that both backends of --backends see the machine
+ * in the same state); other solvers run a whole corpus at a time. */
+START_TEST(test_run_interleaves_labels)
+{
+    static const char *const solvers[] = { "dlx", "ep-robust@interpreted",
+                                           "ep-robust@interpreted", "mac" };
+    static const long order[4][3] = {
+        { 0, 1, 2 }, { 3, 6, 7 }, { 4, 5, 8 }, { 9, 10, 11 }
+    };
+    char dir[] = "/tmp/fgm_bench_XXXXXX", p4[1024];
+    const char *corpora[1];
+    fgm_bench_opts o;
+    fgm_bench *b = NULL;
+    sink diag = { 0 };
+    int r, i;
+
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    corpora[0] = write_file(p4, sizeof p4, dir, "four.txt",
+                            "1.3.3...2.4...2.\n....3412........\n"
+                            "1...............\n");
+    bench_opts(&o, solvers, 4, corpora, 1, &diag);
+    o.repeat = 1;
+    ck_assert_int_eq(fgm_bench_run(&o, &b), FGM_OK);
+    ck_assert_int_eq(diag.count, 0);
+    for (r = 0; r < 4; r++)
+        for (i = 0; i < 3; i++)
+            ck_assert_msg(b->rows[r].samples[i].order == order[r][i],
+                          "%s puzzle %d ran %ldth, not %ldth",
+                          b->rows[r].solver, i, b->rows[r].samples[i].order,
+                          order[r][i]);
+    ck_assert_int_eq(b->rows[1].solved, b->rows[2].solved);
+    fgm_bench_free(b);
+    remove_dir(dir);
+}
+END_TEST
+
 /* ---- limits --------------------------------------------------------- */
 
 START_TEST(test_stats_empty)
@@ -875,6 +912,7 @@ bench_suite(void)
     tcase_add_test(core, test_save_atomic);
     tcase_add_test(core, test_run_end_to_end);
     tcase_add_test(core, test_run_model_hook);
+    tcase_add_test(core, test_run_interleaves_labels);
     tcase_add_test(limits, test_stats_empty);
     tcase_add_test(limits, test_run_timeout_censored);
     tcase_add_test(limits, test_run_no_repeats);
