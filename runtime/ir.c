@@ -354,36 +354,38 @@ fgm_ir_add_dirichlet_discrete(fgm_ir *ir, int var, int node,
     return ir->nfactors++;
 }
 
-/* Writes "name[i][j]" for element REST of array A into BUF. */
+/* Writes "name[i][j]" for variable I (NODE 0) or Dirichlet node I (NODE
+ * 1) of IR into BUF; "" for a NULL IR or an index out of range, nothing
+ * for a NULL or empty BUF.  Returns BUF. */
 static char *
-element_name(const fgm_ir_array *a, int rest, char *buf, size_t size)
+element_name(const fgm_ir *ir, int node, int i, char *buf, size_t size)
 {
-    int idx[FGM_IR_MAXDIMS], i;
+    const fgm_ir_array *a;
+    int idx[FGM_IR_MAXDIMS], d, rest;
     size_t len;
 
-    for (i = a->ndims - 1; i >= 0; i--) {
-        idx[i] = rest % a->dims[i];
-        rest /= a->dims[i];
+    if (!buf || size == 0)
+        return buf;
+    if (!ir || i < 0 || i >= (node ? ir->ndirichlet : ir->nvars)) {
+        buf[0] = '\0';
+        return buf;
+    }
+    a = &ir->arrays[node ? ir->dir_array[i] : ir->var_array[i]];
+    rest = i - a->first;
+    for (d = a->ndims - 1; d >= 0; d--) {
+        idx[d] = rest % a->dims[d];
+        rest /= a->dims[d];
     }
     len = (size_t)snprintf(buf, size, "%s", a->name);
-    for (i = 0; i < a->ndims && len < size; i++)
-        len += (size_t)snprintf(buf + len, size - len, "[%d]", idx[i]);
+    for (d = 0; d < a->ndims && len < size; d++)
+        len += (size_t)snprintf(buf + len, size - len, "[%d]", idx[d]);
     return buf;
 }
 
 char *
 fgm_ir_var_name(const fgm_ir *ir, int v, char *buf, size_t size)
 {
-    const fgm_ir_array *a;
-
-    if (!buf || size == 0)
-        return buf;
-    if (!ir || v < 0 || v >= ir->nvars) {
-        buf[0] = '\0';
-        return buf;
-    }
-    a = &ir->arrays[ir->var_array[v]];
-    return element_name(a, v - a->first, buf, size);
+    return element_name(ir, 0, v, buf, size);
 }
 
 int *
@@ -402,16 +404,7 @@ fgm_ir_draws(const fgm_ir *ir)
 char *
 fgm_ir_node_name(const fgm_ir *ir, int d, char *buf, size_t size)
 {
-    const fgm_ir_array *a;
-
-    if (!buf || size == 0)
-        return buf;
-    if (!ir || d < 0 || d >= ir->ndirichlet) {
-        buf[0] = '\0';
-        return buf;
-    }
-    a = &ir->arrays[ir->dir_array[d]];
-    return element_name(a, d - a->first, buf, size);
+    return element_name(ir, 1, d, buf, size);
 }
 
 /* ---- canonical dump ------------------------------------------------- */
