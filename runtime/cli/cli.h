@@ -71,6 +71,9 @@ int cli_is_model_file(const char *spec);
 fgm_ir *cli_model_open(const char *spec, const char *const *defines,
                        int ndefines, int *n, int *box, int *code);
 
+/* Whether CLI_DEFAULT_MODEL can be read (else the built-in models run). */
+int cli_default_model_readable(void);
+
 /* CLI_DEFAULT_MODEL for box side BOX (-D B=BOX), through cli_model_open.
  * NULL with *CODE 0 when the file cannot be read (the caller falls back
  * to a built-in model), or NULL after a message with *CODE the exit

@@ -107,30 +107,39 @@ spec_label(const bench_model *bm, char *label, size_t size)
     }
 }
 
+/* The name `bench --backends` reports for the model it times
+ * (timed_model) into LABEL (SIZE bytes); *PARSED says whether it comes
+ * from a model file. */
+static void
+timed_label(const bench_model *bm, char *label, size_t size, int *parsed)
+{
+    if (bm->spec) {
+        spec_label(bm, label, size);
+        *parsed = cli_is_model_file(bm->spec);
+    } else if (cli_default_model_readable()) {
+        snprintf(label, size, "%s", CLI_DEFAULT_MODEL " (B=3)");
+        *parsed = 1;
+    } else {
+        snprintf(label, size, "%s", "the built-in 9x9 robust model");
+        *parsed = 0;
+    }
+}
+
 /* The model whose plugin build and load `bench --backends` times: the
  * --model, else the shipped model for 9x9 grids, else the built-in robust
- * 9x9 model; its name for the report goes to LABEL (SIZE bytes), and
- * *PARSED says whether it came from a model file.  NULL if it cannot be
- * made (a message was printed). */
+ * 9x9 model.  NULL if it cannot be made (a message was printed). */
 static fgm_ir *
-timed_model(const bench_model *bm, char *label, size_t size, int *parsed)
+timed_model(const bench_model *bm)
 {
     fgm_ir *plain, *ir;
     int n, box, code;
 
-    if (bm->spec) {
-        spec_label(bm, label, size);
-        *parsed = cli_is_model_file(bm->spec);
+    if (bm->spec)
         return cli_model_open(bm->spec, bm->defs, bm->ndefs, &n, &box,
                               &code);
-    }
-    snprintf(label, size, "%s", CLI_DEFAULT_MODEL " (B=3)");
-    *parsed = 1;
     ir = cli_default_model(3, &n, &box, &code);
     if (ir || code)
         return ir;
-    snprintf(label, size, "%s", "the built-in 9x9 robust model");
-    *parsed = 0;
     plain = fgm_ir_sudoku(3);
     ir = plain ? fgm_ir_robust(plain) : NULL;
     fgm_ir_free(plain);
@@ -165,8 +174,7 @@ remove_flat_dir(const char *dir)
  * end included: first into an empty folder (code generation + C compiler
  * + load), then again (load only).  Returns 0 if no plugin could be had. */
 static int
-plugin_times(const bench_model *bm, char *label, size_t size, int *parsed,
-             double *compile_ms, double *load_ms)
+plugin_times(const bench_model *bm, double *compile_ms, double *load_ms)
 {
     const char *tmp = getenv("TMPDIR");
     char dir[4096];
@@ -174,14 +182,11 @@ plugin_times(const bench_model *bm, char *label, size_t size, int *parsed,
     fgm_model *m;
     int pass, ok = 1;
 
-    snprintf(label, size, "%s", "the 9x9 model");
-    *parsed = 0;
     if (snprintf(dir, sizeof dir, "%s/fgm_bench_XXXXXX",
                  tmp && *tmp ? tmp : "/tmp") >= (int)sizeof dir
         || !mkdtemp(dir)) {
         fprintf(stderr, "fgm: bench: cannot make a folder %s: %s\n", dir,
                 strerror(errno));
-        fgm_ir_free(timed_model(bm, label, size, parsed));  /* the name */
         return 0;
     }
     memset(&mo, 0, sizeof mo);
@@ -189,7 +194,7 @@ plugin_times(const bench_model *bm, char *label, size_t size, int *parsed,
     mo.out_dir = dir;
     for (pass = 0; pass < 2 && ok; pass++) {
         double t0 = fgm_now();
-        fgm_ir *ir = timed_model(bm, label, size, parsed);
+        fgm_ir *ir = timed_model(bm);
 
         ok = ir && fgm_model_open_ir(ir, &mo, &m, NULL, NULL) == FGM_OK;
         *(pass ? load_ms : compile_ms) = (fgm_now() - t0) * 1e3;
@@ -216,7 +221,8 @@ backend_report(const fgm_bench *b, const bench_model *bm)
     int parsed;
 
     fgm_bench_write_backends(b, stdout);
-    if (plugin_times(bm, label, sizeof label, &parsed, &cms, &lms)) {
+    timed_label(bm, label, sizeof label, &parsed);
+    if (plugin_times(bm, &cms, &lms)) {
         front = parsed ? "parse" : "build the IR";
         printf("plugin for %s: %s + generate + compile + load %.0f ms, "
                "%s + load an up-to-date plugin %.2f ms\n", label, front,

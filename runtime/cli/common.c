@@ -227,6 +227,12 @@ cli_model_open(const char *spec, const char *const *defines, int ndefines,
     return ir;
 }
 
+int
+cli_default_model_readable(void)
+{
+    return access(CLI_DEFAULT_MODEL, R_OK) == 0;
+}
+
 fgm_ir *
 cli_default_model(int box, int *n, int *nbox, int *code)
 {
@@ -234,7 +240,7 @@ cli_default_model(int box, int *n, int *nbox, int *code)
     const char *defv[1] = { def };
 
     *code = 0;
-    if (access(CLI_DEFAULT_MODEL, R_OK) != 0)
+    if (!cli_default_model_readable())
         return NULL;
     snprintf(def, sizeof def, "B=%d", box);
     return cli_model_open(CLI_DEFAULT_MODEL, defv, 1, n, nbox, code);
