@@ -75,3 +75,25 @@ echo "== Every solver on the generated 16x16 puzzles (timeout 10 s)"
 "$FGM" bench --solvers backtrack,mrv,ac3,fc,mac,norvig,dlx,ep-naive,ep-robust,ep-iterative,ep-hybrid,ep-hybrid2,bp-decimate,bp-decimate2,bp-backtrack,alldiff-max,alldiff-sum,alldiff-max2,alldiff-sum2 \
     --timeout-ms 10000 --csv "$OUT/sixteen.csv" --svg "$OUT/sixteen.svg" \
     puzzles/generated_16x16.txt
+
+# The forum's lists of the hardest known puzzles go beyond the seeds'
+# corpora; they are optional (skipped when ../shared lacks them).
+echo
+H=$P/forum_hardest_1106.txt
+if [ -r "$H" ]; then
+    echo "== The forum's hardest list (375 puzzles): the strongest solvers of each kind (timeout 10 s)"
+    "$FGM" bench --solvers dlx,norvig,ep-hybrid,ep-hybrid2,alldiff-max2 \
+        --timeout-ms 10000 --csv "$OUT/forum1106.csv" "$H"
+else
+    echo "== $H not found: the forum's hardest list skipped"
+fi
+echo
+H=$P/forum_hardest_1905_11plus.txt
+if [ -r "$H" ]; then
+    echo "== Throughput on the 48,766 puzzles rated 11+ (forum_hardest_1905_11plus), -j 2"
+    for s in dlx ep-hybrid2; do
+        "$FGM" solve --solver "$s" -j 2 --timeout-ms 10000 "$H" 2>&1 >/dev/null
+    done
+else
+    echo "== $H not found: the 11+ list skipped"
+fi
