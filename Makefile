@@ -3,7 +3,9 @@
 #   make            build build/fgm, build/libfgm.a, build/libfgm.so
 #   make check      every test suite, then the unit tests again under
 #                   AddressSanitizer + UndefinedBehaviorSanitizer
-#   make demo       solve the shipped puzzles with every solver; bench table
+#   make demo       compile the Sudoku model, solve the shipped puzzles with
+#                   the exact, EP and decimation solvers; compiled against
+#                   interpreted table
 #   make bench      the benchmark tables (text, CSV, SVG) into build/bench/
 #   make install PREFIX=/usr/local
 #   make clean
