@@ -33,8 +33,9 @@ CHECK_CFLAGS = $(shell pkg-config --cflags check)
 CHECK_LIBS   = $(shell pkg-config --libs check)
 
 CFLAGS  ?= -O2 -g
-# Generated plugins include plugin_abi.h and kernels.h from here (the
-# runtime also honours $FGM_INCLUDE_DIR, e.g. after `make install`).
+# Generated plugins include plugin_abi.h and kernels.h from here, unless
+# $FGM_INCLUDE_DIR says otherwise or fgm runs installed (it then uses
+# PREFIX/include/fgm, found next to its own bin/ or lib/).
 INCLUDE_DIR ?= $(abspath runtime)
 ALL_CFLAGS = $(BASE) $(WARN) $(CFLAGS) -Iruntime -Icompiler -I$(B)/gen \
              $(GSL_CFLAGS) \
@@ -267,8 +268,6 @@ install: all
 	install -m 644 runtime/plugin_abi.h runtime/kernels.h \
 	    $(DESTDIR)$(PREFIX)/include/fgm/
 	install -m 644 runtime/ops/*.h $(DESTDIR)$(PREFIX)/include/fgm/ops/
-	@echo "fgm: plugins need FGM_INCLUDE_DIR=$(PREFIX)/include/fgm once the" \
-	      "source tree is gone (else models run interpreted)"
 
 clean:
 	rm -rf $(B) generated/*.c generated/*.so

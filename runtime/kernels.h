@@ -33,7 +33,8 @@
  * Headers: <stdint.h> via plugin_abi.h, and <math.h> for the alldiff
  * max-product messages (log, exp); plugins are linked with -lm
  * (runtime/plugin.c) and call the same libm as the interpreter.  Nothing
- * else.  An installed fgm needs these headers where FGM_INCLUDE_DIR says.
+ * else.  `make install` copies them to PREFIX/include/fgm, where an
+ * installed fgm looks first (runtime/plugin.c).
  */
 #ifndef FGM_KERNELS_H
 #define FGM_KERNELS_H

@@ -15,6 +15,7 @@
  * of SO_PATH find the same inode and share the image.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -24,8 +25,11 @@
 #include "fgm_build_id.h"
 #include "plugin.h"
 
-/* Where plugin_abi.h and kernels.h live; the Makefile passes an absolute
- * path, $FGM_INCLUDE_DIR overrides it at run time. */
+/* Where plugin_abi.h and kernels.h live: $FGM_INCLUDE_DIR, else an
+ * installed fgm's own (fgm_plugin_sys_installed_headers: an installed
+ * binary must not build plugins from a source tree that has moved on
+ * since), else this path, which the Makefile passes as the source tree's
+ * runtime/ (absolute). */
 #ifndef FGM_INCLUDE_DIR
 #define FGM_INCLUDE_DIR "runtime"
 #endif
@@ -304,6 +308,7 @@ build_temp(const char *c_path, const char *so_path, const char *cc,
 {
     static const char suffix[] = ".tmp.XXXXXX";
     char out[CC_OUTPUT], line[512], *words = NULL, **argv = NULL;
+    char installed[PATH_MAX];
     size_t len = strlen(so_path);
     fgm_status st = FGM_OK;
     struct stat sb;
@@ -317,7 +322,8 @@ build_temp(const char *c_path, const char *so_path, const char *cc,
     if (!inc)
         inc = getenv("FGM_INCLUDE_DIR");
     if (!inc || !*inc)
-        inc = FGM_INCLUDE_DIR;
+        inc = fgm_plugin_sys_installed_headers(installed, sizeof installed)
+              == 0 ? installed : FGM_INCLUDE_DIR;
     timeout = cc_timeout();
     *tmp = malloc(len + sizeof suffix);
     if (!*tmp) {

@@ -42,7 +42,8 @@ typedef struct fgm_plugin_req {
     /* Writes the C source of the plugin to F (the code generator). */
     fgm_status (*emit_c)(void *arg, FILE *f);
     void *emit_arg;
-    const char *include_dir;    /* NULL: $FGM_INCLUDE_DIR or the built-in
+    const char *include_dir;    /* NULL: $FGM_INCLUDE_DIR, an installed
+                                 * fgm's own headers, or the built-in
                                  * FGM_INCLUDE_DIR (plugin_abi.h, kernels.h) */
 } fgm_plugin_req;
 
@@ -80,7 +81,8 @@ FGM_INTERNAL void fgm_plugin_close(fgm_plugin *p);
  * -o SO_PATH.tmp.XXXXXX C_PATH -lm (no shell; CC is split on blanks as make
  * does, so "ccache gcc" works), then renames the result over SO_PATH, so
  * that SO_PATH is always either the old file or the whole new one.  CC NULL
- * or blank: $CC, else "cc".  INCLUDE_DIR NULL: $FGM_INCLUDE_DIR, else the
+ * or blank: $CC, else "cc".  INCLUDE_DIR NULL: $FGM_INCLUDE_DIR, else an
+ * installed fgm's headers (fgm_plugin_sys_installed_headers), else the
  * built-in FGM_INCLUDE_DIR.  Returns FGM_OK; FGM_ECC when the compiler
  * cannot be run or fails (WHY: "cannot run C compiler 'X': No such file or
  * directory" or "C compiler 'cc' failed (exit status 1): FIRST ERROR LINE");
@@ -165,6 +167,14 @@ FGM_INTERNAL void fgm_plugin_sys_unload(void *lib);
 #define FGM_PLUGIN_SYS_TIMEOUT (-1000)
 FGM_INTERNAL int fgm_plugin_sys_run(char *const argv[], double timeout_s,
                                     int *code, char *out, size_t outsize);
+
+/* The kernel headers of an installed fgm: DIR/../include/fgm, where DIR
+ * is the folder of the executable or shared library this code runs from
+ * (`make install` puts bin/fgm, lib/libfgm.so and include/fgm/ side by
+ * side).  Writes that folder's path to BUF and returns 0 when it holds
+ * plugin_abi.h; returns -1 otherwise (a build tree's fgm: build/ has no
+ * ../include/fgm), BUF then unspecified. */
+FGM_INTERNAL int fgm_plugin_sys_installed_headers(char *buf, size_t size);
 
 /* The C source's name in the build folder of fgm_plugin_emit_so (`fgm
  * compile -o SO`); a rebuild's is the plugin's own NAME.ALGO.c. */

@@ -32,6 +32,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -386,4 +387,38 @@ out:
     if (errp[1] >= 0)
         close(errp[1]);
     return e;
+}
+
+int
+fgm_plugin_sys_installed_headers(char *buf, size_t size)
+{
+    char self[PATH_MAX], dir[PATH_MAX + 32], *slash;
+    const char *from = NULL;
+    struct stat sb;
+    int n;
+
+#ifdef __linux__
+    Dl_info info;
+
+    /* The file this code was loaded from: libfgm.so, or the program that
+     * linked libfgm.a.  glibc names the main program by its argv[0], which
+     * has no slash when it was found on PATH: /proc/self/exe then. */
+    if (dladdr((void *)&fgm_plugin_sys_installed_headers, &info)
+        && info.dli_fname && strchr(info.dli_fname, '/'))
+        from = info.dli_fname;
+#endif
+    if (!from)
+        from = "/proc/self/exe";
+    if (!realpath(from, self) || !(slash = strrchr(self, '/')))
+        return -1;
+    *slash = '\0';
+    snprintf(dir, sizeof dir, "%s/../include/fgm", self);
+    if (!realpath(dir, self))
+        return -1;
+    n = snprintf(buf, size, "%s/plugin_abi.h", self);
+    if (n < 0 || (size_t)n >= size || stat(buf, &sb) != 0
+        || !S_ISREG(sb.st_mode))
+        return -1;
+    snprintf(buf, size, "%s", self);
+    return 0;
 }
