@@ -173,7 +173,9 @@ FGM_INTERNAL int fgm_plugin_sys_run(char *const argv[], double timeout_s,
  * (`make install` puts bin/fgm, lib/libfgm.so and include/fgm/ side by
  * side).  Writes that folder's path to BUF and returns 0 when it holds
  * plugin_abi.h; returns -1 otherwise (a build tree's fgm: build/ has no
- * ../include/fgm), BUF then unspecified. */
+ * ../include/fgm), BUF then unspecified.  The executable is found by
+ * /proc/self/exe (its argv[0] may name any file), libfgm.so by dladdr:
+ * on Linux; elsewhere this mostly returns -1. */
 FGM_INTERNAL int fgm_plugin_sys_installed_headers(char *buf, size_t size);
 
 /* The C source's name in the build folder of fgm_plugin_emit_so (`fgm

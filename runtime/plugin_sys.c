@@ -35,9 +35,13 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifdef __linux__
+#include <sys/auxv.h>  /* getauxval */
+#endif
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -389,27 +393,17 @@ out:
     return e;
 }
 
-int
-fgm_plugin_sys_installed_headers(char *buf, size_t size)
+/* Writes FILE's folder, symbolic links resolved, plus /../include/fgm
+ * (resolved too) to BUF and returns 0 when that folder holds plugin_abi.h;
+ * returns -1 otherwise. */
+static int
+headers_near(const char *file, char *buf, size_t size)
 {
     char self[PATH_MAX], dir[PATH_MAX + 32], *slash;
-    const char *from = NULL;
     struct stat sb;
     int n;
 
-#ifdef __linux__
-    Dl_info info;
-
-    /* The file this code was loaded from: libfgm.so, or the program that
-     * linked libfgm.a.  glibc names the main program by its argv[0], which
-     * has no slash when it was found on PATH: /proc/self/exe then. */
-    if (dladdr((void *)&fgm_plugin_sys_installed_headers, &info)
-        && info.dli_fname && strchr(info.dli_fname, '/'))
-        from = info.dli_fname;
-#endif
-    if (!from)
-        from = "/proc/self/exe";
-    if (!realpath(from, self) || !(slash = strrchr(self, '/')))
+    if (!realpath(file, self) || !(slash = strrchr(self, '/')))
         return -1;
     *slash = '\0';
     snprintf(dir, sizeof dir, "%s/../include/fgm", self);
@@ -421,4 +415,24 @@ fgm_plugin_sys_installed_headers(char *buf, size_t size)
         return -1;
     snprintf(buf, size, "%s", self);
     return 0;
+}
+
+int
+fgm_plugin_sys_installed_headers(char *buf, size_t size)
+{
+#ifdef __linux__
+    Dl_info info, prog;
+    void *entry = (void *)(uintptr_t)getauxval(AT_ENTRY);
+
+    /* libfgm.so: the path it was loaded from.  The program's entry point
+     * tells it apart from a program that linked libfgm.a, which glibc's
+     * dladdr names by argv[0]: a name the caller chooses (exec -a), and
+     * relative to the folder the program started in. */
+    if (dladdr((void *)&fgm_plugin_sys_installed_headers, &info)
+        && !(entry && dladdr(entry, &prog)
+             && prog.dli_fbase == info.dli_fbase))
+        return info.dli_fname && strchr(info.dli_fname, '/')
+               ? headers_near(info.dli_fname, buf, size) : -1;
+#endif
+    return headers_near("/proc/self/exe", buf, size);
 }

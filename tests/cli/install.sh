@@ -35,6 +35,11 @@ expect_err 'installed-headers-read' "installed headers come first"
 expect_exit 1 "found on PATH, too" -- \
     env PATH="$P/bin:$PATH" fgm compile dice.fgm --out-dir plug3
 expect_err 'installed-headers-read' "found on PATH, too"
+# glibc's dladdr names the program by argv[0], which the caller chooses.
+expect_exit 1 "argv[0] naming another file" -- \
+    bash -c 'exec -a /nonexistent/fgm "$0" compile dice.fgm --out-dir plug6' \
+    "$P/bin/fgm"
+expect_err 'installed-headers-read' "argv[0] naming another file"
 expect_exit 0 "FGM_INCLUDE_DIR overrides them" -- \
     env FGM_INCLUDE_DIR="$SRC/runtime" "$P/bin/fgm" compile dice.fgm --out-dir plug4
 
