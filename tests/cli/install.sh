@@ -9,7 +9,7 @@
 . "$(dirname "$0")/common.bash"
 
 B=$(dirname "$FGM")
-SRC=$(pwd)
+SRC=$(pwd -P)
 FGM_ABS=$(cd "$B" && pwd)/$(basename "$FGM")
 P=$TMP/prefix
 make -s install PREFIX="$P" B="$B" >"$TMP/install.log" 2>&1 ||
@@ -24,7 +24,8 @@ expect_exit 0 "installed fgm compiles" -- \
 echo 'roll = 1 6 6 2 3 1 4 6 5 5 1 1 3 6 4 2 2 6 1 3' > obs.txt
 expect_exit 0 "installed fgm runs its plugin" -- \
     "$P/bin/fgm" run dice.fgm --backend compiled --out-dir plug --observe obs.txt
-expect_out 'p' "installed fgm prints the posterior"
+expect_out '^# observation 0: compiled ep' "installed fgm runs its plugin"
+expect_out '^p alpha 6 4 4 3 3 6$' "installed fgm prints the posterior"
 
 # Broken installed headers: the installed fgm must be reading them, not
 # the source tree's.
@@ -40,12 +41,27 @@ expect_exit 1 "argv[0] naming another file" -- \
     bash -c 'exec -a /nonexistent/fgm "$0" compile dice.fgm --out-dir plug6' \
     "$P/bin/fgm"
 expect_err 'installed-headers-read' "argv[0] naming another file"
+# A program linked with the installed libfgm.so, outside PREFIX, finds the
+# headers from the library's location.
+mkdir -p app/models && cp dice.fgm app/models/
+expect_exit 0 "build against the installed libfgm.so" -- \
+    cc -std=c11 -I"$P/include" "$SRC/tests/example/dice.c" "$P/lib/libfgm.so" \
+    -Wl,-rpath,"$P/lib" $(pkg-config --libs gsl) -ldl -lpthread -lm -o app/dice
+expect_exit 0 "libfgm.so finds its headers" -- \
+    bash -c 'cd app && ./dice'
+expect_out 'interpreted' "libfgm.so finds its headers"
+expect_err 'installed-headers-read' "libfgm.so finds its headers"
 expect_exit 0 "FGM_INCLUDE_DIR overrides them" -- \
     env FGM_INCLUDE_DIR="$SRC/runtime" "$P/bin/fgm" compile dice.fgm --out-dir plug4
 
-# A build tree's fgm has no ../include/fgm: it uses the source tree's.
+# A build tree's fgm has no ../include/fgm: it uses the source tree's
+# (a compiler wrapper records the -I it is given).
+printf '#!/bin/sh\necho "$*" >> "%s/cc.log"\nexec cc "$@"\n' "$TMP" > cc-log
+chmod +x cc-log
 expect_exit 0 "build tree fgm uses the source headers" -- \
-    "$FGM_ABS" compile dice.fgm --out-dir plug5
+    env CC="$TMP/cc-log" "$FGM_ABS" compile dice.fgm --out-dir plug5
+grep -qF -- "-I $SRC/runtime " cc.log ||
+    fail "build tree fgm uses the source headers: cc ran with $(cat cc.log)"
 
 [ "$fails" = 0 ] || exit 1
 echo "install: ok"
