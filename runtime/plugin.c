@@ -23,13 +23,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "fgm_build_id.h"
+#include "fgm_headers_id.h"
+#include "headers_hash.h"
 #include "plugin.h"
 
 /* Where plugin_abi.h and kernels.h live: $FGM_INCLUDE_DIR, else an
  * installed fgm's own (fgm_plugin_sys_installed_headers: an installed
  * binary must not build plugins from a source tree that has moved on
  * since), else this path, which the Makefile passes as the source tree's
- * runtime/ (absolute). */
+ * runtime/ (absolute).  Whichever it is must hold the headers this fgm
+ * was built with (find_headers). */
 #ifndef FGM_INCLUDE_DIR
 #define FGM_INCLUDE_DIR "runtime"
 #endif
@@ -297,6 +300,56 @@ stale_age(void)
     return t > 3600.0 ? t : 3600.0;
 }
 
+/* Whether INC holds the kernel headers this fgm was built with
+ * (runtime/headers_hash.h): FGM_OK, or FGM_ECC with the reason in WHY. */
+static fgm_status
+check_headers(const char *inc, char *why, size_t whysize)
+{
+    static const char *const names[] = { FGM_HEADERS_LIST };
+    const char *bad;
+    uint64_t h;
+
+    errno = 0;
+    if (fgm_headers_hash(inc, names, FGM_HEADERS_COUNT, &h, &bad) != 0) {
+        sayf(why, whysize, "kernel header %s/%s: cannot read: %s", inc, bad,
+             errno ? strerror(errno) : "read error");
+        return FGM_ECC;
+    }
+    if (h != FGM_HEADERS_ID) {
+        sayf(why, whysize, "the kernel headers in %s are not the ones this "
+             "fgm was built with (rebuild fgm, or set FGM_INCLUDE_DIR to its "
+             "own)", inc);
+        return FGM_ECC;
+    }
+    return FGM_OK;
+}
+
+/* The folder of kernel headers a plugin is compiled with, in *OUT: INC
+ * (NULL: $FGM_INCLUDE_DIR) when given, which must then hold this build's
+ * headers; else an installed fgm's own (fgm_plugin_sys_installed_headers,
+ * into BUF) if they are this build's; else FGM_INCLUDE_DIR, if they are.
+ * An installed copy from another version is passed over, not used: a
+ * plugin compiled from other kernels than the interpreter's would give
+ * other numbers.  FGM_OK, or FGM_ECC with the reason in WHY. */
+static fgm_status
+find_headers(const char *inc, char *buf, size_t size, const char **out,
+             char *why, size_t whysize)
+{
+    if (!inc)
+        inc = getenv("FGM_INCLUDE_DIR");
+    if (inc && *inc) {
+        *out = inc;
+        return check_headers(inc, why, whysize);
+    }
+    if (fgm_plugin_sys_installed_headers(buf, size) == 0
+        && check_headers(buf, NULL, 0) == FGM_OK) {
+        *out = buf;
+        return FGM_OK;
+    }
+    *out = FGM_INCLUDE_DIR;
+    return check_headers(FGM_INCLUDE_DIR, why, whysize);
+}
+
 /* Builds C_PATH into a new file SO_PATH.tmp.XXXXXX, returned in *TMP
  * and listed for fgm_abort_cleanup under *TOKEN (the caller renames or
  * unlinks it, then drops the token and frees *TMP).  On failure nothing
@@ -319,11 +372,9 @@ build_temp(const char *c_path, const char *so_path, const char *cc,
         cc = getenv("CC");
     if (blank(cc))
         cc = "cc";
-    if (!inc)
-        inc = getenv("FGM_INCLUDE_DIR");
-    if (!inc || !*inc)
-        inc = fgm_plugin_sys_installed_headers(installed, sizeof installed)
-              == 0 ? installed : FGM_INCLUDE_DIR;
+    st = find_headers(inc, installed, sizeof installed, &inc, why, whysize);
+    if (st != FGM_OK)
+        return st;
     timeout = cc_timeout();
     *tmp = malloc(len + sizeof suffix);
     if (!*tmp) {
