@@ -7,7 +7,7 @@ SHARED=${2:-../shared}
 OUT=${3:-build/bench}
 P=$SHARED/puzzles
 mkdir -p "$OUT"
-for f in easy50.txt easy51.txt top95.txt hardest.txt; do
+for f in easy50.txt easy51.txt top95.txt hardest.txt sudoku17.txt; do
     [ -r "$P/$f" ] || { echo "fgm: bench: $P/$f not found (set SHARED=...)" >&2; exit 1; }
 done
 
@@ -77,11 +77,11 @@ echo "== Every solver on the generated 16x16 puzzles (timeout 10 s)"
     puzzles/generated_16x16.txt
 
 # The forum's lists of the hardest known puzzles go beyond the seeds'
-# corpora; they are optional (skipped when ../shared lacks them).
+# corpora; they are optional (skipped when $SHARED/puzzles lacks them).
 echo
 H=$P/forum_hardest_1106.txt
 if [ -r "$H" ]; then
-    echo "== The forum's hardest list (375 puzzles): the strongest solvers of each kind (timeout 10 s)"
+    echo "== The forum's hardest list (forum_hardest_1106): the strongest solvers of each kind (timeout 10 s)"
     "$FGM" bench --solvers dlx,norvig,ep-hybrid,ep-hybrid2,alldiff-max2 \
         --timeout-ms 10000 --csv "$OUT/forum1106.csv" "$H"
 else
@@ -90,7 +90,7 @@ fi
 echo
 H=$P/forum_hardest_1905_11plus.txt
 if [ -r "$H" ]; then
-    echo "== Throughput on the 48,766 puzzles rated 11+ (forum_hardest_1905_11plus), -j 2"
+    echo "== Throughput on the puzzles rated 11+ (forum_hardest_1905_11plus), -j 2"
     for s in dlx ep-hybrid2; do
         "$FGM" solve --solver "$s" -j 2 --timeout-ms 10000 "$H" 2>&1 >/dev/null
     done
