@@ -1,9 +1,9 @@
 /* runtime/bench_svg.c: the benchmark chart as a self-contained SVG file.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * Grouped bars, one group per corpus and one colour per solver, on a
- * log-scale time axis: times span six decades between dlx and a timed-out
- * backtracker.  A bar is the median time per puzzle, its whisker the IQR,
+ * Grouped bars, one group per corpus and one colour per solver (striped
+ * past the palette's twelve), on a log-scale time axis: times span six
+ * decades between dlx and a timed-out backtracker.  A bar is the median time per puzzle, its whisker the IQR,
  * its label solved/n.  A row without a bar (solver refused the model, or
  * every puzzle timed out) keeps its slot as a labelled gap, as in the
  * seed's chart, because "no data" is a result.
@@ -11,6 +11,7 @@
  * Text widths are estimated (no font metrics): CHAR_W pixels per byte.
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include "bench.h"
 
@@ -40,6 +41,40 @@ static const char *const palette[] = {
     "#0072B2", "#E69F00", "#009E73", "#D55E00", "#CC79A7", "#56B4E9",
     "#332288", "#117733", "#882255", "#999933", "#44AA99", "#666666",
 };
+
+#define NPALETTE ((int)FGM_COUNTOF(palette))
+
+/* The fill of solver S into BUF: its palette colour, and from the
+ * palette's second round on the same colour under white diagonal stripes
+ * (a pattern defined by stripes()), so that up to twice as many solvers
+ * as colours stay apart (fgm has 20 solvers; `fgm bench` over all of them
+ * would otherwise draw fc and alldiff-max alike). */
+static void
+fill_of(int s, char *buf, size_t size)
+{
+    if ((s / NPALETTE) % 2 == 0)
+        snprintf(buf, size, "%s", palette[s % NPALETTE]);
+    else
+        snprintf(buf, size, "url(#stripe%d)", s % NPALETTE);
+}
+
+/* Defines the striped fills the chart's second-round solvers use. */
+static void
+stripes(int nsolvers, FILE *f)
+{
+    int c;
+
+    if (nsolvers <= NPALETTE)
+        return;
+    fputs("<defs>\n", f);
+    for (c = 0; c < NPALETTE && c < nsolvers - NPALETTE; c++)
+        fprintf(f, "<pattern id=\"stripe%d\" patternUnits=\"userSpaceOnUse\" "
+                "width=\"6\" height=\"6\" patternTransform=\"rotate(45)\">"
+                "<rect width=\"6\" height=\"6\" fill=\"%s\"/>"
+                "<rect width=\"2\" height=\"6\" fill=\"#ffffff\"/>"
+                "</pattern>\n", c, palette[c]);
+    fputs("</defs>\n", f);
+}
 
 /* Units of the decade labels, from 1 ns (decade -6 of a millisecond). */
 static const char *const units[] = { "ns", "&#181;s", "ms", "s" };
@@ -245,12 +280,13 @@ static void
 legend(const fgm_bench *b, const layout *l, FILE *f)
 {
     int s, x = LEFT + l->plotw + LEGEND_GAP, y;
+    char fill[32];
 
     for (s = 0; s < b->nsolvers; s++) {
         y = TOP + s * KEY_STEP;
+        fill_of(s, fill, sizeof fill);
         fprintf(f, "<rect class=\"key\" x=\"%d\" y=\"%d\" width=\"%d\" "
-                "height=\"%d\" fill=\"%s\"/>\n", x, y, KEY, KEY,
-                palette[s % (int)FGM_COUNTOF(palette)]);
+                "height=\"%d\" fill=\"%s\"/>\n", x, y, KEY, KEY, fill);
         fprintf(f, "<text x=\"%d\" y=\"%d\">", x + KEY + 6, y + KEY - 2);
         xmltext(f, b->solvers[s]);
         fputs("</text>\n", f);
@@ -286,6 +322,7 @@ fgm_status
 fgm_bench_write_svg(const fgm_bench *b, FILE *f)
 {
     layout l;
+    char fill[32];
     int c, s;
 
     if (!b || !f)
@@ -296,6 +333,7 @@ fgm_bench_write_svg(const fgm_bench *b, FILE *f)
             "font-size=\"12\">\n", l.width, l.height, l.width, l.height);
     fprintf(f, "<rect class=\"bg\" width=\"100%%\" height=\"100%%\" "
             "fill=\"#ffffff\"/>\n");
+    stripes(b->nsolvers, f);
     titles(b, f);
     axes(b, &l, f);
     for (c = 0; c < b->ncorpora; c++) {
@@ -303,10 +341,11 @@ fgm_bench_write_svg(const fgm_bench *b, FILE *f)
                     + (l.groupw - (b->nsolvers * (BAR_W + BAR_GAP)
                                    - BAR_GAP)) / 2.0;
 
-        for (s = 0; s < b->nsolvers; s++)
-            bar(&b->rows[c * b->nsolvers + s],
-                palette[s % (int)FGM_COUNTOF(palette)], &l,
+        for (s = 0; s < b->nsolvers; s++) {
+            fill_of(s, fill, sizeof fill);
+            bar(&b->rows[c * b->nsolvers + s], fill, &l,
                 x0 + s * (BAR_W + BAR_GAP), f);
+        }
     }
     legend(b, &l, f);
     fputs("</svg>\n", f);

@@ -770,6 +770,12 @@ START_TEST(test_svg_extremes)
     fx.b.rows = rows;
     text = render(fgm_bench_write_svg, &fx.b);
     ck_assert_int_eq(occurrences(text, "<rect class=\"bar\""), 14);
+    /* Past the palette's twelve colours, solvers 12 and 13 get solvers 0
+     * and 1's colours striped: defined once each, used by bar and key. */
+    ck_assert_int_eq(occurrences(text, "<pattern id=\"stripe"), 2);
+    ck_assert_int_eq(occurrences(text, "fill=\"url(#stripe0)\""), 2);
+    ck_assert_int_eq(occurrences(text, "fill=\"url(#stripe1)\""), 2);
+    ck_assert_int_eq(occurrences(text, "fill=\"#0072B2\""), 2 + 1);
     ck_assert_msg(strstr(text, "y=\"-") == NULL
                   && strstr(text, "\"nan") == NULL
                   && strstr(text, "\"-nan") == NULL
