@@ -308,11 +308,12 @@ check_headers(const char *inc, char *why, size_t whysize)
     static const char *const names[] = { FGM_HEADERS_LIST };
     const char *bad;
     uint64_t h;
+    int e;
 
-    errno = 0;
-    if (fgm_headers_hash(inc, names, FGM_HEADERS_COUNT, &h, &bad) != 0) {
+    e = fgm_headers_hash(inc, names, FGM_HEADERS_COUNT, &h, &bad);
+    if (e) {
         sayf(why, whysize, "kernel header %s/%s: cannot read: %s", inc, bad,
-             errno ? strerror(errno) : "read error");
+             fgm_headers_strerror(e));
         return FGM_ECC;
     }
     if (h != FGM_HEADERS_ID) {

@@ -29,6 +29,24 @@ expect_exit 1 "a missing header is refused" -- \
 expect_err "kernel header $TMP/short/ops/table.h: cannot read" \
     "a missing header is refused"
 
+# Only regular files are read: a FIFO must not hang the open (timeout),
+# nor a device that never ends the read.
+cp -r runtime "$TMP/fifo"
+rm "$TMP/fifo/ops/table.h"
+mkfifo "$TMP/fifo/ops/table.h"
+expect_exit 1 "a FIFO as a header is refused" -- \
+    timeout 20 env FGM_INCLUDE_DIR="$TMP/fifo" "$FGM" compile models/dice.fgm \
+    --out-dir "$TMP/p6"
+expect_err "kernel header $TMP/fifo/ops/table.h: cannot read: not a regular file" \
+    "a FIFO as a header is refused"
+cp -r runtime "$TMP/dev"
+ln -sf /dev/zero "$TMP/dev/ops/table.h"
+expect_exit 1 "a device as a header is refused" -- \
+    timeout 20 env FGM_INCLUDE_DIR="$TMP/dev" "$FGM" compile models/dice.fgm \
+    --out-dir "$TMP/p7"
+expect_err "ops/table.h: cannot read: not a regular file" \
+    "a device as a header is refused"
+
 # auto: the reason, then the interpreter's answer; compiled: exit 1.
 echo "$obs" > "$TMP/obs.txt"
 expect_exit 0 "auto interprets" -- \
