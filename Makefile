@@ -123,14 +123,16 @@ $(B)/gen/fgm_build_id.h: $(BUILD_ID_SRC) Makefile
 
 # FGM_HEADERS_ID: a hash of the kernel headers themselves (tools/
 # headers_id.c, runtime/headers_hash.h), which the runtime checks the
-# include folder of a plugin build against.
+# include folder of a plugin build against.  The list lives here, so an
+# edit of the Makefile rehashes too (the header is rewritten only when it
+# changes, as fgm_build_id.h).
 KERNEL_HDRS := kernels.h plugin_abi.h \
                $(patsubst runtime/%,%,$(sort $(wildcard runtime/ops/*.h)))
 $(B)/gen/headers_id: tools/headers_id.c runtime/headers_hash.h | $(B)/.deps-ok
 	@mkdir -p $(B)/gen
 	$(CC) $(BASE) $(WARN) -O2 -Iruntime $< -o $@
 $(B)/gen/fgm_headers_id.h: $(B)/gen/headers_id \
-                           $(addprefix runtime/,$(KERNEL_HDRS))
+                           $(addprefix runtime/,$(KERNEL_HDRS)) Makefile
 	@$(B)/gen/headers_id runtime $(KERNEL_HDRS) > $@.tmp
 	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
