@@ -331,24 +331,33 @@ check_headers(const char *inc, char *why, size_t whysize)
  * into BUF) if they are this build's; else FGM_INCLUDE_DIR, if they are.
  * An installed copy from another version is passed over, not used: a
  * plugin compiled from other kernels than the interpreter's would give
- * other numbers.  FGM_OK, or FGM_ECC with the reason in WHY. */
+ * other numbers.  FGM_OK, or FGM_ECC with the reason in WHY, which names
+ * the installed copy first when it was passed over: the source tree's
+ * reason alone (often a folder of the build machine that is gone) would
+ * not tell the user of an installed fgm what to fix. */
 static fgm_status
 find_headers(const char *inc, char *buf, size_t size, const char **out,
              char *why, size_t whysize)
 {
+    char mine[512], tree[512];
+
     if (!inc)
         inc = getenv("FGM_INCLUDE_DIR");
     if (inc && *inc) {
         *out = inc;
         return check_headers(inc, why, whysize);
     }
-    if (fgm_plugin_sys_installed_headers(buf, size) == 0
-        && check_headers(buf, NULL, 0) == FGM_OK) {
+    *out = FGM_INCLUDE_DIR;
+    if (fgm_plugin_sys_installed_headers(buf, size) != 0)
+        return check_headers(FGM_INCLUDE_DIR, why, whysize);
+    if (check_headers(buf, mine, sizeof mine) == FGM_OK) {
         *out = buf;
         return FGM_OK;
     }
-    *out = FGM_INCLUDE_DIR;
-    return check_headers(FGM_INCLUDE_DIR, why, whysize);
+    if (check_headers(FGM_INCLUDE_DIR, tree, sizeof tree) == FGM_OK)
+        return FGM_OK;
+    sayf(why, whysize, "%s; nor the source tree's: %s", mine, tree);
+    return FGM_ECC;
 }
 
 /* Builds C_PATH into a new file SO_PATH.tmp.XXXXXX, returned in *TMP
