@@ -35,7 +35,9 @@ chmod +x cc-log
 export CC=$TMP/cc-log
 INC=$(cd "$P/include/fgm" && pwd -P)
 used() {    # used DIR WHAT: the last plugin build ran with -I DIR
-    grep -qF -- "-I $1 " cc.log || fail "$2: cc ran with $(cat cc.log)"
+    grep -qF -- "-I $1 " cc.log 2>/dev/null ||
+        fail "$2: cc ran with $(cat cc.log 2>/dev/null || echo nothing)"
+    rm -f cc.log    # so that the next check sees its own run only
 }
 
 expect_exit 0 "installed headers come first" -- \
