@@ -3,10 +3,11 @@
  *
  * Grouped bars, one group per corpus and one colour per solver (striped
  * past the palette's twelve), on a log-scale time axis: times span six
- * decades between dlx and a timed-out backtracker.  A bar is the median time per puzzle, its whisker the IQR,
- * its label solved/n.  A row without a bar (solver refused the model, or
- * every puzzle timed out) keeps its slot as a labelled gap, as in the
- * seed's chart, because "no data" is a result.
+ * decades between dlx and a timed-out backtracker.  A bar is the median
+ * time per puzzle, its whisker the IQR, its label solved/n.  A row
+ * without a bar (solver refused the model, or every puzzle timed out)
+ * keeps its slot as a labelled gap, as in the seed's chart, because "no
+ * data" is a result.
  *
  * Text widths are estimated (no font metrics): CHAR_W pixels per byte.
  */
