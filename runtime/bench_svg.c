@@ -267,12 +267,12 @@ bar(const fgm_bench_row *row, const char *colour, const layout *l,
                 cx, y75, y25, cx - 4, y75, cx - 4, y25);
     }
     /* The count goes above the whisker, or inside the bar near its foot
-     * when the plot has no room left above.  Well clear of the whisker's
-     * cap: 4 px below the text, the cap read as a leading "1" ("12/11"
-     * for 2/11). */
+     * when the plot has no room left above (above TOP are the title and
+     * protocol lines).  Well clear of the whisker's cap: 4 px below the
+     * text, the cap read as a leading "1" ("12/11" for 2/11). */
     snprintf(text, sizeof text, "%d/%d", row->solved, row->n);
     top = (y75 < ymed ? y75 : ymed) - 9;
-    if (top - (double)strlen(text) * SMALL_W < 4)
+    if (top - (double)strlen(text) * SMALL_W < TOP)
         top = l->bottom - 4;
     vlabel(f, cx + 4, top, "fill=\"#111111\"", text);
 }

@@ -136,6 +136,29 @@ occurrences(const char *hay, const char *needle)
     return n;
 }
 
+/* The highest point (least y) the SVG's vertical labels (11 px, rotated)
+ * reach: the y they start at less their length at 6 px a byte,
+ * bench_svg.c's own estimate (SMALL_W). */
+static double
+label_reach(const char *svg)
+{
+    const char *p, *gt, *end;
+    double x, y, top, best = 1e9;
+    int n;
+
+    for (p = strstr(svg, "<text "); p; p = strstr(p + 1, "<text ")) {
+        n = 0;
+        if (sscanf(p, "<text x=\"%lf\" y=\"%lf\" font-size=\"11\" "
+                   "transform=\"rotate(-90%n", &x, &y, &n) != 2 || n == 0
+            || !(gt = strchr(p, '>')) || !(end = strstr(gt, "</text>")))
+            continue;
+        top = y - (double)(end - gt - 1) * 6;
+        if (top < best)
+            best = top;
+    }
+    return best;
+}
+
 static int
 count_lines(const char *text)
 {
@@ -776,6 +799,12 @@ START_TEST(test_svg_extremes)
     ck_assert_int_eq(occurrences(text, "fill=\"url(#stripe0)\""), 2);
     ck_assert_int_eq(occurrences(text, "fill=\"url(#stripe1)\""), 2);
     ck_assert_int_eq(occurrences(text, "fill=\"#0072B2\""), 2 + 1);
+    /* Bars clamped to the top of the plot (76 px down, TOP in
+     * bench_svg.c) have no room for their count above the whisker; it must
+     * not run into the title and protocol lines above the plot. */
+    ck_assert_msg(label_reach(text) >= 76,
+                  "solved/n labels stay inside the plot (reach y = %g)",
+                  label_reach(text));
     ck_assert_msg(strstr(text, "y=\"-") == NULL
                   && strstr(text, "\"nan") == NULL
                   && strstr(text, "\"-nan") == NULL
