@@ -30,10 +30,10 @@
  * new = (1 - d) new + d old: both are normalized, so is the mix (the
  * scalar kernels still renormalize it; the vector ones do not).
  *
- * Headers: <stdint.h> via plugin_abi.h, and <math.h> for the alldiff
- * max-product messages (log, exp); plugins are linked with -lm
- * (runtime/plugin.c) and call the same libm as the interpreter.  Nothing
- * else.  `make install` copies them to PREFIX/include/fgm, where an
+ * Headers: <stdint.h> via plugin_abi.h, <math.h> for the alldiff
+ * max-product messages (log, exp) and <string.h> for its cache (memcmp,
+ * memcpy); plugins are linked with -lm (runtime/plugin.c) and call the
+ * same libm as the interpreter.  Nothing else.  `make install` copies them to PREFIX/include/fgm, where an
  * installed fgm looks first (runtime/plugin.c).
  */
 #ifndef FGM_KERNELS_H

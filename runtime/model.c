@@ -26,6 +26,7 @@ fgm_model_free(fgm_model *m)
         return;
     fgm_model_detach_plugin(m);
     free(m->mem);
+    free(m->adcache);
     free(m->dir_point);
     free(m->clamp);
     free(m->pinned);
@@ -114,6 +115,17 @@ alloc_state(fgm_model *m)
     st->scratch = m->mem + off;
     st->dir_point = m->dir_point;
     st->pinned = m->pinned;
+    for (n = 0; n < (size_t)s->nfactors; n++)
+        if (s->factors[n].op == FGM_OP_ALLDIFF) {
+            /* All bits set: a NaN no cavity equals, so the first update
+             * of every factor computes its messages. */
+            m->adcache = malloc(2 * ne * sizeof *m->adcache);
+            if (!m->adcache)
+                return 0;
+            memset(m->adcache, 0xff, 2 * ne * sizeof *m->adcache);
+            st->adcache = m->adcache;
+            break;
+        }
     return 1;
 }
 

@@ -14,6 +14,8 @@ struct fgm_model {
     const fgm_plugin_desc *desc;/* the plugin's descriptor, or NULL */
     fgm_state st;
     double *mem;                /* every array of st */
+    double *adcache;            /* st.adcache, when the model has alldiff
+                                 * factors */
     unsigned char *dir_point;   /* ndirichlet */
     int *clamp;                 /* nvars: observed value index or -1 */
     unsigned char *pinned;      /* nvars: st.pinned, set by each run */

@@ -17,7 +17,7 @@
 /* Bump on any change to fgm_state or to the meaning of a descriptor
  * field.  Changes to the kernels, the code generator or the schedule's
  * lowering need no bump: build_id (below) covers them. */
-#define FGM_PLUGIN_ABI_VERSION 11u
+#define FGM_PLUGIN_ABI_VERSION 12u
 #define FGM_PLUGIN_ENTRY fgm_plugin_entry
 #define FGM_PLUGIN_ENTRY_NAME "fgm_plugin_entry"
 
@@ -58,6 +58,11 @@ typedef struct fgm_state {
                          * instead of testing hundreds of factors whose
                          * outcome the branch predictor cannot learn */
     int nlive;
+    double *adcache;    /* 2 nedges (2 stride doubles an edge), or NULL
+                         * (no cache): each alldiff factor's last
+                         * cavities and the messages they gave, per edge
+                         * of its scope (runtime/ops/alldiff.h); set to
+                         * NaN bits before the first run */
 } fgm_state;
 
 typedef struct fgm_plugin_desc {

@@ -277,6 +277,119 @@ START_TEST(test_reduce_clamped)
 }
 END_TEST
 
+/* ---- the cache of each factor's last update ------------------------- */
+
+#define CN 7                /* a factor of 7 cells over 9 values */
+#define CK 9
+#define CS 12               /* stride: whole four-lane chunks */
+
+/* One alldiff factor's arrays: beliefs and messages of its CN cells
+ * (edges 0..CN-1), scratch, and (CACHED) a cache. */
+typedef struct cfactor {
+    double belief[CN * CS], msg[CN * CS], cache[2 * CN * CS];
+    double scratch[4 * CN * CK + FGM_K_ALLDIFF_MAX_WORK(CK) + (2 << CK)];
+    fgm_state st;
+} cfactor;
+
+/* Random positive beliefs and messages (cell 1 a clue, cell 4 nearly
+ * fixed), the same for every SEED. */
+static void
+cfactor_init(cfactor *f, unsigned long seed, int cached, double damping)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    int i, v;
+
+    gsl_rng_set(r, seed);
+    memset(f, 0, sizeof *f);
+    for (i = 0; i < CN; i++)
+        for (v = 0; v < CK; v++) {
+            f->belief[i * CS + v] = i == 1 ? (v == 3)
+                                  : i == 4 ? (v == 5 ? 1.0 : 1e-12)
+                                  : 0.05 + gsl_rng_uniform(r);
+            f->msg[i * CS + v] = 0.1 + gsl_rng_uniform(r);
+        }
+    gsl_rng_free(r);
+    memset(f->cache, 0xff, sizeof f->cache);
+    f->st.belief = f->belief;
+    f->st.msg = f->msg;
+    f->st.scratch = f->scratch;
+    f->st.damping = damping;
+    f->st.adcache = cached ? f->cache : NULL;
+}
+
+static double
+cfactor_update(cfactor *f, int max_product)
+{
+    static const int vars[CN] = { 0, 1, 2, 3, 4, 5, 6 };
+
+    return fgm_k_alldiff(&f->st, 0, vars, CN, CS, CK, max_product,
+                         f->scratch);
+}
+
+/* A and B hold the same beliefs and messages, bit for bit. */
+static int
+cfactor_same(const cfactor *a, const cfactor *b)
+{
+    return memcmp(a->belief, b->belief, sizeof a->belief) == 0
+           && memcmp(a->msg, b->msg, sizeof a->msg) == 0;
+}
+
+/* An update whose cavities are those of the factor's last one takes its
+ * messages from the cache: bit for bit what computing them gives; a cache
+ * whose messages are wrong shows that it was read, one whose cavities
+ * differ by one ulp that it was not. */
+START_TEST(test_cache_same_bits)
+{
+    cfactor *plain = malloc(sizeof *plain), *cached = malloc(sizeof *cached);
+    double saved[2 * CN * CS];
+    int mp, d, i;
+
+    ck_assert_ptr_nonnull(plain);
+    ck_assert_ptr_nonnull(cached);
+    for (mp = 0; mp < 2; mp++)
+        for (d = 0; d < 2; d++) {
+            double damping = d ? 0.5 : 0.0;
+
+            /* A miss fills the cache; the same update again hits it. */
+            cfactor_init(plain, 7, 0, damping);
+            cfactor_init(cached, 7, 1, damping);
+            ck_assert(cfactor_update(plain, mp) == cfactor_update(cached, mp));
+            ck_assert_msg(cfactor_same(plain, cached), "miss: mp %d d %d",
+                          mp, d);
+            memcpy(saved, cached->cache, sizeof saved);
+            cfactor_init(plain, 7, 0, damping);
+            cfactor_init(cached, 7, 1, damping);
+            memcpy(cached->cache, saved, sizeof saved);
+            ck_assert(cfactor_update(plain, mp) == cfactor_update(cached, mp));
+            ck_assert_msg(cfactor_same(plain, cached), "hit: mp %d d %d",
+                          mp, d);
+            /* Wrong messages in the cache: read on a hit. */
+            cfactor_init(cached, 7, 1, damping);
+            memcpy(cached->cache, saved, sizeof saved);
+            cached->cache[0 * 2 * CS + CS + 2] *= 3.0;  /* cell 0 */
+            cfactor_init(plain, 7, 0, damping);
+            cfactor_update(plain, mp);
+            cfactor_update(cached, mp);
+            ck_assert_msg(!cfactor_same(plain, cached), "the cache is read");
+            /* A cavity of any cell one ulp off: a miss, computed afresh
+             * (the cached messages, wrong, are not read). */
+            for (i = 0; i < CN; i++) {
+                double *c = &cached->cache[i * 2 * CS + (i + 2) % CK];
+
+                cfactor_init(cached, 7, 1, damping);
+                memcpy(cached->cache, saved, sizeof saved);
+                cached->cache[0 * 2 * CS + CS + 2] *= 3.0;
+                *c = nextafter(*c, 2.0);
+                cfactor_update(cached, mp);
+                ck_assert_msg(cfactor_same(plain, cached),
+                              "ulp in cell %d: mp %d d %d", i, mp, d);
+            }
+        }
+    free(plain);
+    free(cached);
+}
+END_TEST
+
 /* Ryser itself: perm(ones) = n!, perm(I) = 1, brute force on n <= 7;
  * then the DP against one Ryser per minor on positive, well-conditioned
  * matrices up to n = 12 (beyond brute force). */
@@ -861,6 +974,7 @@ alldiff_suite(void)
     tcase_add_test(core, test_sum_brute_force);
     tcase_add_test(core, test_max_brute_force);
     tcase_add_test(core, test_reduce_clamped);
+    tcase_add_test(core, test_cache_same_bits);
     tcase_add_test(core, test_ryser_cross_check);
     tcase_add_test(core, test_hall_set);
     tcase_add_test(core, test_single_factor_exact);
