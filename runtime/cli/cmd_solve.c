@@ -152,8 +152,9 @@ usage(void)
             "       fgm solve --solver dlx --count [--cap N] [--csv] "
             "PUZZLES|-\n"
             "probabilistic solvers: --backend auto|compiled|interpreted, "
-            "--iters N,\n  --fix K (ep-iterative), --out-dir DIR; "
-            "-D NAME=VALUE sets a const of a .fgm model\n");
+            "--iters N,\n  --fix K (ep-iterative), --restarts N "
+            "(alldiff-*), --out-dir DIR;\n  -D NAME=VALUE sets a const of "
+            "a .fgm model\n");
     return CLI_EUSAGE;
 }
 
@@ -167,7 +168,7 @@ cmd_solve(cli_args *a)
     fgm_batch_opts bo;
     fgm_solve_opts so;
     solve_out out;
-    long threads = 1, seed = 0, cap = 2, iters = 0, fix = 0;
+    long threads = 1, seed = 0, cap = 2, iters = 0, fix = 0, restarts = -1;
     int count = 0, cap_set = 0;
     double timeout = 0;
     int r, code, n = 0, box = 0;
@@ -212,6 +213,10 @@ cmd_solve(cli_args *a)
         } else if ((r = cli_opt_value(a, "--fix", &val)) != 0) {
             if (r < 0 || !cli_parse_long("solve", "--fix", val, 1, 100000,
                                          &fix))
+                return CLI_EUSAGE;
+        } else if ((r = cli_opt_value(a, "--restarts", &val)) != 0) {
+            if (r < 0 || !cli_parse_long("solve", "--restarts", val, 0,
+                                         10000000, &restarts))
                 return CLI_EUSAGE;
         } else if ((r = cli_opt_value(a, "--out-dir", &val)) != 0) {
             if (r < 0)
@@ -260,6 +265,9 @@ cmd_solve(cli_args *a)
     if (iters && out.exact)
         return cli_fail(CLI_EUSAGE, "solve: --iters sets the sweeps of the "
                         "probabilistic solvers; %s is exact", solver_name);
+    if (restarts >= 0 && strncmp(solver_name, "alldiff-", 8) != 0)
+        return cli_fail(CLI_EUSAGE, "solve: --restarts sets the restarts of "
+                        "the alldiff-* solvers, not %s", solver_name);
     if (cap_set && !count)
         return cli_fail(CLI_EUSAGE, "solve: --cap N goes with --count");
     if (count && strcmp(solver_name, "dlx") != 0)
@@ -283,6 +291,8 @@ cmd_solve(cli_args *a)
     }
     so.iterations = (int)iters;
     so.fix_per_round = (int)fix;
+    /* fgm_solve_opts: 0 is the solver's default, < 0 none. */
+    so.max_restarts = restarts < 0 ? 0 : restarts == 0 ? -1 : (int)restarts;
     so.diag = cli_diag;
 
     if (ndefs && !model)

@@ -152,6 +152,22 @@ TMPDIR="$TMP/none" "$FGM" bench --solvers ep-robust --backends compiled --repeat
     --model sudoku:2 "$TMP/four.txt" >"$TMP/out" 2>"$TMP/err"
 expect_out "^plugin for sudoku:2: could not be built" "bench --backends uses TMPDIR"
 
+# --restarts N caps the attempts after the first (0: one attempt only);
+# the other solvers refuse it.  seed000's last grid (hardest.txt line 2)
+# takes alldiff-max more than one attempt.
+sed -n '$p' $P > "$TMP/hard2.txt"
+for n in 0 3; do
+    expect_exit 0 "--restarts $n" -- "$FGM" solve --solver alldiff-max --restarts $n \
+        --backend interpreted --csv "$TMP/hard2.txt"
+    [ "$(col restarts 1)" -le $n ] || fail "--restarts $n: $(col restarts 1) restarts"
+    [ "$(col solved 1)" = 1 ] || [ "$(col contradictions 1)" = $((n + 1)) ] ||
+        fail "--restarts $n: unsolved after $((n + 1)) attempts, got $(col contradictions 1)"
+done
+expect_exit 2 "--restarts with ep-hybrid" -- "$FGM" solve --solver ep-hybrid --restarts 3 $P
+expect_err "restarts of the alldiff-\* solvers, not ep-hybrid" "--restarts with ep-hybrid"
+expect_exit 2 "--restarts -1" -- "$FGM" solve --solver alldiff-max --restarts -1 $P
+expect_err "--restarts wants an integer" "--restarts -1"
+
 # A deadline: reported as timeouts, exit 0.
 expect_exit 0 "timeout" -- "$FGM" solve --solver alldiff-max --backend interpreted --timeout-ms 1 $P
 expect_err "timeouts=[1-4]" "alldiff-max times out"
