@@ -76,13 +76,14 @@
  *     state, independent of how earlier attempts ended.  An attempt that
  *     fails before its first draw fails identically every time: the
  *     puzzle is given up at once;
- *   - more restarts (max2 ~4 ms each on top95, sum2 ~12 ms), within the
- *     deadline: 1000 for sum2, 10000 for max2.  Attempts are independent
- *     draws from one starting state, so the attempts a puzzle needs are
- *     geometric: forum_hardest_1106's first grid, 200 seeds, needed a mean
- *     of 235 (median 150, p99 1120), so 1000 restarts left 1.4% of such
- *     runs unsolved; with 1000, 7 of the 375 forum puzzles failed, with
- *     10000 none (at most 2419).
+ *   - more restarts, 10000 (max2 ~2-4 ms each, sum2 ~3.5 ms on top95),
+ *     within the deadline.  Attempts are independent draws from one
+ *     starting state, so the attempts a puzzle needs are geometric:
+ *     forum_hardest_1106's first grid, 200 seeds, needed a mean of 235
+ *     with max2 (median 150, p99 1120), so 1000 restarts left 1.4% of such
+ *     runs unsolved.  With 1000, max2 failed 7 of the 375 forum puzzles
+ *     and sum2 6 of top95; with 10000, none (max2 at most 2419 restarts,
+ *     sum2 at most 2902).
  * Tried and dropped (top95): a sum-product witness run at each plateau to
  * choose the cell (first 30 grids: 4.5% of attempts succeed, against
  * 17.6%) or only the value (8.7-10%), 6-10x slower per attempt; any
@@ -129,7 +130,7 @@ static const adcfg cfg_max2 = {
     FGM_ALGO_BP_MAX, 30, 10, 10000, 0.5, 0.0, 1e-6, 0.0, 0.25, 0.99, 1, 1, 1,
 };
 static const adcfg cfg_sum2 = {
-    FGM_ALGO_BP_SUM, 30, 4, 1000, 0.5, 0.5, 0.0, 2.0, 0.25, 0.9999, 1, 1, 0,
+    FGM_ALGO_BP_SUM, 30, 4, 10000, 0.5, 0.5, 0.0, 2.0, 0.25, 0.9999, 1, 1, 0,
 };
 
 typedef struct ws {
@@ -640,7 +641,7 @@ const fgm_solver fgm_solver_alldiff_max2 = {
 const fgm_solver fgm_solver_alldiff_sum2 = {
     "alldiff-sum2",
     "alldiff-sum tuned: restart noise 2.0, sure cells fixed together, "
-    "least-entropy plateau draws, 1000 restarts",
+    "least-entropy plateau draws, 10000 restarts",
     FGM_SOLVER_RANDOM,
     refuses_sum,
     ws_new_sum2,
