@@ -107,12 +107,16 @@ $(B)/gen/lexer.c $(B)/gen/lexer.h &: compiler/lexer.l | $(B)/.deps-ok
 	@mkdir -p $(B)/gen
 	flex --header-file=$(B)/gen/lexer.h -o $(B)/gen/lexer.c $<
 
+# The kernel headers a plugin includes, relative to runtime/: hashed into
+# FGM_BUILD_ID and FGM_HEADERS_ID below.
+KERNEL_HDRS := kernels.h plugin_abi.h \
+               $(patsubst runtime/%,%,$(sort $(wildcard runtime/ops/*.h)))
+
 # FGM_BUILD_ID: a hash of everything that decides a plugin's code beyond
 # its IR (kernels, generator, schedule lowering).  The runtime rejects a
 # plugin written by a build with another id; the header is rewritten only
 # when the id changes, so unchanged sources rebuild nothing.
-BUILD_ID_SRC := runtime/kernels.h runtime/plugin_abi.h \
-                $(sort $(wildcard runtime/ops/*.h)) compiler/codegen.c \
+BUILD_ID_SRC := $(addprefix runtime/,$(KERNEL_HDRS)) compiler/codegen.c \
                 compiler/codegen.h runtime/schedule.c runtime/schedule.h
 $(B)/gen/fgm_build_id.h: $(BUILD_ID_SRC) Makefile
 	@mkdir -p $(B)/gen
@@ -126,8 +130,6 @@ $(B)/gen/fgm_build_id.h: $(BUILD_ID_SRC) Makefile
 # include folder of a plugin build against.  The list lives here, so an
 # edit of the Makefile rehashes too (the header is rewritten only when it
 # changes, as fgm_build_id.h).
-KERNEL_HDRS := kernels.h plugin_abi.h \
-               $(patsubst runtime/%,%,$(sort $(wildcard runtime/ops/*.h)))
 $(B)/gen/headers_id: tools/headers_id.c runtime/headers_hash.h | $(B)/.deps-ok
 	@mkdir -p $(B)/gen
 	$(CC) $(BASE) $(WARN) -O2 -Iruntime $< -o $@
