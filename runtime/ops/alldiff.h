@@ -612,11 +612,12 @@ static inline int
 fgm_k_ad_recall(const double *cache, int e0, const double *q, double *out,
                 const unsigned char *fixed, int n, int k, int stride)
 {
-    const double *c = cache + (long)e0 * 2 * stride;
+    const double *c;
     int i;
 
     if (!cache)
         return 0;
+    c = cache + (long)e0 * 2 * stride;
     for (i = 0; i < n; i++)
         if (memcmp(c + (long)i * 2 * stride, q + (long)i * k,
                    (size_t)k * sizeof *q) != 0)
@@ -634,11 +635,12 @@ static inline void
 fgm_k_ad_remember(double *cache, int e0, const double *q, const double *out,
                   const unsigned char *fixed, int n, int k, int stride)
 {
-    double *c = cache + (long)e0 * 2 * stride;
+    double *c;
     int i;
 
     if (!cache)
         return;
+    c = cache + (long)e0 * 2 * stride;
     for (i = 0; i < n; i++) {
         memcpy(c + (long)i * 2 * stride, q + (long)i * k,
                (size_t)k * sizeof *q);
