@@ -33,13 +33,8 @@ CHECK_CFLAGS = $(shell pkg-config --cflags check)
 CHECK_LIBS   = $(shell pkg-config --libs check)
 
 CFLAGS  ?= -O2 -g
-# Generated plugins include plugin_abi.h and kernels.h from here, unless
-# $FGM_INCLUDE_DIR says otherwise or fgm runs installed (it then uses
-# PREFIX/include/fgm, found next to its own bin/ or lib/).
-INCLUDE_DIR ?= $(abspath runtime)
 ALL_CFLAGS = $(BASE) $(WARN) $(CFLAGS) -Iruntime -Icompiler -I$(B)/gen \
-             $(GSL_CFLAGS) \
-             -DFGM_INCLUDE_DIR=\"$(INCLUDE_DIR)\"
+             $(GSL_CFLAGS)
 LIBS     = $(GSL_LIBS) -lpthread -ldl -lm
 
 LIB_SRC := $(wildcard runtime/*.c runtime/exact/*.c runtime/solve/*.c \
@@ -49,8 +44,10 @@ TEST_SRC := $(wildcard tests/check_*.c)
 
 # The DSL front end: flex and bison output, compiled into the library.
 GEN_SRC  := $(if $(wildcard compiler/lexer.l),$(B)/gen/lexer.c) \
-            $(if $(wildcard compiler/parser.y),$(B)/gen/parser.c)
-GEN_HDR  := $(GEN_SRC:.c=.h) $(B)/gen/fgm_build_id.h $(B)/gen/fgm_headers_id.h
+            $(if $(wildcard compiler/parser.y),$(B)/gen/parser.c) \
+            $(B)/gen/kernel_text.c
+GEN_HDR  := $(patsubst %.c,%.h,$(filter %/lexer.c %/parser.c,$(GEN_SRC))) \
+            $(B)/gen/fgm_build_id.h
 LIB_OBJ  := $(LIB_SRC:%.c=$(B)/obj/%.o) $(GEN_SRC:$(B)/gen/%.c=$(B)/obj/gen/%.o)
 CLI_OBJ  := $(CLI_SRC:%.c=$(B)/obj/%.o)
 TEST_OBJ := $(TEST_SRC:%.c=$(B)/obj/%.o)
@@ -108,7 +105,7 @@ $(B)/gen/lexer.c $(B)/gen/lexer.h &: compiler/lexer.l | $(B)/.deps-ok
 	flex --header-file=$(B)/gen/lexer.h -o $(B)/gen/lexer.c $<
 
 # The kernel headers a plugin includes, relative to runtime/: hashed into
-# FGM_BUILD_ID and FGM_HEADERS_ID below.
+# FGM_BUILD_ID and carried by fgm as text (kernel_text.c), below.
 KERNEL_HDRS := kernels.h plugin_abi.h \
                $(patsubst runtime/%,%,$(sort $(wildcard runtime/ops/*.h)))
 
@@ -117,7 +114,8 @@ KERNEL_HDRS := kernels.h plugin_abi.h \
 # plugin written by a build with another id; the header is rewritten only
 # when the id changes, so unchanged sources rebuild nothing.
 BUILD_ID_SRC := $(addprefix runtime/,$(KERNEL_HDRS)) compiler/codegen.c \
-                compiler/codegen.h runtime/schedule.c runtime/schedule.h
+                compiler/codegen.h runtime/schedule.c runtime/schedule.h \
+                tools/kernel_text.c
 $(B)/gen/fgm_build_id.h: $(BUILD_ID_SRC) Makefile
 	@mkdir -p $(B)/gen
 	@id=$$(cat $(BUILD_ID_SRC) | sha256sum | cut -c1-16); \
@@ -125,18 +123,16 @@ $(B)/gen/fgm_build_id.h: $(BUILD_ID_SRC) Makefile
 	  "the kernels, generator and schedule lowering" "$$id" > $@.tmp; \
 	if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
 
-# FGM_HEADERS_ID: a hash of the kernel headers themselves (tools/
-# headers_id.c, runtime/headers_hash.h), which the runtime checks the
-# include folder of a plugin build against.  The list lives here, so an
-# edit of the Makefile rehashes too (the header is rewritten only when it
-# changes, as fgm_build_id.h).
-$(B)/gen/headers_id: tools/headers_id.c runtime/headers_hash.h | $(B)/.deps-ok
+# The kernel headers as text, compiled into fgm (runtime/kernel_text.h):
+# what each plugin build writes next to its C source.  The roots are the
+# two headers the generated C includes; the rest are inlined into them.
+$(B)/gen/kernel_text_tool: tools/kernel_text.c | $(B)/.deps-ok
 	@mkdir -p $(B)/gen
-	$(CC) $(BASE) $(WARN) -O2 -Iruntime $< -o $@
-$(B)/gen/fgm_headers_id.h: $(B)/gen/headers_id \
-                           $(addprefix runtime/,$(KERNEL_HDRS)) Makefile
-	@$(B)/gen/headers_id runtime $(KERNEL_HDRS) > $@.tmp
-	@if cmp -s $@.tmp $@; then rm -f $@.tmp; else mv $@.tmp $@; fi
+	$(CC) $(BASE) $(WARN) -O2 $< -o $@
+$(B)/gen/kernel_text.c: $(B)/gen/kernel_text_tool \
+                        $(addprefix runtime/,$(KERNEL_HDRS)) Makefile
+	@$(B)/gen/kernel_text_tool runtime plugin_abi.h kernels.h > $@.tmp
+	@mv $@.tmp $@
 
 # Everything may include the generated headers: build them first.
 $(B)/obj/%.o: %.c | $(B)/.deps-ok $(GEN_HDR)
@@ -238,8 +234,7 @@ lint: $(B)/libfgm.a $(B)/libfgm.so $(CLI_OBJ)
 FUZZ_CC    ?= clang
 FUZZ_FLAGS  = $(BASE) -O1 -g -fno-omit-frame-pointer \
               -fsanitize=address,undefined -fno-sanitize-recover=all \
-              -Iruntime -Icompiler -I$(B)/gen $(GSL_CFLAGS) \
-              -DFGM_INCLUDE_DIR=\"$(INCLUDE_DIR)\"
+              -Iruntime -Icompiler -I$(B)/gen $(GSL_CFLAGS)
 FUZZ_SMALL := -DFGMC_MAX_VARS='(1 << 14)' -DFGMC_MAX_FACTORS='(1L << 12)' \
               -DFGMC_MAX_SCOPE='(1L << 15)' -DFGMC_MAX_PARAMS='(1L << 15)' \
               -DFGMC_MAX_ITERS='(1L << 14)' -DFGMC_MAX_REFS='(1L << 18)'

@@ -693,11 +693,12 @@ fgm_status fgm_plugin_emit_c(const fgm_ir *ir, const char *c_path,
                              fgm_diag_fn diag, void *ctx);
 
 /* Builds IR's plugin at SO_PATH with the C compiler CC (NULL: $CC, else
- * "cc").  C_PATH (nullable) names the source fgm_plugin_emit_c just wrote
- * for IR: it is compiled when it is a regular file; otherwise (NULL, a
- * device, a link) the source goes to a temporary directory of this
- * call's own next to SO_PATH (threads may build the same SO_PATH),
- * removed after.  Returns FGM_OK, FGM_EUNSUPPORTED, FGM_ECC (the
+ * "cc").  The source is generated again into a temporary directory of
+ * this call's own next to SO_PATH (threads may build the same SO_PATH),
+ * with the kernel headers this library was built with, and removed
+ * after.  C_PATH
+ * (nullable, the source fgm_plugin_emit_c wrote for IR) is not read: it
+ * stays in the signature for the callers written against it.  Returns FGM_OK, FGM_EUNSUPPORTED, FGM_ECC (the
  * compiler failed or could not be run), FGM_EIO or FGM_ENOMEM. */
 fgm_status fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path,
                               const char *c_path, const char *cc,

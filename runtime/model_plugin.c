@@ -42,7 +42,6 @@ fgm_model_attach_plugin(fgm_model *m, const fgm_model_opts *opts,
     req.cc = opts->cc;
     req.emit_c = fgm_codegen_write;
     req.emit_arg = m->sched;
-    req.include_dir = NULL;
     st = fgm_plugin_load(&req, &p, &m->rebuilt, diag, ctx);
     m->open_ms = (fgm_now() - t0) * 1e3;
     if (st != FGM_OK)

@@ -15,7 +15,7 @@
  * of SO_PATH find the same inode and share the image.
  */
 #include <errno.h>
-#include <limits.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
@@ -23,19 +23,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "fgm_build_id.h"
-#include "fgm_headers_id.h"
-#include "headers_hash.h"
+#include "kernel_text.h"
 #include "plugin.h"
-
-/* Where plugin_abi.h and kernels.h live: $FGM_INCLUDE_DIR, else an
- * installed fgm's own (fgm_plugin_sys_installed_headers: an installed
- * binary must not build plugins from a source tree that has moved on
- * since), else this path, which the Makefile passes as the source tree's
- * runtime/ (absolute).  Whichever it is must hold the headers this fgm
- * was built with (find_headers). */
-#ifndef FGM_INCLUDE_DIR
-#define FGM_INCLUDE_DIR "runtime"
-#endif
 
 /* Bytes of the descriptor this runtime reads: up to the last field it
  * knows (the descriptor only grows at the end). */
@@ -225,8 +214,8 @@ first_message(const char *out, char *line, size_t size)
  * a JIT, so it may use every instruction the machine has.  Returns the
  * argument vector (caller frees) or NULL when out of memory. */
 static char **
-compiler_argv(const char *cc, const char *inc, const char *tmp,
-              const char *c_path, char **words)
+compiler_argv(const char *cc, const char *tmp, const char *c_path,
+              char **words)
 {
     static const char *const blanks = " \t\n";
     const char *flags = getenv("FGM_PLUGIN_CFLAGS");
@@ -262,8 +251,6 @@ compiler_argv(const char *cc, const char *inc, const char *tmp,
     /* No a*b+c fused into one rounding: the interpreter (built with the
      * same flag) computes the same bits (runtime/ops/vec.h). */
     argv[n++] = (char *)"-ffp-contract=off";
-    argv[n++] = (char *)"-I";
-    argv[n++] = (char *)inc;
     argv[n++] = (char *)"-o";
     argv[n++] = (char *)tmp;
     argv[n++] = (char *)c_path;
@@ -300,78 +287,16 @@ stale_age(void)
     return t > 3600.0 ? t : 3600.0;
 }
 
-/* Whether INC holds the kernel headers this fgm was built with
- * (runtime/headers_hash.h): FGM_OK, or FGM_ECC with the reason in WHY. */
+/* Builds B's C file into a new file SO_PATH.tmp.XXXXXX, returned in
+ * *TMP and listed for fgm_abort_cleanup under *TOKEN (the caller renames
+ * or unlinks it, then drops the token and frees *TMP).  On failure
+ * nothing is left on disk but B.  Statuses as fgm_plugin_build. */
 static fgm_status
-check_headers(const char *inc, char *why, size_t whysize)
-{
-    static const char *const names[] = { FGM_HEADERS_LIST };
-    const char *bad;
-    uint64_t h;
-    int e;
-
-    e = fgm_headers_hash(inc, names, FGM_HEADERS_COUNT, &h, &bad);
-    if (e) {
-        sayf(why, whysize, "kernel header %s/%s: cannot read: %s", inc, bad,
-             fgm_headers_strerror(e));
-        return FGM_ECC;
-    }
-    if (h != FGM_HEADERS_ID) {
-        sayf(why, whysize, "the kernel headers in %s are not the ones this "
-             "fgm was built with (rebuild fgm, or set FGM_INCLUDE_DIR to its "
-             "own)", inc);
-        return FGM_ECC;
-    }
-    return FGM_OK;
-}
-
-/* The folder of kernel headers a plugin is compiled with, in *OUT: INC
- * (NULL: $FGM_INCLUDE_DIR) when given, which must then hold this build's
- * headers; else an installed fgm's own (fgm_plugin_sys_installed_headers,
- * into BUF) if they are this build's; else FGM_INCLUDE_DIR, if they are.
- * An installed copy from another version is passed over, not used: a
- * plugin compiled from other kernels than the interpreter's would give
- * other numbers.  FGM_OK, or FGM_ECC with the reason in WHY, which names
- * the installed copy first when it was passed over: the source tree's
- * reason alone (often a folder of the build machine that is gone) would
- * not tell the user of an installed fgm what to fix. */
-static fgm_status
-find_headers(const char *inc, char *buf, size_t size, const char **out,
-             char *why, size_t whysize)
-{
-    char mine[512], tree[512];
-
-    if (!inc)
-        inc = getenv("FGM_INCLUDE_DIR");
-    if (inc && *inc) {
-        *out = inc;
-        return check_headers(inc, why, whysize);
-    }
-    *out = FGM_INCLUDE_DIR;
-    if (fgm_plugin_sys_installed_headers(buf, size) != 0)
-        return check_headers(FGM_INCLUDE_DIR, why, whysize);
-    if (check_headers(buf, mine, sizeof mine) == FGM_OK) {
-        *out = buf;
-        return FGM_OK;
-    }
-    if (check_headers(FGM_INCLUDE_DIR, tree, sizeof tree) == FGM_OK)
-        return FGM_OK;
-    sayf(why, whysize, "%s; nor the source tree's: %s", mine, tree);
-    return FGM_ECC;
-}
-
-/* Builds C_PATH into a new file SO_PATH.tmp.XXXXXX, returned in *TMP
- * and listed for fgm_abort_cleanup under *TOKEN (the caller renames or
- * unlinks it, then drops the token and frees *TMP).  On failure nothing
- * is left on disk.  Statuses as fgm_plugin_build. */
-static fgm_status
-build_temp(const char *c_path, const char *so_path, const char *cc,
-           const char *inc, char **tmp, int *token, char *why,
-           size_t whysize)
+build_temp(fgm_build_dir *b, const char *so_path, const char *cc,
+           char **tmp, int *token, char *why, size_t whysize)
 {
     static const char suffix[] = ".tmp.XXXXXX";
     char out[CC_OUTPUT], line[512], *words = NULL, **argv = NULL;
-    char installed[PATH_MAX];
     size_t len = strlen(so_path);
     fgm_status st = FGM_OK;
     struct stat sb;
@@ -382,9 +307,13 @@ build_temp(const char *c_path, const char *so_path, const char *cc,
         cc = getenv("CC");
     if (blank(cc))
         cc = "cc";
-    st = find_headers(inc, installed, sizeof installed, &inc, why, whysize);
-    if (st != FGM_OK)
+    e = fgm_build_dir_headers(b);
+    if (e) {
+        st = e == ENOMEM ? FGM_ENOMEM : FGM_EIO;
+        sayf(why, whysize, "%s: cannot write: %s", b->dir,
+             e == ENOMEM ? fgm_strerror(st) : strerror(e));
         return st;
+    }
     timeout = cc_timeout();
     *tmp = malloc(len + sizeof suffix);
     if (!*tmp) {
@@ -402,7 +331,7 @@ build_temp(const char *c_path, const char *so_path, const char *cc,
     }
     close(fd);
     *token = fgm_cleanup_path(*tmp, 0);
-    argv = compiler_argv(cc, inc, *tmp, c_path, &words);
+    argv = compiler_argv(cc, *tmp, b->c, &words);
     if (!argv) {
         sayf(why, whysize, "%s", fgm_strerror(FGM_ENOMEM));
         st = FGM_ENOMEM;
@@ -444,8 +373,8 @@ build_temp(const char *c_path, const char *so_path, const char *cc,
 }
 
 fgm_status
-fgm_plugin_build(const char *c_path, const char *so_path, const char *cc,
-                 const char *include_dir, char *why, size_t whysize)
+fgm_plugin_build(fgm_build_dir *b, const char *so_path, const char *cc,
+                 char *why, size_t whysize)
 {
     fgm_status st;
     struct stat sb;
@@ -458,8 +387,7 @@ fgm_plugin_build(const char *c_path, const char *so_path, const char *cc,
         sayf(why, whysize, "%s: cannot write: not a regular file", so_path);
         return FGM_EIO;
     }
-    st = build_temp(c_path, so_path, cc, include_dir, &tmp, &token, why,
-                    whysize);
+    st = build_temp(b, so_path, cc, &tmp, &token, why, whysize);
     if (st != FGM_OK)
         return st;
     if (rename(tmp, so_path) != 0) {
@@ -571,6 +499,7 @@ fgm_build_dir_open(fgm_build_dir *b, const char *so_path, const char *name)
         free(b->dir);
         return ENOMEM;
     }
+    b->nhdr = 0;
     sprintf(b->dir, "%s.tmp.XXXXXX", so_path);
     if (!mkdtemp(b->dir)) {
         int e = errno;
@@ -587,12 +516,70 @@ fgm_build_dir_open(fgm_build_dir *b, const char *so_path, const char *name)
     return 0;
 }
 
+/* Writes the NUL-terminated TEXT to the new file PATH.  Returns 0 or an
+ * errno value. */
+static int
+write_new(const char *path, const char *text)
+{
+    size_t n = strlen(text);
+    ssize_t w;
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644), e;
+
+    if (fd < 0)
+        return errno;
+    for (; n > 0; n -= (size_t)w, text += w) {
+        w = write(fd, text, n);
+        if (w < 0 && errno == EINTR) {
+            w = 0;
+            continue;
+        }
+        if (w <= 0) {
+            e = w < 0 ? errno : EIO;
+            close(fd);
+            return e;
+        }
+    }
+    return close(fd) != 0 ? errno : 0;
+}
+
+int
+fgm_build_dir_headers(fgm_build_dir *b)
+{
+    size_t dl = strlen(b->dir);
+    char *path;
+    int i, e;
+
+    for (i = 0; i < fgm_kernel_nfiles; i++) {
+        if (b->nhdr == FGM_BUILD_DIR_HDRS)
+            return ENOSPC;  /* the table above is too small: a bug */
+        path = malloc(dl + 2 + strlen(fgm_kernel_files[i].name));
+        if (!path)
+            return ENOMEM;
+        sprintf(path, "%s/%s", b->dir, fgm_kernel_files[i].name);
+        /* Listed before it exists, as the C file. */
+        b->hdr[b->nhdr] = path;
+        b->tok_hdr[b->nhdr++] = fgm_cleanup_path(path, 0);
+        e = write_new(path, fgm_kernel_files[i].text);
+        if (e)
+            return e;
+    }
+    return 0;
+}
+
 void
 fgm_build_dir_close(fgm_build_dir *b)
 {
+    int i;
+
     unlink(b->c);
+    for (i = 0; i < b->nhdr; i++)
+        unlink(b->hdr[i]);
     rmdir(b->dir);
     fgm_cleanup_drop(b->tok_c);
+    for (i = 0; i < b->nhdr; i++) {
+        fgm_cleanup_drop(b->tok_hdr[i]);
+        free(b->hdr[i]);
+    }
     fgm_cleanup_drop(b->tok_dir);
     free(b->dir);
     free(b->c);
@@ -646,8 +633,7 @@ rebuild(const fgm_plugin_req *req, const paths *ps, fgm_plugin **out,
                  fgm_strerror(st));
         goto done;
     }
-    st = build_temp(b.c, ps->so, req->cc, req->include_dir, &tmp, &tok_so,
-                    why, whysize);
+    st = build_temp(&b, ps->so, req->cc, &tmp, &tok_so, why, whysize);
     /* The source is kept next to the plugin, built or not. */
     if (rename(b.c, ps->c) != 0 && st == FGM_OK) {
         sayf(why, whysize, "%s: cannot write: %s", ps->c, strerror(errno));

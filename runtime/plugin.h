@@ -42,9 +42,6 @@ typedef struct fgm_plugin_req {
     /* Writes the C source of the plugin to F (the code generator). */
     fgm_status (*emit_c)(void *arg, FILE *f);
     void *emit_arg;
-    const char *include_dir;    /* NULL: $FGM_INCLUDE_DIR, an installed
-                                 * fgm's own headers, or the built-in
-                                 * FGM_INCLUDE_DIR (plugin_abi.h, kernels.h) */
 } fgm_plugin_req;
 
 /* ---- plugin.c ------------------------------------------------------- */
@@ -77,21 +74,23 @@ FGM_INTERNAL const char *fgm_plugin_path(const fgm_plugin *p);
  * descriptor of P must not be used afterwards. */
 FGM_INTERNAL void fgm_plugin_close(fgm_plugin *p);
 
-/* Compiles C_PATH into SO_PATH: runs CC -O2 -fPIC -shared -I INCLUDE_DIR
- * -o SO_PATH.tmp.XXXXXX C_PATH -lm (no shell; CC is split on blanks as make
- * does, so "ccache gcc" works), then renames the result over SO_PATH, so
- * that SO_PATH is always either the old file or the whole new one.  CC NULL
- * or blank: $CC, else "cc".  INCLUDE_DIR NULL: $FGM_INCLUDE_DIR, else an
- * installed fgm's headers (fgm_plugin_sys_installed_headers), else the
- * built-in FGM_INCLUDE_DIR.  Returns FGM_OK; FGM_ECC when the compiler
- * cannot be run or fails (WHY: "cannot run C compiler 'X': No such file or
- * directory" or "C compiler 'cc' failed (exit status 1): FIRST ERROR LINE");
- * FGM_EIO when SO_PATH's folder cannot be written; FGM_ENOMEM.  No
- * temporary file survives a failure. */
-FGM_INTERNAL fgm_status fgm_plugin_build(const char *c_path,
+typedef struct fgm_build_dir fgm_build_dir;
+
+/* Compiles B's C file into SO_PATH: writes the kernel headers this fgm
+ * was built with next to it (fgm_build_dir_headers), runs CC -O3
+ * -march=native -fPIC -shared -ffp-contract=off -o SO_PATH.tmp.XXXXXX C
+ * -lm (no shell; CC is split on blanks as make does, so "ccache gcc"
+ * works; $FGM_PLUGIN_CFLAGS replaces the -O flags), then renames the
+ * result over SO_PATH, so that SO_PATH is always either the old file or
+ * the whole new one.  CC NULL or blank: $CC, else "cc".  Returns FGM_OK;
+ * FGM_ECC when the compiler cannot be run or fails (WHY: "cannot run C
+ * compiler 'X': No such file or directory" or "C compiler 'cc' failed
+ * (exit status 1): FIRST ERROR LINE"); FGM_EIO when SO_PATH's folder
+ * cannot be written; FGM_ENOMEM.  No temporary file survives a failure
+ * but B's, which fgm_build_dir_close removes. */
+FGM_INTERNAL fgm_status fgm_plugin_build(fgm_build_dir *b,
                                          const char *so_path, const char *cc,
-                                         const char *include_dir, char *why,
-                                         size_t whysize);
+                                         char *why, size_t whysize);
 
 /* The fallback cascade (DESIGN.md, "Plugin ABI and the fallback cascade"):
  *   1. out_dir/NAME.ALGO.so loads and matches REQ->hash: compiled.
@@ -113,15 +112,21 @@ FGM_INTERNAL fgm_status fgm_plugin_load(const fgm_plugin_req *req,
                                         fgm_plugin **out, int *rebuilt,
                                         fgm_diag_fn diag, void *ctx);
 
-/* A build's own folder SO.tmp.XXXXXX/ and the path of the C file NAME in
- * it, both listed for fgm_abort_cleanup.  The C is written and compiled
- * there, out of reach of another build of the same SO_PATH (another
- * process or thread) that would replace or remove the file a compiler is
- * reading. */
-typedef struct fgm_build_dir {
+/* Most header files a build writes (runtime/kernel_text.h has two). */
+#define FGM_BUILD_DIR_HDRS 4
+
+/* A build's own folder SO.tmp.XXXXXX/, the path of the C file NAME in it
+ * and of the kernel headers written next to it, all listed for
+ * fgm_abort_cleanup.  The C is written and compiled there, out of reach
+ * of another build of the same SO_PATH (another process or thread) that
+ * would replace or remove the file a compiler is reading. */
+struct fgm_build_dir {
     char *dir, *c;
     int tok_dir, tok_c;
-} fgm_build_dir;
+    char *hdr[FGM_BUILD_DIR_HDRS];
+    int tok_hdr[FGM_BUILD_DIR_HDRS];
+    int nhdr;
+};
 
 /* Makes B's folder next to SO_PATH, with B->c its file NAME (not yet
  * written).  Returns 0, or the errno value that stopped it (nothing is
@@ -129,7 +134,14 @@ typedef struct fgm_build_dir {
 FGM_INTERNAL int fgm_build_dir_open(fgm_build_dir *b, const char *so_path,
                                     const char *name);
 
-/* Removes B's C file, if still there, and its folder, and frees B. */
+/* Writes the kernel headers this fgm was built with (runtime/
+ * kernel_text.h) into B's folder, where the compiler finds them first for
+ * the C file's quoted includes.  Returns 0, or the errno value that
+ * stopped it (what was written is removed by fgm_build_dir_close). */
+FGM_INTERNAL int fgm_build_dir_headers(fgm_build_dir *b);
+
+/* Removes B's C file and headers, if still there, and its folder, and
+ * frees B. */
 FGM_INTERNAL void fgm_build_dir_close(fgm_build_dir *b);
 
 /* ---- plugin_sys.c: the platform layer ------------------------------- */
@@ -168,23 +180,13 @@ FGM_INTERNAL void fgm_plugin_sys_unload(void *lib);
 FGM_INTERNAL int fgm_plugin_sys_run(char *const argv[], double timeout_s,
                                     int *code, char *out, size_t outsize);
 
-/* The kernel headers of an installed fgm: DIR/../include/fgm, where DIR
- * is the folder of the executable or shared library this code runs from
- * (`make install` puts bin/fgm, lib/libfgm.so and include/fgm/ side by
- * side).  Writes that folder's path to BUF and returns 0 when it holds
- * plugin_abi.h; returns -1 otherwise (a build tree's fgm: build/ has no
- * ../include/fgm), BUF then unspecified.  The executable is found by
- * /proc/self/exe (its argv[0] may name any file), libfgm.so by dladdr:
- * on Linux; elsewhere this mostly returns -1. */
-FGM_INTERNAL int fgm_plugin_sys_installed_headers(char *buf, size_t size);
-
 /* The C source's name in the build folder of fgm_plugin_emit_so (`fgm
  * compile -o SO`); a rebuild's is the plugin's own NAME.ALGO.c. */
 #define FGM_PLUGIN_EMIT_C "plugin.c"
 
 /* Removes the temporaries that builds of SO_PATH killed midway left next
  * to it (SO_PATH.tmp.XXXXXX, files, and folders holding the C file
- * C_NAME, a base name) once they are MIN_AGE_S seconds old; best effort
+ * C_NAME, a base name, and the kernel headers) once they are MIN_AGE_S seconds old; best effort
  * (runtime/plugin_stale.c). */
 FGM_INTERNAL void fgm_plugin_sweep_stale(const char *so_path,
                                          const char *c_name,

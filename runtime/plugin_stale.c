@@ -11,7 +11,8 @@
  * Only names of exactly that pattern are touched.  A folder is removed
  * only when it holds nothing but what a build writes there (the plugin's
  * C source NAME.ALGO.c, or plugin.c from `fgm compile -o SO`, and that
- * file's own write temporary), and a file only when
+ * file's own write temporary; kernels.h and plugin_abi.h), and a file
+ * only when
  * it is empty or starts as the linker's output does (the ELF magic, or
  * zeros while the linker has not yet written the header): a user's
  * folder or notes that happen to be named like one are kept.  Symbolic
@@ -25,6 +26,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "kernel_text.h"
 #include "plugin.h"
 
 #define TMP_SUFFIX ".tmp."
@@ -50,10 +52,16 @@ is_temp_of(const char *name, const char *base, size_t bl)
 
 /* Whether entry NAME of a build folder is one a build writes: the
  * plugin's C source C (C_LEN bytes) or FGM_PLUGIN_EMIT_C (`fgm compile
- * -o` may write to a cache plugin's path), or its write temporary. */
+ * -o` may write to a cache plugin's path), or its write temporary, or one
+ * of the kernel headers (fgm_build_dir_headers). */
 static int
 is_build_file(const char *name, const char *c, size_t c_len)
 {
+    int i;
+
+    for (i = 0; i < fgm_kernel_nfiles; i++)
+        if (strcmp(name, fgm_kernel_files[i].name) == 0)
+            return 1;
     return strcmp(name, c) == 0 || is_temp_of(name, c, c_len)
            || strcmp(name, FGM_PLUGIN_EMIT_C) == 0
            || is_temp_of(name, FGM_PLUGIN_EMIT_C,

@@ -39,9 +39,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#ifdef __linux__
-#include <sys/auxv.h>  /* getauxval */
-#endif
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -391,48 +388,4 @@ out:
     if (errp[1] >= 0)
         close(errp[1]);
     return e;
-}
-
-/* Writes FILE's folder, symbolic links resolved, plus /../include/fgm
- * (resolved too) to BUF and returns 0 when that folder holds plugin_abi.h;
- * returns -1 otherwise. */
-static int
-headers_near(const char *file, char *buf, size_t size)
-{
-    char self[PATH_MAX], dir[PATH_MAX + 32], *slash;
-    struct stat sb;
-    int n;
-
-    if (!realpath(file, self) || !(slash = strrchr(self, '/')))
-        return -1;
-    *slash = '\0';
-    snprintf(dir, sizeof dir, "%s/../include/fgm", self);
-    if (!realpath(dir, self))
-        return -1;
-    n = snprintf(buf, size, "%s/plugin_abi.h", self);
-    if (n < 0 || (size_t)n >= size || stat(buf, &sb) != 0
-        || !S_ISREG(sb.st_mode))
-        return -1;
-    snprintf(buf, size, "%s", self);
-    return 0;
-}
-
-int
-fgm_plugin_sys_installed_headers(char *buf, size_t size)
-{
-#ifdef __linux__
-    Dl_info info, prog;
-    void *entry = (void *)(uintptr_t)getauxval(AT_ENTRY);
-
-    /* libfgm.so: the path it was loaded from.  The program's entry point
-     * tells it apart from a program that linked libfgm.a, which glibc's
-     * dladdr names by argv[0]: a name the caller chooses (exec -a), and
-     * relative to the folder the program started in. */
-    if (dladdr((void *)&fgm_plugin_sys_installed_headers, &info)
-        && !(entry && dladdr(entry, &prog)
-             && prog.dli_fbase == info.dli_fbase))
-        return info.dli_fname && strchr(info.dli_fname, '/')
-               ? headers_near(info.dli_fname, buf, size) : -1;
-#endif
-    return headers_near("/proc/self/exe", buf, size);
 }

@@ -20,7 +20,6 @@
 #include "fgm_build_id.h"
 #include "suites.h"
 
-#define INCLUDE_DIR "runtime"
 #define HASH_A UINT64_C(0x0123456789abcdef)
 #define HASH_B UINT64_C(0xfedcba9876543210)
 
@@ -166,22 +165,39 @@ exists(const char *path)
     return stat(path, &sb) == 0;
 }
 
-/* Writes the fixture FX to DIR/NAME.c and builds it into SO_PATH. */
-static void
-build_fixture(const char *dir, const char *name, fixture *fx,
-              const char *so_path)
+/* fgm_plugin_build of the fixture FX, written as NAME.c into a build
+ * folder of its own next to SO_PATH, with CC; the reason in WHY, and the
+ * C file's path as the compiler was given it in C_SEEN (may be NULL). */
+static fgm_status
+build_c(const char *name, fixture *fx, const char *so_path, const char *cc,
+        char *why, size_t whysize, char *c_seen, size_t seensize)
 {
-    char c_path[1024], why[1024];
+    char c_name[256];
+    fgm_build_dir b;
+    fgm_status st;
     FILE *f;
 
-    snprintf(c_path, sizeof c_path, "%s/%s.c", dir, name);
-    f = fopen(c_path, "w");
+    snprintf(c_name, sizeof c_name, "%s.c", name);
+    ck_assert_int_eq(fgm_build_dir_open(&b, so_path, c_name), 0);
+    f = fopen(b.c, "w");
     ck_assert_ptr_nonnull(f);
     emit_fixture(fx, f);
     ck_assert_int_eq(fclose(f), 0);
-    ck_assert_msg(fgm_plugin_build(c_path, so_path, NULL, INCLUDE_DIR, why,
-                                   sizeof why) == FGM_OK,
-                  "fixture %s builds: %s", c_path, why);
+    st = fgm_plugin_build(&b, so_path, cc, why, whysize);
+    if (c_seen)
+        snprintf(c_seen, seensize, "%s", b.c);
+    fgm_build_dir_close(&b);
+    return st;
+}
+
+/* Builds the fixture FX (C file NAME.c) into SO_PATH. */
+static void
+build_fixture(const char *name, fixture *fx, const char *so_path)
+{
+    char why[1024];
+
+    ck_assert_msg(build_c(name, fx, so_path, NULL, why, sizeof why, NULL, 0)
+                  == FGM_OK, "fixture %s builds: %s", name, why);
 }
 
 /* Reads the whole file PATH into a malloc'ed buffer. */
@@ -232,7 +248,6 @@ request(const char *dir, fixture *fx, fgm_backend_mode mode)
     req.mode = mode;
     req.emit_c = emit_fixture;
     req.emit_arg = fx;
-    req.include_dir = INCLUDE_DIR;
     return req;
 }
 
@@ -287,7 +302,7 @@ START_TEST(test_build_and_open)
     fgm_plugin *p = NULL;
 
     join(so, sizeof so, tdir, "m.ep.so");
-    build_fixture(tdir, "src", &fx, so);
+    build_fixture("src", &fx, so);
     ck_assert_int_eq(fgm_plugin_open(so, HASH_A, &p, why, sizeof why),
                      FGM_OK);
     ck_assert_str_eq(why, "");
@@ -427,23 +442,16 @@ END_TEST
 START_TEST(test_cc_split_on_blanks)
 {
     fixture fx = fixture_ok(HASH_A);
-    char c[1024], so[1024], why[1024];
+    char so[1024], why[1024];
     const char *cc = getenv("CC");
     char words[256];
     fgm_plugin *p = NULL;
-    FILE *f;
 
-    join(c, sizeof c, tdir, "m.ep.c");
     join(so, sizeof so, tdir, "m.ep.so");
-    f = fopen(c, "w");
-    ck_assert_ptr_nonnull(f);
-    emit_fixture(&fx, f);
-    fclose(f);
     snprintf(words, sizeof words, "  %s \t -w  -DUNUSED=1 ",
              cc && *cc ? cc : "cc");
-    ck_assert_msg(fgm_plugin_build(c, so, words, INCLUDE_DIR, why,
-                                   sizeof why) == FGM_OK,
-                  "\"%s\" runs as words: %s", words, why);
+    ck_assert_msg(build_c("m.ep", &fx, so, words, why, sizeof why, NULL, 0)
+                  == FGM_OK, "\"%s\" runs as words: %s", words, why);
     ck_assert_int_eq(fgm_plugin_open(so, HASH_A, &p, why, sizeof why),
                      FGM_OK);
     fgm_plugin_close(p);
@@ -464,7 +472,7 @@ START_TEST(test_rebuild_while_old_is_open)
     int rebuilt = 0;
 
     join(so, sizeof so, tdir, "m.ep.so");
-    build_fixture(tdir, "old", &old, so);
+    build_fixture("old", &old, so);
     ck_assert_int_eq(fgm_plugin_open(so, HASH_B, &held, why, sizeof why),
                      FGM_OK);
     req = request(tdir, &fx, FGM_BACKEND_COMPILED);
@@ -552,7 +560,7 @@ START_TEST(test_truncated)
     int i;
 
     join(so, sizeof so, tdir, "m.ep.so");
-    build_fixture(tdir, "src", &fx, so);
+    build_fixture("src", &fx, so);
     whole = slurp(so, &len);
     /* glibc maps segments past the end of a short file and faults later
      * (SIGBUS); every cut must be refused before that, or load fine. */
@@ -584,7 +592,7 @@ START_TEST(test_stale)
     fgm_plugin *p = NULL;
 
     join(so, sizeof so, tdir, "m.ep.so");
-    build_fixture(tdir, "edited", &fx, so);
+    build_fixture("edited", &fx, so);
     ck_assert_int_eq(fgm_plugin_open(so, HASH_A, &p, why, sizeof why),
                      FGM_ESTALE);
     ck_assert_ptr_null(p);
@@ -605,7 +613,7 @@ START_TEST(test_other_build)
 
     join(so, sizeof so, tdir, "m.ep.so");
     fx.build_id = ~(uint64_t)FGM_BUILD_ID;
-    build_fixture(tdir, "other_build", &fx, so);
+    build_fixture("other_build", &fx, so);
     ck_assert_int_eq(fgm_plugin_open(so, HASH_A, &p, why, sizeof why),
                      FGM_ESTALE);
     ck_assert_ptr_null(p);
@@ -626,7 +634,7 @@ START_TEST(test_wrong_abi)
 
     join(so, sizeof so, tdir, "m.ep.so");
     fx.abi = 0;
-    build_fixture(tdir, "abi0", &fx, so);
+    build_fixture("abi0", &fx, so);
     ck_assert_int_eq(fgm_plugin_open(so, HASH_A, &p, why, sizeof why),
                      FGM_EABI);
     snprintf(want, sizeof want, "%s: built for ABI 0, runtime has %u", so,
@@ -644,7 +652,7 @@ START_TEST(test_missing_symbol)
 
     join(so, sizeof so, tdir, "m.ep.so");
     fx.no_entry = 1;
-    build_fixture(tdir, "noentry", &fx, so);
+    build_fixture("noentry", &fx, so);
     ck_assert_int_eq(fgm_plugin_open(so, HASH_A, &p, why, sizeof why),
                      FGM_EPLUGIN);
     snprintf(want, sizeof want, "%s: no symbol fgm_plugin_entry", so);
@@ -662,7 +670,7 @@ START_TEST(test_bad_descriptors)
     join(so, sizeof so, tdir, "m.ep.so");
     fx = fixture_ok(HASH_A);
     fx.null_desc = 1;
-    build_fixture(tdir, "null", &fx, so);
+    build_fixture("null", &fx, so);
     ck_assert_int_eq(fgm_plugin_open(so, HASH_A, &p, why, sizeof why),
                      FGM_EPLUGIN);
     snprintf(want, sizeof want, "%s: fgm_plugin_entry returned NULL", so);
@@ -671,14 +679,14 @@ START_TEST(test_bad_descriptors)
 
     fx = fixture_ok(HASH_A);
     fx.short_size = 1;
-    build_fixture(tdir, "short", &fx, so);
+    build_fixture("short", &fx, so);
     ck_assert_int_eq(fgm_plugin_open(so, HASH_A, &p, why, sizeof why),
                      FGM_EABI);
     ck_assert_ptr_nonnull(strstr(why, ": descriptor has 8 bytes"));
 
     fx = fixture_ok(HASH_A);
     fx.no_sweep = 1;
-    build_fixture(tdir, "nosweep", &fx, so);
+    build_fixture("nosweep", &fx, so);
     ck_assert_int_eq(fgm_plugin_open(so, HASH_A, &p, why, sizeof why),
                      FGM_EPLUGIN);
     snprintf(want, sizeof want, "%s: descriptor is incomplete", so);
@@ -789,7 +797,7 @@ START_TEST(test_no_compiler)
     static const char *const cc = "/nonexistent";
     static const char *const reason =
         "cannot run C compiler '/nonexistent': No such file or directory";
-    char c[1024], so[1024], why[1024], want[1100];
+    char so[1024], why[1024], want[1100];
     fixture fx = fixture_ok(HASH_A);
     fgm_plugin_req req;
     fgm_plugin *p = NULL;
@@ -797,7 +805,6 @@ START_TEST(test_no_compiler)
     diags d = { 0, "" };
     int rebuilt = -1;
 
-    join(c, sizeof c, tdir, "m.ep.c");
     join(so, sizeof so, tdir, "m.ep.so");
     req = request(tdir, &fx, FGM_BACKEND_AUTO);
     req.cc = cc;
@@ -819,13 +826,13 @@ START_TEST(test_no_compiler)
     ck_assert_msg(!exists(so), "no plugin appears");
     ck_assert_no_tmp(tdir);
 
-    ck_assert_int_eq(fgm_plugin_build(c, so, cc, INCLUDE_DIR, why,
-                                      sizeof why), FGM_ECC);
+    ck_assert_int_eq(build_c("m.ep", &fx, so, cc, why, sizeof why, NULL, 0),
+                     FGM_ECC);
     ck_assert_str_eq(why, reason);
     /* cc NULL reads $CC. */
     ck_assert_int_eq(setenv("CC", cc, 1), 0);
-    ck_assert_int_eq(fgm_plugin_build(c, so, NULL, INCLUDE_DIR, why,
-                                      sizeof why), FGM_ECC);
+    ck_assert_int_eq(build_c("m.ep", &fx, so, NULL, why, sizeof why, NULL,
+                             0), FGM_ECC);
     ck_assert_str_eq(why, reason);
     if (saved)
         setenv("CC", saved, 1);
@@ -845,17 +852,11 @@ START_TEST(test_compile_error)
     fgm_plugin_req req;
     fgm_plugin *p = NULL;
     diags d = { 0, "" };
-    FILE *f;
 
-    join(c, sizeof c, tdir, "m.ep.c");
     join(so, sizeof so, tdir, "m.ep.so");
     fx.broken = 1;
-    f = fopen(c, "w");
-    ck_assert_ptr_nonnull(f);
-    emit_fixture(&fx, f);
-    fclose(f);
-    ck_assert_int_eq(fgm_plugin_build(c, so, NULL, INCLUDE_DIR, why,
-                                      sizeof why), FGM_ECC);
+    ck_assert_int_eq(build_c("m.ep", &fx, so, NULL, why, sizeof why, c,
+                             sizeof c), FGM_ECC);
     ck_assert_msg(strstr(why, "' failed (exit status ") != NULL
                   && strstr(why, c) != NULL && strstr(why, "error") != NULL
                   && strchr(why, '\n') == NULL,
@@ -864,7 +865,7 @@ START_TEST(test_compile_error)
     ck_assert_no_tmp(tdir);
 
     /* A failed rebuild leaves the old plugin exactly as it was. */
-    build_fixture(tdir, "old", &old, so);
+    build_fixture("old", &old, so);
     before = slurp(so, &nbefore);
     req = request(tdir, &fx, FGM_BACKEND_COMPILED);
     ck_assert_int_eq(fgm_plugin_load(&req, &p, NULL, count_diag, &d),
@@ -970,7 +971,7 @@ START_TEST(test_open_close_1000)
     void *h;
 
     join(so, sizeof so, tdir, "m.ep.so");
-    build_fixture(tdir, "src", &fx, so);
+    build_fixture("src", &fx, so);
     req = request(tdir, &fx, FGM_BACKEND_COMPILED);
     for (i = 0; i < 50; i++) {      /* warm up malloc and the loader */
         ck_assert_int_eq(fgm_plugin_open(so, HASH_A, &p, why, sizeof why),

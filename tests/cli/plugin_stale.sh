@@ -18,9 +18,11 @@ printf '%s\n' 'model foo' 'var x[2] in 1..2' 'x[0] != x[1]' \
 # Leftovers as a killed build leaves them, two hours old; a fresh one (a
 # build that may still be running); names that are not a build's.
 old() { touch -h -d '2 hours ago' "$@"; }
-mkdir "$O/foo.ep.so.tmp.Ab3dE9"
+mkdir "$O/foo.ep.so.tmp.Ab3dE9"     # killed with its kernel headers
 echo 'int x;' >"$O/foo.ep.so.tmp.Ab3dE9/foo.ep.c"
-old "$O/foo.ep.so.tmp.Ab3dE9/foo.ep.c" "$O/foo.ep.so.tmp.Ab3dE9"
+echo '/* kernels */' >"$O/foo.ep.so.tmp.Ab3dE9/kernels.h"
+echo '/* abi */' >"$O/foo.ep.so.tmp.Ab3dE9/plugin_abi.h"
+old "$O/foo.ep.so.tmp.Ab3dE9"/* "$O/foo.ep.so.tmp.Ab3dE9"
 printf '\177ELF\2\1' >"$O/foo.ep.so.tmp.Zz9yX1"
 : >"$O/foo.ep.so.tmp.Empty0"
 head -c 4096 /dev/zero >"$O/foo.ep.so.tmp.Zeros0"

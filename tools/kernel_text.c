@@ -1,0 +1,195 @@
+/* tools/kernel_text.c: writes kernel_text.c, the kernel headers as text.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ *   kernel_text DIR ROOT...   (the Makefile runs it: DIR = runtime,
+ *                              ROOTs = plugin_abi.h kernels.h)
+ *
+ * A plugin is compiled from the kernel headers fgm itself was built with,
+ * which fgm therefore carries (runtime/kernel_text.h): it writes them
+ * next to the plugin's C source for each build, so no include folder has
+ * to be found, and none edited or replaced since can slip in.
+ *
+ * Each ROOT (a path relative to DIR) becomes one self-contained file: its
+ * text with every `#include "..."` line replaced by the included header,
+ * recursively, each header once (they all have include guards, so a second
+ * copy would be empty anyway), between #line markers, so that the
+ * compiler's messages name the original files and lines.  System headers
+ * (#include <...>) stay as they are.  Prints to stdout a C source defining
+ * fgm_kernel_files[], in the order of the ROOTs. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FILES 64
+#define MAX_PATH 256
+#define MAX_LINE 4096
+
+/* The headers already expanded into the current ROOT. */
+typedef struct seen {
+    char path[MAX_FILES][MAX_PATH];
+    int n;
+} seen;
+
+/* TO = the folder of FROM (a path relative to DIR) joined with NAME, with
+ * "." and ".." segments folded: "ops/common.h" + "../plugin_abi.h" is
+ * "plugin_abi.h".  Returns -1 for a path that leaves DIR or is too long. */
+static int
+join(const char *from, const char *name, char *to)
+{
+    char buf[2 * MAX_PATH], *seg[MAX_PATH], *s, *save;
+    const char *slash = strrchr(from, '/');
+    int n = 0, i, len;
+
+    len = slash ? (int)(slash - from) + 1 : 0;
+    if ((size_t)len + strlen(name) + 1 > sizeof buf)
+        return -1;
+    memcpy(buf, from, (size_t)len);
+    strcpy(buf + len, name);
+    for (s = strtok_r(buf, "/", &save); s; s = strtok_r(NULL, "/", &save)) {
+        if (strcmp(s, ".") == 0)
+            continue;
+        if (strcmp(s, "..") == 0) {
+            if (n == 0)
+                return -1;
+            n--;
+            continue;
+        }
+        seg[n++] = s;
+    }
+    to[0] = '\0';
+    for (i = 0; i < n; i++) {
+        if (strlen(to) + strlen(seg[i]) + 2 > MAX_PATH)
+            return -1;
+        if (i)
+            strcat(to, "/");
+        strcat(to, seg[i]);
+    }
+    return n ? 0 : -1;
+}
+
+/* The NAME of `#include "NAME"` on LINE, into NAME; 0 if not such a line. */
+static int
+local_include(const char *line, char *name)
+{
+    const char *p = line, *end;
+
+    while (isspace((unsigned char)*p))
+        p++;
+    if (*p++ != '#')
+        return 0;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (strncmp(p, "include", 7) != 0)
+        return 0;
+    p += 7;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p++ != '"' || !(end = strchr(p, '"')) || end - p >= MAX_PATH)
+        return 0;
+    memcpy(name, p, (size_t)(end - p));
+    name[end - p] = '\0';
+    return 1;
+}
+
+/* Prints LINE (with its newline) as a C string literal on a line. */
+static void
+put_literal(const char *line)
+{
+    const char *p;
+
+    putchar('"');
+    for (p = line; *p && *p != '\n'; p++) {
+        if (*p == '\\' || *p == '"' || *p == '?')
+            putchar('\\');      /* '?': no trigraphs in -std=c11 */
+        if (*p == '\t')
+            fputs("\\t", stdout);
+        else
+            putchar(*p);
+    }
+    fputs("\\n\"\n", stdout);
+}
+
+static void
+put_line_marker(int line, const char *path)
+{
+    char marker[MAX_PATH + 32];
+
+    snprintf(marker, sizeof marker, "#line %d \"%s\"", line, path);
+    put_literal(marker);
+}
+
+/* Prints header PATH (relative to DIR) with its local includes expanded.
+ * Returns 0, or -1 after a message on stderr. */
+static int
+expand(const char *dir, const char *path, seen *s)
+{
+    char full[2 * MAX_PATH], line[MAX_LINE], name[MAX_PATH], sub[MAX_PATH];
+    FILE *f;
+    int i, lineno = 0, rc = 0;
+
+    for (i = 0; i < s->n; i++)
+        if (strcmp(s->path[i], path) == 0)
+            return 0;
+    if (s->n == MAX_FILES) {
+        fprintf(stderr, "kernel_text: more than %d headers\n", MAX_FILES);
+        return -1;
+    }
+    strcpy(s->path[s->n++], path);
+    snprintf(full, sizeof full, "%s/%s", dir, path);
+    f = fopen(full, "r");
+    if (!f) {
+        perror(full);
+        return -1;
+    }
+    put_line_marker(1, path);
+    while (rc == 0 && fgets(line, sizeof line, f)) {
+        lineno++;
+        if (!strchr(line, '\n') && !feof(f)) {
+            fprintf(stderr, "kernel_text: %s:%d: line too long\n", full,
+                    lineno);
+            rc = -1;
+        } else if (local_include(line, name)) {
+            if (join(path, name, sub) != 0) {
+                fprintf(stderr, "kernel_text: %s:%d: bad include \"%s\"\n",
+                        full, lineno, name);
+                rc = -1;
+            } else {
+                rc = expand(dir, sub, s);
+                put_line_marker(lineno + 1, path);
+            }
+        } else {
+            put_literal(line);
+        }
+    }
+    if (ferror(f)) {
+        perror(full);
+        rc = -1;
+    }
+    fclose(f);
+    return rc;
+}
+
+int
+main(int argc, char **argv)
+{
+    seen s;
+    int i;
+
+    if (argc < 3) {
+        fprintf(stderr, "usage: kernel_text DIR ROOT...\n");
+        return 2;
+    }
+    printf("/* Generated by tools/kernel_text.c from %s/: DO NOT EDIT. */\n"
+           "#include \"kernel_text.h\"\n\n"
+           "const fgm_kernel_file fgm_kernel_files[] = {\n", argv[1]);
+    for (i = 2; i < argc; i++) {
+        s.n = 0;
+        printf("{ \"%s\",\n", argv[i]);
+        if (expand(argv[1], argv[i], &s) != 0)
+            return 1;
+        printf("},\n");
+    }
+    printf("};\n\nconst int fgm_kernel_nfiles = %d;\n", argc - 2);
+    return ferror(stdout) ? 1 : 0;
+}
