@@ -36,6 +36,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "internal.h"
+#include "kernel_text.h"
 
 #define SLOTS 64
 #define SLOT_PATH 1024
@@ -121,6 +122,29 @@ fgm_cleanup_drop(int token)
            && want > LISTED);
 }
 
+/* Removes the kernel headers a plugin build writes into its folder DIR
+ * (runtime/plugin.c, fgm_build_dir_headers): they are not listed one by
+ * one, so that a build takes no more slots than before they were
+ * written.  Async-signal-safe: no allocation, only strlen, memcpy and
+ * unlink. */
+static void
+unlink_kernel_headers(const char *dir)
+{
+    char p[SLOT_PATH + 64];
+    size_t dl = strlen(dir), nl;
+    int i;
+
+    for (i = 0; i < fgm_kernel_nfiles; i++) {
+        nl = strlen(fgm_kernel_files[i].name);
+        if (dl + 1 + nl >= sizeof p)
+            continue;
+        memcpy(p, dir, dl);
+        p[dl] = '/';
+        memcpy(p + dl + 1, fgm_kernel_files[i].name, nl + 1);
+        unlink(p);
+    }
+}
+
 /* Acts on every listed slot of KIND. */
 static void
 sweep(int kind)
@@ -144,8 +168,10 @@ sweep(int kind)
                 kill(-slots[i].pgid, SIGKILL);
             else if (kind == FILE_PATH)
                 unlink(slots[i].path);
-            else
+            else {
+                unlink_kernel_headers(slots[i].path);
                 rmdir(slots[i].path);
+            }
         }
         __atomic_fetch_sub(&slots[i].state, READER, __ATOMIC_RELEASE);
     }

@@ -24,7 +24,9 @@ FGM_INTERNAL void fgm_die(const char *file, int line, const char *msg)
 #define FGM_DIE(msg) fgm_die(__FILE__, __LINE__, (msg))
 
 /* What fgm_abort_cleanup undoes (runtime/cleanup.c): the temporary file,
- * or empty folder, PATH; the process group PGID (killed).  Each returns a
+ * or folder PATH (emptied of the kernel headers a plugin build writes
+ * there, runtime/kernel_text.h, then removed); the process group PGID
+ * (killed).  Each returns a
  * token for fgm_cleanup_drop, called once the thing is gone or renamed
  * into place, or -1 when it could not be listed (best effort). */
 FGM_INTERNAL int fgm_cleanup_path(const char *path, int is_dir);

@@ -556,9 +556,10 @@ fgm_build_dir_headers(fgm_build_dir *b)
         if (!path)
             return ENOMEM;
         sprintf(path, "%s/%s", b->dir, fgm_kernel_files[i].name);
-        /* Listed before it exists, as the C file. */
-        b->hdr[b->nhdr] = path;
-        b->tok_hdr[b->nhdr++] = fgm_cleanup_path(path, 0);
+        /* Not listed on its own: fgm_abort_cleanup removes the kernel
+         * headers of a listed build folder before the folder (a slot
+         * each would leave the table full with fewer builds at once). */
+        b->hdr[b->nhdr++] = path;
         e = write_new(path, fgm_kernel_files[i].text);
         if (e)
             return e;
@@ -576,10 +577,8 @@ fgm_build_dir_close(fgm_build_dir *b)
         unlink(b->hdr[i]);
     rmdir(b->dir);
     fgm_cleanup_drop(b->tok_c);
-    for (i = 0; i < b->nhdr; i++) {
-        fgm_cleanup_drop(b->tok_hdr[i]);
+    for (i = 0; i < b->nhdr; i++)
         free(b->hdr[i]);
-    }
     fgm_cleanup_drop(b->tok_dir);
     free(b->dir);
     free(b->c);

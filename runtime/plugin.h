@@ -116,15 +116,14 @@ FGM_INTERNAL fgm_status fgm_plugin_load(const fgm_plugin_req *req,
 #define FGM_BUILD_DIR_HDRS 4
 
 /* A build's own folder SO.tmp.XXXXXX/, the path of the C file NAME in it
- * and of the kernel headers written next to it, all listed for
- * fgm_abort_cleanup.  The C is written and compiled there, out of reach
+ * and of the kernel headers written next to it, all removed by
+ * fgm_abort_cleanup (the headers with the folder's slot).  The C is written and compiled there, out of reach
  * of another build of the same SO_PATH (another process or thread) that
  * would replace or remove the file a compiler is reading. */
 struct fgm_build_dir {
     char *dir, *c;
     int tok_dir, tok_c;
-    char *hdr[FGM_BUILD_DIR_HDRS];
-    int tok_hdr[FGM_BUILD_DIR_HDRS];
+    char *hdr[FGM_BUILD_DIR_HDRS];  /* removed with the folder's slot */
     int nhdr;
 };
 
