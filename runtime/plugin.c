@@ -310,7 +310,9 @@ build_temp(fgm_build_dir *b, const char *so_path, const char *cc,
     e = fgm_build_dir_headers(b);
     if (e) {
         st = e == ENOMEM ? FGM_ENOMEM : FGM_EIO;
-        sayf(why, whysize, "%s: cannot write: %s", b->dir,
+        /* Name SO_PATH, as for mkstemp below: B's folder is this call's
+         * temporary one, gone when the message is read. */
+        sayf(why, whysize, "%s: cannot write: %s", so_path,
              e == ENOMEM ? fgm_strerror(st) : strerror(e));
         return st;
     }
