@@ -33,8 +33,11 @@
  * Headers: <stdint.h> via plugin_abi.h, <math.h> for the alldiff
  * max-product messages (log, exp) and <string.h> for its cache (memcmp,
  * memcpy); plugins are linked with -lm (runtime/plugin.c) and call the
- * same libm as the interpreter.  Nothing else.  `make install` copies them to PREFIX/include/fgm, where an
- * installed fgm looks first (runtime/plugin.c).
+ * same libm as the interpreter.  Nothing else.  fgm carries this file,
+ * its ops/ headers inlined, and plugin_abi.h as text (tools/kernel_text.c,
+ * runtime/kernel_text.h) and writes them next to each plugin's C source;
+ * `make install` copies them to PREFIX/include/fgm only for C compiled by
+ * hand (fgm compile --emit-c).
  */
 #ifndef FGM_KERNELS_H
 #define FGM_KERNELS_H
