@@ -92,6 +92,79 @@ local_include(const char *line, char *name)
     return 1;
 }
 
+/* The preprocessor state expand follows through one header: whether a
+ * line starts inside a block comment, the depth of #if nesting, and
+ * whether depth 1 is the include guard (the file's first directive an
+ * #ifndef, with no #else or #elif of its own). */
+typedef struct cpp_state {
+    int in_comment, depth, guard, directives;
+} cpp_state;
+
+/* The directive keyword of LINE into WORD (empty if LINE is none). */
+static void
+directive(const char *line, char *word, size_t size)
+{
+    const char *p = line;
+    size_t n = 0;
+
+    word[0] = '\0';
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p++ != '#')
+        return;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    while (n + 1 < size && islower((unsigned char)p[n])) {
+        word[n] = p[n];
+        n++;
+    }
+    word[n] = '\0';
+}
+
+/* Follows LINE (which starts outside a comment when !S->in_comment):
+ * conditionals, then where comments open and close. */
+static void
+track(const char *line, cpp_state *s)
+{
+    const char *p;
+    char word[16];
+
+    if (!s->in_comment) {
+        directive(line, word, sizeof word);
+        if (*word && s->directives++ == 0 && strcmp(word, "ifndef") == 0)
+            s->guard = 1;
+        if (strcmp(word, "if") == 0 || strcmp(word, "ifdef") == 0
+            || strcmp(word, "ifndef") == 0)
+            s->depth++;
+        else if ((strcmp(word, "else") == 0 || strcmp(word, "elif") == 0)
+                 && s->depth == 1)
+            s->guard = 0;
+        else if (strcmp(word, "endif") == 0 && s->depth > 0)
+            s->depth--;
+    }
+    for (p = line; *p; p++) {
+        if (s->in_comment) {
+            if (p[0] == '*' && p[1] == '/') {
+                s->in_comment = 0;
+                p++;
+            }
+        } else if (p[0] == '/' && p[1] == '*') {
+            s->in_comment = 1;
+            p++;
+        } else if (p[0] == '/' && p[1] == '/') {
+            break;
+        } else if (*p == '"' || *p == '\'') {
+            char q = *p;
+
+            for (p++; *p && *p != q; p++)
+                if (*p == '\\' && p[1])
+                    p++;
+            if (!*p)
+                break;
+        }
+    }
+}
+
 /* Prints LINE (with its newline) as a C string literal on a line. */
 static void
 put_literal(const char *line)
@@ -125,6 +198,7 @@ static int
 expand(const char *dir, const char *path, seen *s)
 {
     char full[2 * MAX_PATH], line[MAX_LINE], name[MAX_PATH], sub[MAX_PATH];
+    cpp_state cs = { 0, 0, 0, 0 };
     FILE *f;
     int i, lineno = 0, rc = 0;
 
@@ -149,6 +223,14 @@ expand(const char *dir, const char *path, seen *s)
             fprintf(stderr, "kernel_text: %s:%d: line too long\n", full,
                     lineno);
             rc = -1;
+        } else if (local_include(line, name)
+                   && (cs.in_comment || cs.depth > cs.guard)) {
+            /* Inlined there, the header would be taken as seen and left
+             * out where it is included for good: refuse, loudly. */
+            fprintf(stderr, "kernel_text: %s:%d: #include \"%s\" inside %s:"
+                    " not supported\n", full, lineno, name,
+                    cs.in_comment ? "a comment" : "#if");
+            rc = -1;
         } else if (local_include(line, name)) {
             if (join(path, name, sub) != 0) {
                 fprintf(stderr, "kernel_text: %s:%d: bad include \"%s\"\n",
@@ -161,6 +243,7 @@ expand(const char *dir, const char *path, seen *s)
         } else {
             put_literal(line);
         }
+        track(line, &cs);
     }
     if (ferror(f)) {
         perror(full);
