@@ -3,14 +3,17 @@
  *
  * What `fgm compile -o` and `--emit-c` do, outside the cascade of
  * plugin.c: the code generator's C goes where the caller says, and the
- * plugin is compiled from a copy of its own, next to the kernel headers.
+ * plugin is compiled from a copy of that file (or of the generator's
+ * output) in a build folder of its own, next to the kernel headers.
  * Each call lowers the IR to its schedule again (milliseconds), so that
  * the API needs no schedule handle.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "plugin.h"
 #include "schedule.h"
@@ -46,28 +49,71 @@ fgm_plugin_emit_c(const fgm_ir *ir, const char *c_path, fgm_diag_fn diag,
     return st;
 }
 
+/* Copies the regular file FROM to the new file TO.  Returns 0 when
+ * copied, -1 when FROM is missing or not a regular file (a device, a
+ * FIFO: --emit-c /dev/stdout; nothing is copied then), else the errno
+ * value that stopped it (TO may then hold part of FROM). */
+static int
+copy_source(const char *from, const char *to)
+{
+    char buf[65536];
+    struct stat sb;
+    ssize_t n, w, off;
+    int in, out, e = 0;
+
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
+    in = open(from, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (in < 0)
+        return -1;
+    if (fstat(in, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+        close(in);
+        return -1;
+    }
+    out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (out < 0) {
+        e = errno;
+        close(in);
+        return e;
+    }
+    while (!e && (n = read(in, buf, sizeof buf)) != 0) {
+        if (n < 0) {
+            if (errno != EINTR)
+                e = errno;
+            continue;
+        }
+        for (off = 0; !e && off < n; off += w > 0 ? w : 0) {
+            w = write(out, buf + off, (size_t)(n - off));
+            if (w < 0 && errno != EINTR)
+                e = errno;
+        }
+    }
+    close(in);
+    if (close(out) != 0 && !e)
+        e = errno;
+    return e;
+}
+
 fgm_status
 fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path, const char *c_path,
                    const char *cc, fgm_diag_fn diag, void *ctx)
 {
     char why[1024];
     fgm_build_dir b;
-    fgm_status st;
-    int e;
+    fgm_status st = FGM_OK;
+    int e, copied = -1;
 
-    /* C_PATH is not read: the C compiler wants a .c name next to the
-     * kernel headers (fgm_build_dir_headers), the path may be a device
-     * (--emit-c /dev/stdout), and another thread may be writing the same
-     * paths: the C goes into a build folder of this call's own,
-     * SO_PATH.tmp.XXXXXX/plugin.c (FGM_PLUGIN_EMIT_C), generated again
-     * from IR (the same bytes: the generator is deterministic). */
-    (void)c_path;
     if (!ir || !so_path)
         return FGM_EINVAL;
     if (strlen(so_path) + sizeof ".tmp.XXXXXX" > 4096) {
         fgm_diagf(diag, ctx, "%s: error: path too long", so_path);
         return FGM_EINVAL;
     }
+    /* The C compiler wants a .c name next to the kernel headers
+     * (fgm_build_dir_headers), and another thread may be building the
+     * same SO_PATH: the C goes into a build folder of this call's own,
+     * SO_PATH.tmp.XXXXXX/plugin.c (FGM_PLUGIN_EMIT_C), copied from C_PATH
+     * when that is a regular file (what the caller wrote, and may have
+     * edited since), else generated from IR. */
     e = fgm_build_dir_open(&b, so_path, FGM_PLUGIN_EMIT_C);
     if (e == ENOMEM) {
         fgm_diagf(diag, ctx, "%s: error: %s", so_path,
@@ -79,7 +125,15 @@ fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path, const char *c_path,
                   so_path, so_path, strerror(e));
         return FGM_EIO;
     }
-    st = fgm_plugin_emit_c(ir, b.c, diag, ctx);
+    if (c_path)
+        copied = copy_source(c_path, b.c);
+    if (copied > 0) {
+        fgm_diagf(diag, ctx, "%s: error: cannot copy to %s: %s", c_path,
+                  so_path, strerror(copied));
+        st = FGM_EIO;
+    } else if (copied < 0) {
+        st = fgm_plugin_emit_c(ir, b.c, diag, ctx);
+    }
     if (st == FGM_OK) {
         st = fgm_plugin_build(&b, so_path, cc, why, sizeof why);
         if (st != FGM_OK)

@@ -521,6 +521,16 @@ START_TEST(test_plugin_emit)
                   == FGM_OK, "the plugin builds from C_PATH: %s", last_msg);
     ck_assert_int_eq(access(so_path, R_OK), 0);
     unlink(so_path);
+    /* What C_PATH holds is what is compiled, edits included. */
+    f = fopen(c_path, "a");
+    ck_assert_ptr_nonnull(f);
+    fputs("#error edited by the caller\n", f);
+    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_int_eq(fgm_plugin_emit_so(ir, so_path, c_path, NULL, msg_sink,
+                                        NULL), FGM_ECC);
+    ck_assert_msg(strstr(last_msg, "edited by the caller") != NULL,
+                  "the compiler read the caller's file: %s", last_msg);
+    ck_assert_int_ne(access(so_path, F_OK), 0);
     unlink(c_path);
     fgm_ir_free(ir);
 }
