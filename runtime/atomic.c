@@ -120,7 +120,9 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
     }
     memcpy(tmp, path, len);
     memcpy(tmp + len, suffix, sizeof suffix);
-    fd = mkstemp(tmp);
+    /* Not after fgm_abort_cleanup's sweep: nothing would remove it. */
+    errno = EINTR;
+    fd = fgm_cleanup_aborting() ? -1 : mkstemp(tmp);
     if (fd < 0) {
         fgm_diagf(diag, ctx, "%s: error: cannot create %s: %s", path, tmp,
                   strerror(errno));

@@ -32,13 +32,20 @@
  * reads; nothing but fgm_abort_cleanup acts on it.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
 #include "internal.h"
 #include "kernel_text.h"
 
-#define SLOTS 64
+/* A plugin build in flight holds at most four slots at once (its folder,
+ * its C file or that file's write temporary, the plugin's temporary, the
+ * compiler's group): enough for `fgm solve -j 256`, the CLI's cap.  With
+ * 64, ep-naive at -j 32 left compilers running after SIGTERM.  The
+ * table is about 1 MiB of zeroed memory; only the slots claimed so far
+ * are ever touched. */
+#define SLOTS 1024
 #define SLOT_PATH 1024
 
 /* A slot's state: FREE, FILLING, or LISTED plus READER per handler
@@ -54,6 +61,15 @@ typedef struct slot {
 } slot;
 
 static slot slots[SLOTS];
+
+/* A compiler forked between the handler's sweep and its listing would
+ * outlive fgm (another thread's build goes on while the handler runs):
+ * ABORTING, set by fgm_abort_cleanup before it sweeps, stops new forks,
+ * and FORKING counts the threads between the decision to fork and the
+ * listing of the child's group (fgm_cleanup_fork_begin/_end), which the
+ * handler waits out.  Part of the handler's state, as the table. */
+static int aborting;        /* atomic */
+static int forking;         /* atomic */
 
 /* Claims a free slot; -1 when every slot is taken. */
 static int
@@ -122,6 +138,39 @@ fgm_cleanup_drop(int token)
            && want > LISTED);
 }
 
+int
+fgm_cleanup_fork_begin(sigset_t *saved)
+{
+    sigset_t all;
+
+    /* This thread cannot run the handler while in the window, so the
+     * handler's wait below never waits on its own thread. */
+    sigfillset(&all);
+    pthread_sigmask(SIG_BLOCK, &all, saved);
+    __atomic_add_fetch(&forking, 1, __ATOMIC_SEQ_CST);
+    /* Either this load sees the handler's store, or the handler's load of
+     * FORKING sees this thread's increment (both sequentially
+     * consistent): no fork slips between. */
+    if (__atomic_load_n(&aborting, __ATOMIC_SEQ_CST)) {
+        fgm_cleanup_fork_end(saved);
+        return -1;
+    }
+    return 0;
+}
+
+int
+fgm_cleanup_aborting(void)
+{
+    return __atomic_load_n(&aborting, __ATOMIC_SEQ_CST);
+}
+
+void
+fgm_cleanup_fork_end(const sigset_t *saved)
+{
+    __atomic_sub_fetch(&forking, 1, __ATOMIC_SEQ_CST);
+    pthread_sigmask(SIG_SETMASK, saved, NULL);
+}
+
 /* Removes the kernel headers a plugin build writes into its folder DIR
  * (runtime/plugin.c, fgm_build_dir_headers): they are not listed one by
  * one, so that a build takes no more slots than before they were
@@ -182,6 +231,11 @@ fgm_abort_cleanup(void)
 {
     int saved = errno;
 
+    /* No compiler starts from now on; one being started in another thread
+     * is listed before the sweep (see ABORTING). */
+    __atomic_store_n(&aborting, 1, __ATOMIC_SEQ_CST);
+    while (__atomic_load_n(&forking, __ATOMIC_SEQ_CST) > 0)
+        ;
     /* The compilers first, so that none writes a file after its removal;
      * folders last, once the files in them are gone. */
     sweep(GROUP);

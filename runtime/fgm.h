@@ -57,8 +57,10 @@ fgm_status fgm_write_atomic(const char *path,
 /* Kills the C compilers that plugin builds have running and removes the
  * temporary files and folders of the writes and builds in flight.
  * Async-signal-safe: meant for a handler of SIGINT or SIGTERM that then
- * ends the process, as the fgm command installs.  (The compilers run in process groups of their own, which a
- * terminal's Ctrl-C does not reach.) */
+ * ends the process, as the fgm command installs.  (The compilers run in
+ * process groups of their own, which a terminal's Ctrl-C does not
+ * reach.)  From its call on, no plugin build starts a compiler: builds in
+ * other threads fail, so that none outlives the process. */
 void fgm_abort_cleanup(void);
 
 /* ------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 #ifndef FGM_INTERNAL_H
 #define FGM_INTERNAL_H
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -32,5 +33,19 @@ FGM_INTERNAL void fgm_die(const char *file, int line, const char *msg)
 FGM_INTERNAL int fgm_cleanup_path(const char *path, int is_dir);
 FGM_INTERNAL int fgm_cleanup_group(pid_t pgid);
 FGM_INTERNAL void fgm_cleanup_drop(int token);
+
+/* Around the start of a process that fgm_abort_cleanup must kill: from
+ * before fork() until its group is listed (fgm_cleanup_group).  Begin
+ * blocks every signal in this thread (the old mask in *SAVED, which the
+ * child must restore before exec) and returns 0, or -1 (nothing to end)
+ * once fgm_abort_cleanup has begun: then no process may be started.  End
+ * leaves the window and restores the mask. */
+FGM_INTERNAL int fgm_cleanup_fork_begin(sigset_t *saved);
+FGM_INTERNAL void fgm_cleanup_fork_end(const sigset_t *saved);
+
+/* Whether fgm_abort_cleanup has begun: the process is ending, and a new
+ * temporary would be made after the sweep that removes them (checked
+ * before each is made; another thread may still be making one). */
+FGM_INTERNAL int fgm_cleanup_aborting(void);
 
 #endif /* FGM_INTERNAL_H */

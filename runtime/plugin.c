@@ -324,7 +324,8 @@ build_temp(fgm_build_dir *b, const char *so_path, const char *cc,
     }
     memcpy(*tmp, so_path, len);
     memcpy(*tmp + len, suffix, sizeof suffix);
-    fd = mkstemp(*tmp);
+    errno = EINTR;      /* what an abort under way reports */
+    fd = fgm_cleanup_aborting() ? -1 : mkstemp(*tmp);
     if (fd < 0) {
         sayf(why, whysize, "%s: cannot write: %s", so_path, strerror(errno));
         free(*tmp);
@@ -503,8 +504,9 @@ fgm_build_dir_open(fgm_build_dir *b, const char *so_path, const char *name)
     }
     b->nhdr = 0;
     sprintf(b->dir, "%s.tmp.XXXXXX", so_path);
-    if (!mkdtemp(b->dir)) {
-        int e = errno;
+    /* Not after fgm_abort_cleanup's sweep: nothing would remove it. */
+    if (fgm_cleanup_aborting() || !mkdtemp(b->dir)) {
+        int e = fgm_cleanup_aborting() ? EINTR : errno;
 
         free(b->dir);
         free(b->c);

@@ -259,13 +259,16 @@ cloexec_pipe(int fds[2])
 /* In the child: stdin from NUL_FD, stdout and stderr into OUT_FD, then exec;
  * on failure the errno goes up ERR_FD.  Async-signal-safe calls only. */
 static void
-child(char *const argv[], int nul_fd, int out_fd, int err_fd)
+child(char *const argv[], int nul_fd, int out_fd, int err_fd,
+      const sigset_t *mask)
 {
     int e;
 
     /* A process group of its own: a timeout kills the compiler's own
-     * children (cc1, as) with it. */
+     * children (cc1, as) with it.  The parent's signal mask, which the
+     * fork window blocked (fgm_cleanup_fork_begin), for the compiler. */
     setpgid(0, 0);
+    sigprocmask(SIG_SETMASK, mask, NULL);
     if (dup2(nul_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
         e = errno;
     else {
@@ -323,6 +326,7 @@ fgm_plugin_sys_run(char *const argv[], double timeout_s, int *code, char *out,
 {
     int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, nul, e = 0, status;
     int killed, token;
+    sigset_t mask;
     siginfo_t si;
     double deadline = timeout_s > 0 ? fgm_now() + timeout_s : 0;
     ssize_t n;
@@ -338,17 +342,23 @@ fgm_plugin_sys_run(char *const argv[], double timeout_s, int *code, char *out,
         e = errno;
         goto out;
     }
+    if (fgm_cleanup_fork_begin(&mask) != 0) {
+        e = EINTR;      /* fgm is ending on a signal */
+        goto out;
+    }
     pid = fork();
     if (pid < 0) {
         e = errno;
+        fgm_cleanup_fork_end(&mask);
         goto out;
     }
     if (pid == 0)
-        child(argv, nul, outp[1], errp[1]);
+        child(argv, nul, outp[1], errp[1], &mask);
     setpgid(pid, pid);      /* as the child does: whichever runs first */
     /* Out of reach of the terminal's Ctrl-C: fgm_abort_cleanup kills it
      * if a signal ends fgm first. */
     token = fgm_cleanup_group(pid);
+    fgm_cleanup_fork_end(&mask);
     close(outp[1]);
     close(errp[1]);
     outp[1] = errp[1] = -1;

@@ -58,4 +58,42 @@ build() {
 }
 build "the plugin cascade (--out-dir)" --out-dir "$R/out"
 build "an explicit plugin (-o)" -o "$R/out/foo.so"
+
+# Many builds at once (ep-naive compiles a plugin per puzzle; 200 puzzles,
+# so that the batch's chunks keep 12 threads busy): every
+# compiler must be killed, also those other threads start while the
+# handler runs (before, 0-15 of 16 outlived fgm), and no build may leave
+# temporaries, also those begun after the handler's sweep.
+cat >"$R/cc-many" <<'SH'
+#!/bin/sh
+echo $$ >"$SIG/pids/$$"
+sleep 60
+exec cc "$@"
+SH
+chmod +x "$R/cc-many"
+mkdir -p "$R/pids" "$R/many"
+"$FGM" generate --box 2 --count 200 --seed 7 -o "$R/p4.txt" 2>/dev/null ||
+    fail "no 4x4 puzzles"
+SIG=$R CC=$R/cc-many "$FGM" solve --solver ep-naive --backend compiled \
+    -j 12 --out-dir "$R/many" "$R/p4.txt" >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ "$(ls "$R/pids" | wc -l)" -lt 12 ] && [ $i -lt 300 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+[ "$(ls "$R/pids" | wc -l)" -ge 12 ] || fail "-j 12: not 12 compilers at once"
+kill -TERM $pid
+wait $pid
+st=$?
+[ $st = 143 ] || fail "-j 12: exit $st, want 143 (killed by SIGTERM)"
+sleep 0.5
+for g in $(ls "$R/pids"); do
+    if group_alive "$g"; then
+        fail "-j 12: compiler $g outlived fgm"
+        kill -KILL -- "-$g" 2>/dev/null
+    fi
+done
+ls -a "$R/many" | grep -q 'tmp' \
+    && fail "-j 12: temporaries left: $(ls -a "$R/many")"
 finish
