@@ -510,8 +510,8 @@ typedef struct fgm_solve_opts {
     fgm_diag_fn diag;    /* where plugin fallbacks are reported */
     void *diag_ctx;
     int max_restarts;    /* alldiff-*: attempts after the first; 0: the
-                          * solver's default (30; 10000 for alldiff-max2
-                          * and alldiff-sum2), < 0: none */
+                          * solver's default (30; 10000 for alldiff-max2,
+                          * alldiff-max3 and alldiff-sum2), < 0: none */
 } fgm_solve_opts;
 
 /* Counters of one solve (the CSV columns of `fgm solve --csv`). */

@@ -40,6 +40,7 @@ static const fgm_solver *const all[] = {
     &fgm_solver_alldiff_sum,
     &fgm_solver_alldiff_max2,
     &fgm_solver_alldiff_sum2,
+    &fgm_solver_alldiff_max3,
 };
 
 static fgm_solve_opts
@@ -239,7 +240,8 @@ START_TEST(test_small_models)
     test_fixture m5 = test_fixture_new(fgm_ir_latin(5));
     fgm_solve_result res;
     fgm_status st;
-    int maxp = s == &fgm_solver_alldiff_max || s == &fgm_solver_alldiff_max2;
+    int maxp = s == &fgm_solver_alldiff_max || s == &fgm_solver_alldiff_max2
+               || s == &fgm_solver_alldiff_max3;
 
     ck_assert_ptr_null(s->refuses(m4.csp));
     ck_assert_ptr_null(s->refuses(m5.csp));
@@ -276,7 +278,8 @@ END_TEST
 START_TEST(test_refuses)
 {
     const fgm_solver *s = all[_i];
-    int maxp = s == &fgm_solver_alldiff_max || s == &fgm_solver_alldiff_max2;
+    int maxp = s == &fgm_solver_alldiff_max || s == &fgm_solver_alldiff_max2
+               || s == &fgm_solver_alldiff_max3;
     test_fixture m16 = test_fixture_new(fgm_ir_sudoku(4));
     test_fixture m25 = test_fixture_new(fgm_ir_sudoku(5));
     fgm_ir *ir = fgm_ir_new("mixed");

@@ -84,6 +84,52 @@
  *     runs unsolved.  With 1000, max2 failed 7 of the 375 forum puzzles
  *     and sum2 6 of top95; with 10000, none (max2 at most 2419 restarts,
  *     sum2 at most 2902).
+ * alldiff-max3 keeps max2 (no noise, sure cells together, the saved
+ * prefix, 10000 restarts) and changes two things, measured on the ten
+ * generated 16x16 puzzles, where max2 solves 5 within 10 s because about
+ * one attempt in a thousand succeeds:
+ *   - every run starts from fresh messages, undamped, to 1e-6 (at most
+ *     100 sweeps; about 10).  The factors are 0/1, so undamped
+ *     max-product from uniform messages settles on each cell's support
+ *     (the values some matching of each of its units allows; the others
+ *     at the floor): a belief is uniform over its support, a margin 0 or
+ *     1, and a sure cell is one whose support is a single value.  Warm,
+ *     the rounding differences between equally supported values grow
+ *     from run to run (one 16x16 attempt's plateau margins: 8e-12,
+ *     5e-9, 2e-6) until a drifted belief passes 0.99 and a value no
+ *     matching excludes is fixed as sure -- wrong half the time; max2's
+ *     damped first run leaves graded beliefs of the same kind.  With the
+ *     true value forced at every draw (an offline harness), 82% of max2's
+ *     16x16 attempts still fix a wrong sure value, 56% with an undamped
+ *     first run, none cold;
+ *   - a plateau draw goes to one of the least-entropy cells (two values,
+ *     once beliefs are supports) of nearly the widest reach: for each
+ *     value of its support, the free peers with two values, that one
+ *     among them; its reach is the least of these counts, and the cells
+ *     within one of the widest stay candidates.  Whichever value the draw
+ *     gives, that many peers are left with one value, so an attempt
+ *     needs fewer draws, each a coin flip between supported values.  Only
+ *     the widest: 16x16 no better, top95 30% more attempts (fewer paths,
+ *     and the shortest not always among them).
+ *   16x16, timeout 10 s, -j 2, seeds 0-4: max2 5, 6, 6, 5, 5 solved,
+ *   5/6008, 6/5547, 6/4249, 5/5816, 5/5736 attempts succeed (27/27356,
+ *   0.1%); max3 7, 7, 7, 7, 5 solved, 7/1818, 7/2158, 7/1540, 7/2185,
+ *   5/2055 (33/9756, 0.34%), at about 2x max2's time per attempt
+ *   (20-31 ms against 9-11).  Forcing the true values and multiplying
+ *   the draws' probabilities gives each attempt's chance of success
+ *   without waiting for successes (offline, 200-300 attempts a puzzle),
+ *   puzzles 0-9:
+ *     max2       .0035 .038 0     .17  .16 .011  .0006 0     .00006 .0006
+ *     cold only  .016  .007 .0009 .007 .18 .0002 .004  .004  .0014  .0003
+ *     max3       .018  .004 .0011 .007 .19 .0003 .004  .010  .0020  .0003
+ *   so the cold runs give up max2's lucky puzzles (1, 3, 5, where its
+ *   graded beliefs happen to point the right way) and leave no puzzle
+ *   out of reach; the reach helps 0, 2, 7 and 8 and costs 1.  top95
+ *   (seeds 0-3): max2 380/5061 attempts succeed (7.5%), max3 380/5360
+ *   (7.1%; expected attempts, offline, 1135 against 1168); hardest:
+ *   44/408 and 44/569, where two grids of 1-2% make the count
+ *   (expected, offline, 137 against 145).  A 9x9 attempt costs max3
+ *   1.3-1.6x max2's time (about 50 sweeps against 30).
  * Tried and dropped (top95): a sum-product witness run at each plateau to
  * choose the cell (first 30 grids: 4.5% of attempts succeed, against
  * 17.6%) or only the value (8.7-10%), 6-10x slower per attempt; any
@@ -114,23 +160,38 @@ typedef struct adcfg {
     int early_abort;        /* stop a doomed attempt at once */
     int entropy;            /* plateau: the least-entropy cell */
     int cache;              /* noise-free attempts share their prefix */
+    int cold;               /* every run after a decision starts from
+                             * fresh messages */
+    int bivalue;            /* plateau: among the least-entropy cells,
+                             * those of nearly the widest reach
+                             * (reach_of) */
 } adcfg;
 
 #define TIE 1e-12           /* margins within this of the best are tied */
 #define ENTROPY_TIE 1e-9
+#define SUPPORT 1e-3        /* a value within this factor of a belief's
+                             * largest is in its support */
 
 /* The seed's v4 (Arity9MaxProductSolver's properties). */
 static const adcfg cfg_max = {
-    FGM_ALGO_BP_MAX, 30, 4, 30, 0.5, 0.5, 0.0, 0.6, 0.25, 0.0, 0, 0, 0,
+    FGM_ALGO_BP_MAX, 30, 4, 30, 0.5, 0.5, 0.0, 0.6, 0.25, 0.0, 0, 0, 0, 0, 0,
 };
 static const adcfg cfg_sum = {
-    FGM_ALGO_BP_SUM, 30, 4, 30, 0.5, 0.5, 0.0, 0.6, 0.25, 0.0, 0, 0, 0,
+    FGM_ALGO_BP_SUM, 30, 4, 30, 0.5, 0.5, 0.0, 0.6, 0.25, 0.0, 0, 0, 0, 0, 0,
 };
 static const adcfg cfg_max2 = {
     FGM_ALGO_BP_MAX, 30, 10, 10000, 0.5, 0.0, 1e-6, 0.0, 0.25, 0.99, 1, 1, 1,
+    0, 0,
 };
 static const adcfg cfg_sum2 = {
     FGM_ALGO_BP_SUM, 30, 4, 10000, 0.5, 0.5, 0.0, 2.0, 0.25, 0.9999, 1, 1, 0,
+    0, 0,
+};
+/* Every run undamped from fresh messages, to 1e-6 within 100 sweeps
+ * (they take about 10). */
+static const adcfg cfg_max3 = {
+    FGM_ALGO_BP_MAX, 100, 100, 10000, 0.0, 0.0, 1e-6, 0.0, 0.25, 0.99, 1, 1,
+    1, 1, 1,
 };
 
 typedef struct ws {
@@ -142,6 +203,8 @@ typedef struct ws {
     int *tied;          /* nvars: candidate cells */
     double *margin;     /* nvars: margin (or entropy) of a free cell */
     double *bel;        /* maxcard: one belief, normalized */
+    unsigned long long *supp;   /* nvars: support of a free cell's belief
+                                 * (cfg->bivalue) */
     /* The deterministic prefix (cfg->cache). */
     size_t nmsg, nbelief;   /* doubles of messages and of beliefs */
     double *snap;           /* nmsg + nbelief */
@@ -163,6 +226,7 @@ ws_free(void *p)
     free(w->tied);
     free(w->margin);
     free(w->bel);
+    free(w->supp);
     free(w->snap);
     free(w->snap_value);
     free(w);
@@ -221,6 +285,13 @@ ws_open(const fgm_csp *csp, const fgm_solve_opts *opts, const adcfg *cfg)
         ws_free(w);
         return NULL;
     }
+    if (cfg->bivalue) {
+        w->supp = malloc(n * sizeof *w->supp);
+        if (!w->supp) {
+            ws_free(w);
+            return NULL;
+        }
+    }
     if (cfg->cache) {
         /* The run state is the runtime's in both backends (plugins never
          * allocate), so a copy of it is a snapshot of either. */
@@ -260,6 +331,12 @@ static void *
 ws_new_sum2(const fgm_csp *csp, const fgm_solve_opts *opts)
 {
     return ws_open(csp, opts, &cfg_sum2);
+}
+
+static void *
+ws_new_max3(const fgm_csp *csp, const fgm_solve_opts *opts)
+{
+    return ws_open(csp, opts, &cfg_max3);
 }
 
 /* Whether the native alldiff operator runs every alldiff of CSP: one
@@ -435,24 +512,86 @@ load_prefix(ws *w)
     memcpy(m->st.belief, w->snap + w->nmsg, w->nbelief * sizeof *w->snap);
 }
 
+/* The support of V's belief, read into w->bel by entropy_of: the values
+ * within SUPPORT of its largest, as bits (domains of at most 64 values,
+ * FGM_IR_MAXCARD). */
+static unsigned long long
+support_of(const ws *w, int v)
+{
+    int k = w->csp->card[v], j;
+    double mx = 0.0;
+    unsigned long long s = 0;
+
+    for (j = 0; j < k; j++)
+        mx = w->bel[j] > mx ? w->bel[j] : mx;
+    for (j = 0; j < k; j++)
+        if (w->bel[j] > SUPPORT * mx)
+            s |= 1ULL << j;
+    return s;
+}
+
+/* How far fixing V reaches, either way (cfg->bivalue): over the values of
+ * its support, the least number of free peers with exactly two values,
+ * that one among them.  Whichever value V is given, that many peers are
+ * left with one value at the next run. */
+static int
+reach_of(const ws *w, int v)
+{
+    const int *p = fgm_csp_peers(w->csp, v);
+    int np = fgm_csp_npeers(w->csp, v), k = w->csp->card[v], i, j, n;
+    int least = np + 1;
+    unsigned long long s, t;
+
+    for (j = 0; j < k; j++) {
+        if (!(w->supp[v] >> j & 1))
+            continue;
+        n = 0;
+        for (i = 0; i < np; i++) {
+            if (w->value[p[i]] >= 0)
+                continue;
+            s = w->supp[p[i]];
+            t = s & (s - 1);    /* s less its lowest value */
+            n += (s >> j & 1) && t && !(t & (t - 1));
+        }
+        least = n < least ? n : least;
+    }
+    return least;
+}
+
 /* The candidates for a plateau decision: the free cells of least entropy
- * (cfg->entropy).  Returns their count, in w->tied. */
+ * (cfg->entropy), with cfg->bivalue those of them within one of the
+ * widest reach.
+ * Returns their count, in w->tied. */
 static int
 least_entropy(ws *w)
 {
-    int nvars = w->csp->nvars, v, n = 0;
+    int nvars = w->csp->nvars, v, n = 0, i, m = 0, r, rmax = -1;
     double emin = HUGE_VAL;
 
     for (v = 0; v < nvars; v++)
         if (w->value[v] < 0) {
             w->margin[v] = entropy_of(w, v);
+            if (w->supp)
+                w->supp[v] = support_of(w, v);
             if (w->margin[v] < emin)
                 emin = w->margin[v];
         }
     for (v = 0; v < nvars; v++)
         if (w->value[v] < 0 && w->margin[v] <= emin + ENTROPY_TIE)
             w->tied[n++] = v;
-    return n;
+    if (!w->cfg->bivalue || n < 2)
+        return n;
+    for (i = 0; i < n; i++) {
+        r = reach_of(w, w->tied[i]);
+        rmax = r > rmax ? r : rmax;
+    }
+    /* Within one of the widest, not only the widest: on top95 the
+     * widest alone needs 30% more attempts (the draws' paths are fewer,
+     * and the shortest are not always among them). */
+    for (i = 0; i < n; i++)
+        if (reach_of(w, w->tied[i]) >= rmax - 1)
+            w->tied[m++] = w->tied[i];
+    return m;
 }
 
 /* One round of decisions.  Returns 1 when cells were fixed, 0 when none
@@ -538,7 +677,7 @@ attempt(ws *w, fgm_solve_job *job, int restart)
             job->stats.contradictions++;
             return FGM_EUNSOLVED;
         }
-        st = run(w, job, c->decim_sweeps, 1, c->decim_damping, 0.0);
+        st = run(w, job, c->decim_sweeps, !c->cold, c->decim_damping, 0.0);
     }
     if (st != FGM_OK)
         return st;
@@ -634,6 +773,17 @@ const fgm_solver fgm_solver_alldiff_max2 = {
     FGM_SOLVER_RANDOM,
     refuses_max,
     ws_new_max2,
+    ws_free,
+    solve,
+};
+
+const fgm_solver fgm_solver_alldiff_max3 = {
+    "alldiff-max3",
+    "alldiff-max2 with every run undamped from fresh messages and plateau "
+    "draws at the two-valued cell of widest reach",
+    FGM_SOLVER_RANDOM,
+    refuses_max,
+    ws_new_max3,
     ws_free,
     solve,
 };

@@ -25,6 +25,7 @@ static const fgm_solver *const solvers[] = {
     &fgm_solver_alldiff_sum,
     &fgm_solver_alldiff_max2,
     &fgm_solver_alldiff_sum2,
+    &fgm_solver_alldiff_max3,
 };
 
 int

@@ -6,7 +6,7 @@ P=puzzles/seed000.txt
 
 # `fgm list` names the four solvers.
 expect_exit 0 "list" -- "$FGM" list
-for s in alldiff-max alldiff-sum alldiff-max2 alldiff-sum2; do
+for s in alldiff-max alldiff-sum alldiff-max2 alldiff-sum2 alldiff-max3; do
     expect_out "^  $s " "fgm list shows $s"
 done
 
@@ -67,6 +67,19 @@ expect_err "solver=alldiff-max2 backend=interpreted solved=4/4" "alldiff-max2 so
 cp "$TMP/out" "$TMP/max2.interpreted"
 expect_exit 0 "alldiff-max2 compiled" -- "$FGM" solve --solver alldiff-max2 --backend compiled --out-dir "$G" --csv $P
 same "$TMP/out" "$TMP/max2.interpreted" || fail "compiled and interpreted alldiff-max2 agree"
+
+# alldiff-max3 (cold runs, plateau draws of widest reach) solves the four
+# grids, and the fifth generated 16x16 grid in two attempts; both backends
+# agree.
+expect_exit 0 "alldiff-max3" -- "$FGM" solve --solver alldiff-max3 --backend interpreted --csv $P
+expect_err "solver=alldiff-max3 backend=interpreted solved=4/4" "alldiff-max3 solves every grid"
+[ "$(col decisions 1)" = 36 ] || fail "alldiff-max3 Easy #1: 36 decisions"
+cp "$TMP/out" "$TMP/max3.interpreted"
+expect_exit 0 "alldiff-max3 compiled" -- "$FGM" solve --solver alldiff-max3 --backend compiled --out-dir "$G" --csv $P
+same "$TMP/out" "$TMP/max3.interpreted" || fail "compiled and interpreted alldiff-max3 agree"
+grep -v "^#" puzzles/generated_16x16.txt | sed -n 5p > "$TMP/g16.txt"
+expect_exit 0 "alldiff-max3 16x16" -- "$FGM" solve --solver alldiff-max3 --backend interpreted --restarts 20 --csv "$TMP/g16.txt"
+[ "$(col solved 1)" = 1 ] && [ "$(col restarts 1)" = 1 ] || fail "alldiff-max3 16x16 #5: solved on the second attempt"
 
 # bench runs the model solve runs (models/sudoku.fgm), puzzle by puzzle;
 # --model sudoku:3 (the built-in model, whose different factor list
