@@ -1,7 +1,7 @@
-/* runtime/plugin_sys.c: plugin loader platform layer (dlopen, fork/exec).
+/* runtime/plugin_sys.c: plugin loader platform layer (dlopen, posix_spawn).
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The only file that calls dlopen, dlsym, dlclose, fork and exec, in the
+ * The only file that calls dlopen, dlsym, dlclose and posix_spawnp, in the
  * manner of Lua's lsys_* functions: each failure becomes a status plus the
  * system's own text (dlerror() or strerror()), and plugin.c words the rest.
  *
@@ -13,16 +13,20 @@
  *   machine's class and byte order; anything else dlopen rejects by itself
  *   with read(), which is safe).  A file rewritten in place while it is
  *   being loaded can still fault; fgm never does that (it renames).
- * - In a child of fork() only async-signal-safe calls are allowed, since
- *   another thread may hold the malloc lock: everything the child needs is
- *   prepared before the fork, and the child only calls dup2, execvp, write
- *   and _exit.  An exec failure comes back to the parent as an errno value
- *   through a close-on-exec pipe, created close-on-exec at once by pipe2
- *   on Linux (glibc and musl show it under _GNU_SOURCE): with pipe() then
- *   fcntl(FD_CLOEXEC), another thread's compiler forked in between would
- *   inherit our write ends and hold our read open until it exits.
- *   Elsewhere (the BSDs hide pipe2 under -D_POSIX_C_SOURCE) that window
- *   stays.
+ * - The compiler is started with posix_spawnp, not fork: fork() in a
+ *   threaded process takes every malloc arena's lock and stdio's list lock
+ *   (glibc, musl; ASan's fork takes its allocator's), and a thread that
+ *   holds one of them may be running fgm_abort_cleanup, which waits for
+ *   this thread to list the child (runtime/cleanup.c): a deadlock.
+ *   posix_spawn runs no atfork handler and takes no such lock (glibc and
+ *   musl clone with CLONE_VFORK; the child resets the parent's signal
+ *   handlers before it unblocks signals), and it hands back an exec
+ *   failure's errno itself.  The pipe for the compiler's output is
+ *   created close-on-exec at once by pipe2 on Linux (glibc and musl show
+ *   it under _GNU_SOURCE): with pipe() then fcntl(FD_CLOEXEC), another
+ *   thread's compiler started in between would inherit our write end and
+ *   hold our read open until it exits.  Elsewhere (the BSDs hide pipe2
+ *   under -D_POSIX_C_SOURCE) that window stays.
  */
 #ifdef __linux__
 #define _GNU_SOURCE     /* pipe2, hidden by -D_POSIX_C_SOURCE=200809L */
@@ -35,6 +39,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
+#include <spawn.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +48,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "plugin.h"
+
+extern char **environ;  /* POSIX: the application declares it */
 
 #if __SIZEOF_POINTER__ == 8
 typedef Elf64_Ehdr elf_ehdr;
@@ -256,30 +263,6 @@ cloexec_pipe(int fds[2])
 #endif
 }
 
-/* In the child: stdin from NUL_FD, stdout and stderr into OUT_FD, then exec;
- * on failure the errno goes up ERR_FD.  Async-signal-safe calls only. */
-static void
-child(char *const argv[], int nul_fd, int out_fd, int err_fd,
-      const sigset_t *mask)
-{
-    int e;
-
-    /* A process group of its own: a timeout kills the compiler's own
-     * children (cc1, as) with it.  The parent's signal mask, which the
-     * fork window blocked (fgm_cleanup_fork_begin), for the compiler. */
-    setpgid(0, 0);
-    sigprocmask(SIG_SETMASK, mask, NULL);
-    if (dup2(nul_fd, 0) < 0 || dup2(out_fd, 1) < 0 || dup2(out_fd, 2) < 0)
-        e = errno;
-    else {
-        execvp(argv[0], argv);
-        e = errno;
-    }
-    while (write(err_fd, &e, sizeof e) < 0 && errno == EINTR)
-        ;
-    _exit(127);
-}
-
 /* Reads FD to its end, keeping the first OUTSIZE - 1 bytes in OUT.  At
  * DEADLINE (fgm_now() seconds; 0: none) it kills process group PGID and
  * reads on to the end (the group's death closes the pipe).  Returns
@@ -324,12 +307,13 @@ int
 fgm_plugin_sys_run(char *const argv[], double timeout_s, int *code, char *out,
                    size_t outsize)
 {
-    int outp[2] = { -1, -1 }, errp[2] = { -1, -1 }, nul, e = 0, status;
-    int killed, token;
+    int outp[2] = { -1, -1 }, nul, e = 0, status;
+    int killed, token, have_fa = 0, have_at = 0;
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
     sigset_t mask;
     siginfo_t si;
     double deadline = timeout_s > 0 ? fgm_now() + timeout_s : 0;
-    ssize_t n;
     pid_t pid;
 
     *code = -1;
@@ -338,36 +322,47 @@ fgm_plugin_sys_run(char *const argv[], double timeout_s, int *code, char *out,
     nul = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (nul < 0)
         return errno;
-    if (cloexec_pipe(outp) != 0 || cloexec_pipe(errp) != 0) {
+    if (cloexec_pipe(outp) != 0) {
         e = errno;
         goto out;
     }
+    /* stdin from /dev/null, stdout and stderr into the pipe (dup2 clears
+     * close-on-exec on the copies). */
+    if ((e = posix_spawn_file_actions_init(&fa)) != 0)
+        goto out;
+    have_fa = 1;
+    if ((e = posix_spawn_file_actions_adddup2(&fa, nul, 0)) != 0
+        || (e = posix_spawn_file_actions_adddup2(&fa, outp[1], 1)) != 0
+        || (e = posix_spawn_file_actions_adddup2(&fa, outp[1], 2)) != 0
+        || (e = posix_spawnattr_init(&at)) != 0)
+        goto out;
+    have_at = 1;
+    /* A process group of its own: a timeout kills the compiler's own
+     * children (cc1, as) with it. */
+    if ((e = posix_spawnattr_setpgroup(&at, 0)) != 0)
+        goto out;
     if (fgm_cleanup_fork_begin(&mask) != 0) {
         e = EINTR;      /* fgm is ending on a signal */
         goto out;
     }
-    pid = fork();
-    if (pid < 0) {
-        e = errno;
+    /* The compiler gets this thread's mask from before the window. */
+    e = posix_spawnattr_setsigmask(&at, &mask);
+    if (!e)
+        e = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP
+                                          | POSIX_SPAWN_SETSIGMASK);
+    if (!e)
+        e = posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
+    if (e) {
         fgm_cleanup_fork_end(&mask);
         goto out;
     }
-    if (pid == 0)
-        child(argv, nul, outp[1], errp[1], &mask);
     setpgid(pid, pid);      /* as the child does: whichever runs first */
     /* Out of reach of the terminal's Ctrl-C: fgm_abort_cleanup kills it
      * if a signal ends fgm first. */
     token = fgm_cleanup_group(pid);
     fgm_cleanup_fork_end(&mask);
     close(outp[1]);
-    close(errp[1]);
-    outp[1] = errp[1] = -1;
-    /* Closed by a successful exec, or carrying the errno of a failed one. */
-    do
-        n = read(errp[0], &e, sizeof e);
-    while (n < 0 && errno == EINTR);
-    if (n != (ssize_t)sizeof e)
-        e = 0;
+    outp[1] = -1;
     killed = drain(outp[0], out, outsize, deadline, pid);
     /* Unlisted while the child is a zombie not yet reaped, which keeps
      * its process group id from being reused: fgm_abort_cleanup never
@@ -388,14 +383,14 @@ fgm_plugin_sys_run(char *const argv[], double timeout_s, int *code, char *out,
               : WIFEXITED(status) ? WEXITSTATUS(status)
               : WIFSIGNALED(status) ? -WTERMSIG(status) : -1;
 out:
+    if (have_at)
+        posix_spawnattr_destroy(&at);
+    if (have_fa)
+        posix_spawn_file_actions_destroy(&fa);
     close(nul);
     if (outp[0] >= 0)
         close(outp[0]);
     if (outp[1] >= 0)
         close(outp[1]);
-    if (errp[0] >= 0)
-        close(errp[0]);
-    if (errp[1] >= 0)
-        close(errp[1]);
     return e;
 }
