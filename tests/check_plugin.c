@@ -12,8 +12,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1097,6 +1099,88 @@ START_TEST(test_cleanup_never_acts_on_a_torn_path)
 }
 END_TEST
 
+/* fgm_abort_cleanup, run by a signal in a thread interrupted inside
+ * malloc or free, waits for builds between starting their compiler and
+ * listing its group; a build that started it with fork() needed that
+ * thread's malloc lock (fork takes them all): a deadlock, 1 run in 4 of
+ * the child below.  In a child process, since the abort is for good. */
+static void
+abort_and_exit(int sig)
+{
+    (void)sig;
+    fgm_abort_cleanup();
+    _exit(0);
+}
+
+static void *
+churn_malloc(void *arg)
+{
+    unsigned r = 1;
+
+    (void)arg;
+    for (;;) {
+        void *p[64];
+        int i;
+
+        for (i = 0; i < 64; i++) {
+            r = r * 1103515245u + 12345u;
+            p[i] = malloc(16 + (r >> 20));
+        }
+        for (i = 0; i < 64; i++)
+            free(p[i]);
+    }
+    return NULL;
+}
+
+static void *
+run_true(void *arg)
+{
+    char prog[] = "true";
+    char *argv[] = { prog, NULL };
+    char out[64];
+    int code;
+
+    (void)arg;
+    for (;;)
+        fgm_plugin_sys_run(argv, 0, &code, out, sizeof out);
+    return NULL;
+}
+
+START_TEST(test_abort_cleanup_in_malloc_never_deadlocks)
+{
+    int k, status;
+
+    for (k = 0; k < 20; k++) {
+        pid_t pid = fork();
+
+        ck_assert_int_ge(pid, 0);
+        if (pid == 0) {
+            struct sigaction sa;
+            struct timespec ts = { 0, (20 + k) * 1000000L };
+            pthread_t c, f;
+            int i;
+
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = abort_and_exit;
+            sigaction(SIGTERM, &sa, NULL);
+            if (pthread_create(&c, NULL, churn_malloc, NULL) != 0)
+                _exit(2);
+            for (i = 0; i < 2; i++)
+                if (pthread_create(&f, NULL, run_true, NULL) != 0)
+                    _exit(2);
+            nanosleep(&ts, NULL);
+            pthread_kill(c, SIGTERM);
+            sleep(5);
+            _exit(3);       /* the handler never returned */
+        }
+        ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+        ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                      "try %d: the aborting child ended with status %d "
+                      "(exit 3: deadlocked)", k, status);
+    }
+}
+END_TEST
+
 Suite *
 plugin_suite(void)
 {
@@ -1137,6 +1221,7 @@ plugin_suite(void)
     tcase_add_test(errors, test_bad_requests);
     tcase_add_test(limits, test_open_close_1000);
     tcase_add_test(cleanup, test_cleanup_never_acts_on_a_torn_path);
+    tcase_add_test(cleanup, test_abort_cleanup_in_malloc_never_deadlocks);
     suite_add_tcase(s, core);
     suite_add_tcase(s, errors);
     suite_add_tcase(s, limits);
