@@ -89,7 +89,8 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
     char *tmp;
     fgm_status st = FGM_EIO;
     FILE *f = NULL;
-    int fd, err = 0, token;
+    sigset_t mask;
+    int fd, err = 0, token = -1;
 
     if (!path || !write)
         return FGM_EINVAL;
@@ -120,16 +121,25 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
     }
     memcpy(tmp, path, len);
     memcpy(tmp + len, suffix, sizeof suffix);
-    /* Not after fgm_abort_cleanup's sweep: nothing would remove it. */
-    errno = EINTR;
-    fd = fgm_cleanup_aborting() ? -1 : mkstemp(tmp);
+    /* Made and listed in one window: never after fgm_abort_cleanup's
+     * sweep, where nothing would remove it. */
+    if (fgm_cleanup_begin(&mask) != 0) {
+        fd = -1;
+        errno = EINTR;
+    } else {
+        fd = mkstemp(tmp);
+        err = errno;
+        token = fd >= 0 ? fgm_cleanup_path(tmp, 0) : -1;
+        fgm_cleanup_end(&mask);
+        errno = err;
+        err = 0;
+    }
     if (fd < 0) {
         fgm_diagf(diag, ctx, "%s: error: cannot create %s: %s", path, tmp,
                   strerror(errno));
         free(tmp);
         return FGM_EIO;
     }
-    token = fgm_cleanup_path(tmp, 0);
     /* mkstemp makes the file private; a report is meant to be read
      * (0644), and a file replaced keeps its mode. */
     if (fchmod(fd, target_mode(path)) != 0 || !(f = fdopen(fd, "w"))) {

@@ -32,7 +32,7 @@
  * reads; nothing but fgm_abort_cleanup acts on it.
  */
 #include <errno.h>
-#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -62,14 +62,14 @@ typedef struct slot {
 
 static slot slots[SLOTS];
 
-/* A compiler forked between the handler's sweep and its listing would
- * outlive fgm (another thread's build goes on while the handler runs):
- * ABORTING, set by fgm_abort_cleanup before it sweeps, stops new forks,
- * and FORKING counts the threads between the decision to fork and the
- * listing of the child's group (fgm_cleanup_fork_begin/_end), which the
- * handler waits out.  Part of the handler's state, as the table. */
+/* A compiler started, or a temporary made, between the handler's sweep
+ * and its listing would outlive fgm (other threads' builds go on while
+ * the handler runs): ABORTING, set by fgm_abort_cleanup before it sweeps,
+ * stops new ones, and WINDOWS counts the threads between the decision to
+ * make one and its listing (fgm_cleanup_begin/_end), which the handler
+ * waits out.  Part of the handler's state, as the table. */
 static int aborting;        /* atomic */
-static int forking;         /* atomic */
+static int windows;         /* atomic */
 
 /* Claims a free slot; -1 when every slot is taken. */
 static int
@@ -80,6 +80,10 @@ claim(void)
     for (i = 0; i < SLOTS; i++) {
         int want = FREE;
 
+        /* A plain load first: a taken slot's line is not taken exclusive
+         * by a compare-and-swap that is bound to fail. */
+        if (__atomic_load_n(&slots[i].state, __ATOMIC_RELAXED) != FREE)
+            continue;
         if (__atomic_compare_exchange_n(&slots[i].state, &want, FILLING, 0,
                                         __ATOMIC_ACQUIRE, __ATOMIC_RELAXED))
             return i;
@@ -107,20 +111,6 @@ fgm_cleanup_path(const char *path, int is_dir)
     return i;
 }
 
-int
-fgm_cleanup_group(pid_t pgid)
-{
-    int i;
-
-    /* kill(-0) and kill(-1) would reach far more than a compiler. */
-    if (pgid <= 1 || (i = claim()) < 0)
-        return -1;
-    slots[i].kind = GROUP;
-    slots[i].pgid = pgid;
-    publish(i);
-    return i;
-}
-
 void
 fgm_cleanup_drop(int token)
 {
@@ -139,7 +129,29 @@ fgm_cleanup_drop(int token)
 }
 
 int
-fgm_cleanup_fork_begin(sigset_t *saved)
+fgm_cleanup_claim_group(void)
+{
+    return claim();
+}
+
+void
+fgm_cleanup_set_group(int token, pid_t pgid)
+{
+    if (token < 0 || token >= SLOTS)
+        return;
+    if (pgid <= 1) {
+        /* kill(-0) and kill(-1) would reach far more than a compiler;
+         * nothing started: the slot goes back unpublished. */
+        __atomic_store_n(&slots[token].state, FREE, __ATOMIC_RELEASE);
+        return;
+    }
+    slots[token].kind = GROUP;
+    slots[token].pgid = pgid;
+    publish(token);
+}
+
+int
+fgm_cleanup_begin(sigset_t *saved)
 {
     sigset_t all;
 
@@ -147,27 +159,21 @@ fgm_cleanup_fork_begin(sigset_t *saved)
      * handler's wait below never waits on its own thread. */
     sigfillset(&all);
     pthread_sigmask(SIG_BLOCK, &all, saved);
-    __atomic_add_fetch(&forking, 1, __ATOMIC_SEQ_CST);
+    __atomic_add_fetch(&windows, 1, __ATOMIC_SEQ_CST);
     /* Either this load sees the handler's store, or the handler's load of
-     * FORKING sees this thread's increment (both sequentially
-     * consistent): no fork slips between. */
+     * WINDOWS sees this thread's increment (both sequentially
+     * consistent): nothing slips between. */
     if (__atomic_load_n(&aborting, __ATOMIC_SEQ_CST)) {
-        fgm_cleanup_fork_end(saved);
+        fgm_cleanup_end(saved);
         return -1;
     }
     return 0;
 }
 
-int
-fgm_cleanup_aborting(void)
-{
-    return __atomic_load_n(&aborting, __ATOMIC_SEQ_CST);
-}
-
 void
-fgm_cleanup_fork_end(const sigset_t *saved)
+fgm_cleanup_end(const sigset_t *saved)
 {
-    __atomic_sub_fetch(&forking, 1, __ATOMIC_SEQ_CST);
+    __atomic_sub_fetch(&windows, 1, __ATOMIC_SEQ_CST);
     pthread_sigmask(SIG_SETMASK, saved, NULL);
 }
 
@@ -231,11 +237,13 @@ fgm_abort_cleanup(void)
 {
     int saved = errno;
 
-    /* No compiler starts from now on; one being started in another thread
-     * is listed before the sweep (see ABORTING). */
+    /* Nothing is started or made from now on; what another thread is
+     * making is listed before the sweep (see ABORTING).  The wait yields:
+     * under a real-time policy on one CPU a bare spin could starve the
+     * thread it waits for. */
     __atomic_store_n(&aborting, 1, __ATOMIC_SEQ_CST);
-    while (__atomic_load_n(&forking, __ATOMIC_SEQ_CST) > 0)
-        ;
+    while (__atomic_load_n(&windows, __ATOMIC_SEQ_CST) > 0)
+        sched_yield();
     /* The compilers first, so that none writes a file after its removal;
      * folders last, once the files in them are gone. */
     sweep(GROUP);

@@ -26,26 +26,30 @@ FGM_INTERNAL void fgm_die(const char *file, int line, const char *msg)
 
 /* What fgm_abort_cleanup undoes (runtime/cleanup.c): the temporary file,
  * or folder PATH (emptied of the kernel headers a plugin build writes
- * there, runtime/kernel_text.h, then removed); the process group PGID
- * (killed).  Each returns a
- * token for fgm_cleanup_drop, called once the thing is gone or renamed
- * into place, or -1 when it could not be listed (best effort). */
+ * there, runtime/kernel_text.h, then removed); compiler process groups
+ * (killed: fgm_cleanup_claim_group below).  Returns a token for
+ * fgm_cleanup_drop, called once the thing is gone or renamed into place,
+ * or -1 when it could not be listed (best effort). */
 FGM_INTERNAL int fgm_cleanup_path(const char *path, int is_dir);
-FGM_INTERNAL int fgm_cleanup_group(pid_t pgid);
 FGM_INTERNAL void fgm_cleanup_drop(int token);
 
-/* Around the start of a process that fgm_abort_cleanup must kill: from
- * before fork() until its group is listed (fgm_cleanup_group).  Begin
- * blocks every signal in this thread (the old mask in *SAVED, which the
- * child must restore before exec) and returns 0, or -1 (nothing to end)
- * once fgm_abort_cleanup has begun: then no process may be started.  End
- * leaves the window and restores the mask. */
-FGM_INTERNAL int fgm_cleanup_fork_begin(sigset_t *saved);
-FGM_INTERNAL void fgm_cleanup_fork_end(const sigset_t *saved);
+/* A window around the making and listing of something fgm_abort_cleanup
+ * must undo (a temporary, a compiler's process group).  Begin blocks
+ * every signal in this thread (the old mask in *SAVED, which a process
+ * started inside must get back) and returns 0; the handler waits for the
+ * window's end before it sweeps, so what is made inside is listed by then.
+ * Once fgm_abort_cleanup has begun, begin returns -1 (nothing to end):
+ * then nothing may be made.  Inside, only system calls and the listing:
+ * no malloc, stdio or lock, which a thread the handler interrupted may
+ * hold.  End leaves the window and restores the mask. */
+FGM_INTERNAL int fgm_cleanup_begin(sigset_t *saved);
+FGM_INTERNAL void fgm_cleanup_end(const sigset_t *saved);
 
-/* Whether fgm_abort_cleanup has begun: the process is ending, and a new
- * temporary would be made after the sweep that removes them (checked
- * before each is made; another thread may still be making one). */
-FGM_INTERNAL int fgm_cleanup_aborting(void);
+/* A compiler's slot, claimed before it is started (a compiler that could
+ * not be listed would outlive a signal): the token, or -1 when the table
+ * is full (then start nothing).  Set publishes it with the group PGID; a
+ * PGID <= 1 (nothing started) frees it.  Dropped by fgm_cleanup_drop. */
+FGM_INTERNAL int fgm_cleanup_claim_group(void);
+FGM_INTERNAL void fgm_cleanup_set_group(int token, pid_t pgid);
 
 #endif /* FGM_INTERNAL_H */

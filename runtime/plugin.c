@@ -300,6 +300,7 @@ build_temp(fgm_build_dir *b, const char *so_path, const char *cc,
     size_t len = strlen(so_path);
     fgm_status st = FGM_OK;
     struct stat sb;
+    sigset_t mask;
     double timeout;
     int fd, e, code;
 
@@ -324,16 +325,23 @@ build_temp(fgm_build_dir *b, const char *so_path, const char *cc,
     }
     memcpy(*tmp, so_path, len);
     memcpy(*tmp + len, suffix, sizeof suffix);
-    errno = EINTR;      /* what an abort under way reports */
-    fd = fgm_cleanup_aborting() ? -1 : mkstemp(*tmp);
+    /* Made and listed in one window (fgm_cleanup_begin). */
+    fd = -1;
+    e = EINTR;          /* what an abort under way reports */
+    if (fgm_cleanup_begin(&mask) == 0) {
+        fd = mkstemp(*tmp);
+        e = errno;
+        if (fd >= 0)
+            *token = fgm_cleanup_path(*tmp, 0);
+        fgm_cleanup_end(&mask);
+    }
     if (fd < 0) {
-        sayf(why, whysize, "%s: cannot write: %s", so_path, strerror(errno));
+        sayf(why, whysize, "%s: cannot write: %s", so_path, strerror(e));
         free(*tmp);
         *tmp = NULL;
         return FGM_EIO;
     }
     close(fd);
-    *token = fgm_cleanup_path(*tmp, 0);
     argv = compiler_argv(cc, *tmp, b->c, &words);
     if (!argv) {
         sayf(why, whysize, "%s", fgm_strerror(FGM_ENOMEM));
@@ -493,6 +501,8 @@ int
 fgm_build_dir_open(fgm_build_dir *b, const char *so_path, const char *name)
 {
     size_t sl = strlen(so_path);
+    sigset_t mask;
+    int made = 0, e;
 
     b->c = NULL;
     b->dir = malloc(sl + sizeof ".tmp.XXXXXX");
@@ -504,19 +514,31 @@ fgm_build_dir_open(fgm_build_dir *b, const char *so_path, const char *name)
     }
     b->nhdr = 0;
     sprintf(b->dir, "%s.tmp.XXXXXX", so_path);
-    /* Not after fgm_abort_cleanup's sweep: nothing would remove it. */
-    if (fgm_cleanup_aborting() || !mkdtemp(b->dir)) {
-        int e = fgm_cleanup_aborting() ? EINTR : errno;
-
+    /* Made and listed in one window (fgm_cleanup_begin), the C file too:
+     * never after fgm_abort_cleanup's sweep, where nothing would remove
+     * them.  Only system calls and copies inside. */
+    e = EINTR;          /* what an abort under way reports */
+    if (fgm_cleanup_begin(&mask) == 0) {
+        made = mkdtemp(b->dir) != NULL;
+        e = errno;
+        if (made) {
+            memcpy(b->c, b->dir, sl + sizeof ".tmp.XXXXXX" - 1);
+            b->c[sl + sizeof ".tmp.XXXXXX" - 1] = '/';
+            memcpy(b->c + sl + sizeof ".tmp.XXXXXX", name,
+                   strlen(name) + 1);
+            b->tok_dir = fgm_cleanup_path(b->dir, 1);
+            /* Listed before it exists: in a folder of our own the name is
+             * ours, and a signal right after the write must find it
+             * listed. */
+            b->tok_c = fgm_cleanup_path(b->c, 0);
+        }
+        fgm_cleanup_end(&mask);
+    }
+    if (!made) {
         free(b->dir);
         free(b->c);
         return e;
     }
-    sprintf(b->c, "%s/%s", b->dir, name);
-    b->tok_dir = fgm_cleanup_path(b->dir, 1);
-    /* Listed before it exists: in a folder of our own the name is ours,
-     * and a signal right after the write must find it listed. */
-    b->tok_c = fgm_cleanup_path(b->c, 0);
     return 0;
 }
 
@@ -526,11 +548,20 @@ static int
 write_new(const char *path, const char *text)
 {
     size_t n = strlen(text);
+    sigset_t mask;
     ssize_t w;
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644), e;
+    int fd = -1, e = EINTR;
 
+    /* Made in a window (fgm_cleanup_begin): fgm_abort_cleanup removes a
+     * listed build folder's headers by name, so one made after its sweep
+     * would keep the folder. */
+    if (fgm_cleanup_begin(&mask) == 0) {
+        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+        e = errno;
+        fgm_cleanup_end(&mask);
+    }
     if (fd < 0)
-        return errno;
+        return e;
     for (; n > 0; n -= (size_t)w, text += w) {
         w = write(fd, text, n);
         if (w < 0 && errno == EINTR) {

@@ -341,7 +341,16 @@ fgm_plugin_sys_run(char *const argv[], double timeout_s, int *code, char *out,
      * children (cc1, as) with it. */
     if ((e = posix_spawnattr_setpgroup(&at, 0)) != 0)
         goto out;
-    if (fgm_cleanup_fork_begin(&mask) != 0) {
+    /* Out of reach of the terminal's Ctrl-C, the compiler must be listed
+     * for fgm_abort_cleanup to kill if a signal ends fgm first: no slot,
+     * no compiler. */
+    token = fgm_cleanup_claim_group();
+    if (token < 0) {
+        e = EAGAIN;
+        goto out;
+    }
+    if (fgm_cleanup_begin(&mask) != 0) {
+        fgm_cleanup_set_group(token, 0);
         e = EINTR;      /* fgm is ending on a signal */
         goto out;
     }
@@ -353,14 +362,13 @@ fgm_plugin_sys_run(char *const argv[], double timeout_s, int *code, char *out,
     if (!e)
         e = posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
     if (e) {
-        fgm_cleanup_fork_end(&mask);
+        fgm_cleanup_set_group(token, 0);
+        fgm_cleanup_end(&mask);
         goto out;
     }
     setpgid(pid, pid);      /* as the child does: whichever runs first */
-    /* Out of reach of the terminal's Ctrl-C: fgm_abort_cleanup kills it
-     * if a signal ends fgm first. */
-    token = fgm_cleanup_group(pid);
-    fgm_cleanup_fork_end(&mask);
+    fgm_cleanup_set_group(token, pid);
+    fgm_cleanup_end(&mask);
     close(outp[1]);
     outp[1] = -1;
     killed = drain(outp[0], out, outsize, deadline, pid);

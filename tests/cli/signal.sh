@@ -29,6 +29,19 @@ group_alive() {
         END { exit !live }'
 }
 
+# wait_bounded PID: PID's exit status, or 137 once it has run 60 s more
+# (killed: a hung fgm must fail the test, not stall the whole run).
+wait_bounded() {
+    local w st
+    (sleep 60; kill -KILL "$1") >/dev/null 2>&1 &
+    w=$!
+    wait "$1"
+    st=$?
+    kill "$w" 2>/dev/null
+    wait "$w" 2>/dev/null
+    return $st
+}
+
 # build MODE ARGS...: starts `fgm compile`, sends SIGTERM once the
 # compiler runs, and checks what is left.
 build() {
@@ -43,7 +56,7 @@ build() {
     done
     [ -s "$R/cc.pid" ] || fail "$what: the compiler never started"
     kill -TERM $pid
-    wait $pid
+    wait_bounded $pid
     st=$?
     [ $st = 143 ] || fail "$what: exit $st, want 143 (killed by SIGTERM)"
     # The killed compiler may linger as a zombie until init reaps it;
@@ -84,7 +97,7 @@ while [ "$(ls "$R/pids" | wc -l)" -lt 12 ] && [ $i -lt 300 ]; do
 done
 [ "$(ls "$R/pids" | wc -l)" -ge 12 ] || fail "-j 12: not 12 compilers at once"
 kill -TERM $pid
-wait $pid
+wait_bounded $pid
 st=$?
 [ $st = 143 ] || fail "-j 12: exit $st, want 143 (killed by SIGTERM)"
 sleep 0.5
