@@ -22,9 +22,15 @@
  * goes on, and handlers running at once, in one thread or several, all
  * read the slot.  A path too long for a slot, or a full table, is simply
  * not listed (the next rebuild sweeps a build's leftovers:
- * runtime/plugin_stale.c).
+ * runtime/plugin_stale.c); a compiler without a slot is not started.
  *
- * This table is the library's one writable file-scope object, against
+ * Other threads go on while the handler runs.  So that nothing is made
+ * behind its back, each temporary and each compiler is made and listed
+ * inside a window (fgm_cleanup_begin/_end) that the handler waits out,
+ * and none is made once the handler has begun.
+ *
+ * This table and its two counters are the library's only writable
+ * file-scope objects, against
  * the house rule (STYLE.md: state lives in objects): a signal handler is
  * given no context to find an object through, so what it must undo has
  * to be where it can reach it (git's tempfile.c and GCC's driver keep
