@@ -511,7 +511,8 @@ typedef struct fgm_solve_opts {
     void *diag_ctx;
     int max_restarts;    /* alldiff-*: attempts after the first; 0: the
                           * solver's default (30; 10000 for alldiff-max2,
-                          * alldiff-max3 and alldiff-sum2), < 0: none */
+                          * alldiff-max3, alldiff-sum2 and alldiff-sum3),
+                          * < 0: none */
 } fgm_solve_opts;
 
 /* Counters of one solve (the CSV columns of `fgm solve --csv`). */

@@ -41,6 +41,7 @@ static const fgm_solver *const all[] = {
     &fgm_solver_alldiff_max2,
     &fgm_solver_alldiff_sum2,
     &fgm_solver_alldiff_max3,
+    &fgm_solver_alldiff_sum3,
 };
 
 static fgm_solve_opts

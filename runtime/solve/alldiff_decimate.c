@@ -130,6 +130,50 @@
  *   44/408 and 44/569, where two grids of 1-2% make the count
  *   (expected, offline, 137 against 145).  A 9x9 attempt costs max3
  *   1.3-1.6x max2's time (about 50 sweeps against 30).
+ * alldiff-sum3 keeps sum2's algorithm (beliefs decide every value, no
+ * propagation, no backtracking, a failed attempt restarts from the clues)
+ * for the ten generated 16x16 puzzles, of which sum2 solves none within
+ * 10 s (0 of 728 attempts, -j 2).  There loopy sum-product settles on a
+ * confidently wrong fixed point: on the first puzzle, after sum2's 30
+ * damped sweeps, 154 of the 161 free cells pass the 0.9999 margin and 68
+ * of them are wrong (the true value at 1e-9 to 1e-17; with 100 or 300
+ * sweeps at 1e-20 to 1e-43), and the most probable value is wrong at 68-84
+ * of the 161 whatever the sweep count.  With the true value forced at
+ * every draw (the offline harness), every attempt of every puzzle fixes a
+ * wrong sure cell before its first draw, with or without the noise: no
+ * amount of restarts, noise or sweeps helps.  What stays right is the
+ * zeros: a value no matching of a unit allows gets an exact zero from the
+ * subset DP (floored at 1e-30, FGM_K_FLOOR), the same support max-product
+ * finds; the graded rest is worse than no information.  So:
+ *   - every run 4 undamped sweeps from fresh messages (cfg->cold): from
+ *     the clues of the first puzzle, margin 0.9999 makes 15 cells sure
+ *     after 10 damped sweeps, none wrong, 45 after 15 (10 wrong), 120
+ *     after 20 (45); undamped, 26 after 4 (none wrong), 77 after 6 (23);
+ *     and the graded values fall under 1e-25 of their cell's largest
+ *     only after 5-6 undamped sweeps (forced harness, every puzzle: with
+ *     6 or 10 sweeps a wrong sure cell in most attempts, with 3-5 in
+ *     none);
+ *   - beliefs read as their supports (cfg->zero = 1e-25, far above the
+ *     zeros' at most 1e-30 * 16^3): a cell is sure when one value is
+ *     left, and a draw is uniform over the support at a least-support
+ *     cell of nearly the widest reach (max3's bivalue rule).  Draws in
+ *     proportion to the belief (forced harness, 3 cold undamped sweeps)
+ *     give 8 of the 10 puzzles an attempt's chance of 1e-4 to 1e-9, in
+ *     proportion to its square root (4 sweeps) 9 of them 1e-4 to 1e-11,
+ *     uniform over the support .0003 to .2: the truth was often the
+ *     value the belief called unlikely;
+ *   - no noise, so the prefix is saved as in max2 (cfg->cache).
+ *   Forced harness, 40 attempts a puzzle, puzzles 0-9:
+ *     sum3       .015  .0017 .0011 .0071 .21 .00034 .0032 .010 .0014 .00031
+ *   max3's within the noise (its table above): with beliefs read as
+ *   supports, sum3 is max3's decimation on sum-product messages, and no
+ *   better for it.  16x16, timeout 10 s, -j 2, seeds 0-4: sum3 7, 6, 4,
+ *   6, 4 solved, 7/724, 6/887, 4/1518, 6/1334, 4/1260 attempts succeed
+ *   (27/5723); its attempts take 15-105 ms (max3's 9-21 on the same
+ *   machine, which solved 7 and 7 with seeds 0-1), so per second it finds
+ *   fewer.  9x9, seeds 0-3: top95 95/95 each, 380/4853 attempts succeed
+ *   (7.8%; sum2 with seed 0: 95/25275, 0.38%, 113 s of wall time against
+ *   0.8-1.6 s); hardest 11/11 each, 44/504 (8.7%; sum2 44/988, 4.5%).
  * Tried and dropped (top95): a sum-product witness run at each plateau to
  * choose the cell (first 30 grids: 4.5% of attempts succeed, against
  * 17.6%) or only the value (8.7-10%), 6-10x slower per attempt; any
@@ -165,6 +209,9 @@ typedef struct adcfg {
     int bivalue;            /* plateau: among the least-entropy cells,
                              * those of nearly the widest reach
                              * (reach_of) */
+    double zero;            /* > 0: a belief is read as its support, the
+                             * values over zero times its largest, each
+                             * equally likely (margin_of); 0: as it is */
 } adcfg;
 
 #define TIE 1e-12           /* margins within this of the best are tied */
@@ -175,23 +222,35 @@ typedef struct adcfg {
 /* The seed's v4 (Arity9MaxProductSolver's properties). */
 static const adcfg cfg_max = {
     FGM_ALGO_BP_MAX, 30, 4, 30, 0.5, 0.5, 0.0, 0.6, 0.25, 0.0, 0, 0, 0, 0, 0,
+    0.0,
 };
 static const adcfg cfg_sum = {
     FGM_ALGO_BP_SUM, 30, 4, 30, 0.5, 0.5, 0.0, 0.6, 0.25, 0.0, 0, 0, 0, 0, 0,
+    0.0,
 };
 static const adcfg cfg_max2 = {
     FGM_ALGO_BP_MAX, 30, 10, 10000, 0.5, 0.0, 1e-6, 0.0, 0.25, 0.99, 1, 1, 1,
-    0, 0,
+    0, 0, 0.0,
 };
 static const adcfg cfg_sum2 = {
     FGM_ALGO_BP_SUM, 30, 4, 10000, 0.5, 0.5, 0.0, 2.0, 0.25, 0.9999, 1, 1, 0,
-    0, 0,
+    0, 0, 0.0,
 };
 /* Every run undamped from fresh messages, to 1e-6 within 100 sweeps
  * (they take about 10). */
 static const adcfg cfg_max3 = {
     FGM_ALGO_BP_MAX, 100, 100, 10000, 0.0, 0.0, 1e-6, 0.0, 0.25, 0.99, 1, 1,
-    1, 1, 1,
+    1, 1, 1, 0.0,
+};
+/* Every run 4 undamped sweeps from fresh messages: sum-product's graded
+ * beliefs grow confidently wrong with the sweeps (16x16: 6 undamped or 12
+ * damped ones already fix wrong sure cells), its zeros do not.  The
+ * factor messages floor at 1e-30 (FGM_K_FLOOR), so a value an alldiff
+ * excludes sits at most about 1e-30 * 16^3 of its cell's largest; in 4
+ * sweeps no value any matching allows falls under 1e-25. */
+static const adcfg cfg_sum3 = {
+    FGM_ALGO_BP_SUM, 4, 4, 10000, 0.0, 0.0, 0.0, 0.0, 0.25, 0.9999, 1, 1, 1,
+    1, 1, 1e-25,
 };
 
 typedef struct ws {
@@ -339,6 +398,12 @@ ws_new_max3(const fgm_csp *csp, const fgm_solve_opts *opts)
     return ws_open(csp, opts, &cfg_max3);
 }
 
+static void *
+ws_new_sum3(const fgm_csp *csp, const fgm_solve_opts *opts)
+{
+    return ws_open(csp, opts, &cfg_sum3);
+}
+
 /* Whether the native alldiff operator runs every alldiff of CSP: one
  * domain size per factor, no more variables than values, and at most 20
  * values for sum-product (its 2^(K+1) doubles). */
@@ -411,9 +476,28 @@ run(ws *w, fgm_solve_job *job, int sweeps, int warm, double damping,
     return FGM_OK;
 }
 
+/* Replaces the K entries of BEL by 1 for the values over ZERO times the
+ * largest, 0 for the others, and returns how many are 1 (cfg->zero). */
+static double
+to_support(double *bel, int k, double zero)
+{
+    int j;
+    double mx = 0.0, n = 0.0;
+
+    for (j = 0; j < k; j++)
+        mx = bel[j] > mx ? bel[j] : mx;
+    for (j = 0; j < k; j++) {
+        bel[j] = bel[j] > zero * mx ? 1.0 : 0.0;
+        n += bel[j];
+    }
+    return n;
+}
+
 /* Reads V's belief into w->bel, normalized, and returns its margin top1 -
  * top2 (1 for a single value); *TOP receives the first most probable
- * value. */
+ * value.  With cfg->zero the belief is the uniform distribution over its
+ * support: the margin is 1 for one value, else 0, the entropy the log of
+ * the support's size, and a draw a uniform choice within it. */
 static double
 margin_of(ws *w, int v, int *top)
 {
@@ -421,8 +505,11 @@ margin_of(ws *w, int v, int *top)
     double sum = 0.0, t1 = -1.0, t2 = -1.0, x;
 
     fgm_model_marginal(w->model, v, w->bel);
-    for (j = 0; j < k; j++)
-        sum += w->bel[j];
+    if (w->cfg->zero > 0.0)
+        sum = to_support(w->bel, k, w->cfg->zero);
+    else
+        for (j = 0; j < k; j++)
+            sum += w->bel[j];
     for (j = 0; j < k; j++) {
         x = sum > 0.0 ? w->bel[j] / sum : 1.0 / k;
         w->bel[j] = x;
@@ -784,6 +871,18 @@ const fgm_solver fgm_solver_alldiff_max3 = {
     FGM_SOLVER_RANDOM,
     refuses_max,
     ws_new_max3,
+    ws_free,
+    solve,
+};
+
+const fgm_solver fgm_solver_alldiff_sum3 = {
+    "alldiff-sum3",
+    "alldiff-sum with every run 4 undamped sweeps from fresh messages, "
+    "beliefs read as their supports (sure: one value; draws uniform, at "
+    "the two-valued cell of widest reach), 10000 restarts",
+    FGM_SOLVER_RANDOM,
+    refuses_sum,
+    ws_new_sum3,
     ws_free,
     solve,
 };

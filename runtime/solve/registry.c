@@ -26,6 +26,7 @@ static const fgm_solver *const solvers[] = {
     &fgm_solver_alldiff_max2,
     &fgm_solver_alldiff_sum2,
     &fgm_solver_alldiff_max3,
+    &fgm_solver_alldiff_sum3,
 };
 
 int

@@ -81,6 +81,7 @@ extern const fgm_solver fgm_solver_alldiff_max;
 extern const fgm_solver fgm_solver_alldiff_sum;
 extern const fgm_solver fgm_solver_alldiff_max2;
 extern const fgm_solver fgm_solver_alldiff_max3;
+extern const fgm_solver fgm_solver_alldiff_sum3;
 extern const fgm_solver fgm_solver_alldiff_sum2;
 
 #endif /* FGM_SOLVER_H */

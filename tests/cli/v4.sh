@@ -6,7 +6,7 @@ P=puzzles/seed000.txt
 
 # `fgm list` names the four solvers.
 expect_exit 0 "list" -- "$FGM" list
-for s in alldiff-max alldiff-sum alldiff-max2 alldiff-sum2 alldiff-max3; do
+for s in alldiff-max alldiff-sum alldiff-max2 alldiff-sum2 alldiff-max3 alldiff-sum3; do
     expect_out "^  $s " "fgm list shows $s"
 done
 
@@ -80,6 +80,19 @@ same "$TMP/out" "$TMP/max3.interpreted" || fail "compiled and interpreted alldif
 grep -v "^#" puzzles/generated_16x16.txt | sed -n 5p > "$TMP/g16.txt"
 expect_exit 0 "alldiff-max3 16x16" -- "$FGM" solve --solver alldiff-max3 --backend interpreted --restarts 20 --csv "$TMP/g16.txt"
 [ "$(col solved 1)" = 1 ] && [ "$(col restarts 1)" = 1 ] || fail "alldiff-max3 16x16 #5: solved on the second attempt"
+
+# alldiff-sum3 (4 cold undamped sum-product sweeps a run, beliefs read as
+# supports) solves the four grids, Easy #1 with one sure round per run and
+# no draw, and the same 16x16 grid in two attempts, where alldiff-sum2's
+# every attempt fixes a wrong sure cell; both backends agree.
+expect_exit 0 "alldiff-sum3" -- "$FGM" solve --solver alldiff-sum3 --backend interpreted --csv $P
+expect_err "solver=alldiff-sum3 backend=interpreted solved=4/4" "alldiff-sum3 solves every grid"
+[ "$(col decisions 1)" = 36 ] && [ "$(col sweeps 1)" = 8 ] || fail "alldiff-sum3 Easy #1: 36 decisions, 8 sweeps"
+cp "$TMP/out" "$TMP/sum3.interpreted"
+expect_exit 0 "alldiff-sum3 compiled" -- "$FGM" solve --solver alldiff-sum3 --backend compiled --out-dir "$G" --csv $P
+same "$TMP/out" "$TMP/sum3.interpreted" || fail "compiled and interpreted alldiff-sum3 agree"
+expect_exit 0 "alldiff-sum3 16x16" -- "$FGM" solve --solver alldiff-sum3 --backend interpreted --restarts 20 --csv "$TMP/g16.txt"
+[ "$(col solved 1)" = 1 ] && [ "$(col restarts 1)" = 1 ] || fail "alldiff-sum3 16x16 #5: solved on the second attempt"
 
 # bench runs the model solve runs (models/sudoku.fgm), puzzle by puzzle;
 # --model sudoku:3 (the built-in model, whose different factor list
