@@ -258,14 +258,17 @@ START_TEST(test_small_models)
 }
 END_TEST
 
-/* A deadline already past when the first inference would start. */
+/* A deadline already past when the first inference would start: 1e-9
+ * ms is below the resolution of a double at the clock's magnitude, so the
+ * deadline is the start itself, past at the first check.  (1e-3 ms, a
+ * microsecond, was not always past on a fast machine: 3 runs in 20.) */
 START_TEST(test_timeout)
 {
     const fgm_solver *s = all[_i];
     test_fixture m = test_fixture_new(fgm_ir_sudoku(3));
     fgm_solve_result res;
 
-    ck_assert_int_eq(solve_grid(s, &m, medium1, 1, 1e-3, NULL, NULL, &res),
+    ck_assert_int_eq(solve_grid(s, &m, medium1, 1, 1e-9, NULL, NULL, &res),
                      FGM_ETIMEOUT);
     ck_assert_int_eq(res.solved, 0);
     ck_assert_int_eq(res.stats.inferences, 0);
