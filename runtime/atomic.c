@@ -156,8 +156,16 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
         st = FGM_EIO;
     if (st != FGM_OK)
         goto fail;
-    if (rename(tmp, path) != 0) {
-        err = errno;
+    /* In a window too: a rename after fgm_abort_cleanup's sweep would
+     * make a file the sweep has passed (a build folder's C file, listed
+     * before it exists, kept the folder).  Once aborting, the write
+     * fails. */
+    err = EINTR;
+    if (fgm_cleanup_begin(&mask) == 0) {
+        err = rename(tmp, path) != 0 ? errno : 0;
+        fgm_cleanup_end(&mask);
+    }
+    if (err) {
         st = FGM_EIO;
         goto fail;
     }
