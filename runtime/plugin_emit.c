@@ -58,8 +58,9 @@ copy_source(const char *from, const char *to)
 {
     char buf[65536];
     struct stat sb;
+    sigset_t mask;
     ssize_t n, w, off;
-    int in, out, e = 0;
+    int in, out = -1, e = EINTR;
 
     /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
     in = open(from, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -69,12 +70,19 @@ copy_source(const char *from, const char *to)
         close(in);
         return -1;
     }
-    out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (out < 0) {
+    /* Made in a window (fgm_cleanup_begin), as the C file written by
+     * fgm_write_atomic: TO is listed before it exists, and one made after
+     * fgm_abort_cleanup's sweep would keep the build folder. */
+    if (fgm_cleanup_begin(&mask) == 0) {
+        out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         e = errno;
+        fgm_cleanup_end(&mask);
+    }
+    if (out < 0) {
         close(in);
         return e;
     }
+    e = 0;
     while (!e && (n = read(in, buf, sizeof buf)) != 0) {
         if (n < 0) {
             if (errno != EINTR)
