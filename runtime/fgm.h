@@ -60,7 +60,10 @@ fgm_status fgm_write_atomic(const char *path,
  * ends the process, as the fgm command installs.  (The compilers run in
  * process groups of their own, which a terminal's Ctrl-C does not
  * reach.)  From its call on, no plugin build starts a compiler: builds in
- * other threads fail, so that none outlives the process. */
+ * other threads fail, so that none outlives the process.  So that every
+ * compiler can be killed, one is started only when it can be listed: with
+ * more than about 256 plugin builds in flight at once in one process, the
+ * others fail ("Resource temporarily unavailable"). */
 void fgm_abort_cleanup(void);
 
 /* ------------------------------------------------------------------------
