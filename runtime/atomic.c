@@ -89,7 +89,7 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
     char *tmp;
     fgm_status st = FGM_EIO;
     FILE *f = NULL;
-    sigset_t mask;
+    fgm_cleanup_window win;
     int fd, err = 0, token = -1;
 
     if (!path || !write)
@@ -123,14 +123,14 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
     memcpy(tmp + len, suffix, sizeof suffix);
     /* Made and listed in one window: never after fgm_abort_cleanup's
      * sweep, where nothing would remove it. */
-    if (fgm_cleanup_begin(&mask) != 0) {
+    if (fgm_cleanup_begin(&win) != 0) {
         fd = -1;
         errno = EINTR;
     } else {
         fd = mkstemp(tmp);
         err = errno;
         token = fd >= 0 ? fgm_cleanup_path(tmp, 0) : -1;
-        fgm_cleanup_end(&mask);
+        fgm_cleanup_end(&win);
         errno = err;
         err = 0;
     }
@@ -161,9 +161,9 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
      * before it exists, kept the folder).  Once aborting, the write
      * fails. */
     err = EINTR;
-    if (fgm_cleanup_begin(&mask) == 0) {
+    if (fgm_cleanup_begin(&win) == 0) {
         err = rename(tmp, path) != 0 ? errno : 0;
-        fgm_cleanup_end(&mask);
+        fgm_cleanup_end(&win);
     }
     if (err) {
         st = FGM_EIO;

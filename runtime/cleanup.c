@@ -38,6 +38,7 @@
  * reads; nothing but fgm_abort_cleanup acts on it.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <string.h>
@@ -157,30 +158,34 @@ fgm_cleanup_set_group(int token, pid_t pgid)
 }
 
 int
-fgm_cleanup_begin(sigset_t *saved)
+fgm_cleanup_begin(fgm_cleanup_window *w)
 {
     sigset_t all;
 
     /* This thread cannot run the handler while in the window, so the
      * handler's wait below never waits on its own thread. */
     sigfillset(&all);
-    pthread_sigmask(SIG_BLOCK, &all, saved);
+    pthread_sigmask(SIG_BLOCK, &all, &w->mask);
+    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &w->cancel);
     __atomic_add_fetch(&windows, 1, __ATOMIC_SEQ_CST);
     /* Either this load sees the handler's store, or the handler's load of
      * WINDOWS sees this thread's increment (both sequentially
      * consistent): nothing slips between. */
     if (__atomic_load_n(&aborting, __ATOMIC_SEQ_CST)) {
-        fgm_cleanup_end(saved);
+        fgm_cleanup_end(w);
         return -1;
     }
     return 0;
 }
 
 void
-fgm_cleanup_end(const sigset_t *saved)
+fgm_cleanup_end(const fgm_cleanup_window *w)
 {
+    int ignored;
+
     __atomic_sub_fetch(&windows, 1, __ATOMIC_SEQ_CST);
-    pthread_sigmask(SIG_SETMASK, saved, NULL);
+    pthread_setcancelstate(w->cancel, &ignored);
+    pthread_sigmask(SIG_SETMASK, &w->mask, NULL);
 }
 
 /* Removes the kernel headers a plugin build writes into its folder DIR

@@ -35,15 +35,22 @@ FGM_INTERNAL void fgm_cleanup_drop(int token);
 
 /* A window around the making and listing of something fgm_abort_cleanup
  * must undo (a temporary, a compiler's process group).  Begin blocks
- * every signal in this thread (the old mask in *SAVED, which a process
- * started inside must get back) and returns 0; the handler waits for the
- * window's end before it sweeps, so what is made inside is listed by then.
- * Once fgm_abort_cleanup has begun, begin returns -1 (nothing to end):
- * then nothing may be made.  Inside, only system calls and the listing:
- * no malloc, stdio or lock, which a thread the handler interrupted may
- * hold.  End leaves the window and restores the mask. */
-FGM_INTERNAL int fgm_cleanup_begin(sigset_t *saved);
-FGM_INTERNAL void fgm_cleanup_end(const sigset_t *saved);
+ * every signal in this thread and turns its cancellation off (the old
+ * mask in W->mask, which a process started inside must get back) and
+ * returns 0; the handler waits for the window's end before it sweeps, so
+ * what is made inside is listed by then.  (Cancelled inside, a thread
+ * would leave the window open for good, and the handler waiting.)  Once
+ * fgm_abort_cleanup has begun, begin returns -1 (nothing to end): then
+ * nothing may be made.  Inside, only system calls and the listing: no
+ * malloc, stdio or lock, which a thread the handler interrupted may hold.
+ * End leaves the window and restores the mask and cancellation state. */
+typedef struct fgm_cleanup_window {
+    sigset_t mask;
+    int cancel;
+} fgm_cleanup_window;
+
+FGM_INTERNAL int fgm_cleanup_begin(fgm_cleanup_window *w);
+FGM_INTERNAL void fgm_cleanup_end(const fgm_cleanup_window *w);
 
 /* A compiler's slot, claimed before it is started (a compiler that could
  * not be listed would outlive a signal): the token, or -1 when the table

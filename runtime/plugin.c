@@ -300,7 +300,7 @@ build_temp(fgm_build_dir *b, const char *so_path, const char *cc,
     size_t len = strlen(so_path);
     fgm_status st = FGM_OK;
     struct stat sb;
-    sigset_t mask;
+    fgm_cleanup_window win;
     double timeout;
     int fd, e, code;
 
@@ -328,12 +328,12 @@ build_temp(fgm_build_dir *b, const char *so_path, const char *cc,
     /* Made and listed in one window (fgm_cleanup_begin). */
     fd = -1;
     e = EINTR;          /* what an abort under way reports */
-    if (fgm_cleanup_begin(&mask) == 0) {
+    if (fgm_cleanup_begin(&win) == 0) {
         fd = mkstemp(*tmp);
         e = errno;
         if (fd >= 0)
             *token = fgm_cleanup_path(*tmp, 0);
-        fgm_cleanup_end(&mask);
+        fgm_cleanup_end(&win);
     }
     if (fd < 0) {
         sayf(why, whysize, "%s: cannot write: %s", so_path, strerror(e));
@@ -501,7 +501,7 @@ int
 fgm_build_dir_open(fgm_build_dir *b, const char *so_path, const char *name)
 {
     size_t sl = strlen(so_path);
-    sigset_t mask;
+    fgm_cleanup_window win;
     int made = 0, e;
 
     b->c = NULL;
@@ -518,7 +518,7 @@ fgm_build_dir_open(fgm_build_dir *b, const char *so_path, const char *name)
      * never after fgm_abort_cleanup's sweep, where nothing would remove
      * them.  Only system calls and copies inside. */
     e = EINTR;          /* what an abort under way reports */
-    if (fgm_cleanup_begin(&mask) == 0) {
+    if (fgm_cleanup_begin(&win) == 0) {
         made = mkdtemp(b->dir) != NULL;
         e = errno;
         if (made) {
@@ -532,7 +532,7 @@ fgm_build_dir_open(fgm_build_dir *b, const char *so_path, const char *name)
              * listed. */
             b->tok_c = fgm_cleanup_path(b->c, 0);
         }
-        fgm_cleanup_end(&mask);
+        fgm_cleanup_end(&win);
     }
     if (!made) {
         free(b->dir);
@@ -548,17 +548,17 @@ static int
 write_new(const char *path, const char *text)
 {
     size_t n = strlen(text);
-    sigset_t mask;
+    fgm_cleanup_window win;
     ssize_t w;
     int fd = -1, e = EINTR;
 
     /* Made in a window (fgm_cleanup_begin): fgm_abort_cleanup removes a
      * listed build folder's headers by name, so one made after its sweep
      * would keep the folder. */
-    if (fgm_cleanup_begin(&mask) == 0) {
+    if (fgm_cleanup_begin(&win) == 0) {
         fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         e = errno;
-        fgm_cleanup_end(&mask);
+        fgm_cleanup_end(&win);
     }
     if (fd < 0)
         return e;

@@ -58,7 +58,7 @@ copy_source(const char *from, const char *to)
 {
     char buf[65536];
     struct stat sb;
-    sigset_t mask;
+    fgm_cleanup_window win;
     ssize_t n, w, off;
     int in, out = -1, e = EINTR;
 
@@ -73,10 +73,10 @@ copy_source(const char *from, const char *to)
     /* Made in a window (fgm_cleanup_begin), as the C file written by
      * fgm_write_atomic: TO is listed before it exists, and one made after
      * fgm_abort_cleanup's sweep would keep the build folder. */
-    if (fgm_cleanup_begin(&mask) == 0) {
+    if (fgm_cleanup_begin(&win) == 0) {
         out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
         e = errno;
-        fgm_cleanup_end(&mask);
+        fgm_cleanup_end(&win);
     }
     if (out < 0) {
         close(in);

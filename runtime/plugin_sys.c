@@ -311,7 +311,7 @@ fgm_plugin_sys_run(char *const argv[], double timeout_s, int *code, char *out,
     int killed, token, have_fa = 0, have_at = 0;
     posix_spawn_file_actions_t fa;
     posix_spawnattr_t at;
-    sigset_t mask;
+    fgm_cleanup_window win;
     siginfo_t si;
     double deadline = timeout_s > 0 ? fgm_now() + timeout_s : 0;
     pid_t pid;
@@ -349,13 +349,13 @@ fgm_plugin_sys_run(char *const argv[], double timeout_s, int *code, char *out,
         e = EAGAIN;
         goto out;
     }
-    if (fgm_cleanup_begin(&mask) != 0) {
+    if (fgm_cleanup_begin(&win) != 0) {
         fgm_cleanup_set_group(token, 0);
         e = EINTR;      /* fgm is ending on a signal */
         goto out;
     }
     /* The compiler gets this thread's mask from before the window. */
-    e = posix_spawnattr_setsigmask(&at, &mask);
+    e = posix_spawnattr_setsigmask(&at, &win.mask);
     if (!e)
         e = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP
                                           | POSIX_SPAWN_SETSIGMASK);
@@ -363,12 +363,12 @@ fgm_plugin_sys_run(char *const argv[], double timeout_s, int *code, char *out,
         e = posix_spawnp(&pid, argv[0], &fa, &at, argv, environ);
     if (e) {
         fgm_cleanup_set_group(token, 0);
-        fgm_cleanup_end(&mask);
+        fgm_cleanup_end(&win);
         goto out;
     }
     setpgid(pid, pid);      /* as the child does: whichever runs first */
     fgm_cleanup_set_group(token, pid);
-    fgm_cleanup_end(&mask);
+    fgm_cleanup_end(&win);
     close(outp[1]);
     outp[1] = -1;
     killed = drain(outp[0], out, outsize, deadline, pid);
