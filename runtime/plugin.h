@@ -117,9 +117,10 @@ FGM_INTERNAL fgm_status fgm_plugin_load(const fgm_plugin_req *req,
 
 /* A build's own folder SO.tmp.XXXXXX/, the path of the C file NAME in it
  * and of the kernel headers written next to it, all removed by
- * fgm_abort_cleanup (the headers with the folder's slot).  The C is written and compiled there, out of reach
- * of another build of the same SO_PATH (another process or thread) that
- * would replace or remove the file a compiler is reading. */
+ * fgm_abort_cleanup (the headers with the folder's slot).  The C is
+ * written and compiled there, out of reach of another build of the same
+ * SO_PATH (another process or thread) that would replace or remove the
+ * file a compiler is reading. */
 struct fgm_build_dir {
     char *dir, *c;
     int tok_dir, tok_c;
@@ -185,8 +186,8 @@ FGM_INTERNAL int fgm_plugin_sys_run(char *const argv[], double timeout_s,
 
 /* Removes the temporaries that builds of SO_PATH killed midway left next
  * to it (SO_PATH.tmp.XXXXXX, files, and folders holding the C file
- * C_NAME, a base name, and the kernel headers) once they are MIN_AGE_S seconds old; best effort
- * (runtime/plugin_stale.c). */
+ * C_NAME, a base name, and the kernel headers) once they are MIN_AGE_S
+ * seconds old; best effort (runtime/plugin_stale.c). */
 FGM_INTERNAL void fgm_plugin_sweep_stale(const char *so_path,
                                          const char *c_name,
                                          double min_age_s);
