@@ -90,7 +90,7 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
     fgm_status st = FGM_EIO;
     FILE *f = NULL;
     fgm_cleanup_window win;
-    int fd, err = 0, token = -1;
+    int fd, err = 0, token;
 
     if (!path || !write)
         return FGM_EINVAL;
@@ -123,17 +123,7 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
     memcpy(tmp + len, suffix, sizeof suffix);
     /* Made and listed in one window: never after fgm_abort_cleanup's
      * sweep, where nothing would remove it. */
-    if (fgm_cleanup_begin(&win) != 0) {
-        fd = -1;
-        errno = EINTR;
-    } else {
-        fd = mkstemp(tmp);
-        err = errno;
-        token = fd >= 0 ? fgm_cleanup_path(tmp, 0) : -1;
-        fgm_cleanup_end(&win);
-        errno = err;
-        err = 0;
-    }
+    fd = fgm_cleanup_mkstemp(tmp, &token);
     if (fd < 0) {
         fgm_diagf(diag, ctx, "%s: error: cannot create %s: %s", path, tmp,
                   strerror(errno));

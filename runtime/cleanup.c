@@ -38,9 +38,11 @@
  * reads; nothing but fgm_abort_cleanup acts on it.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "internal.h"
@@ -188,13 +190,8 @@ fgm_cleanup_end(const fgm_cleanup_window *w)
     pthread_sigmask(SIG_SETMASK, &w->mask, NULL);
 }
 
-/* Removes the kernel headers a plugin build writes into its folder DIR
- * (runtime/plugin.c, fgm_build_dir_headers): they are not listed one by
- * one, so that a build takes no more slots than before they were
- * written.  Async-signal-safe: no allocation, only strlen, memcpy and
- * unlink. */
-static void
-unlink_kernel_headers(const char *dir)
+void
+fgm_cleanup_unlink_headers(const char *dir)
 {
     char p[SLOT_PATH + 64];
     size_t dl = strlen(dir), nl;
@@ -209,6 +206,43 @@ unlink_kernel_headers(const char *dir)
         memcpy(p + dl + 1, fgm_kernel_files[i].name, nl + 1);
         unlink(p);
     }
+}
+
+int
+fgm_cleanup_mkstemp(char *tmpl, int *token)
+{
+    fgm_cleanup_window win;
+    int fd, e;
+
+    *token = -1;
+    if (fgm_cleanup_begin(&win) != 0) {
+        errno = EINTR;      /* what an abort under way reports */
+        return -1;
+    }
+    fd = mkstemp(tmpl);
+    e = errno;
+    if (fd >= 0)
+        *token = fgm_cleanup_path(tmpl, 0);
+    fgm_cleanup_end(&win);
+    errno = e;
+    return fd;
+}
+
+int
+fgm_cleanup_open_new(const char *path)
+{
+    fgm_cleanup_window win;
+    int fd, e;
+
+    if (fgm_cleanup_begin(&win) != 0) {
+        errno = EINTR;
+        return -1;
+    }
+    fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    e = errno;
+    fgm_cleanup_end(&win);
+    errno = e;
+    return fd;
 }
 
 /* Acts on every listed slot of KIND. */
@@ -235,7 +269,7 @@ sweep(int kind)
             else if (kind == FILE_PATH)
                 unlink(slots[i].path);
             else {
-                unlink_kernel_headers(slots[i].path);
+                fgm_cleanup_unlink_headers(slots[i].path);
                 rmdir(slots[i].path);
             }
         }

@@ -52,6 +52,22 @@ typedef struct fgm_cleanup_window {
 FGM_INTERNAL int fgm_cleanup_begin(fgm_cleanup_window *w);
 FGM_INTERNAL void fgm_cleanup_end(const fgm_cleanup_window *w);
 
+/* mkstemp of TMPL, made and listed (*TOKEN, -1 when not listed) in one
+ * window: the descriptor, or -1 with errno (EINTR once fgm_abort_cleanup
+ * has begun). */
+FGM_INTERNAL int fgm_cleanup_mkstemp(char *tmpl, int *token);
+
+/* Opens the new file PATH (0644, for writing) in a folder already listed:
+ * made in a window, so never after the sweep that empties the folder.
+ * The descriptor, or -1 with errno (EINTR once aborting). */
+FGM_INTERNAL int fgm_cleanup_open_new(const char *path);
+
+/* Removes from the folder DIR the kernel headers a plugin build writes
+ * there (runtime/kernel_text.h), those present.  Async-signal-safe: the
+ * handler empties a listed build folder with it, and fgm_build_dir_close
+ * too. */
+FGM_INTERNAL void fgm_cleanup_unlink_headers(const char *dir);
+
 /* A compiler's slot, claimed before it is started (a compiler that could
  * not be listed would outlive a signal): the token, or -1 when the table
  * is full (then start nothing).  Set publishes it with the group PGID; a

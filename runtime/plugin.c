@@ -300,7 +300,6 @@ build_temp(fgm_build_dir *b, const char *so_path, const char *cc,
     size_t len = strlen(so_path);
     fgm_status st = FGM_OK;
     struct stat sb;
-    fgm_cleanup_window win;
     double timeout;
     int fd, e, code;
 
@@ -325,18 +324,9 @@ build_temp(fgm_build_dir *b, const char *so_path, const char *cc,
     }
     memcpy(*tmp, so_path, len);
     memcpy(*tmp + len, suffix, sizeof suffix);
-    /* Made and listed in one window (fgm_cleanup_begin). */
-    fd = -1;
-    e = EINTR;          /* what an abort under way reports */
-    if (fgm_cleanup_begin(&win) == 0) {
-        fd = mkstemp(*tmp);
-        e = errno;
-        if (fd >= 0)
-            *token = fgm_cleanup_path(*tmp, 0);
-        fgm_cleanup_end(&win);
-    }
+    fd = fgm_cleanup_mkstemp(*tmp, token);
     if (fd < 0) {
-        sayf(why, whysize, "%s: cannot write: %s", so_path, strerror(e));
+        sayf(why, whysize, "%s: cannot write: %s", so_path, strerror(errno));
         free(*tmp);
         *tmp = NULL;
         return FGM_EIO;
@@ -512,7 +502,6 @@ fgm_build_dir_open(fgm_build_dir *b, const char *so_path, const char *name)
         free(b->dir);
         return ENOMEM;
     }
-    b->nhdr = 0;
     sprintf(b->dir, "%s.tmp.XXXXXX", so_path);
     /* Made and listed in one window (fgm_cleanup_begin), the C file too:
      * never after fgm_abort_cleanup's sweep, where nothing would remove
@@ -542,39 +531,20 @@ fgm_build_dir_open(fgm_build_dir *b, const char *so_path, const char *name)
     return 0;
 }
 
-/* Writes the NUL-terminated TEXT to the new file PATH.  Returns 0 or an
- * errno value. */
-static int
-write_new(const char *path, const char *text)
+int
+fgm_write_all(int fd, const void *data, size_t n)
 {
-    size_t n = strlen(text);
-    fgm_cleanup_window win;
+    const char *p = data;
     ssize_t w;
-    int fd = -1, e = EINTR;
 
-    /* Made in a window (fgm_cleanup_begin): fgm_abort_cleanup removes a
-     * listed build folder's headers by name, so one made after its sweep
-     * would keep the folder. */
-    if (fgm_cleanup_begin(&win) == 0) {
-        fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        e = errno;
-        fgm_cleanup_end(&win);
-    }
-    if (fd < 0)
-        return e;
-    for (; n > 0; n -= (size_t)w, text += w) {
-        w = write(fd, text, n);
-        if (w < 0 && errno == EINTR) {
+    for (; n > 0; n -= (size_t)w, p += w) {
+        w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
             w = 0;
-            continue;
-        }
-        if (w <= 0) {
-            e = w < 0 ? errno : EIO;
-            close(fd);
-            return e;
-        }
+        else if (w <= 0)
+            return w < 0 ? errno : EIO;
     }
-    return close(fd) != 0 ? errno : 0;
+    return 0;
 }
 
 int
@@ -582,20 +552,23 @@ fgm_build_dir_headers(fgm_build_dir *b)
 {
     size_t dl = strlen(b->dir);
     char *path;
-    int i, e;
+    int i, fd, e;
 
     for (i = 0; i < fgm_kernel_nfiles; i++) {
-        if (b->nhdr == FGM_BUILD_DIR_HDRS)
-            return ENOSPC;  /* the table above is too small: a bug */
         path = malloc(dl + 2 + strlen(fgm_kernel_files[i].name));
         if (!path)
             return ENOMEM;
         sprintf(path, "%s/%s", b->dir, fgm_kernel_files[i].name);
         /* Not listed on its own: fgm_abort_cleanup removes the kernel
          * headers of a listed build folder before the folder (a slot
-         * each would leave the table full with fewer builds at once). */
-        b->hdr[b->nhdr++] = path;
-        e = write_new(path, fgm_kernel_files[i].text);
+         * each would leave the table full with fewer builds at once), so
+         * each is made in a window (fgm_cleanup_open_new). */
+        fd = fgm_cleanup_open_new(path);
+        e = fd < 0 ? errno : fgm_write_all(fd, fgm_kernel_files[i].text,
+                                           strlen(fgm_kernel_files[i].text));
+        if (fd >= 0 && close(fd) != 0 && !e)
+            e = errno;
+        free(path);
         if (e)
             return e;
     }
@@ -605,15 +578,10 @@ fgm_build_dir_headers(fgm_build_dir *b)
 void
 fgm_build_dir_close(fgm_build_dir *b)
 {
-    int i;
-
     unlink(b->c);
-    for (i = 0; i < b->nhdr; i++)
-        unlink(b->hdr[i]);
+    fgm_cleanup_unlink_headers(b->dir);
     rmdir(b->dir);
     fgm_cleanup_drop(b->tok_c);
-    for (i = 0; i < b->nhdr; i++)
-        free(b->hdr[i]);
     fgm_cleanup_drop(b->tok_dir);
     free(b->dir);
     free(b->c);

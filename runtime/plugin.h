@@ -112,20 +112,15 @@ FGM_INTERNAL fgm_status fgm_plugin_load(const fgm_plugin_req *req,
                                         fgm_plugin **out, int *rebuilt,
                                         fgm_diag_fn diag, void *ctx);
 
-/* Most header files a build writes (runtime/kernel_text.h has two). */
-#define FGM_BUILD_DIR_HDRS 4
-
-/* A build's own folder SO.tmp.XXXXXX/, the path of the C file NAME in it
- * and of the kernel headers written next to it, all removed by
- * fgm_abort_cleanup (the headers with the folder's slot).  The C is
- * written and compiled there, out of reach of another build of the same
- * SO_PATH (another process or thread) that would replace or remove the
- * file a compiler is reading. */
+/* A build's own folder SO.tmp.XXXXXX/ and the path of the C file NAME in
+ * it, both listed for fgm_abort_cleanup, and the kernel headers written
+ * next to it (removed with the folder: fgm_cleanup_unlink_headers).  The
+ * C is written and compiled there, out of reach of another build of the
+ * same SO_PATH (another process or thread) that would replace or remove
+ * the file a compiler is reading. */
 struct fgm_build_dir {
     char *dir, *c;
     int tok_dir, tok_c;
-    char *hdr[FGM_BUILD_DIR_HDRS];  /* removed with the folder's slot */
-    int nhdr;
 };
 
 /* Makes B's folder next to SO_PATH, with B->c its file NAME (not yet
@@ -139,6 +134,10 @@ FGM_INTERNAL int fgm_build_dir_open(fgm_build_dir *b, const char *so_path,
  * the C file's quoted includes.  Returns 0, or the errno value that
  * stopped it (what was written is removed by fgm_build_dir_close). */
 FGM_INTERNAL int fgm_build_dir_headers(fgm_build_dir *b);
+
+/* Writes the N bytes of DATA to FD, however many write() calls it takes.
+ * Returns 0 or the errno value that stopped it. */
+FGM_INTERNAL int fgm_write_all(int fd, const void *data, size_t n);
 
 /* Removes B's C file and headers, if still there, and its folder, and
  * frees B. */

@@ -58,9 +58,8 @@ copy_source(const char *from, const char *to)
 {
     char buf[65536];
     struct stat sb;
-    fgm_cleanup_window win;
-    ssize_t n, w, off;
-    int in, out = -1, e = EINTR;
+    ssize_t n;
+    int in, out, e = 0;
 
     /* O_NONBLOCK: opening a FIFO must not wait for a writer. */
     in = open(from, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
@@ -70,30 +69,20 @@ copy_source(const char *from, const char *to)
         close(in);
         return -1;
     }
-    /* Made in a window (fgm_cleanup_begin), as the C file written by
-     * fgm_write_atomic: TO is listed before it exists, and one made after
-     * fgm_abort_cleanup's sweep would keep the build folder. */
-    if (fgm_cleanup_begin(&win) == 0) {
-        out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-        e = errno;
-        fgm_cleanup_end(&win);
-    }
+    /* TO is listed before it exists: made in a window, as the C file
+     * written by fgm_write_atomic (one made after fgm_abort_cleanup's
+     * sweep would keep the build folder). */
+    out = fgm_cleanup_open_new(to);
     if (out < 0) {
+        e = errno;
         close(in);
         return e;
     }
-    e = 0;
     while (!e && (n = read(in, buf, sizeof buf)) != 0) {
-        if (n < 0) {
-            if (errno != EINTR)
-                e = errno;
-            continue;
-        }
-        for (off = 0; !e && off < n; off += w > 0 ? w : 0) {
-            w = write(out, buf + off, (size_t)(n - off));
-            if (w < 0 && errno != EINTR)
-                e = errno;
-        }
+        if (n > 0)
+            e = fgm_write_all(out, buf, (size_t)n);
+        else if (errno != EINTR)
+            e = errno;
     }
     close(in);
     if (close(out) != 0 && !e)
