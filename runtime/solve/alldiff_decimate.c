@@ -476,18 +476,34 @@ run(ws *w, fgm_solve_job *job, int sweeps, int warm, double damping,
     return FGM_OK;
 }
 
+/* The values of the K entries of BEL over ZERO times the largest, as
+ * bits (domains of at most 64 values, FGM_IR_MAXCARD). */
+static unsigned long long
+support_mask(const double *bel, int k, double zero)
+{
+    unsigned long long s = 0;
+    double mx = 0.0;
+    int j;
+
+    for (j = 0; j < k; j++)
+        mx = bel[j] > mx ? bel[j] : mx;
+    for (j = 0; j < k; j++)
+        if (bel[j] > zero * mx)
+            s |= 1ULL << j;
+    return s;
+}
+
 /* Replaces the K entries of BEL by 1 for the values over ZERO times the
  * largest, 0 for the others, and returns how many are 1 (cfg->zero). */
 static double
 to_support(double *bel, int k, double zero)
 {
+    unsigned long long s = support_mask(bel, k, zero);
+    double n = 0.0;
     int j;
-    double mx = 0.0, n = 0.0;
 
-    for (j = 0; j < k; j++)
-        mx = bel[j] > mx ? bel[j] : mx;
     for (j = 0; j < k; j++) {
-        bel[j] = bel[j] > zero * mx ? 1.0 : 0.0;
+        bel[j] = (double)(s >> j & 1);
         n += bel[j];
     }
     return n;
@@ -600,21 +616,11 @@ load_prefix(ws *w)
 }
 
 /* The support of V's belief, read into w->bel by entropy_of: the values
- * within SUPPORT of its largest, as bits (domains of at most 64 values,
- * FGM_IR_MAXCARD). */
+ * within SUPPORT of its largest, as bits. */
 static unsigned long long
 support_of(const ws *w, int v)
 {
-    int k = w->csp->card[v], j;
-    double mx = 0.0;
-    unsigned long long s = 0;
-
-    for (j = 0; j < k; j++)
-        mx = w->bel[j] > mx ? w->bel[j] : mx;
-    for (j = 0; j < k; j++)
-        if (w->bel[j] > SUPPORT * mx)
-            s |= 1ULL << j;
-    return s;
+    return support_mask(w->bel, w->csp->card[v], SUPPORT);
 }
 
 /* How far fixing V reaches, either way (cfg->bivalue): over the values of
@@ -668,15 +674,18 @@ least_entropy(ws *w)
             w->tied[n++] = v;
     if (!w->cfg->bivalue || n < 2)
         return n;
+    /* Each tied cell's reach, kept in its w->margin (its entropy is no
+     * longer read). */
     for (i = 0; i < n; i++) {
         r = reach_of(w, w->tied[i]);
+        w->margin[w->tied[i]] = r;
         rmax = r > rmax ? r : rmax;
     }
     /* Within one of the widest, not only the widest: on top95 the
      * widest alone needs 30% more attempts (the draws' paths are fewer,
      * and the shortest are not always among them). */
     for (i = 0; i < n; i++)
-        if (reach_of(w, w->tied[i]) >= rmax - 1)
+        if (w->margin[w->tied[i]] >= rmax - 1)
             w->tied[m++] = w->tied[i];
     return m;
 }
