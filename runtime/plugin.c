@@ -15,7 +15,6 @@
  * of SO_PATH find the same inode and share the image.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdlib.h>
