@@ -68,30 +68,6 @@ join(const char *from, const char *name, char *to)
     return n ? 0 : -1;
 }
 
-/* The NAME of `#include "NAME"` on LINE, into NAME; 0 if not such a line. */
-static int
-local_include(const char *line, char *name)
-{
-    const char *p = line, *end;
-
-    while (isspace((unsigned char)*p))
-        p++;
-    if (*p++ != '#')
-        return 0;
-    while (*p == ' ' || *p == '\t')
-        p++;
-    if (strncmp(p, "include", 7) != 0)
-        return 0;
-    p += 7;
-    while (*p == ' ' || *p == '\t')
-        p++;
-    if (*p++ != '"' || !(end = strchr(p, '"')) || end - p >= MAX_PATH)
-        return 0;
-    memcpy(name, p, (size_t)(end - p));
-    name[end - p] = '\0';
-    return 1;
-}
-
 /* The preprocessor state expand follows through one header: whether a
  * line starts inside a block comment, the depth of #if nesting, and
  * whether depth 1 is the include guard (the file's first directive an
@@ -100,8 +76,9 @@ typedef struct cpp_state {
     int in_comment, depth, guard, directives;
 } cpp_state;
 
-/* The directive keyword of LINE into WORD (empty if LINE is none). */
-static void
+/* The directive keyword of LINE into WORD (empty if LINE is none).
+ * Returns where LINE goes on after it. */
+static const char *
 directive(const char *line, char *word, size_t size)
 {
     const char *p = line;
@@ -111,7 +88,7 @@ directive(const char *line, char *word, size_t size)
     while (*p == ' ' || *p == '\t')
         p++;
     if (*p++ != '#')
-        return;
+        return p;
     while (*p == ' ' || *p == '\t')
         p++;
     while (n + 1 < size && islower((unsigned char)p[n])) {
@@ -119,6 +96,26 @@ directive(const char *line, char *word, size_t size)
         n++;
     }
     word[n] = '\0';
+    return p + n;
+}
+
+/* The NAME of `#include "NAME"` on LINE, into NAME; 0 if not such a line. */
+static int
+local_include(const char *line, char *name)
+{
+    const char *p, *end;
+    char word[16];
+
+    p = directive(line, word, sizeof word);
+    if (strcmp(word, "include") != 0)
+        return 0;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (*p++ != '"' || !(end = strchr(p, '"')) || end - p >= MAX_PATH)
+        return 0;
+    memcpy(name, p, (size_t)(end - p));
+    name[end - p] = '\0';
+    return 1;
 }
 
 /* Follows LINE (which starts outside a comment when !S->in_comment):
