@@ -48,8 +48,8 @@ static const char *const palette[] = {
 /* The fill of solver S into BUF: its palette colour, and from the
  * palette's second round on the same colour under white diagonal stripes
  * (a pattern defined by stripes()), so that up to twice as many solvers
- * as colours stay apart (fgm has over twenty solvers; `fgm bench` over all of them
- * would otherwise draw fc and alldiff-max alike). */
+ * as colours stay apart (fgm has over twenty solvers; `fgm bench` over
+ * all of them would otherwise draw fc and alldiff-max alike). */
 static void
 fill_of(int s, char *buf, size_t size)
 {
