@@ -394,6 +394,20 @@ cmd_bench(cli_args *a)
             o.nsolvers++;
         }
     }
+    /* A report that cannot be written is said now, not after a run of
+     * minutes; two reports to one file would leave only the last. */
+    if ((csv && !cli_output_ok(csv)) || (detail && !cli_output_ok(detail))
+        || (svg && !cli_output_ok(svg))) {
+        code = CLI_EINPUT;
+        goto out;
+    }
+    if ((csv && detail && strcmp(csv, detail) == 0)
+        || (csv && svg && strcmp(csv, svg) == 0)
+        || (detail && svg && strcmp(detail, svg) == 0)) {
+        code = cli_fail(CLI_EUSAGE, "bench: --csv, --detail and --svg name "
+                        "the same file");
+        goto out;
+    }
     o.solvers = solvers;
     o.corpora = corpora;
     o.ncorpora = ncorpora;

@@ -93,6 +93,9 @@ cmd_generate(cli_args *a)
     g.count = count;
     g.seed = (unsigned long)seed;
     g.opts.min_clues = (int)min_clues;
+    /* Checked before the puzzles are made: 25x25 ones take seconds each. */
+    if (out && !cli_output_ok(out))
+        return CLI_EINPUT;
     if (out) {
         st = fgm_write_atomic(out, write_puzzles, &g, cli_diag, NULL);
     } else {

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
 
@@ -66,6 +67,52 @@ cli_finish_stdout(const char *cmd, int code)
         return cli_fail(CLI_EINPUT, "%s: write error on standard output: %s",
                         cmd, strerror(errno));
     return code;
+}
+
+int
+cli_output_ok(const char *path)
+{
+    struct stat sb;
+    char *dir, *slash;
+    int err = 0;
+
+    if (!*path)
+        err = ENOENT;
+    else if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
+        err = EISDIR;
+    else if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        /* Written through (fgm_write_atomic): the node must be
+         * writable, not its folder (a FIFO, /dev/null); but standard
+         * output (/dev/stdout) is written through a copy of descriptor
+         * 1, which may be open for writing where the node is not. */
+        struct stat out;
+
+        if (stat(path, &sb) == 0 && fstat(1, &out) == 0
+            && sb.st_dev == out.st_dev && sb.st_ino == out.st_ino)
+            err = 0;
+        else if (access(path, W_OK) != 0)
+            err = errno;
+    } else if ((dir = strdup(path)) != NULL) {
+        /* The folder gets PATH.tmp.XXXXXX, then the rename. */
+        slash = strrchr(dir, '/');
+        if (!slash)
+            strcpy(dir, ".");
+        else if (slash == dir)
+            slash[1] = '\0';       /* "/name": the root */
+        else
+            *slash = '\0';
+        if (stat(dir, &sb) != 0)
+            err = errno;
+        else if (!S_ISDIR(sb.st_mode))
+            err = ENOTDIR;
+        else if (access(dir, W_OK | X_OK) != 0)
+            err = errno;
+        free(dir);
+    }
+    if (err)
+        cli_fail(CLI_EINPUT, "%s: error: cannot write: %s", path,
+                 strerror(err));
+    return err == 0;
 }
 
 int

@@ -105,6 +105,28 @@ expect_err "len.txt:1: error: line has 81 symbols; expected 16" "size vs model"
 printf '%036d\n' 0 > "$TMP/p36.txt"
 expect_exit 1 "36x36 model" -- "$FGM" solve --solver backtrack --model models/sudoku.fgm -D B=6 "$TMP/p36.txt"
 expect_err "p36.txt: error: puzzles of side 36 are not supported; the largest is 25x25" "36x36 model"
+# A report or puzzle file that cannot be written is refused before the
+# run (a bench of minutes, 25x25 puzzles) and nothing is solved: it used
+# to fail only once everything had run.  A folder, a missing folder, a
+# file where a folder should be, two reports to one file (the last would
+# win); /dev/stdout is written through, so it still goes.
+printf '%s\n' "$E" > "$TMP/one.txt"
+: > "$TMP/plain"
+for out in "$TMP" "$TMP/none/r.csv" "$TMP/plain/r.csv"; do
+    expect_exit 1 "bench --csv $out" -- "$FGM" bench --solvers dlx --csv "$out" "$TMP/one.txt"
+    expect_err "^$out: error: cannot write: " "bench --csv $out"
+    [ ! -s "$TMP/out" ] || fail "bench --csv $out ran before refusing: $(head -c 200 "$TMP/out")"
+    expect_exit 1 "generate -o $out" -- "$FGM" generate --box 2 -o "$out"
+    expect_err "^$out: error: cannot write: " "generate -o $out"
+    [ "$(grep -c error "$TMP/err")" = 1 ] || fail "generate -o $out: one message: $(head -c 300 "$TMP/err")"
+done
+expect_exit 2 "bench: two reports, one file" -- "$FGM" bench --solvers dlx --csv "$TMP/r" --svg "$TMP/r" "$TMP/one.txt"
+expect_err "bench: --csv, --detail and --svg name the same file" "bench: two reports, one file"
+expect_exit 0 "bench --csv /dev/stdout" -- "$FGM" bench --solvers dlx --csv /dev/stdout "$TMP/one.txt"
+expect_out "^corpus,solver,status" "bench --csv /dev/stdout"
+expect_exit 0 "generate -o /dev/stdout" -- "$FGM" generate --box 2 -o /dev/stdout
+expect_out "^# fgm generate" "generate -o /dev/stdout"
+
 # A read error part way through a line (strace makes the file's second
 # read fail; its lines of 82 bytes never end on a stdio buffer's edge) is
 # one read error on that line: the part read was taken for a malformed
