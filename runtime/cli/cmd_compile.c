@@ -8,6 +8,7 @@
  */
 #include <inttypes.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "cli.h"
 
 static int
@@ -17,6 +18,19 @@ usage(void)
             "[-o OUT.so]\n"
             "                   [--emit-c OUT.c] [--out-dir DIR]\n");
     return CLI_EUSAGE;
+}
+
+/* Whether paths A and B name one file: the same text, or one existing
+ * file reached two ways (./x.c and x.c, a link). */
+static int
+same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+
+    if (strcmp(a, b) == 0)
+        return 1;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev
+           && sa.st_ino == sb.st_ino;
 }
 
 int
@@ -65,6 +79,10 @@ cmd_compile(cli_args *a)
     }
     if (!model)
         return usage();
+    if (out && emit_c && same_file(out, emit_c))
+        /* The plugin would be renamed over the C just written. */
+        return cli_fail(CLI_EUSAGE, "compile: -o and --emit-c name the "
+                        "same file '%s'", out);
     ir = cli_model_open(model, defines, ndefines, &n, &box, &code);
     if (!ir)
         return code;

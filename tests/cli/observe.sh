@@ -132,6 +132,13 @@ expect_err "link.so: cannot write: not a regular file" "plugin to a link"
 # (it compiled /dev/null into a plugin without an entry, exit 0).
 expect_exit 0 "C to /dev/null and a plugin" -- "$FGM" compile models/dice.fgm --emit-c /dev/null -o "$TMP/d.so" --out-dir "$TMP/gen"
 nm -D "$TMP/d.so" | grep -q fgm_plugin_entry || fail "the plugin has no entry"
+# -o and --emit-c naming one file: refused before anything is written (the
+# plugin was renamed over the C, exit 0), by name or through another path.
+echo keep > "$TMP/same.c"
+expect_exit 2 "-o and --emit-c one file" -- "$FGM" compile models/dice.fgm -o "$TMP/same.c" --emit-c "$TMP/same.c"
+expect_err "compile: -o and --emit-c name the same file" "-o and --emit-c one file"
+expect_exit 2 "-o and --emit-c one file, two paths" -- "$FGM" compile models/dice.fgm -o "$TMP/same.c" --emit-c "$TMP/../$(basename "$TMP")/same.c"
+[ "$(cat "$TMP/same.c")" = keep ] || fail "-o and --emit-c one file: the file was written"
 
 # A device node of our own (root only, on a file system that allows
 # devices), so that a regression replaces it and not the machine's
