@@ -11,7 +11,8 @@
  * Observations (--observe FILE, "-" for stdin) are either puzzles, one
  * observation set per puzzle, set on the model's first 2-D array (as a
  * point-mass prior where the cell has a Dirichlet prior, as the seed does,
- * else as an observed value), or assignment lines, one set per file:
+ * else as an observed value), or assignment lines, one set per file, each
+ * variable and node given on one line at most:
  *     roll = 1 6 6 2 .     # labels of a discrete array, '.' unobserved
  *     p = 2 1 1 1 1 1      # pseudo-counts of a Dirichlet array (K each)
  */
@@ -112,8 +113,36 @@ typedef struct obs_sink {
     int *given;             /* exact backend: nvars */
 } obs_sink;
 
+/* Records that value I of array A is given on line LINENO (column COL of
+ * PATH): variable a->first + I, or for a prior node a->first + I / K.
+ * Returns 0 after an error when an earlier line gave it (GIVEN_ON: the
+ * line per variable, then per node; 0 for none). */
+static int
+seen_once(const fgm_ir *ir, long *given_on, const fgm_array_info *a, int i,
+          const char *path, long lineno, int col)
+{
+    char name[FGM_IR_MAXNAME + 64];
+    int item = a->dirichlet ? a->first + i / a->card : a->first + i;
+    long *at = given_on + (a->dirichlet ? fgm_ir_nvars(ir) : 0) + item;
+
+    if (*at == 0 || *at == lineno) {
+        *at = lineno;
+        return 1;
+    }
+    if (a->dirichlet)
+        fgm_ir_node_name(ir, item, name, sizeof name);
+    else
+        fgm_ir_var_name(ir, item, name, sizeof name);
+    cli_fail(CLI_EINPUT, "%s:%ld:%d: error: %s is already observed on line "
+             "%ld", path, lineno, col, name, *at);
+    return 0;
+}
+
 /* Applies the assignment lines of F (one observation set) to O.  Returns
- * 0 after reporting a malformed line. */
+ * 0 after reporting a malformed line, or a variable or Dirichlet node
+ * given a value on two lines: the later line silently won, so which
+ * observation ran depended on the order of lines that contradict each
+ * other ('.' gives no value, so lines may share out an array). */
 static int
 apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
 {
@@ -121,7 +150,16 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
     size_t cap = 0;
     ssize_t len;
     long lineno = 0;
-    int ok = 1;
+    int ok = 1, nvars = fgm_ir_nvars(ir);
+    /* The line that gave each variable, then each node, its value. */
+    long *given_on = calloc((size_t)nvars
+                            + (size_t)fgm_ir_ndirichlet(ir) + 1,
+                            sizeof *given_on);
+
+    if (!given_on) {
+        cli_fail(CLI_EINTERNAL, "run: out of memory");
+        return 0;
+    }
 
 /* The 1-based column of P in the current line (tokens point into it). */
 #define COL(p) ((int)((p) - line) + 1)
@@ -180,6 +218,10 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
                 break;      /* tok stays set: too many values */
             if (!a->dirichlet && strcmp(tok, ".") == 0)
                 continue;
+            if (!seen_once(ir, given_on, a, i, path, lineno, COL(tok))) {
+                ok = 0;
+                break;
+            }
             errno = 0;
             x = strtod(tok, &end);
             if (errno || *end || end == tok
@@ -232,6 +274,7 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
     }
 #undef COL
     free(line);
+    free(given_on);
     return ok;
 }
 

@@ -29,6 +29,20 @@ printf 'p = 2 1\n' > "$TMP/pfew.txt"
 expect_exit 1 "2 pseudo-counts" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/pfew.txt"
 expect_err "pfew.txt:1:3: error: p wants 6 values, not 2" "2 pseudo-counts"
 
+# A variable or prior given values on two lines: an error naming both
+# lines (the later line won silently); '.' lets lines share out an array.
+printf 'roll = %s\nroll = 2%s\n' "$R" "${R#1}" > "$TMP/twice.txt"
+for b in interpreted exact; do
+    expect_exit 1 "roll twice, $b" -- "$FGM" run models/dice.fgm --backend $b --observe "$TMP/twice.txt"
+    expect_err "twice.txt:2:8: error: roll\[0\] is already observed on line 1" "roll twice, $b"
+done
+printf 'p = 2 1 1 1 1 1\np = 1 1 1 1 1 1\n' > "$TMP/ptwice.txt"
+expect_exit 1 "p twice" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/ptwice.txt"
+expect_err "ptwice.txt:2:5: error: p is already observed on line 1" "p twice"
+printf 'roll = 1%s\nroll = . 6%s\n' "$(printf ' .%.0s' $(seq 19))" "$(printf ' .%.0s' $(seq 18))" > "$TMP/split.txt"
+expect_exit 0 "roll shared out over two lines" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/split.txt"
+expect_out "^roll\[1\] 0 0 0 0 0 1" "the second line's roll is observed"
+
 # Pseudo-counts: positive and finite, and not so large that the
 # projections overflow (5e307 gave uniform marginals, exit 0).
 printf 'p = inf 1 1 1 1 1\n' > "$TMP/pinf.txt"
