@@ -152,9 +152,9 @@ usage(void)
             "       fgm solve --solver dlx --count [--cap N] [--csv] "
             "PUZZLES|-\n"
             "probabilistic solvers: --backend auto|compiled|interpreted, "
-            "--iters N,\n  --fix K (ep-iterative), --restarts N "
-            "(alldiff-*), --out-dir DIR;\n  -D NAME=VALUE sets a const of "
-            "a .fgm model\n");
+            "--iters N,\n  --fix K (ep-iterative, bp-decimate, "
+            "bp-decimate2), --restarts N (alldiff-*),\n  --out-dir DIR; "
+            "-D NAME=VALUE sets a const of a .fgm model\n");
     return CLI_EUSAGE;
 }
 
@@ -279,6 +279,11 @@ cmd_solve(cli_args *a)
         if (strcmp(backend, "auto") != 0 && strcmp(backend, "exact") != 0)
             return cli_fail(CLI_EUSAGE, "solve: solver %s runs on backend "
                             "exact only, not '%s'", solver_name, backend);
+    } else if (strcmp(backend, "exact") == 0) {
+        /* A known backend, just not this solver's: "unknown" misled. */
+        return cli_fail(CLI_EUSAGE, "solve: backend exact is the exact "
+                        "solvers'; %s runs on auto, compiled or interpreted",
+                        solver_name);
     } else if (strcmp(backend, "auto") == 0) {
         so.backend = FGM_BACKEND_AUTO;
     } else if (strcmp(backend, "compiled") == 0) {

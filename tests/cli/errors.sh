@@ -52,6 +52,15 @@ expect_err "solve: --iters sets the sweeps of the probabilistic solvers; norvig 
 expect_exit 2 "solve --count with norvig" -- "$FGM" solve --solver norvig --count puzzles/seed003.txt
 expect_err "solve: --count needs --solver dlx" "solve --count with norvig"
 expect_exit 0 "solve --lcv with mrv" -- "$FGM" solve --solver mrv --lcv puzzles/seed003.txt
+# Backend exact is known, only not a probabilistic solver's (it was
+# "unknown backend 'exact'").
+expect_exit 2 "solve ep-robust --backend exact" -- "$FGM" solve --solver ep-robust --backend exact puzzles/seed003.txt
+expect_err "solve: backend exact is the exact solvers'; ep-robust runs on auto, compiled or interpreted" "solve ep-robust --backend exact"
+# The usages name every option solve takes, and what --fix reaches.
+expect_exit 0 "fgm --help" -- "$FGM" --help
+expect_out "--restarts N" "fgm --help names solve --restarts"
+expect_exit 0 "solve --help" -- "$FGM" solve --help
+expect_out "--fix K \(ep-iterative, bp-decimate, bp-decimate2\)" "solve --help: --fix"
 # An exact solver takes no backend, in bench as in solve; dump names an
 # unknown option.
 expect_exit 2 "bench dlx@compiled" -- "$FGM" bench --solvers dlx@compiled puzzles/seed003.txt
