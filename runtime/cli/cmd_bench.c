@@ -231,7 +231,9 @@ backend_report(const fgm_bench *b, const bench_model *bm)
         printf("plugin for %s: could not be built\n", label);
 }
 
-/* Splits the comma list S (modified in place) into *OUT. */
+/* Splits the comma list S (modified in place) into OUT[0..MAX-1].
+ * Returns the number of items, which is more than MAX when some did not
+ * fit (the caller refuses the list rather than run part of it). */
 static int
 split(char *s, const char **out, int max)
 {
@@ -239,8 +241,8 @@ split(char *s, const char **out, int max)
     char *tok, *save = NULL;
 
     for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-        if (*tok && n < max)
-            out[n++] = tok;
+        if (*tok && n++ < max)
+            out[n - 1] = tok;
     return n;
 }
 
@@ -341,8 +343,18 @@ cmd_bench(cli_args *a)
         code = cli_fail(CLI_EUSAGE, "bench: --solvers names no solver");
         goto out;
     }
+    if (nnames > (int)CLI_COUNTOF(names)) {
+        code = cli_fail(CLI_EUSAGE, "bench: --solvers names %d solvers; at "
+                        "most %d", nnames, (int)CLI_COUNTOF(names));
+        goto out;
+    }
     if (blist)
         nbackends = split(blist, backends, (int)CLI_COUNTOF(backends));
+    if (nbackends > (int)CLI_COUNTOF(backends)) {
+        code = cli_fail(CLI_EUSAGE, "bench: --backends names %d backends; "
+                        "at most %d", nbackends, (int)CLI_COUNTOF(backends));
+        goto out;
+    }
     for (i = 0; i < nbackends; i++)
         if (fgm_bench_backend_find(backends[i]) < 0) {
             code = cli_fail(CLI_EUSAGE, "bench: unknown backend '%s' (auto, "
@@ -381,13 +393,19 @@ cmd_bench(cli_args *a)
             goto out;
         }
 
+        /* Rows past the table's size were dropped without a word. */
+        if (o.nsolvers + (!nbackends || exact || strchr(names[i], '@')
+                          ? 1 : nbackends) > (int)CLI_COUNTOF(solvers)) {
+            code = cli_fail(CLI_EUSAGE, "bench: more than %d solver rows "
+                            "(--solvers times --backends)",
+                            (int)CLI_COUNTOF(solvers));
+            goto out;
+        }
         if (!nbackends || exact || strchr(names[i], '@')) {
-            if (o.nsolvers < (int)CLI_COUNTOF(solvers))
-                solvers[o.nsolvers++] = names[i];
+            solvers[o.nsolvers++] = names[i];
             continue;
         }
-        for (j = 0; j < nbackends && o.nsolvers < (int)CLI_COUNTOF(solvers);
-             j++) {
+        for (j = 0; j < nbackends; j++) {
             snprintf(labels[o.nsolvers], sizeof labels[0], "%s@%s",
                      names[i], backends[j]);
             solvers[o.nsolvers] = labels[o.nsolvers];

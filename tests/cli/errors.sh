@@ -95,6 +95,14 @@ expect_err "bench: unknown solver 'nope'" "bench: unknown solver"
 expect_exit 2 "bench: unknown backend" -- "$FGM" bench --solvers ep-robust --backends compiled,bogus "$TMP/len.txt"
 expect_err "bench: unknown backend 'bogus'" "bench: unknown backend"
 expect_exit 2 "bench: no solver" -- "$FGM" bench --solvers , "$TMP/len.txt"
+# More solvers (or solver rows) than the table holds: refused, not cut to
+# the first 64 without a word.
+many=$(printf 'dlx,%.0s' $(seq 65))
+expect_exit 2 "bench: 65 solvers" -- "$FGM" bench --solvers "$many" "$TMP/len.txt"
+expect_err "bench: --solvers names 65 solvers; at most 64" "bench: 65 solvers"
+many=$(printf 'ep-robust,%.0s' $(seq 22))
+expect_exit 2 "bench: 66 solver rows" -- "$FGM" bench --solvers "$many" --backends auto,compiled,interpreted "$TMP/len.txt"
+expect_err "bench: more than 64 solver rows" "bench: 66 solver rows"
 expect_exit 2 "unknown command" -- "$FGM" frobnicate
 expect_exit 2 "no arguments" -- "$FGM"
 expect_exit 2 "bad -j" -- "$FGM" solve -j 0 "$TMP/len.txt"
