@@ -223,7 +223,10 @@ cli_model_open(const char *spec, const char *const *defines, int ndefines,
         }
         /* Each -D variant gets its own plugin file (sudoku_B4.ep.so), so
          * the 4x4, 9x9 and 16x16 plugins do not replace each other.  A
-         * name that would grow too long keeps the suffixes it has. */
+         * minus sign is kept as 'n' (O=-1 gives off_On1): dropped, -1
+         * and 1 shared one file and each run rebuilt the other's
+         * plugin.  A name that would grow too long keeps the suffixes it
+         * has. */
         for (k = 0; k < ndefines; k++) {
             char name[2 * FGM_IR_MAXNAME];
             size_t m = strlen(fgm_ir_name(ir));
@@ -234,6 +237,8 @@ cli_model_open(const char *spec, const char *const *defines, int ndefines,
             for (d = defines[k]; *d && m + 1 < sizeof name; d++)
                 if (isalnum((unsigned char)*d))
                     name[m++] = *d;
+                else if (*d == '-')
+                    name[m++] = 'n';
             name[m] = '\0';
             fgm_ir_set_name(ir, name);
         }

@@ -50,6 +50,15 @@ expect_exit 0 "graph with -D" -- "$FGM" graph -D B=2 models/sudoku.fgm
 expect_out "^graph \"sudoku_B2\" \\{" "graph of the 4x4 model (named after its -D)"
 expect_exit 1 "-D unknown const" -- "$FGM" dump -D C=2 models/sudoku.fgm
 expect_err "^models/sudoku.fgm: error: -D C=2: the model has no const 'C'$" "-D unknown const"
+# -D O=-1 and -D O=1 name different plugins: the sign was dropped, so
+# both were off_O1 and each run rebuilt the other's plugin as stale.
+printf 'model off\nconst O = 0\nvar x[2] in O..O+2\nx[0] != x[1]\n' > "$TMP/off.fgm"
+expect_exit 0 "graph -D O=-1" -- "$FGM" graph -D O=-1 "$TMP/off.fgm"
+expect_out "^graph \"off_On1\" \\{" "-D O=-1 names the model off_On1"
+for v in -1 1 -1; do
+    expect_exit 0 "run -D O=$v" -- "$FGM" run -D O=$v "$TMP/off.fgm" --out-dir "$TMP/offgen"
+done
+grep -q "stale" "$TMP/err" && fail "-D O=-1 after -D O=1 rebuilt a stale plugin: $(head -c 300 "$TMP/err")"
 expect_exit 1 "-D not an integer" -- "$FGM" dump -D B=two models/sudoku.fgm
 expect_err "error: -D B=two: the value must be an integer" "-D not an integer"
 expect_exit 2 "-D on a built-in model" -- "$FGM" dump -D B=2 sudoku:3
