@@ -2,7 +2,10 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * stdout: one line per puzzle (the solved grid, or the input unchanged when
- * unsolved), or CSV with --csv.  stderr: one summary line,
+ * unsolved), or CSV with --csv (DESIGN.md's ten columns, then sweeps,
+ * contradictions, errors and timeout: 1 when the deadline stopped the
+ * puzzle, so that an unsolved row says whether it was given up or cut
+ * short).  stderr: one summary line,
  *   fgm: solver=S backend=B solved=K/N median_ms=M mean_ms=A timeouts=T
  * where the times cover every puzzle that did not time out (timeouts are
  * censored, as in the seeds' protocol), followed by wall_s (the whole run,
@@ -56,11 +59,11 @@ emit(void *ctx, const fgm_batch_item *it)
     if (!o->exact)
         o->backend = s->compiled ? "compiled" : "interpreted";
     if (o->csv) {
-        printf("%ld,%s,%s,%d,%d,%.4f,%ld,%ld,%ld,%ld,%ld,%ld,%ld\n",
+        printf("%ld,%s,%s,%d,%d,%.4f,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%d\n",
                it->index, o->solver, o->backend, it->res.solved,
                it->res.valid, it->res.ms, s->nodes, s->inferences,
                s->decisions, s->restarts, s->sweeps, s->contradictions,
-               s->errors);
+               s->errors, it->res.status == FGM_ETIMEOUT);
     } else {
         fgm_puzzle_format_line(it->res.solved ? &it->answer : &it->puzzle,
                                line, sizeof line);
@@ -361,7 +364,7 @@ cmd_solve(cli_args *a)
     bo.seed = (unsigned long)seed;
     if (out.csv)
         printf("index,solver,backend,solved,valid,ms,nodes,inferences,"
-               "decisions,restarts,sweeps,contradictions,errors\n");
+               "decisions,restarts,sweeps,contradictions,errors,timeout\n");
     out.t0 = fgm_now();
     st = fgm_batch_run(rd, &bo, emit, &out, &reason);
     if (st == FGM_EUNSUPPORTED)

@@ -25,7 +25,7 @@ for pair in "backtrack 4209 55 879418" "mrv 52 46 5565" "ac3 82 82 981113"; do
 done
 
 expect_exit 0 "csv" -- "$FGM" solve --csv puzzles/seed003.txt
-head -1 "$TMP/out" | grep -qx 'index,solver,backend,solved,valid,ms,nodes,inferences,decisions,restarts,sweeps,contradictions,errors' ||
+head -1 "$TMP/out" | grep -qx 'index,solver,backend,solved,valid,ms,nodes,inferences,decisions,restarts,sweeps,contradictions,errors,timeout' ||
     fail "CSV header"
 [ "$(awk -F, 'NR>1 && $4==1 && $5==1' "$TMP/out" | wc -l)" = 3 ] || fail "CSV rows solved+valid"
 
@@ -34,6 +34,9 @@ expect_exit 0 "timeout" -- "$FGM" solve --solver backtrack --timeout-ms 0.001 pu
 expect_err "timeouts=[1-9]" "timeout counted"
 grep -v '^#' puzzles/seed003.txt | sed -n 3p > "$TMP/hard"
 grep -qxFf "$TMP/hard" "$TMP/out" || fail "timed-out puzzle printed unchanged"
+expect_exit 0 "timeout csv" -- "$FGM" solve --solver backtrack --timeout-ms 0.001 --csv puzzles/seed003.txt
+[ "$(awk -F, 'NR==4{print $4 $14}' "$TMP/out")" = 01 ] || fail "CSV: the timed-out puzzle's row says timeout=1"
+[ "$(awk -F, 'NR>1 && $14!=0 && $14!=1' "$TMP/out" | wc -l)" = 0 ] || fail "CSV timeout column is 0 or 1"
 
 # stdin, multi-line input, 4x4 and 16x16 through the default model.
 expect_exit 0 "stdin" -- sh -c "grep -v '^#' puzzles/seed003.txt | '$FGM' solve -"
