@@ -205,6 +205,20 @@ cli_is_model_file(const char *spec)
     return len > 4 && strcmp(spec + len - 4, ".fgm") == 0;
 }
 
+/* Whether a define after DEFINES[K] sets the same name. */
+static int
+overridden(const char *const *defines, int ndefines, long k)
+{
+    size_t len = strcspn(defines[k], "=");
+    long j;
+
+    for (j = k + 1; j < ndefines; j++)
+        if (strcspn(defines[j], "=") == len
+            && strncmp(defines[j], defines[k], len) == 0)
+            return 1;
+    return 0;
+}
+
 fgm_ir *
 cli_model_open(const char *spec, const char *const *defines, int ndefines,
                int *n, int *box, int *code)
@@ -225,12 +239,17 @@ cli_model_open(const char *spec, const char *const *defines, int ndefines,
          * the 4x4, 9x9 and 16x16 plugins do not replace each other.  A
          * minus sign is kept as 'n' (O=-1 gives off_On1): dropped, -1
          * and 1 shared one file and each run rebuilt the other's
+         * plugin.  A -D that a later one of the same name overrides (the
+         * later wins, as with cc) adds nothing: -D B=2 -D B=3 is the B=3
          * plugin.  A name that would grow too long keeps the suffixes it
          * has. */
         for (k = 0; k < ndefines; k++) {
             char name[2 * FGM_IR_MAXNAME];
             size_t m = strlen(fgm_ir_name(ir));
             const char *d;
+
+            if (overridden(defines, ndefines, k))
+                continue;
 
             memcpy(name, fgm_ir_name(ir), m);
             name[m++] = '_';

@@ -48,6 +48,10 @@ expect_exit 0 "-DB=4 glued" -- "$FGM" dump -DB=4 models/sudoku.fgm
 expect_out "^vars 256 factors 304$" "-DB=4 gives 16x16"
 expect_exit 0 "graph with -D" -- "$FGM" graph -D B=2 models/sudoku.fgm
 expect_out "^graph \"sudoku_B2\" \\{" "graph of the 4x4 model (named after its -D)"
+# The later of two -D of one name wins (as with cc), and only it names
+# the model: -D B=2 -D B=3 is the 9x9 model and its plugin sudoku_B3.
+expect_exit 0 "graph -D B=2 -D B=3" -- "$FGM" graph -D B=2 -D B=3 models/sudoku.fgm
+expect_out "^graph \"sudoku_B3\" \\{" "an overridden -D does not name the model"
 expect_exit 1 "-D unknown const" -- "$FGM" dump -D C=2 models/sudoku.fgm
 expect_err "^models/sudoku.fgm: error: -D C=2: the model has no const 'C'$" "-D unknown const"
 # -D O=-1 and -D O=1 name different plugins: the sign was dropped, so
