@@ -88,6 +88,11 @@ cmd_generate(cli_args *a)
     }
     if (!box)
         return usage();
+    if (min_clues > box * box * box * box)
+        /* Every puzzle would come back a full grid. */
+        return cli_fail(CLI_EUSAGE, "generate: --min-clues %ld: a %ldx%ld "
+                        "grid has %ld cells", min_clues, box * box,
+                        box * box, box * box * box * box);
     memset(&g, 0, sizeof g);
     g.box = (int)box;
     g.count = count;

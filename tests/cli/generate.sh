@@ -32,6 +32,9 @@ expect_out '"info": "exact \(dancing links\), solutions=1"' "json per observatio
 
 expect_exit 2 "generate without --box" -- "$FGM" generate
 expect_exit 2 "generate box 6" -- "$FGM" generate --box 6
+expect_exit 2 "more clues than cells" -- "$FGM" generate --box 3 --min-clues 82
+expect_err "^fgm: generate: --min-clues 82: a 9x9 grid has 81 cells$" "more clues than cells"
+expect_exit 0 "as many clues as cells" -- "$FGM" generate --box 2 --min-clues 16
 expect_exit 1 "unwritable output" -- "$FGM" generate --box 2 -o /nonexistent/dir/x.txt
 expect_err "/nonexistent/dir/x.txt: error: cannot" "unwritable output"
 # Outputs are written to a temporary name and renamed: a new file is
