@@ -79,6 +79,11 @@ cmd_compile(cli_args *a)
     }
     if (!model)
         return usage();
+    if (emit_c && strcmp(emit_c, "-") == 0)
+        /* Standard output, as "-" is standard input elsewhere; the
+         * C is written through to it (fgm_write_atomic's rule for what
+         * is not a regular file). */
+        emit_c = "/dev/stdout";
     if (out && emit_c && same_file(out, emit_c))
         /* The plugin would be renamed over the C just written. */
         return cli_fail(CLI_EUSAGE, "compile: -o and --emit-c name the "

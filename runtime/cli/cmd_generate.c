@@ -88,6 +88,8 @@ cmd_generate(cli_args *a)
     }
     if (!box)
         return usage();
+    if (out && strcmp(out, "-") == 0)
+        out = NULL;     /* standard output, as without -o */
     if (min_clues > box * box * box * box)
         /* Every puzzle would come back a full grid. */
         return cli_fail(CLI_EUSAGE, "generate: --min-clues %ld: a %ldx%ld "

@@ -32,6 +32,11 @@ expect_out '"info": "exact \(dancing links\), solutions=1"' "json per observatio
 
 expect_exit 2 "generate without --box" -- "$FGM" generate
 expect_exit 2 "generate box 6" -- "$FGM" generate --box 6
+# -o - is standard output, not a file named '-'.
+(F=$(realpath "$FGM"); cd "$TMP" && "$F" generate --box 2 --seed 5 -o - > dash.out 2>/dev/null) || fail "generate -o -"
+"$FGM" generate --box 2 --seed 5 > "$TMP/plain.out" 2>/dev/null
+cmp -s "$TMP/dash.out" "$TMP/plain.out" || fail "generate -o - differs from stdout"
+[ ! -e "$TMP/-" ] || fail "generate -o - made a file named '-'"
 expect_exit 2 "more clues than cells" -- "$FGM" generate --box 3 --min-clues 82
 expect_err "^fgm: generate: --min-clues 82: a 9x9 grid has 81 cells$" "more clues than cells"
 expect_exit 0 "as many clues as cells" -- "$FGM" generate --box 2 --min-clues 16
