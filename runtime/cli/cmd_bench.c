@@ -231,6 +231,20 @@ backend_report(const fgm_bench *b, const bench_model *bm)
         printf("plugin for %s: could not be built\n", label);
 }
 
+/* The first of the N names in LIST that an earlier one repeats, or
+ * NULL. */
+static const char *
+repeated(const char *const *list, int n)
+{
+    int i, j;
+
+    for (i = 1; i < n; i++)
+        for (j = 0; j < i; j++)
+            if (strcmp(list[i], list[j]) == 0)
+                return list[i];
+    return NULL;
+}
+
 /* Splits the comma list S (modified in place) into OUT[0..MAX-1].
  * Returns the number of items, which is more than MAX when some did not
  * fit (the caller refuses the list rather than run part of it). */
@@ -355,6 +369,11 @@ cmd_bench(cli_args *a)
                         "at most %d", nbackends, (int)CLI_COUNTOF(backends));
         goto out;
     }
+    if ((val = repeated(backends, nbackends)) != NULL) {
+        code = cli_fail(CLI_EUSAGE, "bench: backend '%s' is listed twice",
+                        val);
+        goto out;
+    }
     for (i = 0; i < nbackends; i++)
         if (fgm_bench_backend_find(backends[i]) < 0) {
             code = cli_fail(CLI_EUSAGE, "bench: unknown backend '%s' (auto, "
@@ -411,6 +430,14 @@ cmd_bench(cli_args *a)
             solvers[o.nsolvers] = labels[o.nsolvers];
             o.nsolvers++;
         }
+    }
+    if ((val = repeated(solvers, o.nsolvers)) != NULL) {
+        /* Two rows of one name (dlx,dlx; ep-robust@compiled and
+         * ep-robust with --backends compiled): the table could not tell
+         * them apart. */
+        code = cli_fail(CLI_EUSAGE, "bench: solver row '%s' is listed "
+                        "twice", val);
+        goto out;
     }
     /* A report that cannot be written is said now, not after a run of
      * minutes; two reports to one file would leave only the last. */

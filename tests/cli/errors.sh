@@ -103,6 +103,13 @@ expect_err "bench: --solvers names 65 solvers; at most 64" "bench: 65 solvers"
 many=$(printf 'ep-robust,%.0s' $(seq 22))
 expect_exit 2 "bench: 66 solver rows" -- "$FGM" bench --solvers "$many" --backends auto,compiled,interpreted "$TMP/len.txt"
 expect_err "bench: more than 64 solver rows" "bench: 66 solver rows"
+# A row listed twice could not be told apart in the table: refused.
+expect_exit 2 "bench: a solver twice" -- "$FGM" bench --solvers dlx,norvig,dlx "$TMP/len.txt"
+expect_err "bench: solver row 'dlx' is listed twice" "bench: a solver twice"
+expect_exit 2 "bench: a row twice" -- "$FGM" bench --solvers ep-robust@compiled,ep-robust --backends compiled,interpreted "$TMP/len.txt"
+expect_err "bench: solver row 'ep-robust@compiled' is listed twice" "bench: a row twice"
+expect_exit 2 "bench: a backend twice" -- "$FGM" bench --solvers ep-robust --backends compiled,compiled "$TMP/len.txt"
+expect_err "bench: backend 'compiled' is listed twice" "bench: a backend twice"
 expect_exit 2 "unknown command" -- "$FGM" frobnicate
 expect_exit 2 "no arguments" -- "$FGM"
 expect_exit 2 "bad -j" -- "$FGM" solve -j 0 "$TMP/len.txt"
