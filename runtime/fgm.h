@@ -353,6 +353,12 @@ typedef struct fgm_run_opts {
                                 * were, and the change a tolerance test
                                 * sees leaves them out: with a tolerance,
                                 * the two modes may stop a sweep apart. */
+    double deadline;           /* fgm_now() time after which the run stops
+                                * within a few sweeps (FGM_ETIMEOUT; the
+                                * beliefs are those of the sweeps run);
+                                * 0: none.  Solvers pass their per-puzzle
+                                * deadline, so that a long --iters cannot
+                                * outrun --timeout-ms. */
 } fgm_run_opts;
 
 typedef struct fgm_run_info {
@@ -428,7 +434,9 @@ fgm_status fgm_model_observe_clue(fgm_model *m, int v, int value);
 /* Clears every observation (nothing for M NULL). */
 void fgm_model_clear(fgm_model *m);
 
-/* Runs inference from fresh messages.  OPTS and INFO may be NULL. */
+/* Runs inference from fresh messages.  OPTS and INFO may be NULL.
+ * Returns FGM_OK, FGM_ETIMEOUT when OPTS->deadline stopped it (INFO and
+ * the readers below then hold what its sweeps reached), or FGM_EINVAL. */
 fgm_status fgm_model_run(fgm_model *m, const fgm_run_opts *opts,
                          fgm_run_info *info);
 

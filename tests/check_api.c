@@ -357,6 +357,70 @@ START_TEST(test_observe_clue)
 }
 END_TEST
 
+/* A run's deadline: checked every fourth sweep (never after the last),
+ * so a deadline already past stops a long run after four sweeps, with
+ * readable beliefs, and leaves a four-sweep run alone. */
+START_TEST(test_run_deadline)
+{
+    fgm_ir *plain = fgm_ir_sudoku(2), *ir = fgm_ir_robust(plain);
+    fgm_model_opts mo = { FGM_BACKEND_INTERPRETED, NULL, NULL, NULL };
+    fgm_run_opts ro;
+    fgm_run_info info;
+    fgm_model *m;
+    double p[4];
+
+    ck_assert_int_eq(fgm_model_open_ir(ir, &mo, &m, NULL, NULL), FGM_OK);
+    memset(&ro, 0, sizeof ro);
+    ro.iterations = 1000;
+    ro.deadline = fgm_now() - 1.0;
+    ck_assert_int_eq(fgm_model_run(m, &ro, &info), FGM_ETIMEOUT);
+    ck_assert_int_eq(info.sweeps, 4);
+    ck_assert_int_eq(fgm_model_marginal(m, 0, p), FGM_OK);
+    ro.iterations = 4;
+    ck_assert_int_eq(fgm_model_run(m, &ro, &info), FGM_OK);
+    ck_assert_int_eq(info.sweeps, 4);
+    ro.iterations = 1000;
+    ro.deadline = 0.0;
+    ck_assert_int_eq(fgm_model_run(m, &ro, &info), FGM_OK);
+    ck_assert_int_eq(info.sweeps, 1000);
+    ro.deadline = fgm_now() + 3600.0;
+    ck_assert_int_eq(fgm_model_run(m, &ro, &info), FGM_OK);
+    ck_assert_int_eq(info.sweeps, 1000);
+    fgm_model_free(m);
+    fgm_ir_free(plain);
+}
+END_TEST
+
+/* The EP solvers hand their puzzle's deadline to each inference: a
+ * million sweeps (10-40 s on 9x9) cannot outrun a 1 ms timeout. */
+START_TEST(test_solve_ep_deadline)
+{
+    static const char *const names[] = { "ep-robust", "ep-robust2",
+                                         "ep-iterative" };
+    fgm_puzzle p = puzzle(EASY);
+    fgm_ir *plain = fgm_ir_sudoku(3), *ir = fgm_ir_robust(plain);
+    fgm_status st;
+    fgm_csp *csp = fgm_csp_new(ir, &st);
+    fgm_solve_opts so;
+    fgm_solve_result res;
+    size_t i;
+
+    memset(&so, 0, sizeof so);
+    so.backend = FGM_BACKEND_INTERPRETED;
+    so.iterations = FGM_MAX_ITERATIONS;
+    for (i = 0; i < sizeof names / sizeof *names; i++) {
+        st = fgm_solve_puzzle(fgm_solver_find(names[i]), csp, &so, &p, 1,
+                              1.0, NULL, &res);
+        ck_assert_msg(st == FGM_ETIMEOUT, "%s: %s", names[i],
+                      fgm_strerror(st));
+        ck_assert_int_lt(res.stats.sweeps, 100000);
+    }
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+    fgm_ir_free(plain);
+}
+END_TEST
+
 /* Without a prior the clue observes the variable itself (the dice). */
 START_TEST(test_observe_clue_plain)
 {
@@ -1228,6 +1292,8 @@ api_suite(void)
     tcase_add_test(core, test_ir_queries);
     tcase_add_test(core, test_observe_clue);
     tcase_add_test(core, test_observe_clue_plain);
+    tcase_add_test(core, test_run_deadline);
+    tcase_add_test(core, test_solve_ep_deadline);
     tcase_add_test(core, test_exact_counts);
     tcase_add_test(core, test_exact_unused_prior);
     tcase_add_test(core, test_generate_puzzle);

@@ -210,8 +210,8 @@ cmd_solve(cli_args *a)
                                          &threads))
                 return CLI_EUSAGE;
         } else if ((r = cli_opt_value(a, "--iters", &val)) != 0) {
-            if (r < 0 || !cli_parse_long("solve", "--iters", val, 1, 100000,
-                                         &iters))
+            if (r < 0 || !cli_parse_long("solve", "--iters", val, 1,
+                                         FGM_MAX_ITERATIONS, &iters))
                 return CLI_EUSAGE;
         } else if ((r = cli_opt_value(a, "--fix", &val)) != 0) {
             if (r < 0 || !cli_parse_long("solve", "--fix", val, 1, 100000,

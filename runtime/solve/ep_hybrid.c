@@ -354,7 +354,8 @@ search(ws *w, fgm_solve_job *job, int depth)
         return TIMEOUT;
     for (v = 0; v < csp->nvars; v++)
         fgm_ep_observe(w->ep, v, g[v]);
-    fgm_ep_infer_sweeps(w->ep, job, w->sweeps, 0);
+    if (fgm_ep_infer_sweeps(w->ep, job, w->sweeps, 0) == FGM_ETIMEOUT)
+        return TIMEOUT;
     cell = best_margin_cell(w, g, mode);
     if (cell < 0 || depth + 1 >= w->levels)
         return FAILED;

@@ -99,7 +99,8 @@ solve(fgm_solve_job *job)
         /* Inferences are long: check the deadline before each one. */
         if (job->deadline > 0 && fgm_now() > job->deadline)
             return FGM_ETIMEOUT;
-        fgm_ep_infer(w->ep, job);
+        if (fgm_ep_infer(w->ep, job) == FGM_ETIMEOUT)
+            return FGM_ETIMEOUT;
         for (v = 0; v < nvars; v++)
             if (w->cells[v] < 0)
                 w->answer[v] = fgm_ep_answer(w->ep, v, &w->mode[v]);

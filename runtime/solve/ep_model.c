@@ -153,26 +153,29 @@ fgm_ep_observe(fgm_ep *ep, int v, int value)
     fgm_model_observe_clue_eps(ep->model, v, value, ep->clue_eps);
 }
 
-void
+fgm_status
 fgm_ep_infer(fgm_ep *ep, fgm_solve_job *job)
 {
-    fgm_ep_infer_sweeps(ep, job, 0, 0);
+    return fgm_ep_infer_sweeps(ep, job, 0, 0);
 }
 
-void
+fgm_status
 fgm_ep_infer_sweeps(fgm_ep *ep, fgm_solve_job *job, int sweeps, int warm)
 {
     fgm_run_opts ro;
     fgm_run_info info;
+    fgm_status st;
 
     memset(&ro, 0, sizeof ro);
     ro.iterations = job->opts->iterations > 0 ? job->opts->iterations
                                               : sweeps;
     ro.warm = warm;
-    fgm_model_run(ep->model, &ro, &info);
+    ro.deadline = job->deadline;
+    st = fgm_model_run(ep->model, &ro, &info);
     job->stats.inferences++;
     job->stats.sweeps += info.sweeps;
     job->stats.compiled = fgm_model_is_compiled(ep->model);
+    return st;
 }
 
 int

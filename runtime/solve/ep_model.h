@@ -47,13 +47,14 @@ FGM_INTERNAL void fgm_ep_free(fgm_ep *ep);
 FGM_INTERNAL void fgm_ep_observe(fgm_ep *ep, int v, int value);
 
 /* Runs one inference (ITERATIONS sweeps, 0: the model's), counting it in
- * JOB's stats. */
-FGM_INTERNAL void fgm_ep_infer(fgm_ep *ep, fgm_solve_job *job);
+ * JOB's stats.  Returns FGM_OK, or FGM_ETIMEOUT when JOB's deadline cut
+ * it short (its beliefs are then unfinished: give up the puzzle). */
+FGM_INTERNAL fgm_status fgm_ep_infer(fgm_ep *ep, fgm_solve_job *job);
 
 /* The same with SWEEPS sweeps when opts->iterations does not say (0: the
  * model's), from the last run's messages when WARM is 1. */
-FGM_INTERNAL void fgm_ep_infer_sweeps(fgm_ep *ep, fgm_solve_job *job,
-                                      int sweeps, int warm);
+FGM_INTERNAL fgm_status fgm_ep_infer_sweeps(fgm_ep *ep, fgm_solve_job *job,
+                                            int sweeps, int warm);
 
 /* The answer for V: the argmax of the posterior over p when V has a
  * Dirichlet node (the seed reads the mode of ProbCells), else of V's

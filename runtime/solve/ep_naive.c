@@ -99,6 +99,7 @@ solve(fgm_solve_job *job)
     char name[FGM_IR_MAXNAME];
     fgm_solve_opts opts;
     fgm_ep *ep;
+    fgm_status st;
     int v, compiled;
 
     if (!ir)
@@ -110,13 +111,15 @@ solve(fgm_solve_job *job)
     ep = fgm_ep_new(job->csp, ir, &opts);
     if (!ep)
         return FGM_EUNSOLVED;
-    fgm_ep_infer(ep, job);
-    for (v = 0; v < job->csp->nvars; v++)
+    st = fgm_ep_infer(ep, job);
+    for (v = 0; v < job->csp->nvars && st == FGM_OK; v++)
         job->solution[v] = fgm_ep_answer(ep, v, NULL);
     compiled = fgm_model_is_compiled(ep->model);
     fgm_ep_free(ep);
     if (compiled)
         remove_plugin(job->opts, name);
+    if (st != FGM_OK)
+        return st;
     job->stats.errors = fgm_ep_errors(job->csp, job->solution);
     return FGM_OK;
 }

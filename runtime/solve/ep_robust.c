@@ -42,7 +42,8 @@ solve(fgm_solve_job *job)
 
     for (v = 0; v < job->csp->nvars; v++)
         fgm_ep_observe(ep, v, job->given[v]);
-    fgm_ep_infer(ep, job);
+    if (fgm_ep_infer(ep, job) == FGM_ETIMEOUT)
+        return FGM_ETIMEOUT;
     for (v = 0; v < job->csp->nvars; v++)
         job->solution[v] = job->given[v] >= 0 ? job->given[v]
                                               : fgm_ep_answer(ep, v, NULL);
