@@ -55,13 +55,13 @@ done
 
 echo
 echo "== Decimation solvers (seed-faithful and improved) on the public corpora"
-"$FGM" bench --solvers ep-hybrid,ep-hybrid2,bp-decimate,bp-decimate2,bp-backtrack,alldiff-max,alldiff-max2,alldiff-sum,alldiff-sum2,alldiff-max3,alldiff-sum3 \
+"$FGM" bench --solvers ep-hybrid,ep-hybrid2,bp-decimate,bp-decimate2,bp-decimate3,bp-backtrack,alldiff-max,alldiff-max2,alldiff-sum,alldiff-sum2,alldiff-max3,alldiff-sum3 \
     --timeout-ms 60000 --csv "$OUT/decimation.csv" --svg "$OUT/decimation.svg" \
     "$P/easy50.txt" "$P/hardest.txt" "$P/top95.txt"
 
 echo
 echo "== BP decimation on easy51 (the seed's corpus for it)"
-"$FGM" bench --solvers bp-decimate,bp-decimate2,bp-backtrack \
+"$FGM" bench --solvers bp-decimate,bp-decimate2,bp-decimate3,bp-backtrack \
     --timeout-ms 60000 --csv "$OUT/easy51.csv" "$P/easy51.txt"
 
 echo
@@ -72,7 +72,7 @@ echo "== Compiled against interpreted, decimation solvers"
 
 echo
 echo "== Every solver on the generated 16x16 puzzles (timeout 10 s)"
-"$FGM" bench --solvers backtrack,mrv,ac3,fc,mac,norvig,dlx,ep-naive,ep-robust,ep-iterative,ep-hybrid,ep-hybrid2,bp-decimate,bp-decimate2,bp-backtrack,alldiff-max,alldiff-sum,alldiff-max2,alldiff-sum2,alldiff-max3,alldiff-sum3 \
+"$FGM" bench --solvers backtrack,mrv,ac3,fc,mac,norvig,dlx,ep-naive,ep-robust,ep-iterative,ep-hybrid,ep-hybrid2,bp-decimate,bp-decimate2,bp-decimate3,bp-backtrack,alldiff-max,alldiff-sum,alldiff-max2,alldiff-sum2,alldiff-max3,alldiff-sum3 \
     --timeout-ms 10000 --csv "$OUT/sixteen.csv" --svg "$OUT/sixteen.svg" \
     puzzles/generated_16x16.txt
 

@@ -1,4 +1,4 @@
-/* tests/check_solvers.c: the search solvers ep-hybrid, bp-decimate, bp-backtrack.
+/* tests/check_solvers.c: the search solvers ep-hybrid, bp-decimate(3), bp-backtrack.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Every solve goes through the runner (solve/run.h), which verifies the
@@ -41,6 +41,7 @@ static const fgm_solver *const solvers[] = {
     &fgm_solver_ep_hybrid,
     &fgm_solver_bp_decimate,
     &fgm_solver_bp_backtrack,
+    &fgm_solver_bp_decimate3,
 };
 
 static void
@@ -179,6 +180,41 @@ START_TEST(test_decimate2_rounds)
     ck_assert_int_eq(res.stats.restarts, 0);
     ck_assert_msg(res.stats.inferences < 10, "rounds: %ld",
                   res.stats.inferences);
+    test_fixture_free(&f);
+}
+END_TEST
+
+/* bp-decimate3 fixes every cell whose support is one value in one round:
+ * Easy #1 in one attempt, 36 decisions, no draw; and it takes both Medium
+ * grids of notebook 000, which bp-decimate gives up (4 attempts), to a
+ * solution by restarts, each failed attempt one contradiction.  The
+ * solutions are checked here too, not only by the runner. */
+START_TEST(test_decimate3)
+{
+    const char *const grids[] = { SEED000_MEDIUM1, SEED000_MEDIUM2 };
+    test_fixture f = test_fixture_new(fgm_ir_sudoku(3));
+    int given[81], sol[81];
+    fgm_solve_result res;
+    size_t g;
+
+    ck_assert_int_eq(run(&fgm_solver_bp_decimate3, f.csp, SEED000_EASY1, 0,
+                         0, NULL, sol, &res), FGM_OK);
+    ck_assert_int_eq(res.stats.decisions, 36);
+    ck_assert_int_eq(res.stats.restarts, 0);
+    ck_assert_msg(res.stats.inferences < 10, "rounds: %ld",
+                  res.stats.inferences);
+    test_given(SEED000_EASY1, given);
+    ck_assert_msg(fgm_csp_verify(f.csp, given, sol),
+                  "bp-decimate3's Easy #1 grid is a solution");
+    for (g = 0; g < FGM_COUNTOF(grids); g++) {
+        ck_assert_int_eq(run(&fgm_solver_bp_decimate3, f.csp, grids[g], 1, 0,
+                             NULL, sol, &res), FGM_OK);
+        ck_assert_msg(res.solved, "bp-decimate3 solves Medium #%zu", g + 1);
+        test_given(grids[g], given);
+        ck_assert_msg(fgm_csp_verify(f.csp, given, sol),
+                      "bp-decimate3's Medium #%zu grid is a solution", g + 1);
+        ck_assert_int_eq(res.stats.contradictions, res.stats.restarts);
+    }
     test_fixture_free(&f);
 }
 END_TEST
@@ -374,6 +410,7 @@ solvers_suite(void)
     tcase_add_test(core, test_hybrid_medium);
     tcase_add_test(core, test_decimate_counts);
     tcase_add_test(core, test_decimate2_rounds);
+    tcase_add_test(core, test_decimate3);
     tcase_add_test(core, test_decimate_fix_per_round);
     tcase_add_test(core, test_backtrack_counts);
     tcase_add_loop_test(core, test_deterministic, 0, n);

@@ -45,7 +45,7 @@ echo "== The decimation solvers on notebook 002's hard grids (hardest.txt 1-10)"
 echo "   (seed: v3 solved its Medium grid, hardest line 2, in 7 EP inferences
     and 10 decisions, 239 ms; v4, alldiff max-product, 9/11 of hardest at
     12-21 s a grid)"
-for s in ep-hybrid ep-hybrid2 bp-decimate2 alldiff-max alldiff-max2; do
+for s in ep-hybrid ep-hybrid2 bp-decimate2 bp-decimate3 alldiff-max alldiff-max2; do
     "$FGM" solve --solver "$s" --timeout-ms 5000 --csv puzzles/seed002_hardest.txt \
         2>&1 >"$OUT/$s.hardest.csv" | grep -v rebuilding
 done

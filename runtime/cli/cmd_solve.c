@@ -156,8 +156,8 @@ usage(void)
             "PUZZLES|-\n"
             "probabilistic solvers: --backend auto|compiled|interpreted, "
             "--iters N,\n  --fix K (ep-iterative, bp-decimate, "
-            "bp-decimate2), --restarts N (alldiff-*),\n  --out-dir DIR; "
-            "-D NAME=VALUE sets a const of a .fgm model\n");
+            "bp-decimate2), --restarts N (alldiff-*,\n  bp-decimate3), "
+            "--out-dir DIR; -D NAME=VALUE sets a const of a .fgm model\n");
     return CLI_EUSAGE;
 }
 
@@ -268,9 +268,11 @@ cmd_solve(cli_args *a)
     if (iters && out.exact)
         return cli_fail(CLI_EUSAGE, "solve: --iters sets the sweeps of the "
                         "probabilistic solvers; %s is exact", solver_name);
-    if (restarts >= 0 && strncmp(solver_name, "alldiff-", 8) != 0)
+    if (restarts >= 0 && strncmp(solver_name, "alldiff-", 8) != 0
+        && strcmp(solver_name, "bp-decimate3") != 0)
         return cli_fail(CLI_EUSAGE, "solve: --restarts sets the restarts of "
-                        "the alldiff-* solvers, not %s", solver_name);
+                        "the alldiff-* solvers and bp-decimate3, not %s",
+                        solver_name);
     if (cap_set && !count)
         return cli_fail(CLI_EUSAGE, "solve: --cap N goes with --count");
     if (count && strcmp(solver_name, "dlx") != 0)

@@ -1,4 +1,4 @@
-/* runtime/solve/alldiff_decimate.c: alldiff-max, alldiff-sum (the seed's v4) and their tuned variants.
+/* runtime/solve/alldiff_decimate.c: alldiff-max, alldiff-sum (the seed's v4), their tuned variants, and bp-decimate3.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Seed: notebook 000 section 8 (Arity9MaxProductSolver, a C# port of the
@@ -174,6 +174,64 @@
  *   fewer.  9x9, seeds 0-3: top95 95/95 each, 380/4853 attempts succeed
  *   (7.8%; sum2 with seed 0: 95/25275, 0.38%, 113 s of wall time against
  *   0.8-1.6 s); hardest 11/11 each, 44/504 (8.7%; sum2 44/988, 4.5%).
+ * bp-decimate3 runs alldiff-sum3's decimation on bp-decimate's factor
+ * graph, every alldiff lowered to pairwise != factors (cfg->pairwise):
+ * every run 4 undamped sweeps from fresh messages, beliefs read as their
+ * supports (over 1e-25 of the largest), the cells whose support is one
+ * value fixed together, a plateau draw at a least-support cell of nearly
+ * the widest reach, the prefix saved, 10000 restarts; a pairwise
+ * ("bp-decimate") solver that stays purely probabilistic.  What the
+ * pairwise graph cannot give is the matching: a != message zeroes a value
+ * only when the other cell's cavity is a point mass on it, so a support
+ * is what the fixed peers leave (naked singles), never a value that is
+ * the only place left for it in a unit (hidden singles), and attempts
+ * need far more draws than alldiff-max3's.  Measured on the first 20
+ * grids of top95 (timeout 5 s, -j 2, a shared 2-core machine under load;
+ * "a/b": grids solved / attempts made, solved = attempts that succeeded):
+ *   - alldiff-max3's max-product as it is (cold, undamped, to 1e-6):
+ *     seed 0 5/4737 (0.11%); its runs take about 20 sweeps (max-product
+ *     on pairwise factors settles slowly), an attempt about 14 ms against
+ *     2 ms for 4 sum-product sweeps (top95 line 1, 300 restarts: 4.2 s
+ *     against 0.55 s), for supports of the same kind (a pairwise
+ *     max-product message, too, excludes a value only when the other
+ *     cell has it alone);
+ *   - sum-product, 4 sweeps, draws uniform over the support (sum3's),
+ *     seeds 0-2: 14/21477, 9/17971, 11/19525 (0.06%);
+ *   - draws in proportion to the square root of the belief over the
+ *     support (cfg->sqrt_draw, kept): 15/12734, 13/12373, 13/14870
+ *     (0.1%); in proportion to the belief: 14/10171, 10/13911 (seeds
+ *     0-1).  So here, unlike with alldiff-sum3's native factors (its
+ *     forced harness), the graded beliefs after 4 sweeps carry some
+ *     information about the value; the square root tempers it;
+ *   - sweeps per run (square-root draws, seed 1): 3 13/18280, 4 13/12373,
+ *     5 9/21506; (draws by the belief, seed 0) 6 13/10559, 10 9/19499.
+ *     Not checked against the solutions; likely graded values falling
+ *     under the threshold, so wrong cells read as sure;
+ *   - the threshold (seed 0): 1e-20 15/18090, 1e-28 11/14704, 1e-25
+ *     kept (alldiff-sum3's); graded supports instead, values under 1e-4
+ *     (1e-2) of the largest read as excluded, 12/28170 (3/71878); 8
+ *     sweeps with 1e-4 0/78665, with 1e-8 5/34899;
+ *   - graded sure cells (also sure: a graded margin of 0.99) 4/38715,
+ *     four grids failing before any draw;
+ *   - damping 0.3: 0/58415 (in 4 damped sweeps no message reaches its
+ *     zero, so nothing is ever sure);
+ *   - bp-decimate's cell choice (the largest graded margin), the value
+ *     drawn by the belief 3/26261, its most probable value 0/36905; among
+ *     the cells of widest reach the one of largest graded margin, draws
+ *     by the belief 1/32618, by its square root 8/16660: the graded
+ *     beliefs help to weigh a draw's values, not to choose its cell.
+ *   Full corpora, `fgm solve --seed 0 --timeout-ms 10000 -j 2`, compiled,
+ *   the same loaded machine (median ms over the solved grids; attempts
+ *   made in all):
+ *                bp-decimate3               bp-decimate2   alldiff-max3
+ *     easy50     50/50   5.0 ms, 1082 att.  35/50   7.5    50/50  1.8
+ *     easy51     51/51   5.1 ms,  858       36/51  10.0    51/51  1.6
+ *     hardest    11/11  41.9 ms,  797        2/11  56.0    11/11  4.7
+ *     top95      78/95   522 ms, 70878       0/95  64.2    95/95  26.8
+ *     16x16       0/10  (1504 attempts)      0/10          6/10  3311
+ *   bp-decimate2's medians are 1.5-5x README's (the machine was loaded
+ *   throughout).  16x16: none of 1504 attempts succeeded; with naked
+ *   singles only, an attempt there needs far more draws (not measured).
  * Tried and dropped (top95): a sum-product witness run at each plateau to
  * choose the cell (first 30 grids: 4.5% of attempts succeed, against
  * 17.6%) or only the value (8.7-10%), 6-10x slower per attempt; any
@@ -212,6 +270,11 @@ typedef struct adcfg {
     double zero;            /* > 0: a belief is read as its support, the
                              * values over zero times its largest, each
                              * equally likely (margin_of); 0: as it is */
+    int pairwise;           /* the alldiffs lowered to pairwise != factors
+                             * (bp-decimate3), not native */
+    int sqrt_draw;          /* a plateau draw in proportion to the square
+                             * root of the belief over its support, not
+                             * uniform (with zero > 0; sqrt_weights) */
 } adcfg;
 
 #define TIE 1e-12           /* margins within this of the best are tied */
@@ -222,25 +285,25 @@ typedef struct adcfg {
 /* The seed's v4 (Arity9MaxProductSolver's properties). */
 static const adcfg cfg_max = {
     FGM_ALGO_BP_MAX, 30, 4, 30, 0.5, 0.5, 0.0, 0.6, 0.25, 0.0, 0, 0, 0, 0, 0,
-    0.0,
+    0.0, 0, 0,
 };
 static const adcfg cfg_sum = {
     FGM_ALGO_BP_SUM, 30, 4, 30, 0.5, 0.5, 0.0, 0.6, 0.25, 0.0, 0, 0, 0, 0, 0,
-    0.0,
+    0.0, 0, 0,
 };
 static const adcfg cfg_max2 = {
     FGM_ALGO_BP_MAX, 30, 10, 10000, 0.5, 0.0, 1e-6, 0.0, 0.25, 0.99, 1, 1, 1,
-    0, 0, 0.0,
+    0, 0, 0.0, 0, 0,
 };
 static const adcfg cfg_sum2 = {
     FGM_ALGO_BP_SUM, 30, 4, 10000, 0.5, 0.5, 0.0, 2.0, 0.25, 0.9999, 1, 1, 0,
-    0, 0, 0.0,
+    0, 0, 0.0, 0, 0,
 };
 /* Every run undamped from fresh messages, to 1e-6 within 100 sweeps
  * (they take about 10). */
 static const adcfg cfg_max3 = {
     FGM_ALGO_BP_MAX, 100, 100, 10000, 0.0, 0.0, 1e-6, 0.0, 0.25, 0.99, 1, 1,
-    1, 1, 1, 0.0,
+    1, 1, 1, 0.0, 0, 0,
 };
 /* Every run 4 undamped sweeps from fresh messages: sum-product's graded
  * beliefs grow confidently wrong with the sweeps (16x16: 6 undamped or 12
@@ -250,7 +313,16 @@ static const adcfg cfg_max3 = {
  * sweeps no value any matching allows falls under 1e-25. */
 static const adcfg cfg_sum3 = {
     FGM_ALGO_BP_SUM, 4, 4, 10000, 0.0, 0.0, 0.0, 0.0, 0.25, 0.9999, 1, 1, 1,
-    1, 1, 1e-25,
+    1, 1, 1e-25, 0, 0,
+};
+
+/* alldiff-sum3's decimation on pairwise != factors: 4 undamped sweeps
+ * from fresh messages per run, beliefs read as their supports, draws at
+ * the two-valued cell of widest reach, in proportion to the square root
+ * of the belief (see the top comment). */
+static const adcfg cfg_bp3 = {
+    FGM_ALGO_BP_SUM, 4, 4, 10000, 0.0, 0.0, 0.0, 0.0, 0.25, 0.9999, 1, 1, 1,
+    1, 1, 1e-25, 1, 1,
 };
 
 typedef struct ws {
@@ -262,6 +334,8 @@ typedef struct ws {
     int *tied;          /* nvars: candidate cells */
     double *margin;     /* nvars: margin (or entropy) of a free cell */
     double *bel;        /* maxcard: one belief, normalized */
+    double *raw;        /* maxcard: one belief as BP left it
+                         * (cfg->sqrt_draw) */
     unsigned long long *supp;   /* nvars: support of a free cell's belief
                                  * (cfg->bivalue) */
     /* The deterministic prefix (cfg->cache). */
@@ -285,6 +359,7 @@ ws_free(void *p)
     free(w->tied);
     free(w->margin);
     free(w->bel);
+    free(w->raw);
     free(w->supp);
     free(w->snap);
     free(w->snap_value);
@@ -305,10 +380,15 @@ open_model(ws *w, const fgm_solve_opts *opts)
      * collide with another solver's settings for the same model.  The
      * variants of one algorithm share the IR: they differ only in run
      * options. */
-    snprintf(name, sizeof name, "%.*s_v4", FGM_IR_MAXNAME - 4, ir->name);
+    if (w->cfg->pairwise)
+        snprintf(name, sizeof name, "%.*s_v4pw", FGM_IR_MAXNAME - 6,
+                 ir->name);
+    else
+        snprintf(name, sizeof name, "%.*s_v4", FGM_IR_MAXNAME - 4, ir->name);
     memcpy(ir->name, name, sizeof name);
     ir->infer.algo = w->cfg->algo;
-    ir->infer.alldiff = FGM_ALLDIFF_NATIVE;
+    ir->infer.alldiff = w->cfg->pairwise ? FGM_ALLDIFF_PAIRWISE
+                                         : FGM_ALLDIFF_NATIVE;
     ir->infer.schedule = FGM_SCHEDULE_PARALLEL;
     ir->infer.damping = cfg_max.damping;
     ir->infer.iterations = cfg_max.init_sweeps;
@@ -347,6 +427,13 @@ ws_open(const fgm_csp *csp, const fgm_solve_opts *opts, const adcfg *cfg)
     if (cfg->bivalue) {
         w->supp = malloc(n * sizeof *w->supp);
         if (!w->supp) {
+            ws_free(w);
+            return NULL;
+        }
+    }
+    if (cfg->sqrt_draw) {
+        w->raw = malloc(((size_t)csp->maxcard + 1) * sizeof *w->raw);
+        if (!w->raw) {
             ws_free(w);
             return NULL;
         }
@@ -402,6 +489,12 @@ static void *
 ws_new_sum3(const fgm_csp *csp, const fgm_solve_opts *opts)
 {
     return ws_open(csp, opts, &cfg_sum3);
+}
+
+static void *
+ws_new_bp3(const fgm_csp *csp, const fgm_solve_opts *opts)
+{
+    return ws_open(csp, opts, &cfg_bp3);
 }
 
 /* Whether the native alldiff operator runs every alldiff of CSP: one
@@ -570,6 +663,24 @@ draw(const ws *w, int v, gsl_rng *rng)
     return k - 1;
 }
 
+/* Replaces w->bel, V's support read by margin_of, by the square roots of
+ * V's belief on that support, normalized (cfg->sqrt_draw).  A support
+ * with no mass at all stays as margin_of left it. */
+static void
+sqrt_weights(ws *w, int v)
+{
+    int k = w->csp->card[v], j;
+    double sum = 0.0;
+
+    fgm_model_marginal(w->model, v, w->raw);
+    for (j = 0; j < k; j++)
+        sum += w->bel[j] > 0.0 ? sqrt(w->raw[j]) : 0.0;
+    if (!(sum > 0.0))
+        return;
+    for (j = 0; j < k; j++)
+        w->bel[j] = w->bel[j] > 0.0 ? sqrt(w->raw[j]) / sum : 0.0;
+}
+
 /* Fixes V to VALUE, counting a decision.  Returns 0 when the attempt is
  * doomed (a fixed peer holds VALUE, or a table has no tuple left) and the
  * configuration stops early, else 1. */
@@ -734,6 +845,8 @@ decide(ws *w, fgm_solve_job *job)
                                                     (unsigned long)ntied)];
     if (best < c->plateau) {
         margin_of(w, pick, &value);
+        if (c->sqrt_draw)
+            sqrt_weights(w, pick);
         value = draw(w, pick, job->rng);
     } else {
         value = w->best[pick];
@@ -892,6 +1005,18 @@ const fgm_solver fgm_solver_alldiff_sum3 = {
     FGM_SOLVER_RANDOM,
     refuses_sum,
     ws_new_sum3,
+    ws_free,
+    solve,
+};
+
+const fgm_solver fgm_solver_bp_decimate3 = {
+    "bp-decimate3",
+    "alldiff-sum3's decimation on bp-decimate's pairwise != factors: 4 "
+    "undamped sweeps from fresh messages per round, supports as sure "
+    "cells, draws by the square root of the belief, 10000 restarts",
+    FGM_SOLVER_RANDOM,
+    NULL,
+    ws_new_bp3,
     ws_free,
     solve,
 };

@@ -20,6 +20,7 @@ static const fgm_solver *const solvers[] = {
     &fgm_solver_ep_hybrid2,
     &fgm_solver_bp_decimate,
     &fgm_solver_bp_decimate2,
+    &fgm_solver_bp_decimate3,
     &fgm_solver_bp_backtrack,
     &fgm_solver_alldiff_max,
     &fgm_solver_alldiff_sum,

@@ -76,6 +76,7 @@ extern const fgm_solver fgm_solver_ep_hybrid;
 extern const fgm_solver fgm_solver_ep_hybrid2;
 extern const fgm_solver fgm_solver_bp_decimate;
 extern const fgm_solver fgm_solver_bp_decimate2;
+extern const fgm_solver fgm_solver_bp_decimate3;
 extern const fgm_solver fgm_solver_bp_backtrack;
 extern const fgm_solver fgm_solver_alldiff_max;
 extern const fgm_solver fgm_solver_alldiff_sum;

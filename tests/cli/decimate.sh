@@ -1,12 +1,12 @@
-# tests/cli/decimate.sh: ep-hybrid, bp-decimate(2) and bp-backtrack from the command line.
+# tests/cli/decimate.sh: ep-hybrid, bp-decimate(2, 3) and bp-backtrack from the command line.
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "$(dirname "$0")/common.bash"
 G="$TMP/gen"
 P=puzzles/seed000.txt
 
-# `fgm list` names the three solvers.
+# `fgm list` names the solvers.
 expect_exit 0 "list" -- "$FGM" list
-for s in ep-hybrid bp-decimate bp-decimate2 bp-backtrack; do
+for s in ep-hybrid bp-decimate bp-decimate2 bp-decimate3 bp-backtrack; do
     expect_out "^  $s " "fgm list shows $s"
 done
 
@@ -63,6 +63,19 @@ expect_err "solver=bp-decimate2 backend=interpreted solved=[234]/4" "bp-decimate
 cp "$TMP/out" "$TMP/d2.interpreted"
 expect_exit 0 "bp-decimate2 compiled" -- "$FGM" solve --solver bp-decimate2 --backend compiled --out-dir "$G" --csv $P
 same "$TMP/out" "$TMP/d2.interpreted" || fail "compiled and interpreted bp-decimate2 agree"
+
+# bp-decimate3: every grid, Medium ones included, by restarts; compiled
+# and interpreted alike; --restarts 0 leaves one attempt.
+expect_exit 0 "bp-decimate3" -- "$FGM" solve --solver bp-decimate3 --backend interpreted --seed 1 --csv $P
+expect_err "solver=bp-decimate3 backend=interpreted solved=4/4" "bp-decimate3 solves all four"
+[ "$(col decisions 1)" = 36 ] && [ "$(col restarts 1)" = 0 ] || fail "bp-decimate3 Easy #1: 36 decisions in one attempt"
+cp "$TMP/out" "$TMP/d3.interpreted"
+expect_exit 0 "bp-decimate3 compiled" -- "$FGM" solve --solver bp-decimate3 --backend compiled --out-dir "$G" --seed 1 --csv $P
+same "$TMP/out" "$TMP/d3.interpreted" || fail "compiled and interpreted bp-decimate3 agree"
+expect_exit 0 "bp-decimate3 --restarts 0" -- "$FGM" solve --solver bp-decimate3 --backend interpreted --restarts 0 --csv $P
+for r in 1 2 3 4; do
+    [ "$(col restarts $r)" = 0 ] || fail "bp-decimate3 --restarts 0, row $r: $(col restarts $r) restarts"
+done
 
 # A deadline: reported as timeouts, exit 0.
 expect_exit 0 "timeout" -- "$FGM" solve --solver bp-backtrack --backend interpreted --timeout-ms 1 $P
