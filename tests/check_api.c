@@ -391,16 +391,17 @@ START_TEST(test_run_deadline)
 }
 END_TEST
 
-/* The EP solvers hand their puzzle's deadline to each inference: a
- * million sweeps (10-40 s on 9x9) cannot outrun a 1 ms timeout. */
-START_TEST(test_solve_ep_deadline)
+/* The EP and BP solvers hand their puzzle's deadline to each inference:
+ * a million sweeps (10-40 s on 9x9) cannot outrun a 1 ms timeout. */
+START_TEST(test_solve_deadline_in_inference)
 {
     static const char *const names[] = { "ep-robust", "ep-robust2",
-                                         "ep-iterative" };
+                                         "ep-iterative", "bp-decimate",
+                                         "bp-decimate2", "bp-backtrack" };
     fgm_puzzle p = puzzle(EASY);
     fgm_ir *plain = fgm_ir_sudoku(3), *ir = fgm_ir_robust(plain);
     fgm_status st;
-    fgm_csp *csp = fgm_csp_new(ir, &st);
+    fgm_csp *robust = fgm_csp_new(ir, &st), *csp = fgm_csp_new(plain, &st);
     fgm_solve_opts so;
     fgm_solve_result res;
     size_t i;
@@ -409,12 +410,14 @@ START_TEST(test_solve_ep_deadline)
     so.backend = FGM_BACKEND_INTERPRETED;
     so.iterations = FGM_MAX_ITERATIONS;
     for (i = 0; i < sizeof names / sizeof *names; i++) {
-        st = fgm_solve_puzzle(fgm_solver_find(names[i]), csp, &so, &p, 1,
-                              1.0, NULL, &res);
+        st = fgm_solve_puzzle(fgm_solver_find(names[i]),
+                              i < 3 ? robust : csp, &so, &p, 1, 1.0, NULL,
+                              &res);
         ck_assert_msg(st == FGM_ETIMEOUT, "%s: %s", names[i],
                       fgm_strerror(st));
         ck_assert_int_lt(res.stats.sweeps, 100000);
     }
+    fgm_csp_free(robust);
     fgm_csp_free(csp);
     fgm_ir_free(ir);
     fgm_ir_free(plain);
@@ -1293,7 +1296,7 @@ api_suite(void)
     tcase_add_test(core, test_observe_clue);
     tcase_add_test(core, test_observe_clue_plain);
     tcase_add_test(core, test_run_deadline);
-    tcase_add_test(core, test_solve_ep_deadline);
+    tcase_add_test(core, test_solve_deadline_in_inference);
     tcase_add_test(core, test_exact_counts);
     tcase_add_test(core, test_exact_unused_prior);
     tcase_add_test(core, test_generate_puzzle);

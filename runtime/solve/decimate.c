@@ -123,6 +123,7 @@ fgm_decimate_run(fgm_decimate *d, int sweeps, int fresh, fgm_solve_job *job)
     fgm_model *m = d->model;
     fgm_run_opts ro;
     fgm_run_info info;
+    fgm_status st;
 
     if (job->deadline > 0 && fgm_now() > job->deadline)
         return FGM_ETIMEOUT;
@@ -132,11 +133,12 @@ fgm_decimate_run(fgm_decimate *d, int sweeps, int fresh, fgm_solve_job *job)
     memset(&ro, 0, sizeof ro);
     ro.iterations = sweeps;
     ro.warm = !fresh;
-    fgm_model_run(m, &ro, &info);
+    ro.deadline = job->deadline;    /* --iters may ask for a million */
+    st = fgm_model_run(m, &ro, &info);
     job->stats.inferences++;
     job->stats.sweeps += info.sweeps;
     job->stats.compiled = fgm_model_is_compiled(m);
-    return FGM_OK;
+    return st;
 }
 
 const double *

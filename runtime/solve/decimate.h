@@ -61,8 +61,8 @@ FGM_INTERNAL void fgm_decimate_fix(fgm_decimate *d, int v, int value);
 /* Runs SWEEPS of the seed's sweeps, from fresh messages when FRESH is 1
  * (the seed's first sweep then changes nothing and is skipped), else from
  * the current ones, counting one inference and SWEEPS in JOB's stats.
- * Returns FGM_ETIMEOUT (nothing run) when JOB's deadline has passed, else
- * FGM_OK. */
+ * Returns FGM_ETIMEOUT when JOB's deadline has passed (before the run:
+ * nothing run; during it: the run stopped short), else FGM_OK. */
 FGM_INTERNAL fgm_status fgm_decimate_run(fgm_decimate *d, int sweeps,
                                          int fresh, fgm_solve_job *job);
 
