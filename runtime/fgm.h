@@ -493,6 +493,7 @@ typedef struct fgm_solver fgm_solver;
 /* Solver flags. */
 #define FGM_SOLVER_EXACT 1u   /* complete: finds a solution when one exists */
 #define FGM_SOLVER_RANDOM 2u  /* draws random numbers (seeded per puzzle) */
+#define FGM_SOLVER_RESTARTS 4u /* reads fgm_solve_opts.max_restarts */
 
 /* Number of solvers, and solver I (0..count-1, `fgm list` order; NULL
  * out of range). */
@@ -520,10 +521,10 @@ typedef struct fgm_solve_opts {
     int fix_per_round;   /* ep-iterative: cells fixed per inference; 0: 2 */
     fgm_diag_fn diag;    /* where plugin fallbacks are reported */
     void *diag_ctx;
-    int max_restarts;    /* alldiff-*: attempts after the first; 0: the
-                          * solver's default (30; 10000 for alldiff-max2,
-                          * alldiff-max3, alldiff-sum2 and alldiff-sum3),
-                          * < 0: none */
+    int max_restarts;    /* the FGM_SOLVER_RESTARTS solvers (alldiff-*,
+                          * bp-decimate3): attempts after the first; 0:
+                          * the solver's default (30; 10000 for the
+                          * tuned ones), < 0: none */
 } fgm_solve_opts;
 
 /* Counters of one solve (the CSV columns of `fgm solve --csv`). */

@@ -76,6 +76,14 @@ START_TEST(test_solver_registry)
     ck_assert(fgm_solver_flags(fgm_solver_find("dlx")) & FGM_SOLVER_EXACT);
     ck_assert(!(fgm_solver_flags(fgm_solver_find("ep-robust"))
                 & FGM_SOLVER_EXACT));
+    /* The solvers that read max_restarts say so (the CLI's --restarts
+     * check reads the flag). */
+    ck_assert(fgm_solver_flags(fgm_solver_find("alldiff-max"))
+              & FGM_SOLVER_RESTARTS);
+    ck_assert(fgm_solver_flags(fgm_solver_find("bp-decimate3"))
+              & FGM_SOLVER_RESTARTS);
+    ck_assert(!(fgm_solver_flags(fgm_solver_find("bp-decimate"))
+                & FGM_SOLVER_RESTARTS));
 }
 END_TEST
 

@@ -58,8 +58,10 @@ cmd_list(cli_args *a)
     for (i = 0; i < fgm_solver_count(); i++) {
         const fgm_solver *s = fgm_solver_at(i);
 
-        printf("  %-12s %s%s\n", fgm_solver_name(s), fgm_solver_summary(s),
-               (fgm_solver_flags(s) & FGM_SOLVER_EXACT) ? " [exact]" : "");
+        printf("  %-12s %s%s%s\n", fgm_solver_name(s), fgm_solver_summary(s),
+               (fgm_solver_flags(s) & FGM_SOLVER_EXACT) ? " [exact]" : "",
+               (fgm_solver_flags(s) & FGM_SOLVER_RESTARTS) ? " [restarts]"
+                                                           : "");
     }
     printf("algorithms:\n"
            "  ep           Infer.NET's EP: exact discrete messages, Dirichlet "

@@ -268,10 +268,10 @@ cmd_solve(cli_args *a)
     if (iters && out.exact)
         return cli_fail(CLI_EUSAGE, "solve: --iters sets the sweeps of the "
                         "probabilistic solvers; %s is exact", solver_name);
-    if (restarts >= 0 && strncmp(solver_name, "alldiff-", 8) != 0
-        && strcmp(solver_name, "bp-decimate3") != 0)
+    if (restarts >= 0
+        && !(fgm_solver_flags(bo.solver) & FGM_SOLVER_RESTARTS))
         return cli_fail(CLI_EUSAGE, "solve: --restarts sets the restarts of "
-                        "the alldiff-* solvers and bp-decimate3, not %s",
+                        "the solvers `fgm list` marks [restarts], not %s",
                         solver_name);
     if (cap_set && !count)
         return cli_fail(CLI_EUSAGE, "solve: --cap N goes with --count");

@@ -957,7 +957,7 @@ const fgm_solver fgm_solver_alldiff_max = {
     "native alldiff max-product BP, damping 0.5, 30 sweeps, margin "
     "decimation with 4 each, plateau draws, 30 noisy restarts (seed 000 "
     "s.8, v4)",
-    FGM_SOLVER_RANDOM,
+    FGM_SOLVER_RANDOM | FGM_SOLVER_RESTARTS,
     refuses_max,
     ws_new_max,
     ws_free,
@@ -968,7 +968,7 @@ const fgm_solver fgm_solver_alldiff_sum = {
     "alldiff-sum",
     "alldiff-max with sum-product alldiff messages (the seed's Ryser "
     "witness)",
-    FGM_SOLVER_RANDOM,
+    FGM_SOLVER_RANDOM | FGM_SOLVER_RESTARTS,
     refuses_sum,
     ws_new_sum,
     ws_free,
@@ -979,7 +979,7 @@ const fgm_solver fgm_solver_alldiff_max2 = {
     "alldiff-max2",
     "alldiff-max tuned: no noise, sure cells fixed together, undamped "
     "sweeps to 1e-6, least-entropy plateau draws, 10000 restarts",
-    FGM_SOLVER_RANDOM,
+    FGM_SOLVER_RANDOM | FGM_SOLVER_RESTARTS,
     refuses_max,
     ws_new_max2,
     ws_free,
@@ -990,7 +990,7 @@ const fgm_solver fgm_solver_alldiff_max3 = {
     "alldiff-max3",
     "alldiff-max2 with every run undamped from fresh messages and plateau "
     "draws at the two-valued cell of widest reach",
-    FGM_SOLVER_RANDOM,
+    FGM_SOLVER_RANDOM | FGM_SOLVER_RESTARTS,
     refuses_max,
     ws_new_max3,
     ws_free,
@@ -1002,7 +1002,7 @@ const fgm_solver fgm_solver_alldiff_sum3 = {
     "alldiff-sum with every run 4 undamped sweeps from fresh messages, "
     "beliefs read as their supports (sure: one value; draws uniform, at "
     "the two-valued cell of widest reach), 10000 restarts",
-    FGM_SOLVER_RANDOM,
+    FGM_SOLVER_RANDOM | FGM_SOLVER_RESTARTS,
     refuses_sum,
     ws_new_sum3,
     ws_free,
@@ -1014,7 +1014,7 @@ const fgm_solver fgm_solver_bp_decimate3 = {
     "alldiff-sum3's decimation on bp-decimate's pairwise != factors: 4 "
     "undamped sweeps from fresh messages per round, supports as sure "
     "cells, draws by the square root of the belief, 10000 restarts",
-    FGM_SOLVER_RANDOM,
+    FGM_SOLVER_RANDOM | FGM_SOLVER_RESTARTS,
     NULL,
     ws_new_bp3,
     ws_free,
@@ -1025,7 +1025,7 @@ const fgm_solver fgm_solver_alldiff_sum2 = {
     "alldiff-sum2",
     "alldiff-sum tuned: restart noise 2.0, sure cells fixed together, "
     "least-entropy plateau draws, 10000 restarts",
-    FGM_SOLVER_RANDOM,
+    FGM_SOLVER_RANDOM | FGM_SOLVER_RESTARTS,
     refuses_sum,
     ws_new_sum2,
     ws_free,

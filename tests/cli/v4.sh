@@ -190,7 +190,7 @@ for n in 0 3; do
         fail "--restarts $n: unsolved after $((n + 1)) attempts, got $(col contradictions 1)"
 done
 expect_exit 2 "--restarts with ep-hybrid" -- "$FGM" solve --solver ep-hybrid --restarts 3 $P
-expect_err "restarts of the alldiff-\* solvers and bp-decimate3, not ep-hybrid" "--restarts with ep-hybrid"
+expect_err "restarts of the solvers .fgm list. marks \[restarts\], not ep-hybrid" "--restarts with ep-hybrid"
 expect_exit 2 "--restarts -1" -- "$FGM" solve --solver alldiff-max --restarts -1 $P
 expect_err "--restarts wants an integer" "--restarts -1"
 
