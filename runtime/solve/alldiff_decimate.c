@@ -221,26 +221,31 @@ typedef struct adcfg {
 
 /* The seed's v4 (Arity9MaxProductSolver's properties). */
 static const adcfg cfg_max = {
-    FGM_ALGO_BP_MAX, 30, 4, 30, 0.5, 0.5, 0.0, 0.6, 0.25, 0.0, 0, 0, 0, 0, 0,
-    0.0,
+    .algo = FGM_ALGO_BP_MAX, .init_sweeps = 30, .decim_sweeps = 4,
+    .max_restarts = 30, .damping = 0.5, .decim_damping = 0.5, .noise = 0.6,
+    .plateau = 0.25,
 };
 static const adcfg cfg_sum = {
-    FGM_ALGO_BP_SUM, 30, 4, 30, 0.5, 0.5, 0.0, 0.6, 0.25, 0.0, 0, 0, 0, 0, 0,
-    0.0,
+    .algo = FGM_ALGO_BP_SUM, .init_sweeps = 30, .decim_sweeps = 4,
+    .max_restarts = 30, .damping = 0.5, .decim_damping = 0.5, .noise = 0.6,
+    .plateau = 0.25,
 };
 static const adcfg cfg_max2 = {
-    FGM_ALGO_BP_MAX, 30, 10, 10000, 0.5, 0.0, 1e-6, 0.0, 0.25, 0.99, 1, 1, 1,
-    0, 0, 0.0,
+    .algo = FGM_ALGO_BP_MAX, .init_sweeps = 30, .decim_sweeps = 10,
+    .max_restarts = 10000, .damping = 0.5, .tolerance = 1e-6, .plateau = 0.25,
+    .sure = 0.99, .early_abort = 1, .entropy = 1, .cache = 1,
 };
 static const adcfg cfg_sum2 = {
-    FGM_ALGO_BP_SUM, 30, 4, 10000, 0.5, 0.5, 0.0, 2.0, 0.25, 0.9999, 1, 1, 0,
-    0, 0, 0.0,
+    .algo = FGM_ALGO_BP_SUM, .init_sweeps = 30, .decim_sweeps = 4,
+    .max_restarts = 10000, .damping = 0.5, .decim_damping = 0.5, .noise = 2.0,
+    .plateau = 0.25, .sure = 0.9999, .early_abort = 1, .entropy = 1,
 };
 /* Every run undamped from fresh messages, to 1e-6 within 100 sweeps
  * (they take about 10). */
 static const adcfg cfg_max3 = {
-    FGM_ALGO_BP_MAX, 100, 100, 10000, 0.0, 0.0, 1e-6, 0.0, 0.25, 0.99, 1, 1,
-    1, 1, 1, 0.0,
+    .algo = FGM_ALGO_BP_MAX, .init_sweeps = 100, .decim_sweeps = 100,
+    .max_restarts = 10000, .tolerance = 1e-6, .plateau = 0.25, .sure = 0.99,
+    .early_abort = 1, .entropy = 1, .cache = 1, .cold = 1, .bivalue = 1,
 };
 /* Every run 4 undamped sweeps from fresh messages: sum-product's graded
  * beliefs grow confidently wrong with the sweeps (16x16: 6 undamped or 12
@@ -249,8 +254,9 @@ static const adcfg cfg_max3 = {
  * excludes sits at most about 1e-30 * 16^3 of its cell's largest; in 4
  * sweeps no value any matching allows falls under 1e-25. */
 static const adcfg cfg_sum3 = {
-    FGM_ALGO_BP_SUM, 4, 4, 10000, 0.0, 0.0, 0.0, 0.0, 0.25, 0.9999, 1, 1, 1,
-    1, 1, 1e-25,
+    .algo = FGM_ALGO_BP_SUM, .init_sweeps = 4, .decim_sweeps = 4,
+    .max_restarts = 10000, .plateau = 0.25, .sure = 0.9999, .early_abort = 1,
+    .entropy = 1, .cache = 1, .cold = 1, .bivalue = 1, .zero = 1e-25,
 };
 
 typedef struct ws {
