@@ -400,12 +400,16 @@ START_TEST(test_run_deadline)
 END_TEST
 
 /* The EP and BP solvers hand their puzzle's deadline to each inference:
- * a million sweeps (10-40 s on 9x9) cannot outrun a 1 ms timeout. */
+ * a million sweeps (10-40 s on 9x9) cannot outrun a 1 ms timeout.  (Not
+ * alldiff-max2/max3: their runs stop at a tolerance within tens of
+ * sweeps, whatever --iters says.) */
 START_TEST(test_solve_deadline_in_inference)
 {
     static const char *const names[] = { "ep-robust", "ep-robust2",
                                          "ep-iterative", "bp-decimate",
-                                         "bp-decimate2", "bp-backtrack" };
+                                         "bp-decimate2", "bp-backtrack",
+                                         "bp-decimate3", "alldiff-max",
+                                         "alldiff-sum3" };
     fgm_puzzle p = puzzle(EASY);
     fgm_ir *plain = fgm_ir_sudoku(3), *ir = fgm_ir_robust(plain);
     fgm_status st;

@@ -356,6 +356,30 @@ START_TEST(test_max2_unsat)
 }
 END_TEST
 
+/* The unsolvable grid again: the messages of alldiff-max3's and
+ * alldiff-sum3's first run leave cell (0,2) no value (empty_cell), so the
+ * puzzle is given up after that one run, with no decision: every restart
+ * would start from the same clues. */
+START_TEST(test_v3_empty)
+{
+    const fgm_solver *s = _i ? &fgm_solver_alldiff_sum3
+                             : &fgm_solver_alldiff_max3;
+    test_fixture m = test_fixture_new(fgm_ir_sudoku(2));
+    fgm_solve_result res;
+
+    ck_assert_int_eq(solve_grid(s, &m, unsat4, 5, 0, NULL, NULL, &res),
+                     FGM_EUNSOLVED);
+    ck_assert_msg(res.stats.inferences == 1 && res.stats.decisions == 0
+                  && res.stats.restarts == 0
+                  && res.stats.contradictions == 1,
+                  "%s: one run, no decision, one contradiction (got %ld "
+                  "inferences, %ld decisions, %ld restarts)", s->name,
+                  (long)res.stats.inferences, (long)res.stats.decisions,
+                  (long)res.stats.restarts);
+    test_fixture_free(&m);
+}
+END_TEST
+
 Suite *
 v4_suite(void)
 {
@@ -378,6 +402,7 @@ v4_suite(void)
     tcase_add_loop_test(each, test_refuses, 0, n);
     tcase_add_test(tuned, test_max2);
     tcase_add_test(tuned, test_max2_unsat);
+    tcase_add_loop_test(tuned, test_v3_empty, 0, 2);
     suite_add_tcase(s, seed);
     suite_add_tcase(s, each);
     suite_add_tcase(s, tuned);

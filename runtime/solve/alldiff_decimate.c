@@ -174,8 +174,75 @@
  *   fewer.  9x9, seeds 0-3: top95 95/95 each, 380/4853 attempts succeed
  *   (7.8%; sum2 with seed 0: 95/25275, 0.38%, 113 s of wall time against
  *   0.8-1.6 s); hardest 11/11 each, 44/504 (8.7%; sum2 44/988, 4.5%).
- * bp-decimate3 runs alldiff-sum3's decimation on bp-decimate's factor
- * graph, every alldiff lowered to pairwise != factors (cfg->pairwise):
+ * alldiff-max3 and alldiff-sum3 then got cheaper attempts and better
+ * draws (the algorithm unchanged: every value from a belief, no
+ * propagation, no backtracking, a failed attempt restarts; an offline
+ * harness forced the true value at each draw, as above):
+ *   - a free cell that the messages leave no value dooms the attempt
+ *     (cfg->empty, empty_cell; max3 tests every 3 sweeps of a run, sum3
+ *     after each run; both after the first run, so an unsolvable grid is
+ *     given up at once).  In max3's attempts (16x16 puzzle 0) 6.3 of 8.4
+ *     runs came after the first wrong decision, and the longest runs (32
+ *     to 100 sweeps, against 4-5) were those where a cell had lost every
+ *     value: each message is floored (FGM_K_FLOOR) and normalized, so a
+ *     cell whose two values two units exclude shows a two-valued belief
+ *     and the run oscillates instead of converging.  Forced harness: the
+ *     test never fires on the true path (16x16, top95, hardest);
+ *   - max3 draws in the round that fixes the sure cells (cfg->oneround):
+ *     undamped max-product from fresh messages on 0/1 factors converges
+ *     to the supports of generalized arc consistency, the greatest fixed
+ *     point within the clamps, and clamping a cell whose support is one
+ *     value leaves that fixed point as it is, so the run after a sure
+ *     round (4-5 sweeps) changed nothing.  Not for sum3, whose 4 sweeps
+ *     are no fixed point: there the extra run propagates zeros (forced
+ *     harness, 16x16: geometric mean of the chances .00097 against
+ *     .0043);
+ *   - max3's runs after a decision start from the last run's messages
+ *     snapped to their supports (cfg->snap, snap_messages), which is
+ *     where a cold run would converge but for rounding, and the fixed
+ *     point reached within them is the same.  Forced harness with
+ *     oneround and snap: every puzzle's chance and draw count identical
+ *     to the digit, so only the cost moved: 16x16 seeds 0-2, 100
+ *     restarts, sweeps per attempt 76-79 before, 29-31 with empty and
+ *     oneround, 26-29 with snap too; 27-37 ms per attempt before, 11-18
+ *     after (a shared machine: the ms are loose);
+ *   - the value of a plateau draw comes from local_belief, not
+ *     uniformly: one sum-product update of each of the cell's units from
+ *     cavities uniform over the supports, i.e. each value weighted by
+ *     the share of each unit's perfect matchings of the supports that
+ *     give it the value (a subset DP on the unit's free cells).  Forced
+ *     harness, 200 attempts a puzzle, puzzles 0-9:
+ *     uniform    .017  .0043 .0007 .0069 .18 .0002 .0051 .0077 .0022 .0004
+ *     local      .015  .0078 .0016 .0071 .21 .0004 .0032 .0113 .0034 .0010
+ *     (geometric mean .0037 -> .0051; 2-2.5x on the three hardest); sum3
+ *     likewise, .0031 -> .0043 (40 attempts).  On 9x9 no change (top95,
+ *     expected attempts 1160 against 1206; hardest 126 against 117).
+ *   16x16, timeout 10 s, -j 2, seeds 0-4, solved and attempts
+ *   succeeding, before -> after:
+ *     max3  7 7 7 7 6 (34/12375) -> 9 8 7 9 10 (43/15010)
+ *     sum3  7 7 4 5 4 (27/5368)  -> 7 6 5 8 4  (30/5040)
+ *   (the attempts are mostly those of the puzzles left unsolved, so
+ *   their share says little; the solved counts are the measure).  9x9,
+ *   seed 0, timeout 60 s: max3 hardest 11/11 (wall 0.12 -> 0.06 s),
+ *   top95 95/95 (1.95 -> 0.96 s); sum3 hardest 11/11 (0.07 -> 0.08 s),
+ *   top95 95/95 (0.92 -> 1.18 s).
+ *   Tried and dropped: the value from a sum-product run of the whole
+ *   model on the supports (a second, bp-sum model, each free cell's
+ *   unary vector its support) at every draw: 3 sweeps damped 0.5 gave
+ *   3.8x the chance (geometric mean .0126 against .0033; 2-6 sweeps,
+ *   damping 0.3-0.7 alike) at 3.7x the time per attempt (48 ms against
+ *   13), nothing gained per second; 10 sweeps grow confidently wrong
+ *   (three puzzles under 1e-13); one undamped sweep is local_belief
+ *   (the same chances, a cross-check of both).  The cell whose local
+ *   belief is the most confident, instead of the widest reach: worse
+ *   (geometric mean .0003).  Local beliefs raised to 0.5, 1.5 or 2.5: no
+ *   better.  sum3 warm from snapped messages: wrong sure cells on the
+ *   true path (34 of 410 forced attempts).  Emptiness tested every 2 to
+ *   10 sweeps: the same within the noise.
+ * bp-decimate3 runs alldiff-sum3's decimation as it was before the
+ * changes above (no emptiness test, no local_belief) on bp-decimate's
+ * factor graph, every alldiff lowered to pairwise != factors
+ * (cfg->pairwise):
  * every run 4 undamped sweeps from fresh messages, beliefs read as their
  * supports (over 1e-25 of the largest), the cells whose support is one
  * value fixed together, a plateau draw at a least-support cell of nearly
@@ -232,12 +299,12 @@
  *   bp-decimate2's medians are 1.5-5x README's (the machine was loaded
  *   throughout).  16x16: none of 1504 attempts succeeded; with naked
  *   singles only, an attempt there needs far more draws (not measured).
- * Tried and dropped (top95): a sum-product witness run at each plateau to
- * choose the cell (first 30 grids: 4.5% of attempts succeed, against
- * 17.6%) or only the value (8.7-10%), 6-10x slower per attempt; any
- * restart noise for max-product (0.05 to 3); damping 0.25 during
- * decimation (no better, slower); breaking entropy ties by the entropy or
- * the number of free neighbours (worse).
+ * Tried and dropped for alldiff-max2 (top95): a sum-product witness run
+ * at each plateau to choose the cell (first 30 grids: 4.5% of attempts
+ * succeed, against 17.6%) or only the value (8.7-10%), 6-10x slower per
+ * attempt; any restart noise for max-product (0.05 to 3); damping 0.25
+ * during decimation (no better, slower); breaking entropy ties by the
+ * entropy or the number of free neighbours (worse).
  */
 #include <math.h>
 #include <stdlib.h>
@@ -264,6 +331,17 @@ typedef struct adcfg {
     int cache;              /* noise-free attempts share their prefix */
     int cold;               /* every run after a decision starts from
                              * fresh messages */
+    int snap;               /* the runs after a decision start from the
+                             * last run's messages snapped to their
+                             * supports (snap_messages), as a cold run
+                             * would end but for rounding */
+    int oneround;           /* draw in the round that fixes the sure
+                             * cells, from the same beliefs */
+    int empty;              /* a free cell that the messages leave no
+                             * value dooms the attempt (empty_cell) */
+    int chunk;              /* with empty: test every this many sweeps */
+    int local;              /* plateau: the value drawn from local_belief,
+                             * not uniformly */
     int bivalue;            /* plateau: among the least-entropy cells,
                              * those of nearly the widest reach
                              * (reach_of) */
@@ -284,26 +362,33 @@ typedef struct adcfg {
 
 /* The seed's v4 (Arity9MaxProductSolver's properties). */
 static const adcfg cfg_max = {
-    FGM_ALGO_BP_MAX, 30, 4, 30, 0.5, 0.5, 0.0, 0.6, 0.25, 0.0, 0, 0, 0, 0, 0,
-    0.0, 0, 0,
+    .algo = FGM_ALGO_BP_MAX, .init_sweeps = 30, .decim_sweeps = 4,
+    .max_restarts = 30, .damping = 0.5, .decim_damping = 0.5, .noise = 0.6,
+    .plateau = 0.25,
 };
 static const adcfg cfg_sum = {
-    FGM_ALGO_BP_SUM, 30, 4, 30, 0.5, 0.5, 0.0, 0.6, 0.25, 0.0, 0, 0, 0, 0, 0,
-    0.0, 0, 0,
+    .algo = FGM_ALGO_BP_SUM, .init_sweeps = 30, .decim_sweeps = 4,
+    .max_restarts = 30, .damping = 0.5, .decim_damping = 0.5, .noise = 0.6,
+    .plateau = 0.25,
 };
 static const adcfg cfg_max2 = {
-    FGM_ALGO_BP_MAX, 30, 10, 10000, 0.5, 0.0, 1e-6, 0.0, 0.25, 0.99, 1, 1, 1,
-    0, 0, 0.0, 0, 0,
+    .algo = FGM_ALGO_BP_MAX, .init_sweeps = 30, .decim_sweeps = 10,
+    .max_restarts = 10000, .damping = 0.5, .tolerance = 1e-6, .plateau = 0.25,
+    .sure = 0.99, .early_abort = 1, .entropy = 1, .cache = 1,
 };
 static const adcfg cfg_sum2 = {
-    FGM_ALGO_BP_SUM, 30, 4, 10000, 0.5, 0.5, 0.0, 2.0, 0.25, 0.9999, 1, 1, 0,
-    0, 0, 0.0, 0, 0,
+    .algo = FGM_ALGO_BP_SUM, .init_sweeps = 30, .decim_sweeps = 4,
+    .max_restarts = 10000, .damping = 0.5, .decim_damping = 0.5, .noise = 2.0,
+    .plateau = 0.25, .sure = 0.9999, .early_abort = 1, .entropy = 1,
 };
-/* Every run undamped from fresh messages, to 1e-6 within 100 sweeps
- * (they take about 10). */
+/* Every run undamped to 1e-6 within 100 sweeps (they take about 10),
+ * from fresh messages or their equivalent (snap); no run after a sure
+ * round; an attempt whose messages leave a cell empty stops at once. */
 static const adcfg cfg_max3 = {
-    FGM_ALGO_BP_MAX, 100, 100, 10000, 0.0, 0.0, 1e-6, 0.0, 0.25, 0.99, 1, 1,
-    1, 1, 1, 0.0, 0, 0,
+    .algo = FGM_ALGO_BP_MAX, .init_sweeps = 100, .decim_sweeps = 100,
+    .max_restarts = 10000, .tolerance = 1e-6, .plateau = 0.25, .sure = 0.99,
+    .early_abort = 1, .entropy = 1, .cache = 1, .cold = 1, .snap = 1,
+    .oneround = 1, .empty = 1, .chunk = 3, .local = 1, .bivalue = 1,
 };
 /* Every run 4 undamped sweeps from fresh messages: sum-product's graded
  * beliefs grow confidently wrong with the sweeps (16x16: 6 undamped or 12
@@ -312,17 +397,22 @@ static const adcfg cfg_max3 = {
  * excludes sits at most about 1e-30 * 16^3 of its cell's largest; in 4
  * sweeps no value any matching allows falls under 1e-25. */
 static const adcfg cfg_sum3 = {
-    FGM_ALGO_BP_SUM, 4, 4, 10000, 0.0, 0.0, 0.0, 0.0, 0.25, 0.9999, 1, 1, 1,
-    1, 1, 1e-25, 0, 0,
+    .algo = FGM_ALGO_BP_SUM, .init_sweeps = 4, .decim_sweeps = 4,
+    .max_restarts = 10000, .plateau = 0.25, .sure = 0.9999, .early_abort = 1,
+    .entropy = 1, .cache = 1, .cold = 1, .empty = 1, .local = 1, .bivalue = 1,
+    .zero = 1e-25,
 };
 
-/* alldiff-sum3's decimation on pairwise != factors: 4 undamped sweeps
- * from fresh messages per run, beliefs read as their supports, draws at
- * the two-valued cell of widest reach, in proportion to the square root
- * of the belief (see the top comment). */
+/* alldiff-sum3's decimation before its cheaper attempts and weighted
+ * draws, on pairwise != factors: 4 undamped sweeps from fresh messages
+ * per run, beliefs read as their supports, draws at the two-valued cell
+ * of widest reach, in proportion to the square root of the belief (see
+ * the top comment). */
 static const adcfg cfg_bp3 = {
-    FGM_ALGO_BP_SUM, 4, 4, 10000, 0.0, 0.0, 0.0, 0.0, 0.25, 0.9999, 1, 1, 1,
-    1, 1, 1e-25, 1, 1,
+    .algo = FGM_ALGO_BP_SUM, .init_sweeps = 4, .decim_sweeps = 4,
+    .max_restarts = 10000, .plateau = 0.25, .sure = 0.9999, .early_abort = 1,
+    .entropy = 1, .cache = 1, .cold = 1, .bivalue = 1, .zero = 1e-25,
+    .pairwise = 1, .sqrt_draw = 1,
 };
 
 typedef struct ws {
@@ -338,6 +428,10 @@ typedef struct ws {
                          * (cfg->sqrt_draw) */
     unsigned long long *supp;   /* nvars: support of a free cell's belief
                                  * (cfg->bivalue) */
+    /* Each cell's alldiff factors (cfg->local). */
+    int *unit_off, *units;  /* nvars + 1, then the factor indices */
+    double *q, *out, *work; /* a unit's support matrix, its messages, the
+                             * subset DP's 2^(K+1) doubles */
     /* The deterministic prefix (cfg->cache). */
     size_t nmsg, nbelief;   /* doubles of messages and of beliefs */
     double *snap;           /* nmsg + nbelief */
@@ -363,6 +457,11 @@ ws_free(void *p)
     free(w->supp);
     free(w->snap);
     free(w->snap_value);
+    free(w->unit_off);
+    free(w->units);
+    free(w->q);
+    free(w->out);
+    free(w->work);
     free(w);
 }
 
@@ -401,6 +500,50 @@ open_model(ws *w, const fgm_solve_opts *opts)
            == FGM_OK;
 }
 
+/* Lists each cell's alldiff factors (w->unit_off, w->units) and
+ * allocates the matrices of local_belief (not w->work over
+ * FGM_K_ALLDIFF_SUM_MAXK values: local_belief then declines).  Returns 0
+ * when out of memory. */
+static int
+units_open(ws *w)
+{
+    const fgm_ir *ir = w->csp->ir;
+    int nvars = w->csp->nvars, k = w->csp->maxcard, i, j, n = 0;
+    int *fill;
+
+    w->unit_off = calloc((size_t)nvars + 1, sizeof *w->unit_off);
+    if (!w->unit_off)
+        return 0;
+    for (i = 0; i < ir->nfactors; i++)
+        if (ir->factors[i].kind == FGM_FACTOR_ALLDIFF)
+            for (j = 0; j < ir->factors[i].arity; j++) {
+                w->unit_off[fgm_ir_scope(ir, &ir->factors[i])[j] + 1]++;
+                n++;
+            }
+    for (i = 0; i < nvars; i++)
+        w->unit_off[i + 1] += w->unit_off[i];
+    w->units = malloc(((size_t)n + 1) * sizeof *w->units);
+    fill = calloc((size_t)nvars + 1, sizeof *fill);
+    w->q = malloc(((size_t)k * k + 1) * sizeof *w->q);
+    w->out = malloc(((size_t)k * k + 1) * sizeof *w->out);
+    w->work = k <= FGM_K_ALLDIFF_SUM_MAXK
+              ? malloc(((size_t)2 << k) * sizeof *w->work) : NULL;
+    if (!w->units || !fill || !w->q || !w->out
+        || (!w->work && k <= FGM_K_ALLDIFF_SUM_MAXK)) {
+        free(fill);
+        return 0;
+    }
+    for (i = 0; i < ir->nfactors; i++)
+        if (ir->factors[i].kind == FGM_FACTOR_ALLDIFF)
+            for (j = 0; j < ir->factors[i].arity; j++) {
+                int v = fgm_ir_scope(ir, &ir->factors[i])[j];
+
+                w->units[w->unit_off[v] + fill[v]++] = i;
+            }
+    free(fill);
+    return 1;
+}
+
 static void *
 ws_open(const fgm_csp *csp, const fgm_solve_opts *opts, const adcfg *cfg)
 {
@@ -437,6 +580,10 @@ ws_open(const fgm_csp *csp, const fgm_solve_opts *opts, const adcfg *cfg)
             ws_free(w);
             return NULL;
         }
+    }
+    if (w->cfg->local && !units_open(w)) {
+        ws_free(w);
+        return NULL;
     }
     if (cfg->cache) {
         /* The run state is the runtime's in both backends (plugins never
@@ -541,19 +688,22 @@ refuses_sum(const fgm_csp *csp)
 }
 
 /* Runs at most SWEEPS sweeps, warm or cold (with NOISE, seeded from JOB's
- * RNG), counting one inference.  Returns FGM_ETIMEOUT, nothing run, once
- * the deadline has passed. */
+ * RNG), counting one inference (*RAN, nullable: the sweeps run).  Returns
+ * FGM_ETIMEOUT once the deadline has passed (before the run: nothing
+ * run; during it: the run stopped short), else FGM_OK. */
 static fgm_status
 run(ws *w, fgm_solve_job *job, int sweeps, int warm, double damping,
-    double noise)
+    double noise, int *ran)
 {
     fgm_run_opts ro;
     fgm_run_info info;
+    fgm_status st;
 
     if (job->deadline > 0 && fgm_now() > job->deadline)
         return FGM_ETIMEOUT;
     memset(&ro, 0, sizeof ro);
     ro.iterations = sweeps;
+    ro.deadline = job->deadline;    /* --iters may ask for a million */
     ro.damping = damping;
     ro.use_damping = 1;
     ro.tolerance = w->cfg->tolerance;
@@ -562,11 +712,13 @@ run(ws *w, fgm_solve_job *job, int sweeps, int warm, double damping,
     ro.noise = noise;
     if (noise > 0.0)
         ro.seed = gsl_rng_get(job->rng);
-    fgm_model_run(w->model, &ro, &info);
+    st = fgm_model_run(w->model, &ro, &info);
     job->stats.inferences++;
     job->stats.sweeps += info.sweeps;
     job->stats.compiled = fgm_model_is_compiled(w->model);
-    return FGM_OK;
+    if (ran)
+        *ran = info.sweeps;
+    return st;
 }
 
 /* The values of the K entries of BEL over ZERO times the largest, as
@@ -679,6 +831,34 @@ sqrt_weights(ws *w, int v)
         return;
     for (j = 0; j < k; j++)
         w->bel[j] = w->bel[j] > 0.0 ? sqrt(w->raw[j]) / sum : 0.0;
+}
+
+/* Whether some free cell has no value that every message into it allows
+ * (each over ZERO times its message's largest): the messages of the
+ * last run say the evidence has probability zero, though the beliefs,
+ * normalized products of floored messages, hide it (cfg->empty). */
+static int
+empty_cell(const ws *w)
+{
+    const fgm_sched *s = w->model->sched;
+    const double *msg = w->model->st.msg;
+    double zero = w->cfg->zero > 0.0 ? w->cfg->zero : SUPPORT;
+    int v, i, k;
+    unsigned long long allowed;
+
+    for (v = 0; v < w->csp->nvars; v++) {
+        if (w->value[v] >= 0)
+            continue;
+        k = s->card[v];
+        allowed = k < 64 ? (1ULL << k) - 1 : ~0ULL;
+        for (i = s->var_edge_off[v]; i < s->var_edge_off[v + 1] && allowed;
+             i++)
+            allowed &= support_mask(msg + (size_t)s->var_edges[i]
+                                    * (size_t)s->stride, k, zero);
+        if (!allowed)
+            return 1;
+    }
+    return 0;
 }
 
 /* Fixes V to VALUE, counting a decision.  Returns 0 when the attempt is
@@ -801,6 +981,72 @@ least_entropy(ws *w)
     return m;
 }
 
+/* V's belief after one sum-product update of each of its alldiff factors
+ * from cavities uniform over the supports (w->supp; a fixed cell its
+ * value), into w->bel: the product over its units of the share of each
+ * unit's perfect matchings of the supports that give V each value.
+ * Returns 1, or 0 (w->bel not a belief) when the domains are too large
+ * for the subset DP or no unit's matching is left. */
+static int
+local_belief(ws *w, int v)
+{
+    const fgm_ir *ir = w->csp->ir;
+    int k = w->csp->card[v], i, j, a, b, r, nr, kr, row, x;
+    int vals[FGM_IR_MAXCARD], col[FGM_IR_MAXCARD];
+    double sum;
+    unsigned long long used, s;
+    unsigned char skip[FGM_IR_MAXCARD];
+
+    if (!w->work)
+        return 0;
+    for (j = 0; j < k; j++)
+        w->bel[j] = (double)(w->supp[v] >> j & 1);
+    for (i = w->unit_off[v]; i < w->unit_off[v + 1]; i++) {
+        const fgm_ir_factor *f = &ir->factors[w->units[i]];
+        const int *sc = fgm_ir_scope(ir, f);
+
+        used = 0;
+        for (a = 0; a < f->arity; a++)
+            if (w->value[sc[a]] >= 0)
+                used |= 1ULL << w->value[sc[a]];
+        for (kr = 0, j = 0; j < k; j++) {
+            col[j] = -1;
+            if (!(used >> j & 1)) {
+                col[j] = kr;
+                vals[kr++] = j;
+            }
+        }
+        nr = 0;
+        row = -1;
+        for (a = 0; a < f->arity; a++) {
+            x = sc[a];
+            if (w->value[x] >= 0)
+                continue;
+            if (x == v)
+                row = nr;
+            s = w->supp[x] & ~used;
+            for (b = 0; b < kr; b++)
+                w->q[nr * kr + b] = (double)(s >> vals[b] & 1);
+            nr++;
+        }
+        if (row < 0 || nr > kr)
+            continue;
+        for (r = 0; r < nr; r++)
+            skip[r] = r != row;
+        fgm_k_alldiff_sum_minors(w->q, nr, kr, w->out, w->work, skip);
+        for (j = 0; j < k; j++)
+            w->bel[j] *= col[j] >= 0 ? w->out[row * kr + col[j]] : 0.0;
+    }
+    sum = 0.0;
+    for (j = 0; j < k; j++)
+        sum += w->bel[j];
+    if (!(sum > 0.0))
+        return 0;
+    for (j = 0; j < k; j++)
+        w->bel[j] /= sum;
+    return 1;
+}
+
 /* One round of decisions.  Returns 1 when cells were fixed, 0 when none
  * was free, -1 when the attempt is doomed (cfg->early_abort). */
 static int
@@ -826,7 +1072,16 @@ decide(ws *w, fgm_solve_job *job)
             if (w->value[v] < 0 && w->margin[v] >= c->sure
                 && !fix(w, job, v, w->best[v]))
                 return -1;
-        return 1;
+        if (!c->oneround)
+            return 1;
+        /* The run to their fixed point already left the others' beliefs
+         * as they would be with the sure cells clamped: draw now. */
+        best = -1.0;
+        for (v = 0; v < nvars; v++)
+            if (w->value[v] < 0 && w->margin[v] > best)
+                best = w->margin[v];
+        if (best < 0.0)
+            return 0;
     }
     /* From here on the attempt may draw from job->rng: what came before
      * is the same in every noise-free attempt. */
@@ -844,14 +1099,69 @@ decide(ws *w, fgm_solve_job *job)
                       : w->tied[gsl_rng_uniform_int(job->rng,
                                                     (unsigned long)ntied)];
     if (best < c->plateau) {
-        margin_of(w, pick, &value);
-        if (c->sqrt_draw)
-            sqrt_weights(w, pick);
+        if (!c->local || !local_belief(w, pick)) {
+            margin_of(w, pick, &value);
+            if (c->sqrt_draw)
+                sqrt_weights(w, pick);
+        }
         value = draw(w, pick, job->rng);
     } else {
         value = w->best[pick];
     }
     return fix(w, job, pick, value) ? 1 : -1;
+}
+
+/* Replaces every message by its support, the values over SUPPORT times
+ * its largest: each of them 1/n for n of them, the others FGM_K_FLOOR,
+ * as an undamped cold run leaves them at its fixed point without the
+ * rounding differences between equally supported values
+ * (cfg->snap). */
+static void
+snap_messages(ws *w)
+{
+    const fgm_sched *s = w->model->sched;
+    double *msg = w->model->st.msg, *m, x;
+    double zero = w->cfg->zero > 0.0 ? w->cfg->zero : SUPPORT;
+    int e, j, k, n;
+    unsigned long long sup;
+
+    for (e = 0; e < s->nedges; e++) {
+        k = s->card[s->edge_var[e]];
+        m = msg + (size_t)e * (size_t)s->stride;
+        sup = support_mask(m, k, zero);
+        for (n = 0, j = 0; j < k; j++)
+            n += (int)(sup >> j & 1);
+        x = 1.0 / n;
+        for (j = 0; j < k; j++)
+            m[j] = sup >> j & 1 ? x : FGM_K_FLOOR;
+    }
+}
+
+/* The run after a round of decisions: cfg->decim_sweeps sweeps, with
+ * cfg->chunk in pieces of that many (a warm run continues the sweeps of
+ * the last) after each of which a free cell left no value dooms the
+ * attempt (empty_cell).  Returns FGM_OK, FGM_EUNSOLVED when doomed, or
+ * FGM_ETIMEOUT. */
+static fgm_status
+decim_run(ws *w, fgm_solve_job *job)
+{
+    const adcfg *c = w->cfg;
+    int left = c->decim_sweeps, n, ran, warm = !c->cold || c->snap;
+    fgm_status st;
+
+    if (c->snap)
+        snap_messages(w);
+    do {
+        n = c->chunk > 0 && c->chunk < left ? c->chunk : left;
+        st = run(w, job, n, warm, c->decim_damping, 0.0, &ran);
+        if (st != FGM_OK)
+            return st;
+        left -= ran;
+        warm = 1;
+        if (c->empty && empty_cell(w))
+            return FGM_EUNSOLVED;
+    } while (ran == n && left > 0 && c->chunk > 0);
+    return FGM_OK;
 }
 
 /* One attempt: FGM_OK with a verified grid in w->value, FGM_EUNSOLVED on a
@@ -876,7 +1186,12 @@ attempt(ws *w, fgm_solve_job *job, int restart)
             if (job->given[v] >= 0)
                 fgm_model_observe_var(w->model, v, job->given[v]);
         }
-        st = run(w, job, init, 0, c->damping, noise);
+        st = run(w, job, init, 0, c->damping, noise, NULL);
+        if (st == FGM_OK && c->empty && empty_cell(w)) {
+            /* The clues alone: every attempt would end here. */
+            job->stats.contradictions++;
+            return FGM_EUNSOLVED;
+        }
     }
     while (st == FGM_OK) {
         r = decide(w, job);
@@ -886,7 +1201,11 @@ attempt(ws *w, fgm_solve_job *job, int restart)
             job->stats.contradictions++;
             return FGM_EUNSOLVED;
         }
-        st = run(w, job, c->decim_sweeps, !c->cold, c->decim_damping, 0.0);
+        st = decim_run(w, job);
+        if (st == FGM_EUNSOLVED) {
+            job->stats.contradictions++;
+            return st;
+        }
     }
     if (st != FGM_OK)
         return st;
@@ -989,7 +1308,8 @@ const fgm_solver fgm_solver_alldiff_max2 = {
 const fgm_solver fgm_solver_alldiff_max3 = {
     "alldiff-max3",
     "alldiff-max2 with every run undamped from fresh messages and plateau "
-    "draws at the two-valued cell of widest reach",
+    "draws at the two-valued cell of widest reach, weighted by one "
+    "sum-product update of its units on the supports",
     FGM_SOLVER_RANDOM | FGM_SOLVER_RESTARTS,
     refuses_max,
     ws_new_max3,
@@ -1000,8 +1320,9 @@ const fgm_solver fgm_solver_alldiff_max3 = {
 const fgm_solver fgm_solver_alldiff_sum3 = {
     "alldiff-sum3",
     "alldiff-sum with every run 4 undamped sweeps from fresh messages, "
-    "beliefs read as their supports (sure: one value; draws uniform, at "
-    "the two-valued cell of widest reach), 10000 restarts",
+    "beliefs read as their supports (sure: one value; draws at the "
+    "two-valued cell of widest reach, weighted as alldiff-max3's), 10000 "
+    "restarts",
     FGM_SOLVER_RANDOM | FGM_SOLVER_RESTARTS,
     refuses_sum,
     ws_new_sum3,
@@ -1011,9 +1332,9 @@ const fgm_solver fgm_solver_alldiff_sum3 = {
 
 const fgm_solver fgm_solver_bp_decimate3 = {
     "bp-decimate3",
-    "alldiff-sum3's decimation on bp-decimate's pairwise != factors: 4 "
-    "undamped sweeps from fresh messages per round, supports as sure "
-    "cells, draws by the square root of the belief, 10000 restarts",
+    "pairwise sum-product BP decimation: 4 undamped sweeps from fresh "
+    "messages per round, supports as sure cells, draws at two-valued "
+    "cells by the square root of the belief, 10000 restarts",
     FGM_SOLVER_RANDOM | FGM_SOLVER_RESTARTS,
     NULL,
     ws_new_bp3,
