@@ -710,12 +710,12 @@ fgm_status fgm_plugin_emit_c(const fgm_ir *ir, const char *c_path,
 /* Builds IR's plugin at SO_PATH with the C compiler CC (NULL: $CC, else
  * "cc").  C_PATH (nullable) names the source fgm_plugin_emit_c wrote for
  * IR: when it is a regular file, a copy of it is compiled; otherwise
- * (NULL, missing, a device) the source is generated from IR.  The copy
- * goes to a temporary directory of this call's own next to SO_PATH
- * (threads may build the same SO_PATH), with the kernel headers this
- * library was built with, and is removed after.  Returns FGM_OK,
- * FGM_EUNSUPPORTED, FGM_ECC (the compiler failed or could not be run),
- * FGM_EIO or FGM_ENOMEM. */
+ * (NULL, missing, a device, this process's standard output) the source
+ * is generated from IR.  The copy goes to a temporary directory of this
+ * call's own next to SO_PATH (threads may build the same SO_PATH), with
+ * the kernel headers this library was built with, and is removed after.
+ * Returns FGM_OK, FGM_EUNSUPPORTED, FGM_ECC (the compiler failed or could
+ * not be run), FGM_EIO or FGM_ENOMEM. */
 fgm_status fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path,
                               const char *c_path, const char *cc,
                               fgm_diag_fn diag, void *ctx);

@@ -50,14 +50,15 @@ fgm_plugin_emit_c(const fgm_ir *ir, const char *c_path, fgm_diag_fn diag,
 }
 
 /* Copies the regular file FROM to the new file TO.  Returns 0 when
- * copied, -1 when FROM is missing or not a regular file (a device, a
- * FIFO: --emit-c /dev/stdout; nothing is copied then), else the errno
- * value that stopped it (TO may then hold part of FROM). */
+ * copied, -1 when FROM is missing, not a regular file (a device, a
+ * FIFO: --emit-c /dev/stdout on a terminal) or this process's standard
+ * output (nothing is copied then), else the errno value that stopped it
+ * (TO may then hold part of FROM). */
 static int
 copy_source(const char *from, const char *to)
 {
     char buf[65536];
-    struct stat sb;
+    struct stat sb, so;
     ssize_t n;
     int in, out, e = 0;
 
@@ -65,7 +66,12 @@ copy_source(const char *from, const char *to)
     in = open(from, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
     if (in < 0)
         return -1;
-    if (fstat(in, &sb) != 0 || !S_ISREG(sb.st_mode)) {
+    /* Standard output redirected to a file (--emit-c - >> log) got the C
+     * through descriptor 1, appended to what the file held before
+     * (fgm_write_atomic): a copy would compile that too. */
+    if (fstat(in, &sb) != 0 || !S_ISREG(sb.st_mode)
+        || (fstat(1, &so) == 0 && so.st_dev == sb.st_dev
+            && so.st_ino == sb.st_ino)) {
         close(in);
         return -1;
     }
