@@ -34,9 +34,9 @@ int cli_finish_stdout(const char *cmd, int code);
  * run (a benchmark, a batch of 25x25 puzzles) rather than after it: PATH
  * not a folder, and its folder writable (the temporary name goes there),
  * or PATH itself writable when it is written through (a device, a FIFO,
- * a symbolic link).  Returns 1, or 0 after "PATH: error: cannot write:
- * REASON" on stderr.  A check, not a promise: the write still reports
- * its own errors. */
+ * a symbolic link; one to a file not made yet passes).  Returns 1, or 0
+ * after "PATH: error: cannot write: REASON" on stderr.  A check, not a
+ * promise: the write still reports its own errors. */
 int cli_output_ok(const char *path);
 
 /* Command-line cursor: "--name value", "--name=value" and "-j4" forms. */

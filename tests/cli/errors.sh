@@ -150,6 +150,12 @@ expect_exit 0 "bench --csv /dev/stdout" -- "$FGM" bench --solvers dlx --csv /dev
 expect_out "^corpus,solver,status" "bench --csv /dev/stdout"
 expect_exit 0 "generate -o /dev/stdout" -- "$FGM" generate --box 2 -o /dev/stdout
 expect_out "^# fgm generate" "generate -o /dev/stdout"
+# A link to a file not made yet is written through, making the file (it
+# was refused as "No such file or directory").
+ln -s "$TMP/made.csv" "$TMP/link.csv"
+expect_exit 0 "bench --csv a link to a new file" -- "$FGM" bench --solvers dlx --csv "$TMP/link.csv" "$TMP/one.txt"
+grep -q "^corpus,solver,status" "$TMP/made.csv" || fail "bench --csv a link: the CSV did not reach the link's target"
+[ -L "$TMP/link.csv" ] || fail "bench --csv a link: the link was replaced"
 
 # A read error part way through a line (strace makes the file's second
 # read fail; its lines of 82 bytes never end on a stdio buffer's edge) is
