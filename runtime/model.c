@@ -460,20 +460,22 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
     if (may_skip)
         find_pinned(m);
     for (i = 0; i < iters; i++) {
-        m->st.track_change = tol > 0.0 || i == iters - 1;
+        /* Before every fourth sweep (a clock read costs about as much as
+         * a sweep of a model of a few factors): past the deadline, this
+         * sweep is the last, and tracks its change like any last one. */
+        late = opts->deadline > 0 && (i & 3) == 3 && i < iters - 1
+               && fgm_now() > opts->deadline;
+        m->st.track_change = tol > 0.0 || i == iters - 1 || late;
         m->st.skip_pinned = may_skip && i >= m->sched->pin_sweeps;
         change = m->desc ? m->desc->sweep(&m->st)
                          : fgm_interp_sweep(m->sched, &m->st);
         if (tol > 0.0 && change < tol) {
+            late = 0;   /* converged: the run is complete */
             i++;
             break;
         }
-        /* Every fourth sweep: a clock read costs about as much as a
-         * sweep of a model of a few factors. */
-        if (opts->deadline > 0 && (i & 3) == 3 && i + 1 < iters
-            && fgm_now() > opts->deadline) {
+        if (late) {
             i++;
-            late = 1;
             break;
         }
     }

@@ -365,9 +365,10 @@ START_TEST(test_observe_clue)
 }
 END_TEST
 
-/* A run's deadline: checked every fourth sweep (never after the last),
+/* A run's deadline: checked before every fourth sweep (never the last),
  * so a deadline already past stops a long run after four sweeps, with
- * readable beliefs, and leaves a four-sweep run alone. */
+ * readable beliefs and the change of its last sweep (a clue keeps the
+ * messages moving), and leaves a four-sweep run alone. */
 START_TEST(test_run_deadline)
 {
     fgm_ir *plain = fgm_ir_sudoku(2), *ir = fgm_ir_robust(plain);
@@ -378,11 +379,14 @@ START_TEST(test_run_deadline)
     double p[4];
 
     ck_assert_int_eq(fgm_model_open_ir(ir, &mo, &m, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_observe_clue(m, 0, 2), FGM_OK);
     memset(&ro, 0, sizeof ro);
     ro.iterations = 1000;
     ro.deadline = fgm_now() - 1.0;
     ck_assert_int_eq(fgm_model_run(m, &ro, &info), FGM_ETIMEOUT);
     ck_assert_int_eq(info.sweeps, 4);
+    ck_assert_msg(info.change > 0.0, "the last sweep's change: %g",
+                  info.change);
     ck_assert_int_eq(fgm_model_marginal(m, 0, p), FGM_OK);
     ro.iterations = 4;
     ck_assert_int_eq(fgm_model_run(m, &ro, &info), FGM_OK);
