@@ -441,6 +441,14 @@ cmd_bench(cli_args *a)
     }
     /* A report that cannot be written is said now, not after a run of
      * minutes; two reports to one file would leave only the last. */
+    if ((csv && strcmp(csv, "-") == 0) || (detail && strcmp(detail, "-") == 0)
+        || (svg && strcmp(svg, "-") == 0)) {
+        /* Standard output carries the table; '-' would have been a file
+         * named '-'. */
+        code = cli_fail(CLI_EUSAGE, "bench: --csv, --detail and --svg name "
+                        "files; the table goes to standard output");
+        goto out;
+    }
     if ((csv && !cli_output_ok(csv)) || (detail && !cli_output_ok(detail))
         || (svg && !cli_output_ok(svg))) {
         code = CLI_EINPUT;

@@ -84,6 +84,10 @@ cmd_compile(cli_args *a)
          * C is written through to it (fgm_write_atomic's rule for what
          * is not a regular file). */
         emit_c = "/dev/stdout";
+    if (out && strcmp(out, "-") == 0)
+        /* '-' would have been a plugin file named '-'. */
+        return cli_fail(CLI_EUSAGE, "compile: -o names the plugin file; a "
+                        "plugin cannot go to standard output");
     if (out && emit_c && same_file(out, emit_c))
         /* The plugin would be renamed over the C just written. */
         return cli_fail(CLI_EUSAGE, "compile: -o and --emit-c name the "

@@ -103,6 +103,13 @@ expect_err "bench: --solvers names 65 solvers; at most 64" "bench: 65 solvers"
 many=$(printf 'ep-robust,%.0s' $(seq 22))
 expect_exit 2 "bench: 66 solver rows" -- "$FGM" bench --solvers "$many" --backends auto,compiled,interpreted "$TMP/len.txt"
 expect_err "bench: more than 64 solver rows" "bench: 66 solver rows"
+# '-' as an output file: stdout carries bench's table, and a plugin
+# cannot go there; both made a file named '-'.
+expect_exit 2 "bench --csv -" -- "$FGM" bench --solvers dlx --csv - "$TMP/len.txt"
+expect_err "bench: --csv, --detail and --svg name files" "bench --csv -"
+expect_exit 2 "compile -o -" -- "$FGM" compile models/dice.fgm -o -
+expect_err "compile: -o names the plugin file" "compile -o -"
+[ ! -e ./- ] || fail "a file named '-' was made"
 # A row listed twice could not be told apart in the table: refused.
 expect_exit 2 "bench: a solver twice" -- "$FGM" bench --solvers dlx,norvig,dlx "$TMP/len.txt"
 expect_err "bench: solver row 'dlx' is listed twice" "bench: a solver twice"
