@@ -48,7 +48,7 @@ usage(FILE *f)
         "  solve [--solver S] [--model M] [-D NAME=VALUE]... [--backend B]\n"
         "        [--seed N] [--timeout-ms T] [-j N] [--csv] [--lcv]\n"
         "        [--count [--cap N]] [--iters N] [--fix K] [--restarts N]\n"
-        "        [--out-dir DIR] PUZZLES|-\n"
+        "        [--out-dir DIR] PUZZLES... (- for stdin)\n"
         "                                        solve puzzles, one line each\n"
         "  bench [--solvers S1,S2] [--backends B1,B2] [--repeat R]\n"
         "        [--model M] [-D NAME=VALUE]... [--timeout-ms T]\n"

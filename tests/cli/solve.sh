@@ -45,6 +45,25 @@ printf '1 . | . .\n. . | 1 .\n----+----\n. 1 | . .\n. . | . 1\n' > "$TMP/four.tx
 expect_exit 0 "boxed 4x4" -- "$FGM" solve --solver norvig "$TMP/four.txt"
 expect_out '^1[0-9]{15}$' "boxed 4x4 answer"
 
+# Several files are one stream, as if concatenated: the same lines, the
+# CSV index and the seeds running on (alldiff-max3 draws at random), one
+# summary; every file is opened before the first puzzle is solved.
+(grep -v '^#' puzzles/seed003.txt; grep -v '^#' puzzles/seed000.txt) > "$TMP/cat.txt"
+"$FGM" solve --solver alldiff-max3 --csv "$TMP/cat.txt" 2>/dev/null | cut -d, -f1-5,7- > "$TMP/one.csv"
+expect_exit 0 "two files" -- "$FGM" solve --solver alldiff-max3 --csv puzzles/seed003.txt puzzles/seed000.txt
+cut -d, -f1-5,7- "$TMP/out" | cmp -s - "$TMP/one.csv" || fail "two files differ from their concatenation"
+expect_err "solved=7/7" "two files: one summary"
+expect_exit 0 "two files, count" -- "$FGM" solve --count puzzles/seed003.txt puzzles/seed000.txt
+[ "$(wc -l < "$TMP/out")" = 7 ] || fail "two files, count: seven lines"
+expect_exit 1 "a missing second file" -- "$FGM" solve puzzles/seed003.txt "$TMP/nonexistent.txt"
+expect_err "nonexistent.txt: error: cannot open" "a missing second file"
+[ ! -s "$TMP/out" ] || fail "a missing second file: puzzles solved before the error"
+printf '1...\n..1.\n.1..\n...1\n' > "$TMP/one4.txt"
+expect_exit 1 "files of two sizes" -- "$FGM" solve --solver norvig "$TMP/one4.txt" puzzles/seed003.txt
+expect_err "seed003.txt:4: error: line has 81 symbols; expected 16" "files of two sizes"
+expect_exit 2 "stdin twice" -- "$FGM" solve - -
+expect_err "'-' \(standard input\) given twice" "stdin twice"
+
 # Latin squares through --model.
 printf '1....\n.....\n.....\n.....\n....1\n' > "$TMP/latin.txt"
 expect_exit 0 "latin" -- "$FGM" solve --model latin:5 --solver mac "$TMP/latin.txt"
