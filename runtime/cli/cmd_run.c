@@ -6,7 +6,8 @@
  * Dancing Links over all solutions on exact-cover models (Sudoku, Latin
  * squares) and by enumeration otherwise: the oracle approximate inference
  * is checked against.  A count stopped by --cap or --timeout-ms is
- * reported as incomplete rather than passed off as exact.
+ * reported as incomplete rather than passed off as exact, and so is an
+ * engine run stopped by --timeout-ms (the marginals of its last sweep).
  *
  * Observations (--observe FILE, "-" for stdin) are either puzzles, one
  * observation set per puzzle, set on the model's first 2-D array (as a
@@ -29,7 +30,7 @@ typedef struct run_cfg {
     out_format fmt;
     int exact;              /* --backend exact */
     long cap;               /* exact: stop counting here */
-    double timeout;         /* exact: ms per observation */
+    double timeout;         /* ms per observation; 0: none */
     fgm_run_opts ro;        /* engine: iterations, damping, tolerance */
 } run_cfg;
 
@@ -287,23 +288,28 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k)
     int nvars = fgm_ir_nvars(ir), nodes = fgm_ir_ndirichlet(ir), v;
     double *m = calloc((size_t)nvars * (size_t)stride + 1, sizeof *m);
     double *post = calloc((size_t)nodes * (size_t)stride + 1, sizeof *post);
+    fgm_run_opts ro = cfg->ro;
     fgm_run_info info;
-    char text[160];
+    fgm_status st;
+    char text[192];
 
     if (!m || !post) {
         free(m);
         free(post);
         return cli_fail(CLI_EINTERNAL, "run: out of memory");
     }
-    fgm_model_run(model, &cfg->ro, &info);
+    if (cfg->timeout > 0)
+        ro.deadline = fgm_now() + cfg->timeout * 1e-3;
+    st = fgm_model_run(model, &ro, &info);
     for (v = 0; v < nvars; v++)
         fgm_model_marginal(model, v, m + (size_t)v * (size_t)stride);
     for (v = 0; v < nodes; v++)
         fgm_model_dirichlet(model, v, post + (size_t)v * (size_t)stride);
     snprintf(text, sizeof text, "%s %s, %d sweeps, last change %.3g, "
-             "%.3f ms", fgm_model_is_compiled(model) ? "compiled"
-                                                     : "interpreted",
-             fgm_ir_algo(ir), info.sweeps, info.change, info.ms);
+             "%.3f ms%s", fgm_model_is_compiled(model) ? "compiled"
+                                                       : "interpreted",
+             fgm_ir_algo(ir), info.sweeps, info.change, info.ms,
+             st == FGM_ETIMEOUT ? " (incomplete: timeout reached)" : "");
     print_result(ir, cfg->fmt, k, m, post, stride, text);
     free(m);
     free(post);

@@ -114,6 +114,13 @@ awk '$1 == "x[0]" { s = $2 + $3 + $4; if (s < 0.999999 || s > 1.000001) bad = 1 
 expect_exit 0 "enumeration deadline" -- timeout 30 "$FGM" run models/dice.fgm --backend exact --cap 1000000000000 --timeout-ms 200
 expect_out "incomplete: cap or timeout reached" "enumeration deadline"
 
+# An engine run stops at --timeout-ms too, and says so (a million sweeps
+# of the 9x9 model take 10-40 s).
+expect_exit 0 "engine deadline" -- timeout 60 "$FGM" run models/sudoku.fgm --backend interpreted --iters 1000000 --timeout-ms 50
+expect_out "^# observation 0: interpreted ep, [0-9]+ sweeps, .*\(incomplete: timeout reached\)$" "engine deadline"
+expect_exit 0 "engine, no deadline" -- "$FGM" run models/dice.fgm --timeout-ms 60000
+if grep -q incomplete "$TMP/out"; then fail "engine run within its deadline said incomplete"; fi
+
 # ... also when the search prunes every branch and never reaches a
 # complete assignment (13 pigeons, 12 holes), and then says it found none.
 printf 'var x[13] in 1..12\nx[i] != x[j] for i in 0..11, j in i+1..12\n' > "$TMP/pigeons.fgm"
