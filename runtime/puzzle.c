@@ -39,6 +39,7 @@ struct fgm_puzzle_reader {
     fgm_puzzle pending;
     fgm_diag_fn diag;
     void *ctx;
+    fgm_puzzle_reader *next;    /* the files after this one, opened */
 };
 
 /* A grid being assembled from one or more lines. */
@@ -488,6 +489,47 @@ fgm_puzzle_reader_open(const char *path, int n, int box, fgm_diag_fn diag,
     return r;
 }
 
+fgm_puzzle_reader *
+fgm_puzzle_reader_open_list(const char *const *paths, int npaths, int n,
+                            int box, fgm_diag_fn diag, void *ctx)
+{
+    fgm_puzzle_reader *r, **tail;
+    int i;
+
+    if (!paths || npaths < 1)
+        return NULL;
+    r = fgm_puzzle_reader_open(paths[0], n, box, diag, ctx);
+    tail = r ? &r->next : NULL;
+    for (i = 1; r && i < npaths; i++) {
+        *tail = fgm_puzzle_reader_open(paths[i], n, box, diag, ctx);
+        if (!*tail) {
+            fgm_puzzle_reader_close(r);
+            return NULL;
+        }
+        tail = &(*tail)->next;
+    }
+    return r;
+}
+
+/* Goes on with the file after R's current one (R->next, consumed): its
+ * stream, name and lines; the count, the size and a peeked puzzle stay. */
+static void
+next_file(fgm_puzzle_reader *r)
+{
+    fgm_puzzle_reader *nx = r->next;
+
+    if (r->owns)
+        fclose(r->f);
+    r->f = nx->f;
+    r->owns = nx->owns;
+    memcpy(r->name, nx->name, sizeof r->name);
+    r->line = 0;
+    r->next = nx->next;
+    nx->owns = 0;
+    nx->next = NULL;
+    fgm_puzzle_reader_close(nx);
+}
+
 /* Longest line a reader takes: a 25 x 25 grid on one line is 625 symbols,
  * with separators and a comment far less than this.  A longer line is
  * refused instead of buffered whole (a file with no newline, /dev/zero). */
@@ -545,6 +587,7 @@ fgm_puzzle_read(fgm_puzzle_reader *r, fgm_puzzle *out)
         return FGM_OK;
     }
     memset(&g, 0, sizeof g);
+again:
     while ((len = read_line(r)) >= 0) {
         char *s;
 
@@ -580,6 +623,11 @@ fgm_puzzle_read(fgm_puzzle_reader *r, fgm_puzzle *out)
     if (g.rows > 0) {
         ERR(r, r->line, "grid ends after %d of %d rows", g.rows, g.n);
         return FGM_EPARSE;
+    }
+    if (r->next) {
+        /* The end of one file of a list: the next one goes on. */
+        next_file(r);
+        goto again;
     }
     if (r->count == 0) {
         ERR(r, r->line ? r->line : 1, "no puzzle in the input");
@@ -624,6 +672,7 @@ fgm_puzzle_reader_close(fgm_puzzle_reader *r)
 {
     if (!r)
         return;
+    fgm_puzzle_reader_close(r->next);
     if (r->owns && r->f)
         fclose(r->f);
     free(r->buf);

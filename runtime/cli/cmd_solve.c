@@ -1,9 +1,10 @@
 /* runtime/cli/cmd_solve.c: `fgm solve`: solve a stream of puzzles.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The puzzles of several files are one stream, as if concatenated: the
- * first puzzle picks the default model, the index (and with it the
- * default seed and the CSV index) runs on across files.
+ * The puzzles of several files are one stream, as if concatenated (one
+ * reader, fgm_puzzle_reader_open_list): the first puzzle picks the default
+ * model, the index (and with it the default seed and the CSV index) runs
+ * on across files.
  *
  * stdout: one line per puzzle (the solved grid, or the input unchanged when
  * unsolved), or CSV with --csv (DESIGN.md's ten columns, then sweeps,
@@ -23,7 +24,7 @@
 #include <string.h>
 #include "cli.h"
 
-/* Puzzle files one solve reads (one reader each, open together). */
+/* Puzzle files one solve reads (open together). */
 #define SOLVE_MAXINPUTS 1024
 
 typedef struct solve_out {
@@ -32,7 +33,6 @@ typedef struct solve_out {
     int csv;
     int exact;              /* an exact solver: backend "exact" */
     long n, solved, timeouts;
-    long base;              /* puzzles of the files before this one */
     double t0;              /* start of the run, for wall_s */
     double *ms;             /* times of the puzzles that did not time out */
     long nms, capms;
@@ -68,7 +68,7 @@ emit(void *ctx, const fgm_batch_item *it)
         o->backend = s->compiled ? "compiled" : "interpreted";
     if (o->csv) {
         printf("%ld,%s,%s,%d,%d,%.4f,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%d\n",
-               o->base + it->index, o->solver, o->backend, it->res.solved,
+               it->index, o->solver, o->backend, it->res.solved,
                it->res.valid, it->res.ms, s->nodes, s->inferences,
                s->decisions, s->restarts, s->sweeps, s->contradictions,
                s->errors, it->res.status == FGM_ETIMEOUT);
@@ -98,20 +98,19 @@ summary(const solve_out *o)
             o->timeouts, fgm_now() - o->t0, (double)ru.ru_maxrss / 1024.0);
 }
 
-/* `fgm solve --solver dlx --count`: the number of solutions of each puzzle
- * of the NRD readers RDS, counting stopped at CAP.  One line per puzzle:
- * the count, prefixed by ">=" when the cap or the deadline stopped it;
- * CSV: index,solutions,complete,ms,nodes.  Summary: how many puzzles have
- * exactly one. */
+/* `fgm solve --solver dlx --count`: the number of solutions of each puzzle,
+ * counting stopped at CAP.  One line per puzzle: the count, prefixed by
+ * ">=" when the cap or the deadline stopped it; CSV: index,solutions,
+ * complete,ms,nodes.  Summary: how many puzzles have exactly one. */
 static int
-count_solutions(fgm_puzzle_reader **rds, int nrd, const fgm_csp *csp,
-                long cap, double timeout, int csv)
+count_solutions(fgm_puzzle_reader *rd, const fgm_csp *csp, long cap,
+                double timeout, int csv)
 {
     fgm_status st;
     fgm_dlx *d = fgm_dlx_new(csp, &st);
     int *given = malloc((size_t)fgm_csp_nvars(csp) * sizeof *given);
     long n = 0, unique = 0;
-    int code = CLI_OK, i;
+    int code = CLI_OK;
     fgm_puzzle p;
 
     if (!d || !given) {
@@ -123,32 +122,28 @@ count_solutions(fgm_puzzle_reader **rds, int nrd, const fgm_csp *csp,
     }
     if (csv)
         printf("index,solutions,complete,ms,nodes\n");
-    for (i = 0; i < nrd; i++) {
-        while ((st = fgm_puzzle_read(rds[i], &p)) == FGM_OK) {
-            fgm_dlx_limits lim = { cap, 0, 0 };
-            long count = 0, nodes = 0;
-            double t0 = fgm_now();
-            int complete;
+    while ((st = fgm_puzzle_read(rd, &p)) == FGM_OK) {
+        fgm_dlx_limits lim = { cap, 0, 0 };
+        long count = 0, nodes = 0;
+        double t0 = fgm_now();
+        int complete;
 
-            fgm_puzzle_to_given(&p, given);
-            lim.deadline = timeout > 0 ? t0 + timeout * 1e-3 : 0;
-            st = fgm_dlx_run(d, given, &lim, &count, NULL, NULL, &nodes);
-            if (st != FGM_OK && st != FGM_ETIMEOUT)
-                break;
-            complete = st == FGM_OK && count < cap;
-            if (csv)
-                printf("%ld,%ld,%d,%.4f,%ld\n", n, count, complete,
-                       (fgm_now() - t0) * 1e3, nodes);
-            else
-                printf("%s%ld\n", complete ? "" : ">=", count);
-            unique += complete && count == 1;
-            n++;
-        }
-        if (st != FGM_EIO || fgm_puzzle_reader_failed(rds[i])) {
-            code = cli_exit_code(st);   /* not the end of the input */
+        fgm_puzzle_to_given(&p, given);
+        lim.deadline = timeout > 0 ? t0 + timeout * 1e-3 : 0;
+        st = fgm_dlx_run(d, given, &lim, &count, NULL, NULL, &nodes);
+        if (st != FGM_OK && st != FGM_ETIMEOUT)
             break;
-        }
+        complete = st == FGM_OK && count < cap;
+        if (csv)
+            printf("%ld,%ld,%d,%.4f,%ld\n", n, count, complete,
+                   (fgm_now() - t0) * 1e3, nodes);
+        else
+            printf("%s%ld\n", complete ? "" : ">=", count);
+        unique += complete && count == 1;
+        n++;
     }
+    if (st != FGM_EIO || fgm_puzzle_reader_failed(rd))
+        code = cli_exit_code(st);   /* not the end of the input */
     code = cli_finish_stdout("solve", code);
     fprintf(stderr, "fgm: solver=dlx count: unique=%ld/%ld cap=%ld\n", unique,
             n, cap);
@@ -180,7 +175,7 @@ cmd_solve(cli_args *a)
     const char *solver_name = "dlx", *model = NULL, *backend = "auto";
     const char *val, *reason, *inputs[SOLVE_MAXINPUTS];
     const char *defs[CLI_MAXDEFINES];
-    int ndefs = 0, ninputs = 0, nrd = 0, stdin_seen = 0, i;
+    int ndefs = 0, ninputs = 0, stdin_seen = 0;
     fgm_batch_opts bo;
     fgm_solve_opts so;
     solve_out out;
@@ -188,9 +183,9 @@ cmd_solve(cli_args *a)
     int count = 0, cap_set = 0;
     double timeout = 0;
     int r, code, n = 0, box = 0;
-    fgm_puzzle_reader **rds = NULL;
+    fgm_puzzle_reader *rd;
     fgm_ir *ir = NULL;
-    fgm_csp *csp = NULL;
+    fgm_csp *csp;
     fgm_status st;
 
     memset(&bo, 0, sizeof bo);
@@ -331,76 +326,64 @@ cmd_solve(cli_args *a)
         fgm_ir_free(ir);
         return cli_no_grid("solve: ", model);
     }
-    rds = calloc((size_t)ninputs, sizeof *rds);
-    if (!rds) {
+    /* Every file is opened before any puzzle is solved: a missing one is
+     * said first. */
+    rd = fgm_puzzle_reader_open_list(inputs, ninputs, n, box, cli_diag,
+                                     NULL);
+    if (!rd) {
         fgm_ir_free(ir);
-        return cli_fail(CLI_EINTERNAL, "out of memory");
-    }
-    rds[nrd] = fgm_puzzle_reader_open(inputs[0], n, box, cli_diag, NULL);
-    if (!rds[nrd++]) {
-        code = CLI_EINPUT;
-        goto done;
+        return CLI_EINPUT;
     }
     if (!ir) {
         /* The default model is the Sudoku of the first puzzle's size; the
          * reader then holds every later puzzle to that size. */
         fgm_puzzle first;
 
-        st = fgm_puzzle_peek(rds[0], &first);
+        st = fgm_puzzle_peek(rd, &first);
         if (st != FGM_OK) {
-            code = cli_exit_code(st == FGM_EIO ? FGM_EPARSE : st);
-            goto done;
+            fgm_puzzle_reader_close(rd);
+            return cli_exit_code(st == FGM_EIO ? FGM_EPARSE : st);
         }
         /* Probabilistic solvers run the shipped model (DESIGN.md),
          * compiled for this size into generated/ on first use; the exact
          * ones search the built-in model directly. */
-        code = 0;
-        if (!out.exact)
+        if (!out.exact) {
             ir = cli_default_model(first.box, &n, &box, &code);
-        if (!ir && code)
-            goto done;
+            if (!ir && code) {
+                fgm_puzzle_reader_close(rd);
+                return code;
+            }
+        }
         if (!ir)
             ir = fgm_ir_sudoku(first.box);
         if (!ir) {
-            code = cli_fail(CLI_EINTERNAL, "out of memory");
-            goto done;
-        }
-    }
-    /* The later files are read on the model's grid, and all of them are
-     * opened before any puzzle is solved: a missing one is said first. */
-    fgm_ir_grid(ir, &n, &box);
-    for (i = 1; i < ninputs; i++) {
-        rds[nrd] = fgm_puzzle_reader_open(inputs[i], n, box, cli_diag, NULL);
-        if (!rds[nrd++]) {
-            code = CLI_EINPUT;
-            goto done;
+            fgm_puzzle_reader_close(rd);
+            return cli_fail(CLI_EINTERNAL, "out of memory");
         }
     }
     csp = fgm_csp_new(ir, &st);
     if (!csp) {
-        code = cli_fail(cli_exit_code(st), "solve: %s", fgm_strerror(st));
-        goto done;
+        fgm_puzzle_reader_close(rd);
+        fgm_ir_free(ir);
+        return cli_fail(cli_exit_code(st), "solve: %s", fgm_strerror(st));
     }
     if (count) {
-        code = count_solutions(rds, nrd, csp, cap, timeout, out.csv);
-        goto done;
+        code = count_solutions(rd, csp, cap, timeout, out.csv);
+        fgm_csp_free(csp);
+        fgm_puzzle_reader_close(rd);
+        fgm_ir_free(ir);
+        return code;
     }
     bo.csp = csp;
     bo.sopts = &so;
     bo.threads = (int)threads;
     bo.timeout_ms = timeout;
+    bo.seed = (unsigned long)seed;
     if (out.csv)
         printf("index,solver,backend,solved,valid,ms,nodes,inferences,"
                "decisions,restarts,sweeps,contradictions,errors,timeout\n");
     out.t0 = fgm_now();
-    /* Puzzle i of the stream is seeded with --seed + i (default i), the
-     * files one after the other, as if concatenated. */
-    bo.seed_set = 1;
-    for (i = 0, st = FGM_OK; i < nrd && st == FGM_OK; i++) {
-        bo.seed = (unsigned long)seed + (unsigned long)out.base;
-        st = fgm_batch_run(rds[i], &bo, emit, &out, &reason);
-        out.base += fgm_puzzle_reader_count(rds[i]);
-    }
+    st = fgm_batch_run(rd, &bo, emit, &out, &reason);
     if (st == FGM_EUNSUPPORTED)
         code = cli_fail(CLI_EINPUT, "solve: %s", reason);
     else if (out.oom)
@@ -412,11 +395,8 @@ cmd_solve(cli_args *a)
     if (st == FGM_OK || out.n > 0)
         summary(&out);
     free(out.ms);
-done:
-    for (i = 0; i < nrd; i++)
-        fgm_puzzle_reader_close(rds[i]);
-    free(rds);
     fgm_csp_free(csp);
+    fgm_puzzle_reader_close(rd);
     fgm_ir_free(ir);
     return code;
 }

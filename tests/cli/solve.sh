@@ -63,6 +63,21 @@ expect_exit 1 "files of two sizes" -- "$FGM" solve --solver norvig "$TMP/one4.tx
 expect_err "seed003.txt:4: error: line has 81 symbols; expected 16" "files of two sizes"
 expect_exit 2 "stdin twice" -- "$FGM" solve - -
 expect_err "'-' \(standard input\) given twice" "stdin twice"
+# A file with no puzzle (empty, comments only) is part of the stream, as
+# in the concatenation (it stopped the solve: "no puzzle in the input",
+# exit 1); the stream as a whole still needs one.  One reader: the plugin
+# cascade runs once, and says its fallback once (a runner per file did it
+# again for every file).
+: > "$TMP/empty.txt"
+printf '# comments only\n\n' > "$TMP/comments.txt"
+expect_exit 0 "files with no puzzle" -- "$FGM" solve --solver alldiff-max3 --csv "$TMP/empty.txt" puzzles/seed003.txt "$TMP/comments.txt" puzzles/seed000.txt
+cut -d, -f1-5,7- "$TMP/out" | cmp -s - "$TMP/one.csv" || fail "files with no puzzle differ from the concatenation"
+expect_exit 0 "count, a file with no puzzle" -- "$FGM" solve --count puzzles/seed003.txt "$TMP/comments.txt"
+expect_err "unique=3/3" "count, a file with no puzzle"
+expect_exit 1 "no puzzle in any file" -- "$FGM" solve "$TMP/empty.txt" "$TMP/comments.txt"
+expect_err "comments.txt:2: error: no puzzle in the input" "no puzzle in any file"
+expect_exit 0 "three files, no compiler" -- env CC=false "$FGM" solve --solver ep-robust --out-dir "$TMP/nocc" puzzles/seed003.txt puzzles/seed003.txt puzzles/seed003.txt
+[ "$(grep -c 'interpreting' "$TMP/err")" = 1 ] || fail "three files, no compiler: the fallback said $(grep -c 'interpreting' "$TMP/err") times"
 
 # Latin squares through --model.
 printf '1....\n.....\n.....\n.....\n....1\n' > "$TMP/latin.txt"
