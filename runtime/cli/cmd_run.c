@@ -72,10 +72,13 @@ print_vector(out_format fmt, long k, const char *kind, const char *name,
 }
 
 /* Prints the marginals M (nvars x stride) and, when POST is not NULL, the
- * Dirichlet posteriors (ndirichlet x stride) of observation K. */
+ * Dirichlet posteriors (ndirichlet x stride) of observation K.  INFO goes
+ * on its header (text, JSON); CSV has none, so an INCOMPLETE result says
+ * INFO on stderr instead of passing for a complete one. */
 static void
 print_result(const fgm_ir *ir, out_format fmt, long k, const double *m,
-             const double *post, int stride, const char *info)
+             const double *post, int stride, const char *info,
+             int incomplete)
 {
     char name[FGM_IR_MAXNAME + 64];
     fgm_array_info ai;
@@ -83,6 +86,8 @@ print_result(const fgm_ir *ir, out_format fmt, long k, const double *m,
 
     if (fmt == FMT_TEXT)
         printf("# observation %ld: %s\n", k, info);
+    if (fmt == FMT_CSV && incomplete)
+        fprintf(stderr, "fgm: run: observation %ld: %s\n", k, info);
     if (fmt == FMT_JSON)
         printf("%s{\"observation\": %ld, \"info\": \"%s\", \"marginals\": {",
                k ? ",\n" : "", k, info);
@@ -310,7 +315,8 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k)
                                                        : "interpreted",
              fgm_ir_algo(ir), info.sweeps, info.change, info.ms,
              st == FGM_ETIMEOUT ? " (incomplete: timeout reached)" : "");
-    print_result(ir, cfg->fmt, k, m, post, stride, text);
+    print_result(ir, cfg->fmt, k, m, post, stride, text,
+                 st == FGM_ETIMEOUT);
     free(m);
     free(post);
     return CLI_OK;
@@ -328,6 +334,7 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     char text[160];
     fgm_status st;
     long count = 0;
+    int incomplete;
 
     if (!m)
         return cli_fail(CLI_EINTERNAL, "run: out of memory");
@@ -337,16 +344,18 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         lim.deadline = cfg->timeout > 0 ? fgm_now() + cfg->timeout * 1e-3
                                         : 0;
         st = fgm_dlx_run(dlx, given, &lim, &count, m, NULL, NULL);
+        incomplete = !(st == FGM_OK && count < cfg->cap);
         snprintf(text, sizeof text, "exact (dancing links), solutions=%ld%s",
-                 count, st == FGM_OK && count < cfg->cap
-                 ? "" : " (incomplete: cap or timeout reached)");
+                 count, incomplete ? " (incomplete: cap or timeout reached)"
+                                   : "");
     } else {
         st = fgm_enumerate(csp, given, cfg->cap,
                            cfg->timeout > 0 ? fgm_now() + cfg->timeout * 1e-3
                                             : 0, m, &count);
+        incomplete = st != FGM_OK;
         snprintf(text, sizeof text, "exact (enumeration), assignments=%ld%s",
-                 count, st == FGM_OK ? "" : " (incomplete: cap or timeout "
-                 "reached)");
+                 count, incomplete ? " (incomplete: cap or timeout reached)"
+                                   : "");
         if (st == FGM_EUNSOLVED) {
             free(m);
             return cli_fail(CLI_EINPUT, "run: observation %ld has no "
@@ -364,7 +373,7 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         return cli_fail(CLI_EINPUT, "run: observation %ld: no solution "
                         "found before the cap or the deadline", k);
     }
-    print_result(ir, cfg->fmt, k, m, NULL, stride, text);
+    print_result(ir, cfg->fmt, k, m, NULL, stride, text, incomplete);
     free(m);
     return CLI_OK;
 }

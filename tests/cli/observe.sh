@@ -120,6 +120,14 @@ expect_exit 0 "engine deadline" -- timeout 60 "$FGM" run models/sudoku.fgm --bac
 expect_out "^# observation 0: interpreted ep, [0-9]+ sweeps, .*\(incomplete: timeout reached\)$" "engine deadline"
 expect_exit 0 "engine, no deadline" -- "$FGM" run models/dice.fgm --timeout-ms 60000
 if grep -q incomplete "$TMP/out"; then fail "engine run within its deadline said incomplete"; fi
+# CSV has no header line for the marker: an incomplete result says so on
+# stderr (it passed for a complete one), a complete one says nothing.
+expect_exit 0 "engine deadline, csv" -- timeout 60 "$FGM" run models/sudoku.fgm --backend interpreted --iters 1000000 --timeout-ms 50 --format csv
+expect_err "^fgm: run: observation 0: interpreted ep, [0-9]+ sweeps, .*\(incomplete: timeout reached\)$" "engine deadline, csv"
+expect_exit 0 "exact cap, csv" -- "$FGM" run models/dice.fgm --backend exact --cap 10 --format csv
+expect_err "^fgm: run: observation 0: exact .*\(incomplete: cap or timeout reached\)$" "exact cap, csv"
+expect_exit 0 "engine, csv, no deadline" -- "$FGM" run models/dice.fgm --backend interpreted --timeout-ms 60000 --format csv
+[ ! -s "$TMP/err" ] || fail "a complete csv run said: $(head -c 300 "$TMP/err")"
 
 # ... also when the search prunes every branch and never reaches a
 # complete assignment (13 pigeons, 12 holes), and then says it found none.
