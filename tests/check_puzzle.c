@@ -313,6 +313,49 @@ START_TEST(test_mixed_sizes_rejected)
 }
 END_TEST
 
+/* A list of files reads as their concatenation: a file with no puzzle
+ * passes, the size the first puzzle set holds in the next file, and a
+ * message names the file and its own line; a list that cannot open one
+ * file is not made, and one holding no puzzle at all says so. */
+START_TEST(test_reader_list)
+{
+    char *a = temp_file(EASY "\n"), *none = temp_file("# nothing\n\n");
+    char *b = temp_file("# b\n" EASY "\n1...............\n");
+    const char *paths[] = { a, none, b }, *bad[] = { a, "/nonexistent/x" };
+    const char *empty[] = { none, none };
+    fgm_puzzle_reader *r;
+    fgm_puzzle p;
+
+    nmsgs = 0;
+    r = fgm_puzzle_reader_open_list(paths, 3, 0, 0, msg_sink, NULL);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_OK);
+    ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_OK);
+    ck_assert_int_eq(fgm_puzzle_reader_count(r), 2);
+    ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_EPARSE);
+    ck_assert_ptr_nonnull(strstr(last_msg, b));
+    ck_assert_ptr_nonnull(strstr(last_msg, ":3: error: line has 16 symbols; "
+                                           "expected 81"));
+    fgm_puzzle_reader_close(r);
+    r = fgm_puzzle_reader_open_list(bad, 2, 0, 0, msg_sink, NULL);
+    ck_assert_ptr_null(r);
+    ck_assert_ptr_nonnull(strstr(last_msg, "/nonexistent/x: error: cannot "
+                                           "open"));
+    r = fgm_puzzle_reader_open_list(empty, 2, 0, 0, msg_sink, NULL);
+    ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_EPARSE);
+    ck_assert_ptr_nonnull(strstr(last_msg, "no puzzle in the input"));
+    fgm_puzzle_reader_close(r);
+    ck_assert_ptr_null(fgm_puzzle_reader_open_list(paths, 0, 0, 0, msg_sink,
+                                                   NULL));
+    unlink(a);
+    unlink(none);
+    unlink(b);
+    free(a);
+    free(none);
+    free(b);
+}
+END_TEST
+
 /* fgm_puzzle_parse takes one puzzle: a second one, or anything malformed
  * after the first, is an error (it used to be ignored); comments and
  * blank lines around it are not. */
@@ -364,6 +407,7 @@ puzzle_suite(void)
     tcase_add_test(errors, test_missing_and_empty_file);
     tcase_add_test(errors, test_truncated_grid_and_bad_row);
     tcase_add_test(errors, test_mixed_sizes_rejected);
+    tcase_add_test(errors, test_reader_list);
     tcase_add_test(errors, test_binary_garbage);
     tcase_add_test(errors, test_parse_one_puzzle);
     suite_add_tcase(s, core);
