@@ -69,11 +69,64 @@ cli_finish_stdout(const char *cmd, int code)
     return code;
 }
 
+/* 0 when the folder of PATH is a folder this process may create files
+ * in, else the errno value that says why not. */
+static int
+folder_error(const char *path)
+{
+    struct stat sb;
+    char *dir = strdup(path), *slash;
+    int err = 0;
+
+    if (!dir)
+        return ENOMEM;
+    slash = strrchr(dir, '/');
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == dir)
+        slash[1] = '\0';       /* "/name": the root */
+    else
+        *slash = '\0';
+    if (stat(dir, &sb) != 0)
+        err = errno;
+    else if (!S_ISDIR(sb.st_mode))
+        err = ENOTDIR;
+    else if (access(dir, W_OK | X_OK) != 0)
+        err = errno;
+    free(dir);
+    return err;
+}
+
+/* 0 when the file a dangling symbolic link PATH names can be made: its
+ * folder, read relative to the link's own when the target is relative. */
+static int
+link_target_error(const char *path)
+{
+    char target[4096], *full;
+    const char *slash = strrchr(path, '/');
+    ssize_t len = readlink(path, target, sizeof target - 1);
+    size_t dl;
+    int err;
+
+    if (len < 0)
+        return errno;
+    target[len] = '\0';
+    /* A relative target is read from the link's folder. */
+    dl = slash && target[0] != '/' ? (size_t)(slash - path) + 1 : 0;
+    full = malloc(dl + (size_t)len + 1);
+    if (!full)
+        return ENOMEM;
+    memcpy(full, path, dl);
+    memcpy(full + dl, target, (size_t)len + 1);
+    err = folder_error(full);
+    free(full);
+    return err;
+}
+
 int
 cli_output_ok(const char *path)
 {
     struct stat sb;
-    char *dir, *slash;
     int err = 0;
 
     if (!*path)
@@ -88,31 +141,18 @@ cli_output_ok(const char *path)
         struct stat out;
         int found = stat(path, &sb) == 0;
 
-        if (!found && errno == ENOENT)
+        if (!found && errno == ENOENT && S_ISLNK(sb.st_mode))
             /* A link to a file not made yet: written through, the link
-             * makes it, and the write says so if its folder cannot. */
-            err = 0;
+             * makes it, in a folder that must then exist. */
+            err = link_target_error(path);
         else if (found && fstat(1, &out) == 0
                  && sb.st_dev == out.st_dev && sb.st_ino == out.st_ino)
             err = 0;
         else if (access(path, W_OK) != 0)
             err = errno;
-    } else if ((dir = strdup(path)) != NULL) {
+    } else {
         /* The folder gets PATH.tmp.XXXXXX, then the rename. */
-        slash = strrchr(dir, '/');
-        if (!slash)
-            strcpy(dir, ".");
-        else if (slash == dir)
-            slash[1] = '\0';       /* "/name": the root */
-        else
-            *slash = '\0';
-        if (stat(dir, &sb) != 0)
-            err = errno;
-        else if (!S_ISDIR(sb.st_mode))
-            err = ENOTDIR;
-        else if (access(dir, W_OK | X_OK) != 0)
-            err = errno;
-        free(dir);
+        err = folder_error(path);
     }
     if (err)
         cli_fail(CLI_EINPUT, "%s: error: cannot write: %s", path,

@@ -163,6 +163,19 @@ ln -s "$TMP/made.csv" "$TMP/link.csv"
 expect_exit 0 "bench --csv a link to a new file" -- "$FGM" bench --solvers dlx --csv "$TMP/link.csv" "$TMP/one.txt"
 grep -q "^corpus,solver,status" "$TMP/made.csv" || fail "bench --csv a link: the CSV did not reach the link's target"
 [ -L "$TMP/link.csv" ] || fail "bench --csv a link: the link was replaced"
+# ... but not one into a folder that does not exist (absolute or relative
+# to the link's folder): refused before the run, as a plain path is.
+ln -s /nonexistent/dir/x.csv "$TMP/nowhere.csv"
+mkdir -p "$TMP/sub"
+ln -s ../nofolder/x.csv "$TMP/sub/rel.csv"
+ln -s ../made2.csv "$TMP/sub/rel2.csv"
+for l in "$TMP/nowhere.csv" "$TMP/sub/rel.csv"; do
+    expect_exit 1 "bench --csv a link into no folder" -- "$FGM" bench --solvers dlx --csv "$l" "$TMP/one.txt"
+    expect_err "^$l: error: cannot write: No such file or directory" "bench --csv a link into no folder"
+    [ ! -s "$TMP/out" ] || fail "bench --csv a link into no folder: the run went ahead"
+done
+expect_exit 0 "bench --csv a relative link" -- "$FGM" bench --solvers dlx --csv "$TMP/sub/rel2.csv" "$TMP/one.txt"
+[ -s "$TMP/made2.csv" ] || fail "bench --csv a relative link: the CSV did not reach its target"
 
 # A read error part way through a line (strace makes the file's second
 # read fail; its lines of 82 bytes never end on a stdio buffer's edge) is
