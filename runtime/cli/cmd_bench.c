@@ -231,6 +231,16 @@ backend_report(const fgm_bench *b, const bench_model *bm)
         printf("plugin for %s: could not be built\n", label);
 }
 
+/* The length of NAME without an "@auto" suffix: a solver row without a
+ * backend runs on auto, so "ep-robust" and "ep-robust@auto" are one. */
+static size_t
+canonical_len(const char *name)
+{
+    size_t n = strlen(name);
+
+    return n > 5 && strcmp(name + n - 5, "@auto") == 0 ? n - 5 : n;
+}
+
 /* The first of the N names in LIST that an earlier one repeats, or
  * NULL. */
 static const char *
@@ -240,7 +250,8 @@ repeated(const char *const *list, int n)
 
     for (i = 1; i < n; i++)
         for (j = 0; j < i; j++)
-            if (strcmp(list[i], list[j]) == 0)
+            if (canonical_len(list[i]) == canonical_len(list[j])
+                && strncmp(list[i], list[j], canonical_len(list[i])) == 0)
                 return list[i];
     return NULL;
 }
@@ -266,7 +277,7 @@ cmd_bench(cli_args *a)
     const char *solvers[64], *csv = NULL, *svg = NULL, *detail = NULL;
     const char *val, **corpora, *names[64];
     char *list = NULL, *blist = NULL, labels[64][64];
-    const char *backends[4];
+    const char *backends[4] = { NULL };
     int nbackends = 0, nnames = 0, i, j;
     fgm_bench_opts o;
     fgm_solve_opts so;

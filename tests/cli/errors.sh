@@ -115,6 +115,8 @@ expect_exit 2 "bench: a solver twice" -- "$FGM" bench --solvers dlx,norvig,dlx "
 expect_err "bench: solver row 'dlx' is listed twice" "bench: a solver twice"
 expect_exit 2 "bench: a row twice" -- "$FGM" bench --solvers ep-robust@compiled,ep-robust --backends compiled,interpreted "$TMP/len.txt"
 expect_err "bench: solver row 'ep-robust@compiled' is listed twice" "bench: a row twice"
+expect_exit 2 "bench: a row twice, once without its backend" -- "$FGM" bench --solvers ep-robust,ep-robust@auto "$TMP/len.txt"
+expect_err "bench: solver row 'ep-robust@auto' is listed twice" "bench: a row twice, once without its backend"
 expect_exit 2 "bench: a backend twice" -- "$FGM" bench --solvers ep-robust --backends compiled,compiled "$TMP/len.txt"
 expect_err "bench: backend 'compiled' is listed twice" "bench: a backend twice"
 expect_exit 2 "unknown command" -- "$FGM" frobnicate
