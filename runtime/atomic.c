@@ -30,18 +30,117 @@ writes_through(const char *path)
     return !S_ISREG(sb.st_mode) && !S_ISDIR(sb.st_mode);
 }
 
+int
+fgm_is_stdout(const struct stat *sb)
+{
+    struct stat out;
+
+    return fstat(1, &out) == 0 && sb->st_dev == out.st_dev
+           && sb->st_ino == out.st_ino;
+}
+
+int
+fgm_dir_error(const char *dir)
+{
+    struct stat sb;
+
+    if (stat(dir, &sb) != 0)
+        return errno;
+    if (!S_ISDIR(sb.st_mode))
+        return ENOTDIR;
+    return access(dir, W_OK | X_OK) != 0 ? errno : 0;
+}
+
+/* fgm_dir_error of the folder PATH is in (its temporary goes there). */
+static int
+folder_error(const char *path)
+{
+    char *dir = strdup(path), *slash;
+    int err;
+
+    if (!dir)
+        return ENOMEM;
+    slash = strrchr(dir, '/');
+    if (!slash)
+        strcpy(dir, ".");
+    else if (slash == dir)
+        slash[1] = '\0';       /* "/name": the root */
+    else
+        *slash = '\0';
+    err = fgm_dir_error(dir);
+    free(dir);
+    return err;
+}
+
+/* folder_error of the file a dangling symbolic link PATH names, which
+ * writing through it makes: a relative target is read from the link's
+ * folder. */
+static int
+link_target_error(const char *path)
+{
+    char target[4096], *full;
+    const char *slash = strrchr(path, '/');
+    ssize_t len = readlink(path, target, sizeof target - 1);
+    size_t dl;
+    int err;
+
+    if (len < 0)
+        return errno;
+    target[len] = '\0';
+    dl = slash && target[0] != '/' ? (size_t)(slash - path) + 1 : 0;
+    full = malloc(dl + (size_t)len + 1);
+    if (!full)
+        return ENOMEM;
+    memcpy(full, path, dl);
+    memcpy(full + dl, target, (size_t)len + 1);
+    err = folder_error(full);
+    free(full);
+    return err;
+}
+
+fgm_status
+fgm_write_atomic_check(const char *path, fgm_diag_fn diag, void *ctx)
+{
+    struct stat sb;
+    int err = 0;
+
+    if (!path)
+        return FGM_EINVAL;
+    if (!*path) {
+        err = ENOENT;
+    } else if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        err = EISDIR;
+    } else if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        /* Written through: the node must be writable, not its folder (a
+         * FIFO, /dev/null), unless it is standard output (open_through
+         * writes a copy of descriptor 1). */
+        int link = S_ISLNK(sb.st_mode);
+
+        if (stat(path, &sb) != 0)
+            /* A link to a file not made yet, which the write makes. */
+            err = link && errno == ENOENT ? link_target_error(path) : errno;
+        else if (!fgm_is_stdout(&sb) && access(path, W_OK) != 0)
+            err = errno;
+    } else {
+        err = folder_error(path);
+    }
+    if (!err)
+        return FGM_OK;
+    fgm_diagf(diag, ctx, "%s: error: cannot write: %s", path, strerror(err));
+    return FGM_EIO;
+}
+
 /* A stream writing through PATH.  When PATH is this process's standard
  * output (/dev/stdout, or a link to the file stdout goes to), a copy of
  * descriptor 1: opening it anew would truncate a `>>` log. */
 static FILE *
 open_through(const char *path)
 {
-    struct stat target, out;
+    struct stat target;
     FILE *f;
     int fd;
 
-    if (stat(path, &target) == 0 && fstat(1, &out) == 0
-        && target.st_dev == out.st_dev && target.st_ino == out.st_ino) {
+    if (stat(path, &target) == 0 && fgm_is_stdout(&target)) {
         fflush(stdout);
         if ((fd = dup(1)) < 0)
             return NULL;

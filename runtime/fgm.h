@@ -54,6 +54,17 @@ fgm_status fgm_write_atomic(const char *path,
                             fgm_status (*write)(void *arg, FILE *f),
                             void *arg, fgm_diag_fn diag, void *ctx);
 
+/* Whether fgm_write_atomic can write PATH, checked before a long run (a
+ * benchmark, a batch of 25x25 puzzles) rather than after it: PATH not a
+ * folder, and its folder one to make files in; or, for what is written
+ * through (a device, a FIFO, a symbolic link), PATH itself writable (or
+ * this process's standard output), and for a link to a file not made yet
+ * the target's folder.  Returns FGM_OK, or FGM_EIO after "PATH: error:
+ * cannot write: REASON" through DIAG (FGM_EINVAL for PATH NULL).  A
+ * check, not a promise: the write still reports its own errors. */
+fgm_status fgm_write_atomic_check(const char *path, fgm_diag_fn diag,
+                                  void *ctx);
+
 /* Kills the C compilers that plugin builds have running and removes the
  * temporary files and folders of the writes and builds in flight.
  * Async-signal-safe: meant for a handler of SIGINT or SIGTERM that then

@@ -429,22 +429,13 @@ capture_diag(void *ctx, const char *msg)
 static fgm_status
 writable_dir(const char *dir, const char *shown, char *why, size_t whysize)
 {
-    struct stat sb;
     int e;
 
     if (mkdir(dir, 0777) == 0)
         return FGM_OK;
     e = errno;
-    if (e == EEXIST) {
-        if (stat(dir, &sb) != 0)
-            e = errno;
-        else if (!S_ISDIR(sb.st_mode))
-            e = ENOTDIR;
-        else if (access(dir, W_OK | X_OK) != 0)
-            e = errno;
-        else
-            return FGM_OK;
-    }
+    if (e == EEXIST && (e = fgm_dir_error(dir)) == 0)
+        return FGM_OK;
     sayf(why, whysize, "%s: cannot write: %s", shown, strerror(e));
     return FGM_EIO;
 }

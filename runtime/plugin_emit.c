@@ -58,7 +58,7 @@ static int
 copy_source(const char *from, const char *to)
 {
     char buf[65536];
-    struct stat sb, so;
+    struct stat sb;
     ssize_t n;
     int in, out, e = 0;
 
@@ -69,9 +69,7 @@ copy_source(const char *from, const char *to)
     /* Standard output redirected to a file (--emit-c - >> log) got the C
      * through descriptor 1, appended to what the file held before
      * (fgm_write_atomic): a copy would compile that too. */
-    if (fstat(in, &sb) != 0 || !S_ISREG(sb.st_mode)
-        || (fstat(1, &so) == 0 && so.st_dev == sb.st_dev
-            && so.st_ino == sb.st_ino)) {
+    if (fstat(in, &sb) != 0 || !S_ISREG(sb.st_mode) || fgm_is_stdout(&sb)) {
         close(in);
         return -1;
     }

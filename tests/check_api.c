@@ -752,6 +752,19 @@ START_TEST(test_utilities)
     ck_assert_ptr_nonnull(fgets(buf, sizeof buf, f));
     fclose(f);
     ck_assert_str_eq(buf, "hello\n");
+    /* The check before a write: a file or a new name in a folder that
+     * takes files passes; a folder, a missing folder, an empty name or a
+     * link into a missing folder do not. */
+    ck_assert_int_eq(fgm_write_atomic_check(path, NULL, NULL), FGM_OK);
+    unlink(path);
+    ck_assert_int_eq(fgm_write_atomic_check(path, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_write_atomic_check("/tmp", NULL, NULL), FGM_EIO);
+    ck_assert_int_eq(fgm_write_atomic_check("/nonexistent/x", NULL, NULL),
+                     FGM_EIO);
+    ck_assert_int_eq(fgm_write_atomic_check("", NULL, NULL), FGM_EIO);
+    ck_assert_int_eq(fgm_write_atomic_check(NULL, NULL, NULL), FGM_EINVAL);
+    ck_assert_int_eq(symlink("/nonexistent/x", path), 0);
+    ck_assert_int_eq(fgm_write_atomic_check(path, NULL, NULL), FGM_EIO);
     unlink(path);
     ck_assert(fgm_now() >= t0);
 }

@@ -30,13 +30,8 @@ int cli_exit_code(fgm_status st);
  * Output lost on the way must not exit 0. */
 int cli_finish_stdout(const char *cmd, int code);
 
-/* Whether PATH can be written by fgm_write_atomic, checked before a long
- * run (a benchmark, a batch of 25x25 puzzles) rather than after it: PATH
- * not a folder, and its folder writable (the temporary name goes there),
- * or PATH itself writable when it is written through (a device, a FIFO,
- * a symbolic link; one to a file not made yet passes).  Returns 1, or 0
- * after "PATH: error: cannot write: REASON" on stderr.  A check, not a
- * promise: the write still reports its own errors. */
+/* fgm_write_atomic_check of PATH, told on stderr: 1 when it can be
+ * written, else 0 after "PATH: error: cannot write: REASON". */
 int cli_output_ok(const char *path);
 
 /* Command-line cursor: "--name value", "--name=value" and "-j4" forms. */

@@ -6,7 +6,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
 
@@ -69,95 +68,10 @@ cli_finish_stdout(const char *cmd, int code)
     return code;
 }
 
-/* 0 when the folder of PATH is a folder this process may create files
- * in, else the errno value that says why not. */
-static int
-folder_error(const char *path)
-{
-    struct stat sb;
-    char *dir = strdup(path), *slash;
-    int err = 0;
-
-    if (!dir)
-        return ENOMEM;
-    slash = strrchr(dir, '/');
-    if (!slash)
-        strcpy(dir, ".");
-    else if (slash == dir)
-        slash[1] = '\0';       /* "/name": the root */
-    else
-        *slash = '\0';
-    if (stat(dir, &sb) != 0)
-        err = errno;
-    else if (!S_ISDIR(sb.st_mode))
-        err = ENOTDIR;
-    else if (access(dir, W_OK | X_OK) != 0)
-        err = errno;
-    free(dir);
-    return err;
-}
-
-/* 0 when the file a dangling symbolic link PATH names can be made: its
- * folder, read relative to the link's own when the target is relative. */
-static int
-link_target_error(const char *path)
-{
-    char target[4096], *full;
-    const char *slash = strrchr(path, '/');
-    ssize_t len = readlink(path, target, sizeof target - 1);
-    size_t dl;
-    int err;
-
-    if (len < 0)
-        return errno;
-    target[len] = '\0';
-    /* A relative target is read from the link's folder. */
-    dl = slash && target[0] != '/' ? (size_t)(slash - path) + 1 : 0;
-    full = malloc(dl + (size_t)len + 1);
-    if (!full)
-        return ENOMEM;
-    memcpy(full, path, dl);
-    memcpy(full + dl, target, (size_t)len + 1);
-    err = folder_error(full);
-    free(full);
-    return err;
-}
-
 int
 cli_output_ok(const char *path)
 {
-    struct stat sb;
-    int err = 0;
-
-    if (!*path)
-        err = ENOENT;
-    else if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode))
-        err = EISDIR;
-    else if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
-        /* Written through (fgm_write_atomic): the node must be
-         * writable, not its folder (a FIFO, /dev/null); but standard
-         * output (/dev/stdout) is written through a copy of descriptor
-         * 1, which may be open for writing where the node is not. */
-        struct stat out;
-        int found = stat(path, &sb) == 0;
-
-        if (!found && errno == ENOENT && S_ISLNK(sb.st_mode))
-            /* A link to a file not made yet: written through, the link
-             * makes it, in a folder that must then exist. */
-            err = link_target_error(path);
-        else if (found && fstat(1, &out) == 0
-                 && sb.st_dev == out.st_dev && sb.st_ino == out.st_ino)
-            err = 0;
-        else if (access(path, W_OK) != 0)
-            err = errno;
-    } else {
-        /* The folder gets PATH.tmp.XXXXXX, then the rename. */
-        err = folder_error(path);
-    }
-    if (err)
-        cli_fail(CLI_EINPUT, "%s: error: cannot write: %s", path,
-                 strerror(err));
-    return err == 0;
+    return fgm_write_atomic_check(path, cli_diag, NULL) == FGM_OK;
 }
 
 int
