@@ -256,6 +256,35 @@ repeated(const char *const *list, int n)
     return NULL;
 }
 
+/* The files of --csv, --detail and --svg (each NULL when not asked for),
+ * checked before a run of minutes rather than after it.  Returns CLI_OK,
+ * or an exit code after saying why. */
+static int
+check_reports(const char *csv, const char *detail, const char *svg)
+{
+    const char *const reports[] = { csv, detail, svg };
+    int i, j, n = (int)CLI_COUNTOF(reports);
+
+    for (i = 0; i < n; i++)
+        if (reports[i] && strcmp(reports[i], "-") == 0)
+            /* Standard output carries the table; '-' would have been a
+             * file named '-'. */
+            return cli_fail(CLI_EUSAGE, "bench: --csv, --detail and --svg "
+                            "name files; the table goes to standard "
+                            "output");
+    for (i = 0; i < n; i++)
+        if (reports[i] && !cli_output_ok(reports[i]))
+            return CLI_EINPUT;
+    for (i = 1; i < n; i++)
+        for (j = 0; j < i; j++)
+            if (reports[i] && reports[j]
+                && strcmp(reports[i], reports[j]) == 0)
+                /* The last write would be all that is left. */
+                return cli_fail(CLI_EUSAGE, "bench: --csv, --detail and "
+                                "--svg name the same file");
+    return CLI_OK;
+}
+
 /* Splits the comma list S (modified in place) into OUT[0..MAX-1].
  * Returns the number of items, which is more than MAX when some did not
  * fit (the caller refuses the list rather than run part of it). */
@@ -450,28 +479,8 @@ cmd_bench(cli_args *a)
                         "twice", val);
         goto out;
     }
-    /* A report that cannot be written is said now, not after a run of
-     * minutes; two reports to one file would leave only the last. */
-    if ((csv && strcmp(csv, "-") == 0) || (detail && strcmp(detail, "-") == 0)
-        || (svg && strcmp(svg, "-") == 0)) {
-        /* Standard output carries the table; '-' would have been a file
-         * named '-'. */
-        code = cli_fail(CLI_EUSAGE, "bench: --csv, --detail and --svg name "
-                        "files; the table goes to standard output");
+    if ((code = check_reports(csv, detail, svg)) != CLI_OK)
         goto out;
-    }
-    if ((csv && !cli_output_ok(csv)) || (detail && !cli_output_ok(detail))
-        || (svg && !cli_output_ok(svg))) {
-        code = CLI_EINPUT;
-        goto out;
-    }
-    if ((csv && detail && strcmp(csv, detail) == 0)
-        || (csv && svg && strcmp(csv, svg) == 0)
-        || (detail && svg && strcmp(detail, svg) == 0)) {
-        code = cli_fail(CLI_EUSAGE, "bench: --csv, --detail and --svg name "
-                        "the same file");
-        goto out;
-    }
     o.solvers = solvers;
     o.corpora = corpora;
     o.ncorpora = ncorpora;
