@@ -567,21 +567,12 @@ ws_open(const fgm_csp *csp, const fgm_solve_opts *opts, const adcfg *cfg)
         ws_free(w);
         return NULL;
     }
-    if (cfg->bivalue) {
+    if (cfg->bivalue)
         w->supp = malloc(n * sizeof *w->supp);
-        if (!w->supp) {
-            ws_free(w);
-            return NULL;
-        }
-    }
-    if (cfg->sqrt_draw) {
+    if (cfg->sqrt_draw)
         w->raw = malloc(((size_t)csp->maxcard + 1) * sizeof *w->raw);
-        if (!w->raw) {
-            ws_free(w);
-            return NULL;
-        }
-    }
-    if (w->cfg->local && !units_open(w)) {
+    if ((cfg->bivalue && !w->supp) || (cfg->sqrt_draw && !w->raw)
+        || (cfg->local && !units_open(w))) {
         ws_free(w);
         return NULL;
     }
