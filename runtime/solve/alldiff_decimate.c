@@ -687,14 +687,11 @@ run(ws *w, fgm_solve_job *job, int sweeps, int warm, double damping,
     double noise, int *ran)
 {
     fgm_run_opts ro;
-    fgm_run_info info;
-    fgm_status st;
 
     if (job->deadline > 0 && fgm_now() > job->deadline)
         return FGM_ETIMEOUT;
     memset(&ro, 0, sizeof ro);
     ro.iterations = sweeps;
-    ro.deadline = job->deadline;    /* --iters may ask for a million */
     ro.damping = damping;
     ro.use_damping = 1;
     ro.tolerance = w->cfg->tolerance;
@@ -703,13 +700,7 @@ run(ws *w, fgm_solve_job *job, int sweeps, int warm, double damping,
     ro.noise = noise;
     if (noise > 0.0)
         ro.seed = gsl_rng_get(job->rng);
-    st = fgm_model_run(w->model, &ro, &info);
-    job->stats.inferences++;
-    job->stats.sweeps += info.sweeps;
-    job->stats.compiled = fgm_model_is_compiled(w->model);
-    if (ran)
-        *ran = info.sweeps;
-    return st;
+    return fgm_job_infer(job, w->model, &ro, ran);
 }
 
 /* The values of the K entries of BEL over ZERO times the largest, as

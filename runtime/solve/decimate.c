@@ -120,10 +120,7 @@ fgm_decimate_fix(fgm_decimate *d, int v, int value)
 fgm_status
 fgm_decimate_run(fgm_decimate *d, int sweeps, int fresh, fgm_solve_job *job)
 {
-    fgm_model *m = d->model;
     fgm_run_opts ro;
-    fgm_run_info info;
-    fgm_status st;
 
     if (job->deadline > 0 && fgm_now() > job->deadline)
         return FGM_ETIMEOUT;
@@ -133,12 +130,7 @@ fgm_decimate_run(fgm_decimate *d, int sweeps, int fresh, fgm_solve_job *job)
     memset(&ro, 0, sizeof ro);
     ro.iterations = sweeps;
     ro.warm = !fresh;
-    ro.deadline = job->deadline;    /* --iters may ask for a million */
-    st = fgm_model_run(m, &ro, &info);
-    job->stats.inferences++;
-    job->stats.sweeps += info.sweeps;
-    job->stats.compiled = fgm_model_is_compiled(m);
-    return st;
+    return fgm_job_infer(job, d->model, &ro, NULL);
 }
 
 const double *

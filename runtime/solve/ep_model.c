@@ -163,19 +163,12 @@ fgm_status
 fgm_ep_infer_sweeps(fgm_ep *ep, fgm_solve_job *job, int sweeps, int warm)
 {
     fgm_run_opts ro;
-    fgm_run_info info;
-    fgm_status st;
 
     memset(&ro, 0, sizeof ro);
     ro.iterations = job->opts->iterations > 0 ? job->opts->iterations
                                               : sweeps;
     ro.warm = warm;
-    ro.deadline = job->deadline;
-    st = fgm_model_run(ep->model, &ro, &info);
-    job->stats.inferences++;
-    job->stats.sweeps += info.sweeps;
-    job->stats.compiled = fgm_model_is_compiled(ep->model);
-    return st;
+    return fgm_job_infer(job, ep->model, &ro, NULL);
 }
 
 int

@@ -55,6 +55,22 @@ fail:
     return NULL;
 }
 
+fgm_status
+fgm_job_infer(fgm_solve_job *job, fgm_model *m, fgm_run_opts *ro, int *ran)
+{
+    fgm_run_info info;
+    fgm_status st;
+
+    ro->deadline = job->deadline;
+    st = fgm_model_run(m, ro, &info);
+    job->stats.inferences++;
+    job->stats.sweeps += info.sweeps;
+    job->stats.compiled = fgm_model_is_compiled(m);
+    if (ran)
+        *ran = info.sweeps;
+    return st;
+}
+
 void
 fgm_runner_free(fgm_runner *r)
 {

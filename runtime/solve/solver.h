@@ -60,6 +60,14 @@ fgm_job_expired(fgm_solve_job *job)
     return fgm_now() > job->deadline;
 }
 
+/* One inference of a probabilistic solver: runs M with RO, RO->deadline
+ * set to JOB's (--iters may ask for a million sweeps), and counts the
+ * inference, its sweeps and the backend in JOB's stats.  Returns
+ * fgm_model_run's status (FGM_ETIMEOUT: the deadline cut the run
+ * short); *RAN (nullable) the sweeps run. */
+FGM_INTERNAL fgm_status fgm_job_infer(fgm_solve_job *job, fgm_model *m,
+                                      fgm_run_opts *ro, int *ran);
+
 /* The exact solvers' descriptors (runtime/exact/<name>.c). */
 extern const fgm_solver fgm_solver_backtrack;
 extern const fgm_solver fgm_solver_mrv;
