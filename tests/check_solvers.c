@@ -1,4 +1,4 @@
-/* tests/check_solvers.c: the search solvers ep-hybrid, bp-decimate(3), bp-backtrack.
+/* tests/check_solvers.c: the search solvers ep-hybrid(3), bp-decimate(3), bp-backtrack.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Every solve goes through the runner (solve/run.h), which verifies the
@@ -42,6 +42,7 @@ static const fgm_solver *const solvers[] = {
     &fgm_solver_bp_decimate,
     &fgm_solver_bp_backtrack,
     &fgm_solver_bp_decimate3,
+    &fgm_solver_ep_hybrid3,
 };
 
 static void
@@ -124,6 +125,41 @@ START_TEST(test_hybrid_medium)
     ck_assert_int_eq(res.stats.sweeps, 50 * res.stats.inferences);
     ck_assert_int_le(res.stats.nodes, res.stats.decisions + 1);
     test_fixture_free(&f);
+}
+END_TEST
+
+/* ep-hybrid3 runs one inference of one sweep per puzzle, at the root,
+ * and only when propagation stalls there: none on Easy #1, one on the
+ * Medium grids and top95 #4, each solved. */
+START_TEST(test_hybrid3_one_inference)
+{
+    const char *const grids[] = { SEED000_MEDIUM1, SEED000_MEDIUM2,
+                                  TOP95_4 };
+    test_fixture f = test_fixture_new(fgm_ir_sudoku(3));
+    fgm_solve_result res;
+    size_t g;
+
+    ck_assert_int_eq(run(&fgm_solver_ep_hybrid3, f.csp, SEED000_EASY1, 0, 0,
+                         NULL, NULL, &res), FGM_OK);
+    ck_assert_int_eq(res.stats.inferences, 0);
+    ck_assert_int_eq(res.stats.decisions, 0);
+    for (g = 0; g < FGM_COUNTOF(grids); g++) {
+        ck_assert_int_eq(run(&fgm_solver_ep_hybrid3, f.csp, grids[g], 0, 0,
+                             NULL, NULL, &res), FGM_OK);
+        ck_assert_msg(res.solved, "ep-hybrid3 solves grid %zu", g);
+        ck_assert_int_eq(res.stats.inferences, 1);
+        ck_assert_int_eq(res.stats.sweeps, 1);
+        ck_assert_int_ge(res.stats.decisions, 1);
+    }
+    test_fixture_free(&f);
+}
+END_TEST
+
+/* ep-hybrid3 is complete: every grid of top95 and hardest, each answer
+ * verified by the runner. */
+START_TEST(test_hybrid3_corpora)
+{
+    test_solve_corpora(&fgm_solver_ep_hybrid3);
 }
 END_TEST
 
@@ -342,14 +378,20 @@ START_TEST(test_bp_budgets)
 }
 END_TEST
 
-/* A deadline of 1 ms passes during the first inferences of a hard grid. */
+/* A deadline of 1 ms passes during the first inferences of a hard grid.
+ * ep-hybrid3 solves that grid in less (one inference of one sweep), so
+ * its one inference gets a million sweeps, which the deadline cuts. */
 START_TEST(test_timeout)
 {
     const fgm_solver *s = solvers[_i];
     test_fixture f = test_fixture_new(fgm_ir_sudoku(3));
     fgm_solve_result res;
+    fgm_solve_opts o;
 
-    ck_assert_int_eq(run(s, f.csp, SEED000_MEDIUM1, 1, 1.0, NULL, NULL,
+    interpreted(&o);
+    if (s == &fgm_solver_ep_hybrid3)
+        o.iterations = FGM_MAX_ITERATIONS;
+    ck_assert_int_eq(run(s, f.csp, SEED000_MEDIUM1, 1, 1.0, &o, NULL,
                          &res), FGM_ETIMEOUT);
     ck_assert_int_eq(res.solved, 0);
     test_fixture_free(&f);
@@ -408,6 +450,8 @@ solvers_suite(void)
     tcase_set_timeout(errors, 30);
     tcase_add_loop_test(core, test_easy_grids, 0, n);
     tcase_add_test(core, test_hybrid_medium);
+    tcase_add_test(core, test_hybrid3_one_inference);
+    tcase_add_test(core, test_hybrid3_corpora);
     tcase_add_test(core, test_decimate_counts);
     tcase_add_test(core, test_decimate2_rounds);
     tcase_add_test(core, test_decimate3);

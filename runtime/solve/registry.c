@@ -18,6 +18,7 @@ static const fgm_solver *const solvers[] = {
     &fgm_solver_ep_iterative,
     &fgm_solver_ep_hybrid,
     &fgm_solver_ep_hybrid2,
+    &fgm_solver_ep_hybrid3,
     &fgm_solver_bp_decimate,
     &fgm_solver_bp_decimate2,
     &fgm_solver_bp_decimate3,

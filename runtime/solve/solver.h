@@ -82,6 +82,7 @@ extern const fgm_solver fgm_solver_ep_robust2;
 extern const fgm_solver fgm_solver_ep_iterative;
 extern const fgm_solver fgm_solver_ep_hybrid;
 extern const fgm_solver fgm_solver_ep_hybrid2;
+extern const fgm_solver fgm_solver_ep_hybrid3;
 extern const fgm_solver fgm_solver_bp_decimate;
 extern const fgm_solver fgm_solver_bp_decimate2;
 extern const fgm_solver fgm_solver_bp_decimate3;

@@ -1,4 +1,4 @@
-# tests/cli/decimate.sh: ep-hybrid, bp-decimate(2, 3) and bp-backtrack from the command line.
+# tests/cli/decimate.sh: ep-hybrid(2, 3), bp-decimate(2, 3) and bp-backtrack from the command line.
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "$(dirname "$0")/common.bash"
 G="$TMP/gen"
@@ -6,7 +6,7 @@ P=puzzles/seed000.txt
 
 # `fgm list` names the solvers.
 expect_exit 0 "list" -- "$FGM" list
-for s in ep-hybrid bp-decimate bp-decimate2 bp-decimate3 bp-backtrack; do
+for s in ep-hybrid ep-hybrid3 bp-decimate bp-decimate2 bp-decimate3 bp-backtrack; do
     expect_out "^  $s " "fgm list shows $s"
 done
 
@@ -84,4 +84,10 @@ expect_err "timeouts=[1-4]" "bp-backtrack times out on the Medium grids"
 # every grid of notebook 000, Medium ones included.
 expect_exit 0 "ep-hybrid2" -- "$FGM" solve --solver ep-hybrid2 --backend interpreted puzzles/seed000.txt
 expect_err "solver=ep-hybrid2 backend=interpreted solved=4/4" "ep-hybrid2 solves all four"
+# ep-hybrid3 (Norvig's propagation, one inference per puzzle) too, and on
+# a 16x16 grid.
+expect_exit 0 "ep-hybrid3" -- "$FGM" solve --solver ep-hybrid3 --backend interpreted puzzles/seed000.txt
+expect_err "solver=ep-hybrid3 backend=interpreted solved=4/4" "ep-hybrid3 solves all four"
+expect_exit 0 "ep-hybrid3 16x16" -- "$FGM" solve --solver ep-hybrid3 --backend interpreted puzzles/generated_16x16.txt
+expect_err "solver=ep-hybrid3 backend=interpreted solved=10/10" "ep-hybrid3 solves the 16x16 grids"
 finish
