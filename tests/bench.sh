@@ -55,7 +55,7 @@ done
 
 echo
 echo "== Decimation solvers (seed-faithful and improved) on the public corpora"
-"$FGM" bench --solvers ep-hybrid,ep-hybrid2,bp-decimate,bp-decimate2,bp-decimate3,bp-backtrack,alldiff-max,alldiff-max2,alldiff-sum,alldiff-sum2,alldiff-max3,alldiff-sum3 \
+"$FGM" bench --solvers ep-hybrid,ep-hybrid2,ep-hybrid3,bp-decimate,bp-decimate2,bp-decimate3,bp-backtrack,alldiff-max,alldiff-max2,alldiff-sum,alldiff-sum2,alldiff-max3,alldiff-sum3 \
     --timeout-ms 60000 --csv "$OUT/decimation.csv" --svg "$OUT/decimation.svg" \
     "$P/easy50.txt" "$P/hardest.txt" "$P/top95.txt"
 
@@ -72,7 +72,7 @@ echo "== Compiled against interpreted, decimation solvers"
 
 echo
 echo "== Every solver on the generated 16x16 puzzles (timeout 10 s)"
-"$FGM" bench --solvers backtrack,mrv,ac3,fc,mac,norvig,dlx,ep-naive,ep-robust,ep-iterative,ep-hybrid,ep-hybrid2,bp-decimate,bp-decimate2,bp-decimate3,bp-backtrack,alldiff-max,alldiff-sum,alldiff-max2,alldiff-sum2,alldiff-max3,alldiff-sum3 \
+"$FGM" bench --solvers backtrack,mrv,ac3,fc,mac,norvig,dlx,ep-naive,ep-robust,ep-iterative,ep-hybrid,ep-hybrid2,ep-hybrid3,bp-decimate,bp-decimate2,bp-decimate3,bp-backtrack,alldiff-max,alldiff-sum,alldiff-max2,alldiff-sum2,alldiff-max3,alldiff-sum3 \
     --timeout-ms 10000 --csv "$OUT/sixteen.csv" --svg "$OUT/sixteen.svg" \
     puzzles/generated_16x16.txt
 
@@ -82,7 +82,7 @@ echo
 H=$P/forum_hardest_1106.txt
 if [ -r "$H" ]; then
     echo "== The forum's hardest list (forum_hardest_1106): the strongest solvers of each kind (timeout 10 s)"
-    "$FGM" bench --solvers dlx,norvig,ep-hybrid,ep-hybrid2,alldiff-max2 \
+    "$FGM" bench --solvers dlx,norvig,ep-hybrid,ep-hybrid2,ep-hybrid3,alldiff-max2 \
         --timeout-ms 10000 --csv "$OUT/forum1106.csv" "$H"
 else
     echo "== $H not found: the forum's hardest list skipped"
@@ -91,7 +91,7 @@ echo
 H=$P/forum_hardest_1905_11plus.txt
 if [ -r "$H" ]; then
     echo "== Throughput on the puzzles rated 11+ (forum_hardest_1905_11plus), -j 2"
-    for s in dlx ep-hybrid2; do
+    for s in dlx ep-hybrid2 ep-hybrid3; do
         "$FGM" solve --solver "$s" -j 2 --timeout-ms 10000 "$H" 2>&1 >/dev/null
     done
 else
