@@ -1,4 +1,4 @@
-/* tests/check_solvers.c: the search solvers ep-hybrid(3), bp-decimate(3), bp-backtrack.
+/* tests/check_solvers.c: ep-hybrid(3), bp-decimate(3), bp-backtrack.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Every solve goes through the runner (solve/run.h), which verifies the
