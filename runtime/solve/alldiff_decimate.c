@@ -279,9 +279,9 @@
  * differ, as the emptiness test meets the contradiction a few sweeps
  * apart.  16x16, seeds 0-4: 9 9 8 10 10 -> 9 10 8 10 10 (47/50); fgm
  * bench 16x16 9/10, median 384 -> 349 ms; 9x9 unchanged (hardest 11/11,
- * 0.8 ms; top95 95/95, 2.9 ms).  Not for sum3, whose 4 sweeps are no
- * fixed point: sequential sweeps reach further in 4, where graded values
- * fall under the threshold (the wrong sure cells above).
+ * 0.8 ms; top95 95/95, 2.9 ms).  Not tried for sum3, whose 4 sweeps are
+ * no fixed point: sequential ones would reach further in 4, where graded
+ * values fall under the threshold (the wrong sure cells above).
  * bp-decimate3 runs alldiff-sum3's decimation as it was before the
  * changes above (no emptiness test, no local_belief) on bp-decimate's
  * factor graph, every alldiff lowered to pairwise != factors
