@@ -438,13 +438,15 @@ static const adcfg cfg_sum2 = {
     .plateau = 0.25, .sure = 0.9999, .early_abort = 1, .entropy = 1,
 };
 /* Every run undamped to 1e-6 within 100 sweeps (they take about 10),
- * from fresh messages or their equivalent (snap); no run after a sure
- * round; an attempt whose messages leave a cell empty stops at once. */
+ * sequential, from fresh messages or their equivalent (snap); no run
+ * after a sure round; an attempt whose messages leave a cell empty stops
+ * at once. */
 static const adcfg cfg_max3 = {
     .algo = FGM_ALGO_BP_MAX, .init_sweeps = 100, .decim_sweeps = 100,
     .max_restarts = 10000, .tolerance = 1e-6, .plateau = 0.25, .sure = 0.99,
     .early_abort = 1, .entropy = 1, .cache = 1, .tree = 1, .cold = 1,
-    .snap = 1, .oneround = 1, .sequential = 1, .empty = 1, .chunk = 3, .local = 1, .bivalue = 1,
+    .snap = 1, .oneround = 1, .sequential = 1, .empty = 1, .chunk = 3,
+    .local = 1, .bivalue = 1,
 };
 /* Every run 4 undamped sweeps from fresh messages: sum-product's graded
  * beliefs grow confidently wrong with the sweeps (16x16: 6 undamped or 12
