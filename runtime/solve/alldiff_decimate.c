@@ -282,6 +282,42 @@
  * 0.8 ms; top95 95/95, 2.9 ms).  Not tried for sum3, whose 4 sweeps are
  * no fixed point: sequential ones would reach further in 4, where graded
  * values fall under the threshold (the wrong sure cells above).
+ * alldiff-max3 and alldiff-sum3 then weigh a draw's values by two
+ * sum-product sweeps over the supports, not one (cfg->local 2,
+ * local_belief2): each peer's cavity toward the drawn cell's unit is its
+ * support times its other units' first-sweep messages (row_msg1: from
+ * cavities uniform over the supports, the number of matchings of the
+ * unit's other free cells that leave each value free, by a sparse subset
+ * DP on the 0/1 rows, fgm_k_alldiff_count_free), each normalized and
+ * mixed with LOCAL_MIX = 0.7 of uniform, a damping of the first sweep.
+ * The earlier trial of a whole-model sum-product run (3.8x the chance at
+ * 3.7x the time) had shown the second sweep's information; here it costs
+ * about 40 first-sweep rows per draw, and a unit's rows are kept while
+ * its supports stay the same.  Forced harness (the true value at each
+ * draw, as above; 400 attempts a puzzle, the three hardest):
+ *     local (one sweep)   .0014  .00025 .0008   (puzzles 2, 5, 9)
+ *     two, mix 0          .0005  .0016  .013    (200 attempts)
+ *     two, mix 0.5        .0010  .0016  .0096   (200 attempts)
+ *     two, mix 0.7        .0014  .0010  .0067
+ *     two, mix 0.8        .0017  .00075 .0047
+ *     two, mix 0.9        .0019  .00048 .0025
+ *   (over puzzles 0, 1, 2, 5, 8, 9 the geometric mean .0021 -> .0044 with
+ *   mix 0, .0051 with 0.5); 0.7 lifts the two worst (5, 9) 4-8x without
+ *   costing puzzle 2, which mix 0-0.5 halve.  sum3 likewise (mix 0.7, 100
+ *   attempts): .0014 .0003 .0006 -> .0011 .0013 .0063.  The cost: 16x16
+ *   attempts 1.3x max3's time (puzzle 2, 200 restarts: 1.2 s -> 1.57 s;
+ *   the dense subset DP per row first made it 2x, the sparse one and the
+ *   kept rows 1.3x), partly because the attempts now go deeper.  Only at
+ *   the first three draws (the tree's): geometric mean .0035, not kept.
+ *   16x16, timeout 10 s, -j 1, seeds 0-4, before -> after:
+ *     max3  9 10 8 10 10 (47/50) -> 9 10 10 9 10 (48/50)
+ *     sum3  7 7 7 8 8    (37/50) -> 8 8 10 8 9   (43/50)
+ *   fgm bench 16x16: max3 9/10, median 349 -> 76 ms; sum3 7/10 2200 ms ->
+ *   8/10 241 ms.  9x9 (fgm bench; all solved before and after): max3
+ *   hardest 0.76 -> 0.82 ms, top95 2.9 -> 3.4 ms (means 2.8 -> 4.1 and
+ *   7.7 -> 7.8); sum3 hardest 0.83 -> 1.20 ms, top95 3.9 -> 4.2 (means
+ *   3.6 -> 5.2, 10.5 -> 9.9): the 9x9 draws gain little and pay the
+ *   extra sweep.
  * bp-decimate3 runs alldiff-sum3's decimation as it was before the
  * changes above (no emptiness test, no local_belief) on bp-decimate's
  * factor graph, every alldiff lowered to pairwise != factors
@@ -411,6 +447,10 @@ typedef struct adcfg {
 #define TREE_NODES 128
 #endif
 
+/* local_belief2: the share of uniform mixed into each first-sweep
+ * message (a damping of the first sweep). */
+#define LOCAL_MIX 0.7
+
 #define TIE 1e-12           /* margins within this of the best are tied */
 #define ENTROPY_TIE 1e-9
 #define SUPPORT 1e-3        /* a value within this factor of a belief's
@@ -446,7 +486,7 @@ static const adcfg cfg_max3 = {
     .max_restarts = 10000, .tolerance = 1e-6, .plateau = 0.25, .sure = 0.99,
     .early_abort = 1, .entropy = 1, .cache = 1, .tree = 1, .cold = 1,
     .snap = 1, .oneround = 1, .sequential = 1, .empty = 1, .chunk = 3,
-    .local = 1, .bivalue = 1,
+    .local = 2, .bivalue = 1,
 };
 /* Every run 4 undamped sweeps from fresh messages: sum-product's graded
  * beliefs grow confidently wrong with the sweeps (16x16: 6 undamped or 12
@@ -457,7 +497,7 @@ static const adcfg cfg_max3 = {
 static const adcfg cfg_sum3 = {
     .algo = FGM_ALGO_BP_SUM, .init_sweeps = 4, .decim_sweeps = 4,
     .max_restarts = 10000, .plateau = 0.25, .sure = 0.9999, .early_abort = 1,
-    .entropy = 1, .cache = 1, .tree = 1, .cold = 1, .empty = 1, .local = 1,
+    .entropy = 1, .cache = 1, .tree = 1, .cold = 1, .empty = 1, .local = 2,
     .bivalue = 1, .zero = 1e-25,
 };
 
@@ -500,6 +540,13 @@ typedef struct ws {
     int *unit_off, *units;  /* nvars + 1, then the factor indices */
     double *q, *out, *work; /* a unit's support matrix, its messages, the
                              * subset DP's 2^(K+1) doubles */
+    double *m1;             /* cfg->local 2: each unit's first-sweep
+                             * messages, K K per factor */
+    int *m1_at, m1_now;     /* nfactors: the draw they are of */
+    int *m1_ver, *m1_row;   /* nfactors, nfactors K: versions */
+    unsigned long *masks;   /* 2^K: row_msg1's sets */
+    double *fw;             /* 2^K: their counts, zero between calls */
+    unsigned long long *m1_key; /* nfactors K: the supports they are of */
     /* The deterministic prefix (cfg->cache). */
     size_t nmsg, nbelief;   /* doubles of messages and of beliefs */
     double *snap;           /* nmsg + nbelief */
@@ -550,6 +597,13 @@ ws_free(void *p)
     free(w->q);
     free(w->out);
     free(w->work);
+    free(w->m1);
+    free(w->m1_at);
+    free(w->m1_ver);
+    free(w->m1_row);
+    free(w->masks);
+    free(w->fw);
+    free(w->m1_key);
     free(w);
 }
 
@@ -633,6 +687,24 @@ units_open(ws *w)
                 w->units[w->unit_off[v] + fill[v]++] = i;
             }
     free(fill);
+    if (w->cfg->local == 2) {
+        w->m1 = malloc(((size_t)ir->nfactors * k * k + 1) * sizeof *w->m1);
+        w->m1_at = calloc((size_t)ir->nfactors + 1, sizeof *w->m1_at);
+        w->m1_key = calloc((size_t)ir->nfactors * k + 1, sizeof *w->m1_key);
+        w->m1_ver = calloc((size_t)ir->nfactors + 1, sizeof *w->m1_ver);
+        w->m1_row = malloc(((size_t)ir->nfactors * k + 1)
+                           * sizeof *w->m1_row);
+        if (w->m1_row)
+            memset(w->m1_row, 0xff, ((size_t)ir->nfactors * k + 1)
+                                    * sizeof *w->m1_row);
+        if (w->work) {
+            w->masks = malloc(((size_t)1 << k) * sizeof *w->masks);
+            w->fw = calloc((size_t)1 << k, sizeof *w->fw);
+        }
+        if (!w->m1 || !w->m1_at || !w->m1_key || !w->m1_ver || !w->m1_row
+            || (w->work && (!w->masks || !w->fw)))
+            return 0;
+    }
     return 1;
 }
 
@@ -1212,6 +1284,173 @@ local_belief(ws *w, int v)
     return 1;
 }
 
+static int
+popcount(unsigned long x)
+{
+    int n = 0;
+
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+
+/* The first-sweep message of unit G to its scope position A (a free
+ * cell): one sum-product update from cavities uniform over the supports
+ * (a fixed cell its value), K values in w->m1, kept while the unit's
+ * supports stay the same (cfg->local 2).  By one forward subset DP over
+ * the unit's other free cells: the permanents of the minors of A's
+ * row. */
+static const double *
+row_msg1(ws *w, int g, int a)
+{
+    const fgm_ir *ir = w->csp->ir;
+    const fgm_ir_factor *f = &ir->factors[g];
+    const int *sc = fgm_ir_scope(ir, f);
+    int k = w->csp->card[sc[0]], b, j, kr, nr, x, same = 1;
+    int vals[FGM_IR_MAXCARD];
+    unsigned long long used = 0, sp, kv;
+    unsigned long rows[FGM_IR_MAXCARD];
+    double cnt[FGM_IR_MAXCARD];
+    unsigned long long *key = w->m1_key + (size_t)g * k;
+    double *m = w->m1 + ((size_t)g * k + a) * k;
+
+    if (w->m1_at[g] != w->m1_now) {
+        w->m1_at[g] = w->m1_now;
+        for (b = 0; b < f->arity; b++) {
+            x = sc[b];
+            kv = w->value[x] >= 0
+                 ? (1ULL << 63) | (unsigned long long)w->value[x]
+                 : w->supp[x];
+            same &= key[b] == kv;
+            key[b] = kv;
+        }
+        if (!same)
+            w->m1_ver[g]++;
+    }
+    if (w->m1_row[(size_t)g * k + a] == w->m1_ver[g])
+        return m;
+    w->m1_row[(size_t)g * k + a] = w->m1_ver[g];
+    for (b = 0; b < f->arity; b++)
+        if (w->value[sc[b]] >= 0)
+            used |= 1ULL << w->value[sc[b]];
+    for (kr = 0, j = 0; j < k; j++)
+        if (!(used >> j & 1))
+            vals[kr++] = j;
+    nr = 0;
+    for (b = 0; b < f->arity; b++) {
+        x = sc[b];
+        if (w->value[x] >= 0 || b == a)
+            continue;
+        sp = 0;
+        for (j = 0; j < kr; j++)
+            sp |= (w->supp[x] >> vals[j] & 1) << j;
+        /* The fewest values first: fewer sets along the way. */
+        for (j = nr; j > 0 && popcount(rows[j - 1]) > popcount(sp); j--)
+            rows[j] = rows[j - 1];
+        rows[j] = sp;
+        nr++;
+    }
+    for (j = 0; j < k; j++)
+        m[j] = 0.0;
+    if (nr >= kr)
+        return m;
+    fgm_k_alldiff_count_free(rows, nr, kr, cnt, w->fw, w->masks);
+    for (j = 0; j < kr; j++)
+        m[vals[j]] = cnt[j];
+    return m;
+}
+
+/* V's belief after two sum-product sweeps from cavities uniform over the
+ * supports (cfg->local 2): local_belief with each peer's cavity the
+ * product over its other units of their first-sweep messages
+ * (row_msg1), each normalized and mixed with LOCAL_MIX of uniform, on
+ * its support, not the support alone.  Returns as local_belief. */
+static int
+local_belief2(ws *w, int v)
+{
+    const fgm_ir *ir = w->csp->ir;
+    int k = w->csp->card[v], i, i2, j, a, a2, b, r, nr, kr, row, x, g;
+    int vals[FGM_IR_MAXCARD], col[FGM_IR_MAXCARD];
+    double sum, mx, t, *qr;
+    const double *mm;
+    unsigned long long used, sp;
+    unsigned char skip[FGM_IR_MAXCARD];
+
+    if (!w->work)
+        return 0;
+    w->m1_now++;
+    for (j = 0; j < k; j++)
+        w->bel[j] = (double)(w->supp[v] >> j & 1);
+    for (i = w->unit_off[v]; i < w->unit_off[v + 1]; i++) {
+        const fgm_ir_factor *f = &ir->factors[w->units[i]];
+        const int *sc = fgm_ir_scope(ir, f);
+
+        used = 0;
+        for (a = 0; a < f->arity; a++)
+            if (w->value[sc[a]] >= 0)
+                used |= 1ULL << w->value[sc[a]];
+        for (kr = 0, j = 0; j < k; j++) {
+            col[j] = -1;
+            if (!(used >> j & 1)) {
+                col[j] = kr;
+                vals[kr++] = j;
+            }
+        }
+        nr = 0;
+        row = -1;
+        for (a = 0; a < f->arity; a++) {
+            x = sc[a];
+            if (w->value[x] >= 0)
+                continue;
+            if (x == v)
+                row = nr;
+            sp = w->supp[x] & ~used;
+            qr = w->out + nr * kr;
+            for (b = 0; b < kr; b++)
+                qr[b] = (double)(sp >> vals[b] & 1);
+            for (i2 = w->unit_off[x]; x != v && i2 < w->unit_off[x + 1];
+                 i2++) {
+                const int *sc2;
+
+                g = w->units[i2];
+                if (g == w->units[i])
+                    continue;
+                sc2 = fgm_ir_scope(ir, &ir->factors[g]);
+                for (a2 = 0; sc2[a2] != x; a2++)
+                    ;
+                mm = row_msg1(w, g, a2);
+                for (t = 0.0, j = 0; j < k; j++)
+                    t += mm[j];
+                t = t > 0.0 ? (1.0 - LOCAL_MIX) / t : 0.0;
+                for (b = 0; b < kr && t > 0.0; b++)
+                    qr[b] *= LOCAL_MIX / k + t * mm[vals[b]];
+            }
+            mx = 0.0;
+            for (b = 0; b < kr; b++)
+                mx = qr[b] > mx ? qr[b] : mx;
+            for (b = 0; mx > 0.0 && b < kr; b++)
+                qr[b] /= mx;
+            nr++;
+        }
+        if (row < 0 || nr > kr)
+            continue;
+        for (r = 0; r < nr; r++)
+            skip[r] = r != row;
+        memcpy(w->q, w->out, (size_t)nr * kr * sizeof *w->q);
+        fgm_k_alldiff_sum_minors(w->q, nr, kr, w->out, w->work, skip);
+        for (j = 0; j < k; j++)
+            w->bel[j] *= col[j] >= 0 ? w->out[row * kr + col[j]] : 0.0;
+    }
+    sum = 0.0;
+    for (j = 0; j < k; j++)
+        sum += w->bel[j];
+    if (!(sum > 0.0))
+        return 0;
+    for (j = 0; j < k; j++)
+        w->bel[j] /= sum;
+    return 1;
+}
+
 /* One round of decisions.  Returns 1 when cells were fixed, 0 when none
  * was free, -1 when the attempt is doomed (cfg->early_abort). */
 static int
@@ -1265,7 +1504,8 @@ decide(ws *w, fgm_solve_job *job)
                       : w->tied[gsl_rng_uniform_int(job->rng,
                                                     (unsigned long)ntied)];
     if (best < c->plateau) {
-        if (!c->local || !local_belief(w, pick)) {
+        if (!c->local || !(c->local == 2 ? local_belief2(w, pick)
+                                 : local_belief(w, pick))) {
             margin_of(w, pick, &value);
             if (c->sqrt_draw)
                 sqrt_weights(w, pick);
