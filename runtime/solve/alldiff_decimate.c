@@ -307,8 +307,10 @@
  *   attempts): .0014 .0003 .0006 -> .0011 .0013 .0063.  The cost: 16x16
  *   attempts 1.3x max3's time (puzzle 2, 200 restarts: 1.2 s -> 1.57 s;
  *   the dense subset DP per row first made it 2x, the sparse one and the
- *   kept rows 1.3x), partly because the attempts now go deeper.  Only at
- *   the first three draws (the tree's): geometric mean .0035, not kept.
+ *   kept rows 1.3x), partly because the attempts now go deeper.  Two
+ *   sweeps only at the first three draws (the tree's), mix 0.5: geometric
+ *   mean .0035 over the six puzzles, against .0051 at every draw; not
+ *   kept.
  *   16x16, timeout 10 s, -j 1, seeds 0-4, before -> after:
  *     max3  9 10 8 10 10 (47/50) -> 9 10 10 9 10 (48/50)
  *     sum3  7 7 7 8 8    (37/50) -> 8 8 10 8 9   (43/50)
