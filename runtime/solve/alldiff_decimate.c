@@ -1732,9 +1732,9 @@ const fgm_solver fgm_solver_alldiff_max2 = {
 
 const fgm_solver fgm_solver_alldiff_max3 = {
     "alldiff-max3",
-    "alldiff-max2 with every run undamped from fresh messages and plateau "
-    "draws at the two-valued cell of widest reach, weighted by one "
-    "sum-product update of its units on the supports",
+    "alldiff-max2 with every run undamped and sequential from fresh "
+    "messages and plateau draws at the two-valued cell of widest reach, "
+    "weighted by two sum-product sweeps around it on the supports",
     FGM_SOLVER_RANDOM | FGM_SOLVER_RESTARTS,
     refuses_max,
     ws_new_max3,
