@@ -314,6 +314,9 @@
  *   16x16, timeout 10 s, -j 1, seeds 0-4, before -> after:
  *     max3  9 10 8 10 10 (47/50) -> 9 10 10 9 10 (48/50)
  *     sum3  7 7 7 8 8    (37/50) -> 8 8 10 8 9   (43/50)
+ *   (a second run of the final build: max3 9 10 10 8 10, 47/50, sum3
+ *   the same 43/50; max3's misses are puzzles 2 and 5, whose expected
+ *   time, about 6 s, sits near the 10 s line either way).
  *   fgm bench 16x16: max3 9/10, median 349 -> 76 ms; sum3 7/10 2200 ms ->
  *   8/10 241 ms.  9x9 (fgm bench; all solved before and after): max3
  *   hardest 0.76 -> 0.82 ms, top95 2.9 -> 3.4 ms (means 2.8 -> 4.1 and
