@@ -31,6 +31,12 @@ static const char medium2[] =
     ".4....3......97..";
 /* A 4x4 Sudoku with no solution and no two equal clues in a unit: cell
  * (0,2) needs 3 or 4 (row 0 holds 1 and 2), column 2 holds both. */
+/* puzzles/generated_16x16.txt, line 3: max3 and sum3 need restarts. */
+static const char hex3[] =
+    ".6...AG.D.12.E....F.....5G.9..D...B..CF..8..2.91.137.6.4....5.B."
+    ".91F..BAC....783.78..3..G5................AB.D.G...E.7.2..9..FC."
+    "..D2A5....E......3..B2.9...1.8..FC4....7......E....5..6....D..3."
+    "....2..C..G..B.92.AC64.G..B..5........3F.28.E.7.9..8...5.EC.....";
 static const char unsat4[] = "12........3...4.";
 static const char sudoku4[] = "1.....2..3.....4";
 static const char latin5[] = "1.3.....2.4...........1..";
@@ -380,6 +386,43 @@ START_TEST(test_v3_empty)
 }
 END_TEST
 
+/* The tree of states shared by attempts (alldiff-max3, alldiff-sum3) is
+ * an exact cache: with or without it, the same seed gives the same
+ * answer, restarts, decisions and contradictions, and only the sweeps it
+ * saves differ. */
+START_TEST(test_v3_tree)
+{
+    const fgm_solver *s = _i & 1 ? &fgm_solver_alldiff_sum3
+                                 : &fgm_solver_alldiff_max3;
+    const fgm_solver *flat = _i & 1 ? &fgm_solver_alldiff_sum3_flat
+                                    : &fgm_solver_alldiff_max3_flat;
+    test_fixture m = test_fixture_new(fgm_ir_sudoku(4));
+    fgm_solve_opts o = interp_opts();
+    fgm_solve_result ra, rb;
+    int a[256], b[256], k;
+    unsigned long seed = (unsigned long)(_i >> 1);
+
+    o.max_restarts = 12;
+    solve_grid(s, &m, hex3, seed, 0, &o, a, &ra);
+    solve_grid(flat, &m, hex3, seed, 0, &o, b, &rb);
+    ck_assert_msg(ra.status == rb.status && ra.solved == rb.solved
+                  && ra.stats.restarts == rb.stats.restarts
+                  && ra.stats.decisions == rb.stats.decisions
+                  && ra.stats.contradictions == rb.stats.contradictions
+                  && ra.stats.errors == rb.stats.errors,
+                  "%s seed %lu: the same outcome with and without the tree "
+                  "(restarts %ld and %ld, decisions %ld and %ld)", s->name,
+                  seed, ra.stats.restarts, rb.stats.restarts,
+                  ra.stats.decisions, rb.stats.decisions);
+    ck_assert_msg(ra.stats.sweeps < rb.stats.sweeps,
+                  "%s seed %lu: the tree saves sweeps", s->name, seed);
+    if (ra.solved)
+        for (k = 0; k < 256; k++)
+            ck_assert_int_eq(a[k], b[k]);
+    test_fixture_free(&m);
+}
+END_TEST
+
 Suite *
 v4_suite(void)
 {
@@ -403,6 +446,7 @@ v4_suite(void)
     tcase_add_test(tuned, test_max2);
     tcase_add_test(tuned, test_max2_unsat);
     tcase_add_loop_test(tuned, test_v3_empty, 0, 2);
+    tcase_add_loop_test(tuned, test_v3_tree, 0, 4);
     suite_add_tcase(s, seed);
     suite_add_tcase(s, each);
     suite_add_tcase(s, tuned);

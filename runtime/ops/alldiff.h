@@ -230,6 +230,51 @@ fgm_k_alldiff_sum_minors(const double *q, int n, int k, double *out,
     }
 }
 
+/* The sum-product message of alldiff to one row when every other row is
+ * 0/1 (a solver's supports): the N other rows as bit masks ROWS over K
+ * values (N < K), OUT (K) gets, for each value v, the number of
+ * injective assignments of those rows to values of their masks that
+ * leave v free -- the permanent of the minor of the row and v, up to the
+ * constant the padding rows of fgm_k_alldiff_sum_minors contribute.  A
+ * sparse forward DP: F[S] counts the assignments of the rows so far onto
+ * the value set S, kept only for the sets some assignment reaches (in
+ * SETS), so the cost follows those sets, not 2^K; rows of fewer values
+ * first keep them fewer.  F (2^K doubles) is zero on entry and again on
+ * return; SETS holds 2^K masks.  The counts are integers, exact while
+ * under 2^53 (K <= 18). */
+static inline void
+fgm_k_alldiff_count_free(const unsigned long *rows, int n, int k,
+                         double *out, double *f, unsigned long *sets)
+{
+    unsigned long s, bit, to;
+    long lo = 0, hi = 1, m = 1, i;
+    int r, v;
+
+    for (v = 0; v < k; v++)
+        out[v] = 0.0;
+    f[0] = 1.0;
+    sets[0] = 0;
+    for (r = 0; r < n && hi > lo; r++) {
+        for (i = lo; i < hi; i++) {
+            s = sets[i];
+            for (bit = rows[r] & ~s; bit; bit &= bit - 1) {
+                to = s | (bit & (~bit + 1));
+                if (f[to] == 0.0)
+                    sets[m++] = to;
+                f[to] += f[s];
+            }
+        }
+        lo = hi;
+        hi = m;
+    }
+    for (i = lo; r == n && i < hi; i++)
+        for (v = 0; v < k; v++)
+            if (!(sets[i] >> v & 1))
+                out[v] += f[sets[i]];
+    for (i = 0; i < m; i++)
+        f[sets[i]] = 0.0;
+}
+
 /* ---- max-product: one assignment solve + shortest paths --------------- */
 
 /* The lexicographic cost (*Z, *F) of a weight X >= 0: (1, 0) for a zero

@@ -239,6 +239,90 @@
  *   better.  sum3 warm from snapped messages: wrong sure cells on the
  *   true path (34 of 410 forced attempts).  Emptiness tested every 2 to
  *   10 sweeps: the same within the noise.
+ * alldiff-max3 and alldiff-sum3 share more than the prefix (cfg->tree):
+ * the state after the run that follows a round of decisions is a function
+ * of the state before it and of the round's draw (the sure cells are the
+ * state's), so the attempts form a tree whose node 0 is the prefix, and
+ * the state after each of the first TREE_DEPTH = 2 rounds of an attempt
+ * is saved (messages and beliefs, as the prefix) the first time a path
+ * reaches it; a later attempt that draws the same cells and values loads
+ * it instead of running the sweeps, and one whose run left a cell no
+ * value fails there at once.  An exact cache, as the prefix: the same
+ * answers, restarts, decisions and contradictions with or without it
+ * (tests/check_v4.c compares the two), fewer sweeps.  On 16x16 the first
+ * draw is among about 30 (cell, value) pairs and the second among about
+ * 250, so the attempts share little beyond the second round: traced on
+ * puzzle 2 (299 attempts), 268 reuses at depth 1, 51 at 2, 1 at 3; the
+ * saved sweeps 15-19% of the attempt's, the time per attempt 10-13%
+ * less (puzzle 2, 150 restarts, seeds 2-3: 709 -> 619 ms and 753 -> 663;
+ * depth 1 or 3-6 with 512-1024 nodes no better).  At most TREE_NODES =
+ * 128 states, 160 KB each on 16x16 (20 MB).  16x16, timeout 10 s, -j 1,
+ * seeds 0-4 (the same machine, before -> after):
+ *     max3  9 8 8 9 10 (44/50) -> 9 9 8 10 10 (46/50)
+ *     sum3  7 7 7 8 7  (36/50) -> 7 7 7 8 8   (37/50)
+ *   fgm bench 16x16: max3 9/10 median 446 ms -> 9/10 384 ms, sum3 7/10
+ *   3016 ms -> 7/10 2200 ms; 9x9 (hardest, top95) all solved, medians
+ *   unchanged (max3 1.2 and 3.3 ms, sum3 0.9 and 3.9), means 9.8 ->
+ *   8.3 ms (max3, top95) and 12.8 -> 10.5 (sum3).
+ * alldiff-max3 then sweeps factor by factor (cfg->sequential, its own
+ * plugin NAME_v4seq), each update seeing the beliefs the last ones left,
+ * instead of flooding: its runs converge to the supports of generalized
+ * arc consistency, the greatest fixed point within the clamps, whatever
+ * the order of the updates, in 30% fewer sweeps (a clamp's consequences
+ * cross several units within one sweep).  The time per attempt falls less,
+ * 8-10% (puzzle 2, 300 restarts, seeds 2-3: 1163 -> 1074 ms, 779 -> 703):
+ * the sweeps saved were mostly factors whose cavities had not moved,
+ * which the operator's cache (fgm_k_ad_recall) already answered.  The
+ * outcomes stayed the same wherever compared (16x16 puzzles 2, 5 and 9,
+ * seeds 0-3: the same restarts and contradictions; top95 seed 0: 1146
+ * restarts either way); the decisions counted in a doomed attempt may
+ * differ, as the emptiness test meets the contradiction a few sweeps
+ * apart.  16x16, seeds 0-4: 9 9 8 10 10 -> 9 10 8 10 10 (47/50); fgm
+ * bench 16x16 9/10, median 384 -> 349 ms; 9x9 unchanged (hardest 11/11,
+ * 0.8 ms; top95 95/95, 2.9 ms).  Not tried for sum3, whose 4 sweeps are
+ * no fixed point: sequential ones would reach further in 4, where graded
+ * values fall under the threshold (the wrong sure cells above).
+ * alldiff-max3 and alldiff-sum3 then weigh a draw's values by two
+ * sum-product sweeps over the supports, not one (cfg->local 2,
+ * local_belief2): each peer's cavity toward the drawn cell's unit is its
+ * support times its other units' first-sweep messages (row_msg1: from
+ * cavities uniform over the supports, the number of matchings of the
+ * unit's other free cells that leave each value free, by a sparse subset
+ * DP on the 0/1 rows, fgm_k_alldiff_count_free), each normalized and
+ * mixed with LOCAL_MIX = 0.7 of uniform, a damping of the first sweep.
+ * The earlier trial of a whole-model sum-product run (3.8x the chance at
+ * 3.7x the time) had shown the second sweep's information; here it costs
+ * about 40 first-sweep rows per draw, and a unit's rows are kept while
+ * its supports stay the same.  Forced harness (the true value at each
+ * draw, as above; 400 attempts a puzzle, the three hardest):
+ *     local (one sweep)   .0014  .00025 .0008   (puzzles 2, 5, 9)
+ *     two, mix 0          .0005  .0016  .013    (200 attempts)
+ *     two, mix 0.5        .0010  .0016  .0096   (200 attempts)
+ *     two, mix 0.7        .0014  .0010  .0067
+ *     two, mix 0.8        .0017  .00075 .0047
+ *     two, mix 0.9        .0019  .00048 .0025
+ *   (over puzzles 0, 1, 2, 5, 8, 9 the geometric mean .0021 -> .0044 with
+ *   mix 0, .0051 with 0.5); 0.7 lifts the two worst (5, 9) 4-8x without
+ *   costing puzzle 2, which mix 0-0.5 halve.  sum3 likewise (mix 0.7, 100
+ *   attempts): .0014 .0003 .0006 -> .0011 .0013 .0063.  The cost: 16x16
+ *   attempts 1.3x max3's time (puzzle 2, 200 restarts: 1.2 s -> 1.57 s;
+ *   the dense subset DP per row first made it 2x, the sparse one and the
+ *   kept rows 1.3x), partly because the attempts now go deeper.  Two
+ *   sweeps only at the first three draws (the tree's), mix 0.5: geometric
+ *   mean .0035 over the six puzzles, against .0051 at every draw; not
+ *   kept.
+ *   16x16, timeout 10 s, -j 1, seeds 0-4, before -> after:
+ *     max3  9 10 8 10 10 (47/50) -> 9 10 10 9 10 (48/50)
+ *     sum3  7 7 7 8 8    (37/50) -> 8 8 10 8 9   (43/50)
+ *   (a second run of the final build: max3 9 10 10 8 10, 47/50, sum3
+ *   the same 43/50; max3's misses are puzzles 2 and 5, whose expected
+ *   time, about 6 s, sits near the 10 s line either way).
+ *   fgm bench 16x16: max3 9/10, median 349 -> 76 ms; sum3 7/10 2200 ms ->
+ *   8/10 241 ms.  9x9 (fgm bench; all solved before and after): max3
+ *   hardest 0.76 -> 0.82 ms, top95 2.9 -> 3.4 ms (means 2.8 -> 4.1 and
+ *   7.7 -> 7.8); sum3 hardest 0.83 -> 1.20 ms, top95 3.9 -> 4.2 (means
+ *   3.6 -> 5.2, 10.5 -> 9.9): the 9x9 draws gain little and pay the
+ *   extra sweep.
  * bp-decimate3 runs alldiff-sum3's decimation as it was before the
  * changes above (no emptiness test, no local_belief) on bp-decimate's
  * factor graph, every alldiff lowered to pairwise != factors
@@ -329,6 +413,8 @@ typedef struct adcfg {
     int early_abort;        /* stop a doomed attempt at once */
     int entropy;            /* plateau: the least-entropy cell */
     int cache;              /* noise-free attempts share their prefix */
+    int tree;               /* with cache: they share the states after
+                             * their first draws too (the tree) */
     int cold;               /* every run after a decision starts from
                              * fresh messages */
     int snap;               /* the runs after a decision start from the
@@ -350,10 +436,25 @@ typedef struct adcfg {
                              * equally likely (margin_of); 0: as it is */
     int pairwise;           /* the alldiffs lowered to pairwise != factors
                              * (bp-decimate3), not native */
+    int sequential;         /* factor by factor, each update seeing the
+                             * last ones, not flooding */
     int sqrt_draw;          /* a plateau draw in proportion to the square
                              * root of the belief over its support, not
                              * uniform (with zero > 0; sqrt_weights) */
 } adcfg;
+
+/* The tree of states after an attempt's first rounds (cfg->tree): the
+ * rounds at most TREE_DEPTH deep, at most TREE_NODES of them. */
+#ifndef TREE_DEPTH
+#define TREE_DEPTH 2
+#endif
+#ifndef TREE_NODES
+#define TREE_NODES 128
+#endif
+
+/* local_belief2: the share of uniform mixed into each first-sweep
+ * message (a damping of the first sweep). */
+#define LOCAL_MIX 0.7
 
 #define TIE 1e-12           /* margins within this of the best are tied */
 #define ENTROPY_TIE 1e-9
@@ -382,13 +483,15 @@ static const adcfg cfg_sum2 = {
     .plateau = 0.25, .sure = 0.9999, .early_abort = 1, .entropy = 1,
 };
 /* Every run undamped to 1e-6 within 100 sweeps (they take about 10),
- * from fresh messages or their equivalent (snap); no run after a sure
- * round; an attempt whose messages leave a cell empty stops at once. */
+ * sequential, from fresh messages or their equivalent (snap); no run
+ * after a sure round; an attempt whose messages leave a cell empty stops
+ * at once. */
 static const adcfg cfg_max3 = {
     .algo = FGM_ALGO_BP_MAX, .init_sweeps = 100, .decim_sweeps = 100,
     .max_restarts = 10000, .tolerance = 1e-6, .plateau = 0.25, .sure = 0.99,
-    .early_abort = 1, .entropy = 1, .cache = 1, .cold = 1, .snap = 1,
-    .oneround = 1, .empty = 1, .chunk = 3, .local = 1, .bivalue = 1,
+    .early_abort = 1, .entropy = 1, .cache = 1, .tree = 1, .cold = 1,
+    .snap = 1, .oneround = 1, .sequential = 1, .empty = 1, .chunk = 3,
+    .local = 2, .bivalue = 1,
 };
 /* Every run 4 undamped sweeps from fresh messages: sum-product's graded
  * beliefs grow confidently wrong with the sweeps (16x16: 6 undamped or 12
@@ -399,8 +502,8 @@ static const adcfg cfg_max3 = {
 static const adcfg cfg_sum3 = {
     .algo = FGM_ALGO_BP_SUM, .init_sweeps = 4, .decim_sweeps = 4,
     .max_restarts = 10000, .plateau = 0.25, .sure = 0.9999, .early_abort = 1,
-    .entropy = 1, .cache = 1, .cold = 1, .empty = 1, .local = 1, .bivalue = 1,
-    .zero = 1e-25,
+    .entropy = 1, .cache = 1, .tree = 1, .cold = 1, .empty = 1, .local = 2,
+    .bivalue = 1, .zero = 1e-25,
 };
 
 /* alldiff-sum3's decimation before its cheaper attempts and weighted
@@ -414,6 +517,16 @@ static const adcfg cfg_bp3 = {
     .entropy = 1, .cache = 1, .cold = 1, .bivalue = 1, .zero = 1e-25,
     .pairwise = 1, .sqrt_draw = 1,
 };
+
+/* A node of the tree (cfg->tree): the model state after the run that
+ * followed a round of decisions, from its parent's state. */
+typedef struct tnode {
+    int pick, value;    /* the round's draw; pick -1: sure cells only */
+    int child, next;    /* first child, next sibling; -1: none */
+    int depth;          /* rounds from the prefix */
+    int failed;         /* the run left a free cell no value (no state) */
+    double *state;      /* value[] as doubles, messages, beliefs */
+} tnode;
 
 typedef struct ws {
     const fgm_csp *csp;
@@ -432,13 +545,39 @@ typedef struct ws {
     int *unit_off, *units;  /* nvars + 1, then the factor indices */
     double *q, *out, *work; /* a unit's support matrix, its messages, the
                              * subset DP's 2^(K+1) doubles */
+    double *m1;             /* cfg->local 2: each unit's first-sweep
+                             * messages, K K per factor */
+    int *m1_at, m1_now;     /* nfactors: the draw they are of */
+    int *m1_ver, *m1_row;   /* nfactors, nfactors K: versions */
+    unsigned long *masks;   /* 2^K: row_msg1's sets */
+    double *fw;             /* 2^K: their counts, zero between calls */
+    unsigned long long *m1_key; /* nfactors K: the supports they are of */
     /* The deterministic prefix (cfg->cache). */
     size_t nmsg, nbelief;   /* doubles of messages and of beliefs */
     double *snap;           /* nmsg + nbelief */
     int *snap_value;        /* nvars */
     int snap_ok;            /* snap holds this puzzle's prefix */
     int drawn;              /* this attempt reached a draw */
+    /* The tree (cfg->tree): node 0 the prefix. */
+    tnode *tree;            /* TREE_NODES */
+    int ntree;              /* nodes of this puzzle */
+    int at;                 /* the attempt's node; -1: off the tree */
+    int dpick, dvalue;      /* the last round's draw (tnode.pick) */
 } ws;
+
+/* Frees the tree (cfg->tree) and turns it off. */
+static void
+tree_free(ws *w)
+{
+    int i;
+
+    if (!w->tree)
+        return;
+    for (i = 0; i < TREE_NODES; i++)
+        free(w->tree[i].state);
+    free(w->tree);
+    w->tree = NULL;
+}
 
 static void
 ws_free(void *p)
@@ -457,11 +596,19 @@ ws_free(void *p)
     free(w->supp);
     free(w->snap);
     free(w->snap_value);
+    tree_free(w);
     free(w->unit_off);
     free(w->units);
     free(w->q);
     free(w->out);
     free(w->work);
+    free(w->m1);
+    free(w->m1_at);
+    free(w->m1_ver);
+    free(w->m1_row);
+    free(w->masks);
+    free(w->fw);
+    free(w->m1_key);
     free(w);
 }
 
@@ -482,13 +629,17 @@ open_model(ws *w, const fgm_solve_opts *opts)
     if (w->cfg->pairwise)
         snprintf(name, sizeof name, "%.*s_v4pw", FGM_IR_MAXNAME - 6,
                  ir->name);
+    else if (w->cfg->sequential)
+        snprintf(name, sizeof name, "%.*s_v4seq", FGM_IR_MAXNAME - 7,
+                 ir->name);
     else
         snprintf(name, sizeof name, "%.*s_v4", FGM_IR_MAXNAME - 4, ir->name);
     memcpy(ir->name, name, sizeof name);
     ir->infer.algo = w->cfg->algo;
     ir->infer.alldiff = w->cfg->pairwise ? FGM_ALLDIFF_PAIRWISE
                                          : FGM_ALLDIFF_NATIVE;
-    ir->infer.schedule = FGM_SCHEDULE_PARALLEL;
+    ir->infer.schedule = w->cfg->sequential ? FGM_SCHEDULE_SEQUENTIAL
+                                            : FGM_SCHEDULE_PARALLEL;
     ir->infer.damping = cfg_max.damping;
     ir->infer.iterations = cfg_max.init_sweeps;
     ir->infer.tolerance = 0.0;
@@ -541,6 +692,24 @@ units_open(ws *w)
                 w->units[w->unit_off[v] + fill[v]++] = i;
             }
     free(fill);
+    if (w->cfg->local == 2) {
+        w->m1 = malloc(((size_t)ir->nfactors * k * k + 1) * sizeof *w->m1);
+        w->m1_at = calloc((size_t)ir->nfactors + 1, sizeof *w->m1_at);
+        w->m1_key = calloc((size_t)ir->nfactors * k + 1, sizeof *w->m1_key);
+        w->m1_ver = calloc((size_t)ir->nfactors + 1, sizeof *w->m1_ver);
+        w->m1_row = malloc(((size_t)ir->nfactors * k + 1)
+                           * sizeof *w->m1_row);
+        if (w->m1_row)
+            memset(w->m1_row, 0xff, ((size_t)ir->nfactors * k + 1)
+                                    * sizeof *w->m1_row);
+        if (w->work) {
+            w->masks = malloc(((size_t)1 << k) * sizeof *w->masks);
+            w->fw = calloc((size_t)1 << k, sizeof *w->fw);
+        }
+        if (!w->m1 || !w->m1_at || !w->m1_key || !w->m1_ver || !w->m1_row
+            || (w->work && (!w->masks || !w->fw)))
+            return 0;
+    }
     return 1;
 }
 
@@ -585,7 +754,9 @@ ws_open(const fgm_csp *csp, const fgm_solve_opts *opts, const adcfg *cfg)
                      * (size_t)w->model->sched->stride;
         w->snap = malloc((w->nmsg + w->nbelief + 1) * sizeof *w->snap);
         w->snap_value = malloc(n * sizeof *w->snap_value);
-        if (!w->snap || !w->snap_value) {
+        if (cfg->tree)
+            w->tree = calloc(TREE_NODES, sizeof *w->tree);
+        if (!w->snap || !w->snap_value || (cfg->tree && !w->tree)) {
             ws_free(w);
             return NULL;
         }
@@ -627,6 +798,28 @@ static void *
 ws_new_sum3(const fgm_csp *csp, const fgm_solve_opts *opts)
 {
     return ws_open(csp, opts, &cfg_sum3);
+}
+
+/* alldiff-max3 and alldiff-sum3 without their tree: the tests' check
+ * that it changes no answer. */
+static void *
+ws_flat(ws *w)
+{
+    if (w)
+        tree_free(w);
+    return w;
+}
+
+static void *
+ws_new_max3_flat(const fgm_csp *csp, const fgm_solve_opts *opts)
+{
+    return ws_flat(ws_open(csp, opts, &cfg_max3));
+}
+
+static void *
+ws_new_sum3_flat(const fgm_csp *csp, const fgm_solve_opts *opts)
+{
+    return ws_flat(ws_open(csp, opts, &cfg_sum3));
 }
 
 static void *
@@ -869,6 +1062,13 @@ save_prefix(ws *w)
     memcpy(w->snap_value, w->value,
            (size_t)w->csp->nvars * sizeof *w->value);
     w->snap_ok = 1;
+    if (w->tree) {
+        w->tree[0].pick = -1;
+        w->tree[0].child = w->tree[0].next = -1;
+        w->tree[0].depth = w->tree[0].failed = 0;
+        w->ntree = 1;
+        w->at = 0;
+    }
 }
 
 /* Puts the model back in the saved state: clamps, messages, beliefs. */
@@ -886,6 +1086,66 @@ load_prefix(ws *w)
             fgm_model_observe_var(m, v, w->value[v]);
     memcpy(m->st.msg, w->snap, w->nmsg * sizeof *w->snap);
     memcpy(m->st.belief, w->snap + w->nmsg, w->nbelief * sizeof *w->snap);
+    w->at = w->tree ? 0 : -1;
+}
+
+/* The child of node P for the round (PICK, VALUE), or -1. */
+static int
+tree_find(const ws *w, int p, int pick, int value)
+{
+    int c;
+
+    for (c = w->tree[p].child; c >= 0; c = w->tree[c].next)
+        if (w->tree[c].pick == pick && w->tree[c].value == value)
+            return c;
+    return -1;
+}
+
+/* Adds to the tree the child of w->at for the round just run (w->dpick,
+ * w->dvalue): the model's state after it, or FAILED when its run left a
+ * free cell no value.  Returns the child, or -1 when it is too deep or
+ * the tree is full (the attempt goes on off the tree), or out of
+ * memory (the same). */
+static int
+tree_add(ws *w, int failed)
+{
+    const fgm_model *m = w->model;
+    tnode *p = &w->tree[w->at], *c;
+    int i = w->ntree;
+
+    if (p->depth >= TREE_DEPTH || i >= TREE_NODES)
+        return -1;
+    c = &w->tree[i];
+    if (!failed) {
+        if (!c->state)
+            c->state = malloc((w->nmsg + w->nbelief) * sizeof *c->state);
+        if (!c->state)
+            return -1;
+        memcpy(c->state, m->st.msg, w->nmsg * sizeof *c->state);
+        memcpy(c->state + w->nmsg, m->st.belief,
+               w->nbelief * sizeof *c->state);
+    }
+    c->pick = w->dpick;
+    c->value = w->dvalue;
+    c->child = -1;
+    c->next = p->child;
+    c->depth = p->depth + 1;
+    c->failed = failed;
+    p->child = i;
+    w->ntree++;
+    return i;
+}
+
+/* Puts node I's messages and beliefs in the model: the state its run
+ * left, which the clamps already are (the round fixed them). */
+static void
+tree_load(ws *w, int i)
+{
+    fgm_model *m = w->model;
+
+    memcpy(m->st.msg, w->tree[i].state, w->nmsg * sizeof *m->st.msg);
+    memcpy(m->st.belief, w->tree[i].state + w->nmsg,
+           w->nbelief * sizeof *m->st.belief);
 }
 
 /* The support of V's belief, read into w->bel by entropy_of: the values
@@ -1029,6 +1289,173 @@ local_belief(ws *w, int v)
     return 1;
 }
 
+static int
+popcount(unsigned long x)
+{
+    int n = 0;
+
+    for (; x; x &= x - 1)
+        n++;
+    return n;
+}
+
+/* The first-sweep message of unit G to its scope position A (a free
+ * cell): one sum-product update from cavities uniform over the supports
+ * (a fixed cell its value), K values in w->m1, kept while the unit's
+ * supports stay the same (cfg->local 2).  By one forward subset DP over
+ * the unit's other free cells: the permanents of the minors of A's
+ * row. */
+static const double *
+row_msg1(ws *w, int g, int a)
+{
+    const fgm_ir *ir = w->csp->ir;
+    const fgm_ir_factor *f = &ir->factors[g];
+    const int *sc = fgm_ir_scope(ir, f);
+    int k = w->csp->card[sc[0]], b, j, kr, nr, x, same = 1;
+    int vals[FGM_IR_MAXCARD];
+    unsigned long long used = 0, sp, kv;
+    unsigned long rows[FGM_IR_MAXCARD];
+    double cnt[FGM_IR_MAXCARD];
+    unsigned long long *key = w->m1_key + (size_t)g * k;
+    double *m = w->m1 + ((size_t)g * k + a) * k;
+
+    if (w->m1_at[g] != w->m1_now) {
+        w->m1_at[g] = w->m1_now;
+        for (b = 0; b < f->arity; b++) {
+            x = sc[b];
+            kv = w->value[x] >= 0
+                 ? (1ULL << 63) | (unsigned long long)w->value[x]
+                 : w->supp[x];
+            same &= key[b] == kv;
+            key[b] = kv;
+        }
+        if (!same)
+            w->m1_ver[g]++;
+    }
+    if (w->m1_row[(size_t)g * k + a] == w->m1_ver[g])
+        return m;
+    w->m1_row[(size_t)g * k + a] = w->m1_ver[g];
+    for (b = 0; b < f->arity; b++)
+        if (w->value[sc[b]] >= 0)
+            used |= 1ULL << w->value[sc[b]];
+    for (kr = 0, j = 0; j < k; j++)
+        if (!(used >> j & 1))
+            vals[kr++] = j;
+    nr = 0;
+    for (b = 0; b < f->arity; b++) {
+        x = sc[b];
+        if (w->value[x] >= 0 || b == a)
+            continue;
+        sp = 0;
+        for (j = 0; j < kr; j++)
+            sp |= (w->supp[x] >> vals[j] & 1) << j;
+        /* The fewest values first: fewer sets along the way. */
+        for (j = nr; j > 0 && popcount(rows[j - 1]) > popcount(sp); j--)
+            rows[j] = rows[j - 1];
+        rows[j] = sp;
+        nr++;
+    }
+    for (j = 0; j < k; j++)
+        m[j] = 0.0;
+    if (nr >= kr)
+        return m;
+    fgm_k_alldiff_count_free(rows, nr, kr, cnt, w->fw, w->masks);
+    for (j = 0; j < kr; j++)
+        m[vals[j]] = cnt[j];
+    return m;
+}
+
+/* V's belief after two sum-product sweeps from cavities uniform over the
+ * supports (cfg->local 2): local_belief with each peer's cavity the
+ * product over its other units of their first-sweep messages
+ * (row_msg1), each normalized and mixed with LOCAL_MIX of uniform, on
+ * its support, not the support alone.  Returns as local_belief. */
+static int
+local_belief2(ws *w, int v)
+{
+    const fgm_ir *ir = w->csp->ir;
+    int k = w->csp->card[v], i, i2, j, a, a2, b, r, nr, kr, row, x, g;
+    int vals[FGM_IR_MAXCARD], col[FGM_IR_MAXCARD];
+    double sum, mx, t, *qr;
+    const double *mm;
+    unsigned long long used, sp;
+    unsigned char skip[FGM_IR_MAXCARD];
+
+    if (!w->work)
+        return 0;
+    w->m1_now++;
+    for (j = 0; j < k; j++)
+        w->bel[j] = (double)(w->supp[v] >> j & 1);
+    for (i = w->unit_off[v]; i < w->unit_off[v + 1]; i++) {
+        const fgm_ir_factor *f = &ir->factors[w->units[i]];
+        const int *sc = fgm_ir_scope(ir, f);
+
+        used = 0;
+        for (a = 0; a < f->arity; a++)
+            if (w->value[sc[a]] >= 0)
+                used |= 1ULL << w->value[sc[a]];
+        for (kr = 0, j = 0; j < k; j++) {
+            col[j] = -1;
+            if (!(used >> j & 1)) {
+                col[j] = kr;
+                vals[kr++] = j;
+            }
+        }
+        nr = 0;
+        row = -1;
+        for (a = 0; a < f->arity; a++) {
+            x = sc[a];
+            if (w->value[x] >= 0)
+                continue;
+            if (x == v)
+                row = nr;
+            sp = w->supp[x] & ~used;
+            qr = w->out + nr * kr;
+            for (b = 0; b < kr; b++)
+                qr[b] = (double)(sp >> vals[b] & 1);
+            for (i2 = w->unit_off[x]; x != v && i2 < w->unit_off[x + 1];
+                 i2++) {
+                const int *sc2;
+
+                g = w->units[i2];
+                if (g == w->units[i])
+                    continue;
+                sc2 = fgm_ir_scope(ir, &ir->factors[g]);
+                for (a2 = 0; sc2[a2] != x; a2++)
+                    ;
+                mm = row_msg1(w, g, a2);
+                for (t = 0.0, j = 0; j < k; j++)
+                    t += mm[j];
+                t = t > 0.0 ? (1.0 - LOCAL_MIX) / t : 0.0;
+                for (b = 0; b < kr && t > 0.0; b++)
+                    qr[b] *= LOCAL_MIX / k + t * mm[vals[b]];
+            }
+            mx = 0.0;
+            for (b = 0; b < kr; b++)
+                mx = qr[b] > mx ? qr[b] : mx;
+            for (b = 0; mx > 0.0 && b < kr; b++)
+                qr[b] /= mx;
+            nr++;
+        }
+        if (row < 0 || nr > kr)
+            continue;
+        for (r = 0; r < nr; r++)
+            skip[r] = r != row;
+        memcpy(w->q, w->out, (size_t)nr * kr * sizeof *w->q);
+        fgm_k_alldiff_sum_minors(w->q, nr, kr, w->out, w->work, skip);
+        for (j = 0; j < k; j++)
+            w->bel[j] *= col[j] >= 0 ? w->out[row * kr + col[j]] : 0.0;
+    }
+    sum = 0.0;
+    for (j = 0; j < k; j++)
+        sum += w->bel[j];
+    if (!(sum > 0.0))
+        return 0;
+    for (j = 0; j < k; j++)
+        w->bel[j] /= sum;
+    return 1;
+}
+
 /* One round of decisions.  Returns 1 when cells were fixed, 0 when none
  * was free, -1 when the attempt is doomed (cfg->early_abort). */
 static int
@@ -1038,6 +1465,7 @@ decide(ws *w, fgm_solve_job *job)
     int nvars = w->csp->nvars, v, ntied = 0, pick, value;
     double best = -1.0;
 
+    w->dpick = w->dvalue = -1;
     for (v = 0; v < nvars; v++) {
         if (w->value[v] >= 0)
             continue;
@@ -1081,7 +1509,8 @@ decide(ws *w, fgm_solve_job *job)
                       : w->tied[gsl_rng_uniform_int(job->rng,
                                                     (unsigned long)ntied)];
     if (best < c->plateau) {
-        if (!c->local || !local_belief(w, pick)) {
+        if (!c->local || !(c->local == 2 ? local_belief2(w, pick)
+                                 : local_belief(w, pick))) {
             margin_of(w, pick, &value);
             if (c->sqrt_draw)
                 sqrt_weights(w, pick);
@@ -1090,6 +1519,8 @@ decide(ws *w, fgm_solve_job *job)
     } else {
         value = w->best[pick];
     }
+    w->dpick = pick;
+    w->dvalue = value;
     return fix(w, job, pick, value) ? 1 : -1;
 }
 
@@ -1152,13 +1583,14 @@ static fgm_status
 attempt(ws *w, fgm_solve_job *job, int restart)
 {
     const adcfg *c = w->cfg;
-    int nvars = w->csp->nvars, v, r;
+    int nvars = w->csp->nvars, v, r, n;
     int init = job->opts->iterations > 0 ? job->opts->iterations
                                          : c->init_sweeps;
     double noise = restart == 0 ? 0.0 : c->noise;
     fgm_status st = FGM_OK;
 
     w->drawn = 0;
+    w->at = -1;
     if (w->snap_ok && noise == 0.0) {
         load_prefix(w);
     } else {
@@ -1183,7 +1615,20 @@ attempt(ws *w, fgm_solve_job *job, int restart)
             job->stats.contradictions++;
             return FGM_EUNSOLVED;
         }
+        n = w->at >= 0 ? tree_find(w, w->at, w->dpick, w->dvalue) : -1;
+        if (n >= 0) {
+            /* An earlier attempt ran this round from this state. */
+            w->at = n;
+            if (w->tree[n].failed) {
+                job->stats.contradictions++;
+                return FGM_EUNSOLVED;
+            }
+            tree_load(w, n);
+            continue;
+        }
         st = decim_run(w, job);
+        if (w->at >= 0 && st != FGM_ETIMEOUT)
+            w->at = tree_add(w, st == FGM_EUNSOLVED);
         if (st == FGM_EUNSOLVED) {
             job->stats.contradictions++;
             return st;
@@ -1234,6 +1679,7 @@ solve(fgm_solve_job *job)
     fgm_status st = FGM_EUNSOLVED;
 
     w->snap_ok = 0;
+    w->ntree = 0;
     for (r = 0; r <= limit; r++) {
         job->stats.restarts = r;
         st = attempt(w, job, r);
@@ -1289,9 +1735,9 @@ const fgm_solver fgm_solver_alldiff_max2 = {
 
 const fgm_solver fgm_solver_alldiff_max3 = {
     "alldiff-max3",
-    "alldiff-max2 with every run undamped from fresh messages and plateau "
-    "draws at the two-valued cell of widest reach, weighted by one "
-    "sum-product update of its units on the supports",
+    "alldiff-max2 with every run undamped and sequential from fresh "
+    "messages and plateau draws at the two-valued cell of widest reach, "
+    "weighted by two sum-product sweeps around it on the supports",
     FGM_SOLVER_RANDOM | FGM_SOLVER_RESTARTS,
     refuses_max,
     ws_new_max3,
@@ -1308,6 +1754,26 @@ const fgm_solver fgm_solver_alldiff_sum3 = {
     FGM_SOLVER_RANDOM | FGM_SOLVER_RESTARTS,
     refuses_sum,
     ws_new_sum3,
+    ws_free,
+    solve,
+};
+
+const fgm_solver fgm_solver_alldiff_max3_flat = {
+    "alldiff-max3-flat",
+    "alldiff-max3 without its tree of shared states (for the tests)",
+    FGM_SOLVER_RANDOM | FGM_SOLVER_RESTARTS,
+    refuses_max,
+    ws_new_max3_flat,
+    ws_free,
+    solve,
+};
+
+const fgm_solver fgm_solver_alldiff_sum3_flat = {
+    "alldiff-sum3-flat",
+    "alldiff-sum3 without its tree of shared states (for the tests)",
+    FGM_SOLVER_RANDOM | FGM_SOLVER_RESTARTS,
+    refuses_sum,
+    ws_new_sum3_flat,
     ws_free,
     solve,
 };

@@ -93,5 +93,9 @@ extern const fgm_solver fgm_solver_alldiff_max2;
 extern const fgm_solver fgm_solver_alldiff_max3;
 extern const fgm_solver fgm_solver_alldiff_sum3;
 extern const fgm_solver fgm_solver_alldiff_sum2;
+/* alldiff-max3 and alldiff-sum3 without their tree of shared states, not
+ * registered: the tests' reference for it. */
+extern const fgm_solver fgm_solver_alldiff_max3_flat;
+extern const fgm_solver fgm_solver_alldiff_sum3_flat;
 
 #endif /* FGM_SOLVER_H */
