@@ -283,13 +283,14 @@
  * no fixed point: sequential ones would reach further in 4, where graded
  * values fall under the threshold (the wrong sure cells above).
  * alldiff-max3 and alldiff-sum3 then weigh a draw's values by two
- * sum-product sweeps over the supports, not one (cfg->local 2,
- * local_belief2): each peer's cavity toward the drawn cell's unit is its
- * support times its other units' first-sweep messages (row_msg1: from
- * cavities uniform over the supports, the number of matchings of the
- * unit's other free cells that leave each value free, by a sparse subset
- * DP on the 0/1 rows, fgm_k_alldiff_count_free), each normalized and
- * mixed with LOCAL_MIX = 0.7 of uniform, a damping of the first sweep.
+ * sum-product sweeps over the supports, not one (cfg->local 2 in
+ * local_belief, weigh_row): each peer's cavity toward the drawn cell's
+ * unit is its support times its other units' first-sweep messages
+ * (row_msg1: from cavities uniform over the supports, the number of
+ * matchings of the unit's other free cells that leave each value free,
+ * by a sparse subset DP on the 0/1 rows, fgm_k_alldiff_count_free), each
+ * normalized and mixed with LOCAL_MIX = 0.7 of uniform, a damping of
+ * the first sweep.
  * The earlier trial of a whole-model sum-product run (3.8x the chance at
  * 3.7x the time) had shown the second sweep's information; here it costs
  * about 40 first-sweep rows per draw, and a unit's rows are kept while
@@ -426,8 +427,8 @@ typedef struct adcfg {
     int empty;              /* a free cell that the messages leave no
                              * value dooms the attempt (empty_cell) */
     int chunk;              /* with empty: test every this many sweeps */
-    int local;              /* plateau: the value drawn from local_belief,
-                             * not uniformly */
+    int local;              /* plateau: the value drawn from local_belief
+                             * after 1 or 2 sweeps, not uniformly */
     int bivalue;            /* plateau: among the least-entropy cells,
                              * those of nearly the widest reach
                              * (reach_of) */
@@ -452,8 +453,8 @@ typedef struct adcfg {
 #define TREE_NODES 128
 #endif
 
-/* local_belief2: the share of uniform mixed into each first-sweep
- * message (a damping of the first sweep). */
+/* weigh_row: the share of uniform mixed into each first-sweep message (a
+ * damping of the first sweep). */
 #define LOCAL_MIX 0.7
 
 #define TIE 1e-12           /* margins within this of the best are tied */
@@ -1223,72 +1224,6 @@ least_entropy(ws *w)
     return m;
 }
 
-/* V's belief after one sum-product update of each of its alldiff factors
- * from cavities uniform over the supports (w->supp; a fixed cell its
- * value), into w->bel: the product over its units of the share of each
- * unit's perfect matchings of the supports that give V each value.
- * Returns 1, or 0 (w->bel not a belief) when the domains are too large
- * for the subset DP or no unit's matching is left. */
-static int
-local_belief(ws *w, int v)
-{
-    const fgm_ir *ir = w->csp->ir;
-    int k = w->csp->card[v], i, j, a, b, r, nr, kr, row, x;
-    int vals[FGM_IR_MAXCARD], col[FGM_IR_MAXCARD];
-    double sum;
-    unsigned long long used, s;
-    unsigned char skip[FGM_IR_MAXCARD];
-
-    if (!w->work)
-        return 0;
-    for (j = 0; j < k; j++)
-        w->bel[j] = (double)(w->supp[v] >> j & 1);
-    for (i = w->unit_off[v]; i < w->unit_off[v + 1]; i++) {
-        const fgm_ir_factor *f = &ir->factors[w->units[i]];
-        const int *sc = fgm_ir_scope(ir, f);
-
-        used = 0;
-        for (a = 0; a < f->arity; a++)
-            if (w->value[sc[a]] >= 0)
-                used |= 1ULL << w->value[sc[a]];
-        for (kr = 0, j = 0; j < k; j++) {
-            col[j] = -1;
-            if (!(used >> j & 1)) {
-                col[j] = kr;
-                vals[kr++] = j;
-            }
-        }
-        nr = 0;
-        row = -1;
-        for (a = 0; a < f->arity; a++) {
-            x = sc[a];
-            if (w->value[x] >= 0)
-                continue;
-            if (x == v)
-                row = nr;
-            s = w->supp[x] & ~used;
-            for (b = 0; b < kr; b++)
-                w->q[nr * kr + b] = (double)(s >> vals[b] & 1);
-            nr++;
-        }
-        if (row < 0 || nr > kr)
-            continue;
-        for (r = 0; r < nr; r++)
-            skip[r] = r != row;
-        fgm_k_alldiff_sum_minors(w->q, nr, kr, w->out, w->work, skip);
-        for (j = 0; j < k; j++)
-            w->bel[j] *= col[j] >= 0 ? w->out[row * kr + col[j]] : 0.0;
-    }
-    sum = 0.0;
-    for (j = 0; j < k; j++)
-        sum += w->bel[j];
-    if (!(sum > 0.0))
-        return 0;
-    for (j = 0; j < k; j++)
-        w->bel[j] /= sum;
-    return 1;
-}
-
 static int
 popcount(unsigned long x)
 {
@@ -1365,25 +1300,63 @@ row_msg1(ws *w, int g, int a)
     return m;
 }
 
-/* V's belief after two sum-product sweeps from cavities uniform over the
- * supports (cfg->local 2): local_belief with each peer's cavity the
- * product over its other units of their first-sweep messages
- * (row_msg1), each normalized and mixed with LOCAL_MIX of uniform, on
- * its support, not the support alone.  Returns as local_belief. */
-static int
-local_belief2(ws *w, int v)
+/* The second sweep's cavity of free cell X toward unit U, on the KR
+ * values VALS of U's free part, into ROW (which holds X's support there):
+ * the product over X's other units of their first-sweep messages
+ * (row_msg1), each normalized and mixed with LOCAL_MIX of uniform, then
+ * scaled to a largest entry of 1. */
+static void
+weigh_row(ws *w, int x, int u, double *row, const int *vals, int kr, int k)
 {
     const fgm_ir *ir = w->csp->ir;
-    int k = w->csp->card[v], i, i2, j, a, a2, b, r, nr, kr, row, x, g;
-    int vals[FGM_IR_MAXCARD], col[FGM_IR_MAXCARD];
-    double sum, mx, t, *qr;
     const double *mm;
+    const int *sc;
+    double t, mx = 0.0;
+    int i, a, b, j, g;
+
+    for (i = w->unit_off[x]; i < w->unit_off[x + 1]; i++) {
+        g = w->units[i];
+        if (g == u)
+            continue;
+        sc = fgm_ir_scope(ir, &ir->factors[g]);
+        for (a = 0; sc[a] != x; a++)
+            ;
+        mm = row_msg1(w, g, a);
+        for (t = 0.0, j = 0; j < k; j++)
+            t += mm[j];
+        t = t > 0.0 ? (1.0 - LOCAL_MIX) / t : 0.0;
+        for (b = 0; b < kr && t > 0.0; b++)
+            row[b] *= LOCAL_MIX / k + t * mm[vals[b]];
+    }
+    for (b = 0; b < kr; b++)
+        mx = row[b] > mx ? row[b] : mx;
+    for (b = 0; mx > 0.0 && b < kr; b++)
+        row[b] /= mx;
+}
+
+/* V's belief after one sum-product update of each of its alldiff factors
+ * (cfg->local 1), into w->bel: the product over its units of the share
+ * of each unit's perfect matchings that give V each value, every peer's
+ * cavity uniform over its support (w->supp; a fixed cell its value).
+ * With cfg->local 2, two sweeps: each free peer's cavity is its support
+ * weighed by its other units' first-sweep messages (weigh_row).
+ * Returns 1, or 0 (w->bel not a belief) when the domains are too large
+ * for the subset DP or no unit's matching is left. */
+static int
+local_belief(ws *w, int v)
+{
+    const fgm_ir *ir = w->csp->ir;
+    int k = w->csp->card[v], i, j, a, b, r, nr, kr, row, x;
+    int vals[FGM_IR_MAXCARD], col[FGM_IR_MAXCARD];
+    int two = w->cfg->local == 2;
+    double sum, *qr;
     unsigned long long used, sp;
     unsigned char skip[FGM_IR_MAXCARD];
 
     if (!w->work)
         return 0;
-    w->m1_now++;
+    if (two)
+        w->m1_now++;
     for (j = 0; j < k; j++)
         w->bel[j] = (double)(w->supp[v] >> j & 1);
     for (i = w->unit_off[v]; i < w->unit_off[v + 1]; i++) {
@@ -1410,38 +1383,17 @@ local_belief2(ws *w, int v)
             if (x == v)
                 row = nr;
             sp = w->supp[x] & ~used;
-            qr = w->out + nr * kr;
+            qr = w->q + nr * kr;
             for (b = 0; b < kr; b++)
                 qr[b] = (double)(sp >> vals[b] & 1);
-            for (i2 = w->unit_off[x]; x != v && i2 < w->unit_off[x + 1];
-                 i2++) {
-                const int *sc2;
-
-                g = w->units[i2];
-                if (g == w->units[i])
-                    continue;
-                sc2 = fgm_ir_scope(ir, &ir->factors[g]);
-                for (a2 = 0; sc2[a2] != x; a2++)
-                    ;
-                mm = row_msg1(w, g, a2);
-                for (t = 0.0, j = 0; j < k; j++)
-                    t += mm[j];
-                t = t > 0.0 ? (1.0 - LOCAL_MIX) / t : 0.0;
-                for (b = 0; b < kr && t > 0.0; b++)
-                    qr[b] *= LOCAL_MIX / k + t * mm[vals[b]];
-            }
-            mx = 0.0;
-            for (b = 0; b < kr; b++)
-                mx = qr[b] > mx ? qr[b] : mx;
-            for (b = 0; mx > 0.0 && b < kr; b++)
-                qr[b] /= mx;
+            if (two && x != v)
+                weigh_row(w, x, w->units[i], qr, vals, kr, k);
             nr++;
         }
         if (row < 0 || nr > kr)
             continue;
         for (r = 0; r < nr; r++)
             skip[r] = r != row;
-        memcpy(w->q, w->out, (size_t)nr * kr * sizeof *w->q);
         fgm_k_alldiff_sum_minors(w->q, nr, kr, w->out, w->work, skip);
         for (j = 0; j < k; j++)
             w->bel[j] *= col[j] >= 0 ? w->out[row * kr + col[j]] : 0.0;
@@ -1509,8 +1461,7 @@ decide(ws *w, fgm_solve_job *job)
                       : w->tied[gsl_rng_uniform_int(job->rng,
                                                     (unsigned long)ntied)];
     if (best < c->plateau) {
-        if (!c->local || !(c->local == 2 ? local_belief2(w, pick)
-                                 : local_belief(w, pick))) {
+        if (!c->local || !local_belief(w, pick)) {
             margin_of(w, pick, &value);
             if (c->sqrt_draw)
                 sqrt_weights(w, pick);
