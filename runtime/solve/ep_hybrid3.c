@@ -152,7 +152,7 @@ margin(const double *p, fgm_dom d)
 static int
 pick_cell(const ws *w, const fgm_csp *csp, const fgm_dom *dom)
 {
-    int v, best = -1, min = 65, c;
+    int v, best = -1, min = FGM_IR_MAXCARD + 1, c;
     double m, top = -1.0;
 
     for (v = 0; v < csp->nvars; v++) {
