@@ -1224,16 +1224,6 @@ least_entropy(ws *w)
     return m;
 }
 
-static int
-popcount(unsigned long x)
-{
-    int n = 0;
-
-    for (; x; x &= x - 1)
-        n++;
-    return n;
-}
-
 /* The first-sweep message of unit G to its scope position A (a free
  * cell): one sum-product update from cavities uniform over the supports
  * (a fixed cell its value), K values in w->m1, kept while the unit's
@@ -1285,7 +1275,8 @@ row_msg1(ws *w, int g, int a)
         for (j = 0; j < kr; j++)
             sp |= (w->supp[x] >> vals[j] & 1) << j;
         /* The fewest values first: fewer sets along the way. */
-        for (j = nr; j > 0 && popcount(rows[j - 1]) > popcount(sp); j--)
+        for (j = nr; j > 0 && fgm_dom_count(rows[j - 1]) > fgm_dom_count(sp);
+             j--)
             rows[j] = rows[j - 1];
         rows[j] = sp;
         nr++;
