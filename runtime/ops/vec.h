@@ -310,28 +310,65 @@ fgm_v_floor(fgm_v4 x, double lo)
 
 #endif /* __AVX__ */
 
-/* Q0 = A0 / B0 and Q1 = A1 / B1.  With AVX-512 (a plugin built where
- * the CPU has it) one 512-bit division: on the 2-core AMD EPYC (Zen 5)
- * of the measurements it takes as long as a 256-bit one, and the
- * divider is what bounds an EP sweep (fgm_k_neq_begin).  The quotients
- * are the same bits either way: IEEE division is correctly rounded in
- * every lane of every width. */
-FGM_K_HOT void
-fgm_v_div_pair(fgm_v4 a0, fgm_v4 a1, fgm_v4 b0, fgm_v4 b1, fgm_v4 *q0,
-               fgm_v4 *q1)
-{
 #if defined(__AVX512F__)
-    typedef double fgm_v8 __attribute__((vector_size(64)));
-    fgm_v8 q = __builtin_shufflevector(a0, a1, 0, 1, 2, 3, 4, 5, 6, 7)
-               / __builtin_shufflevector(b0, b1, 0, 1, 2, 3, 4, 5, 6, 7);
+#include <immintrin.h>
 
-    *q0 = __builtin_shufflevector(q, q, 0, 1, 2, 3);
-    *q1 = __builtin_shufflevector(q, q, 4, 5, 6, 7);
-#else
-    *q0 = fgm_v_div(a0, b0);
-    *q1 = fgm_v_div(a1, b1);
-#endif
+/* Two chunks in one 512-bit register (a plugin built where the CPU has
+ * AVX-512): the plain neq update works on these (fgm_k_neq_begin8).  On
+ * the 2-core AMD EPYC (Zen 5) of the measurements a 512-bit division
+ * takes as long as a 256-bit one, and divisions bound an EP sweep.  The
+ * lanes are the same IEEE operations, so the same bits. */
+typedef double fgm_v8 __attribute__((vector_size(64)));
+
+FGM_K_HOT fgm_v8
+fgm_v8_load(const double *p)
+{
+    fgm_v8 v;
+
+    __builtin_memcpy(&v, p, sizeof v);
+    return v;
 }
+
+FGM_K_HOT void
+fgm_v8_store(double *p, fgm_v8 v)
+{
+    __builtin_memcpy(p, &v, sizeof v);
+}
+
+FGM_K_HOT fgm_v8
+fgm_v8_splat(double x)
+{
+    fgm_v8 v = { x, x, x, x, x, x, x, x };
+
+    return v;
+}
+
+/* The low chunk (lanes 0-3) and the high one (4-7). */
+FGM_K_HOT fgm_v4
+fgm_v8_lo(fgm_v8 x)
+{
+    return __builtin_shufflevector(x, x, 0, 1, 2, 3);
+}
+
+FGM_K_HOT fgm_v4
+fgm_v8_hi(fgm_v8 x)
+{
+    return __builtin_shufflevector(x, x, 4, 5, 6, 7);
+}
+
+FGM_K_HOT fgm_v8
+fgm_v8_join(fgm_v4 lo, fgm_v4 hi)
+{
+    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);
+}
+
+/* See fgm_v_floor. */
+FGM_K_HOT fgm_v8
+fgm_v8_floor(fgm_v8 x, double lo)
+{
+    return (fgm_v8)_mm512_max_pd((__m512d)fgm_v8_splat(lo), (__m512d)x);
+}
+#endif /* __AVX512F__ */
 
 /* Unaligned load and store (memcpy compiles to vector moves). */
 FGM_K_HOT fgm_v4
