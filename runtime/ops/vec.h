@@ -311,8 +311,6 @@ fgm_v_floor(fgm_v4 x, double lo)
 #endif /* __AVX__ */
 
 #if defined(__AVX512F__)
-#include <immintrin.h>
-
 /* Two chunks in one 512-bit register (a plugin built where the CPU has
  * AVX-512): the plain neq update works on these (fgm_k_neq_begin8).  On
  * the 2-core AMD EPYC (Zen 5) of the measurements a 512-bit division
@@ -362,11 +360,18 @@ fgm_v8_join(fgm_v4 lo, fgm_v4 hi)
     return __builtin_shufflevector(lo, hi, 0, 1, 2, 3, 4, 5, 6, 7);
 }
 
-/* See fgm_v_floor. */
+/* See fgm_v_floor: MAXPD(lo, x), by the compilers' own builtins (not
+ * through <immintrin.h>, whose parsing made a 9x9 plugin's build 0.27 s
+ * slower, 0.48 -> 0.75 s; a compare and blend instead was 4% slower). */
 FGM_K_HOT fgm_v8
 fgm_v8_floor(fgm_v8 x, double lo)
 {
-    return (fgm_v8)_mm512_max_pd((__m512d)fgm_v8_splat(lo), (__m512d)x);
+#if defined(__clang__)
+    return __builtin_ia32_maxpd512(fgm_v8_splat(lo), x, 4);
+#else
+    return __builtin_ia32_maxpd512_mask(fgm_v8_splat(lo), x, x,
+                                        (unsigned char)0xff, 4);
+#endif
 }
 #endif /* __AVX512F__ */
 
