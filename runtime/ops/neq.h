@@ -255,12 +255,17 @@ fgm_k_neq_end(const fgm_state *st, fgm_k_neq_job *j, int k, int plain)
 #if defined(__AVX512F__)
 /* The plain update (fgm_k_neq_plain) with two chunks to a 512-bit
  * register (fgm_v8), for domains whose unpacked chunks pair up
- * (FGM_K_NEQ8: K = 2, 9, 16, 25, ...).  The same operations lane by lane
- * and the same sums in the same order as fgm_k_neq_begin and
- * fgm_k_neq_end, so the same bits as the interpreter, in fewer
+ * (FGM_K_NEQ8: K = 2, 7-10, 15-18, 23-26, ...).  The same operations
+ * lane by lane and the same sums in the same order as fgm_k_neq_begin
+ * and fgm_k_neq_end, so the same bits as the interpreter, in fewer
  * instructions: a 9x9 update divides four times instead of six and
  * writes its messages and beliefs in two registers and a packed tail
- * instead of three. */
+ * instead of three.  The schedule pads rows to whole pairs of chunks
+ * (runtime/schedule.c), so these 512-bit accesses stay within a cache
+ * line.  bench_ep, easy50 x 20, this path and that padding together:
+ * 0.653-0.666 -> 0.485-0.499 ms compiled a 50-sweep inference (Zen 5);
+ * sharing two jobs' tail and 1/z divisions, or groups of four jobs,
+ * were slower (0.53-0.55 ms). */
 #define FGM_K_NEQ8(k) (fgm_k_unpacked_chunks(k) % 2 == 0)
 
 typedef struct fgm_k_neq_job8 {
@@ -384,7 +389,7 @@ fgm_k_neq_end8(const fgm_k_neq_job8 *j, int k)
         fgm_v8_store(j->mb + at, x);
         fgm_v8_store(j->bb + at, (j->rb[p] * x) * fgm_v8_splat(j->ib));
     }
-    if (2 * np < nc) {
+    if (fgm_k_neq_packed8(k)) {
         at = (long)(nc - 1) * FGM_K_LANES;
         ra = fgm_v_low2(j->tail);
         rb = fgm_v_high2(j->tail);
