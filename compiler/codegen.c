@@ -396,7 +396,9 @@ fgm_codegen_emit(const fgm_sched *s, FILE *f)
             "};\n\n", (uint64_t)FGM_BUILD_ID);
     fprintf(f, "const fgm_plugin_desc *FGM_PLUGIN_ENTRY(void);\n\n");
     fprintf(f, "const fgm_plugin_desc *\nFGM_PLUGIN_ENTRY(void)\n{\n"
-            "    return &desc;\n}\n");
+            "    /* NULL on a CPU without the instructions this was built "
+            "for:\n       the runtime then rebuilds it. */\n"
+            "    return fgm_plugin_cpu_ok() ? &desc : 0;\n}\n");
     free(runs);
     return ferror(f) ? FGM_EIO : FGM_OK;
 }

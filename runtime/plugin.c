@@ -63,8 +63,10 @@ check_desc(const fgm_plugin_desc *d, const char *name, uint64_t want,
            char *why, size_t whysize)
 {
     if (!d) {
-        sayf(why, whysize, "%s: %s returned NULL", name,
-             FGM_PLUGIN_ENTRY_NAME);
+        /* A generated plugin does so on a CPU that lacks an instruction
+         * set it was compiled for (fgm_plugin_cpu_ok). */
+        sayf(why, whysize, "%s: %s returned NULL (built for instructions "
+             "this CPU lacks?)", name, FGM_PLUGIN_ENTRY_NAME);
         return FGM_EPLUGIN;
     }
     if (d->abi_version != FGM_PLUGIN_ABI_VERSION) {

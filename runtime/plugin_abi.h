@@ -2,7 +2,9 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A plugin (generated/NAME.ALGO.so) exports one function, FGM_PLUGIN_ENTRY,
- * returning a pointer to a static const descriptor.  The descriptor only
+ * returning a pointer to a static const descriptor (or NULL on a CPU that
+ * lacks an instruction set the plugin was compiled for,
+ * fgm_plugin_cpu_ok).  The descriptor only
  * ever grows at the end (SQLite's sqlite3ext.h rule): a runtime reads the
  * fields it knows, after checking abi_version and size.  Plugins never
  * allocate: the runtime sizes an fgm_state from the descriptor and passes
@@ -89,5 +91,100 @@ typedef struct fgm_plugin_desc {
 } fgm_plugin_desc;
 
 typedef const fgm_plugin_desc *(*fgm_plugin_entry_fn)(void);
+
+/* Whether this CPU has every x86 instruction set the plugin was compiled
+ * for.  A plugin is built with -march=native, for the machine that built
+ * it; its entry returns NULL where this fails, and the runtime rebuilds it
+ * for the CPU at hand, instead of the first sweep dying of SIGILL (a
+ * generated/ folder shared over NFS, copied, or cached by a CI between
+ * machines of different CPUs).  __builtin_cpu_supports is GCC's and
+ * Clang's; each test is compiled only where the plugin's flags enable
+ * that instruction set.  Elsewhere than x86, always 1. */
+static inline int
+fgm_plugin_cpu_ok(void)
+{
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#define FGM_NEEDS(feature) \
+    do { if (!__builtin_cpu_supports(feature)) return 0; } while (0)
+    __builtin_cpu_init();
+#ifdef __SSE3__
+    FGM_NEEDS("sse3");
+#endif
+#ifdef __SSSE3__
+    FGM_NEEDS("ssse3");
+#endif
+#ifdef __SSE4_1__
+    FGM_NEEDS("sse4.1");
+#endif
+#ifdef __SSE4_2__
+    FGM_NEEDS("sse4.2");
+#endif
+#ifdef __POPCNT__
+    FGM_NEEDS("popcnt");
+#endif
+#ifdef __AVX__
+    FGM_NEEDS("avx");
+#endif
+#ifdef __AVX2__
+    FGM_NEEDS("avx2");
+#endif
+#ifdef __FMA__
+    FGM_NEEDS("fma");
+#endif
+#ifdef __FMA4__
+    FGM_NEEDS("fma4");
+#endif
+#ifdef __XOP__
+    FGM_NEEDS("xop");
+#endif
+#ifdef __BMI__
+    FGM_NEEDS("bmi");
+#endif
+#ifdef __BMI2__
+    FGM_NEEDS("bmi2");
+#endif
+#ifdef __AVX512F__
+    FGM_NEEDS("avx512f");
+#endif
+#ifdef __AVX512VL__
+    FGM_NEEDS("avx512vl");
+#endif
+#ifdef __AVX512BW__
+    FGM_NEEDS("avx512bw");
+#endif
+#ifdef __AVX512DQ__
+    FGM_NEEDS("avx512dq");
+#endif
+#ifdef __AVX512CD__
+    FGM_NEEDS("avx512cd");
+#endif
+#ifdef __AVX512VBMI__
+    FGM_NEEDS("avx512vbmi");
+#endif
+#ifdef __AVX512IFMA__
+    FGM_NEEDS("avx512ifma");
+#endif
+#ifdef __AVX512VBMI2__
+    FGM_NEEDS("avx512vbmi2");
+#endif
+#ifdef __AVX512VNNI__
+    FGM_NEEDS("avx512vnni");
+#endif
+#ifdef __AVX512BITALG__
+    FGM_NEEDS("avx512bitalg");
+#endif
+#ifdef __AVX512VPOPCNTDQ__
+    FGM_NEEDS("avx512vpopcntdq");
+#endif
+#ifdef __AVX512BF16__
+    FGM_NEEDS("avx512bf16");
+#endif
+#ifdef __AVX512FP16__
+    FGM_NEEDS("avx512fp16");
+#endif
+#undef FGM_NEEDS
+#endif
+    return 1;
+}
 
 #endif /* FGM_PLUGIN_ABI_H */

@@ -676,7 +676,8 @@ START_TEST(test_bad_descriptors)
     build_fixture("null", &fx, so);
     ck_assert_int_eq(fgm_plugin_open(so, HASH_A, &p, why, sizeof why),
                      FGM_EPLUGIN);
-    snprintf(want, sizeof want, "%s: fgm_plugin_entry returned NULL", so);
+    snprintf(want, sizeof want, "%s: fgm_plugin_entry returned NULL (built "
+             "for instructions this CPU lacks?)", so);
     ck_assert_str_eq(why, want);
     check_rebuilds(tdir, want);
 
