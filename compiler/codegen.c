@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "codegen.h"
-#include "fgm_build_id.h"
+#include "../runtime/plugin.h"
 
 /* A maximal block of consecutive schedule factors with one operator. */
 typedef struct run {
@@ -393,7 +393,7 @@ fgm_codegen_emit(const fgm_sched *s, FILE *f)
     fprintf(f, "    NVARS, S, NEDGES, %d, %d, %d,\n", s->ndirichlet,
             s->ndirfactors, s->nscratch);
     fprintf(f, "    reset, sweep, finish,\n    UINT64_C(0x%016" PRIx64 ")\n"
-            "};\n\n", (uint64_t)FGM_BUILD_ID);
+            "};\n\n", fgm_plugin_build_id());
     fprintf(f, "const fgm_plugin_desc *FGM_PLUGIN_ENTRY(void);\n\n");
     fprintf(f, "const fgm_plugin_desc *\nFGM_PLUGIN_ENTRY(void)\n{\n"
             "    /* NULL on a CPU without the instructions this was built "

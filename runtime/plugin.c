@@ -55,6 +55,29 @@ sayf(char *why, size_t whysize, const char *fmt, ...)
     va_end(ap);
 }
 
+const char *
+fgm_plugin_cflags(void)
+{
+    const char *flags = getenv("FGM_PLUGIN_CFLAGS");
+
+    return flags ? flags : "-O3 -march=native";
+}
+
+uint64_t
+fgm_plugin_build_id(void)
+{
+    /* FNV-1a over the flags, from FGM_BUILD_ID: the default flags give
+     * a value of their own too, as any other. */
+    uint64_t h = FGM_BUILD_ID;
+    const unsigned char *p = (const unsigned char *)fgm_plugin_cflags();
+
+    for (; *p; p++) {
+        h ^= *p;
+        h *= UINT64_C(0x100000001b3);
+    }
+    return h;
+}
+
 /* Checks descriptor D of the plugin NAME against this runtime and the
  * model's hash WANT.  ABI first: the other fields mean nothing in a
  * descriptor of another version. */
@@ -85,11 +108,11 @@ check_desc(const fgm_plugin_desc *d, const char *name, uint64_t want,
              (unsigned long long)want);
         return FGM_ESTALE;
     }
-    if (d->build_id != FGM_BUILD_ID) {
-        sayf(why, whysize, "%s: stale (written by another build of fgm: "
-             "kernels and generator %016llx, this one has %016llx)", name,
-             (unsigned long long)d->build_id,
-             (unsigned long long)FGM_BUILD_ID);
+    if (d->build_id != fgm_plugin_build_id()) {
+        sayf(why, whysize, "%s: stale (written by another build of fgm or "
+             "with other compiler flags: %016llx, this one has %016llx)",
+             name, (unsigned long long)d->build_id,
+             (unsigned long long)fgm_plugin_build_id());
         return FGM_ESTALE;
     }
     if (!d->model || !d->algo || !d->reset || !d->sweep || !d->finish
@@ -219,12 +242,10 @@ compiler_argv(const char *cc, const char *tmp, const char *c_path,
               char **words)
 {
     static const char *const blanks = " \t\n";
-    const char *flags = getenv("FGM_PLUGIN_CFLAGS");
+    const char *flags = fgm_plugin_cflags();
     size_t n = 0, max;
     char **argv, *w, *line;
 
-    if (!flags)
-        flags = "-O3 -march=native";
     line = malloc(strlen(cc) + strlen(flags) + 2);
     if (!line)
         return NULL;

@@ -46,6 +46,17 @@ typedef struct fgm_plugin_req {
 
 /* ---- plugin.c ------------------------------------------------------- */
 
+/* The optimization flags a plugin is built with: $FGM_PLUGIN_CFLAGS, by
+ * default "-O3 -march=native". */
+FGM_INTERNAL const char *fgm_plugin_cflags(void);
+
+/* The build id a plugin written now carries, and the one a plugin must
+ * carry to be loaded: FGM_BUILD_ID (the kernels, the code generator, the
+ * schedule lowering) mixed with fgm_plugin_cflags(), so that a plugin
+ * built with other flags (-O0 -g for a debugger, -march=x86-64-v3 for
+ * valgrind) is rebuilt once they are gone, not reused. */
+FGM_INTERNAL uint64_t fgm_plugin_build_id(void);
+
 /* Loads SO_PATH (RTLD_NOW | RTLD_LOCAL), calls its FGM_PLUGIN_ENTRY and
  * checks the descriptor: not NULL, abi_version == FGM_PLUGIN_ABI_VERSION,
  * size covers every field this runtime reads, ir_hash == WANT_HASH, sizes

@@ -83,10 +83,12 @@ typedef struct fgm_plugin_desc {
      * schedule, every belief rebuilt from its messages and normalized
      * (the sweeps moved them in place, unnormalized). */
     void (*finish)(fgm_state *st);
-    /* The generating runtime's FGM_BUILD_ID: a hash of the kernel
-     * headers, the code generator and the schedule lowering, so that a
-     * plugin written by another build of fgm (other arithmetic or update
-     * order, same IR) is rebuilt rather than trusted. */
+    /* The generating runtime's FGM_BUILD_ID (a hash of the kernel
+     * headers, the code generator and the schedule lowering) mixed with
+     * the compiler flags (fgm_plugin_build_id, runtime/plugin.h), so
+     * that a plugin written by another build of fgm (other arithmetic or
+     * update order, same IR) or built with other flags is rebuilt rather
+     * than trusted. */
     uint64_t build_id;
 } fgm_plugin_desc;
 

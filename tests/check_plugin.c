@@ -48,7 +48,7 @@ fixture_ok(uint64_t hash)
     memset(&fx, 0, sizeof fx);
     fx.hash = hash;
     fx.abi = FGM_PLUGIN_ABI_VERSION;
-    fx.build_id = FGM_BUILD_ID;
+    fx.build_id = fgm_plugin_build_id();
     return fx;
 }
 
@@ -615,17 +615,60 @@ START_TEST(test_other_build)
     fgm_plugin *p = NULL;
 
     join(so, sizeof so, tdir, "m.ep.so");
-    fx.build_id = ~(uint64_t)FGM_BUILD_ID;
+    fx.build_id = ~fgm_plugin_build_id();
     build_fixture("other_build", &fx, so);
     ck_assert_int_eq(fgm_plugin_open(so, HASH_A, &p, why, sizeof why),
                      FGM_ESTALE);
     ck_assert_ptr_null(p);
-    snprintf(want, sizeof want, "%s: stale (written by another build of fgm: "
-             "kernels and generator %016llx, this one has %016llx)", so,
-             (unsigned long long)fx.build_id,
-             (unsigned long long)FGM_BUILD_ID);
+    snprintf(want, sizeof want, "%s: stale (written by another build of fgm "
+             "or with other compiler flags: %016llx, this one has %016llx)",
+             so, (unsigned long long)fx.build_id,
+             (unsigned long long)fgm_plugin_build_id());
     ck_assert_str_eq(why, want);
     check_rebuilds(tdir, want);
+}
+END_TEST
+
+/* A plugin built with other FGM_PLUGIN_CFLAGS (-O0 -g for a debugger) is
+ * rebuilt once they change, and the one built with them is rebuilt again
+ * once they are gone: the flags are part of the build id. */
+START_TEST(test_other_flags)
+{
+    char *saved = getenv("FGM_PLUGIN_CFLAGS")
+                  ? strdup(getenv("FGM_PLUGIN_CFLAGS")) : NULL;
+    fixture fx;
+    char so[512], why[1024], want[1024];
+    fgm_plugin *p = NULL;
+    uint64_t plain, other;
+
+    unsetenv("FGM_PLUGIN_CFLAGS");
+    ck_assert_str_eq(fgm_plugin_cflags(), "-O3 -march=native");
+    plain = fgm_plugin_build_id();
+    fx = fixture_ok(HASH_A);
+    join(so, sizeof so, tdir, "m.ep.so");
+    build_fixture("default_flags", &fx, so);
+    ck_assert_int_eq(fgm_plugin_open(so, HASH_A, &p, why, sizeof why),
+                     FGM_OK);
+    fgm_plugin_close(p);
+
+    ck_assert_int_eq(setenv("FGM_PLUGIN_CFLAGS", "-O1", 1), 0);
+    other = fgm_plugin_build_id();
+    ck_assert_msg(other != plain, "the flags change the build id");
+    ck_assert_int_eq(fgm_plugin_open(so, HASH_A, &p, why, sizeof why),
+                     FGM_ESTALE);
+    snprintf(want, sizeof want, "%s: stale (written by another build of fgm "
+             "or with other compiler flags: %016llx, this one has %016llx)",
+             so, (unsigned long long)plain, (unsigned long long)other);
+    ck_assert_str_eq(why, want);
+    check_rebuilds(tdir, want);     /* built with -O1 */
+
+    unsetenv("FGM_PLUGIN_CFLAGS");
+    ck_assert_int_eq(fgm_plugin_open(so, HASH_A, &p, why, sizeof why),
+                     FGM_ESTALE);
+    ck_assert_ptr_null(p);
+    if (saved)
+        setenv("FGM_PLUGIN_CFLAGS", saved, 1);
+    free(saved);
 }
 END_TEST
 
@@ -1210,6 +1253,7 @@ plugin_suite(void)
     tcase_add_test(errors, test_truncated);
     tcase_add_test(errors, test_stale);
     tcase_add_test(errors, test_other_build);
+    tcase_add_test(errors, test_other_flags);
     tcase_add_test(errors, test_wrong_abi);
     tcase_add_test(errors, test_missing_symbol);
     tcase_add_test(errors, test_bad_descriptors);
