@@ -75,8 +75,9 @@ find_priors(fgm_model *m)
 
 /* Carves the state arrays out of one allocation, each starting on a
  * cache line: with the stride a multiple of four lanes (of eight past
- * four, schedule.c), every vector chunk a kernel loads is then 32-byte
- * aligned and every pair of chunks 64-byte aligned (no split loads). */
+ * four where the CPU has AVX-512, fgm_sched_pairs), every vector chunk a
+ * kernel loads is then 32-byte aligned, and there every pair of chunks
+ * 64-byte aligned (no split loads). */
 static int
 alloc_state(fgm_model *m)
 {

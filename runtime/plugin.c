@@ -24,6 +24,7 @@
 #include "fgm_build_id.h"
 #include "kernel_text.h"
 #include "plugin.h"
+#include "schedule.h"
 
 /* Bytes of the descriptor this runtime reads: up to the last field it
  * knows (the descriptor only grows at the end). */
@@ -66,8 +67,9 @@ fgm_plugin_cflags(void)
 uint64_t
 fgm_plugin_build_id(void)
 {
-    /* FNV-1a over the flags, from FGM_BUILD_ID: the default flags give
-     * a value of their own too, as any other. */
+    /* FNV-1a over the flags and the schedule's row padding, from
+     * FGM_BUILD_ID: the default flags give a value of their own too, as
+     * any other. */
     uint64_t h = FGM_BUILD_ID;
     const unsigned char *p = (const unsigned char *)fgm_plugin_cflags();
 
@@ -75,6 +77,8 @@ fgm_plugin_build_id(void)
         h ^= *p;
         h *= UINT64_C(0x100000001b3);
     }
+    h ^= (uint64_t)(fgm_sched_pairs() + 1);
+    h *= UINT64_C(0x100000001b3);
     return h;
 }
 

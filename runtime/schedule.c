@@ -149,6 +149,17 @@ native_alldiff_ok(const fgm_sched *s, const fgm_ir *ir, const int *sc,
                           || k <= FGM_K_ALLDIFF_SUM_MAXK);
 }
 
+int
+fgm_sched_pairs(void)
+{
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") != 0;
+#else
+    return 0;
+#endif
+}
+
 /* Lowers the IR's factors, in IR order, into schedule factors. */
 static fgm_status
 lower_factors(fgm_sched *s, const fgm_ir *ir)
@@ -368,14 +379,10 @@ fgm_sched_new(const fgm_ir *ir, fgm_status *status)
         if (s->card[v] != s->stride)
             s->uniform_card = 0;
     /* Whole vector chunks per variable (ops/vec.h); the padding
-     * lanes stay zero.  Past one chunk, whole pairs of chunks: each
-     * 512-bit access of a plugin's AVX-512 path (FGM_K_NEQ8) is then on
-     * a cache line of its own, not split across two, half of them were
-     * with 9x9's 12 lanes (bench_ep, easy50 x 20, three runs: compiled
-     * 0.625/0.602/0.658 -> 0.506/0.498/0.485 ms, the interpreter
-     * unchanged).  A 9x9 row still spans two lines, as with 12 lanes. */
+     * lanes stay zero.  Past one chunk, whole pairs of chunks where
+     * plugins take the AVX-512 path (fgm_sched_pairs). */
     s->stride = FGM_K_NCHUNKS(s->stride) * FGM_K_LANES;
-    if (s->stride > FGM_K_LANES)
+    if (s->stride > FGM_K_LANES && fgm_sched_pairs())
         s->stride = (s->stride + 2 * FGM_K_LANES - 1) / (2 * FGM_K_LANES)
                     * (2 * FGM_K_LANES);
     if (!fold_evidence(s, ir))

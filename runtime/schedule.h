@@ -61,6 +61,19 @@ typedef struct fgm_sched {
 /* Builds the schedule of IR with its inference settings.  Returns NULL
  * with *STATUS set (FGM_ENOMEM, FGM_EUNSUPPORTED for a factor kind the
  * algorithm cannot handle). */
+/* Whether rows of more than one chunk are padded to whole pairs of
+ * chunks: where the CPU has AVX-512, whose plugins run the x != y update
+ * on 512-bit registers (FGM_K_NEQ8, runtime/ops/neq.h).  Padded, each of
+ * their 512-bit accesses stays within a cache line; with 9x9's 12 lanes
+ * half of them split two (bench_ep, easy50 x 20, three runs on a Zen 5:
+ * compiled 0.625/0.602/0.658 -> 0.506/0.498/0.485 ms).  Not elsewhere:
+ * there the 256-bit path gained nothing and lost 7% to the longer rows
+ * (the same machine, plugins built -march=x86-64-v3: 0.587-0.602 ->
+ * 0.633-0.638 ms).  The interpreter reads the stride from the schedule
+ * and runs as fast either way; plugins bake it in, so the choice is part
+ * of their build id (fgm_plugin_build_id). */
+FGM_INTERNAL int fgm_sched_pairs(void);
+
 FGM_INTERNAL fgm_sched *fgm_sched_new(const fgm_ir *ir, fgm_status *status);
 
 FGM_INTERNAL void fgm_sched_free(fgm_sched *s);
