@@ -21,6 +21,10 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#include <cpuid.h>
+#define FGM_HAVE_CPUID 1
+#endif
 #include "fgm_build_id.h"
 #include "kernel_text.h"
 #include "plugin.h"
@@ -64,21 +68,60 @@ fgm_plugin_cflags(void)
     return flags ? flags : "-O3 -march=native";
 }
 
+/* H mixed with X, FNV-1a, a byte at a time. */
+static uint64_t
+mix(uint64_t h, uint64_t x, int bytes)
+{
+    for (; bytes > 0; bytes--, x >>= 8) {
+        h ^= x & 0xff;
+        h *= UINT64_C(0x100000001b3);
+    }
+    return h;
+}
+
+uint64_t
+fgm_plugin_cpu_fingerprint(void)
+{
+    uint64_t h = UINT64_C(0xcbf29ce484222325);
+#ifdef FGM_HAVE_CPUID
+    /* The instruction-set bits: leaf 1 ECX and EDX (not EAX, the model,
+     * nor EBX, which holds the core's APIC id), leaf 7 subleaves 0 and 1,
+     * leaf 0x80000001 ECX and EDX; then XCR0, the register state the OS
+     * saves (AVX-512 needs it as much as the CPUID bit). */
+    unsigned a, b, c, d, xlo = 0, xhi = 0;
+
+    if (__get_cpuid_count(1, 0, &a, &b, &c, &d)) {
+        h = mix(mix(h, c, 4), d, 4);
+        if (c & (1u << 27))     /* OSXSAVE: XGETBV may run */
+            __asm__ volatile("xgetbv" : "=a"(xlo), "=d"(xhi) : "c"(0));
+    }
+    if (__get_cpuid_count(7, 0, &a, &b, &c, &d))
+        h = mix(mix(mix(h, b, 4), c, 4), d, 4);
+    if (__get_cpuid_count(7, 1, &a, &b, &c, &d))
+        h = mix(h, a, 4);
+    if (__get_cpuid_count(0x80000001u, 0, &a, &b, &c, &d))
+        h = mix(mix(h, c, 4), d, 4);
+    h = mix(mix(h, xlo, 4), xhi, 4);
+#endif
+    return h;
+}
+
 uint64_t
 fgm_plugin_build_id(void)
 {
-    /* FNV-1a over the flags and the schedule's row padding, from
-     * FGM_BUILD_ID: the default flags give a value of their own too, as
-     * any other. */
+    /* FNV-1a over the flags, the schedule's row padding and, for code
+     * built for this very CPU (-march=native), its instruction sets:
+     * such a plugin copied to a machine that differs in any is rebuilt
+     * (fgm_plugin_cpu_ok covers the flags that name a CPU of their own). */
+    const char *flags = fgm_plugin_cflags();
     uint64_t h = FGM_BUILD_ID;
-    const unsigned char *p = (const unsigned char *)fgm_plugin_cflags();
+    const unsigned char *p = (const unsigned char *)flags;
 
-    for (; *p; p++) {
-        h ^= *p;
-        h *= UINT64_C(0x100000001b3);
-    }
-    h ^= (uint64_t)(fgm_sched_pairs() + 1);
-    h *= UINT64_C(0x100000001b3);
+    for (; *p; p++)
+        h = mix(h, *p, 1);
+    h = mix(h, (uint64_t)(fgm_sched_pairs() + 1), 1);
+    if (strstr(flags, "native"))
+        h = mix(h, fgm_plugin_cpu_fingerprint(), 8);
     return h;
 }
 
@@ -89,6 +132,8 @@ static fgm_status
 check_desc(const fgm_plugin_desc *d, const char *name, uint64_t want,
            char *why, size_t whysize)
 {
+    uint64_t id = fgm_plugin_build_id();
+
     if (!d) {
         /* A generated plugin does so on a CPU that lacks an instruction
          * set it was compiled for (fgm_plugin_cpu_ok). */
@@ -112,11 +157,11 @@ check_desc(const fgm_plugin_desc *d, const char *name, uint64_t want,
              (unsigned long long)want);
         return FGM_ESTALE;
     }
-    if (d->build_id != fgm_plugin_build_id()) {
-        sayf(why, whysize, "%s: stale (written by another build of fgm or "
-             "with other compiler flags: %016llx, this one has %016llx)",
-             name, (unsigned long long)d->build_id,
-             (unsigned long long)fgm_plugin_build_id());
+    if (d->build_id != id) {
+        sayf(why, whysize, "%s: stale (written by another build of fgm, "
+             "with other compiler flags or for another CPU: %016llx, this "
+             "one has %016llx)", name, (unsigned long long)d->build_id,
+             (unsigned long long)id);
         return FGM_ESTALE;
     }
     if (!d->model || !d->algo || !d->reset || !d->sweep || !d->finish

@@ -52,12 +52,18 @@ FGM_INTERNAL const char *fgm_plugin_cflags(void);
 
 /* The build id a plugin written now carries, and the one a plugin must
  * carry to be loaded: FGM_BUILD_ID (the kernels, the code generator, the
- * schedule lowering) mixed with fgm_plugin_cflags() and the schedule's
- * row padding (fgm_sched_pairs), so that a plugin built with other flags
- * (-O0 -g for a debugger, -march=x86-64-v3 for valgrind) is rebuilt once
- * they are gone, not reused, and one built where rows are padded
- * otherwise is rebuilt rather than refused for its layout. */
+ * schedule lowering) mixed with fgm_plugin_cflags(), the schedule's row
+ * padding (fgm_sched_pairs) and, when the flags say "native", the CPU's
+ * fingerprint, so that a plugin built with other flags (-O0 -g for a
+ * debugger, -march=x86-64-v3 for valgrind) is rebuilt once they are
+ * gone, not reused, one built where rows are padded otherwise is rebuilt
+ * rather than refused for its layout, and one built for another CPU is
+ * rebuilt rather than run. */
 FGM_INTERNAL uint64_t fgm_plugin_build_id(void);
+
+/* A hash of this CPU's instruction sets (CPUID feature bits and the
+ * register state the OS enables), a constant elsewhere than x86. */
+FGM_INTERNAL uint64_t fgm_plugin_cpu_fingerprint(void);
 
 /* Loads SO_PATH (RTLD_NOW | RTLD_LOCAL), calls its FGM_PLUGIN_ENTRY and
  * checks the descriptor: not NULL, abi_version == FGM_PLUGIN_ABI_VERSION,

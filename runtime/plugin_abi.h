@@ -94,14 +94,18 @@ typedef struct fgm_plugin_desc {
 
 typedef const fgm_plugin_desc *(*fgm_plugin_entry_fn)(void);
 
-/* Whether this CPU has every x86 instruction set the plugin was compiled
- * for.  A plugin is built with -march=native, for the machine that built
- * it; its entry returns NULL where this fails, and the runtime rebuilds it
- * for the CPU at hand, instead of the first sweep dying of SIGILL (a
- * generated/ folder shared over NFS, copied, or cached by a CI between
- * machines of different CPUs).  __builtin_cpu_supports is GCC's and
- * Clang's; each test is compiled only where the plugin's flags enable
- * that instruction set.  Elsewhere than x86, always 1. */
+/* Whether this CPU has the x86 instruction sets below, where the plugin
+ * was compiled for them.  A plugin is built with -march=native, for the
+ * machine that built it; its entry returns NULL where this fails, and the
+ * runtime rebuilds it for the CPU at hand, instead of the first sweep
+ * dying of SIGILL (a generated/ folder shared over NFS, copied, or cached
+ * by a CI between machines of different CPUs).  The list is what the
+ * kernels' double-precision code can use, by names every GCC and Clang
+ * of the last years accepts (Clang 14 rejects "avx512fp16", which made
+ * every plugin build fail on CPUs that have it); a plugin built with
+ * -march=native also carries a fingerprint of all of the CPU's
+ * instruction sets in its build id (fgm_plugin_build_id), which covers
+ * the rest.  Elsewhere than x86, always 1. */
 static inline int
 fgm_plugin_cpu_ok(void)
 {
@@ -159,30 +163,6 @@ fgm_plugin_cpu_ok(void)
 #endif
 #ifdef __AVX512CD__
     FGM_NEEDS("avx512cd");
-#endif
-#ifdef __AVX512VBMI__
-    FGM_NEEDS("avx512vbmi");
-#endif
-#ifdef __AVX512IFMA__
-    FGM_NEEDS("avx512ifma");
-#endif
-#ifdef __AVX512VBMI2__
-    FGM_NEEDS("avx512vbmi2");
-#endif
-#ifdef __AVX512VNNI__
-    FGM_NEEDS("avx512vnni");
-#endif
-#ifdef __AVX512BITALG__
-    FGM_NEEDS("avx512bitalg");
-#endif
-#ifdef __AVX512VPOPCNTDQ__
-    FGM_NEEDS("avx512vpopcntdq");
-#endif
-#ifdef __AVX512BF16__
-    FGM_NEEDS("avx512bf16");
-#endif
-#ifdef __AVX512FP16__
-    FGM_NEEDS("avx512fp16");
 #endif
 #undef FGM_NEEDS
 #endif

@@ -58,9 +58,6 @@ typedef struct fgm_sched {
                                  * 2 */
 } fgm_sched;
 
-/* Builds the schedule of IR with its inference settings.  Returns NULL
- * with *STATUS set (FGM_ENOMEM, FGM_EUNSUPPORTED for a factor kind the
- * algorithm cannot handle). */
 /* Whether rows of more than one chunk are padded to whole pairs of
  * chunks: where the CPU has AVX-512, whose plugins run the x != y update
  * on 512-bit registers (FGM_K_NEQ8, runtime/ops/neq.h).  Padded, each of
@@ -74,6 +71,9 @@ typedef struct fgm_sched {
  * of their build id (fgm_plugin_build_id). */
 FGM_INTERNAL int fgm_sched_pairs(void);
 
+/* Builds the schedule of IR with its inference settings.  Returns NULL
+ * with *STATUS set (FGM_ENOMEM, FGM_EUNSUPPORTED for a factor kind the
+ * algorithm cannot handle). */
 FGM_INTERNAL fgm_sched *fgm_sched_new(const fgm_ir *ir, fgm_status *status);
 
 FGM_INTERNAL void fgm_sched_free(fgm_sched *s);

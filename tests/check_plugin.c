@@ -620,8 +620,9 @@ START_TEST(test_other_build)
     ck_assert_int_eq(fgm_plugin_open(so, HASH_A, &p, why, sizeof why),
                      FGM_ESTALE);
     ck_assert_ptr_null(p);
-    snprintf(want, sizeof want, "%s: stale (written by another build of fgm "
-             "or with other compiler flags: %016llx, this one has %016llx)",
+    snprintf(want, sizeof want, "%s: stale (written by another build of fgm, "
+             "with other compiler flags or for another CPU: %016llx, this "
+             "one has %016llx)",
              so, (unsigned long long)fx.build_id,
              (unsigned long long)fgm_plugin_build_id());
     ck_assert_str_eq(why, want);
@@ -644,6 +645,12 @@ START_TEST(test_other_flags)
     unsetenv("FGM_PLUGIN_CFLAGS");
     ck_assert_str_eq(fgm_plugin_cflags(), "-O3 -march=native");
     plain = fgm_plugin_build_id();
+    /* The CPU's fingerprint, in the id of -march=native plugins: stable,
+     * and read from CPUID on x86. */
+    ck_assert(fgm_plugin_cpu_fingerprint() == fgm_plugin_cpu_fingerprint());
+#if defined(__x86_64__) || defined(__i386__)
+    ck_assert(fgm_plugin_cpu_fingerprint() != UINT64_C(0xcbf29ce484222325));
+#endif
     fx = fixture_ok(HASH_A);
     join(so, sizeof so, tdir, "m.ep.so");
     build_fixture("default_flags", &fx, so);
@@ -656,8 +663,9 @@ START_TEST(test_other_flags)
     ck_assert_msg(other != plain, "the flags change the build id");
     ck_assert_int_eq(fgm_plugin_open(so, HASH_A, &p, why, sizeof why),
                      FGM_ESTALE);
-    snprintf(want, sizeof want, "%s: stale (written by another build of fgm "
-             "or with other compiler flags: %016llx, this one has %016llx)",
+    snprintf(want, sizeof want, "%s: stale (written by another build of fgm, "
+             "with other compiler flags or for another CPU: %016llx, this "
+             "one has %016llx)",
              so, (unsigned long long)plain, (unsigned long long)other);
     ck_assert_str_eq(why, want);
     check_rebuilds(tdir, want);     /* built with -O1 */

@@ -17,7 +17,8 @@
  * reference knows nothing of that, so a lane put in the wrong place
  * shows.
  *
- * Inputs: for every K = 2..16, random beliefs (zeros, subnormals, an
+ * Inputs: for every K = 2..26, at strides of whole chunks and of whole
+ * pairs of chunks, random beliefs (zeros, subnormals, an
  * all-zero belief: a contradiction) and messages over two disjoint pairs
  * of variables, run through fgm_k_neq one update at a time and through
  * fgm_k_neq_group two at a time, in four modes: plain, damped with
@@ -32,7 +33,8 @@
 #include "kernels.h"
 #include "xorshift.h"
 
-#define MAXK 16
+#define MAXK 26         /* up to two pairs of chunks and a packed tail */
+#define MAXS (((MAXK) + 7) / 8 * 8)     /* the largest stride, padded */
 #define NVAR 4          /* two disjoint pairs: (0, 1) and (2, 3) */
 #define TRIALS 30
 
@@ -62,7 +64,7 @@ entry(int belief)
 }
 
 typedef struct world {
-    double belief[NVAR * MAXK], msg[NVAR * MAXK], prev[NVAR * MAXK];
+    double belief[NVAR * MAXS], msg[NVAR * MAXS], prev[NVAR * MAXS];
 } world;
 
 /* Fills W for K values at stride S: dead lanes 0 in beliefs and stored
@@ -92,7 +94,7 @@ fill(world *w, int k, int s, int trial)
 static double
 reference(world *w, const fgm_state *st, int x, int y, int k, int s)
 {
-    double r[2][MAXK], acc[2][FGM_K_LANES], z[2], inv[2], n[2][MAXK];
+    double r[2][MAXS], acc[2][FGM_K_LANES], z[2], inv[2], n[2][MAXK];
     double k1 = 1.0 / (k - 1), d = st->damping, t, old, change = 0.0;
     int var[2] = { x, y }, i, v, l;
 
@@ -164,7 +166,7 @@ print(const world *w, int k, int s, int mode, int grouped)
 {
     int i, v, dead = 0;
 
-    printf("K=%d mode=%d group=%d", k, mode, grouped);
+    printf("K=%d S=%d mode=%d group=%d", k, s, mode, grouped);
     for (i = 0; i < NVAR * s; i++)
         printf(" %a/%a", w->msg[i], w->belief[i]);
     for (i = 0; i < NVAR; i++)          /* dead lanes of beliefs stay 0 */
@@ -182,14 +184,21 @@ main(void)
 {
     static const int rows[2][4] = { { 0, 0, 1, 2 }, { 2, 2, 3, 0 } };
     double scratch[1];
-    int k, trial, mode, grouped, bad = 0;
+    int k, trial, mode, grouped, pad, bad = 0;
 
     for (k = 2; k <= MAXK; k++)
+        for (pad = 0; pad < 2; pad++)
         for (trial = 0; trial < TRIALS; trial++)
             for (mode = 0; mode < 4; mode++)
                 for (grouped = 0; grouped < 2; grouped++) {
+                    /* Rows of whole chunks, and (PAD) of whole pairs of
+                     * chunks past one, as schedules on CPUs with AVX-512
+                     * have them (fgm_sched_pairs). */
                     int s = FGM_K_NCHUNKS(k) * FGM_K_LANES;
                     world w, ref;
+
+                    if (pad && s > FGM_K_LANES)
+                        s = (s + 7) / 8 * 8;
                     fgm_state st;
                     double c, rc, rc2;
 
@@ -217,9 +226,9 @@ main(void)
                     if ((print(&w, k, s, mode, grouped)
                          || !same(&w, &ref, k, s)
                          || memcmp(&c, &rc, sizeof c) != 0) && bad++ < 5)
-                        fprintf(stderr, "neq_paths: K=%d trial %d mode %d "
-                                "group %d differs from the reference\n", k,
-                                trial, mode, grouped);
+                        fprintf(stderr, "neq_paths: K=%d S=%d trial %d mode "
+                                "%d group %d differs from the reference\n", k,
+                                s, trial, mode, grouped);
                 }
     return bad ? 1 : 0;
 }
