@@ -132,7 +132,7 @@ static fgm_status
 check_desc(const fgm_plugin_desc *d, const char *name, uint64_t want,
            char *why, size_t whysize)
 {
-    uint64_t id = fgm_plugin_build_id();
+    uint64_t id;
 
     if (!d) {
         /* A generated plugin does so on a CPU that lacks an instruction
@@ -157,6 +157,9 @@ check_desc(const fgm_plugin_desc *d, const char *name, uint64_t want,
              (unsigned long long)want);
         return FGM_ESTALE;
     }
+    /* Once: it reads CPUID, and the message must show the value the
+     * test compared. */
+    id = fgm_plugin_build_id();
     if (d->build_id != id) {
         sayf(why, whysize, "%s: stale (written by another build of fgm, "
              "with other compiler flags or for another CPU: %016llx, this "

@@ -85,10 +85,11 @@ typedef struct fgm_plugin_desc {
     void (*finish)(fgm_state *st);
     /* The generating runtime's FGM_BUILD_ID (a hash of the kernel
      * headers, the code generator and the schedule lowering) mixed with
-     * the compiler flags (fgm_plugin_build_id, runtime/plugin.h), so
-     * that a plugin written by another build of fgm (other arithmetic or
-     * update order, same IR) or built with other flags is rebuilt rather
-     * than trusted. */
+     * the compiler flags, the schedule's row padding and, for
+     * -march=native, the CPU's instruction sets (fgm_plugin_build_id,
+     * runtime/plugin.h), so that a plugin written by another build of
+     * fgm (other arithmetic or update order, same IR), built with other
+     * flags or for another CPU is rebuilt rather than trusted. */
     uint64_t build_id;
 } fgm_plugin_desc;
 
