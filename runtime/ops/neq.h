@@ -204,6 +204,23 @@ fgm_k_neq_begin(const fgm_state *st, fgm_k_neq_job *j, int ea, int eb, int va,
     j->ib = inv[1];
 }
 
+/* The plain path's last step for one chunk of x (M, B: its message and
+ * belief there): with R and RO the chunk's cavities of x and of y, ZO
+ * y's cavity sum and SO = (1/ZO) / (K - 1), the message to x is
+ * (ZO - RO) SO floored at FGM_K_FLOOR (fgm_k_neq_message, committed
+ * without damping), and x's belief R times it times I = 1/z of x.  Used
+ * by fgm_k_neq_end and by the packed tail of fgm_k_neq_end8. */
+FGM_K_HOT void
+fgm_k_neq_install(double *m, double *b, fgm_v4 r, fgm_v4 ro, double zo,
+                  double so, double i)
+{
+    fgm_v4 x = fgm_v_floor(fgm_v_mul(fgm_v_sub(fgm_v_splat(zo), ro),
+                                     fgm_v_splat(so)), FGM_K_FLOOR);
+
+    fgm_v_store(m, x);
+    fgm_v_store(b, fgm_v_mul(fgm_v_mul(r, x), fgm_v_splat(i)));
+}
+
 /* Second phase: install both messages; in a sequential schedule the new
  * belief is r times the new message, scaled by 1/z so that it stays near 1
  * in size (its sum lies between the message's least and largest entry;
@@ -213,24 +230,22 @@ FGM_K_HOT double
 fgm_k_neq_end(const fgm_state *st, fgm_k_neq_job *j, int k, int plain)
 {
     fgm_v4 na[FGM_K_VCHUNKS], nb[FGM_K_VCHUNKS];
-    fgm_v4 ia = fgm_v_splat(j->ia), ib = fgm_v_splat(j->ib), x;
-    double c1 = 0.0, c2 = 0.0;
+    fgm_v4 ia = fgm_v_splat(j->ia), ib = fgm_v_splat(j->ib);
+    double c1 = 0.0, c2 = 0.0, k1 = 1.0 / (k - 1);
     int c, nc = FGM_K_NCHUNKS(k);
 
     if (plain) {
         /* fgm_v_commit without damping or tracking, one chunk at a time:
          * nothing is held past its stores. */
         for (c = 0; c < nc; c++) {
-            x = fgm_v_floor(fgm_k_neq_message(j, c, k, 1), FGM_K_FLOOR);
-            fgm_v_store(j->ma + c * FGM_K_LANES, x);
-            fgm_v_store(j->ba + c * FGM_K_LANES,
-                        fgm_v_mul(fgm_v_mul(fgm_k_neq_cavity(j, c, k, 1), x),
-                                  ia));
-            x = fgm_v_floor(fgm_k_neq_message(j, c, k, 0), FGM_K_FLOOR);
-            fgm_v_store(j->mb + c * FGM_K_LANES, x);
-            fgm_v_store(j->bb + c * FGM_K_LANES,
-                        fgm_v_mul(fgm_v_mul(fgm_k_neq_cavity(j, c, k, 0), x),
-                                  ib));
+            long at = (long)c * FGM_K_LANES;
+            fgm_v4 ra = fgm_k_neq_cavity(j, c, k, 1);
+            fgm_v4 rb = fgm_k_neq_cavity(j, c, k, 0);
+
+            fgm_k_neq_install(j->ma + at, j->ba + at, ra, rb, j->zb,
+                              j->ib * k1, j->ia);
+            fgm_k_neq_install(j->mb + at, j->bb + at, rb, ra, j->za,
+                              j->ia * k1, j->ib);
         }
         return 0.0;
     }
@@ -376,7 +391,7 @@ fgm_k_neq_end8(const fgm_k_neq_job8 *j, int k)
     double k1 = 1.0 / (k - 1);
     fgm_v8 sa = fgm_v8_splat(j->ib * k1), sb = fgm_v8_splat(j->ia * k1);
     fgm_v8 x;
-    fgm_v4 ra, rb, y;
+    fgm_v4 ra, rb;
     int p, np = fgm_k_unpacked_chunks(k) / 2, nc = FGM_K_NCHUNKS(k);
     long at;
 
@@ -393,16 +408,10 @@ fgm_k_neq_end8(const fgm_k_neq_job8 *j, int k)
         at = (long)(nc - 1) * FGM_K_LANES;
         ra = fgm_v_low2(j->tail);
         rb = fgm_v_high2(j->tail);
-        y = fgm_v_floor(fgm_v_mul(fgm_v_sub(fgm_v_splat(j->zb), rb),
-                                  fgm_v_splat(j->ib * k1)), FGM_K_FLOOR);
-        fgm_v_store(j->ma + at, y);
-        fgm_v_store(j->ba + at,
-                    fgm_v_mul(fgm_v_mul(ra, y), fgm_v_splat(j->ia)));
-        y = fgm_v_floor(fgm_v_mul(fgm_v_sub(fgm_v_splat(j->za), ra),
-                                  fgm_v_splat(j->ia * k1)), FGM_K_FLOOR);
-        fgm_v_store(j->mb + at, y);
-        fgm_v_store(j->bb + at,
-                    fgm_v_mul(fgm_v_mul(rb, y), fgm_v_splat(j->ib)));
+        fgm_k_neq_install(j->ma + at, j->ba + at, ra, rb, j->zb, j->ib * k1,
+                          j->ia);
+        fgm_k_neq_install(j->mb + at, j->bb + at, rb, ra, j->za, j->ia * k1,
+                          j->ib);
     }
 }
 #else
