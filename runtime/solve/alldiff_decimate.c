@@ -1,6 +1,10 @@
 /* runtime/solve/alldiff_decimate.c: alldiff-max, alldiff-sum (the seed's v4), their tuned variants, and bp-decimate3.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
+ * This file holds the algorithm, its configurations and the measurements
+ * behind them; alldiff_belief.c, alldiff_local.c and alldiff_cache.c its
+ * parts (alldiff_decimate.h: the workspace they share).
+ *
  * Seed: notebook 000 section 8 (Arity9MaxProductSolver, a C# port of the
  * Python twin in notebook 001 section 7).  One native alldiff factor per
  * unit (runtime/ops/alldiff.h: max-product by one Hungarian solve plus
@@ -395,72 +399,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include "../model.h"
-#include "solver.h"
-
-/* One configuration of the decimation. */
-typedef struct adcfg {
-    fgm_algo algo;          /* BP_MAX or BP_SUM */
-    int init_sweeps;        /* sweeps of the cold run (at most) */
-    int decim_sweeps;       /* sweeps after each round of decisions */
-    int max_restarts;       /* attempts after the first */
-    double damping;         /* cold run */
-    double decim_damping;   /* warm runs */
-    double tolerance;       /* stop a run when no message moves more;
-                             * 0: run every sweep */
-    double noise;           /* log-uniform noise of every restart */
-    double plateau;         /* margin under which the value is drawn */
-    double sure;            /* fix every free cell with this margin in one
-                             * round; 0: one cell per round */
-    int early_abort;        /* stop a doomed attempt at once */
-    int entropy;            /* plateau: the least-entropy cell */
-    int cache;              /* noise-free attempts share their prefix */
-    int tree;               /* with cache: they share the states after
-                             * their first draws too (the tree) */
-    int cold;               /* every run after a decision starts from
-                             * fresh messages */
-    int snap;               /* the runs after a decision start from the
-                             * last run's messages snapped to their
-                             * supports (snap_messages), as a cold run
-                             * would end but for rounding */
-    int oneround;           /* draw in the round that fixes the sure
-                             * cells, from the same beliefs */
-    int empty;              /* a free cell that the messages leave no
-                             * value dooms the attempt (empty_cell) */
-    int chunk;              /* with empty: test every this many sweeps */
-    int local;              /* plateau: the value drawn from local_belief
-                             * after 1 or 2 sweeps, not uniformly */
-    int bivalue;            /* plateau: among the least-entropy cells,
-                             * those of nearly the widest reach
-                             * (reach_of) */
-    double zero;            /* > 0: a belief is read as its support, the
-                             * values over zero times its largest, each
-                             * equally likely (margin_of); 0: as it is */
-    int pairwise;           /* the alldiffs lowered to pairwise != factors
-                             * (bp-decimate3), not native */
-    int sequential;         /* factor by factor, each update seeing the
-                             * last ones, not flooding */
-    int sqrt_draw;          /* a plateau draw in proportion to the square
-                             * root of the belief over its support, not
-                             * uniform (with zero > 0; sqrt_weights) */
-} adcfg;
-
-/* The tree of states after an attempt's first rounds (cfg->tree): the
- * rounds at most TREE_DEPTH deep, at most TREE_NODES of them. */
-#ifndef TREE_DEPTH
-#define TREE_DEPTH 2
-#endif
-#ifndef TREE_NODES
-#define TREE_NODES 128
-#endif
-
-/* weigh_row: the share of uniform mixed into each first-sweep message (a
- * damping of the first sweep). */
-#define LOCAL_MIX 0.7
+#include "alldiff_decimate.h"
 
 #define TIE 1e-12           /* margins within this of the best are tied */
-#define ENTROPY_TIE 1e-9
-#define SUPPORT 1e-3        /* a value within this factor of a belief's
-                             * largest is in its support */
 
 /* The seed's v4 (Arity9MaxProductSolver's properties). */
 static const adcfg cfg_max = {
@@ -519,67 +460,6 @@ static const adcfg cfg_bp3 = {
     .pairwise = 1, .sqrt_draw = 1,
 };
 
-/* A node of the tree (cfg->tree): the model state after the run that
- * followed a round of decisions, from its parent's state. */
-typedef struct tnode {
-    int pick, value;    /* the round's draw; pick -1: sure cells only */
-    int child, next;    /* first child, next sibling; -1: none */
-    int depth;          /* rounds from the prefix */
-    int failed;         /* the run left a free cell no value (no state) */
-    double *state;      /* value[] as doubles, messages, beliefs */
-} tnode;
-
-typedef struct ws {
-    const fgm_csp *csp;
-    const adcfg *cfg;
-    fgm_model *model;
-    int *value;         /* nvars: clue or decision, -1 when free */
-    int *best;          /* nvars: most probable value of a free cell */
-    int *tied;          /* nvars: candidate cells */
-    double *margin;     /* nvars: margin (or entropy) of a free cell */
-    double *bel;        /* maxcard: one belief, normalized */
-    double *raw;        /* maxcard: one belief as BP left it
-                         * (cfg->sqrt_draw) */
-    unsigned long long *supp;   /* nvars: support of a free cell's belief
-                                 * (cfg->bivalue) */
-    /* Each cell's alldiff factors (cfg->local). */
-    int *unit_off, *units;  /* nvars + 1, then the factor indices */
-    double *q, *out, *work; /* a unit's support matrix, its messages, the
-                             * subset DP's 2^(K+1) doubles */
-    double *m1;             /* cfg->local 2: each unit's first-sweep
-                             * messages, K K per factor */
-    int *m1_at, m1_now;     /* nfactors: the draw they are of */
-    int *m1_ver, *m1_row;   /* nfactors, nfactors K: versions */
-    unsigned long *masks;   /* 2^K: row_msg1's sets */
-    double *fw;             /* 2^K: their counts, zero between calls */
-    unsigned long long *m1_key; /* nfactors K: the supports they are of */
-    /* The deterministic prefix (cfg->cache). */
-    size_t nmsg, nbelief;   /* doubles of messages and of beliefs */
-    double *snap;           /* nmsg + nbelief */
-    int *snap_value;        /* nvars */
-    int snap_ok;            /* snap holds this puzzle's prefix */
-    int drawn;              /* this attempt reached a draw */
-    /* The tree (cfg->tree): node 0 the prefix. */
-    tnode *tree;            /* TREE_NODES */
-    int ntree;              /* nodes of this puzzle */
-    int at;                 /* the attempt's node; -1: off the tree */
-    int dpick, dvalue;      /* the last round's draw (tnode.pick) */
-} ws;
-
-/* Frees the tree (cfg->tree) and turns it off. */
-static void
-tree_free(ws *w)
-{
-    int i;
-
-    if (!w->tree)
-        return;
-    for (i = 0; i < TREE_NODES; i++)
-        free(w->tree[i].state);
-    free(w->tree);
-    w->tree = NULL;
-}
-
 static void
 ws_free(void *p)
 {
@@ -597,7 +477,7 @@ ws_free(void *p)
     free(w->supp);
     free(w->snap);
     free(w->snap_value);
-    tree_free(w);
+    fgm_ad_tree_free(w);
     free(w->unit_off);
     free(w->units);
     free(w->q);
@@ -807,7 +687,7 @@ static void *
 ws_flat(ws *w)
 {
     if (w)
-        tree_free(w);
+        fgm_ad_tree_free(w);
     return w;
 }
 
@@ -897,146 +777,6 @@ run(ws *w, fgm_solve_job *job, int sweeps, int warm, double damping,
     return fgm_job_infer(job, w->model, &ro, ran);
 }
 
-/* The values of the K entries of BEL over ZERO times the largest, as
- * bits (domains of at most 64 values, FGM_IR_MAXCARD). */
-static unsigned long long
-support_mask(const double *bel, int k, double zero)
-{
-    unsigned long long s = 0;
-    double mx = 0.0;
-    int j;
-
-    for (j = 0; j < k; j++)
-        mx = bel[j] > mx ? bel[j] : mx;
-    for (j = 0; j < k; j++)
-        if (bel[j] > zero * mx)
-            s |= 1ULL << j;
-    return s;
-}
-
-/* Replaces the K entries of BEL by 1 for the values over ZERO times the
- * largest, 0 for the others, and returns how many are 1 (cfg->zero). */
-static double
-to_support(double *bel, int k, double zero)
-{
-    unsigned long long s = support_mask(bel, k, zero);
-    double n = 0.0;
-    int j;
-
-    for (j = 0; j < k; j++) {
-        bel[j] = (double)(s >> j & 1);
-        n += bel[j];
-    }
-    return n;
-}
-
-/* Reads V's belief into w->bel, normalized, and returns its margin top1 -
- * top2 (1 for a single value); *TOP receives the first most probable
- * value.  With cfg->zero the belief is the uniform distribution over its
- * support: the margin is 1 for one value, else 0, the entropy the log of
- * the support's size, and a draw a uniform choice within it. */
-static double
-margin_of(ws *w, int v, int *top)
-{
-    int k = w->csp->card[v], j, b = 0;
-    double sum = 0.0, t1 = -1.0, t2 = -1.0, x;
-
-    fgm_model_marginal(w->model, v, w->bel);
-    if (w->cfg->zero > 0.0)
-        sum = to_support(w->bel, k, w->cfg->zero);
-    else
-        for (j = 0; j < k; j++)
-            sum += w->bel[j];
-    for (j = 0; j < k; j++) {
-        x = sum > 0.0 ? w->bel[j] / sum : 1.0 / k;
-        w->bel[j] = x;
-        if (x > t1) {
-            t2 = t1;
-            t1 = x;
-            b = j;
-        } else if (x > t2) {
-            t2 = x;
-        }
-    }
-    *top = b;
-    return k > 1 ? t1 - t2 : 1.0;
-}
-
-/* The entropy of V's belief (read into w->bel). */
-static double
-entropy_of(ws *w, int v)
-{
-    int k = w->csp->card[v], j, top;
-    double e = 0.0;
-
-    margin_of(w, v, &top);
-    for (j = 0; j < k; j++)
-        if (w->bel[j] > 0.0)
-            e -= w->bel[j] * log(w->bel[j]);
-    return e;
-}
-
-/* A value of V drawn from its belief (w->bel, normalized). */
-static int
-draw(const ws *w, int v, gsl_rng *rng)
-{
-    int k = w->csp->card[v], j;
-    double u = gsl_rng_uniform(rng), cum = 0.0;
-
-    for (j = 0; j < k - 1; j++) {
-        cum += w->bel[j];
-        if (u < cum)
-            return j;
-    }
-    return k - 1;
-}
-
-/* Replaces w->bel, V's support read by margin_of, by the square roots of
- * V's belief on that support, normalized (cfg->sqrt_draw).  A support
- * with no mass at all stays as margin_of left it. */
-static void
-sqrt_weights(ws *w, int v)
-{
-    int k = w->csp->card[v], j;
-    double sum = 0.0;
-
-    fgm_model_marginal(w->model, v, w->raw);
-    for (j = 0; j < k; j++)
-        sum += w->bel[j] > 0.0 ? sqrt(w->raw[j]) : 0.0;
-    if (!(sum > 0.0))
-        return;
-    for (j = 0; j < k; j++)
-        w->bel[j] = w->bel[j] > 0.0 ? sqrt(w->raw[j]) / sum : 0.0;
-}
-
-/* Whether some free cell has no value that every message into it allows
- * (each over ZERO times its message's largest): the messages of the
- * last run say the evidence has probability zero, though the beliefs,
- * normalized products of floored messages, hide it (cfg->empty). */
-static int
-empty_cell(const ws *w)
-{
-    const fgm_sched *s = w->model->sched;
-    const double *msg = w->model->st.msg;
-    double zero = w->cfg->zero > 0.0 ? w->cfg->zero : SUPPORT;
-    int v, i, k;
-    unsigned long long allowed;
-
-    for (v = 0; v < w->csp->nvars; v++) {
-        if (w->value[v] >= 0)
-            continue;
-        k = s->card[v];
-        allowed = k < 64 ? (1ULL << k) - 1 : ~0ULL;
-        for (i = s->var_edge_off[v]; i < s->var_edge_off[v + 1] && allowed;
-             i++)
-            allowed &= support_mask(msg + (size_t)s->var_edges[i]
-                                    * (size_t)s->stride, k, zero);
-        if (!allowed)
-            return 1;
-    }
-    return 0;
-}
-
 /* Fixes V to VALUE, counting a decision.  Returns 0 when the attempt is
  * doomed (a fixed peer holds VALUE, or a table has no tuple left) and the
  * configuration stops early, else 1. */
@@ -1052,353 +792,6 @@ fix(ws *w, fgm_solve_job *job, int v, int value)
     return ok;
 }
 
-/* Saves the model state before the attempt's first draw (cfg->cache). */
-static void
-save_prefix(ws *w)
-{
-    const fgm_model *m = w->model;
-
-    memcpy(w->snap, m->st.msg, w->nmsg * sizeof *w->snap);
-    memcpy(w->snap + w->nmsg, m->st.belief, w->nbelief * sizeof *w->snap);
-    memcpy(w->snap_value, w->value,
-           (size_t)w->csp->nvars * sizeof *w->value);
-    w->snap_ok = 1;
-    if (w->tree) {
-        w->tree[0].pick = -1;
-        w->tree[0].child = w->tree[0].next = -1;
-        w->tree[0].depth = w->tree[0].failed = 0;
-        w->ntree = 1;
-        w->at = 0;
-    }
-}
-
-/* Puts the model back in the saved state: clamps, messages, beliefs. */
-static void
-load_prefix(ws *w)
-{
-    fgm_model *m = w->model;
-    int v;
-
-    fgm_model_clear(m);
-    memcpy(w->value, w->snap_value,
-           (size_t)w->csp->nvars * sizeof *w->value);
-    for (v = 0; v < w->csp->nvars; v++)
-        if (w->value[v] >= 0)
-            fgm_model_observe_var(m, v, w->value[v]);
-    memcpy(m->st.msg, w->snap, w->nmsg * sizeof *w->snap);
-    memcpy(m->st.belief, w->snap + w->nmsg, w->nbelief * sizeof *w->snap);
-    w->at = w->tree ? 0 : -1;
-}
-
-/* The child of node P for the round (PICK, VALUE), or -1. */
-static int
-tree_find(const ws *w, int p, int pick, int value)
-{
-    int c;
-
-    for (c = w->tree[p].child; c >= 0; c = w->tree[c].next)
-        if (w->tree[c].pick == pick && w->tree[c].value == value)
-            return c;
-    return -1;
-}
-
-/* Adds to the tree the child of w->at for the round just run (w->dpick,
- * w->dvalue): the model's state after it, or FAILED when its run left a
- * free cell no value.  Returns the child, or -1 when it is too deep or
- * the tree is full (the attempt goes on off the tree), or out of
- * memory (the same). */
-static int
-tree_add(ws *w, int failed)
-{
-    const fgm_model *m = w->model;
-    tnode *p = &w->tree[w->at], *c;
-    int i = w->ntree;
-
-    if (p->depth >= TREE_DEPTH || i >= TREE_NODES)
-        return -1;
-    c = &w->tree[i];
-    if (!failed) {
-        if (!c->state)
-            c->state = malloc((w->nmsg + w->nbelief) * sizeof *c->state);
-        if (!c->state)
-            return -1;
-        memcpy(c->state, m->st.msg, w->nmsg * sizeof *c->state);
-        memcpy(c->state + w->nmsg, m->st.belief,
-               w->nbelief * sizeof *c->state);
-    }
-    c->pick = w->dpick;
-    c->value = w->dvalue;
-    c->child = -1;
-    c->next = p->child;
-    c->depth = p->depth + 1;
-    c->failed = failed;
-    p->child = i;
-    w->ntree++;
-    return i;
-}
-
-/* Puts node I's messages and beliefs in the model: the state its run
- * left, which the clamps already are (the round fixed them). */
-static void
-tree_load(ws *w, int i)
-{
-    fgm_model *m = w->model;
-
-    memcpy(m->st.msg, w->tree[i].state, w->nmsg * sizeof *m->st.msg);
-    memcpy(m->st.belief, w->tree[i].state + w->nmsg,
-           w->nbelief * sizeof *m->st.belief);
-}
-
-/* The support of V's belief, read into w->bel by entropy_of: the values
- * within SUPPORT of its largest, as bits. */
-static unsigned long long
-support_of(const ws *w, int v)
-{
-    return support_mask(w->bel, w->csp->card[v], SUPPORT);
-}
-
-/* How far fixing V reaches, either way (cfg->bivalue): over the values of
- * its support, the least number of free peers with exactly two values,
- * that one among them.  Whichever value V is given, that many peers are
- * left with one value at the next run. */
-static int
-reach_of(const ws *w, int v)
-{
-    const int *p = fgm_csp_peers(w->csp, v);
-    int np = fgm_csp_npeers(w->csp, v), k = w->csp->card[v], i, j, n;
-    int least = np + 1;
-    unsigned long long s, t;
-
-    for (j = 0; j < k; j++) {
-        if (!(w->supp[v] >> j & 1))
-            continue;
-        n = 0;
-        for (i = 0; i < np; i++) {
-            if (w->value[p[i]] >= 0)
-                continue;
-            s = w->supp[p[i]];
-            t = s & (s - 1);    /* s less its lowest value */
-            n += (s >> j & 1) && t && !(t & (t - 1));
-        }
-        least = n < least ? n : least;
-    }
-    return least;
-}
-
-/* The candidates for a plateau decision: the free cells of least entropy
- * (cfg->entropy), with cfg->bivalue those of them within one of the
- * widest reach.
- * Returns their count, in w->tied. */
-static int
-least_entropy(ws *w)
-{
-    int nvars = w->csp->nvars, v, n = 0, i, m = 0, r, rmax = -1;
-    double emin = HUGE_VAL;
-
-    for (v = 0; v < nvars; v++)
-        if (w->value[v] < 0) {
-            w->margin[v] = entropy_of(w, v);
-            if (w->supp)
-                w->supp[v] = support_of(w, v);
-            if (w->margin[v] < emin)
-                emin = w->margin[v];
-        }
-    for (v = 0; v < nvars; v++)
-        if (w->value[v] < 0 && w->margin[v] <= emin + ENTROPY_TIE)
-            w->tied[n++] = v;
-    if (!w->cfg->bivalue || n < 2)
-        return n;
-    /* Each tied cell's reach, kept in its w->margin (its entropy is no
-     * longer read). */
-    for (i = 0; i < n; i++) {
-        r = reach_of(w, w->tied[i]);
-        w->margin[w->tied[i]] = r;
-        rmax = r > rmax ? r : rmax;
-    }
-    /* Within one of the widest, not only the widest: on top95 the
-     * widest alone needs 30% more attempts (the draws' paths are fewer,
-     * and the shortest are not always among them). */
-    for (i = 0; i < n; i++)
-        if (w->margin[w->tied[i]] >= rmax - 1)
-            w->tied[m++] = w->tied[i];
-    return m;
-}
-
-/* The first-sweep message of unit G to its scope position A (a free
- * cell): one sum-product update from cavities uniform over the supports
- * (a fixed cell its value), K values in w->m1, kept while the unit's
- * supports stay the same (cfg->local 2).  By one forward subset DP over
- * the unit's other free cells: the permanents of the minors of A's
- * row. */
-static const double *
-row_msg1(ws *w, int g, int a)
-{
-    const fgm_ir *ir = w->csp->ir;
-    const fgm_ir_factor *f = &ir->factors[g];
-    const int *sc = fgm_ir_scope(ir, f);
-    int k = w->csp->card[sc[0]], b, j, kr, nr, x, same = 1;
-    int vals[FGM_IR_MAXCARD];
-    unsigned long long used = 0, sp, kv;
-    unsigned long rows[FGM_IR_MAXCARD];
-    double cnt[FGM_IR_MAXCARD];
-    unsigned long long *key = w->m1_key + (size_t)g * k;
-    double *m = w->m1 + ((size_t)g * k + a) * k;
-
-    if (w->m1_at[g] != w->m1_now) {
-        w->m1_at[g] = w->m1_now;
-        for (b = 0; b < f->arity; b++) {
-            x = sc[b];
-            kv = w->value[x] >= 0
-                 ? (1ULL << 63) | (unsigned long long)w->value[x]
-                 : w->supp[x];
-            same &= key[b] == kv;
-            key[b] = kv;
-        }
-        if (!same)
-            w->m1_ver[g]++;
-    }
-    if (w->m1_row[(size_t)g * k + a] == w->m1_ver[g])
-        return m;
-    w->m1_row[(size_t)g * k + a] = w->m1_ver[g];
-    for (b = 0; b < f->arity; b++)
-        if (w->value[sc[b]] >= 0)
-            used |= 1ULL << w->value[sc[b]];
-    for (kr = 0, j = 0; j < k; j++)
-        if (!(used >> j & 1))
-            vals[kr++] = j;
-    nr = 0;
-    for (b = 0; b < f->arity; b++) {
-        x = sc[b];
-        if (w->value[x] >= 0 || b == a)
-            continue;
-        sp = 0;
-        for (j = 0; j < kr; j++)
-            sp |= (w->supp[x] >> vals[j] & 1) << j;
-        /* The fewest values first: fewer sets along the way. */
-        for (j = nr; j > 0 && fgm_dom_count(rows[j - 1]) > fgm_dom_count(sp);
-             j--)
-            rows[j] = rows[j - 1];
-        rows[j] = sp;
-        nr++;
-    }
-    for (j = 0; j < k; j++)
-        m[j] = 0.0;
-    if (nr >= kr)
-        return m;
-    fgm_k_alldiff_count_free(rows, nr, kr, cnt, w->fw, w->masks);
-    for (j = 0; j < kr; j++)
-        m[vals[j]] = cnt[j];
-    return m;
-}
-
-/* The second sweep's cavity of free cell X toward unit U, on the KR
- * values VALS of U's free part, into ROW (which holds X's support there):
- * the product over X's other units of their first-sweep messages
- * (row_msg1), each normalized and mixed with LOCAL_MIX of uniform, then
- * scaled to a largest entry of 1. */
-static void
-weigh_row(ws *w, int x, int u, double *row, const int *vals, int kr, int k)
-{
-    const fgm_ir *ir = w->csp->ir;
-    const double *mm;
-    const int *sc;
-    double t, mx = 0.0;
-    int i, a, b, j, g;
-
-    for (i = w->unit_off[x]; i < w->unit_off[x + 1]; i++) {
-        g = w->units[i];
-        if (g == u)
-            continue;
-        sc = fgm_ir_scope(ir, &ir->factors[g]);
-        for (a = 0; sc[a] != x; a++)
-            ;
-        mm = row_msg1(w, g, a);
-        for (t = 0.0, j = 0; j < k; j++)
-            t += mm[j];
-        t = t > 0.0 ? (1.0 - LOCAL_MIX) / t : 0.0;
-        for (b = 0; b < kr && t > 0.0; b++)
-            row[b] *= LOCAL_MIX / k + t * mm[vals[b]];
-    }
-    for (b = 0; b < kr; b++)
-        mx = row[b] > mx ? row[b] : mx;
-    for (b = 0; mx > 0.0 && b < kr; b++)
-        row[b] /= mx;
-}
-
-/* V's belief after one sum-product update of each of its alldiff factors
- * (cfg->local 1), into w->bel: the product over its units of the share
- * of each unit's perfect matchings that give V each value, every peer's
- * cavity uniform over its support (w->supp; a fixed cell its value).
- * With cfg->local 2, two sweeps: each free peer's cavity is its support
- * weighed by its other units' first-sweep messages (weigh_row).
- * Returns 1, or 0 (w->bel not a belief) when the domains are too large
- * for the subset DP or no unit's matching is left. */
-static int
-local_belief(ws *w, int v)
-{
-    const fgm_ir *ir = w->csp->ir;
-    int k = w->csp->card[v], i, j, a, b, r, nr, kr, row, x;
-    int vals[FGM_IR_MAXCARD], col[FGM_IR_MAXCARD];
-    int two = w->cfg->local == 2;
-    double sum, *qr;
-    unsigned long long used, sp;
-    unsigned char skip[FGM_IR_MAXCARD];
-
-    if (!w->work)
-        return 0;
-    if (two)
-        w->m1_now++;
-    for (j = 0; j < k; j++)
-        w->bel[j] = (double)(w->supp[v] >> j & 1);
-    for (i = w->unit_off[v]; i < w->unit_off[v + 1]; i++) {
-        const fgm_ir_factor *f = &ir->factors[w->units[i]];
-        const int *sc = fgm_ir_scope(ir, f);
-
-        used = 0;
-        for (a = 0; a < f->arity; a++)
-            if (w->value[sc[a]] >= 0)
-                used |= 1ULL << w->value[sc[a]];
-        for (kr = 0, j = 0; j < k; j++) {
-            col[j] = -1;
-            if (!(used >> j & 1)) {
-                col[j] = kr;
-                vals[kr++] = j;
-            }
-        }
-        nr = 0;
-        row = -1;
-        for (a = 0; a < f->arity; a++) {
-            x = sc[a];
-            if (w->value[x] >= 0)
-                continue;
-            if (x == v)
-                row = nr;
-            sp = w->supp[x] & ~used;
-            qr = w->q + nr * kr;
-            for (b = 0; b < kr; b++)
-                qr[b] = (double)(sp >> vals[b] & 1);
-            if (two && x != v)
-                weigh_row(w, x, w->units[i], qr, vals, kr, k);
-            nr++;
-        }
-        if (row < 0 || nr > kr)
-            continue;
-        for (r = 0; r < nr; r++)
-            skip[r] = r != row;
-        fgm_k_alldiff_sum_minors(w->q, nr, kr, w->out, w->work, skip);
-        for (j = 0; j < k; j++)
-            w->bel[j] *= col[j] >= 0 ? w->out[row * kr + col[j]] : 0.0;
-    }
-    sum = 0.0;
-    for (j = 0; j < k; j++)
-        sum += w->bel[j];
-    if (!(sum > 0.0))
-        return 0;
-    for (j = 0; j < k; j++)
-        w->bel[j] /= sum;
-    return 1;
-}
-
 /* One round of decisions.  Returns 1 when cells were fixed, 0 when none
  * was free, -1 when the attempt is doomed (cfg->early_abort). */
 static int
@@ -1412,7 +805,7 @@ decide(ws *w, fgm_solve_job *job)
     for (v = 0; v < nvars; v++) {
         if (w->value[v] >= 0)
             continue;
-        w->margin[v] = margin_of(w, v, &w->best[v]);
+        w->margin[v] = fgm_ad_margin_of(w, v, &w->best[v]);
         if (w->margin[v] > best)
             best = w->margin[v];
     }
@@ -1439,10 +832,10 @@ decide(ws *w, fgm_solve_job *job)
     /* From here on the attempt may draw from job->rng: what came before
      * is the same in every noise-free attempt. */
     if (c->cache && !w->snap_ok && !w->drawn && job->stats.restarts == 0)
-        save_prefix(w);
+        fgm_ad_save_prefix(w);
     w->drawn = 1;
     if (c->entropy && best < c->plateau) {
-        ntied = least_entropy(w);
+        ntied = fgm_ad_least_entropy(w);
     } else {
         for (v = 0; v < nvars; v++)
             if (w->value[v] < 0 && w->margin[v] >= best - TIE)
@@ -1452,12 +845,12 @@ decide(ws *w, fgm_solve_job *job)
                       : w->tied[gsl_rng_uniform_int(job->rng,
                                                     (unsigned long)ntied)];
     if (best < c->plateau) {
-        if (!c->local || !local_belief(w, pick)) {
-            margin_of(w, pick, &value);
+        if (!c->local || !fgm_ad_local_belief(w, pick)) {
+            fgm_ad_margin_of(w, pick, &value);
             if (c->sqrt_draw)
-                sqrt_weights(w, pick);
+                fgm_ad_sqrt_weights(w, pick);
         }
-        value = draw(w, pick, job->rng);
+        value = fgm_ad_draw(w, pick, job->rng);
     } else {
         value = w->best[pick];
     }
@@ -1483,7 +876,7 @@ snap_messages(ws *w)
     for (e = 0; e < s->nedges; e++) {
         k = s->card[s->edge_var[e]];
         m = msg + (size_t)e * (size_t)s->stride;
-        sup = support_mask(m, k, zero);
+        sup = fgm_ad_support_mask(m, k, zero);
         for (n = 0, j = 0; j < k; j++)
             n += (int)(sup >> j & 1);
         x = 1.0 / n;
@@ -1513,7 +906,7 @@ decim_run(ws *w, fgm_solve_job *job)
             return st;
         left -= ran;
         warm = 1;
-        if (c->empty && empty_cell(w))
+        if (c->empty && fgm_ad_empty_cell(w))
             return FGM_EUNSOLVED;
     } while (ran == n && left > 0 && c->chunk > 0);
     return FGM_OK;
@@ -1534,7 +927,7 @@ attempt(ws *w, fgm_solve_job *job, int restart)
     w->drawn = 0;
     w->at = -1;
     if (w->snap_ok && noise == 0.0) {
-        load_prefix(w);
+        fgm_ad_load_prefix(w);
     } else {
         fgm_model_clear(w->model);
         for (v = 0; v < nvars; v++) {
@@ -1543,7 +936,7 @@ attempt(ws *w, fgm_solve_job *job, int restart)
                 fgm_model_observe_var(w->model, v, job->given[v]);
         }
         st = run(w, job, init, 0, c->damping, noise, NULL);
-        if (st == FGM_OK && c->empty && empty_cell(w)) {
+        if (st == FGM_OK && c->empty && fgm_ad_empty_cell(w)) {
             /* The clues alone: every attempt would end here. */
             job->stats.contradictions++;
             return FGM_EUNSOLVED;
@@ -1557,7 +950,7 @@ attempt(ws *w, fgm_solve_job *job, int restart)
             job->stats.contradictions++;
             return FGM_EUNSOLVED;
         }
-        n = w->at >= 0 ? tree_find(w, w->at, w->dpick, w->dvalue) : -1;
+        n = w->at >= 0 ? fgm_ad_tree_find(w, w->at, w->dpick, w->dvalue) : -1;
         if (n >= 0) {
             /* An earlier attempt ran this round from this state. */
             w->at = n;
@@ -1565,12 +958,12 @@ attempt(ws *w, fgm_solve_job *job, int restart)
                 job->stats.contradictions++;
                 return FGM_EUNSOLVED;
             }
-            tree_load(w, n);
+            fgm_ad_tree_load(w, n);
             continue;
         }
         st = decim_run(w, job);
         if (w->at >= 0 && st != FGM_ETIMEOUT)
-            w->at = tree_add(w, st == FGM_EUNSOLVED);
+            w->at = fgm_ad_tree_add(w, st == FGM_EUNSOLVED);
         if (st == FGM_EUNSOLVED) {
             job->stats.contradictions++;
             return st;
