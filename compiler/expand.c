@@ -20,6 +20,7 @@
  *   produces: its factor instances, appended to c->insts in order.
  *   breaks:   loop variables' values (left at their last binding).
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fgmc.h"
@@ -345,6 +346,32 @@ all_zero(const double *w, long n)
     return 1;
 }
 
+/* Weights far from 1 (over 2^32 or under 2^-32 at their largest) are
+ * scaled by the power of two that brings their largest into [0.5, 1).
+ * A factor's weights only count relative to each other, and the
+ * inference kernels multiply and normalize them in doubles: 1e308
+ * overflowed a sum, subnormals fell under the messages' floor, and both
+ * left uniform marginals where the model says otherwise.  A power of two
+ * is exact, and weights in the usual range are left as written (the IR,
+ * its dump and hash unchanged). */
+#define WEIGHT_SCALE_EXP 32
+
+static void
+rescale(double *w, long n)
+{
+    double mx = 0.0;
+    long i;
+    int e;
+
+    for (i = 0; i < n; i++)
+        mx = w[i] > mx ? w[i] : mx;
+    frexp(mx, &e);
+    if (e > -WEIGHT_SCALE_EXP && e <= WEIGHT_SCALE_EXP)
+        return;
+    for (i = 0; i < n; i++)
+        w[i] = ldexp(w[i], -e);
+}
+
 static int
 inst_alldiff(fgmc *c, const fgmc_stmt *s)
 {
@@ -400,6 +427,7 @@ inst_table(fgmc *c, const fgmc_stmt *s)
         diag_error(c, s->weights->loc, "the table's weights are all zero");
         return 0;
     }
+    rescale(w, n);
     return add(c, s, FGM_FACTOR_TABLE, c->scope, (int)c->scope_len, w,
                (int)n, -1);
 }
@@ -433,6 +461,7 @@ inst_evidence(fgmc *c, const fgmc_stmt *s)
         diag_error(c, l->loc, "the evidence weights are all zero");
         return 0;
     }
+    rescale(w, a->card);
     for (i = 0; i < c->scope_len; i++)
         if (!add(c, s, FGM_FACTOR_EVIDENCE, &c->scope[i], 1, w, a->card, -1))
             return 0;

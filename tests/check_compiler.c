@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <check.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../runtime/ir.h"
@@ -293,6 +294,54 @@ START_TEST(test_table_row_major)
     ck_assert_int_eq(fgm_ir_scope(ir, &ir->factors[0])[0], 0);
     ck_assert_int_eq(fgm_ir_scope(ir, &ir->factors[0])[1], 1);
     fgm_ir_free(ir);
+}
+END_TEST
+
+/* Weights far from 1 are scaled by a power of two at compile time (the
+ * same ratios), so that the kernels' sums neither overflow nor fall
+ * under the messages' floor; usual weights stay as written.  Before,
+ * evidence [1e308, 1e308, 1] and [1e-310, 1e-310, 0] gave uniform
+ * marginals on both EP backends. */
+START_TEST(test_extreme_weights)
+{
+    static const char *const texts[] = {
+        "var x in 1..3\nevidence x = [1e308, 1e308, 1]\n",
+        "var x in 1..3\nevidence x = [1e-310, 1e-310, 0]\n",
+        "var x in 1..3\nvar y in 1..3\n"
+        "table (x, y) = [[1e308, 1e308, 1], [1, 1, 1], [1, 1, 1]]\n",
+    };
+    static const double want[3][3] = {
+        { 0.5, 0.5, 0.0 }, { 0.5, 0.5, 0.0 }, { 1.0, 0.0, 0.0 },
+    };
+    fgm_ir *ir = compile_ok("var x in 1..3\nevidence x = [1, 2, 3.5]\n");
+    const double *p = fgm_ir_params(ir, &ir->factors[0]);
+    fgm_model_opts mo;
+    fgm_model *m;
+    double out[3];
+    int t, j;
+
+    ck_assert_double_eq(p[0], 1);       /* the usual range: unchanged */
+    ck_assert_double_eq(p[2], 3.5);
+    fgm_ir_free(ir);
+    ir = compile_ok(texts[0]);
+    p = fgm_ir_params(ir, &ir->factors[0]);
+    ck_assert(p[0] >= 0.5 && p[0] < 1.0);
+    ck_assert_double_eq(p[0], p[1]);
+    ck_assert(p[2] > 0.0 && p[2] < 1e-300);
+    fgm_ir_free(ir);
+    memset(&mo, 0, sizeof mo);
+    mo.backend = FGM_BACKEND_INTERPRETED;
+    for (t = 0; t < 3; t++) {
+        ir = compile_ok(texts[t]);
+        ck_assert_int_eq(fgm_model_open_ir(ir, &mo, &m, NULL, NULL), FGM_OK);
+        ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+        ck_assert_int_eq(fgm_model_marginal(m, 0, out), FGM_OK);
+        for (j = 0; j < 3; j++)
+            ck_assert_msg(fabs(out[j] - want[t][j]) < 1e-12,
+                          "model %d, x = %d: %g, not %g", t, j + 1, out[j],
+                          want[t][j]);
+        fgm_model_free(m);
+    }
 }
 END_TEST
 
@@ -941,6 +990,7 @@ compiler_suite(void)
     tcase_add_test(core, test_dice);
     tcase_add_test(core, test_chain);
     tcase_add_test(core, test_table_row_major);
+    tcase_add_test(core, test_extreme_weights);
     tcase_add_test(core, test_comprehensions);
     tcase_add_test(core, test_priors_and_links);
     tcase_add_test(core, test_infer_settings);
