@@ -1013,6 +1013,9 @@ solve(fgm_solve_job *job)
     int r, v;
     fgm_status st = FGM_EUNSOLVED;
 
+    /* The backend the model runs, even when no inference runs (every
+     * cell given, or the deadline passed first). */
+    job->stats.compiled = fgm_model_is_compiled(w->model);
     w->snap_ok = 0;
     w->ntree = 0;
     for (r = 0; r <= limit; r++) {

@@ -144,6 +144,9 @@ solve(fgm_solve_job *job)
     ws *w = job->ws;
     int v, r;
 
+    /* The backend the model runs, even when no inference runs (every
+     * cell given, or the deadline passed first). */
+    job->stats.compiled = fgm_decimate_compiled(w->bp);
     for (v = 0; v < job->csp->nvars; v++)
         w->value[v] = job->given[v];
     fgm_decimate_observe(w->bp, job->given);

@@ -210,6 +210,9 @@ solve(fgm_solve_job *job)
     fgm_status st;
     int r, v;
 
+    /* The backend the model runs, even when no inference runs (every
+     * cell given, or the deadline passed first). */
+    job->stats.compiled = fgm_decimate_compiled(w->bp);
     for (r = 0; r < MAX_RESTARTS; r++) {
         st = attempt(w, job);
         if (st == FGM_ETIMEOUT)

@@ -227,3 +227,9 @@ fgm_decimate_restore(fgm_decimate *d, int level)
         memcpy(d->model->st.prev, p + d->nmsg, d->nmsg * sizeof *p);
     memcpy(d->model->st.belief, p + 2 * d->nmsg, d->nbelief * sizeof *p);
 }
+
+int
+fgm_decimate_compiled(const fgm_decimate *d)
+{
+    return fgm_model_is_compiled(d->model);
+}

@@ -90,4 +90,7 @@ FGM_INTERNAL int fgm_decimate_dead(const fgm_decimate *d, int v);
 FGM_INTERNAL int fgm_decimate_save(fgm_decimate *d, int level);
 FGM_INTERNAL void fgm_decimate_restore(fgm_decimate *d, int level);
 
+/* Whether D's model runs compiled (a plugin), for the stats. */
+FGM_INTERNAL int fgm_decimate_compiled(const fgm_decimate *d);
+
 #endif /* FGM_DECIMATE_H */

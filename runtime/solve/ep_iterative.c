@@ -89,6 +89,9 @@ solve(fgm_solve_job *job)
     ws *w = job->ws;
     int nvars = job->csp->nvars, k, v, i, n, left = 0;
 
+    /* The backend the model runs, even when no inference runs (every
+     * cell given, or the deadline passed first). */
+    job->stats.compiled = fgm_model_is_compiled(w->ep->model);
     k = job->opts->fix_per_round > 0 ? job->opts->fix_per_round : 2;
     for (v = 0; v < nvars; v++) {
         w->cells[v] = job->given[v];

@@ -40,6 +40,9 @@ solve(fgm_solve_job *job)
     fgm_ep *ep = job->ws;
     int v;
 
+    /* The backend the model runs, even when no inference runs (every
+     * cell given, or the deadline passed first). */
+    job->stats.compiled = fgm_model_is_compiled(ep->model);
     for (v = 0; v < job->csp->nvars; v++)
         fgm_ep_observe(ep, v, job->given[v]);
     if (fgm_ep_infer(ep, job) == FGM_ETIMEOUT)

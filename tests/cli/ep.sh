@@ -38,6 +38,14 @@ expect_exit 0 "ep-naive" -- "$FGM" solve --solver ep-naive --backend compiled --
 expect_err "solver=ep-naive backend=compiled solved=1/1" "ep-naive solves Easy #1"
 ls "$G"/naive_* >/dev/null 2>&1 && fail "ep-naive leaves no plugin behind"
 
+# A grid with every cell given runs no inference; its CSV row still names
+# the backend the model runs (ep-iterative said "interpreted").
+"$FGM" solve --solver dlx "$TMP/one.txt" > "$TMP/full.txt" 2>/dev/null
+for s in ep-iterative ep-robust alldiff-max bp-decimate; do
+    expect_exit 0 "$s on a full grid" -- "$FGM" solve --solver $s --backend compiled --out-dir "$G" --csv "$TMP/full.txt"
+    [ "$(awk -F, 'NR==2 {print $3 "," $4}' "$TMP/out")" = compiled,1 ] || fail "$s: a full grid's row says compiled"
+done
+
 # --backend compiled with no C compiler fails with the reason; auto falls
 # back to the interpreter and says why.
 rm -rf "$G"
