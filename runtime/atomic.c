@@ -43,12 +43,30 @@ int
 fgm_dir_error(const char *dir)
 {
     struct stat sb;
+    char *probe;
+    int fd, err = 0;
 
     if (stat(dir, &sb) != 0)
         return errno;
     if (!S_ISDIR(sb.st_mode))
         return ENOTDIR;
-    return access(dir, W_OK | X_OK) != 0 ? errno : 0;
+    if (access(dir, W_OK | X_OK) != 0)
+        return errno;
+    /* access() grants root everything, and knows nothing of file systems
+     * that refuse new files (/proc, /sys): create one and remove it. */
+    probe = malloc(strlen(dir) + sizeof "/.fgm-probe.XXXXXX");
+    if (!probe)
+        return ENOMEM;
+    sprintf(probe, "%s/.fgm-probe.XXXXXX", dir);
+    fd = mkstemp(probe);
+    if (fd < 0) {
+        err = errno;
+    } else {
+        close(fd);
+        unlink(probe);
+    }
+    free(probe);
+    return err;
 }
 
 /* fgm_dir_error of the folder PATH is in (its temporary goes there). */
