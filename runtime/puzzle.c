@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include "internal.h"
 
 struct fgm_puzzle_reader {
@@ -467,6 +468,7 @@ fgm_puzzle_reader_open(const char *path, int n, int box, fgm_diag_fn diag,
                        void *ctx)
 {
     fgm_puzzle_reader *r;
+    struct stat sb;
     FILE *f;
 
     if (!path)
@@ -479,6 +481,14 @@ fgm_puzzle_reader_open(const char *path, int n, int box, fgm_diag_fn diag,
     if (!f) {
         fgm_diagf(diag, ctx, "%s: error: cannot open: %s", path,
                   strerror(errno));
+        return NULL;
+    }
+    /* fopen takes a folder; its first read fails.  Say so now, before
+     * the files ahead of it in a list are solved. */
+    if (fstat(fileno(f), &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        fgm_diagf(diag, ctx, "%s: error: cannot read: %s", path,
+                  strerror(EISDIR));
+        fclose(f);
         return NULL;
     }
     r = fgm_puzzle_reader_file(f, path, n, box, diag, ctx);

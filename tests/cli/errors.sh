@@ -10,11 +10,16 @@ expect_err "^/nonexistent/p.txt: error: cannot open" "missing file"
 expect_exit 1 "empty file" -- "$FGM" solve "$TMP/empty.txt"
 expect_err "empty.txt:1: error: no puzzle in the input" "empty file"
 
-# A folder is a read error on line 1 (it was line 0); a line past 64 KiB
-# is refused, not buffered whole (a file without newlines, /dev/zero).
+# A folder is refused when the files are opened, before any is solved
+# (it was a read error once the files before it had been solved); a line
+# past 64 KiB is refused, not buffered whole (a file without newlines,
+# /dev/zero).
 mkdir "$TMP/dir"
 expect_exit 1 "a folder" -- "$FGM" solve "$TMP/dir"
-expect_err "dir:1: error: read error: " "a folder"
+expect_err "dir: error: cannot read: Is a directory" "a folder"
+expect_exit 1 "a folder after a file" -- "$FGM" solve puzzles/seed003.txt "$TMP/dir"
+expect_err "dir: error: cannot read: Is a directory" "a folder after a file"
+[ ! -s "$TMP/out" ] || fail "a folder after a file: nothing solved before the refusal"
 head -c 70000 /dev/zero | tr '\0' 1 > "$TMP/long.txt"
 expect_exit 1 "a 70000-byte line" -- "$FGM" solve "$TMP/long.txt"
 expect_err "long.txt:1: error: line longer than 65536 bytes" "a 70000-byte line"
