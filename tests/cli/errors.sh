@@ -217,4 +217,26 @@ if command -v strace >/dev/null 2>&1 && strace -o /dev/null true 2>/dev/null; th
 else
     echo "skip: read errors mid-line (no working strace)" >&2
 fi
+
+# Out of memory (address space capped): exit 3 and "out of memory", or
+# the run goes through -- never exit 1 (the solver's workspace failing
+# for want of memory read as a model it cannot run: "could not be
+# prepared"), never a crash.  Limits too low for the loader to map the
+# libraries (exit 127) are passed over; so is a sanitized fgm, whose
+# shadow memory needs far more than these.
+if (ulimit -v 200000 && "$FGM" list >/dev/null 2>&1); then
+    for v in 8000 10000 12000 14000 16000 20000; do
+        for s in "dlx" "alldiff-max --backend interpreted"; do
+            (ulimit -v $v; exec "$FGM" solve --solver $s puzzles/seed003.txt) >"$TMP/out" 2>"$TMP/err"
+            rc=$?
+            case $rc in
+            0|127) ;;
+            3) expect_err "out of memory" "$s under ulimit -v $v" ;;
+            *) fail "$s under ulimit -v $v: exit $rc: $(head -c 300 "$TMP/err")" ;;
+            esac
+        done
+    done
+else
+    echo "skip: out of memory (fgm does not run under ulimit -v 200000)" >&2
+fi
 finish
