@@ -451,6 +451,7 @@ cmd_run(cli_args *a)
     fgm_puzzle_reader *rd = NULL;
     FILE *of = NULL;
     char *text = NULL;
+    size_t len = 0;
     fgm_ir *ir;
     fgm_csp *csp = NULL;
     fgm_dlx *dlx = NULL;
@@ -557,6 +558,25 @@ cmd_run(cli_args *a)
         fgm_ir_free(ir);
         return CLI_EUSAGE;
     }
+    if (observe) {
+        /* Read it whole (observation files are small): a pipe can then
+         * be looked at twice, to tell puzzles from assignments.  Before
+         * the model is opened: a missing file is reported before a
+         * plugin is built for nothing. */
+        FILE *in = strcmp(observe, "-") == 0 ? stdin : fopen(observe, "r");
+
+        shown = in == stdin ? "<stdin>" : observe;
+        if (!in) {
+            code = cli_fail(CLI_EINPUT, "%s: error: cannot open: %s",
+                            shown, strerror(errno));
+            goto done;
+        }
+        code = read_whole(in, shown, &text, &len);
+        if (in != stdin)
+            fclose(in);
+        if (code != CLI_OK)
+            goto done;
+    }
     nvars = fgm_ir_nvars(ir);
     csp = fgm_csp_new(ir, &st);
     given = malloc(((size_t)nvars + 1) * sizeof *given);
@@ -594,22 +614,6 @@ cmd_run(cli_args *a)
     sink.vec = vec;
     sink.given = given;
     if (observe) {
-        /* Read it whole (observation files are small): a pipe can then
-         * be looked at twice, to tell puzzles from assignments. */
-        FILE *in = strcmp(observe, "-") == 0 ? stdin : fopen(observe, "r");
-        size_t len = 0;
-
-        shown = in == stdin ? "<stdin>" : observe;
-        if (!in) {
-            code = cli_fail(CLI_EINPUT, "%s: error: cannot open: %s",
-                            shown, strerror(errno));
-            goto done;
-        }
-        code = read_whole(in, shown, &text, &len);
-        if (in != stdin)
-            fclose(in);
-        if (code != CLI_OK)
-            goto done;
         of = len ? fmemopen(text, len, "r") : NULL;
         if (len && !of) {
             code = cli_fail(CLI_EINTERNAL, "run: out of memory");

@@ -9,6 +9,12 @@ printf 'roll = %s\n' "$R" > "$TMP/ok.txt"
 expect_exit 0 "20 rolls" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/ok.txt"
 expect_out "^roll\[1\] 0 0 0 0 0 1" "an observed roll is a point mass"
 
+# A missing observation file is reported before the model is opened: no
+# plugin is built for nothing (it was, first).
+expect_exit 1 "missing observation file" -- "$FGM" run models/dice.fgm --out-dir "$TMP/noplug" --observe "$TMP/nonexistent.txt"
+expect_err "nonexistent.txt: error: cannot open" "missing observation file"
+[ ! -e "$TMP/noplug" ] || fail "missing observation file: a plugin was built first"
+
 # A value out of range (1e300: no undefined cast to int on the way).
 printf 'roll = 1e300%s\n' "${R#1}" > "$TMP/big.txt"
 expect_exit 1 "roll 1e300" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/big.txt"
