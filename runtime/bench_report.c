@@ -167,31 +167,50 @@ per_puzzle_ratio(const fgm_bench_row *rc, const fgm_bench_row *ri, FILE *f)
     free(r);
 }
 
+/* The NAME@interpreted row of corpus C that pairs with solver S's
+ * NAME@compiled row there, both with timed runs; NULL when S is no
+ * compiled row or has no such partner. */
+static const fgm_bench_row *
+interpreted_pair(const fgm_bench *b, int c, int s)
+{
+    const char *label = b->solvers[s], *at = strchr(label, '@');
+    const fgm_bench_row *rc = &b->rows[c * b->nsolvers + s], *ri;
+    char other[96];
+
+    if (!at || strcmp(at + 1, "compiled") != 0 || rc->ntimed == 0)
+        return NULL;
+    snprintf(other, sizeof other, "%.*s@interpreted", (int)(at - label),
+             label);
+    ri = find_row(b, c, other);
+    return ri && ri->ntimed > 0 ? ri : NULL;
+}
+
 /* For `fgm bench --backends`: each NAME@compiled row next to its
  * NAME@interpreted row, by their median times per puzzle, then by the
- * per-puzzle ratios (per_puzzle_ratio). */
+ * per-puzzle ratios (per_puzzle_ratio).  Nothing at all without such a
+ * pair (one backend, or exact solvers only). */
 fgm_status
 fgm_bench_write_backends(const fgm_bench *b, FILE *f)
 {
-    int c, s;
+    int c, s, pairs = 0;
 
     if (!b || !f)
         return FGM_EINVAL;
+    for (c = 0; c < b->ncorpora; c++)
+        for (s = 0; s < b->nsolvers; s++)
+            pairs += interpreted_pair(b, c, s) != NULL;
+    if (pairs == 0)
+        return FGM_OK;
     fprintf(f, "\n# backends: median ms per puzzle, interpreted / "
             "compiled: ratio of the medians, and median (IQR) of the "
             "per-puzzle ratios\n");
     for (c = 0; c < b->ncorpora; c++)
         for (s = 0; s < b->nsolvers; s++) {
             const char *label = b->solvers[s], *at = strchr(label, '@');
-            const fgm_bench_row *rc = &b->rows[c * b->nsolvers + s], *ri;
-            char other[96];
+            const fgm_bench_row *rc = &b->rows[c * b->nsolvers + s];
+            const fgm_bench_row *ri = interpreted_pair(b, c, s);
 
-            if (!at || strcmp(at + 1, "compiled") != 0)
-                continue;
-            snprintf(other, sizeof other, "%.*s@interpreted",
-                     (int)(at - label), label);
-            ri = find_row(b, c, other);
-            if (!ri || rc->ntimed == 0 || ri->ntimed == 0)
+            if (!ri)
                 continue;
             fprintf(f, "%-12s %-14.*s compiled %.4g ms  interpreted %.4g ms"
                     "  ratio %.3gx", b->corpora[c], (int)(at - label),

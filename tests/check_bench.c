@@ -420,6 +420,12 @@ START_TEST(test_backends_per_puzzle)
                          "per puzzle 2x (IQR 1.5-2.5x, 3 puzzles)"),
                   "got: %s", text);
     free(text);
+    /* One backend only: no pair, so no section at all (it printed its
+     * title over nothing). */
+    b.nsolvers = 1;
+    text = render(fgm_bench_write_backends, &b);
+    ck_assert_msg(text[0] == '\0', "one backend: got: %s", text);
+    free(text);
 }
 END_TEST
 

@@ -209,18 +209,26 @@ plugin_times(const bench_model *bm, double *compile_ms, double *load_ms)
 }
 
 /* After a --backends run: interpreted/compiled ratios of the median time
- * per puzzle, and what the plugin costs to build and to load. */
+ * per puzzle, and, when some row ran compiled, what the plugin costs to
+ * build and to load. */
 static void
-backend_report(const fgm_bench *b, const bench_model *bm)
+backend_report(const fgm_bench *b, const bench_model *bm,
+               const char *const *rows, int nrows)
 {
     /* "parse" for a model file; a built-in model's IR is built, not
      * parsed (that takes microseconds). */
     char label[512];
-    const char *front;
+    const char *front, *at;
     double cms, lms;
-    int parsed;
+    int parsed, i, compiled = 0;
 
     fgm_bench_write_backends(b, stdout);
+    for (i = 0; i < nrows; i++) {
+        at = strchr(rows[i], '@');
+        compiled |= at && strcmp(at + 1, "interpreted") != 0;
+    }
+    if (!compiled)
+        return;
     timed_label(bm, label, sizeof label, &parsed);
     if (plugin_times(bm, &cms, &lms)) {
         front = parsed ? "parse" : "build the IR";
@@ -508,7 +516,7 @@ cmd_bench(cli_args *a)
             code = CLI_EINPUT;
     }
     if (st == FGM_OK && nbackends)
-        backend_report(b, &bm);
+        backend_report(b, &bm, solvers, o.nsolvers);
     code = cli_finish_stdout("bench", code);
     fgm_bench_free(b);
 out:

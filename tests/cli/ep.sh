@@ -72,4 +72,9 @@ chmod +x "$TMP/badcc"
 expect_exit 1 "failing compiler" -- env CC="$TMP/badcc" "$FGM" compile models/dice.fgm --out-dir "$TMP/bad"
 expect_err "^fgm: C compiler '.*badcc' failed \(exit status 1\): cc1: error: no such flag" "failing compiler"
 expect_exit 2 "bad backend" -- "$FGM" solve --solver ep-robust --backend gpu "$TMP/one.txt"
+# bench --backends with no compiled row to compare: no backends section and
+# no plugin built to time (it printed an empty section and spent half a
+# second compiling the Sudoku model).
+expect_exit 0 "bench, exact solver only" -- "$FGM" bench --solvers dlx --backends compiled "$TMP/one.txt"
+grep -q "backends:\|plugin for" "$TMP/out" && fail "bench, exact solver only: no backends report"
 finish
