@@ -448,6 +448,7 @@ cmd_run(cli_args *a)
     fgm_model_opts mo;
     long iters = 0, k;
     int r, code = CLI_OK, n, box, v, assign = 0, nvars, stride = 1, kind;
+    int cap_set = 0;
     fgm_puzzle_reader *rd = NULL;
     FILE *of = NULL;
     char *text = NULL;
@@ -506,6 +507,7 @@ cmd_run(cli_args *a)
             if (r < 0 || !cli_parse_long("run", "--cap", val, 1,
                                          1000000000000L, &cfg.cap))
                 return CLI_EUSAGE;
+            cap_set = 1;
         } else if ((r = cli_opt_value(a, "--timeout-ms", &val)) != 0) {
             if (r < 0 || !cli_parse_double("run", "--timeout-ms", val, 0,
                                            &cfg.timeout))
@@ -548,6 +550,18 @@ cmd_run(cli_args *a)
     else
         return cli_fail(CLI_EUSAGE, "run: unknown backend '%s' (auto, "
                         "compiled, interpreted, exact)", backend);
+    /* A setting of the message passing is refused with exact marginals,
+     * not ignored (as `fgm solve` refuses --iters for exact solvers): the
+     * user meant something by it.  --algo and --out-dir are let through,
+     * so that one command line can loop over the backends. */
+    if (cfg.exact && (iters || cfg.ro.use_damping || cfg.ro.use_tolerance))
+        return cli_fail(CLI_EUSAGE, "run: %s has no effect with "
+                        "--backend exact, which enumerates the assignments",
+                        iters ? "--iters" : cfg.ro.use_damping ? "--damping"
+                        : "--tolerance");
+    if (!cfg.exact && cap_set)
+        return cli_fail(CLI_EUSAGE, "run: --cap caps the assignments of "
+                        "--backend exact");
     mo.out_dir = out_dir;
 
     ir = cli_model_open(model, defs, ndefs, &n, &box, &code);

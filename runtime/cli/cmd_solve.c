@@ -290,6 +290,11 @@ cmd_solve(cli_args *a)
     if (count && strcmp(solver_name, "dlx") != 0)
         return cli_fail(CLI_EUSAGE, "solve: --count needs --solver dlx");
     out.backend = out.exact ? "exact" : "auto";
+    if (strcmp(backend, "auto") != 0 && strcmp(backend, "compiled") != 0
+        && strcmp(backend, "interpreted") != 0
+        && strcmp(backend, "exact") != 0)
+        return cli_fail(CLI_EUSAGE, "solve: unknown backend '%s' (auto, "
+                        "compiled, interpreted, exact)", backend);
     if (out.exact) {
         /* The exact solvers search the model directly: they have no
          * compiled or interpreted message schedule. */

@@ -61,6 +61,18 @@ expect_exit 0 "solve --lcv with mrv" -- "$FGM" solve --solver mrv --lcv puzzles/
 # "unknown backend 'exact'").
 expect_exit 2 "solve ep-robust --backend exact" -- "$FGM" solve --solver ep-robust --backend exact puzzles/seed003.txt
 expect_err "solve: backend exact is the exact solvers'; ep-robust runs on auto, compiled or interpreted" "solve ep-robust --backend exact"
+# An unknown backend is called unknown, whatever the solver (with dlx it
+# was "runs on backend exact only, not 'bogus'").
+expect_exit 2 "solve dlx --backend bogus" -- "$FGM" solve --backend bogus puzzles/seed003.txt
+expect_err "solve: unknown backend 'bogus' \(auto, compiled, interpreted, exact\)" "solve dlx --backend bogus"
+# fgm run refuses the settings it would ignore: message-passing ones with
+# exact marginals, --cap without them (both ran, ignoring them).
+expect_exit 2 "run exact --iters" -- "$FGM" run models/chain.fgm --backend exact --iters 5
+expect_err "run: --iters has no effect with --backend exact" "run exact --iters"
+expect_exit 2 "run exact --damping" -- "$FGM" run models/chain.fgm --backend exact --damping 0.5
+expect_exit 2 "run --cap without exact" -- "$FGM" run models/chain.fgm --backend interpreted --cap 10
+expect_err "run: --cap caps the assignments of --backend exact" "run --cap without exact"
+expect_exit 0 "run exact --cap --algo" -- "$FGM" run models/chain.fgm --backend exact --cap 10 --algo bp-sum
 # The usages name every option solve takes, and what --fix reaches.
 expect_exit 0 "fgm --help" -- "$FGM" --help
 expect_out "--restarts N" "fgm --help names solve --restarts"
