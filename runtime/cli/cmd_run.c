@@ -269,12 +269,12 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
         if (ok && (tok || i != want)) {
             if (tok)
                 cli_fail(CLI_EINPUT, "%s:%ld:%d: error: %s wants %d "
-                         "values, got more", path, lineno, COL(tok), a->name,
-                         want);
+                         "value%s, got more", path, lineno, COL(tok),
+                         a->name, want, want == 1 ? "" : "s");
             else
                 cli_fail(CLI_EINPUT, "%s:%ld:%d: error: %s wants %d "
-                         "values, not %d", path, lineno, COL(eq), a->name,
-                         want, i);
+                         "value%s, not %d", path, lineno, COL(eq), a->name,
+                         want, want == 1 ? "" : "s", i);
             ok = 0;
         }
     }
@@ -310,10 +310,11 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k)
         fgm_model_marginal(model, v, m + (size_t)v * (size_t)stride);
     for (v = 0; v < nodes; v++)
         fgm_model_dirichlet(model, v, post + (size_t)v * (size_t)stride);
-    snprintf(text, sizeof text, "%s %s, %d sweeps, last change %.3g, "
+    snprintf(text, sizeof text, "%s %s, %d sweep%s, last change %.3g, "
              "%.3f ms%s", fgm_model_is_compiled(model) ? "compiled"
                                                        : "interpreted",
-             fgm_ir_algo(ir), info.sweeps, info.change, info.ms,
+             fgm_ir_algo(ir), info.sweeps, info.sweeps == 1 ? "" : "s",
+             info.change, info.ms,
              st == FGM_ETIMEOUT ? " (incomplete: timeout reached)" : "");
     print_result(ir, cfg->fmt, k, m, post, stride, text,
                  st == FGM_ETIMEOUT);

@@ -77,7 +77,10 @@ emit(void *ctx, const fgm_batch_item *it)
                                line, sizeof line);
         puts(line);
     }
-    return 0;
+    /* Output that cannot be written (a full disk, a closed pipe) stops
+     * the batch: the puzzles left would be solved for nothing.  The
+     * caller reports the error. */
+    return ferror(stdout) != 0;
 }
 
 static void

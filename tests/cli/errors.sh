@@ -39,6 +39,13 @@ expect_out "^usage: fgm version$" "version --help prints its usage"
 "$FGM" solve puzzles/seed003.txt >/dev/full 2>"$TMP/err"
 [ $? = 1 ] || fail "solve to a full disk did not exit 1"
 expect_err "solve: write error on standard output" "solve to a full disk"
+# ... and stops the run (it went on solving every puzzle): 3000 lines
+# fill stdio's buffer and fail long before the last puzzle.
+for i in $(seq 1000); do cat puzzles/seed003.txt; done | grep -v '^#' > "$TMP/many3.txt"
+"$FGM" solve "$TMP/many3.txt" >/dev/full 2>"$TMP/err"
+[ $? = 1 ] || fail "solve of 3000 puzzles to a full disk did not exit 1"
+n=$(sed -n 's/.*solved=[0-9]*\/\([0-9]*\) .*/\1/p' "$TMP/err")
+[ -n "$n" ] && [ "$n" -lt 3000 ] || fail "solve to a full disk stops early (solved $n): $(head -c 300 "$TMP/err")"
 "$FGM" run models/dice.fgm --backend interpreted >/dev/full 2>"$TMP/err"
 [ $? = 1 ] || fail "run to a full disk did not exit 1"
 "$FGM" version >/dev/full 2>"$TMP/err"
