@@ -46,8 +46,12 @@ parse_defines(fgmc *c)
         eq = d + len + 1;
         errno = 0;
         v = strtoll(eq, &end, 10);
-        if (errno || end == eq || *end) {
+        if (end == eq || *end) {
             diag_file_error(c, "-D %s: the value must be an integer", d);
+            continue;
+        }
+        if (errno) {
+            diag_file_error(c, "-D %s: the value is out of range", d);
             continue;
         }
         name = arena_alloc(c, len + 1);

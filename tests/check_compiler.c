@@ -693,6 +693,7 @@ START_TEST(test_defines)
     const char *const unknown[] = { "M=4" };
     const char *const malformed[] = { "N4" };
     const char *const notint[] = { "N=x" };
+    const char *const huge[] = { "N=99999999999999999999" };
     fgm_compile_opts opts = { good, 2, 0 };
     const char *text = "const N = 3\nvar x[N] in 1..N\nalldiff x\n";
     fgm_ir *ir = NULL;
@@ -717,6 +718,13 @@ START_TEST(test_defines)
                                         &s), FGM_ESEMA);
     ck_assert_ptr_nonnull(strstr(s.text, "-D N=x: the value must be an "
                                  "integer"));
+    /* An integer too large for a long long is out of range, not "not an
+     * integer". */
+    opts.defines = huge;
+    ck_assert_int_eq(fgm_compile_string(text, "t.fgm", &opts, &ir, collect,
+                                        &s), FGM_ESEMA);
+    ck_assert_ptr_nonnull(strstr(s.text, "-D N=99999999999999999999: the "
+                                 "value is out of range"));
     ck_assert_ptr_null(ir);
     sink_free(&s);
 }

@@ -74,6 +74,8 @@ cmd_compile(cli_args *a)
         } else if (!model) {
             model = a->argv[a->i++];
         } else {
+            cli_fail(CLI_EUSAGE, "compile: one model at a time ('%s' after "
+                     "'%s')", a->argv[a->i], model);
             return usage();
         }
     }

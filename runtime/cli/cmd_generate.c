@@ -27,8 +27,11 @@ write_puzzles(void *arg, FILE *f)
     fgm_puzzle p;
     long k;
 
-    fprintf(f, "# fgm generate --box %d --count %ld --seed %lu%s\n", g->box,
-            g->count, g->seed, g->opts.min_clues ? " (min clues set)" : "");
+    fprintf(f, "# fgm generate --box %d --count %ld --seed %lu", g->box,
+            g->count, g->seed);
+    if (g->opts.min_clues)
+        fprintf(f, " --min-clues %d", g->opts.min_clues);
+    fputc('\n', f);
     for (k = 0; k < g->count && st == FGM_OK; k++) {
         st = fgm_generate_puzzle(g->box, g->seed + (unsigned long)k,
                                  &g->opts, &p, &stats);

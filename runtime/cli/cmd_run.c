@@ -200,6 +200,13 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
         if (tok && fgm_ir_array_info(ir, fgm_ir_array_index(ir, tok), &ai)
                    == FGM_OK)
             a = &ai;
+        if (!a && tok && strchr(tok, '[')) {
+            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: '%s': an observation "
+                     "line gives a whole array (NAME = its values, '.' "
+                     "for those not observed)", path, lineno, COL(tok), tok);
+            ok = 0;
+            break;
+        }
         if (!a) {
             cli_fail(CLI_EINPUT, "%s:%ld:%d: error: unknown array '%s'",
                      path, lineno, COL(tok ? tok : s), tok ? tok : "");
@@ -260,8 +267,9 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
                     && fgm_model_observe_dirichlet(o->model, node, o->vec,
                                                    0) != FGM_OK) {
                     cli_fail(CLI_EINPUT, "%s:%ld:%d: error: bad pseudo-"
-                             "counts for %s", path, lineno, COL(tok),
-                             a->name);
+                             "counts for %s: each > 0, their sum at most "
+                             "%g", path, lineno, COL(tok), a->name,
+                             FGM_MAX_PSEUDO_COUNT);
                     ok = 0;
                 }
             }
@@ -525,6 +533,8 @@ cmd_run(cli_args *a)
         } else if (!model) {
             model = a->argv[a->i++];
         } else {
+            cli_fail(CLI_EUSAGE, "run: one model at a time ('%s' after "
+                     "'%s')", a->argv[a->i], model);
             return usage();
         }
     }

@@ -72,6 +72,9 @@ expect_err "solve: backend exact is the exact solvers'; ep-robust runs on auto, 
 # was "runs on backend exact only, not 'bogus'").
 expect_exit 2 "solve dlx --backend bogus" -- "$FGM" solve --backend bogus puzzles/seed003.txt
 expect_err "solve: unknown backend 'bogus' \(auto, compiled, interpreted, exact\)" "solve dlx --backend bogus"
+# Two models: the usage, after the reason (it printed the usage alone).
+expect_exit 2 "compile two models" -- "$FGM" compile models/dice.fgm models/chain.fgm
+expect_err "compile: one model at a time \('models/chain.fgm' after 'models/dice.fgm'\)" "compile two models"
 # fgm run refuses the settings it would ignore: message-passing ones with
 # exact marginals, --cap without them (both ran, ignoring them).
 expect_exit 2 "run exact --iters" -- "$FGM" run models/chain.fgm --backend exact --iters 5

@@ -40,6 +40,9 @@ cmp -s "$TMP/dash.out" "$TMP/plain.out" || fail "generate -o - differs from stdo
 expect_exit 2 "more clues than cells" -- "$FGM" generate --box 3 --min-clues 82
 expect_err "^fgm: generate: --min-clues 82: a 9x9 grid has 81 cells$" "more clues than cells"
 expect_exit 0 "as many clues as cells" -- "$FGM" generate --box 2 --min-clues 16
+# The header is the command that makes the file again, --min-clues and
+# all (it said "(min clues set)").
+expect_out "^# fgm generate --box 2 --count 1 --seed 1 --min-clues 16$" "header names --min-clues"
 expect_exit 1 "unwritable output" -- "$FGM" generate --box 2 -o /nonexistent/dir/x.txt
 expect_err "/nonexistent/dir/x.txt: error: cannot" "unwritable output"
 # Outputs are written to a temporary name and renamed: a new file is

@@ -15,6 +15,15 @@ expect_exit 1 "missing observation file" -- "$FGM" run models/dice.fgm --out-dir
 expect_err "nonexistent.txt: error: cannot open" "missing observation file"
 [ ! -e "$TMP/noplug" ] || fail "missing observation file: a plugin was built first"
 
+# Pseudo-counts past the limit name it; an element instead of an array
+# says that a line gives a whole array (it was "unknown array 'roll[3]'").
+printf 'p = 1e200 1 1 1 1 1\n' > "$TMP/pbig.txt"
+expect_exit 1 "pseudo-counts 1e200" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/pbig.txt"
+expect_err "pbig.txt:1:[0-9]+: error: bad pseudo-counts for p: each > 0, their sum at most 1e\+150" "pseudo-counts 1e200"
+printf 'roll[3] = 2\n' > "$TMP/elem.txt"
+expect_exit 1 "an element" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/elem.txt"
+expect_err "elem.txt:1:1: error: 'roll\[3\]': an observation line gives a whole array" "an element"
+
 # A value out of range (1e300: no undefined cast to int on the way).
 printf 'roll = 1e300%s\n' "${R#1}" > "$TMP/big.txt"
 expect_exit 1 "roll 1e300" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/big.txt"
