@@ -424,15 +424,17 @@ read_whole(FILE *in, const char *shown, char **text, size_t *len)
 enum { OBS_NONE, OBS_PUZZLES, OBS_ASSIGN };
 
 static int
-observation_kind(FILE *f)
+observation_kind(FILE *f, long *line)
 {
     char *buf = NULL;
     size_t cap = 0;
     int kind = OBS_NONE;
 
+    *line = 0;
     while (getline(&buf, &cap, f) >= 0) {
         char *s = buf;
 
+        ++*line;
         while (isspace((unsigned char)*s))
             s++;
         if (*s && *s != '#') {
@@ -462,6 +464,7 @@ cmd_run(cli_args *a)
     FILE *of = NULL;
     char *text = NULL;
     size_t len = 0;
+    long first_line = 0;  /* of the observations */
     fgm_ir *ir;
     fgm_csp *csp = NULL;
     fgm_dlx *dlx = NULL;
@@ -586,8 +589,8 @@ cmd_run(cli_args *a)
     if (observe) {
         /* Read it whole (observation files are small): a pipe can then
          * be looked at twice, to tell puzzles from assignments.  Before
-         * the model is opened: a missing file is reported before a
-         * plugin is built for nothing. */
+         * the model is opened: a missing or unusable file is reported
+         * before a plugin is built for nothing. */
         FILE *in = strcmp(observe, "-") == 0 ? stdin : fopen(observe, "r");
 
         shown = in == stdin ? "<stdin>" : observe;
@@ -601,6 +604,33 @@ cmd_run(cli_args *a)
             fclose(in);
         if (code != CLI_OK)
             goto done;
+        of = len ? fmemopen(text, len, "r") : NULL;
+        if (len && !of) {
+            code = cli_fail(CLI_EINTERNAL, "run: out of memory");
+            goto done;
+        }
+        kind = of ? observation_kind(of, &first_line) : OBS_NONE;
+        if (kind == OBS_NONE) {
+            code = cli_fail(CLI_EINPUT, "%s:1: error: no observation in the "
+                            "input", shown);
+            goto done;
+        }
+        assign = kind == OBS_ASSIGN;
+        if (!assign && n == 0) {
+            char where[512];
+
+            snprintf(where, sizeof where, "%s:%ld: error: a line without "
+                     "'=' is a puzzle, but ", shown, first_line);
+            code = cli_no_grid(where, model);
+            goto done;
+        }
+        if (!assign) {
+            rd = fgm_puzzle_reader_file(of, shown, n, box, cli_diag, NULL);
+            if (!rd) {
+                code = CLI_EINPUT;
+                goto done;
+            }
+        }
     }
     nvars = fgm_ir_nvars(ir);
     csp = fgm_csp_new(ir, &st);
@@ -638,34 +668,6 @@ cmd_run(cli_args *a)
     sink.model = fm;
     sink.vec = vec;
     sink.given = given;
-    if (observe) {
-        of = len ? fmemopen(text, len, "r") : NULL;
-        if (len && !of) {
-            code = cli_fail(CLI_EINTERNAL, "run: out of memory");
-            goto done;
-        }
-        kind = of ? observation_kind(of) : OBS_NONE;
-        if (kind == OBS_NONE) {
-            code = cli_fail(CLI_EINPUT, "%s:1: error: no observation in the "
-                            "input", shown);
-            goto done;
-        }
-        assign = kind == OBS_ASSIGN;
-        if (!assign && n == 0) {
-            char where[512];
-
-            snprintf(where, sizeof where, "%s: error: ", shown);
-            code = cli_no_grid(where, model);
-            goto done;
-        }
-        if (!assign) {
-            rd = fgm_puzzle_reader_file(of, shown, n, box, cli_diag, NULL);
-            if (!rd) {
-                code = CLI_EINPUT;
-                goto done;
-            }
-        }
-    }
     if (cfg.fmt == FMT_CSV)
         printf("observation,kind,variable,value,p\n");
     if (cfg.fmt == FMT_JSON)

@@ -113,8 +113,9 @@ expect_err "pseudo-counts of p need an engine backend" "pseudo-counts, exact"
 # Puzzles need a square grid starting at the first variable: the dice
 # model has none (a heap overflow before), nor has the chain.
 printf '%081d\n' 0 > "$TMP/grid.txt"
-expect_exit 1 "puzzle on dice" -- "$FGM" run models/dice.fgm --observe "$TMP/grid.txt"
-expect_err "has no square 2-D var array" "puzzle on dice"
+expect_exit 1 "puzzle on dice" -- "$FGM" run models/dice.fgm --out-dir "$TMP/nogrid" --observe "$TMP/grid.txt"
+expect_err "grid.txt:1: error: a line without '=' is a puzzle, but models/dice.fgm has no square 2-D var array" "puzzle on dice"
+[ ! -e "$TMP/nogrid" ] || fail "puzzle on dice: a plugin was built before the refusal"
 expect_exit 1 "solve on chain" -- "$FGM" solve --solver dlx --model models/chain.fgm "$TMP/grid.txt"
 expect_err "has no square 2-D var array" "solve on chain"
 
