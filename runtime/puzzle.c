@@ -603,7 +603,8 @@ again:
 
         r->line++;
         if ((size_t)len != strlen(r->buf)) {
-            ERR(r, r->line, "NUL byte in input");
+            fgm_diagf(r->diag, r->ctx, "%s:%ld:%zu: error: NUL byte in input",
+                      r->name, r->line, strlen(r->buf) + 1);
             return FGM_EPARSE;
         }
         s = clean_line(r->buf);
