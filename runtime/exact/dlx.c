@@ -476,12 +476,15 @@ fgm_dlx_count(const fgm_csp *csp, const int *given, long cap,
  * ----------------------------------------------------------------------- */
 
 static void *
-dlx_ws_new(const fgm_csp *csp, const fgm_solve_opts *opts)
+dlx_ws_new(const fgm_csp *csp, const fgm_solve_opts *opts, fgm_status *st)
 {
-    (void)opts;
-    fgm_status st;
+    /* fgm_dlx_refuses turned away what it cannot cover: a failure here
+     * is one of memory, *ST as the caller set it. */
+    fgm_status unused;
 
-    return fgm_dlx_new(csp, &st);
+    (void)opts;
+    (void)st;
+    return fgm_dlx_new(csp, &unused);
 }
 
 static void

@@ -35,9 +35,10 @@
 #include "prop.h"
 
 static void *
-ws_new(const fgm_csp *csp, const fgm_solve_opts *opts)
+ws_new(const fgm_csp *csp, const fgm_solve_opts *opts, fgm_status *st)
 {
     (void)opts;
+    (void)st;
     return fgm_prop_new(csp);
 }
 

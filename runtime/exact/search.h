@@ -78,12 +78,13 @@ srch_free(void *p)
 
 /* Returns a workspace sized for CSP (freed by srch_free), or NULL. */
 static inline void *
-srch_new(const fgm_csp *csp, const fgm_solve_opts *opts)
+srch_new(const fgm_csp *csp, const fgm_solve_opts *opts, fgm_status *st)
 {
-    (void)opts;
     fgm_search *ws = calloc(1, sizeof *ws);
     size_t n, c;
 
+    (void)opts;
+    (void)st;
     if (!ws)
         return NULL;
     ws->nvars = csp->nvars;

@@ -493,13 +493,15 @@ ws_free(void *p)
     free(w);
 }
 
-/* Opens the native-alldiff BP model of CSP->ir for CFG into W->model. */
+/* Opens the native-alldiff BP model of CSP->ir for CFG into W->model;
+ * *ST becomes FGM_EUNSUPPORTED when it cannot run on the backend. */
 static int
-open_model(ws *w, const fgm_solve_opts *opts)
+open_model(ws *w, const fgm_solve_opts *opts, fgm_status *st)
 {
     fgm_ir *ir = fgm_ir_copy(w->csp->ir);
     fgm_model_opts mo;
     char name[FGM_IR_MAXNAME];
+    fgm_status s;
 
     if (!ir)
         return 0;
@@ -528,8 +530,10 @@ open_model(ws *w, const fgm_solve_opts *opts)
     mo.backend = opts->backend;
     mo.out_dir = opts->out_dir;
     mo.cc = opts->cc;
-    return fgm_model_open_ir(ir, &mo, &w->model, opts->diag, opts->diag_ctx)
-           == FGM_OK;
+    s = fgm_model_open_ir(ir, &mo, &w->model, opts->diag, opts->diag_ctx);
+    if (s != FGM_OK && s != FGM_ENOMEM)
+        *st = FGM_EUNSUPPORTED;
+    return s == FGM_OK;
 }
 
 /* Lists each cell's alldiff factors (w->unit_off, w->units) and
@@ -595,7 +599,8 @@ units_open(ws *w)
 }
 
 static void *
-ws_open(const fgm_csp *csp, const fgm_solve_opts *opts, const adcfg *cfg)
+ws_open(const fgm_csp *csp, const fgm_solve_opts *opts, const adcfg *cfg,
+        fgm_status *st)
 {
     ws *w = calloc(1, sizeof *w);
     size_t n = (size_t)csp->nvars + 1;
@@ -604,7 +609,7 @@ ws_open(const fgm_csp *csp, const fgm_solve_opts *opts, const adcfg *cfg)
         return NULL;
     w->csp = csp;
     w->cfg = cfg;
-    if (!open_model(w, opts)) {
+    if (!open_model(w, opts, st)) {
         ws_free(w);
         return NULL;
     }
@@ -646,39 +651,39 @@ ws_open(const fgm_csp *csp, const fgm_solve_opts *opts, const adcfg *cfg)
 }
 
 static void *
-ws_new_max(const fgm_csp *csp, const fgm_solve_opts *opts)
+ws_new_max(const fgm_csp *csp, const fgm_solve_opts *opts, fgm_status *st)
 {
-    return ws_open(csp, opts, &cfg_max);
+    return ws_open(csp, opts, &cfg_max, st);
 }
 
 static void *
-ws_new_sum(const fgm_csp *csp, const fgm_solve_opts *opts)
+ws_new_sum(const fgm_csp *csp, const fgm_solve_opts *opts, fgm_status *st)
 {
-    return ws_open(csp, opts, &cfg_sum);
+    return ws_open(csp, opts, &cfg_sum, st);
 }
 
 static void *
-ws_new_max2(const fgm_csp *csp, const fgm_solve_opts *opts)
+ws_new_max2(const fgm_csp *csp, const fgm_solve_opts *opts, fgm_status *st)
 {
-    return ws_open(csp, opts, &cfg_max2);
+    return ws_open(csp, opts, &cfg_max2, st);
 }
 
 static void *
-ws_new_sum2(const fgm_csp *csp, const fgm_solve_opts *opts)
+ws_new_sum2(const fgm_csp *csp, const fgm_solve_opts *opts, fgm_status *st)
 {
-    return ws_open(csp, opts, &cfg_sum2);
+    return ws_open(csp, opts, &cfg_sum2, st);
 }
 
 static void *
-ws_new_max3(const fgm_csp *csp, const fgm_solve_opts *opts)
+ws_new_max3(const fgm_csp *csp, const fgm_solve_opts *opts, fgm_status *st)
 {
-    return ws_open(csp, opts, &cfg_max3);
+    return ws_open(csp, opts, &cfg_max3, st);
 }
 
 static void *
-ws_new_sum3(const fgm_csp *csp, const fgm_solve_opts *opts)
+ws_new_sum3(const fgm_csp *csp, const fgm_solve_opts *opts, fgm_status *st)
 {
-    return ws_open(csp, opts, &cfg_sum3);
+    return ws_open(csp, opts, &cfg_sum3, st);
 }
 
 /* alldiff-max3 and alldiff-sum3 without their tree: the tests' check
@@ -692,21 +697,23 @@ ws_flat(ws *w)
 }
 
 static void *
-ws_new_max3_flat(const fgm_csp *csp, const fgm_solve_opts *opts)
+ws_new_max3_flat(const fgm_csp *csp, const fgm_solve_opts *opts,
+                 fgm_status *st)
 {
-    return ws_flat(ws_open(csp, opts, &cfg_max3));
+    return ws_flat(ws_open(csp, opts, &cfg_max3, st));
 }
 
 static void *
-ws_new_sum3_flat(const fgm_csp *csp, const fgm_solve_opts *opts)
+ws_new_sum3_flat(const fgm_csp *csp, const fgm_solve_opts *opts,
+                 fgm_status *st)
 {
-    return ws_flat(ws_open(csp, opts, &cfg_sum3));
+    return ws_flat(ws_open(csp, opts, &cfg_sum3, st));
 }
 
 static void *
-ws_new_bp3(const fgm_csp *csp, const fgm_solve_opts *opts)
+ws_new_bp3(const fgm_csp *csp, const fgm_solve_opts *opts, fgm_status *st)
 {
-    return ws_open(csp, opts, &cfg_bp3);
+    return ws_open(csp, opts, &cfg_bp3, st);
 }
 
 /* Whether the native alldiff operator runs every alldiff of CSP: one

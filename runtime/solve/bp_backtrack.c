@@ -49,13 +49,13 @@ ws_free(void *p)
 }
 
 static void *
-ws_new(const fgm_csp *csp, const fgm_solve_opts *opts)
+ws_new(const fgm_csp *csp, const fgm_solve_opts *opts, fgm_status *st)
 {
     ws *w = calloc(1, sizeof *w);
 
     if (!w)
         return NULL;
-    w->bp = fgm_decimate_new(csp, opts, FGM_DECIMATE_FLOODING);
+    w->bp = fgm_decimate_new(csp, opts, FGM_DECIMATE_FLOODING, st);
     w->value = malloc(((size_t)csp->nvars + 1) * sizeof *w->value);
     if (!w->bp || !w->value) {
         ws_free(w);

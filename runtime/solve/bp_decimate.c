@@ -57,14 +57,14 @@ ws_free(void *p)
 
 static void *
 ws_alloc(const fgm_csp *csp, const fgm_solve_opts *opts, double confident,
-         fgm_decimate_schedule sched)
+         fgm_decimate_schedule sched, fgm_status *st)
 {
     ws *w = calloc(1, sizeof *w);
     size_t n = (size_t)csp->nvars + 1;
 
     if (!w)
         return NULL;
-    w->bp = fgm_decimate_new(csp, opts, sched);
+    w->bp = fgm_decimate_new(csp, opts, sched, st);
     w->confident = confident;
     w->value = malloc(n * sizeof *w->value);
     w->tied = malloc(n * sizeof *w->tied);
@@ -78,9 +78,9 @@ ws_alloc(const fgm_csp *csp, const fgm_solve_opts *opts, double confident,
 
 /* The seed's configuration. */
 static void *
-ws_new(const fgm_csp *csp, const fgm_solve_opts *opts)
+ws_new(const fgm_csp *csp, const fgm_solve_opts *opts, fgm_status *st)
 {
-    return ws_alloc(csp, opts, 2.0, FGM_DECIMATE_FLOODING);
+    return ws_alloc(csp, opts, 2.0, FGM_DECIMATE_FLOODING, st);
 }
 
 /* bp-decimate2: a round fixes every free cell whose belief in its best
@@ -94,9 +94,9 @@ ws_new(const fgm_csp *csp, const fgm_solve_opts *opts)
  * faster still but solved 26-28/51; damping 0.3-0.8 solved 33-37/51 at
  * 2.6-6.3 ms. */
 static void *
-ws_new_fast(const fgm_csp *csp, const fgm_solve_opts *opts)
+ws_new_fast(const fgm_csp *csp, const fgm_solve_opts *opts, fgm_status *st)
 {
-    return ws_alloc(csp, opts, CONFIDENT, FGM_DECIMATE_SEQUENTIAL);
+    return ws_alloc(csp, opts, CONFIDENT, FGM_DECIMATE_SEQUENTIAL, st);
 }
 
 /* Whether a peer of V fixed in this round (w->tied lists them, N of

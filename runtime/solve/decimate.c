@@ -51,12 +51,13 @@ fgm_decimate_free(fgm_decimate *d)
 
 fgm_decimate *
 fgm_decimate_new(const fgm_csp *csp, const fgm_solve_opts *opts,
-                 fgm_decimate_schedule sched)
+                 fgm_decimate_schedule sched, fgm_status *st)
 {
     fgm_decimate *d = calloc(1, sizeof *d);
     fgm_ir *ir = fgm_ir_copy(csp->ir);
     fgm_model_opts mo;
     char name[FGM_IR_MAXNAME];
+    fgm_status s;
 
     if (!d || !ir) {
         free(d);
@@ -87,8 +88,10 @@ fgm_decimate_new(const fgm_csp *csp, const fgm_solve_opts *opts,
     mo.backend = opts->backend;
     mo.out_dir = opts->out_dir;
     mo.cc = opts->cc;
-    if (fgm_model_open_ir(ir, &mo, &d->model, opts->diag, opts->diag_ctx)
-        != FGM_OK) {
+    s = fgm_model_open_ir(ir, &mo, &d->model, opts->diag, opts->diag_ctx);
+    if (s != FGM_OK) {
+        if (st && s != FGM_ENOMEM)
+            *st = FGM_EUNSUPPORTED;
         free(d);
         return NULL;
     }

@@ -46,10 +46,12 @@ typedef struct fgm_decimate fgm_decimate;
 /* Opens the pairwise BP model of CSP->ir (copied; CSP is borrowed and must
  * outlive the result) on the backend of OPTS, with schedule SCHED.
  * Returns NULL when out of memory or when the model cannot run there
- * (reported through opts->diag). */
+ * (reported through opts->diag; *ST, when ST is not NULL, then becomes
+ * FGM_EUNSUPPORTED). */
 FGM_INTERNAL fgm_decimate *fgm_decimate_new(const fgm_csp *csp,
                                             const fgm_solve_opts *opts,
-                                            fgm_decimate_schedule sched);
+                                            fgm_decimate_schedule sched,
+                                            fgm_status *st);
 FGM_INTERNAL void fgm_decimate_free(fgm_decimate *d);
 
 /* Clears every clamp, then clamps the clues GIVEN (nvars, -1 = free). */

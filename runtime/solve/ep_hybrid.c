@@ -58,7 +58,7 @@ typedef struct ws {
 } ws;
 
 static void *ws_alloc(const fgm_csp *csp, const fgm_solve_opts *opts,
-                      long budget, int sweeps);
+                      long budget, int sweeps, fgm_status *st);
 
 static void
 ws_free(void *p)
@@ -77,9 +77,9 @@ ws_free(void *p)
 
 /* The seed's configuration: MAX_INFERENCES, the model's 50 sweeps. */
 static void *
-ws_new(const fgm_csp *csp, const fgm_solve_opts *opts)
+ws_new(const fgm_csp *csp, const fgm_solve_opts *opts, fgm_status *st)
 {
-    return ws_alloc(csp, opts, MAX_INFERENCES, 0);
+    return ws_alloc(csp, opts, MAX_INFERENCES, 0, st);
 }
 
 /* ep-hybrid2: the same search with exact clues (the filled cells of a
@@ -90,9 +90,9 @@ ws_new(const fgm_csp *csp, const fgm_solve_opts *opts)
  * gave a median of 1.1 ms, 2 sweeps 3.1 ms, 10 sweeps 3.3 ms, 20 sweeps
  * 8.4 ms -- a longer inference does not buy a smaller search tree. */
 static void *
-ws_new_fast(const fgm_csp *csp, const fgm_solve_opts *opts)
+ws_new_fast(const fgm_csp *csp, const fgm_solve_opts *opts, fgm_status *st)
 {
-    ws *w = ws_alloc(csp, opts, 0, FAST_SWEEPS);
+    ws *w = ws_alloc(csp, opts, 0, FAST_SWEEPS, st);
 
     if (w)
         w->ep->clue_eps = 0.0;
@@ -101,7 +101,7 @@ ws_new_fast(const fgm_csp *csp, const fgm_solve_opts *opts)
 
 static void *
 ws_alloc(const fgm_csp *csp, const fgm_solve_opts *opts, long budget,
-         int sweeps)
+         int sweeps, fgm_status *st)
 {
     ws *w = calloc(1, sizeof *w);
     fgm_ir *ir;
@@ -111,7 +111,7 @@ ws_alloc(const fgm_csp *csp, const fgm_solve_opts *opts, long budget,
         return NULL;
     w->csp = csp;
     ir = fgm_ep_robust_ir(csp->ir);
-    w->ep = ir ? fgm_ep_new(csp, ir, opts) : NULL;
+    w->ep = ir ? fgm_ep_new(csp, ir, opts, st) : NULL;
     for (u = 0; u < csp->nunits; u++) {
         n = csp->unit_off[u + 1] - csp->unit_off[u];
         if (n > w->maxunit)

@@ -39,7 +39,7 @@ ws_free(void *p)
 }
 
 static void *
-ws_new(const fgm_csp *csp, const fgm_solve_opts *opts)
+ws_new(const fgm_csp *csp, const fgm_solve_opts *opts, fgm_status *st)
 {
     ws *w = calloc(1, sizeof *w);
     fgm_ir *ir;
@@ -48,7 +48,7 @@ ws_new(const fgm_csp *csp, const fgm_solve_opts *opts)
     if (!w)
         return NULL;
     ir = fgm_ep_robust_ir(csp->ir);
-    w->ep = ir ? fgm_ep_new(csp, ir, opts) : NULL;
+    w->ep = ir ? fgm_ep_new(csp, ir, opts, st) : NULL;
     w->cells = malloc(n * sizeof *w->cells);
     w->best = malloc(n * sizeof *w->best);
     w->mode = malloc(n * sizeof *w->mode);

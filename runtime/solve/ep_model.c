@@ -114,10 +114,12 @@ fgm_ep_free(fgm_ep *ep)
 }
 
 fgm_ep *
-fgm_ep_new(const fgm_csp *csp, fgm_ir *ir, const fgm_solve_opts *opts)
+fgm_ep_new(const fgm_csp *csp, fgm_ir *ir, const fgm_solve_opts *opts,
+           fgm_status *st)
 {
     fgm_ep *ep = calloc(1, sizeof *ep);
     fgm_model_opts mo;
+    fgm_status s;
 
     if (!ep) {
         fgm_ir_free(ir);
@@ -128,8 +130,10 @@ fgm_ep_new(const fgm_csp *csp, fgm_ir *ir, const fgm_solve_opts *opts)
     mo.backend = opts->backend;
     mo.out_dir = opts->out_dir;
     mo.cc = opts->cc;
-    if (fgm_model_open_ir(ir, &mo, &ep->model, opts->diag, opts->diag_ctx)
-        != FGM_OK) {
+    s = fgm_model_open_ir(ir, &mo, &ep->model, opts->diag, opts->diag_ctx);
+    if (s != FGM_OK) {
+        if (st && s != FGM_ENOMEM)
+            *st = FGM_EUNSUPPORTED;
         fgm_ep_free(ep);
         return NULL;
     }

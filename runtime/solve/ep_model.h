@@ -36,9 +36,11 @@ FGM_INTERNAL fgm_ir *fgm_ep_robust_ir(const fgm_ir *src);
 FGM_INTERNAL fgm_ir *fgm_ep_robust_ir_of_sudoku(int box);
 
 /* Opens the EP model IR (owned by the result) with the backend of OPTS.
- * Returns NULL when it cannot be opened (reported through opts->diag). */
+ * Returns NULL when out of memory, or when the model cannot run on that
+ * backend (reported through opts->diag; *ST, when ST is not NULL, then
+ * becomes FGM_EUNSUPPORTED). */
 FGM_INTERNAL fgm_ep *fgm_ep_new(const fgm_csp *csp, fgm_ir *ir,
-                                const fgm_solve_opts *opts);
+                                const fgm_solve_opts *opts, fgm_status *st);
 FGM_INTERNAL void fgm_ep_free(fgm_ep *ep);
 
 /* Observes value index VALUE (or -1: unobserved) on variable V the way

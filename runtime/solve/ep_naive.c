@@ -108,7 +108,7 @@ solve(fgm_solve_job *job)
     opts = *job->opts;
     opts.diag = quiet_diag;
     opts.diag_ctx = (void *)job->opts;
-    ep = fgm_ep_new(job->csp, ir, &opts);
+    ep = fgm_ep_new(job->csp, ir, &opts, NULL);
     if (!ep)
         return FGM_EUNSOLVED;
     st = fgm_ep_infer(ep, job);

@@ -11,17 +11,17 @@
 #include "ep_model.h"
 
 static void *
-ws_new(const fgm_csp *csp, const fgm_solve_opts *opts)
+ws_new(const fgm_csp *csp, const fgm_solve_opts *opts, fgm_status *st)
 {
     fgm_ir *ir = fgm_ep_robust_ir(csp->ir);
 
-    return ir ? fgm_ep_new(csp, ir, opts) : NULL;
+    return ir ? fgm_ep_new(csp, ir, opts, st) : NULL;
 }
 
 static void *
-ws_new_exact(const fgm_csp *csp, const fgm_solve_opts *opts)
+ws_new_exact(const fgm_csp *csp, const fgm_solve_opts *opts, fgm_status *st)
 {
-    fgm_ep *ep = ws_new(csp, opts);
+    fgm_ep *ep = ws_new(csp, opts, st);
 
     if (ep)
         ep->clue_eps = 0.0;

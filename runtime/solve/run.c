@@ -13,22 +13,6 @@ struct fgm_runner {
     gsl_rng *rng;
 };
 
-/* Forwards a diagnostic of ws_new to the caller's, counting it. */
-typedef struct counted_diag {
-    const fgm_solve_opts *opts;
-    int n;
-} counted_diag;
-
-static void
-count_diag(void *ctx, const char *msg)
-{
-    counted_diag *c = ctx;
-
-    c->n++;
-    if (c->opts->diag)
-        c->opts->diag(c->opts->diag_ctx, msg);
-}
-
 fgm_runner *
 fgm_runner_new(const fgm_solver *solver, const fgm_csp *csp,
                const fgm_solve_opts *opts, fgm_status *status,
@@ -55,20 +39,16 @@ fgm_runner_new(const fgm_solver *solver, const fgm_csp *csp,
     if (!r->rng)
         goto fail;
     if (solver->ws_new) {
-        /* ws_new fails for want of memory, or (probabilistic solvers)
-         * for a model that cannot run on the requested backend, which it
-         * reports: the count tells them apart (exit 1 or 3 for fgm). */
-        fgm_solve_opts wo = opts ? *opts : no_opts;
-        counted_diag cd = { opts ? opts : &no_opts, 0 };
+        fgm_status why_not = FGM_ENOMEM;
 
-        wo.diag = count_diag;
-        wo.diag_ctx = &cd;
-        r->ws = solver->ws_new(csp, &wo);
+        r->ws = solver->ws_new(csp, opts ? opts : &no_opts, &why_not);
         if (!r->ws) {
-            if (cd.n == 0)
-                goto fail;      /* *status is FGM_ENOMEM */
-            *status = FGM_EUNSUPPORTED;
-            *reason = "the solver's model could not be prepared";
+            /* Out of memory (FGM_ENOMEM, *status already), or a model
+             * that cannot run on the requested backend, reported. */
+            if (why_not == FGM_EUNSUPPORTED) {
+                *status = FGM_EUNSUPPORTED;
+                *reason = "the solver's model could not be prepared";
+            }
             goto fail;
         }
     }

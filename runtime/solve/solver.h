@@ -37,11 +37,14 @@ typedef struct fgm_solver {
     /* Returns NULL when the solver accepts CSP, otherwise a static reason.
      * May be NULL (accepts every model). */
     const char *(*refuses)(const fgm_csp *csp);
-    /* Per-thread workspace sized for CSP (OPTS: backend and sizes of the
-     * probabilistic solvers); NULL functions: no workspace.  Returns NULL
-     * when it cannot be made (out of memory, or a model the solver's
-     * backend cannot run, reported through opts->diag). */
-    void *(*ws_new)(const fgm_csp *csp, const fgm_solve_opts *opts);
+    /* Per-thread workspace sized for CSP (OPTS, borrowed for the call:
+     * backend and sizes of the probabilistic solvers); NULL functions: no
+     * workspace.  Returns NULL when it cannot be made: out of memory (*ST
+     * left as the caller set it, FGM_ENOMEM), or a model the solver's
+     * backend cannot run (reported through opts->diag, *ST set to
+     * FGM_EUNSUPPORTED). */
+    void *(*ws_new)(const fgm_csp *csp, const fgm_solve_opts *opts,
+                    fgm_status *st);
     void (*ws_free)(void *ws);
     /* Returns FGM_OK (solution written), FGM_EUNSOLVED (no solution or gave
      * up), FGM_ETIMEOUT, or FGM_ENOMEM. */
