@@ -20,6 +20,7 @@
  *   produces: its factor instances, appended to c->insts in order.
  *   breaks:   loop variables' values (left at their last binding).
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -346,30 +347,42 @@ all_zero(const double *w, long n)
     return 1;
 }
 
-/* Weights far from 1 (over 2^32 or under 2^-32 at their largest) are
- * scaled by the power of two that brings their largest into [0.5, 1).
- * A factor's weights only count relative to each other, and the
- * inference kernels multiply and normalize them in doubles: 1e308
- * overflowed a sum, subnormals fell under the messages' floor, and both
- * left uniform marginals where the model says otherwise.  A power of two
- * is exact, and weights in the usual range are left as written (the IR,
- * its dump and hash unchanged). */
+/* Weights far from 1 (their largest 2^32 or more, or under 2^-33) are
+ * scaled by the power of two that brings their largest into [0.5, 1),
+ * or as near as keeps the smallest nonzero one a normal double.  A
+ * factor's weights only count relative to each other, and the inference
+ * kernels multiply and normalize them in doubles: 1e308 overflowed a
+ * sum, subnormals fell under the messages' floor, and both left uniform
+ * marginals where the model says otherwise.  A power of two is exact
+ * between normal doubles, and no nonzero weight becomes subnormal or
+ * zero (the exact backend reads a zero as a hard constraint); weights in
+ * the usual range are left as written (the IR, its dump and hash
+ * unchanged). */
 #define WEIGHT_SCALE_EXP 32
 
 static void
 rescale(double *w, long n)
 {
-    double mx = 0.0;
+    double mx = 0.0, mn = HUGE_VAL;
     long i;
-    int e;
+    int emax, emin, s;
 
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
         mx = w[i] > mx ? w[i] : mx;
-    frexp(mx, &e);
-    if (e > -WEIGHT_SCALE_EXP && e <= WEIGHT_SCALE_EXP)
+        mn = w[i] > 0.0 && w[i] < mn ? w[i] : mn;
+    }
+    frexp(mx, &emax);
+    if (emax > -WEIGHT_SCALE_EXP && emax <= WEIGHT_SCALE_EXP)
+        return;
+    frexp(mn, &emin);
+    s = -emax;
+    if (emin + s < DBL_MIN_EXP)
+        s = DBL_MIN_EXP - emin;     /* the smallest stays normal */
+    /* Weights spread wider than doubles can hold scaled: as written. */
+    if (s == 0 || (s < 0) != (emax > 0))
         return;
     for (i = 0; i < n; i++)
-        w[i] = ldexp(w[i], -e);
+        w[i] = ldexp(w[i], s);
 }
 
 static int

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include <check.h>
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -325,9 +326,9 @@ START_TEST(test_extreme_weights)
     fgm_ir_free(ir);
     ir = compile_ok(texts[0]);
     p = fgm_ir_params(ir, &ir->factors[0]);
-    ck_assert(p[0] >= 0.5 && p[0] < 1.0);
+    ck_assert(p[0] >= 0.5 && p[0] <= 4.0);  /* 1 stays a normal double */
     ck_assert_double_eq(p[0], p[1]);
-    ck_assert(p[2] > 0.0 && p[2] < 1e-300);
+    ck_assert(p[2] >= DBL_MIN && p[2] < 1e-300);
     fgm_ir_free(ir);
     memset(&mo, 0, sizeof mo);
     mo.backend = FGM_BACKEND_INTERPRETED;
@@ -341,6 +342,34 @@ START_TEST(test_extreme_weights)
                           "model %d, x = %d: %g, not %g", t, j + 1, out[j],
                           want[t][j]);
         fgm_model_free(m);
+    }
+    /* The scaling stops where the smallest weight would leave the normal
+     * doubles: a spread of 2^1990 (1e300 to 1e-300) keeps every weight
+     * nonzero, so the exact backend still finds x = 2 (the first
+     * version scaled 1e-300 to 0: no assignment left), and weights of
+     * 1e-300 keep their digits (they had become subnormal). */
+    for (t = 0; t < 2; t++) {
+        static const char *const wide[] = {
+            "var x in 1..2\nevidence x = [1e300, 1e-300]\n"
+            "evidence x = [0, 1]\n",
+            "var x in 1..3\nevidence x = [1152921504606846976, "
+            "1.2345678901234567e-300, 1.1e-300]\nevidence x = [0, 1, 1]\n",
+        };
+        double ex[3], want1 = t ? 1.2345678901234567e-300
+                                  / (1.2345678901234567e-300 + 1.1e-300)
+                                : 1.0;
+        fgm_csp *csp;
+        fgm_status st;
+
+        ir = compile_ok(wide[t]);
+        csp = fgm_csp_new(ir, &st);
+        ck_assert_ptr_nonnull(csp);
+        ck_assert_int_eq(fgm_enumerate(csp, NULL, 0, 0, ex, NULL), FGM_OK);
+        ck_assert_double_eq(ex[0], 0.0);
+        ck_assert_msg(fabs(ex[1] - want1) < 1e-15, "model %d: P(x = 2) = "
+                      "%.17g, not %.17g", t, ex[1], want1);
+        fgm_csp_free(csp);
+        fgm_ir_free(ir);
     }
 }
 END_TEST
