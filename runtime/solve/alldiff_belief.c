@@ -101,9 +101,9 @@ fgm_ad_draw(const ws *w, int v, gsl_rng *rng)
     return k - 1;
 }
 
-/* Replaces w->bel, V's support read by margin_of, by the square roots of
- * V's belief on that support, normalized (cfg->sqrt_draw).  A support
- * with no mass at all stays as margin_of left it. */
+/* Replaces w->bel, V's support read by fgm_ad_margin_of, by the square
+ * roots of V's belief on that support, normalized (cfg->sqrt_draw).  A
+ * support with no mass at all stays as fgm_ad_margin_of left it. */
 void
 fgm_ad_sqrt_weights(ws *w, int v)
 {

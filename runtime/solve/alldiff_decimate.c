@@ -76,8 +76,9 @@
  *     beliefs, clamps) is saved by the first attempt and loaded by the
  *     next ones, an exact cache: with or without it the same seed gives
  *     the same answers, restarts and contradictions (only the work
- *     counters, inferences, decisions and sweeps, differ: about half).  Each attempt still starts over from that common
- *     state, independent of how earlier attempts ended.  An attempt that
+ *     counters, inferences, decisions and sweeps, differ: about half).
+ *     Each attempt still starts over from that common state,
+ *     independent of how earlier attempts ended.  An attempt that
  *     fails before its first draw fails identically every time: the
  *     puzzle is given up at once;
  *   - more restarts, 10000 (max2 ~2-4 ms each, sum2 ~3.5 ms on top95),
@@ -183,7 +184,7 @@
  * propagation, no backtracking, a failed attempt restarts; an offline
  * harness forced the true value at each draw, as above):
  *   - a free cell that the messages leave no value dooms the attempt
- *     (cfg->empty, empty_cell; max3 tests every 3 sweeps of a run, sum3
+ *     (cfg->empty, fgm_ad_empty_cell; max3 tests every 3 sweeps of a run, sum3
  *     after each run; both after the first run, so an unsolvable grid is
  *     given up at once).  In max3's attempts (16x16 puzzle 0) 6.3 of 8.4
  *     runs came after the first wrong decision, and the longest runs (32
@@ -210,7 +211,7 @@
  *     restarts, sweeps per attempt 76-79 before, 29-31 with empty and
  *     oneround, 26-29 with snap too; 27-37 ms per attempt before, 11-18
  *     after (a shared machine: the ms are loose);
- *   - the value of a plateau draw comes from local_belief, not
+ *   - the value of a plateau draw comes from fgm_ad_local_belief, not
  *     uniformly: one sum-product update of each of the cell's units from
  *     cavities uniform over the supports, i.e. each value weighted by
  *     the share of each unit's perfect matchings of the supports that
@@ -236,7 +237,7 @@
  *   3.8x the chance (geometric mean .0126 against .0033; 2-6 sweeps,
  *   damping 0.3-0.7 alike) at 3.7x the time per attempt (48 ms against
  *   13), nothing gained per second; 10 sweeps grow confidently wrong
- *   (three puzzles under 1e-13); one undamped sweep is local_belief
+ *   (three puzzles under 1e-13); one undamped sweep is fgm_ad_local_belief
  *   (the same chances, a cross-check of both).  The cell whose local
  *   belief is the most confident, instead of the widest reach: worse
  *   (geometric mean .0003).  Local beliefs raised to 0.5, 1.5 or 2.5: no
@@ -288,7 +289,7 @@
  * values fall under the threshold (the wrong sure cells above).
  * alldiff-max3 and alldiff-sum3 then weigh a draw's values by two
  * sum-product sweeps over the supports, not one (cfg->local 2 in
- * local_belief, weigh_row): each peer's cavity toward the drawn cell's
+ * fgm_ad_local_belief, weigh_row): each peer's cavity toward the drawn cell's
  * unit is its support times its other units' first-sweep messages
  * (row_msg1: from cavities uniform over the supports, the number of
  * matchings of the unit's other free cells that leave each value free,
@@ -329,7 +330,7 @@
  *   3.6 -> 5.2, 10.5 -> 9.9): the 9x9 draws gain little and pay the
  *   extra sweep.
  * bp-decimate3 runs alldiff-sum3's decimation as it was before the
- * changes above (no emptiness test, no local_belief) on bp-decimate's
+ * changes above (no emptiness test, no fgm_ad_local_belief) on bp-decimate's
  * factor graph, every alldiff lowered to pairwise != factors
  * (cfg->pairwise):
  * every run 4 undamped sweeps from fresh messages, beliefs read as their
@@ -537,9 +538,9 @@ open_model(ws *w, const fgm_solve_opts *opts, fgm_status *st)
 }
 
 /* Lists each cell's alldiff factors (w->unit_off, w->units) and
- * allocates the matrices of local_belief (not w->work over
- * FGM_K_ALLDIFF_SUM_MAXK values: local_belief then declines).  Returns 0
- * when out of memory. */
+ * allocates the matrices of fgm_ad_local_belief (not w->work over
+ * FGM_K_ALLDIFF_SUM_MAXK values: fgm_ad_local_belief then declines).
+ * Returns 0 when out of memory. */
 static int
 units_open(ws *w)
 {
@@ -895,7 +896,7 @@ snap_messages(ws *w)
 /* The run after a round of decisions: cfg->decim_sweeps sweeps, with
  * cfg->chunk in pieces of that many (a warm run continues the sweeps of
  * the last) after each of which a free cell left no value dooms the
- * attempt (empty_cell).  Returns FGM_OK, FGM_EUNSOLVED when doomed, or
+ * attempt (fgm_ad_empty_cell).  Returns FGM_OK, FGM_EUNSOLVED when doomed, or
  * FGM_ETIMEOUT. */
 static fgm_status
 decim_run(ws *w, fgm_solve_job *job)

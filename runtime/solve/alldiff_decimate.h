@@ -45,23 +45,25 @@ typedef struct adcfg {
     int oneround;           /* draw in the round that fixes the sure
                              * cells, from the same beliefs */
     int empty;              /* a free cell that the messages leave no
-                             * value dooms the attempt (empty_cell) */
+                             * value dooms the attempt (fgm_ad_empty_cell) */
     int chunk;              /* with empty: test every this many sweeps */
-    int local;              /* plateau: the value drawn from local_belief
-                             * after 1 or 2 sweeps, not uniformly */
+    int local;              /* plateau: the value drawn from
+                             * fgm_ad_local_belief after 1 or 2 sweeps,
+                             * not uniformly */
     int bivalue;            /* plateau: among the least-entropy cells,
                              * those of nearly the widest reach
                              * (reach_of) */
     double zero;            /* > 0: a belief is read as its support, the
                              * values over zero times its largest, each
-                             * equally likely (margin_of); 0: as it is */
+                             * equally likely (fgm_ad_margin_of); 0: as it
+                             * is */
     int pairwise;           /* the alldiffs lowered to pairwise != factors
                              * (bp-decimate3), not native */
     int sequential;         /* factor by factor, each update seeing the
                              * last ones, not flooding */
     int sqrt_draw;          /* a plateau draw in proportion to the square
                              * root of the belief over its support, not
-                             * uniform (with zero > 0; sqrt_weights) */
+                             * uniform (with zero > 0; fgm_ad_sqrt_weights) */
 } adcfg;
 
 /* The tree of states after an attempt's first rounds (cfg->tree): the
