@@ -144,6 +144,20 @@ seen_once(const fgm_ir *ir, long *given_on, const fgm_array_info *a, int i,
     return 0;
 }
 
+/* Whether TOK, "NAME[...]", is an element of an array of IR. */
+static int
+element_of_array(const fgm_ir *ir, const char *tok)
+{
+    char name[FGM_IR_MAXNAME];
+    size_t len = strcspn(tok, "[");
+
+    if (len >= sizeof name)
+        return 0;
+    memcpy(name, tok, len);
+    name[len] = '\0';
+    return fgm_ir_array_index(ir, name) >= 0;
+}
+
 /* Applies the assignment lines of F (one observation set) to O.  Returns
  * 0 after reporting a malformed line, or a variable or Dirichlet node
  * given a value on two lines: the later line silently won, so which
@@ -200,7 +214,8 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
         if (tok && fgm_ir_array_info(ir, fgm_ir_array_index(ir, tok), &ai)
                    == FGM_OK)
             a = &ai;
-        if (!a && tok && strchr(tok, '[')) {
+        if (!a && tok && strchr(tok, '[')
+            && element_of_array(ir, tok)) {
             cli_fail(CLI_EINPUT, "%s:%ld:%d: error: '%s': an observation "
                      "line gives a whole array (NAME = its values, '.' "
                      "for those not observed)", path, lineno, COL(tok), tok);

@@ -23,6 +23,9 @@ expect_err "pbig.txt:1:[0-9]+: error: bad pseudo-counts for p: each > 0, their s
 printf 'roll[3] = 2\n' > "$TMP/elem.txt"
 expect_exit 1 "an element" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/elem.txt"
 expect_err "elem.txt:1:1: error: 'roll\[3\]': an observation line gives a whole array" "an element"
+printf 'nosuch[3] = 2\n' > "$TMP/elem2.txt"
+expect_exit 1 "an element of no array" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/elem2.txt"
+expect_err "elem2.txt:1:1: error: unknown array 'nosuch\[3\]'" "an element of no array"
 
 # A value out of range (1e300: no undefined cast to int on the way).
 printf 'roll = 1e300%s\n' "${R#1}" > "$TMP/big.txt"
