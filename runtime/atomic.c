@@ -60,10 +60,13 @@ fgm_dir_error(const char *dir)
     sprintf(probe, "%s/.fgm-probe.XXXXXX", dir);
     fd = mkstemp(probe);
     if (fd < 0) {
-        err = errno;
+        /* ENOENT in a folder that exists (/proc) reads as a missing
+         * folder: say that writing there is refused. */
+        err = errno == ENOENT ? EACCES : errno;
     } else {
         close(fd);
-        unlink(probe);
+        if (unlink(probe) != 0)
+            err = errno;
     }
     free(probe);
     return err;
