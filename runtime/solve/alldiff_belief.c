@@ -46,7 +46,7 @@ to_support(double *bel, int k, double zero)
  * support: the margin is 1 for one value, else 0, the entropy the log of
  * the support's size, and a draw a uniform choice within it. */
 double
-fgm_ad_margin_of(ws *w, int v, int *top)
+fgm_ad_margin_of(fgm_ad_ws *w, int v, int *top)
 {
     int k = w->csp->card[v], j, b = 0;
     double sum = 0.0, t1 = -1.0, t2 = -1.0, x;
@@ -74,7 +74,7 @@ fgm_ad_margin_of(ws *w, int v, int *top)
 
 /* The entropy of V's belief (read into w->bel). */
 static double
-entropy_of(ws *w, int v)
+entropy_of(fgm_ad_ws *w, int v)
 {
     int k = w->csp->card[v], j, top;
     double e = 0.0;
@@ -88,7 +88,7 @@ entropy_of(ws *w, int v)
 
 /* A value of V drawn from its belief (w->bel, normalized). */
 int
-fgm_ad_draw(const ws *w, int v, gsl_rng *rng)
+fgm_ad_draw(const fgm_ad_ws *w, int v, gsl_rng *rng)
 {
     int k = w->csp->card[v], j;
     double u = gsl_rng_uniform(rng), cum = 0.0;
@@ -105,7 +105,7 @@ fgm_ad_draw(const ws *w, int v, gsl_rng *rng)
  * roots of V's belief on that support, normalized (cfg->sqrt_draw).  A
  * support with no mass at all stays as fgm_ad_margin_of left it. */
 void
-fgm_ad_sqrt_weights(ws *w, int v)
+fgm_ad_sqrt_weights(fgm_ad_ws *w, int v)
 {
     int k = w->csp->card[v], j;
     double sum = 0.0;
@@ -124,11 +124,11 @@ fgm_ad_sqrt_weights(ws *w, int v)
  * last run say the evidence has probability zero, though the beliefs,
  * normalized products of floored messages, hide it (cfg->empty). */
 int
-fgm_ad_empty_cell(const ws *w)
+fgm_ad_empty_cell(const fgm_ad_ws *w)
 {
     const fgm_sched *s = w->model->sched;
     const double *msg = w->model->st.msg;
-    double zero = w->cfg->zero > 0.0 ? w->cfg->zero : SUPPORT;
+    double zero = w->cfg->zero > 0.0 ? w->cfg->zero : FGM_AD_SUPPORT;
     int v, i, k;
     unsigned long long allowed;
 
@@ -148,11 +148,11 @@ fgm_ad_empty_cell(const ws *w)
 }
 
 /* The support of V's belief, read into w->bel by entropy_of: the values
- * within SUPPORT of its largest, as bits. */
+ * within FGM_AD_SUPPORT of its largest, as bits. */
 static unsigned long long
-support_of(const ws *w, int v)
+support_of(const fgm_ad_ws *w, int v)
 {
-    return fgm_ad_support_mask(w->bel, w->csp->card[v], SUPPORT);
+    return fgm_ad_support_mask(w->bel, w->csp->card[v], FGM_AD_SUPPORT);
 }
 
 /* How far fixing V reaches, either way (cfg->bivalue): over the values of
@@ -160,7 +160,7 @@ support_of(const ws *w, int v)
  * that one among them.  Whichever value V is given, that many peers are
  * left with one value at the next run. */
 static int
-reach_of(const ws *w, int v)
+reach_of(const fgm_ad_ws *w, int v)
 {
     const int *p = fgm_csp_peers(w->csp, v);
     int np = fgm_csp_npeers(w->csp, v), k = w->csp->card[v], i, j, n;
@@ -188,7 +188,7 @@ reach_of(const ws *w, int v)
  * widest reach.
  * Returns their count, in w->tied. */
 int
-fgm_ad_least_entropy(ws *w)
+fgm_ad_least_entropy(fgm_ad_ws *w)
 {
     int nvars = w->csp->nvars, v, n = 0, i, m = 0, r, rmax = -1;
     double emin = HUGE_VAL;

@@ -8,13 +8,13 @@
 
 /* Frees the tree (cfg->tree) and turns it off. */
 void
-fgm_ad_tree_free(ws *w)
+fgm_ad_tree_free(fgm_ad_ws *w)
 {
     int i;
 
     if (!w->tree)
         return;
-    for (i = 0; i < TREE_NODES; i++)
+    for (i = 0; i < FGM_AD_TREE_NODES; i++)
         free(w->tree[i].state);
     free(w->tree);
     w->tree = NULL;
@@ -22,7 +22,7 @@ fgm_ad_tree_free(ws *w)
 
 /* Saves the model state before the attempt's first draw (cfg->cache). */
 void
-fgm_ad_save_prefix(ws *w)
+fgm_ad_save_prefix(fgm_ad_ws *w)
 {
     const fgm_model *m = w->model;
 
@@ -42,7 +42,7 @@ fgm_ad_save_prefix(ws *w)
 
 /* Puts the model back in the saved state: clamps, messages, beliefs. */
 void
-fgm_ad_load_prefix(ws *w)
+fgm_ad_load_prefix(fgm_ad_ws *w)
 {
     fgm_model *m = w->model;
     int v;
@@ -60,7 +60,7 @@ fgm_ad_load_prefix(ws *w)
 
 /* The child of node P for the round (PICK, VALUE), or -1. */
 int
-fgm_ad_tree_find(const ws *w, int p, int pick, int value)
+fgm_ad_tree_find(const fgm_ad_ws *w, int p, int pick, int value)
 {
     int c;
 
@@ -76,13 +76,13 @@ fgm_ad_tree_find(const ws *w, int p, int pick, int value)
  * the tree is full (the attempt goes on off the tree), or out of
  * memory (the same). */
 int
-fgm_ad_tree_add(ws *w, int failed)
+fgm_ad_tree_add(fgm_ad_ws *w, int failed)
 {
     const fgm_model *m = w->model;
-    tnode *p = &w->tree[w->at], *c;
+    fgm_ad_tnode *p = &w->tree[w->at], *c;
     int i = w->ntree;
 
-    if (p->depth >= TREE_DEPTH || i >= TREE_NODES)
+    if (p->depth >= FGM_AD_TREE_DEPTH || i >= FGM_AD_TREE_NODES)
         return -1;
     c = &w->tree[i];
     if (!failed) {
@@ -108,7 +108,7 @@ fgm_ad_tree_add(ws *w, int failed)
 /* Puts node I's messages and beliefs in the model: the state its run
  * left, which the clamps already are (the round fixed them). */
 void
-fgm_ad_tree_load(ws *w, int i)
+fgm_ad_tree_load(fgm_ad_ws *w, int i)
 {
     fgm_model *m = w->model;
 

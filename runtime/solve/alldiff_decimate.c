@@ -248,7 +248,7 @@
  * the state after the run that follows a round of decisions is a function
  * of the state before it and of the round's draw (the sure cells are the
  * state's), so the attempts form a tree whose node 0 is the prefix, and
- * the state after each of the first TREE_DEPTH = 2 rounds of an attempt
+ * the state after each of the first FGM_AD_TREE_DEPTH = 2 rounds of an attempt
  * is saved (messages and beliefs, as the prefix) the first time a path
  * reaches it; a later attempt that draws the same cells and values loads
  * it instead of running the sweeps, and one whose run left a cell no
@@ -260,7 +260,7 @@
  * puzzle 2 (299 attempts), 268 reuses at depth 1, 51 at 2, 1 at 3; the
  * saved sweeps 15-19% of the attempt's, the time per attempt 10-13%
  * less (puzzle 2, 150 restarts, seeds 2-3: 709 -> 619 ms and 753 -> 663;
- * depth 1 or 3-6 with 512-1024 nodes no better).  At most TREE_NODES =
+ * depth 1 or 3-6 with 512-1024 nodes no better).  At most FGM_AD_TREE_NODES =
  * 128 states, 160 KB each on 16x16 (20 MB).  16x16, timeout 10 s, -j 1,
  * seeds 0-4 (the same machine, before -> after):
  *     max3  9 8 8 9 10 (44/50) -> 9 9 8 10 10 (46/50)
@@ -405,22 +405,22 @@
 #define TIE 1e-12           /* margins within this of the best are tied */
 
 /* The seed's v4 (Arity9MaxProductSolver's properties). */
-static const adcfg cfg_max = {
+static const fgm_ad_cfg cfg_max = {
     .algo = FGM_ALGO_BP_MAX, .init_sweeps = 30, .decim_sweeps = 4,
     .max_restarts = 30, .damping = 0.5, .decim_damping = 0.5, .noise = 0.6,
     .plateau = 0.25,
 };
-static const adcfg cfg_sum = {
+static const fgm_ad_cfg cfg_sum = {
     .algo = FGM_ALGO_BP_SUM, .init_sweeps = 30, .decim_sweeps = 4,
     .max_restarts = 30, .damping = 0.5, .decim_damping = 0.5, .noise = 0.6,
     .plateau = 0.25,
 };
-static const adcfg cfg_max2 = {
+static const fgm_ad_cfg cfg_max2 = {
     .algo = FGM_ALGO_BP_MAX, .init_sweeps = 30, .decim_sweeps = 10,
     .max_restarts = 10000, .damping = 0.5, .tolerance = 1e-6, .plateau = 0.25,
     .sure = 0.99, .early_abort = 1, .entropy = 1, .cache = 1,
 };
-static const adcfg cfg_sum2 = {
+static const fgm_ad_cfg cfg_sum2 = {
     .algo = FGM_ALGO_BP_SUM, .init_sweeps = 30, .decim_sweeps = 4,
     .max_restarts = 10000, .damping = 0.5, .decim_damping = 0.5, .noise = 2.0,
     .plateau = 0.25, .sure = 0.9999, .early_abort = 1, .entropy = 1,
@@ -429,7 +429,7 @@ static const adcfg cfg_sum2 = {
  * sequential, from fresh messages or their equivalent (snap); no run
  * after a sure round; an attempt whose messages leave a cell empty stops
  * at once. */
-static const adcfg cfg_max3 = {
+static const fgm_ad_cfg cfg_max3 = {
     .algo = FGM_ALGO_BP_MAX, .init_sweeps = 100, .decim_sweeps = 100,
     .max_restarts = 10000, .tolerance = 1e-6, .plateau = 0.25, .sure = 0.99,
     .early_abort = 1, .entropy = 1, .cache = 1, .tree = 1, .cold = 1,
@@ -442,7 +442,7 @@ static const adcfg cfg_max3 = {
  * factor messages floor at 1e-30 (FGM_K_FLOOR), so a value an alldiff
  * excludes sits at most about 1e-30 * 16^3 of its cell's largest; in 4
  * sweeps no value any matching allows falls under 1e-25. */
-static const adcfg cfg_sum3 = {
+static const fgm_ad_cfg cfg_sum3 = {
     .algo = FGM_ALGO_BP_SUM, .init_sweeps = 4, .decim_sweeps = 4,
     .max_restarts = 10000, .plateau = 0.25, .sure = 0.9999, .early_abort = 1,
     .entropy = 1, .cache = 1, .tree = 1, .cold = 1, .empty = 1, .local = 2,
@@ -454,7 +454,7 @@ static const adcfg cfg_sum3 = {
  * per run, beliefs read as their supports, draws at the two-valued cell
  * of widest reach, in proportion to the square root of the belief (see
  * the top comment). */
-static const adcfg cfg_bp3 = {
+static const fgm_ad_cfg cfg_bp3 = {
     .algo = FGM_ALGO_BP_SUM, .init_sweeps = 4, .decim_sweeps = 4,
     .max_restarts = 10000, .plateau = 0.25, .sure = 0.9999, .early_abort = 1,
     .entropy = 1, .cache = 1, .cold = 1, .bivalue = 1, .zero = 1e-25,
@@ -464,7 +464,7 @@ static const adcfg cfg_bp3 = {
 static void
 ws_free(void *p)
 {
-    ws *w = p;
+    fgm_ad_ws *w = p;
 
     if (!w)
         return;
@@ -497,7 +497,7 @@ ws_free(void *p)
 /* Opens the native-alldiff BP model of CSP->ir for CFG into W->model;
  * *ST becomes FGM_EUNSUPPORTED when it cannot run on the backend. */
 static int
-open_model(ws *w, const fgm_solve_opts *opts, fgm_status *st)
+open_model(fgm_ad_ws *w, const fgm_solve_opts *opts, fgm_status *st)
 {
     fgm_ir *ir = fgm_ir_copy(w->csp->ir);
     fgm_model_opts mo;
@@ -542,7 +542,7 @@ open_model(ws *w, const fgm_solve_opts *opts, fgm_status *st)
  * FGM_K_ALLDIFF_SUM_MAXK values: fgm_ad_local_belief then declines).
  * Returns 0 when out of memory. */
 static int
-units_open(ws *w)
+units_open(fgm_ad_ws *w)
 {
     const fgm_ir *ir = w->csp->ir;
     int nvars = w->csp->nvars, k = w->csp->maxcard, i, j, n = 0;
@@ -600,10 +600,10 @@ units_open(ws *w)
 }
 
 static void *
-ws_open(const fgm_csp *csp, const fgm_solve_opts *opts, const adcfg *cfg,
+ws_open(const fgm_csp *csp, const fgm_solve_opts *opts, const fgm_ad_cfg *cfg,
         fgm_status *st)
 {
-    ws *w = calloc(1, sizeof *w);
+    fgm_ad_ws *w = calloc(1, sizeof *w);
     size_t n = (size_t)csp->nvars + 1;
 
     if (!w)
@@ -642,7 +642,7 @@ ws_open(const fgm_csp *csp, const fgm_solve_opts *opts, const adcfg *cfg,
         w->snap = malloc((w->nmsg + w->nbelief + 1) * sizeof *w->snap);
         w->snap_value = malloc(n * sizeof *w->snap_value);
         if (cfg->tree)
-            w->tree = calloc(TREE_NODES, sizeof *w->tree);
+            w->tree = calloc(FGM_AD_TREE_NODES, sizeof *w->tree);
         if (!w->snap || !w->snap_value || (cfg->tree && !w->tree)) {
             ws_free(w);
             return NULL;
@@ -690,7 +690,7 @@ ws_new_sum3(const fgm_csp *csp, const fgm_solve_opts *opts, fgm_status *st)
 /* alldiff-max3 and alldiff-sum3 without their tree: the tests' check
  * that it changes no answer. */
 static void *
-ws_flat(ws *w)
+ws_flat(fgm_ad_ws *w)
 {
     if (w)
         fgm_ad_tree_free(w);
@@ -765,7 +765,7 @@ refuses_sum(const fgm_csp *csp)
  * FGM_ETIMEOUT once the deadline has passed (before the run: nothing
  * run; during it: the run stopped short), else FGM_OK. */
 static fgm_status
-run(ws *w, fgm_solve_job *job, int sweeps, int warm, double damping,
+run(fgm_ad_ws *w, fgm_solve_job *job, int sweeps, int warm, double damping,
     double noise, int *ran)
 {
     fgm_run_opts ro;
@@ -789,7 +789,7 @@ run(ws *w, fgm_solve_job *job, int sweeps, int warm, double damping,
  * doomed (a fixed peer holds VALUE, or a table has no tuple left) and the
  * configuration stops early, else 1. */
 static int
-fix(ws *w, fgm_solve_job *job, int v, int value)
+fix(fgm_ad_ws *w, fgm_solve_job *job, int v, int value)
 {
     int ok = !w->cfg->early_abort
              || fgm_csp_consistent(w->csp, w->value, v, value);
@@ -803,9 +803,9 @@ fix(ws *w, fgm_solve_job *job, int v, int value)
 /* One round of decisions.  Returns 1 when cells were fixed, 0 when none
  * was free, -1 when the attempt is doomed (cfg->early_abort). */
 static int
-decide(ws *w, fgm_solve_job *job)
+decide(fgm_ad_ws *w, fgm_solve_job *job)
 {
-    const adcfg *c = w->cfg;
+    const fgm_ad_cfg *c = w->cfg;
     int nvars = w->csp->nvars, v, ntied = 0, pick, value;
     double best = -1.0;
 
@@ -867,17 +867,17 @@ decide(ws *w, fgm_solve_job *job)
     return fix(w, job, pick, value) ? 1 : -1;
 }
 
-/* Replaces every message by its support, the values over SUPPORT times
+/* Replaces every message by its support, the values over FGM_AD_SUPPORT times
  * its largest: each of them 1/n for n of them, the others FGM_K_FLOOR,
  * as an undamped cold run leaves them at its fixed point without the
  * rounding differences between equally supported values
  * (cfg->snap). */
 static void
-snap_messages(ws *w)
+snap_messages(fgm_ad_ws *w)
 {
     const fgm_sched *s = w->model->sched;
     double *msg = w->model->st.msg, *m, x;
-    double zero = w->cfg->zero > 0.0 ? w->cfg->zero : SUPPORT;
+    double zero = w->cfg->zero > 0.0 ? w->cfg->zero : FGM_AD_SUPPORT;
     int e, j, k, n;
     unsigned long long sup;
 
@@ -899,9 +899,9 @@ snap_messages(ws *w)
  * attempt (fgm_ad_empty_cell).  Returns FGM_OK, FGM_EUNSOLVED when doomed, or
  * FGM_ETIMEOUT. */
 static fgm_status
-decim_run(ws *w, fgm_solve_job *job)
+decim_run(fgm_ad_ws *w, fgm_solve_job *job)
 {
-    const adcfg *c = w->cfg;
+    const fgm_ad_cfg *c = w->cfg;
     int left = c->decim_sweeps, n, ran, warm = !c->cold || c->snap;
     fgm_status st;
 
@@ -923,9 +923,9 @@ decim_run(ws *w, fgm_solve_job *job)
 /* One attempt: FGM_OK with a verified grid in w->value, FGM_EUNSOLVED on a
  * contradiction, or FGM_ETIMEOUT. */
 static fgm_status
-attempt(ws *w, fgm_solve_job *job, int restart)
+attempt(fgm_ad_ws *w, fgm_solve_job *job, int restart)
 {
-    const adcfg *c = w->cfg;
+    const fgm_ad_cfg *c = w->cfg;
     int nvars = w->csp->nvars, v, r, n;
     int init = job->opts->iterations > 0 ? job->opts->iterations
                                          : c->init_sweeps;
@@ -989,7 +989,7 @@ attempt(ws *w, fgm_solve_job *job, int restart)
 /* The cells of the last attempt's grid left free or sharing a value with
  * a peer. */
 static long
-errors_of(const ws *w)
+errors_of(const fgm_ad_ws *w)
 {
     const fgm_csp *csp = w->csp;
     long errors = 0;
@@ -1014,7 +1014,7 @@ errors_of(const ws *w)
 static fgm_status
 solve(fgm_solve_job *job)
 {
-    ws *w = job->ws;
+    fgm_ad_ws *w = job->ws;
     int limit = job->opts->max_restarts > 0 ? job->opts->max_restarts
                 : job->opts->max_restarts < 0 ? 0
                                                : w->cfg->max_restarts;

@@ -4,7 +4,7 @@
  * alldiff-max, alldiff-sum (the seed's v4), their tuned variants and
  * bp-decimate3 (runtime/solve/alldiff_decimate.c: the algorithm, its
  * configurations and the measurements behind them) run on one
- * workspace, ws.  Its other files each do one job for them:
+ * workspace, fgm_ad_ws.  Its other files each do one job for them:
  *   alldiff_belief.c   reading the beliefs: supports, margins, entropy,
  *                      the plateau's candidate cells, draws;
  *   alldiff_local.c    a plateau draw's weights: sum-product sweeps over
@@ -18,7 +18,7 @@
 #include "solver.h"
 
 /* One configuration of the decimation. */
-typedef struct adcfg {
+typedef struct fgm_ad_cfg {
     fgm_algo algo;          /* BP_MAX or BP_SUM */
     int init_sweeps;        /* sweeps of the cold run (at most) */
     int decim_sweeps;       /* sweeps after each round of decisions */
@@ -64,33 +64,33 @@ typedef struct adcfg {
     int sqrt_draw;          /* a plateau draw in proportion to the square
                              * root of the belief over its support, not
                              * uniform (with zero > 0; fgm_ad_sqrt_weights) */
-} adcfg;
+} fgm_ad_cfg;
 
 /* The tree of states after an attempt's first rounds (cfg->tree): the
- * rounds at most TREE_DEPTH deep, at most TREE_NODES of them. */
-#ifndef TREE_DEPTH
-#define TREE_DEPTH 2
+ * rounds at most FGM_AD_TREE_DEPTH deep, at most FGM_AD_TREE_NODES of them. */
+#ifndef FGM_AD_TREE_DEPTH
+#define FGM_AD_TREE_DEPTH 2
 #endif
-#ifndef TREE_NODES
-#define TREE_NODES 128
+#ifndef FGM_AD_TREE_NODES
+#define FGM_AD_TREE_NODES 128
 #endif
 
-#define SUPPORT 1e-3        /* a value within this factor of a belief's
-                             * largest is in its support */
+/* A value within this factor of a belief's largest is in its support. */
+#define FGM_AD_SUPPORT 1e-3
 
 /* A node of the tree (cfg->tree): the model state after the run that
  * followed a round of decisions, from its parent's state. */
-typedef struct tnode {
+typedef struct fgm_ad_tnode {
     int pick, value;    /* the round's draw; pick -1: sure cells only */
     int child, next;    /* first child, next sibling; -1: none */
     int depth;          /* rounds from the prefix */
     int failed;         /* the run left a free cell no value (no state) */
     double *state;      /* value[] as doubles, messages, beliefs */
-} tnode;
+} fgm_ad_tnode;
 
-typedef struct ws {
+typedef struct fgm_ad_ws {
     const fgm_csp *csp;
-    const adcfg *cfg;
+    const fgm_ad_cfg *cfg;
     fgm_model *model;
     int *value;         /* nvars: clue or decision, -1 when free */
     int *best;          /* nvars: most probable value of a free cell */
@@ -119,34 +119,35 @@ typedef struct ws {
     int snap_ok;            /* snap holds this puzzle's prefix */
     int drawn;              /* this attempt reached a draw */
     /* The tree (cfg->tree): node 0 the prefix. */
-    tnode *tree;            /* TREE_NODES */
+    fgm_ad_tnode *tree;            /* FGM_AD_TREE_NODES */
     int ntree;              /* nodes of this puzzle */
     int at;                 /* the attempt's node; -1: off the tree */
-    int dpick, dvalue;      /* the last round's draw (tnode.pick) */
-} ws;
+    int dpick, dvalue;      /* the last round's draw (fgm_ad_tnode.pick) */
+} fgm_ad_ws;
 
 /* ---- alldiff_cache.c ---------------------------------------------------- */
 
 /* Frees the tree (cfg->tree) and turns it off. */
-FGM_INTERNAL void fgm_ad_tree_free(ws *w);
+FGM_INTERNAL void fgm_ad_tree_free(fgm_ad_ws *w);
 
 /* Saves the model state before the attempt's first draw (cfg->cache), as
  * the tree's node 0. */
-FGM_INTERNAL void fgm_ad_save_prefix(ws *w);
+FGM_INTERNAL void fgm_ad_save_prefix(fgm_ad_ws *w);
 
 /* Puts the model back in the saved state: clamps, messages, beliefs. */
-FGM_INTERNAL void fgm_ad_load_prefix(ws *w);
+FGM_INTERNAL void fgm_ad_load_prefix(fgm_ad_ws *w);
 
 /* The child of node P for the round (PICK, VALUE), or -1. */
-FGM_INTERNAL int fgm_ad_tree_find(const ws *w, int p, int pick, int value);
+FGM_INTERNAL int fgm_ad_tree_find(const fgm_ad_ws *w, int p, int pick,
+                                  int value);
 
 /* Adds the child of w->at for the round just run (w->dpick, w->dvalue):
  * the model's state after it, or FAILED.  Returns the child, or -1 (too
  * deep, full, or out of memory: the attempt goes on off the tree). */
-FGM_INTERNAL int fgm_ad_tree_add(ws *w, int failed);
+FGM_INTERNAL int fgm_ad_tree_add(fgm_ad_ws *w, int failed);
 
 /* Puts node I's messages and beliefs in the model. */
-FGM_INTERNAL void fgm_ad_tree_load(ws *w, int i);
+FGM_INTERNAL void fgm_ad_tree_load(fgm_ad_ws *w, int i);
 
 /* ---- alldiff_belief.c --------------------------------------------------- */
 
@@ -158,27 +159,27 @@ FGM_INTERNAL unsigned long long fgm_ad_support_mask(const double *bel, int k,
 /* Reads V's belief into w->bel, normalized (with cfg->zero, uniform over
  * its support), and returns its margin top1 - top2; *TOP receives the
  * first most probable value. */
-FGM_INTERNAL double fgm_ad_margin_of(ws *w, int v, int *top);
+FGM_INTERNAL double fgm_ad_margin_of(fgm_ad_ws *w, int v, int *top);
 
 /* A value of V drawn from w->bel. */
-FGM_INTERNAL int fgm_ad_draw(const ws *w, int v, gsl_rng *rng);
+FGM_INTERNAL int fgm_ad_draw(const fgm_ad_ws *w, int v, gsl_rng *rng);
 
 /* w->bel, V's support, weighted by the square roots of V's belief
  * (cfg->sqrt_draw). */
-FGM_INTERNAL void fgm_ad_sqrt_weights(ws *w, int v);
+FGM_INTERNAL void fgm_ad_sqrt_weights(fgm_ad_ws *w, int v);
 
 /* Whether the last run's messages leave some free cell no value
  * (cfg->empty). */
-FGM_INTERNAL int fgm_ad_empty_cell(const ws *w);
+FGM_INTERNAL int fgm_ad_empty_cell(const fgm_ad_ws *w);
 
 /* The candidate cells of a plateau decision into w->tied; their count. */
-FGM_INTERNAL int fgm_ad_least_entropy(ws *w);
+FGM_INTERNAL int fgm_ad_least_entropy(fgm_ad_ws *w);
 
 /* ---- alldiff_local.c ---------------------------------------------------- */
 
 /* V's belief after one or two sum-product sweeps of its units over the
  * supports (cfg->local), into w->bel.  Returns 1, or 0 when w->bel is not
  * a belief (domains too large for the subset DP, or no matching left). */
-FGM_INTERNAL int fgm_ad_local_belief(ws *w, int v);
+FGM_INTERNAL int fgm_ad_local_belief(fgm_ad_ws *w, int v);
 
 #endif /* FGM_ALLDIFF_DECIMATE_H */

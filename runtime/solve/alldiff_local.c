@@ -15,7 +15,7 @@
  * the unit's other free cells: the permanents of the minors of A's
  * row. */
 static const double *
-row_msg1(ws *w, int g, int a)
+row_msg1(fgm_ad_ws *w, int g, int a)
 {
     const fgm_ir *ir = w->csp->ir;
     const fgm_ir_factor *f = &ir->factors[g];
@@ -81,7 +81,8 @@ row_msg1(ws *w, int g, int a)
  * (row_msg1), each normalized and mixed with LOCAL_MIX of uniform, then
  * scaled to a largest entry of 1. */
 static void
-weigh_row(ws *w, int x, int u, double *row, const int *vals, int kr, int k)
+weigh_row(fgm_ad_ws *w, int x, int u, double *row, const int *vals, int kr,
+          int k)
 {
     const fgm_ir *ir = w->csp->ir;
     const double *mm;
@@ -118,7 +119,7 @@ weigh_row(ws *w, int x, int u, double *row, const int *vals, int kr, int k)
  * Returns 1, or 0 (w->bel not a belief) when the domains are too large
  * for the subset DP or no unit's matching is left. */
 int
-fgm_ad_local_belief(ws *w, int v)
+fgm_ad_local_belief(fgm_ad_ws *w, int v)
 {
     const fgm_ir *ir = w->csp->ir;
     int k = w->csp->card[v], i, j, a, b, r, nr, kr, row, x;
