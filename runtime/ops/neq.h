@@ -206,7 +206,7 @@ fgm_k_neq_begin(const fgm_state *st, fgm_k_neq_job *j, int ea, int eb, int va,
 
 /* The plain path's last step for one chunk of x (M, B: its message and
  * belief there): with R and RO the chunk's cavities of x and of y, ZO
- * y's cavity sum and SO = (1/ZO) / (K - 1), the message to x is
+ * y's cavity sum and SO = (1/ZO) (1/(K - 1)), the message to x is
  * (ZO - RO) SO floored at FGM_K_FLOOR (fgm_k_neq_message, committed
  * without damping), and x's belief R times it times I = 1/z of x
  * (fgm_k_neq_install8: the same on 512-bit registers). */
@@ -386,7 +386,7 @@ fgm_k_neq_begin8(const fgm_state *st, fgm_k_neq_job8 *j, int ea, int eb,
 
 /* fgm_k_neq_install for the packed tail's chunk of x, its cavities R
  * (x's) and RO (y's) in the low lanes of 512-bit registers (the high
- * lanes zero, computed and not stored) and S = splat((1/ZO) / (K - 1)):
+ * lanes zero, computed and not stored) and S = splat((1/ZO) (1/(K - 1))):
  * the same lane operations, on the registers and splats the whole
  * chunks use.  With 256-bit ones the compiler broadcast ZO, S and I once
  * for each width: bench_ep, easy50, three A/B runs, 0.479-0.481 ->
