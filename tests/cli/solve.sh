@@ -83,4 +83,15 @@ expect_exit 0 "three files, no compiler" -- env CC=false "$FGM" solve --solver e
 printf '1....\n.....\n.....\n.....\n....1\n' > "$TMP/latin.txt"
 expect_exit 0 "latin" -- "$FGM" solve --model latin:5 --solver mac "$TMP/latin.txt"
 expect_err "solved=1/1" "latin solved"
+# --count on a model with variables past the grid: they are free (they
+# were read unset, and the count came out 0 for a solvable puzzle).  One
+# 4x4 grid times the 4! orders of a free alldiff of 4.
+printf '%s\n' 'model extra' 'const B = 2' 'const N = B * B' 'var cell[N][N] in 1..N' \
+    'var extra[N] in 1..N' 'alldiff cell[i][*] for i in 0..N-1' \
+    'alldiff cell[*][j] for j in 0..N-1' \
+    'alldiff cell[B*a .. B*a+B-1][B*b .. B*b+B-1] for a, b in 0..B-1' \
+    'alldiff extra[*]' > "$TMP/extra.fgm"
+printf '.2..4.3.......14\n' > "$TMP/extra.txt"
+expect_exit 0 "count with extra variables" -- "$FGM" solve --count --cap 100 --model "$TMP/extra.fgm" "$TMP/extra.txt"
+[ "$(cat "$TMP/out")" = 24 ] || fail "count with extra variables: $(cat "$TMP/out"), want 24"
 finish
