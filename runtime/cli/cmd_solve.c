@@ -37,6 +37,7 @@ typedef struct solve_out {
     double *ms;             /* times of the puzzles that did not time out */
     long nms, capms;
     int oom;
+    int unsupported;        /* a puzzle's model could not run (ep-naive) */
 } solve_out;
 
 static int
@@ -46,6 +47,14 @@ emit(void *ctx, const fgm_batch_item *it)
     char line[FGM_PUZZLE_MAXCELLS + 1];
     const fgm_solve_stats *s = &it->res.stats;
 
+    if (it->res.status == FGM_EUNSUPPORTED) {
+        /* --backend compiled cannot have this puzzle's plugin (ep-naive
+         * builds one per puzzle): the run fails, as for any other
+         * solver whose model cannot run there, rather than reporting
+         * puzzles unsolved. */
+        o->unsupported = 1;
+        return 1;
+    }
     o->n++;
     o->solved += it->res.solved;
     if (it->res.status == FGM_ETIMEOUT) {
@@ -398,11 +407,14 @@ cmd_solve(cli_args *a)
         code = cli_fail(CLI_EINPUT, "solve: %s", reason);
     else if (out.oom)
         code = cli_fail(CLI_EINTERNAL, "solve: out of memory");
+    else if (out.unsupported)
+        code = cli_fail(CLI_EINPUT, "solve: puzzle %ld: the solver's model "
+                        "could not be prepared", out.n + 1);
     else if ((code = cli_exit_code(st)) == CLI_EINTERNAL)
         /* The reader reports bad input itself; this it does not. */
         cli_fail(code, "solve: %s", fgm_strerror(st));
     code = cli_finish_stdout("solve", code);
-    if (st == FGM_OK || out.n > 0)
+    if ((st == FGM_OK && !out.unsupported) || out.n > 0)
         summary(&out);
     free(out.ms);
     fgm_csp_free(csp);

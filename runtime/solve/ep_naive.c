@@ -99,7 +99,7 @@ solve(fgm_solve_job *job)
     char name[FGM_IR_MAXNAME];
     fgm_solve_opts opts;
     fgm_ep *ep;
-    fgm_status st;
+    fgm_status st, why_not = FGM_ENOMEM;
     int v, compiled;
 
     if (!ir)
@@ -108,9 +108,11 @@ solve(fgm_solve_job *job)
     opts = *job->opts;
     opts.diag = quiet_diag;
     opts.diag_ctx = (void *)job->opts;
-    ep = fgm_ep_new(job->csp, ir, &opts, NULL);
+    ep = fgm_ep_new(job->csp, ir, &opts, &why_not);
     if (!ep)
-        return FGM_EUNSOLVED;
+        /* FGM_EUNSUPPORTED: this puzzle's plugin could not be had on
+         * --backend compiled (reported); the caller stops the run. */
+        return why_not == FGM_EUNSUPPORTED ? why_not : FGM_ENOMEM;
     st = fgm_ep_infer(ep, job);
     for (v = 0; v < job->csp->nvars && st == FGM_OK; v++)
         job->solution[v] = fgm_ep_answer(ep, v, NULL);

@@ -47,7 +47,9 @@ typedef struct fgm_solver {
                     fgm_status *st);
     void (*ws_free)(void *ws);
     /* Returns FGM_OK (solution written), FGM_EUNSOLVED (no solution or gave
-     * up), FGM_ETIMEOUT, or FGM_ENOMEM. */
+     * up), FGM_ETIMEOUT, FGM_ENOMEM, or FGM_EUNSUPPORTED when the puzzle's
+     * own model cannot run on the requested backend (ep-naive, whose
+     * model is made per puzzle; reported through opts->diag). */
     fgm_status (*solve)(fgm_solve_job *job);
 } fgm_solver;
 

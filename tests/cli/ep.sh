@@ -72,6 +72,12 @@ chmod +x "$TMP/badcc"
 expect_exit 1 "failing compiler" -- env CC="$TMP/badcc" "$FGM" compile models/dice.fgm --out-dir "$TMP/bad"
 expect_err "^fgm: C compiler '.*badcc' failed \(exit status 1\): cc1: error: no such flag" "failing compiler"
 expect_exit 2 "bad backend" -- "$FGM" solve --solver ep-robust --backend gpu "$TMP/one.txt"
+# ep-naive on --backend compiled with a compiler that fails: exit 1 with
+# the reason, as ep-robust (it reported the puzzles unsolved, exit 0,
+# and labelled them interpreted).
+expect_exit 1 "ep-naive, failing compiler, compiled" -- env CC="$TMP/badcc" "$FGM" solve --solver ep-naive --backend compiled --out-dir "$G" "$TMP/one.txt"
+expect_err "solve: puzzle 1: the solver's model could not be prepared" "ep-naive, failing compiler, compiled"
+[ ! -s "$TMP/out" ] || fail "ep-naive, failing compiler: no puzzle printed"
 # bench --backends with no compiled row to compare: no backends section and
 # no plugin built to time (it printed an empty section and spent half a
 # second compiling the Sudoku model).
