@@ -94,4 +94,11 @@ printf '%s\n' 'model extra' 'const B = 2' 'const N = B * B' 'var cell[N][N] in 1
 printf '.2..4.3.......14\n' > "$TMP/extra.txt"
 expect_exit 0 "count with extra variables" -- "$FGM" solve --count --cap 100 --model "$TMP/extra.fgm" "$TMP/extra.txt"
 [ "$(cat "$TMP/out")" = 24 ] || fail "count with extra variables: $(cat "$TMP/out"), want 24"
+# A model whose grid cells take more values than a puzzle's symbols is
+# refused: its answers could not be read back (it printed a 5 in a 4x4).
+printf '%s\n' 'model wide' 'const N = 4' 'var cell[N][N] in 1..N+1' \
+    'alldiff cell[i][*] for i in 0..N-1' 'alldiff cell[*][j] for j in 0..N-1' > "$TMP/wide.fgm"
+printf '1234............\n' > "$TMP/w4.txt"
+expect_exit 1 "grid of 5 values" -- "$FGM" solve --solver alldiff-max2 --model "$TMP/wide.fgm" "$TMP/w4.txt"
+expect_err "wide.fgm: its 4x4 grid's cells take 5 values; a puzzle's take 4" "grid of 5 values"
 finish
