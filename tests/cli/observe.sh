@@ -5,6 +5,17 @@
 . "$(dirname "$0")/common.bash"
 R="1 6 6 2 3 4 5 1 1 2 3 4 5 6 6 6 1 2 3 4"
 
+# bad_observation NAME WHAT PATTERN FORMAT [ARG]: the observation line
+# printf FORMAT ARG, in $TMP/NAME.txt, is refused (exit 1) on the dice
+# model with stderr matching NAME.txt:PATTERN.
+bad_observation() {
+    local name=$1 what=$2 pattern=$3
+    shift 3
+    printf "$@" > "$TMP/$name.txt"
+    expect_exit 1 "$what" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/$name.txt"
+    expect_err "$name.txt:$pattern" "$what"
+}
+
 printf 'roll = %s\n' "$R" > "$TMP/ok.txt"
 expect_exit 0 "20 rolls" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/ok.txt"
 expect_out "^roll\[1\] 0 0 0 0 0 1" "an observed roll is a point mass"
@@ -17,35 +28,19 @@ expect_err "nonexistent.txt: error: cannot open" "missing observation file"
 
 # Pseudo-counts past the limit name it; an element instead of an array
 # says that a line gives a whole array (it was "unknown array 'roll[3]'").
-printf 'p = 1e200 1 1 1 1 1\n' > "$TMP/pbig.txt"
-expect_exit 1 "pseudo-counts 1e200" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/pbig.txt"
-expect_err "pbig.txt:1:[0-9]+: error: bad pseudo-counts for p: each > 0, their sum at most 1e\+150" "pseudo-counts 1e200"
-printf 'roll[3] = 2\n' > "$TMP/elem.txt"
-expect_exit 1 "an element" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/elem.txt"
-expect_err "elem.txt:1:1: error: 'roll\[3\]': an observation line gives a whole array" "an element"
-printf 'nosuch[3] = 2\n' > "$TMP/elem2.txt"
-expect_exit 1 "an element of no array" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/elem2.txt"
-expect_err "elem2.txt:1:1: error: unknown array 'nosuch\[3\]'" "an element of no array"
+bad_observation pbig "pseudo-counts 1e200" "1:[0-9]+: error: bad pseudo-counts for p: each > 0, their sum at most 1e\+150" 'p = 1e200 1 1 1 1 1\n'
+bad_observation elem "an element" "1:1: error: 'roll\[3\]': an observation line gives a whole array" 'roll[3] = 2\n'
+bad_observation elem2 "an element of no array" "1:1: error: unknown array 'nosuch\[3\]'" 'nosuch[3] = 2\n'
 
 # A value out of range (1e300: no undefined cast to int on the way).
-printf 'roll = 1e300%s\n' "${R#1}" > "$TMP/big.txt"
-expect_exit 1 "roll 1e300" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/big.txt"
-expect_err "big.txt:1:8: error: bad value '1e300' for roll" "roll 1e300"
+bad_observation big "roll 1e300" "1:8: error: bad value '1e300' for roll" 'roll = 1e300%s\n' "${R#1}"
 
-printf 'roll x = %s\n' "$R" > "$TMP/word.txt"
-expect_exit 1 "a word after the name" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/word.txt"
-expect_err "word.txt:1:6: error: expected '=' after roll, not 'x'" "a word after the name"
+bad_observation word "a word after the name" "1:6: error: expected '=' after roll, not 'x'" 'roll x = %s\n' "$R"
 
 # Too many or too few values: an error, not values dropped.
-printf 'roll = %s 5 5\n' "$R" > "$TMP/many.txt"
-expect_exit 1 "22 rolls" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/many.txt"
-expect_err "many.txt:1:48: error: roll wants 20 values, got more" "22 rolls"
-printf 'roll = 1 2 3\n' > "$TMP/few.txt"
-expect_exit 1 "3 rolls" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/few.txt"
-expect_err "few.txt:1:6: error: roll wants 20 values, not 3" "3 rolls"
-printf 'p = 2 1\n' > "$TMP/pfew.txt"
-expect_exit 1 "2 pseudo-counts" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/pfew.txt"
-expect_err "pfew.txt:1:3: error: p wants 6 values, not 2" "2 pseudo-counts"
+bad_observation many "22 rolls" "1:48: error: roll wants 20 values, got more" 'roll = %s 5 5\n' "$R"
+bad_observation few "3 rolls" "1:6: error: roll wants 20 values, not 3" 'roll = 1 2 3\n'
+bad_observation pfew "2 pseudo-counts" "1:3: error: p wants 6 values, not 2" 'p = 2 1\n'
 
 # A variable or prior given values on two lines: an error naming both
 # lines (the later line won silently); '.' lets lines share out an array.
@@ -54,21 +49,15 @@ for b in interpreted exact; do
     expect_exit 1 "roll twice, $b" -- "$FGM" run models/dice.fgm --backend $b --observe "$TMP/twice.txt"
     expect_err "twice.txt:2:8: error: roll\[0\] is already observed on line 1" "roll twice, $b"
 done
-printf 'p = 2 1 1 1 1 1\np = 1 1 1 1 1 1\n' > "$TMP/ptwice.txt"
-expect_exit 1 "p twice" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/ptwice.txt"
-expect_err "ptwice.txt:2:5: error: p is already observed on line 1" "p twice"
+bad_observation ptwice "p twice" "2:5: error: p is already observed on line 1" 'p = 2 1 1 1 1 1\np = 1 1 1 1 1 1\n'
 printf 'roll = 1%s\nroll = . 6%s\n' "$(printf ' .%.0s' $(seq 19))" "$(printf ' .%.0s' $(seq 18))" > "$TMP/split.txt"
 expect_exit 0 "roll shared out over two lines" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/split.txt"
 expect_out "^roll\[1\] 0 0 0 0 0 1" "the second line's roll is observed"
 
 # Pseudo-counts: positive and finite, and not so large that the
 # projections overflow (5e307 gave uniform marginals, exit 0).
-printf 'p = inf 1 1 1 1 1\n' > "$TMP/pinf.txt"
-expect_exit 1 "inf pseudo-count" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/pinf.txt"
-expect_err "pinf.txt:1:5: error: bad value 'inf' for p" "inf pseudo-count"
-printf 'p = 5e307 1 1 1 1 1\n' > "$TMP/phuge.txt"
-expect_exit 1 "huge pseudo-counts" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/phuge.txt"
-expect_err "phuge.txt:1:19: error: bad pseudo-counts for p" "huge pseudo-counts"
+bad_observation pinf "inf pseudo-count" "1:5: error: bad value 'inf' for p" 'p = inf 1 1 1 1 1\n'
+bad_observation phuge "huge pseudo-counts" "1:19: error: bad pseudo-counts for p" 'p = 5e307 1 1 1 1 1\n'
 
 # A folder is unreadable, not an empty input (read errors were taken for
 # the end of the file).
@@ -99,9 +88,7 @@ expect_err "^<stdin>:1:6: error: roll wants 20 values, not 2" "stdin is <stdin>"
 # A NUL byte would hide the rest of its line; a comment longer than any
 # fixed buffer is still one comment; a whole input past 64 MiB is refused
 # rather than read into memory.
-printf 'roll = 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6\0 1 zz\n' > "$TMP/nul.txt"
-expect_exit 1 "NUL byte" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/nul.txt"
-expect_err "nul.txt:1:[0-9]+: error: NUL byte in input" "NUL byte"
+bad_observation nul "NUL byte" "1:[0-9]+: error: NUL byte in input" 'roll = 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6\0 1 zz\n'
 { printf '#'; head -c 5000 /dev/zero | tr '\0' x; printf '\n'; cat "$TMP/ok.txt"; } > "$TMP/longc.txt"
 expect_exit 0 "a 5000-byte comment first" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/longc.txt"
 expect_out "^roll\[1\] 0 0 0 0 0 1" "a 5000-byte comment first"
