@@ -335,7 +335,8 @@ compiler_argv(const char *cc, const char *tmp, const char *c_path,
 
 /* Seconds a C compiler run may take: $FGM_CC_TIMEOUT, else 300 (a
  * 16x16 plugin builds in a few seconds; a compiler that hangs must not
- * hang fgm with it). */
+ * hang fgm with it); -1 when the variable is set to anything but a
+ * number of seconds in (0, 1e6). */
 static double
 cc_timeout(void)
 {
@@ -346,7 +347,7 @@ cc_timeout(void)
     if (!v || !*v)
         return 300.0;
     t = strtod(v, &end);
-    return *end == '\0' && t > 0 && t < 1e6 ? t : 300.0;
+    return *end == '\0' && t > 0 && t < 1e6 ? t : -1.0;
 }
 
 /* Seconds after which a build's temporaries are surely left over from a
@@ -356,7 +357,7 @@ cc_timeout(void)
 static double
 stale_age(void)
 {
-    double t = 2.0 * cc_timeout();
+    double t = 2.0 * cc_timeout();    /* a bad value: -2, an hour */
 
     return t > 3600.0 ? t : 3600.0;
 }
@@ -391,6 +392,12 @@ build_temp(fgm_build_dir *b, const char *so_path, const char *cc,
         return st;
     }
     timeout = cc_timeout();
+    if (timeout < 0) {
+        /* Said, not replaced by the default: the user meant a limit. */
+        sayf(why, whysize, "FGM_CC_TIMEOUT='%s' is not a number of seconds "
+             "(0 < t < 1e6)", getenv("FGM_CC_TIMEOUT"));
+        return FGM_ECC;
+    }
     *tmp = malloc(len + sizeof suffix);
     if (!*tmp) {
         sayf(why, whysize, "%s", fgm_strerror(FGM_ENOMEM));

@@ -65,6 +65,9 @@ t0=$(date +%s)
 expect_exit 1 "hung compiler" -- env FGM_CC_TIMEOUT=1 CC="$TMP/hangcc" "$FGM" compile models/dice.fgm --out-dir "$TMP/hang"
 expect_err "C compiler '.*hangcc' did not finish in 1 s" "hung compiler"
 [ $(( $(date +%s) - t0 )) -lt 30 ] || fail "a hung compiler held fgm past its timeout"
+# A limit that is no number is said, not replaced by the default.
+expect_exit 1 "FGM_CC_TIMEOUT=abc" -- env FGM_CC_TIMEOUT=abc "$FGM" compile models/dice.fgm --out-dir "$TMP/badtimeout"
+expect_err "FGM_CC_TIMEOUT='abc' is not a number of seconds" "FGM_CC_TIMEOUT=abc"
 # A compiler's own "error:", quoted in the reason, does not make the
 # reason a located message: it keeps its "fgm: " prefix.
 printf '#!/bin/sh\necho "cc1: error: no such flag" >&2\nexit 1\n' > "$TMP/badcc"
