@@ -243,6 +243,40 @@ START_TEST(test_tree_bp_sum_exact)
 }
 END_TEST
 
+/* The enumeration oracle with a huge Dirichlet pseudo-count: x[0]'s
+ * evidence [1, 3] against a prior of [1e18, 1] (and two more draws of
+ * the same p) gives P(x[0] = 1) = 3e-18 in closed form (the
+ * Dirichlet-multinomial: each draw of value 1 has weight 1 / (1e18 + 1)
+ * against 1e18 / (1e18 + 1), the free draws sum out).  The difference of
+ * two lngammas near 41.4e18 gave 0.87; 1e16 gave 8.5e-55. */
+START_TEST(test_enumerate_huge_pseudo_count)
+{
+    static const double a[3] = { 1e18, 1e16, 1e14 };
+    char text[256];
+    double ex[2 * 3];
+    fgm_ir *ir;
+    fgm_csp *csp;
+    fgm_status st;
+    int t;
+
+    for (t = 0; t < 3; t++) {
+        snprintf(text, sizeof text, "prior p ~ dirichlet([%g, 1])\n"
+                 "var x[3] in 0..1 ~ discrete(p)\n"
+                 "evidence x[0] = [1, 3]\n", a[t]);
+        ck_assert_int_eq(fgm_compile_string(text, "big.fgm", NULL, &ir, NULL,
+                                            NULL), FGM_OK);
+        csp = fgm_csp_new(ir, &st);
+        ck_assert_ptr_nonnull(csp);
+        ck_assert_int_eq(fgm_enumerate(csp, NULL, 0, 0, ex, NULL), FGM_OK);
+        ck_assert_msg(fabs(ex[1] / (3.0 / a[t]) - 1.0) < 1e-9,
+                      "alpha %g: P(x[0] = 1) = %g, not %g", a[t], ex[1],
+                      3.0 / a[t]);
+        fgm_csp_free(csp);
+        fgm_ir_free(ir);
+    }
+}
+END_TEST
+
 /* A tree over variables of different domain sizes (2 to 7: one stride of
  * 8, dead lanes inside each variable's vector), tables and evidence.
  * Loopy too when LOOP is 1: a neq between the two 5-valued variables;
@@ -1051,6 +1085,7 @@ engine_suite(void)
     tcase_add_test(core, test_dice_mean);
     tcase_add_test(core, test_dice_mean_square);
     tcase_add_test(core, test_tree_bp_sum_exact);
+    tcase_add_test(core, test_enumerate_huge_pseudo_count);
     tcase_add_test(core, test_mixed_domains);
     tcase_add_test(core, test_tree_parallel_and_damped);
     tcase_add_test(core, test_tree_bp_max_map);
