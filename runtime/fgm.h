@@ -458,7 +458,10 @@ void fgm_model_clear(fgm_model *m);
 
 /* Runs inference from fresh messages.  OPTS and INFO may be NULL.
  * Returns FGM_OK, FGM_ETIMEOUT when OPTS->deadline stopped it (INFO and
- * the readers below then hold what its sweeps reached), or FGM_EINVAL. */
+ * the readers below then hold what its sweeps reached), or FGM_EINVAL,
+ * running nothing, for M NULL or OPTS out of range: iterations < 0 or
+ * over FGM_MAX_ITERATIONS, a damping outside [0, 1), a tolerance (with
+ * use_tolerance) below 0, a noise or deadline below 0, or any NaN. */
 fgm_status fgm_model_run(fgm_model *m, const fgm_run_opts *opts,
                          fgm_run_info *info);
 

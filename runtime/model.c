@@ -419,6 +419,13 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
     inf = &m->sched->infer;
     if (!opts)
         opts = &defaults;
+    /* What the CLI refuses as a usage error is refused here too, not run
+     * as some other setting (a negative count as the model's, two
+     * billion sweeps, a NaN tolerance as none). */
+    if (opts->iterations < 0 || opts->iterations > FGM_MAX_ITERATIONS
+        || (opts->use_tolerance && !(opts->tolerance >= 0.0))
+        || !(opts->noise >= 0.0) || !(opts->deadline >= 0.0))
+        return FGM_EINVAL;
     iters = opts->iterations > 0 ? opts->iterations : inf->iterations;
     tol = opts->use_tolerance ? opts->tolerance : inf->tolerance;
     m->st.damping = opts->use_damping ? opts->damping : inf->damping;

@@ -365,6 +365,43 @@ START_TEST(test_observe_clue)
 }
 END_TEST
 
+/* Run options out of range are refused, running nothing: a negative
+ * count ran the model's, two billion sweeps ran (an hour's hang), a NaN
+ * or negative tolerance meant none, a NaN deadline or noise was ignored. */
+START_TEST(test_run_bad_opts)
+{
+    fgm_ir *ir = fgm_ir_sudoku(2);
+    fgm_model_opts mo = { FGM_BACKEND_INTERPRETED, NULL, NULL, NULL };
+    fgm_run_opts ro;
+    fgm_model *m;
+    double p[4];
+    int t;
+
+    ck_assert_int_eq(fgm_model_open_ir(ir, &mo, &m, NULL, NULL), FGM_OK);
+    for (t = 0; t < 7; t++) {
+        memset(&ro, 0, sizeof ro);
+        switch (t) {
+        case 0: ro.iterations = -1; break;
+        case 1: ro.iterations = FGM_MAX_ITERATIONS + 1; break;
+        case 2: ro.use_tolerance = 1; ro.tolerance = -1.0; break;
+        case 3: ro.use_tolerance = 1; ro.tolerance = NAN; break;
+        case 4: ro.deadline = NAN; break;
+        case 5: ro.noise = NAN; break;
+        default: ro.use_damping = 1; ro.damping = 1.0; break;
+        }
+        ck_assert_msg(fgm_model_run(m, &ro, NULL) == FGM_EINVAL, "case %d",
+                      t);
+    }
+    /* Nothing ran: no result to read. */
+    ck_assert_int_eq(fgm_model_marginal(m, 0, p), FGM_EINVAL);
+    memset(&ro, 0, sizeof ro);
+    ro.iterations = FGM_MAX_ITERATIONS;
+    ro.deadline = fgm_now() - 1.0;
+    ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_ETIMEOUT);
+    fgm_model_free(m);
+}
+END_TEST
+
 /* A run's deadline: checked before every fourth sweep (never the last),
  * so a deadline already past stops a long run after four sweeps, with
  * readable beliefs and the change of its last sweep (a clue keeps the
@@ -1324,6 +1361,7 @@ api_suite(void)
     tcase_add_test(core, test_ir_queries);
     tcase_add_test(core, test_observe_clue);
     tcase_add_test(core, test_observe_clue_plain);
+    tcase_add_test(core, test_run_bad_opts);
     tcase_add_test(core, test_run_deadline);
     tcase_add_test(core, test_solve_deadline_in_inference);
     tcase_add_test(core, test_exact_counts);
