@@ -402,9 +402,10 @@ fgm_status fgm_model_open(const char *path, const fgm_model_opts *opts,
 int fgm_model_find(const fgm_model *m, const char *name, int *count);
 
 /* Opens an IR as a model (the IR is copied by reference and owned by the
- * model from now on: do not free it).  With backend AUTO or COMPILED the
- * plugin cascade of DESIGN.md runs (fallback reasons go to DIAG once).
- * Returns FGM_OK and *OUT, or an error status after reporting. */
+ * model from now on: do not free it -- nor after a failure, which has
+ * freed it already).  With backend AUTO or COMPILED the plugin cascade of
+ * DESIGN.md runs (fallback reasons go to DIAG once).  Returns FGM_OK and
+ * *OUT, or an error status after reporting. */
 fgm_status fgm_model_open_ir(fgm_ir *ir, const fgm_model_opts *opts,
                              fgm_model **out, fgm_diag_fn diag, void *ctx);
 
@@ -433,11 +434,12 @@ fgm_status fgm_model_observe_var(fgm_model *m, int v, int value);
 fgm_status fgm_model_set_clamp_epsilon(fgm_model *m, double epsilon);
 
 /* Observes Dirichlet node D: pseudo-counts ALPHA[0..K-1] (all > 0, their
- * sum at most FGM_MAX_PSEUDO_COUNT), or a point mass at the probability
- * vector ALPHA when POINT_MASS is 1 (>= 0, not all 0; the seed's clue:
- * 1 - 8e-8 on the clue, 1e-8 elsewhere; a one-hot vector is an exact clue,
+ * sum at most FGM_MAX_PSEUDO_COUNT) when POINT_MASS is 0, or when it is 1
+ * a point mass at the probability vector ALPHA normalized (>= 0, not all
+ * 0, their sum at most FGM_MAX_PSEUDO_COUNT too; the seed's clue: 1 -
+ * 8e-8 on the clue, 1e-8 elsewhere; a one-hot vector is an exact clue,
  * which pins the variable).  ALPHA NULL resets the node to the model's
- * default prior.  Returns FGM_EINVAL for any other ALPHA. */
+ * default prior.  Returns FGM_EINVAL for any other ALPHA or POINT_MASS. */
 #define FGM_MAX_PSEUDO_COUNT 1e150 /* the mean-square projection
                                     * squares the total */
 fgm_status fgm_model_observe_dirichlet(fgm_model *m, int d,
@@ -476,7 +478,8 @@ fgm_status fgm_model_marginal(const fgm_model *m, int v, double *out);
  * of range or no run yet). */
 int fgm_model_argmax(const fgm_model *m, int v);
 
-/* Copies the posterior pseudo-counts of Dirichlet node D to OUT (K). */
+/* Copies the posterior pseudo-counts of Dirichlet node D to OUT (K); for
+ * a node observed as a point mass, its vector as observed. */
 fgm_status fgm_model_dirichlet(const fgm_model *m, int d, double *out);
 
 /* ------------------------------------------------------------------------

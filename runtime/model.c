@@ -302,7 +302,8 @@ fgm_model_observe_dirichlet(fgm_model *m, int d, const double *alpha,
     double *p, sum;
     int j;
 
-    if (!m || d < 0 || d >= ir->ndirichlet)
+    if (!m || d < 0 || d >= ir->ndirichlet
+        || (point_mass != 0 && point_mass != 1))
         return FGM_EINVAL;
     a = &ir->arrays[ir->dir_array[d]];
     p = m->st.dir_prior + (size_t)d * (size_t)m->sched->stride;

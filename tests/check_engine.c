@@ -1044,6 +1044,22 @@ START_TEST(test_errors)
     ck_assert_int_eq(fgm_model_observe_dirichlet(m, 0, bad, 1), FGM_EINVAL);
     bad[1] = -1.0;
     ck_assert_int_eq(fgm_model_observe_dirichlet(m, 0, bad, 1), FGM_EINVAL);
+    {
+        /* POINT_MASS is 0 or 1 (2 was taken for 1). */
+        static const double pm[2] = { 1.0, 1.0 };
+        fgm_ir *dir = NULL;
+        fgm_model *md;
+
+        ck_assert_int_eq(fgm_compile_string("prior p ~ dirichlet([1, 1])\n"
+                                            "var x in 0..1 ~ discrete(p)\n",
+                                            "d.fgm", NULL, &dir, NULL, NULL),
+                         FGM_OK);
+        md = open_interp(dir);
+        ck_assert_int_eq(fgm_model_observe_dirichlet(md, 0, pm, 2),
+                         FGM_EINVAL);
+        ck_assert_int_eq(fgm_model_observe_dirichlet(md, 0, pm, 1), FGM_OK);
+        fgm_model_free(md);
+    }
     memset(&ro, 0, sizeof ro);
     ro.use_damping = 1;
     ro.damping = 1.0;
