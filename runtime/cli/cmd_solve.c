@@ -348,10 +348,11 @@ cmd_solve(cli_args *a)
     if (ir && fgm_ir_card(ir, 0) != n) {
         /* Its answers would not be puzzles: a 4x4 grid's cells are
          * written 1-4, so a fifth value has no symbol the reader takes. */
-        code = fgm_ir_card(ir, 0);
+        int card = fgm_ir_card(ir, 0);
+
         fgm_ir_free(ir);
         return cli_fail(CLI_EINPUT, "solve: %s: its %dx%d grid's cells take "
-                        "%d values; a puzzle's take %d", model, n, n, code,
+                        "%d values; a puzzle's take %d", model, n, n, card,
                         n);
     }
     /* Every file is opened before any puzzle is solved: a missing one is
