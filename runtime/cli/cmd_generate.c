@@ -61,7 +61,7 @@ cmd_generate(cli_args *a)
     long box = 0, count = 1, seed = 1, min_clues = 0;
     gen_job g;
     fgm_status st;
-    int r;
+    int r, code;
 
     while (a->i < a->argc) {
         if ((r = cli_opt_value(a, "--box", &val)) != 0) {
@@ -110,8 +110,12 @@ cmd_generate(cli_args *a)
         st = fgm_write_atomic(out, write_puzzles, &g, cli_diag, NULL);
     } else {
         st = write_puzzles(&g, stdout);
-        if (fflush(stdout) != 0)
-            st = FGM_EIO;
+        /* A write error is said as every command says it. */
+        if (st == FGM_OK || st == FGM_EIO) {
+            code = cli_finish_stdout("generate", CLI_OK);
+            if (code != CLI_OK)
+                return code;
+        }
     }
     if (st != FGM_OK)
         return cli_fail(cli_exit_code(st), "generate: %s", fgm_strerror(st));

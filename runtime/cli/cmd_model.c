@@ -40,9 +40,11 @@ cmd_dump(cli_args *a, int graph)
         return code;
     st = graph ? fgm_ir_graph(ir, stdout) : fgm_ir_dump(ir, stdout);
     fgm_ir_free(ir);
-    if (fflush(stdout) != 0 || st != FGM_OK)
-        return cli_fail(CLI_EINPUT, "%s: write error", a->cmd);
-    return CLI_OK;
+    if (st != FGM_OK && st != FGM_EIO)
+        return cli_fail(cli_exit_code(st), "%s: %s", a->cmd,
+                        fgm_strerror(st));
+    /* A write error is said as every command says it. */
+    return cli_finish_stdout(a->cmd, CLI_OK);
 }
 
 int

@@ -55,6 +55,13 @@ n=$(sed -n 's/.*solved=[0-9]*\/\([0-9]*\) .*/\1/p' "$TMP/err")
 "$FGM" version >/dev/full 2>"$TMP/err"
 [ $? = 1 ] || fail "version to a full disk did not exit 1"
 expect_err "version: write error on standard output" "version to a full disk"
+# Every command says a write error the same way (dump said "write
+# error", generate "input/output error").
+for c in "dump models/dice.fgm" "graph models/dice.fgm" "generate --box 2"; do
+    $FGM $c >/dev/full 2>"$TMP/err"
+    [ $? = 1 ] || fail "$c to a full disk did not exit 1"
+    expect_err "${c%% *}: write error on standard output: " "$c to a full disk"
+done
 # version, like list, takes no arguments.
 expect_exit 2 "version extra" -- "$FGM" version extra
 expect_err "^usage: fgm version$" "version extra"
