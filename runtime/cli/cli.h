@@ -40,7 +40,16 @@ typedef struct cli_args {
     char **argv;
     int i;              /* next argument */
     const char *cmd;    /* command name for messages */
+    int operands;       /* past "--": every argument is an operand */
 } cli_args;
+
+/* Consumes a first "--" at argv[i] (the end of the options: a file may
+ * then start with '-') and returns 1; else 0. */
+int cli_end_of_options(cli_args *a);
+
+/* Whether argv[i] is an option no command knows: "-x", not "-" (standard
+ * input) nor anything after "--". */
+int cli_unknown_option(const cli_args *a);
 
 /* If argv[i] is option NAME taking a value, stores it in *VAL, advances and
  * returns 1; returns -1 (after a message) when the value is missing. */

@@ -332,6 +332,8 @@ cmd_bench(cli_args *a)
     memset(&so, 0, sizeof so);
     memset(&bm, 0, sizeof bm);
     while (a->i < a->argc) {
+        if (cli_end_of_options(a))
+            continue;
         if ((r = cli_opt_value(a, "--backends", &val)) != 0) {
             if (r < 0)
                 goto usage;
@@ -378,7 +380,7 @@ cmd_bench(cli_args *a)
             if (r < 0)
                 goto usage;
             svg = val;
-        } else if (a->argv[a->i][0] == '-' && a->argv[a->i][1] != '\0') {
+        } else if (cli_unknown_option(a)) {
             cli_fail(CLI_EUSAGE, "bench: unknown option '%s'", a->argv[a->i]);
             goto usage;
         } else {

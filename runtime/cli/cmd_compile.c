@@ -47,6 +47,8 @@ cmd_compile(cli_args *a)
     double t0 = fgm_now(), ms;
 
     while (a->i < a->argc) {
+        if (cli_end_of_options(a))
+            continue;
         if ((r = cli_opt_value(a, "--algo", &val)) != 0) {
             if (r < 0)
                 return usage();
@@ -67,7 +69,7 @@ cmd_compile(cli_args *a)
             if (r < 0)
                 return usage();
             out = val;
-        } else if (a->argv[a->i][0] == '-' && a->argv[a->i][1] != '\0') {
+        } else if (cli_unknown_option(a)) {
             cli_fail(CLI_EUSAGE, "compile: unknown option '%s'",
                      a->argv[a->i]);
             return usage();

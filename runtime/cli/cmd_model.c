@@ -13,17 +13,18 @@ cmd_dump(cli_args *a, int graph)
     int code, n, box, r, ndefs = 0;
 
     while (a->i < a->argc) {
+        if (cli_end_of_options(a))
+            continue;
         if ((r = cli_opt_value(a, "-D", &val)) != 0) {
             if (r < 0)
                 return CLI_EUSAGE;
             if (ndefs == CLI_MAXDEFINES)
                 return cli_fail(CLI_EUSAGE, "%s: too many -D", a->cmd);
             defs[ndefs++] = val;
-        } else if (!model && (a->argv[a->i][0] != '-'
-                              || a->argv[a->i][1] == '\0')) {
+        } else if (!model && !cli_unknown_option(a)) {
             model = a->argv[a->i++];
         } else {
-            if (a->argv[a->i][0] == '-')
+            if (cli_unknown_option(a))
                 cli_fail(CLI_EUSAGE, "%s: unknown option '%s'", a->cmd,
                          a->argv[a->i]);
             model = NULL;

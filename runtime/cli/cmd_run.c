@@ -493,6 +493,8 @@ cmd_run(cli_args *a)
     memset(&mo, 0, sizeof mo);
     cfg.cap = 1000000;
     while (a->i < a->argc) {
+        if (cli_end_of_options(a))
+            continue;
         if ((r = cli_opt_value(a, "--backend", &val)) != 0) {
             if (r < 0)
                 return usage();
@@ -545,7 +547,7 @@ cmd_run(cli_args *a)
             if (ndefs == CLI_MAXDEFINES)
                 return cli_fail(CLI_EUSAGE, "run: too many -D");
             defs[ndefs++] = val;
-        } else if (a->argv[a->i][0] == '-' && a->argv[a->i][1] != '\0') {
+        } else if (cli_unknown_option(a)) {
             cli_fail(CLI_EUSAGE, "run: unknown option '%s'", a->argv[a->i]);
             return usage();
         } else if (!model) {

@@ -209,6 +209,8 @@ cmd_solve(cli_args *a)
     memset(&so, 0, sizeof so);
     memset(&out, 0, sizeof out);
     while (a->i < a->argc) {
+        if (cli_end_of_options(a))
+            continue;
         if ((r = cli_opt_value(a, "--solver", &val)) != 0) {
             if (r < 0)
                 return usage();
@@ -267,7 +269,7 @@ cmd_solve(cli_args *a)
             if (ndefs == CLI_MAXDEFINES)
                 return cli_fail(CLI_EUSAGE, "solve: too many -D");
             defs[ndefs++] = val;
-        } else if (a->argv[a->i][0] == '-' && a->argv[a->i][1] != '\0') {
+        } else if (cli_unknown_option(a)) {
             cli_fail(CLI_EUSAGE, "solve: unknown option '%s'", a->argv[a->i]);
             return usage();
         } else if (strcmp(a->argv[a->i], "-") == 0 && stdin_seen++) {

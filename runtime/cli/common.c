@@ -75,12 +75,30 @@ cli_output_ok(const char *path)
 }
 
 int
+cli_end_of_options(cli_args *a)
+{
+    if (a->operands || strcmp(a->argv[a->i], "--") != 0)
+        return 0;
+    a->operands = 1;
+    a->i++;
+    return 1;
+}
+
+int
+cli_unknown_option(const cli_args *a)
+{
+    const char *arg = a->argv[a->i];
+
+    return !a->operands && arg[0] == '-' && arg[1] != '\0';
+}
+
+int
 cli_opt_value(cli_args *a, const char *name, const char **val)
 {
     const char *arg = a->argv[a->i];
     size_t len = strlen(name);
 
-    if (strncmp(arg, name, len) != 0)
+    if (a->operands || strncmp(arg, name, len) != 0)
         return 0;
     if (arg[len] == '=') {
         *val = arg + len + 1;
@@ -107,7 +125,7 @@ cli_opt_value(cli_args *a, const char *name, const char **val)
 int
 cli_opt_flag(cli_args *a, const char *name)
 {
-    if (strcmp(a->argv[a->i], name) != 0)
+    if (a->operands || strcmp(a->argv[a->i], name) != 0)
         return 0;
     a->i++;
     return 1;

@@ -163,6 +163,7 @@ main(int argc, char **argv)
     a.argv = argv;
     a.i = 2;
     a.cmd = cmd;
+    a.operands = 0;
     /* `fgm COMMAND --help`: the command's usage, on stdout, exit 0. */
     if (argc == 3 && (strcmp(argv[2], "--help") == 0
                       || strcmp(argv[2], "-h") == 0)) {

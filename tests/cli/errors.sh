@@ -83,6 +83,13 @@ expect_err "solve: backend exact is the exact solvers'; ep-robust runs on auto, 
 # was "runs on backend exact only, not 'bogus'").
 expect_exit 2 "solve dlx --backend bogus" -- "$FGM" solve --backend bogus puzzles/seed003.txt
 expect_err "solve: unknown backend 'bogus' \(auto, compiled, interpreted, exact\)" "solve dlx --backend bogus"
+# "--" ends the options: a file may then start with '-' (it was an
+# unknown option '--').
+cp puzzles/seed003.txt "$TMP/-p.txt"
+(F=$(realpath "$FGM"); cd "$TMP" && "$F" solve -- -p.txt) >"$TMP/out" 2>"$TMP/err" || fail "solve -- -p.txt: exit $?: $(head -c 300 "$TMP/err")"
+expect_err "solved=3/3" "solve -- -p.txt"
+cp models/dice.fgm "$TMP/-m.fgm"
+(F=$(realpath "$FGM"); cd "$TMP" && "$F" dump -- -m.fgm) >"$TMP/out" 2>"$TMP/err" || fail "dump -- -m.fgm: exit $?"
 # Two models: the usage, after the reason (it printed the usage alone).
 expect_exit 2 "compile two models" -- "$FGM" compile models/dice.fgm models/chain.fgm
 expect_err "compile: one model at a time \('models/chain.fgm' after 'models/dice.fgm'\)" "compile two models"
