@@ -824,9 +824,10 @@ typedef fgm_status (*fgm_bench_writer)(const fgm_bench *b, FILE *f);
  * timeouts, median, IQR and mean ms, timed runs); one CSV line per row;
  * one CSV line per (corpus, puzzle, solver); the SVG bar chart; and a
  * title line then, for each solver run both as NAME@compiled and as
- * NAME@interpreted, their median times per corpus and the ratio, then the
- * median and IQR of the per-puzzle interpreted/compiled ratios over the
- * puzzles both timed. */
+ * NAME@interpreted, their median times per corpus over the puzzles both
+ * timed and the ratio, then the median and IQR of the per-puzzle
+ * interpreted/compiled ratios over those puzzles, and how many they are
+ * when timeouts left some out. */
 fgm_status fgm_bench_write_table(const fgm_bench *b, FILE *f);
 fgm_status fgm_bench_write_csv(const fgm_bench *b, FILE *f);
 fgm_status fgm_bench_write_detail(const fgm_bench *b, FILE *f);

@@ -420,6 +420,25 @@ START_TEST(test_backends_per_puzzle)
                          "per puzzle 2x (IQR 1.5-2.5x, 3 puzzles)"),
                   "got: %s", text);
     free(text);
+    /* Timeouts on one backend only: the medians are over the puzzles
+     * both timed (3: 1 2 3 against 2 4 6, 2x), not over each row's own
+     * (2.5 against 4: 1.6x, from different puzzles). */
+    {
+        static const double c2[4] = { 1, 2, 3, 4 }, i2[4] = { 2, 4, 6, 9 };
+
+        for (i = 0; i < 4; i++) {
+            s[0][i] = sample(c2[i], 1, 0, 0);
+            s[1][i] = sample(i2[i], 1, i == 3, 0);
+        }
+        make_row(&rows[0], corpus, solvers[0], s[0], 4);
+        make_row(&rows[1], corpus, solvers[1], s[1], 4);
+        text = render(fgm_bench_write_backends, &b);
+        ck_assert_msg(strstr(text, "compiled 2 ms  interpreted 4 ms  ratio "
+                             "2x"), "got: %s", text);
+        ck_assert_msg(strstr(text, "(3 of 4 puzzles: timeouts 0 compiled, "
+                             "1 interpreted)"), "got: %s", text);
+        free(text);
+    }
     /* One backend only: no pair, so no section at all (it printed its
      * title over nothing). */
     b.nsolvers = 1;
