@@ -290,12 +290,14 @@ csvfield(FILE *f, const char *s)
     fputc('"', f);
 }
 
-/* Writes ",X" with X in ms, or "," when the row has no times. */
+/* Writes ",X" with X in ms to 6 significant digits (the table's 3 and
+ * more: a fixed 4 decimals left 0.0057 for 0.00568), or "," when the
+ * row has no times. */
 static void
 csvms(FILE *f, const fgm_bench_row *row, double ms)
 {
     if (row->ntimed > 0)
-        fprintf(f, ",%.4f", ms);
+        fprintf(f, ",%.6g", ms);
     else
         fputc(',', f);
 }
@@ -364,7 +366,7 @@ fgm_bench_write_detail(const fgm_bench *b, FILE *f)
                 csvfield(f, rows[s].solver);
                 fprintf(f, ",%d,%d,", x->solved, x->timed_out);
                 if (!x->timed_out)
-                    fprintf(f, "%.4f", x->ms);
+                    fprintf(f, "%.6g", x->ms);
                 fprintf(f, ",%d,%ld\n", x->runs, x->nodes);
             }
     }
