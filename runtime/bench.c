@@ -139,16 +139,31 @@ fgm_bench_free(fgm_bench *b)
     free(b);
 }
 
-/* Returns a copy of the last component of PATH, or NULL. */
-static char *
-label(const char *path)
+/* The last component of PATH. */
+static const char *
+base_name(const char *path)
 {
     const char *slash = strrchr(path, '/');
-    const char *base = slash && slash[1] ? slash + 1 : path;
-    char *s = malloc(strlen(base) + 1);
 
+    return slash && slash[1] ? slash + 1 : path;
+}
+
+/* Returns a copy of the label of corpus C of PATHS (N): its file name,
+ * or the path as given when another corpus has the same file name (two
+ * hardest.txt rows could not be told apart); NULL when out of memory. */
+static char *
+label(const char *const *paths, int n, int c)
+{
+    const char *name = base_name(paths[c]);
+    char *s;
+    int i;
+
+    for (i = 0; i < n; i++)
+        if (i != c && strcmp(base_name(paths[i]), name) == 0)
+            name = paths[c];
+    s = malloc(strlen(name) + 1);
     if (s)
-        strcpy(s, base);
+        strcpy(s, name);
     return s;
 }
 
@@ -176,7 +191,7 @@ bench_new(const fgm_bench_opts *o, const fgm_solver *const *solvers)
         b->solvers[s] = o->solvers[s];     /* the label, "@backend" too */
     (void)solvers;
     for (c = 0; c < o->ncorpora; c++) {
-        b->corpora[c] = label(o->corpora[c]);
+        b->corpora[c] = label(o->corpora, o->ncorpora, c);
         if (!b->corpora[c])
             goto fail;
         for (s = 0; s < o->nsolvers; s++) {

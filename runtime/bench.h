@@ -52,7 +52,8 @@ typedef struct fgm_bench_row {
 /* The results: rows[c * nsolvers + s] for corpus c and solver s. */
 struct fgm_bench {
     int ncorpora, nsolvers;
-    char **corpora;              /* labels: base names of the files */
+    char **corpora;              /* labels: file names (paths when two
+                                  * corpora share a file name) */
     const char **solvers;        /* registry names (static strings) */
     fgm_bench_row *rows;
     double timeout_ms;           /* the protocol, for the report titles */

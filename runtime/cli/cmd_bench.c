@@ -389,6 +389,14 @@ cmd_bench(cli_args *a)
     }
     if (ncorpora == 0)
         goto usage;
+    for (i = 1; i < ncorpora; i++)
+        for (j = 0; j < i; j++)
+            if (strcmp(corpora[i], corpora[j]) == 0) {
+                /* Two rows of one corpus the table cannot tell apart. */
+                code = cli_fail(CLI_EUSAGE, "bench: corpus '%s' is listed "
+                                "twice", corpora[i]);
+                goto out;
+            }
     if (bm.ndefs && !bm.spec) {
         code = cli_fail(CLI_EUSAGE, "bench: -D %s: -D sets a const of the "
                         "--model MODEL.fgm", bm.defs[0]);

@@ -162,6 +162,15 @@ expect_exit 2 "bench: a row twice" -- "$FGM" bench --solvers ep-robust@compiled,
 expect_err "bench: solver row 'ep-robust@compiled' is listed twice" "bench: a row twice"
 expect_exit 2 "bench: a row twice, once without its backend" -- "$FGM" bench --solvers ep-robust,ep-robust@auto "$TMP/len.txt"
 expect_err "bench: solver row 'ep-robust@auto' is listed twice" "bench: a row twice, once without its backend"
+# A corpus twice is refused; two corpora of one file name are labelled by
+# their paths (both rows said hardest.txt).
+expect_exit 2 "bench: a corpus twice" -- "$FGM" bench --solvers dlx puzzles/seed003.txt puzzles/seed003.txt
+expect_err "bench: corpus 'puzzles/seed003.txt' is listed twice" "bench: a corpus twice"
+mkdir -p "$TMP/other"
+cp puzzles/seed003.txt "$TMP/other/seed003.txt"
+expect_exit 0 "bench: two corpora of one name" -- "$FGM" bench --solvers dlx puzzles/seed003.txt "$TMP/other/seed003.txt"
+expect_out "^puzzles/seed003.txt " "bench: two corpora of one name, the first"
+expect_out "^$TMP/other/seed003.txt " "bench: two corpora of one name, the second"
 expect_exit 2 "bench: a backend twice" -- "$FGM" bench --solvers ep-robust --backends compiled,compiled "$TMP/len.txt"
 expect_err "bench: backend 'compiled' is listed twice" "bench: a backend twice"
 expect_exit 2 "unknown command" -- "$FGM" frobnicate
