@@ -312,8 +312,11 @@ titles(const fgm_bench *b, FILE *f)
         fprintf(f, "timeout %s ms per run", t);
     else
         fputs("no timeout", f);
-    fprintf(f, "; runs under %s ms repeated %d times</text>\n", fast,
-            b->repeat);
+    if (b->repeat > 1)
+        fprintf(f, "; runs under %s ms repeated %d times</text>\n", fast,
+                b->repeat);
+    else
+        fputs("; each puzzle run once</text>\n", f);
     fprintf(f, "<text x=\"%d\" y=\"56\" font-size=\"11\" fill=\"#444444\">"
             "labels: solved/n; timeouts counted in n, not in times</text>\n",
             MARGIN);
