@@ -60,7 +60,9 @@ fgm_bench_fmt_ms(double ms, char *buf, size_t size)
 {
     int dec;
 
-    if (!(ms > 0) || !isfinite(ms)) {
+    /* Past 1e9 ms (11 days: a timeout no run reaches), %g: 1e+300 was
+     * written with its 300 digits, cut by BUF's size. */
+    if (!(ms > 0) || !isfinite(ms) || ms >= 1e9) {
         snprintf(buf, size, "%g", ms);
         return;
     }

@@ -370,7 +370,11 @@ fgm_bench_write_detail(const fgm_bench *b, FILE *f)
                 fprintf(f, ",%d,%d,", x->solved, x->timed_out);
                 if (!x->timed_out)
                     fprintf(f, "%.6g", x->ms);
-                fprintf(f, ",%d,%ld\n", x->runs, x->nodes);
+                /* A timed-out run has no nodes either (bench.h). */
+                if (x->timed_out)
+                    fprintf(f, ",%d,\n", x->runs);
+                else
+                    fprintf(f, ",%d,%ld\n", x->runs, x->nodes);
             }
     }
     return io_status(f);
