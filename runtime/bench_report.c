@@ -138,70 +138,76 @@ find_row(const fgm_bench *b, int c, const char *solver)
     return NULL;
 }
 
-/* Writes " per puzzle Mx (IQR P-Qx, N puzzles)": the median and
- * quartiles of RI's time over RC's, puzzle by puzzle, over the puzzles
- * both timed.  Steadier than the ratio of the two medians, whose middle
- * puzzle may differ between the rows and whose times may span 100x.
- * Nothing when no puzzle has both times (or out of memory). */
-static void
-per_puzzle_ratio(const fgm_bench_row *rc, const fgm_bench_row *ri, FILE *f)
+/* The puzzles RC and RI both timed: their number, and (when X and Y are
+ * not NULL) RC's times into X and RI's into Y, puzzle by puzzle. */
+static size_t
+both_timed(const fgm_bench_row *rc, const fgm_bench_row *ri, double *x,
+           double *y)
 {
-    double *r;
     size_t n = 0;
     int i;
 
-    if (rc->n != ri->n || rc->n == 0 || !rc->samples || !ri->samples)
-        return;
-    r = malloc((size_t)rc->n * sizeof *r);
-    if (!r)
-        return;
+    if (rc->n != ri->n || !rc->samples || !ri->samples)
+        return 0;
     for (i = 0; i < rc->n; i++)
-        if (!rc->samples[i].timed_out && !ri->samples[i].timed_out
-            && rc->samples[i].ms > 0 && ri->samples[i].ms > 0)
-            r[n++] = ri->samples[i].ms / rc->samples[i].ms;
-    if (n > 0) {
-        gsl_sort(r, 1, n);
-        fprintf(f, "  per puzzle %.3gx (IQR %.3g-%.3gx, %zu puzzle%s)",
-                gsl_stats_median_from_sorted_data(r, 1, n),
-                gsl_stats_quantile_from_sorted_data(r, 1, n, 0.25),
-                gsl_stats_quantile_from_sorted_data(r, 1, n, 0.75), n,
-                n == 1 ? "" : "s");
-    }
-    free(r);
+        if (!rc->samples[i].timed_out && !ri->samples[i].timed_out) {
+            if (x) {
+                x[n] = rc->samples[i].ms;
+                y[n] = ri->samples[i].ms;
+            }
+            n++;
+        }
+    return n;
 }
 
-/* The medians of RC's and RI's times (*MC, *MI) over the puzzles both
- * timed, and their number (*N; 0: none, or out of memory).  With no
- * timeout these are the rows' own medians; with some, a median over the
- * same puzzles only (DESIGN.md: compare on the same puzzles) -- the rows'
- * medians gave 0.29x where every puzzle both timed ran 1.44x. */
+/* Writes RC's and RI's line of the backends report (CORPUS, NAME), over
+ * the N puzzles both timed (both_timed): their median times and the
+ * ratio -- over those puzzles only (DESIGN.md: compare on the same
+ * puzzles; the rows' own medians gave 0.29x where every puzzle both
+ * timed ran 1.44x) -- then " per puzzle Mx (IQR P-Qx, N puzzles)", the
+ * median and quartiles of RI's time over RC's, puzzle by puzzle: steadier
+ * than the ratio of the medians, whose times may span 100x.  Nothing
+ * when out of memory. */
 static void
-common_medians(const fgm_bench_row *rc, const fgm_bench_row *ri, double *mc,
-               double *mi, size_t *n)
+backend_line(const char *corpus, const char *name, int len,
+             const fgm_bench_row *rc, const fgm_bench_row *ri, size_t n,
+             FILE *f)
 {
-    double *x, *y;
-    int i;
+    double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+    double *r = malloc(n * sizeof *r), mc, mi;
+    size_t i, nr = 0;
 
-    *n = 0;
-    if (rc->n != ri->n || rc->n == 0 || !rc->samples || !ri->samples)
+    if (!x || !y || !r) {
+        free(x);
+        free(y);
+        free(r);
         return;
-    x = malloc((size_t)rc->n * sizeof *x);
-    y = malloc((size_t)rc->n * sizeof *y);
-    for (i = 0; x && y && i < rc->n; i++)
-        if (!rc->samples[i].timed_out && !ri->samples[i].timed_out) {
-            x[*n] = rc->samples[i].ms;
-            y[(*n)++] = ri->samples[i].ms;
-        }
-    if (x && y && *n > 0) {
-        gsl_sort(x, 1, *n);
-        gsl_sort(y, 1, *n);
-        *mc = gsl_stats_median_from_sorted_data(x, 1, *n);
-        *mi = gsl_stats_median_from_sorted_data(y, 1, *n);
-    } else {
-        *n = 0;
     }
+    both_timed(rc, ri, x, y);
+    for (i = 0; i < n; i++)
+        if (x[i] > 0 && y[i] > 0)
+            r[nr++] = y[i] / x[i];
+    gsl_sort(x, 1, n);
+    gsl_sort(y, 1, n);
+    mc = gsl_stats_median_from_sorted_data(x, 1, n);
+    mi = gsl_stats_median_from_sorted_data(y, 1, n);
+    fprintf(f, "%-12s %-14.*s compiled %.4g ms  interpreted %.4g ms"
+            "  ratio %.3gx", corpus, len, name, mc, mi, mi / mc);
+    if (nr > 0) {
+        gsl_sort(r, 1, nr);
+        fprintf(f, "  per puzzle %.3gx (IQR %.3g-%.3gx, %zu puzzle%s)",
+                gsl_stats_median_from_sorted_data(r, 1, nr),
+                gsl_stats_quantile_from_sorted_data(r, 1, nr, 0.25),
+                gsl_stats_quantile_from_sorted_data(r, 1, nr, 0.75), nr,
+                nr == 1 ? "" : "s");
+    }
+    if ((int)n < rc->n)
+        fprintf(f, "  (%zu of %d puzzles: timeouts %d compiled, %d "
+                "interpreted)", n, rc->n, rc->timeouts, ri->timeouts);
+    fputc('\n', f);
     free(x);
     free(y);
+    free(r);
 }
 
 /* The NAME@interpreted row of corpus C that pairs with solver S's
@@ -223,9 +229,9 @@ interpreted_pair(const fgm_bench *b, int c, int s)
 }
 
 /* For `fgm bench --backends`: each NAME@compiled row next to its
- * NAME@interpreted row, by their median times per puzzle, then by the
- * per-puzzle ratios (per_puzzle_ratio).  Nothing at all without such a
- * pair (one backend, or exact solvers only). */
+ * NAME@interpreted row (backend_line), over the puzzles both timed.
+ * Nothing at all without such a pair (one backend, exact solvers only,
+ * or no puzzle both timed). */
 fgm_status
 fgm_bench_write_backends(const fgm_bench *b, FILE *f)
 {
@@ -236,13 +242,9 @@ fgm_bench_write_backends(const fgm_bench *b, FILE *f)
     for (c = 0; c < b->ncorpora; c++)
         for (s = 0; s < b->nsolvers; s++) {
             const fgm_bench_row *ri = interpreted_pair(b, c, s);
-            double mc, mi;
-            size_t n = 0;
 
-            if (ri)
-                common_medians(&b->rows[c * b->nsolvers + s], ri, &mc, &mi,
-                               &n);
-            pairs += n > 0;
+            pairs += ri && both_timed(&b->rows[c * b->nsolvers + s], ri,
+                                      NULL, NULL) > 0;
         }
     if (pairs == 0)
         return FGM_OK;
@@ -254,23 +256,11 @@ fgm_bench_write_backends(const fgm_bench *b, FILE *f)
             const char *label = b->solvers[s], *at = strchr(label, '@');
             const fgm_bench_row *rc = &b->rows[c * b->nsolvers + s];
             const fgm_bench_row *ri = interpreted_pair(b, c, s);
-            double mc = 0.0, mi = 0.0;
-            size_t n;
+            size_t n = ri ? both_timed(rc, ri, NULL, NULL) : 0;
 
-            if (!ri)
-                continue;
-            common_medians(rc, ri, &mc, &mi, &n);
-            if (n == 0)
-                continue;   /* no puzzle both timed: nothing to compare */
-            fprintf(f, "%-12s %-14.*s compiled %.4g ms  interpreted %.4g ms"
-                    "  ratio %.3gx", b->corpora[c], (int)(at - label),
-                    label, mc, mi, mi / mc);
-            per_puzzle_ratio(rc, ri, f);
-            if ((int)n < rc->n)
-                fprintf(f, "  (%zu of %d puzzles: timeouts %d compiled, %d "
-                        "interpreted)", n, rc->n, rc->timeouts,
-                        ri->timeouts);
-            fputc('\n', f);
+            if (n > 0)
+                backend_line(b->corpora[c], label, (int)(at - label), rc,
+                             ri, n, f);
         }
     return io_status(f);
 }
