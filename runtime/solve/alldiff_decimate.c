@@ -500,9 +500,7 @@ static int
 open_model(fgm_ad_ws *w, const fgm_solve_opts *opts, fgm_status *st)
 {
     fgm_ir *ir = fgm_ir_copy(w->csp->ir);
-    fgm_model_opts mo;
     char name[FGM_IR_MAXNAME];
-    fgm_status s;
 
     if (!ir)
         return 0;
@@ -527,14 +525,8 @@ open_model(fgm_ad_ws *w, const fgm_solve_opts *opts, fgm_status *st)
     ir->infer.damping = cfg_max.damping;
     ir->infer.iterations = cfg_max.init_sweeps;
     ir->infer.tolerance = 0.0;
-    memset(&mo, 0, sizeof mo);
-    mo.backend = opts->backend;
-    mo.out_dir = opts->out_dir;
-    mo.cc = opts->cc;
-    s = fgm_model_open_ir(ir, &mo, &w->model, opts->diag, opts->diag_ctx);
-    if (s != FGM_OK && s != FGM_ENOMEM)
-        *st = FGM_EUNSUPPORTED;
-    return s == FGM_OK;
+    w->model = fgm_solve_open_model(ir, opts, st);
+    return w->model != NULL;
 }
 
 /* Lists each cell's alldiff factors (w->unit_off, w->units) and

@@ -55,9 +55,7 @@ fgm_decimate_new(const fgm_csp *csp, const fgm_solve_opts *opts,
 {
     fgm_decimate *d = calloc(1, sizeof *d);
     fgm_ir *ir = fgm_ir_copy(csp->ir);
-    fgm_model_opts mo;
     char name[FGM_IR_MAXNAME];
-    fgm_status s;
 
     if (!d || !ir) {
         free(d);
@@ -84,14 +82,8 @@ fgm_decimate_new(const fgm_csp *csp, const fgm_solve_opts *opts,
     }
     ir->infer.iterations = FGM_DECIMATE_INIT_SWEEPS;
     ir->infer.tolerance = 0.0;
-    memset(&mo, 0, sizeof mo);
-    mo.backend = opts->backend;
-    mo.out_dir = opts->out_dir;
-    mo.cc = opts->cc;
-    s = fgm_model_open_ir(ir, &mo, &d->model, opts->diag, opts->diag_ctx);
-    if (s != FGM_OK) {
-        if (st && s != FGM_ENOMEM)
-            *st = FGM_EUNSUPPORTED;
+    d->model = fgm_solve_open_model(ir, opts, st);
+    if (!d->model) {
         free(d);
         return NULL;
     }

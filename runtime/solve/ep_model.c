@@ -118,22 +118,14 @@ fgm_ep_new(const fgm_csp *csp, fgm_ir *ir, const fgm_solve_opts *opts,
            fgm_status *st)
 {
     fgm_ep *ep = calloc(1, sizeof *ep);
-    fgm_model_opts mo;
-    fgm_status s;
 
     if (!ep) {
         fgm_ir_free(ir);
         return NULL;
     }
     ep->csp = csp;
-    memset(&mo, 0, sizeof mo);
-    mo.backend = opts->backend;
-    mo.out_dir = opts->out_dir;
-    mo.cc = opts->cc;
-    s = fgm_model_open_ir(ir, &mo, &ep->model, opts->diag, opts->diag_ctx);
-    if (s != FGM_OK) {
-        if (st && s != FGM_ENOMEM)
-            *st = FGM_EUNSUPPORTED;
+    ep->model = fgm_solve_open_model(ir, opts, st);
+    if (!ep->model) {
         fgm_ep_free(ep);
         return NULL;
     }

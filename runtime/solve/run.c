@@ -75,6 +75,23 @@ fgm_job_infer(fgm_solve_job *job, fgm_model *m, fgm_run_opts *ro, int *ran)
     return st;
 }
 
+fgm_model *
+fgm_solve_open_model(fgm_ir *ir, const fgm_solve_opts *opts, fgm_status *st)
+{
+    fgm_model_opts mo;
+    fgm_model *m = NULL;
+    fgm_status s;
+
+    memset(&mo, 0, sizeof mo);
+    mo.backend = opts->backend;
+    mo.out_dir = opts->out_dir;
+    mo.cc = opts->cc;
+    s = fgm_model_open_ir(ir, &mo, &m, opts->diag, opts->diag_ctx);
+    if (s != FGM_OK && s != FGM_ENOMEM && st)
+        *st = FGM_EUNSUPPORTED;
+    return s == FGM_OK ? m : NULL;
+}
+
 void
 fgm_runner_free(fgm_runner *r)
 {

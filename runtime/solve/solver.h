@@ -73,6 +73,15 @@ fgm_job_expired(fgm_solve_job *job)
 FGM_INTERNAL fgm_status fgm_job_infer(fgm_solve_job *job, fgm_model *m,
                                       fgm_run_opts *ro, int *ran);
 
+/* Opens IR (owned by the model from now on, freed on failure) on the
+ * backend, plugin folder and compiler of OPTS, reporting through
+ * opts->diag.  Returns the model, or NULL: out of memory, or a model
+ * that cannot run on that backend, when *ST (nullable) becomes
+ * FGM_EUNSUPPORTED (what ws_new says). */
+FGM_INTERNAL fgm_model *fgm_solve_open_model(fgm_ir *ir,
+                                             const fgm_solve_opts *opts,
+                                             fgm_status *st);
+
 /* The exact solvers' descriptors (runtime/exact/<name>.c). */
 extern const fgm_solver fgm_solver_backtrack;
 extern const fgm_solver fgm_solver_mrv;
