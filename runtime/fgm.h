@@ -502,6 +502,12 @@ void fgm_csp_free(fgm_csp *csp);
 int fgm_csp_nvars(const fgm_csp *csp);
 int fgm_csp_maxcard(const fgm_csp *csp);
 
+/* GIVEN (CSP's nvars) = the clues of P, a puzzle of CSP's grid
+ * (fgm_puzzle_to_given), and -1 for every variable past the grid, as for
+ * an empty cell (nothing for CSP or GIVEN NULL; every entry -1 for P
+ * NULL). */
+void fgm_puzzle_clues(const fgm_csp *csp, const fgm_puzzle *p, int *given);
+
 /* Whether some factor of CSP weighs the assignments it allows unevenly
  * (evidence or a table with unequal non-zero entries, a Dirichlet prior
  * with unequal pseudo-counts or drawn from twice): then the fraction of

@@ -1259,6 +1259,8 @@ START_TEST(test_null_handles)
         fgm_puzzle_to_given(NULL, NULL);
         fgm_puzzle_to_given(NULL, given);
         fgm_puzzle_to_given(&p, NULL);
+        fgm_puzzle_clues(NULL, &p, given);
+        fgm_puzzle_clues(NULL, NULL, NULL);
         fgm_puzzle_from_solution(NULL, given);
         q = p;
         fgm_puzzle_from_solution(&q, NULL);

@@ -122,7 +122,7 @@ count_solutions(fgm_puzzle_reader *rd, const fgm_csp *csp, long cap,
     fgm_dlx *d = fgm_dlx_new(csp, &st);
     int *given = malloc((size_t)fgm_csp_nvars(csp) * sizeof *given);
     long n = 0, unique = 0;
-    int code = CLI_OK, v;
+    int code = CLI_OK;
     fgm_puzzle p;
 
     if (!d || !given) {
@@ -140,12 +140,9 @@ count_solutions(fgm_puzzle_reader *rd, const fgm_csp *csp, long cap,
         double t0 = fgm_now();
         int complete;
 
-        /* A model's variables past the grid are free: fgm_puzzle_to_given
-         * sets only the grid's (the others were read unset by dlx, which
-         * then counted 0 solutions). */
-        for (v = 0; v < fgm_csp_nvars(csp); v++)
-            given[v] = -1;
-        fgm_puzzle_to_given(&p, given);
+        /* A model's variables past the grid free (fgm_puzzle_to_given
+         * alone left them unset, read by dlx: 0 solutions counted). */
+        fgm_puzzle_clues(csp, &p, given);
         lim.deadline = timeout > 0 ? t0 + timeout * 1e-3 : 0;
         st = fgm_dlx_run(d, given, &lim, &count, NULL, NULL, &nodes);
         if (st != FGM_OK && st != FGM_ETIMEOUT)

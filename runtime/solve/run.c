@@ -184,6 +184,8 @@ fgm_puzzle_clues(const fgm_csp *csp, const fgm_puzzle *p, int *given)
 {
     int v;
 
+    if (!csp || !given)
+        return;
     for (v = 0; v < csp->nvars; v++)
         given[v] = -1;
     fgm_puzzle_to_given(p, given);

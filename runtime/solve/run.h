@@ -33,16 +33,11 @@ FGM_INTERNAL fgm_status fgm_runner_solve(fgm_runner *r, const int *given,
                                          double timeout_ms, int *solution,
                                          fgm_solve_result *res);
 
-/* fgm_puzzle_to_given and fgm_puzzle_from_solution, defined in run.c, are
- * public (fgm.h). */
+/* fgm_puzzle_to_given, fgm_puzzle_from_solution and fgm_puzzle_clues,
+ * defined in run.c, are public (fgm.h). */
 
 /* Whether P fits the grid of CSP's model (fgm_ir_grid): its side, values
  * 0..N.  fgm_solve_puzzle and a batch take no other puzzle. */
 FGM_INTERNAL int fgm_puzzle_fits(const fgm_csp *csp, const fgm_puzzle *p);
-
-/* GIVEN (CSP's nvars) = the clues of P, which fits CSP: -1 for every
- * variable past the grid as for an empty cell. */
-FGM_INTERNAL void fgm_puzzle_clues(const fgm_csp *csp, const fgm_puzzle *p,
-                                   int *given);
 
 #endif /* FGM_RUN_H */
