@@ -474,7 +474,7 @@ cmd_run(cli_args *a)
     fgm_model_opts mo;
     long iters = 0, k;
     int r, code = CLI_OK, n, box, v, assign = 0, nvars, stride = 1, kind;
-    int cap_set = 0;
+    int cap_set = 0, engine;
     fgm_puzzle_reader *rd = NULL;
     FILE *of = NULL;
     char *text = NULL;
@@ -570,17 +570,13 @@ cmd_run(cli_args *a)
     else
         return cli_fail(CLI_EUSAGE, "run: unknown format '%s' (text, csv, "
                         "json)", format);
-    if (strcmp(backend, "exact") == 0)
-        cfg.exact = 1;
-    else if (strcmp(backend, "auto") == 0)
-        mo.backend = FGM_BACKEND_AUTO;
-    else if (strcmp(backend, "compiled") == 0)
-        mo.backend = FGM_BACKEND_COMPILED;
-    else if (strcmp(backend, "interpreted") == 0)
-        mo.backend = FGM_BACKEND_INTERPRETED;
-    else
+    cfg.exact = strcmp(backend, "exact") == 0;
+    engine = fgm_bench_backend_find(backend);   /* auto, compiled, ... */
+    if (engine < 0 && !cfg.exact)
         return cli_fail(CLI_EUSAGE, "run: unknown backend '%s' (auto, "
                         "compiled, interpreted, exact)", backend);
+    if (engine >= 0)
+        mo.backend = (fgm_backend)engine;
     /* A setting of the message passing is refused with exact marginals,
      * not ignored (as `fgm solve` refuses --iters for exact solvers): the
      * user meant something by it.  --algo and --out-dir are let through,

@@ -196,7 +196,7 @@ cmd_solve(cli_args *a)
     long threads = 1, seed = 0, cap = 2, iters = 0, fix = 0, restarts = -1;
     int count = 0, cap_set = 0;
     double timeout = 0;
-    int r, code, n = 0, box = 0;
+    int r, code, n = 0, box = 0, engine;
     fgm_puzzle_reader *rd;
     fgm_ir *ir = NULL;
     fgm_csp *csp;
@@ -306,28 +306,24 @@ cmd_solve(cli_args *a)
     if (count && strcmp(solver_name, "dlx") != 0)
         return cli_fail(CLI_EUSAGE, "solve: --count needs --solver dlx");
     out.backend = out.exact ? "exact" : "auto";
-    if (strcmp(backend, "auto") != 0 && strcmp(backend, "compiled") != 0
-        && strcmp(backend, "interpreted") != 0
-        && strcmp(backend, "exact") != 0)
+    engine = fgm_bench_backend_find(backend);   /* auto, compiled, ... */
+    if (engine < 0 && strcmp(backend, "exact") != 0)
         return cli_fail(CLI_EUSAGE, "solve: unknown backend '%s' (auto, "
                         "compiled, interpreted, exact)", backend);
     if (out.exact) {
         /* The exact solvers search the model directly: they have no
          * compiled or interpreted message schedule. */
-        if (strcmp(backend, "auto") != 0 && strcmp(backend, "exact") != 0)
+        if (engine > FGM_BACKEND_AUTO)
             return cli_fail(CLI_EUSAGE, "solve: solver %s runs on backend "
                             "exact only, not '%s'", solver_name, backend);
-    } else if (strcmp(backend, "exact") == 0) {
-        /* A known backend, just not this solver's: "unknown" misled. */
+    } else if (engine < 0) {
+        /* Backend exact: known, just not this solver's ("unknown"
+         * misled). */
         return cli_fail(CLI_EUSAGE, "solve: backend exact is the exact "
                         "solvers'; %s runs on auto, compiled or interpreted",
                         solver_name);
-    } else if (strcmp(backend, "auto") == 0) {
-        so.backend = FGM_BACKEND_AUTO;
-    } else if (strcmp(backend, "compiled") == 0) {
-        so.backend = FGM_BACKEND_COMPILED;
     } else {
-        so.backend = FGM_BACKEND_INTERPRETED;   /* the last known name */
+        so.backend = (fgm_backend)engine;
     }
     so.iterations = (int)iters;
     so.fix_per_round = (int)fix;
