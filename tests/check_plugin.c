@@ -606,6 +606,18 @@ START_TEST(test_stale)
 }
 END_TEST
 
+/* Into WANT: the reason a plugin SO of build id HAVE is stale where the
+ * runtime's build id is NEED. */
+static void
+stale_build_message(char *want, size_t size, const char *so, uint64_t have,
+                    uint64_t need)
+{
+    snprintf(want, size, "%s: stale (written by another build of fgm, with "
+             "other compiler flags or for another CPU: %016llx, this one "
+             "has %016llx)", so, (unsigned long long)have,
+             (unsigned long long)need);
+}
+
 /* Same IR, written by a build of fgm with other kernels or another
  * generator (the build id differs): rebuilt, not trusted. */
 START_TEST(test_other_build)
@@ -620,11 +632,8 @@ START_TEST(test_other_build)
     ck_assert_int_eq(fgm_plugin_open(so, HASH_A, &p, why, sizeof why),
                      FGM_ESTALE);
     ck_assert_ptr_null(p);
-    snprintf(want, sizeof want, "%s: stale (written by another build of fgm, "
-             "with other compiler flags or for another CPU: %016llx, this "
-             "one has %016llx)",
-             so, (unsigned long long)fx.build_id,
-             (unsigned long long)fgm_plugin_build_id());
+    stale_build_message(want, sizeof want, so, fx.build_id,
+                        fgm_plugin_build_id());
     ck_assert_str_eq(why, want);
     check_rebuilds(tdir, want);
 }
@@ -663,10 +672,7 @@ START_TEST(test_other_flags)
     ck_assert_msg(other != plain, "the flags change the build id");
     ck_assert_int_eq(fgm_plugin_open(so, HASH_A, &p, why, sizeof why),
                      FGM_ESTALE);
-    snprintf(want, sizeof want, "%s: stale (written by another build of fgm, "
-             "with other compiler flags or for another CPU: %016llx, this "
-             "one has %016llx)",
-             so, (unsigned long long)plain, (unsigned long long)other);
+    stale_build_message(want, sizeof want, so, plain, other);
     ck_assert_str_eq(why, want);
     check_rebuilds(tdir, want);     /* built with -O1 */
 
