@@ -523,6 +523,81 @@ fgm_model_marginal(const fgm_model *m, int v, double *out)
     return FGM_OK;
 }
 
+/* Whether every value of V is ruled out after the last run: a zero in its
+ * unary vector, or some incoming factor message at the floor there. */
+static int
+all_ruled_out(const fgm_model *m, int v)
+{
+    const fgm_sched *s = m->sched;
+    const double *u = m->st.unary + (size_t)v * (size_t)s->stride;
+    int x, j, out;
+
+    for (x = 0; x < s->card[v]; x++) {
+        out = !(u[x] > 0.0);
+        for (j = s->var_edge_off[v]; !out && j < s->var_edge_off[v + 1]; j++)
+            out = m->st.msg[(size_t)s->var_edges[j] * (size_t)s->stride + x]
+                  <= FGM_K_FLOOR;
+        if (!out)
+            return 0;
+    }
+    return 1;
+}
+
+/* The value of V's belief when it is a point mass (one nonzero entry),
+ * else -1. */
+static int
+point_mass_value(const fgm_model *m, int v)
+{
+    const double *b = m->st.belief + (size_t)v * (size_t)m->sched->stride;
+    int x, at = -1;
+
+    for (x = 0; x < m->sched->card[v]; x++)
+        if (b[x] != 0.0) {
+            if (at >= 0)
+                return -1;
+            at = x;
+        }
+    return at;
+}
+
+/* The first variable of a native alldiff factor F whose point-mass belief
+ * takes the value of another's, or -1.  The operator sends no message to
+ * a point mass (runtime/ops/alldiff.h), so such a clash shows in no
+ * message. */
+static int
+alldiff_clash(const fgm_model *m, const fgm_sched_factor *f)
+{
+    const int *vars = m->sched->edge_var + f->edge;
+    int i, j, x;
+
+    for (i = 0; i < f->arity; i++) {
+        x = point_mass_value(m, vars[i]);
+        for (j = i + 1; x >= 0 && j < f->arity; j++)
+            if (point_mass_value(m, vars[j]) == x)
+                return vars[i] < vars[j] ? vars[i] : vars[j];
+    }
+    return -1;
+}
+
+int
+fgm_model_contradiction(const fgm_model *m)
+{
+    int v, f, found = -1;
+
+    if (!m || !m->ran)
+        return -1;
+    for (v = 0; v < m->sched->nvars && found < 0; v++)
+        if (all_ruled_out(m, v))
+            found = v;
+    for (f = 0; f < m->sched->nfactors; f++)
+        if (m->sched->factors[f].op == FGM_OP_ALLDIFF) {
+            v = alldiff_clash(m, &m->sched->factors[f]);
+            if (v >= 0 && (found < 0 || v < found))
+                found = v;
+        }
+    return found;
+}
+
 int
 fgm_model_argmax(const fgm_model *m, int v)
 {

@@ -307,6 +307,26 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
     return ok;
 }
 
+/* Says on stderr when the run of observation K left a variable no value
+ * (fgm_model_contradiction): its marginal, printed as any other, is no
+ * posterior, and the exact backend refuses such observations outright. */
+static void
+warn_contradiction(const fgm_model *model, long k)
+{
+    char name[FGM_IR_MAXNAME + 64];
+    int v = fgm_model_contradiction(model);
+
+    if (v < 0)
+        return;
+    fprintf(stderr, "fgm: run: warning: observation %ld: the run left %s "
+            "no value the factors allow, so its marginal is no posterior: "
+            "the observations contradict the model, or %s reached a "
+            "contradiction of its own (--backend exact tells which on a "
+            "small model)\n", k,
+            fgm_ir_var_name(fgm_model_ir(model), v, name, sizeof name),
+            fgm_ir_algo(fgm_model_ir(model)));
+}
+
 /* Runs the engine on the current observations and prints observation K;
  * STRIDE is at least every domain and every Dirichlet vector. */
 static int
@@ -341,6 +361,7 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k)
              st == FGM_ETIMEOUT ? " (incomplete: timeout reached)" : "");
     print_result(ir, cfg->fmt, k, m, post, stride, text,
                  st == FGM_ETIMEOUT);
+    warn_contradiction(model, k);
     free(m);
     free(post);
     return CLI_OK;

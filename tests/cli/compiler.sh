@@ -101,6 +101,24 @@ expect_out "^x\[0\] 0\.833333 0\.166667$" "x[0] = 0 has probability E[p0] = 5/6"
 expect_exit 0 "exact 9x9" -- "$FGM" run models/sudoku.fgm --backend exact --observe puzzles/seed000.txt
 expect_out "^# observation 3: exact \(dancing links\), solutions=1$" "9x9 by Dancing Links"
 
+# Observations the model forbids: the exact backend refuses them; EP and
+# BP print marginals (x says 0 for sure) but warn that they are no
+# posterior, naming the variable; consistent ones bring no warning.
+printf '%s\n' 'model clash' 'var x in 0..2' 'var y in 0..2' 'var z in 0..2' \
+    'x != y' 'y != z' 'evidence x = [1, 0, 0]' >"$TMP/clash.fgm"
+cp "$TMP/clash.fgm" "$TMP/fine.fgm"
+echo 'evidence y = [1, 0, 0]' >>"$TMP/clash.fgm"
+echo 'evidence y = [0, 1, 0]' >>"$TMP/fine.fgm"
+expect_exit 1 "exact, contradiction" -- "$FGM" run "$TMP/clash.fgm" --backend exact
+expect_err "no consistent assignment" "exact refuses a contradiction"
+for a in ep bp-sum bp-max; do
+    expect_exit 0 "$a, contradiction" -- "$FGM" run "$TMP/clash.fgm" --backend interpreted --algo $a
+    expect_err "warning: observation 0: the run left x no value the factors allow" "$a warns of a contradiction"
+    expect_out "^x 1 0 0$" "$a still prints the marginals"
+    expect_exit 0 "$a, no contradiction" -- "$FGM" run "$TMP/fine.fgm" --backend interpreted --algo $a
+    grep -q warning "$TMP/err" && fail "$a warns without a contradiction: $(cat "$TMP/err")"
+done
+
 # Hostile input: exit 1 with a message, never a crash or a hang.
 hostile() {     # DESCRIPTION FILE
     timeout 60 "$FGM" dump "$2" >"$TMP/out" 2>"$TMP/err"
