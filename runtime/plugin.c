@@ -306,7 +306,7 @@ compiler_argv(const char *cc, const char *tmp, const char *c_path,
     max = strlen(cc) / 2 + 1;
     *words = line;
     argv = malloc((max + 11) * sizeof *argv);
-    if (!*words || !argv) {
+    if (!argv) {
         free(*words);
         free(argv);
         *words = NULL;
