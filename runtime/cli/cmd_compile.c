@@ -37,7 +37,7 @@ int
 cmd_compile(cli_args *a)
 {
     const char *model = NULL, *algo = NULL, *out = NULL, *emit_c = NULL;
-    const char *out_dir = "generated", *val, *defines[64];
+    const char *out_dir = NULL, *val, *defines[64];
     int ndefines = 0;
     fgm_model_opts mo;
     fgm_model *m = NULL;
@@ -92,6 +92,13 @@ cmd_compile(cli_args *a)
         /* '-' would have been a plugin file named '-'. */
         return cli_fail(CLI_EUSAGE, "compile: -o names the plugin file; a "
                         "plugin cannot go to standard output");
+    if (out_dir && (out || emit_c))
+        /* Those name their files themselves; the folder was ignored. */
+        return cli_fail(CLI_EUSAGE, "compile: --out-dir is where the "
+                        "plugin cache goes, which %s bypasses: give one or "
+                        "the other", out ? "-o" : "--emit-c");
+    if (!out_dir)
+        out_dir = "generated";
     if (out && emit_c && same_file(out, emit_c))
         /* The plugin would be renamed over the C just written. */
         return cli_fail(CLI_EUSAGE, "compile: -o and --emit-c name the "
