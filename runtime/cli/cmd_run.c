@@ -74,11 +74,13 @@ print_vector(out_format fmt, long k, const char *kind, const char *name,
 /* Prints the marginals M (nvars x stride) and, when POST is not NULL, the
  * Dirichlet posteriors (ndirichlet x stride) of observation K.  INFO goes
  * on its header (text, JSON); CSV has none, so an INCOMPLETE result says
- * INFO on stderr instead of passing for a complete one. */
+ * INFO on stderr instead of passing for a complete one.  CLASH names the
+ * variable the run left no value (warn_contradiction), or is NULL; JSON
+ * records it in the observation's object. */
 static void
 print_result(const fgm_ir *ir, out_format fmt, long k, const double *m,
              const double *post, int stride, const char *info,
-             int incomplete)
+             int incomplete, const char *clash)
 {
     char name[FGM_IR_MAXNAME + 64];
     fgm_array_info ai;
@@ -108,7 +110,9 @@ print_result(const fgm_ir *ir, out_format fmt, long k, const double *m,
                      1, post + (size_t)v * (size_t)stride, ai.card,
                      &first);
     }
-    if (fmt == FMT_JSON)
+    if (fmt == FMT_JSON && clash)
+        printf("}, \"contradiction\": \"%s\"}", clash);
+    else if (fmt == FMT_JSON)
         printf("}}");
 }
 
@@ -309,22 +313,22 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
 
 /* Says on stderr when the run of observation K left a variable no value
  * (fgm_model_contradiction): its marginal, printed as any other, is no
- * posterior, and the exact backend refuses such observations outright. */
-static void
-warn_contradiction(const fgm_model *model, long k)
+ * posterior, and the exact backend refuses such observations outright.
+ * Returns that variable's name in NAME (SIZE bytes), or NULL. */
+static const char *
+warn_contradiction(const fgm_model *model, long k, char *name, size_t size)
 {
-    char name[FGM_IR_MAXNAME + 64];
     int v = fgm_model_contradiction(model);
 
     if (v < 0)
-        return;
+        return NULL;
+    fgm_ir_var_name(fgm_model_ir(model), v, name, size);
     fprintf(stderr, "fgm: run: warning: observation %ld: the run left %s "
             "no value the factors allow, so its marginal is no posterior: "
             "the observations contradict the model, or %s reached a "
             "contradiction of its own (--backend exact tells which on a "
-            "small model)\n", k,
-            fgm_ir_var_name(fgm_model_ir(model), v, name, sizeof name),
-            fgm_ir_algo(fgm_model_ir(model)));
+            "small model)\n", k, name, fgm_ir_algo(fgm_model_ir(model)));
+    return name;
 }
 
 /* Runs the engine on the current observations and prints observation K;
@@ -339,7 +343,8 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k)
     fgm_run_opts ro = cfg->ro;
     fgm_run_info info;
     fgm_status st;
-    char text[192];
+    char text[192], name[FGM_IR_MAXNAME + 64];
+    const char *clash;
 
     if (!m || !post) {
         free(m);
@@ -359,9 +364,9 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k)
              fgm_ir_algo(ir), info.sweeps, info.sweeps == 1 ? "" : "s",
              info.change, info.ms,
              st == FGM_ETIMEOUT ? " (incomplete: timeout reached)" : "");
+    clash = warn_contradiction(model, k, name, sizeof name);
     print_result(ir, cfg->fmt, k, m, post, stride, text,
-                 st == FGM_ETIMEOUT);
-    warn_contradiction(model, k);
+                 st == FGM_ETIMEOUT, clash);
     free(m);
     free(post);
     return CLI_OK;
@@ -418,7 +423,7 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         return cli_fail(CLI_EINPUT, "run: observation %ld: no solution "
                         "found before the cap or the deadline", k);
     }
-    print_result(ir, cfg->fmt, k, m, NULL, stride, text, incomplete);
+    print_result(ir, cfg->fmt, k, m, NULL, stride, text, incomplete, NULL);
     free(m);
     return CLI_OK;
 }

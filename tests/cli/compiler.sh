@@ -115,6 +115,8 @@ for a in ep bp-sum bp-max; do
     expect_exit 0 "$a, contradiction" -- "$FGM" run "$TMP/clash.fgm" --backend interpreted --algo $a
     expect_err "warning: observation 0: the run left x no value the factors allow" "$a warns of a contradiction"
     expect_out "^x 1 0 0$" "$a still prints the marginals"
+    expect_exit 0 "$a, contradiction, JSON" -- "$FGM" run "$TMP/clash.fgm" --backend interpreted --algo $a --format json
+    expect_out '"alpha": \{\}, "contradiction": "x"\}\]$' "$a's JSON names the variable"
     expect_exit 0 "$a, no contradiction" -- "$FGM" run "$TMP/fine.fgm" --backend interpreted --algo $a
     grep -q warning "$TMP/err" && fail "$a warns without a contradiction: $(cat "$TMP/err")"
 done
