@@ -147,6 +147,19 @@ dispatch(cli_args *a, int help)
     return usage(stderr);
 }
 
+/* Whether an argument after the command, before any "--", asks for help
+ * (`fgm solve puzzles.txt --help` as `fgm solve --help`). */
+static int
+asks_help(int argc, char **argv)
+{
+    int i;
+
+    for (i = 2; i < argc && strcmp(argv[i], "--") != 0; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            return 1;
+    return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -164,9 +177,8 @@ main(int argc, char **argv)
     a.i = 2;
     a.cmd = cmd;
     a.operands = 0;
-    /* `fgm COMMAND --help`: the command's usage, on stdout, exit 0. */
-    if (argc == 3 && (strcmp(argv[2], "--help") == 0
-                      || strcmp(argv[2], "-h") == 0)) {
+    /* `fgm COMMAND ... --help`: the command's usage, on stdout, exit 0. */
+    if (asks_help(argc, argv)) {
         int code = dispatch(&a, 1);
 
         if (code >= 0)

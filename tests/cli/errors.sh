@@ -33,6 +33,12 @@ for c in solve bench compile run generate dump graph; do
     expect_exit 0 "$c --help" -- "$FGM" $c --help
     expect_out "^usage: fgm $c" "$c --help prints its usage"
 done
+# --help among other arguments asks for help too (it was an unknown
+# option); after "--" it is an operand.
+expect_exit 0 "solve FILE --help" -- "$FGM" solve puzzles/seed003.txt --solver dlx --help
+expect_out "^usage: fgm solve" "solve FILE --help prints its usage"
+expect_exit 1 "solve -- --help" -- "$FGM" solve -- --help
+expect_err "help" "after --, --help is a file name"
 # list takes no arguments, but --help is still a request for its usage.
 expect_exit 0 "list --help" -- "$FGM" list --help
 expect_out "^usage: fgm list$" "list --help prints its usage"
