@@ -153,7 +153,8 @@ check_skip(const double *q, int n, int k, const double *got, int max_product,
            double *work)
 {
     double part[MAXK * MAXK];
-    unsigned char skip[MAXK];
+    unsigned char skip[MAXK] = { 0 };   /* zeroed for GCC -O1, which cannot
+                                         * see that only N entries are read */
     int i, j;
 
     for (i = 0; i < n; i++)
