@@ -32,15 +32,12 @@ word_of(const fgmc_node *e, char *buf, size_t size)
 {
     char a[64], b[64];
 
-    if (e->kind == N_REF && e->nkids == 0) {
-        snprintf(buf, size, "%s", e->name);
-        return 1;
-    }
+    /* A word too long for BUF is no word of ours (none has 64 bytes). */
+    if (e->kind == N_REF && e->nkids == 0)
+        return snprintf(buf, size, "%s", e->name) < (int)size;
     if (e->kind == N_SUB && word_of(e->a, a, sizeof a)
-        && word_of(e->b, b, sizeof b)) {
-        snprintf(buf, size, "%s-%s", a, b);
-        return 1;
-    }
+        && word_of(e->b, b, sizeof b))
+        return snprintf(buf, size, "%s-%s", a, b) < (int)size;
     return 0;
 }
 

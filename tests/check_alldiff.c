@@ -173,8 +173,11 @@ check_skip(const double *q, int n, int k, const double *got, int max_product,
 static void
 check_sum(gsl_rng *r, int n, int k, int trial)
 {
-    double q[MAXK * MAXK], got[MAXK * MAXK], work[2 << MAXK];
-    long double want[MAXK * MAXK];
+    /* Zeroed for GCC -O3, whose -Wmaybe-uninitialized cannot see
+     * random_matrix and the kernels fill the N x K entries read. */
+    double q[MAXK * MAXK] = { 0 }, got[MAXK * MAXK] = { 0 };
+    double work[2 << MAXK];
+    long double want[MAXK * MAXK] = { 0 };
 
     random_matrix(r, n, k, q);
     fgm_k_alldiff_sum_minors(q, n, k, got, work, NULL);
@@ -193,11 +196,13 @@ END_TEST
 static void
 check_max(gsl_rng *r, int n, int k, int trial)
 {
-    double q[MAXK * MAXK], got[MAXK * MAXK], each[MAXK * MAXK];
-    /* Zeroed only to quiet GCC's -Wmaybe-uninitialized through the
-     * const parameters of fgm_k_alldiff_assign. */
+    /* Zeroed only to quiet GCC's -Wmaybe-uninitialized (-O2 through
+     * the const parameters of fgm_k_alldiff_assign, -O3 through
+     * random_matrix and the kernels). */
+    double q[MAXK * MAXK] = { 0 }, got[MAXK * MAXK] = { 0 };
+    double each[MAXK * MAXK] = { 0 };
     double work[FGM_K_ALLDIFF_MAX_WORK(MAXK)] = { 0 };
-    long double want[MAXK * MAXK];
+    long double want[MAXK * MAXK] = { 0 };
     int j;
 
     random_matrix(r, n, k, q);
