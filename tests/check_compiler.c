@@ -308,8 +308,10 @@ START_TEST(test_extreme_weights)
     static const char *const texts[] = {
         "var x in 1..3\nevidence x = [1e308, 1e308, 1]\n",
         "var x in 1..3\nevidence x = [1e-310, 1e-310, 0]\n",
-        "var x in 1..3\nvar y in 1..3\n"
-        "table (x, y) = [[1e308, 1e308, 1], [1, 1, 1], [1, 1, 1]]\n",
+        /* Parenthesized: one string on two lines (clang warns of a
+         * missing comma otherwise). */
+        ("var x in 1..3\nvar y in 1..3\n"
+         "table (x, y) = [[1e308, 1e308, 1], [1, 1, 1], [1, 1, 1]]\n"),
     };
     static const double want[3][3] = {
         { 0.5, 0.5, 0.0 }, { 0.5, 0.5, 0.0 }, { 1.0, 0.0, 0.0 },
@@ -878,8 +880,8 @@ START_TEST(test_huge_sizes)
     static const char *const texts[] = {
         "var x[100000][100000] in 1..2\n",
         "var x[2] in 1..2\nx[0] != x[1] for i in 0..9223372036854775807\n",
-        "var x[2] in 1..2\nfix x[0] = 1 for i in 0..999999999999, "
-        "j in 0..999999999999\n",
+        ("var x[2] in 1..2\nfix x[0] = 1 for i in 0..999999999999, "
+         "j in 0..999999999999\n"),
         "const A = -9223372036854775807 - 1\nconst B = -A\n",
         "const A = -9223372036854775807 - 1\nconst B = A / -1\n",
         "var x[2] in 1..2\nevidence x[0] = [1e999, 1]\n",
