@@ -18,6 +18,19 @@ fgm_k_dirichlet_pinned(const fgm_state *st, int v, int d)
     return st->pinned[v] && st->dir_point[d];
 }
 
+/* Whether the K live entries of Q (x's cavity) are all equal. */
+FGM_K_HOT int
+fgm_k_dirichlet_flat(const fgm_v4 *q, int k)
+{
+    double q0 = fgm_v_lane(q[0], 0);
+    int i;
+
+    for (i = 1; i < k; i++)
+        if (fgm_v_lane(q[i / FGM_K_LANES], i % FGM_K_LANES) != q0)
+            return 0;
+    return 1;
+}
+
 /* Message of "x ~ Discrete(p)" to x when p is a Dirichlet node (EP).
  *
  * The cavity of p is Dir(a), a = posterior - this factor's pseudo-count
@@ -30,6 +43,13 @@ fgm_k_dirichlet_pinned(const fgm_state *st, int v, int d)
  *     sum_j E[p_j^2] = M2, giving the precision
  *     s = (1 - M2) / (M2 - sum_j m_j^2) and a' = s m (Minka 2000,
  *     "Estimating a Dirichlet distribution"; Minka and Lafferty 2002).
+ * When x's cavity is uniform (a draw nothing else constrains, or any
+ * draw before the first messages reach it), the tilted distribution is
+ * Dir(a) itself -- sum_v a_v Dir(a + e_v) / sum(a) = Dir(a) -- so p gets
+ * no pseudo-counts from it, exactly, under either projection (Infer.NET's
+ * DiscreteFromDirichletOp skips a uniform sample message likewise); the
+ * mean projection would otherwise count the unobserved draw as one
+ * observation (dice.fgm with no rolls: 4.33 a face instead of 1).
  * A point-mass prior (a clue) sends its vector and is not updated.
  * POST, MSGP: p's posterior and this factor's message to p (K each); PRIOR
  * and POINT: p's prior.  Returns the largest change of the x message. */
@@ -80,7 +100,12 @@ fgm_k_dirichlet(fgm_state *st, int e, int v, int d, int g, int stride, int k,
          * normalized, is w -- unless the message's floor (FGM_K_FLOOR)
          * bites, which takes a > 1e18 (cav >= 1e-12). */
         w_is_belief = a < 1e17;
-        if (mean_square) {
+        if (fgm_k_dirichlet_flat(q, k)) {
+            for (c = 0; c < nc; c++) {
+                fgm_v_store(post + c * FGM_K_LANES, cav[c]);
+                fgm_v_store(mp + c * FGM_K_LANES, fgm_v_zero());
+            }
+        } else if (mean_square) {
             fgm_v4 m2 = fgm_v_zero(), sm2 = fgm_v_zero(), mean, c1, t2;
             fgm_v4 a1 = fgm_v_splat(a + 1.0);
             fgm_v4 a12 = fgm_v_splat((a + 1.0) * (a + 2.0));
