@@ -331,6 +331,28 @@ warn_contradiction(const fgm_model *model, long k, char *name, size_t size)
     return name;
 }
 
+/* Whether puzzle lines can observe IR's grid: a puzzle's symbols 1..N
+ * (0 and '.' being empty cells) are read as the grid's values 1..N, the
+ * labels an assignment line or a fix string would give, only when the
+ * grid's labels are 1..N.  Otherwise ('in 0..2': symbol 1 would have been
+ * the value 0) says so at line LINE of PATH. */
+static int
+grid_labels_ok(const fgm_ir *ir, const char *path, long line)
+{
+    char name[FGM_IR_MAXNAME];
+    fgm_array_info ai;
+
+    if (fgm_ir_array_info(ir, fgm_ir_var_array(ir, 0), &ai) != FGM_OK
+        || ai.lo == 1)
+        return 1;
+    snprintf(name, sizeof name, "%s", ai.name);
+    cli_fail(CLI_EINPUT, "%s:%ld: error: a puzzle line gives the symbols "
+             "1..%d, but %s takes the values %d..%d: write its values on "
+             "an assignment line instead ('%s = ...', '.' for a free cell)",
+             path, line, ai.card, name, ai.lo, ai.lo + ai.card - 1, name);
+    return 0;
+}
+
 /* Runs the engine on the current observations and prints observation K;
  * STRIDE is at least every domain and every Dirichlet vector. */
 static int
@@ -661,6 +683,10 @@ cmd_run(cli_args *a)
             snprintf(where, sizeof where, "%s:%ld: error: a line without "
                      "'=' is a puzzle, but ", shown, first_line);
             code = cli_no_grid(where, model);
+            goto done;
+        }
+        if (!assign && !grid_labels_ok(ir, shown, first_line)) {
+            code = CLI_EINPUT;
             goto done;
         }
         if (!assign) {

@@ -141,6 +141,18 @@ printf 'var x[13] in 1..12\nx[i] != x[j] for i in 0..11, j in i+1..12\n' > "$TMP
 expect_exit 1 "enumeration deadline, no leaf" -- timeout 30 "$FGM" run "$TMP/pigeons.fgm" --backend exact --timeout-ms 200
 expect_err "no solution found before the cap or the deadline" "enumeration deadline, no leaf"
 
+# Puzzle symbols 1..N are the values 1..N: on a grid of 0..2 they would
+# have been read as the 1st..3rd values (symbol 1 = label 0), unlike an
+# assignment line's labels; refused with the way to say it.
+printf '%s\n' 'var g[3][3] in 0..2' 'alldiff g[i][*] for i in 0..2' \
+    'alldiff g[*][j] for j in 0..2' >"$TMP/lat0.fgm"
+printf '12.......\n' >"$TMP/lat0.txt"
+expect_exit 1 "puzzle on a 0-based grid" -- "$FGM" run "$TMP/lat0.fgm" --backend exact --observe "$TMP/lat0.txt"
+expect_err "lat0.txt:1: error: a puzzle line gives the symbols 1..3, but g takes the values 0..2" "puzzle on a 0-based grid"
+printf 'g = 1 2 . . . . . . .\n' >"$TMP/lat0.obs"
+expect_exit 0 "assignment on a 0-based grid" -- "$FGM" run "$TMP/lat0.fgm" --backend exact --observe "$TMP/lat0.obs"
+expect_out '^g\[0\]\[0\] 0 1 0$' "labels on an assignment line"
+
 # -o and --emit-c name their files: --out-dir beside them (ignored
 # before) is a usage error, and nothing is written.
 expect_exit 2 "compile -o --out-dir" -- "$FGM" compile models/dice.fgm -o "$TMP/od.so" --out-dir "$TMP/od"
