@@ -629,7 +629,7 @@ typedef struct fgm_batch_opts {
 } fgm_batch_opts;
 
 /* Reads puzzles from R until its end and solves them.  Memory stays bounded
- * (a few chunks in flight) whatever the input length.  SOPTS->diag may be
+ * (a few chunks in flight) whatever the input length.  OPTS->sopts->diag may be
  * called from the worker threads, one call at a time.  A puzzle that does
  * not fit the grid of the CSP's model (see fgm_solve_puzzle) is emitted
  * with res.status FGM_EINVAL, unsolved.  Returns FGM_OK at the

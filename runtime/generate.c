@@ -116,8 +116,9 @@ complete(filler *f)
     return 0;
 }
 
-/* Fills GRID (n*n) with a random full grid.  Returns FGM_OK, or
- * FGM_ETIMEOUT when DEADLINE (0: none) passed first. */
+/* Fills F->grid (n*n) with a random full grid, counting the fresh starts
+ * in *RESTARTS.  Returns FGM_OK, or FGM_ETIMEOUT when DEADLINE (0: none)
+ * passed first. */
 static fgm_status
 fill_grid(filler *f, double deadline, int *restarts)
 {

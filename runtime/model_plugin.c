@@ -11,7 +11,7 @@
 #include "plugin.h"
 #include "../compiler/codegen.h"
 
-/* Whether DESC was built for exactly the state layout of schedule S. */
+/* Whether descriptor D was built for exactly the state layout of schedule S. */
 static int
 fits(const fgm_plugin_desc *d, const fgm_sched *s)
 {

@@ -127,7 +127,7 @@ report(const fgm_puzzle_reader *r, long line, const char *fmt, ...)
     fgm_diagf(r->diag, r->ctx, "%s:%ld: error: %s", r->name, line, msg);
 }
 
-/* Appends the symbols of ROW (LEN of them, parsed) to G as row g->rows. */
+/* Appends the symbols of ROW (g->n of them, parsed) to G as row g->rows. */
 static void
 put_row(grid *g, const unsigned char *row)
 {
@@ -165,8 +165,9 @@ parse_symbols(const fgm_puzzle_reader *r, const char *s, const int *cols,
     return 1;
 }
 
-/* Compacts LINE into symbols (dropping spaces and, when BOXED, '|'),
- * recording each symbol's 1-based column.  Returns the symbol count. */
+/* Compacts LINE into symbols (dropping spaces, tabs and '|'), writing the
+ * first MAX to OUT and each one's 1-based column to COLS.  Returns the
+ * symbol count, which may exceed MAX. */
 static int
 compact(const char *line, char *out, int *cols, int max)
 {
@@ -199,10 +200,7 @@ is_rule(const char *line)
     return dash;
 }
 
-/* A boxed row written with fixed-width cells and spaces for empties
- * (notebook 000): "| 9     2 |       5 | 4     3 |".  Splits on '|' into
- * box segments and each segment into equal-width cells.  Returns the cell
- * count written to OUT/COLS, or -1 if the row has no such layout. */
+/* Whether the LEN bytes at P are all spaces or tabs. */
 static int
 blank_span(const char *p, int len)
 {
@@ -214,6 +212,10 @@ blank_span(const char *p, int len)
     return 1;
 }
 
+/* A boxed row written with fixed-width cells and spaces for empties
+ * (notebook 000): "| 9     2 |       5 | 4     3 |".  Splits on '|' into
+ * box segments and each segment into equal-width cells.  Returns the cell
+ * count written to OUT/COLS, or -1 if the row has no such layout. */
 static int
 fixed_width_row(const char *line, char *out, int *cols, int max)
 {

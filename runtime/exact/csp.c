@@ -267,7 +267,7 @@ fgm_csp_init_domains(const fgm_csp *csp, const int *given, fgm_dom *dom)
     return 1;
 }
 
-/* Whether the table factor at IR index FI has a nonzero tuple compatible
+/* Whether the table factor F of IR has a nonzero tuple compatible
  * with the per-variable value sets given by SETS (indexed by scope
  * position).  Walks the table in row-major order. */
 static int
@@ -280,7 +280,7 @@ table_has_support(const fgm_ir *ir, const fgm_ir_factor *f,
     long pos = 0;
 
     if (a > 64)
-        return 1;   /* too wide to check here; verify() still checks it */
+        return 1;   /* too wide to check here; fgm_csp_verify checks it */
     for (i = 0; i < a; i++)
         idx[i] = 0;
     for (;;) {

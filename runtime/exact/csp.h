@@ -72,9 +72,9 @@ FGM_INTERNAL int fgm_csp_init_domains(const fgm_csp *csp, const int *given,
 FGM_INTERNAL int fgm_csp_consistent(const fgm_csp *csp, const int *assign,
                                     int v, int val);
 
-/* Whether the table factor TABLES[T] has a nonzero tuple that agrees with
- * DOM on every variable of its scope. With ASSIGN != NULL, uses assigned
- * values where ASSIGN >= 0 and v = VAL for variable V (V = -1: none). */
+/* Whether the table factor csp->tables[T] has a nonzero tuple that agrees
+ * with DOM on every variable of its scope, reading v = VAL instead of
+ * DOM[V] for variable V (V = -1: none). */
 FGM_INTERNAL int fgm_csp_table_supported(const fgm_csp *csp, int t,
                                          const fgm_dom *dom, int v, int val);
 

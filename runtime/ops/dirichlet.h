@@ -37,10 +37,11 @@ fgm_k_dirichlet_flat(const fgm_v4 *q, int k)
  * message; the message to x is its mean a / sum(a).  The message back to p
  * projects the tilted distribution sum_v w(v) Dir(a + e_v), with
  * w(v) ~ q(v) a_v and q x's cavity, onto one Dirichlet:
- *   PROJECTION_MEAN: keep the total sum(a) + 1 and match the mean, which
- *     gives a' = a + w (Infer.NET's default; exact when x is observed);
- *   PROJECTION_MEAN_SQUARE: match the mean m and the mean square
- *     sum_j E[p_j^2] = M2, giving the precision
+ *   FGM_PROJECTION_MEAN (MEAN_SQUARE 0): keep the total sum(a) + 1 and
+ *     match the mean, which gives a' = a + w (Infer.NET's default; exact
+ *     when x is observed);
+ *   FGM_PROJECTION_MEAN_SQUARE (MEAN_SQUARE 1): match the mean m and the
+ *     mean square sum_j E[p_j^2] = M2, giving the precision
  *     s = (1 - M2) / (M2 - sum_j m_j^2) and a' = s m (Minka 2000,
  *     "Estimating a Dirichlet distribution"; Minka and Lafferty 2002).
  * When x's cavity is uniform (a draw nothing else constrains, or any
@@ -50,9 +51,12 @@ fgm_k_dirichlet_flat(const fgm_v4 *q, int k)
  * DiscreteFromDirichletOp skips a uniform sample message likewise); the
  * mean projection would otherwise count the unobserved draw as one
  * observation (dice.fgm with no rolls: 4.33 a face instead of 1).
- * A point-mass prior (a clue) sends its vector and is not updated.
- * POST, MSGP: p's posterior and this factor's message to p (K each); PRIOR
- * and POINT: p's prior.  Returns the largest change of the x message. */
+ * A point-mass prior (a clue), or EP 0 (BP), sends the prior's mean and
+ * p is not updated.
+ * E, V: x's edge and variable; D: p's node (its posterior and prior are
+ * row D of st->dir_post and st->dir_prior, K each); G: this factor's row
+ * of st->dir_msg, its message to p.  SCRATCH is unused.  Returns the
+ * largest change of the x message. */
 FGM_K_HOT double
 fgm_k_dirichlet(fgm_state *st, int e, int v, int d, int g, int stride, int k,
                 int ep, int mean_square, double *scratch)
