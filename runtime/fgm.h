@@ -323,8 +323,9 @@ fgm_status fgm_compile_string(const char *text, const char *name,
 
 /* ------------------------------------------------------------------------
  * Models: load, observe, infer, read marginals (Infer.NET's
- * ObservedValue / Execute / Marginal).  A model is compiled once; every
- * run resets the messages, so one model serves any number of puzzles.
+ * ObservedValue / Execute / Marginal).  A model is compiled once; a run
+ * resets the messages (unless fgm_run_opts.warm), so one model serves any
+ * number of puzzles.
  * ---------------------------------------------------------------------- */
 
 typedef struct fgm_model fgm_model;
@@ -389,8 +390,8 @@ typedef struct fgm_run_info {
     double ms;                 /* wall time of the run */
 } fgm_run_info;
 
-/* Compiles the model file PATH (with OPTS->defines-free defaults) and opens
- * it: the usual entry point.  Diagnostics (file:line:col) go to DIAG.
+/* Compiles the model file PATH (default fgm_compile_opts: no defines) and
+ * opens it with OPTS: the usual entry point.  Diagnostics (file:line:col) go to DIAG.
  * Returns FGM_OK and *OUT, or an error status. */
 fgm_status fgm_model_open(const char *path, const fgm_model_opts *opts,
                           fgm_model **out, fgm_diag_fn diag, void *ctx);
@@ -458,7 +459,8 @@ fgm_status fgm_model_observe_clue(fgm_model *m, int v, int value);
 /* Clears every observation (nothing for M NULL). */
 void fgm_model_clear(fgm_model *m);
 
-/* Runs inference from fresh messages.  OPTS and INFO may be NULL.
+/* Runs inference from fresh messages, or with OPTS->warm from the last
+ * run's (when there was one).  OPTS and INFO may be NULL.
  * Returns FGM_OK, FGM_ETIMEOUT when OPTS->deadline stopped it (INFO and
  * the readers below then hold what its sweeps reached), or FGM_EINVAL,
  * running nothing, for M NULL or OPTS out of range: iterations < 0 or
@@ -467,7 +469,7 @@ void fgm_model_clear(fgm_model *m);
 fgm_status fgm_model_run(fgm_model *m, const fgm_run_opts *opts,
                          fgm_run_info *info);
 
-/* The three readers below give the result of the last fgm_model_run;
+/* The four readers below give the result of the last fgm_model_run;
  * before the first one there is none, and they fail (FGM_EINVAL, -1)
  * without touching OUT. */
 

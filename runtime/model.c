@@ -2,10 +2,11 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A model owns its IR, its schedule, the run state (one allocation sized
- * from the schedule) and, when compiled, its plugin.  Every run starts from
- * fresh messages, so running puzzle after puzzle on one model gives the
- * same answers as a new model per puzzle, and the interpreted and compiled
- * backends see exactly the same inputs.
+ * from the schedule) and, when compiled, its plugin.  A run starts from
+ * fresh messages unless fgm_run_opts.warm asks to continue the last one,
+ * so running puzzle after puzzle on one model gives the same answers as a
+ * new model per puzzle, and the interpreted and compiled backends see
+ * exactly the same inputs.
  */
 #include <gsl/gsl_rng.h>
 #include <math.h>

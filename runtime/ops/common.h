@@ -88,7 +88,7 @@ fgm_k_belief(double *belief, const double *cav, const double *msg, int k)
 
 /* Installs the NC chunks of NEWM (normalized, dead lanes zero) as the
  * message MSG: damped toward the old value by D (no renormalizing: see
- * the top of this file), floored at FGM_K_FLOOR.  Returns the largest
+ * runtime/kernels.h), floored at FGM_K_FLOOR.  Returns the largest
  * change of a live entry when TRACK is set, else 0. */
 FGM_K_HOT double
 fgm_v_commit(double *msg, fgm_v4 *newm, double d, int nc, int k, int track)

@@ -7,10 +7,10 @@
  * factors on 9x9), flooding schedule (every message of a sweep computed
  * from the previous sweep's), damping 0.5 -- or bp-decimate2's sequential
  * schedule (FGM_DECIMATE_SEQUENTIAL).  A decided cell is clamped on
- * the model (fgm_model_observe_var).  Unlike fgm_model_run, which always
- * starts from fresh messages, the seed keeps its messages between
+ * the model (fgm_model_observe_var).  The seed keeps its messages between
  * decisions ("warm start"): fgm_decimate_run continues the current
- * messages, and a search can save and restore them per level.
+ * messages (fgm_run_opts.warm; fgm_model_run starts fresh by default),
+ * and a search can save and restore them per level.
  *
  * The seed's contradiction test reads the messages, not the beliefs: a
  * value of a cell is excluded when the message of one of its factors gives
