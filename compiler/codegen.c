@@ -116,9 +116,10 @@ neq_group(const fgm_sched *s, const run *r, int i)
     return n;
 }
 
-/* One row per factor of run R: "e, v0[, v1]" plus aux columns (NEQ: a
- * group length, see below; DIRICHLET: node, factor; ALLDIFF:
- * "e, n, v0..v(n-1)"), with a comment where a new IR factor starts. */
+/* One row per factor of run R: NEQ "e, v0, v1, group length" (see
+ * below); DIRICHLET "e, v, node, factor"; ALLDIFF "e, n, v0..v(n-1)";
+ * TABLE "schedule index, arity" (its loop reads the per-factor arrays
+ * instead), with a comment where a new IR factor starts. */
 static void
 run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
 {

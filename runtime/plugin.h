@@ -67,14 +67,16 @@ FGM_INTERNAL uint64_t fgm_plugin_cpu_fingerprint(void);
 
 /* Loads SO_PATH (RTLD_NOW | RTLD_LOCAL), calls its FGM_PLUGIN_ENTRY and
  * checks the descriptor: not NULL, abi_version == FGM_PLUGIN_ABI_VERSION,
- * size covers every field this runtime reads, ir_hash == WANT_HASH, sizes
- * not negative, functions present.  Returns FGM_OK with *OUT (owned by the
+ * size covers every field this runtime reads, ir_hash == WANT_HASH,
+ * build_id == fgm_plugin_build_id(), sizes not negative, functions
+ * present.  Returns FGM_OK with *OUT (owned by the
  * caller, released with fgm_plugin_close), or, with *OUT = NULL and a
  * one-line reason in WHY ("SO_PATH: not found"):
  *   FGM_EPLUGIN  missing, unreadable, not a loadable ELF object (garbage,
  *                truncated), no entry symbol, NULL or incomplete descriptor
  *   FGM_EABI     built for another ABI (or an older, shorter descriptor)
- *   FGM_ESTALE   built from another IR
+ *   FGM_ESTALE   built from another IR, or by another build of fgm (other
+ *                flags, another CPU: build_id)
  *   FGM_ENOMEM
  * Nothing stays loaded after a failure. */
 FGM_INTERNAL fgm_status fgm_plugin_open(const char *so_path,
@@ -99,7 +101,7 @@ typedef struct fgm_build_dir fgm_build_dir;
  * was built with next to it (fgm_build_dir_headers), runs CC -O3
  * -march=native -fPIC -shared -ffp-contract=off -o SO_PATH.tmp.XXXXXX C
  * -lm (no shell; CC is split on blanks as make does, so "ccache gcc"
- * works; $FGM_PLUGIN_CFLAGS replaces the -O flags), then renames the
+ * works; $FGM_PLUGIN_CFLAGS replaces "-O3 -march=native"), then renames the
  * result over SO_PATH, so that SO_PATH is always either the old file or
  * the whole new one.  CC NULL or blank: $CC, else "cc".  Returns FGM_OK;
  * FGM_ECC when the compiler cannot be run or fails (WHY: "cannot run C
