@@ -82,7 +82,8 @@ FGM_INTERNAL fgm_model *fgm_solve_open_model(fgm_ir *ir,
                                              const fgm_solve_opts *opts,
                                              fgm_status *st);
 
-/* The exact solvers' descriptors (runtime/exact/<name>.c). */
+/* The solvers' descriptors: the exact ones in runtime/exact/<name>.c, the
+ * probabilistic ones in runtime/solve/ (the registry's order: registry.c). */
 extern const fgm_solver fgm_solver_backtrack;
 extern const fgm_solver fgm_solver_mrv;
 extern const fgm_solver fgm_solver_ac3;
