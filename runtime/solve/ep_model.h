@@ -26,7 +26,7 @@ typedef struct fgm_ep {
                          * exact clue, which pins the cell (fgm_state) */
 } fgm_ep;
 
-/* Returns the IR of CSP->ir with a uniform Dirichlet prior per variable
+/* Returns the IR of SRC with a uniform Dirichlet prior per variable
  * (factors "x ~ Discrete(p)" first, then the model's factors), or a copy
  * when it already has priors; NULL when out of memory. */
 FGM_INTERNAL fgm_ir *fgm_ep_robust_ir(const fgm_ir *src);
@@ -48,7 +48,7 @@ FGM_INTERNAL void fgm_ep_free(fgm_ep *ep);
  * clamp. */
 FGM_INTERNAL void fgm_ep_observe(fgm_ep *ep, int v, int value);
 
-/* Runs one inference (ITERATIONS sweeps, 0: the model's), counting it in
+/* Runs one inference (opts->iterations sweeps, 0: the model's), counting it in
  * JOB's stats.  Returns FGM_OK, or FGM_ETIMEOUT when JOB's deadline cut
  * it short (its beliefs are then unfinished: give up the puzzle). */
 FGM_INTERNAL fgm_status fgm_ep_infer(fgm_ep *ep, fgm_solve_job *job);

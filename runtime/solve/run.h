@@ -1,8 +1,8 @@
 /* runtime/solve/run.h: run one solver on one puzzle, timed and verified.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * A runner is per thread: it owns the solver's workspace, a GSL RNG and the
- * scratch arrays, so solving a batch allocates nothing per puzzle.
+ * A runner is per thread: it owns the solver's workspace and a GSL RNG, so
+ * solving a batch allocates nothing per puzzle.
  */
 #ifndef FGM_RUN_H
 #define FGM_RUN_H
@@ -25,9 +25,10 @@ FGM_INTERNAL fgm_runner *fgm_runner_new(const fgm_solver *solver,
 FGM_INTERNAL void fgm_runner_free(fgm_runner *r);
 
 /* Solves with clues GIVEN (nvars, -1 = unknown), RNG seeded with SEED, a
- * cooperative deadline of TIMEOUT_MS (<= 0: none).  On a verified solution
- * writes it to SOLUTION (nvars value indices) and sets res->solved.
- * Returns res->status. */
+ * cooperative deadline of TIMEOUT_MS (<= 0: none).  SOLUTION (nvars value
+ * indices, -1 first) receives what the solver wrote; res->solved is set
+ * when it verifies (an unverified FGM_OK becomes FGM_EUNSOLVED).  Returns
+ * res->status. */
 FGM_INTERNAL fgm_status fgm_runner_solve(fgm_runner *r, const int *given,
                                          unsigned long seed,
                                          double timeout_ms, int *solution,
