@@ -116,8 +116,8 @@ struct fgmc_node {
     fgmc_sym *sym;          /* N_NAME, N_REF, N_BIND: resolved symbol */
 };
 
-/* Statements.  ORDER FACTOR: grep before reordering (stmt_words in
- * sema.c). */
+/* Statements.  ORDER FACTOR: grep before reordering (expand_stmt in
+ * expand.c takes S_ALLDIFF..S_FIX as a range). */
 typedef enum fgmc_stmt_kind {
     S_MODEL,        /* model NAME */
     S_CONST,        /* const NAME = value */
@@ -197,7 +197,7 @@ struct fgmc_inst {
 };
 
 /* The settings of the inference block: bit i of fgmc.infer_mask says
- * that setting i was given.  ORDER FACTOR: setting_names in sema.c. */
+ * that setting i was given.  ORDER FACTOR: setting_names in sema_infer.c. */
 typedef enum fgmc_setting {
     SET_ITERATIONS, SET_DAMPING, SET_TOLERANCE, SET_SCHEDULE, SET_ALLDIFF,
     SET_PROJECTION, NSETTINGS,
@@ -428,12 +428,12 @@ FGM_INTERNAL int sema_resolve_num(fgmc *c, fgmc_node *e);
 FGM_INTERNAL int sema_eval(fgmc *c, const fgmc_node *e, fgmc_num *out);
 /* Like sema_eval, as a real number. */
 FGM_INTERNAL int sema_eval_real(fgmc *c, const fgmc_node *e, double *out);
-/* ---- sema_infer.c: the inference block (one per model) into c->infer. */
-FGM_INTERNAL void sema_infer(fgmc *c, fgmc_stmt *s);
 /* Like sema_eval, but the value must be an integer; WHAT names it in the
  * message ("index"). */
 FGM_INTERNAL int sema_eval_int(fgmc *c, const fgmc_node *e, const char *what,
                                long long *out);
+/* ---- sema_infer.c: the inference block (one per model) into c->infer. */
+FGM_INTERNAL void sema_infer(fgmc *c, fgmc_stmt *s);
 
 /* ---- expand.c ----------------------------------------------------------- */
 
