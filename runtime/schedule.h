@@ -16,8 +16,8 @@
 #include "ir.h"
 #include "kernels.h"
 
-/* Message operators.  ORDER FACTOR: grep before reordering (the code
- * generator prints their names). */
+/* Message operators.  ORDER FACTOR: grep before reordering (op_names in
+ * schedule.c, whose names the code generator prints, is indexed by it). */
 typedef enum fgm_op {
     FGM_OP_NEQ,         /* x != y */
     FGM_OP_TABLE,       /* explicit potential */
