@@ -24,9 +24,10 @@
 #define FGM_PLUGIN_ENTRY_NAME "fgm_plugin_entry"
 
 /* The message-passing state of one run, owned by the runtime.  Every array
- * is indexed [item * stride + value]; stride is the largest domain. */
+ * is indexed [item * stride + value]; stride is the largest domain rounded
+ * up to whole vector chunks (fgm_sched.stride). */
 typedef struct fgm_state {
-    double *unary;      /* nvars: evidence x clamps x prior messages */
+    double *unary;      /* nvars: evidence x clamps */
     double *belief;     /* nvars: normalized beliefs */
     double *msg;        /* nedges: factor-to-variable messages */
     double *prev;       /* nedges: variable-to-factor messages, stored

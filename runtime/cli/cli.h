@@ -58,8 +58,8 @@ int cli_opt_value(cli_args *a, const char *name, const char **val);
 /* If argv[i] is flag NAME, advances and returns 1. */
 int cli_opt_flag(cli_args *a, const char *name);
 
-/* Parses a non-negative integer (or a double) option value; returns 0 and
- * prints a usage error when malformed. */
+/* Parses an integer option value in LO..HI (or a double >= LO) into *OUT;
+ * returns 0 and prints a usage error when malformed or out of range. */
 int cli_parse_long(const char *cmd, const char *name, const char *s,
                    long lo, long hi, long *out);
 int cli_parse_double(const char *cmd, const char *name, const char *s,

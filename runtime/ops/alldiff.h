@@ -107,14 +107,16 @@
 #define FGM_K_ALLDIFF_SUM_MAXK 20   /* sum-product: 2^(K+1) doubles */
 #define FGM_K_ALLDIFF_FIXED (1.0 - 1e-9)
 
-/* Doubles of work fgm_k_alldiff_max_minors needs over K values: the
- * cost and distance matrices (rows of whole chunks, KP doubles), duals
- * and the assignment's distances. */
+/* KP: the row length of the max-product matrices, K rounded up to whole
+ * chunks. */
 #define FGM_K_ALLDIFF_KP(k) (FGM_K_NCHUNKS(k) * FGM_K_LANES)
 /* Arrays of FGM_K_MAXCARD entries hold a padded row of the largest
  * domain. */
 _Static_assert(FGM_K_MAXCARD % FGM_K_LANES == 0,
                "FGM_K_MAXCARD is a whole number of chunks");
+/* Doubles of work fgm_k_alldiff_max_minors needs over K values: the
+ * cost and distance matrices (rows of whole chunks, KP doubles), duals
+ * and the assignment's distances. */
 #define FGM_K_ALLDIFF_MAX_WORK(k) \
     (4L * (k) * FGM_K_ALLDIFF_KP(k) + 2L * (k) + 5L * FGM_K_ALLDIFF_KP(k))
 
