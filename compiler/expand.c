@@ -481,9 +481,9 @@ inst_evidence(fgmc *c, const fgmc_stmt *s)
     return 1;
 }
 
-/* Fixes variable V to value LABEL (reported at LOC when outside its
- * domain): a point-mass evidence factor.  The same value twice adds
- * nothing; another value is an error. */
+/* Fixes variable V to the value labelled VAL (reported at LOC when
+ * outside its domain): a point-mass evidence factor.  The same value
+ * twice adds nothing; another value is an error. */
 static int
 fix_var(fgmc *c, const fgmc_stmt *s, int v, long long val,
         fgmc_loc loc)

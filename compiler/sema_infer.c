@@ -1,7 +1,7 @@
 /* compiler/sema_infer.c: the semantic check of the inference block.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * `infer ALGO { iterations = N, damping = D, ... }`: the algorithm and
+ * `infer ALGO(iterations = N, damping = D, ...)`: the algorithm and
  * each setting checked (range, word among its words, given once) and
  * written to c->infer, c->infer_mask recording which were given (lower.c
  * keeps the IR's defaults for the others).  One infer block per model.
