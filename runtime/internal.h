@@ -19,7 +19,6 @@
 FGM_INTERNAL void fgm_diagf(fgm_diag_fn diag, void *ctx, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* Reports an internal invariant violation and aborts (a bug, not bad input). */
 struct stat;
 
 /* Whether SB (a stat of a path or descriptor) is the file this process's
@@ -31,6 +30,7 @@ FGM_INTERNAL int fgm_is_stdout(const struct stat *sb);
  * errno value that says why not. */
 FGM_INTERNAL int fgm_dir_error(const char *dir);
 
+/* Reports an internal invariant violation and aborts (a bug, not bad input). */
 FGM_INTERNAL void fgm_die(const char *file, int line, const char *msg)
     __attribute__((noreturn));
 #define FGM_DIE(msg) fgm_die(__FILE__, __LINE__, (msg))
