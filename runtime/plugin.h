@@ -200,6 +200,8 @@ FGM_INTERNAL void fgm_plugin_sys_unload(void *lib);
 FGM_INTERNAL int fgm_plugin_sys_run(char *const argv[], double timeout_s,
                                     int *code, char *out, size_t outsize);
 
+/* ---- plugin_emit.c, plugin_stale.c ---------------------------------- */
+
 /* The C source's name in the build folder of fgm_plugin_emit_so (`fgm
  * compile -o SO`); a rebuild's is the plugin's own NAME.ALGO.c. */
 #define FGM_PLUGIN_EMIT_C "plugin.c"
