@@ -95,7 +95,9 @@ typedef struct fgm_ad_ws {
     int *value;         /* nvars: clue or decision, -1 when free */
     int *best;          /* nvars: most probable value of a free cell */
     int *tied;          /* nvars: candidate cells */
-    double *margin;     /* nvars: margin (or entropy) of a free cell */
+    double *margin;     /* nvars: margin (or entropy) of a free cell;
+                         * fgm_ad_least_entropy with cfg->bivalue then
+                         * keeps each tied cell's reach there */
     double *bel;        /* maxcard: one belief, normalized */
     double *raw;        /* maxcard: one belief as BP left it
                          * (cfg->sqrt_draw) */
