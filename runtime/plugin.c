@@ -41,7 +41,8 @@
 struct fgm_plugin {
     void *lib;
     const fgm_plugin_desc *desc;
-    char path[];                /* as opened, for messages */
+    char path[];                /* for messages: the final .so path, also
+                                 * when loaded under its temporary name */
 };
 
 /* Formats a one-line reason into WHY (which may be NULL). */

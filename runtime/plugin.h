@@ -88,7 +88,9 @@ FGM_INTERNAL fgm_status fgm_plugin_open(const char *so_path,
 FGM_INTERNAL const fgm_plugin_desc *fgm_plugin_descriptor(
     const fgm_plugin *p);
 
-/* The path P was loaded as (for messages). */
+/* The path P goes by in messages: the .so path it was loaded from, or
+ * for a fresh build loaded under its temporary name, the path it was
+ * renamed to. */
 FGM_INTERNAL const char *fgm_plugin_path(const fgm_plugin *p);
 
 /* Unloads P (dlclose) and frees it; NULL is a no-op.  The code and the
