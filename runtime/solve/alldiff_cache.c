@@ -26,11 +26,11 @@ fgm_ad_save_prefix(fgm_ad_ws *w)
 {
     const fgm_model *m = w->model;
 
-    memcpy(w->snap, m->st.msg, w->nmsg * sizeof *w->snap);
-    memcpy(w->snap + w->nmsg, m->st.belief, w->nbelief * sizeof *w->snap);
-    memcpy(w->snap_value, w->value,
+    memcpy(w->prefix, m->st.msg, w->nmsg * sizeof *w->prefix);
+    memcpy(w->prefix + w->nmsg, m->st.belief, w->nbelief * sizeof *w->prefix);
+    memcpy(w->prefix_value, w->value,
            (size_t)w->csp->nvars * sizeof *w->value);
-    w->snap_ok = 1;
+    w->prefix_ok = 1;
     if (w->tree) {
         w->tree[0].pick = -1;
         w->tree[0].child = w->tree[0].next = -1;
@@ -48,13 +48,13 @@ fgm_ad_load_prefix(fgm_ad_ws *w)
     int v;
 
     fgm_model_clear(m);
-    memcpy(w->value, w->snap_value,
+    memcpy(w->value, w->prefix_value,
            (size_t)w->csp->nvars * sizeof *w->value);
     for (v = 0; v < w->csp->nvars; v++)
         if (w->value[v] >= 0)
             fgm_model_observe_var(m, v, w->value[v]);
-    memcpy(m->st.msg, w->snap, w->nmsg * sizeof *w->snap);
-    memcpy(m->st.belief, w->snap + w->nmsg, w->nbelief * sizeof *w->snap);
+    memcpy(m->st.msg, w->prefix, w->nmsg * sizeof *w->prefix);
+    memcpy(m->st.belief, w->prefix + w->nmsg, w->nbelief * sizeof *w->prefix);
     w->at = w->tree ? 0 : -1;
 }
 

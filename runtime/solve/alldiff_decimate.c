@@ -476,8 +476,8 @@ ws_free(void *p)
     free(w->bel);
     free(w->raw);
     free(w->supp);
-    free(w->snap);
-    free(w->snap_value);
+    free(w->prefix);
+    free(w->prefix_value);
     fgm_ad_tree_free(w);
     free(w->unit_off);
     free(w->units);
@@ -631,11 +631,11 @@ ws_open(const fgm_csp *csp, const fgm_solve_opts *opts, const fgm_ad_cfg *cfg,
                   * (size_t)w->model->sched->stride;
         w->nbelief = (size_t)w->model->sched->nvars
                      * (size_t)w->model->sched->stride;
-        w->snap = malloc((w->nmsg + w->nbelief + 1) * sizeof *w->snap);
-        w->snap_value = malloc(n * sizeof *w->snap_value);
+        w->prefix = malloc((w->nmsg + w->nbelief + 1) * sizeof *w->prefix);
+        w->prefix_value = malloc(n * sizeof *w->prefix_value);
         if (cfg->tree)
             w->tree = calloc(FGM_AD_TREE_NODES, sizeof *w->tree);
-        if (!w->snap || !w->snap_value || (cfg->tree && !w->tree)) {
+        if (!w->prefix || !w->prefix_value || (cfg->tree && !w->tree)) {
             ws_free(w);
             return NULL;
         }
@@ -831,7 +831,7 @@ decide(fgm_ad_ws *w, fgm_solve_job *job)
     }
     /* From here on the attempt may draw from job->rng: what came before
      * is the same in every noise-free attempt. */
-    if (c->cache && !w->snap_ok && !w->drawn && job->stats.restarts == 0)
+    if (c->cache && !w->prefix_ok && !w->drawn && job->stats.restarts == 0)
         fgm_ad_save_prefix(w);
     w->drawn = 1;
     if (c->entropy && best < c->plateau) {
@@ -926,7 +926,7 @@ attempt(fgm_ad_ws *w, fgm_solve_job *job, int restart)
 
     w->drawn = 0;
     w->at = -1;
-    if (w->snap_ok && noise == 0.0) {
+    if (w->prefix_ok && noise == 0.0) {
         fgm_ad_load_prefix(w);
     } else {
         fgm_model_clear(w->model);
@@ -1016,7 +1016,7 @@ solve(fgm_solve_job *job)
     /* The backend the model runs, even when no inference runs (every
      * cell given, or the deadline passed first). */
     job->stats.compiled = fgm_model_is_compiled(w->model);
-    w->snap_ok = 0;
+    w->prefix_ok = 0;
     w->ntree = 0;
     for (r = 0; r <= limit; r++) {
         job->stats.restarts = r;

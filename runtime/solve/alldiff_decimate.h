@@ -116,9 +116,9 @@ typedef struct fgm_ad_ws {
     unsigned long long *m1_key; /* nfactors K: the supports they are of */
     /* The deterministic prefix (cfg->cache). */
     size_t nmsg, nbelief;   /* doubles of messages and of beliefs */
-    double *snap;           /* nmsg + nbelief */
-    int *snap_value;        /* nvars */
-    int snap_ok;            /* snap holds this puzzle's prefix */
+    double *prefix;         /* nmsg + nbelief: its messages, beliefs */
+    int *prefix_value;      /* nvars: its clues and decisions */
+    int prefix_ok;          /* they hold this puzzle's prefix */
     int drawn;              /* this attempt reached a draw */
     /* The tree (cfg->tree): node 0 the prefix. */
     fgm_ad_tnode *tree;            /* FGM_AD_TREE_NODES */
