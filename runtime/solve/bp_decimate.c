@@ -37,7 +37,8 @@ typedef struct ws {
     fgm_decimate *bp;
     double confident;   /* fix every cell this sure at once (> 1: never) */
     int *value;         /* nvars: clue or decision, -1 when free */
-    int *tied;          /* nvars: cells tied for the best margin */
+    int *tied;          /* nvars: cells tied for the best margin (pick);
+                         * in fix_confident, the cells fixed this round */
     double *margin;     /* nvars */
 } ws;
 
