@@ -6,22 +6,23 @@
  * m(v) = 1 - q_y(v) with q_y the cavity of y; sum-product; damping 0.5;
  * flooding schedule; clues and decisions are hard evidence; messages are
  * kept from one decision to the next.  The engine computes the same
- * messages with two differences the seed's results do not hinge on: the
- * variable-to-factor message is the undamped cavity (the seed damps both
- * directions), and a clamp is an exact zero rather than the seed's 1e-12
- * floor.  Checked against a NumPy transcription of the seed's code: with
- * those two differences put into it, it makes the same decisions as
- * bp-decimate here on every Easy51 grid; as written, it solves 36/51 of
- * Easy51 (bp-decimate here: 39/51) and 3/11 of hardest (here: 0/11).  The
- * damped variable-to-factor messages are what the hard grids miss: the
- * engine's kernels have no state to damp them in.
+ * messages: the flooding schedule damps both directions (damp_both, the
+ * stored variable-to-factor messages) and clues are written as the
+ * seed's (1e-12, ..., 1) (FGM_DECIMATE_CLUE_EPS).  The first version
+ * had neither (undamped variable-to-factor cavities, exact-zero clamps);
+ * checked then against a NumPy transcription of the seed's code: with
+ * those two differences put into it, it made the same decisions as
+ * bp-decimate on every Easy51 grid; as written, it solved 36/51 of
+ * Easy51 (bp-decimate then: 39/51) and 3/11 of hardest (then: 0/11), the
+ * damped variable-to-factor messages being what the hard grids missed.
  *
- * The model is the engine's (compiled or interpreted: opts->backend).  Its
- * public API starts every run from fresh messages, so this file, and only
- * this file, reaches into the model's run state (runtime/model.h) to
- * continue a run, to read the factor messages for the exclusion test, and
- * to save and restore them during a search.  The state is the runtime's in
- * both backends (plugins never allocate), so this works the same on both.
+ * The model is the engine's (compiled or interpreted: opts->backend).  A
+ * run continues the last one through the public warm start
+ * (fgm_run_opts.warm); this file reaches into the model's run state
+ * (runtime/model.h) to read the factor messages for the exclusion test,
+ * and to save and restore them during a search (alldiff_cache.c does the
+ * same for the alldiff solvers).  The state is the runtime's in both
+ * backends (plugins never allocate), so this works the same on both.
  */
 #include <stdlib.h>
 #include <string.h>
