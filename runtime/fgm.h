@@ -391,8 +391,8 @@ typedef struct fgm_run_info {
 } fgm_run_info;
 
 /* Compiles the model file PATH (default fgm_compile_opts: no defines) and
- * opens it with OPTS: the usual entry point.  Diagnostics (file:line:col) go to DIAG.
- * Returns FGM_OK and *OUT, or an error status. */
+ * opens it with OPTS: the usual entry point.  Diagnostics (file:line:col)
+ * go to DIAG.  Returns FGM_OK and *OUT, or an error status. */
 fgm_status fgm_model_open(const char *path, const fgm_model_opts *opts,
                           fgm_model **out, fgm_diag_fn diag, void *ctx);
 
