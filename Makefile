@@ -115,6 +115,7 @@ KERNEL_HDRS := kernels.h plugin_abi.h \
 # when the id changes, so unchanged sources rebuild nothing.
 BUILD_ID_SRC := $(addprefix runtime/,$(KERNEL_HDRS)) compiler/codegen.c \
                 compiler/codegen.h runtime/schedule.c runtime/schedule.h \
+                runtime/schedule_tree.c \
                 tools/kernel_text.c
 $(B)/gen/fgm_build_id.h: $(BUILD_ID_SRC) Makefile
 	@mkdir -p $(B)/gen

@@ -391,7 +391,7 @@ fgm_sched_new(const fgm_ir *ir, fgm_status *status)
     if (*status != FGM_OK)
         goto fail;
     *status = FGM_ENOMEM;
-    if (!interleave_neq(s) || !index_edges(s))
+    if (!interleave_neq(s) || !fgm_sched_tree_order(s) || !index_edges(s))
         goto fail;
     for (i = 0; i < s->nfactors; i++)
         if (s->factors[i].arity > maxarity

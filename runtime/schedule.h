@@ -78,6 +78,12 @@ FGM_INTERNAL fgm_sched *fgm_sched_new(const fgm_ir *ir, fgm_status *status);
 
 FGM_INTERNAL void fgm_sched_free(fgm_sched *s);
 
+/* On a sequential schedule whose factor graph is a forest, orders the
+ * updates leaves to roots and then roots to leaves, every factor twice,
+ * so that one sweep is exact (runtime/schedule_tree.c); any other
+ * schedule stays as it is.  Returns 0 when out of memory. */
+FGM_INTERNAL int fgm_sched_tree_order(fgm_sched *s);
+
 /* Name of an operator ("neq"). */
 FGM_INTERNAL const char *fgm_sched_op_name(fgm_op op);
 

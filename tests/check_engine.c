@@ -258,6 +258,55 @@ START_TEST(test_tree_bp_sum_exact)
 }
 END_TEST
 
+/* A 12-variable chain whose tables are declared in a shuffled order,
+ * evidence at both ends: its sequential sweep runs leaves to roots, then
+ * roots to leaves (runtime/schedule_tree.c), so ONE sweep gives the exact
+ * marginals, sum-product; in statement order the ends' evidence needed
+ * about 11 sweeps to cross.  The schedule counts each table twice; with
+ * one more table closing a cycle it keeps its order, once each. */
+START_TEST(test_tree_one_sweep)
+{
+    static const double ev0[2] = { 0.9, 0.1 }, ev11[2] = { 0.2, 0.8 };
+    fgm_run_opts ro = { 0 };
+    int dims[1] = { 12 }, i, j, t, sc[2], nupdates, cyclic;
+    double pot[4];
+    fgm_model *m;
+    fgm_ir *ir;
+    fgm_status st;
+
+    for (cyclic = 0; cyclic < 2; cyclic++) {
+        ir = fgm_ir_new("chain12");
+        ck_assert_int_eq(fgm_ir_add_array(ir, "x", 1, dims, 0, 2, 0, &st),
+                         0);
+        for (i = 0; i < 11 + cyclic; i++) {
+            t = (i * 5) % 11;           /* 0, 5, 10, 4, 9, 3, ... */
+            sc[0] = i < 11 ? t : 0;
+            sc[1] = i < 11 ? t + 1 : 11;
+            for (j = 0; j < 4; j++)
+                pot[j] = j == 0 || j == 3 ? 3.0 + (t % 3) : 1.0;
+            ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 2, sc,
+                                               4, pot, &st), 0);
+        }
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1,
+                                           (int[1]){ 0 }, 2, ev0, &st), 0);
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1,
+                                           (int[1]){ 11 }, 2, ev11, &st), 0);
+        ir->infer.algo = FGM_ALGO_BP_SUM;
+        ck_assert_int_eq(fgm_ir_schedule(ir, &nupdates, NULL), FGM_OK);
+        if (!cyclic) {
+            m = open_interp(ir);
+            ro.iterations = 1;
+            ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_OK);
+            assert_exact_marginals(m);
+            fgm_model_free(m);
+        } else {
+            fgm_ir_free(ir);
+        }
+        ck_assert_int_eq(nupdates, cyclic ? 12 : 22);
+    }
+}
+END_TEST
+
 /* The enumeration oracle with a huge Dirichlet pseudo-count: x[0]'s
  * evidence [1, 3] against a prior of [1e18, 1] (and two more draws of
  * the same p) gives P(x[0] = 1) = 3e-18 in closed form (the
@@ -1116,6 +1165,7 @@ engine_suite(void)
     tcase_add_test(core, test_dice_mean);
     tcase_add_test(core, test_dice_mean_square);
     tcase_add_test(core, test_tree_bp_sum_exact);
+    tcase_add_test(core, test_tree_one_sweep);
     tcase_add_test(core, test_enumerate_huge_pseudo_count);
     tcase_add_test(core, test_mixed_domains);
     tcase_add_test(core, test_tree_parallel_and_damped);
