@@ -203,9 +203,7 @@ fgm_model_open_ir(fgm_ir *ir, const fgm_model_opts *opts, fgm_model **out,
     m->sched = fgm_sched_new(ir, &st);
     if (!m->sched) {
         if (st == FGM_EUNSUPPORTED)
-            fgm_diagf(diag, ctx, "%s: a factor of this model has no %s "
-                      "message operator yet", ir->name,
-                      fgm_ir_algo_name(ir->infer.algo));
+            fgm_sched_explain(ir, diag, ctx);
         fgm_model_free(m);
         return st;
     }

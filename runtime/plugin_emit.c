@@ -25,10 +25,10 @@ schedule(const fgm_ir *ir, fgm_status *st, fgm_diag_fn diag, void *ctx)
 {
     fgm_sched *s = fgm_sched_new(ir, st);
 
-    if (!s)
-        fgm_diagf(diag, ctx, "%s: %s", ir->name, *st == FGM_EUNSUPPORTED
-                  ? "a factor of this model has no message operator for "
-                    "its algorithm" : fgm_strerror(*st));
+    if (!s && *st == FGM_EUNSUPPORTED)
+        fgm_sched_explain(ir, diag, ctx);
+    else if (!s)
+        fgm_diagf(diag, ctx, "%s: %s", ir->name, fgm_strerror(*st));
     return s;
 }
 

@@ -5,6 +5,7 @@
  * static evidence; breaks: nothing (the IR is only read).
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "schedule.h"
@@ -147,6 +148,88 @@ native_alldiff_ok(const fgm_sched *s, const fgm_ir *ir, const int *sc,
             return 0;
     return arity <= k && (ir->infer.algo == FGM_ALGO_BP_MAX
                           || k <= FGM_K_ALLDIFF_SUM_MAXK);
+}
+
+int
+fgm_sched_unsupported(const fgm_ir *ir, char *why, size_t size)
+{
+    const char *algo = fgm_ir_algo_name(ir->infer.algo);
+    int i, j, k, n, native = ir->infer.alldiff == FGM_ALLDIFF_NATIVE;
+
+    for (i = 0; i < ir->nfactors; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+        const int *sc = fgm_ir_scope(ir, f);
+
+        n = f->arity;
+        k = n > 0 ? fgm_ir_card(ir, sc[0]) : 0;
+        switch (f->kind) {
+        case FGM_FACTOR_NEQ:
+        case FGM_FACTOR_ALLDIFF:
+            for (j = 1; j < n; j++)
+                if (fgm_ir_card(ir, sc[j]) != k) {
+                    snprintf(why, size, "its variables' domains differ in "
+                             "size (%d and %d values), which the %s "
+                             "operator cannot take", k,
+                             fgm_ir_card(ir, sc[j]),
+                             native && f->kind == FGM_FACTOR_ALLDIFF
+                             ? "alldiff" : "!=");
+                    return i;
+                }
+            if (!native || f->kind != FGM_FACTOR_ALLDIFF)
+                break;
+            if (n > k) {
+                snprintf(why, size, "%d variables cannot take distinct "
+                         "values among %d", n, k);
+                return i;
+            }
+            if (ir->infer.algo != FGM_ALGO_BP_MAX
+                && k > FGM_K_ALLDIFF_SUM_MAXK) {
+                snprintf(why, size, "%s over %d values: a native alldiff's "
+                         "sum-product messages take at most %d (their subset "
+                         "DP holds 2^(K+1) doubles); bp-max, or alldiff = "
+                         "pairwise, runs it", algo, k,
+                         FGM_K_ALLDIFF_SUM_MAXK);
+                return i;
+            }
+            break;
+        case FGM_FACTOR_TABLE:
+            if (n > FGM_K_TABLE_MAXARITY) {
+                snprintf(why, size, "a table over %d variables: the table "
+                         "operator takes at most %d", n,
+                         FGM_K_TABLE_MAXARITY);
+                return i;
+            }
+            break;
+        case FGM_FACTOR_DIRICHLET_DISCRETE:
+        case FGM_FACTOR_EVIDENCE:
+            break;
+        default:
+            snprintf(why, size, "no %s operator for this factor", algo);
+            return i;
+        }
+    }
+    return -1;
+}
+
+void
+fgm_sched_explain(const fgm_ir *ir, fgm_diag_fn diag, void *ctx)
+{
+    char why[256];
+    int f = fgm_sched_unsupported(ir, why, sizeof why);
+    const fgm_ir_factor *fa = f >= 0 ? &ir->factors[f] : NULL;
+
+    if (!fa)
+        fgm_diagf(diag, ctx, "%s: a factor of this model has no %s message "
+                  "operator", ir->name, fgm_ir_algo_name(ir->infer.algo));
+    else if (fa->line > 0 && ir->source[0])
+        fgm_diagf(diag, ctx, "%s:%d:%d: error: %s cannot run this %s: %s",
+                  ir->source, fa->line, fa->col,
+                  fgm_ir_algo_name(ir->infer.algo),
+                  fgm_ir_kind_name(fa->kind), why);
+    else
+        fgm_diagf(diag, ctx, "%s: %s cannot run factor %d (%s): %s",
+                  ir->name, fgm_ir_algo_name(ir->infer.algo), f,
+                  fgm_ir_kind_name(fa->kind), why);
 }
 
 int

@@ -78,6 +78,18 @@ FGM_INTERNAL fgm_sched *fgm_sched_new(const fgm_ir *ir, fgm_status *status);
 
 FGM_INTERNAL void fgm_sched_free(fgm_sched *s);
 
+/* When fgm_sched_new refuses IR (FGM_EUNSUPPORTED): the index of the
+ * first IR factor its algorithm has no operator for, with the reason in
+ * WHY (SIZE bytes); -1 when every factor has one. */
+FGM_INTERNAL int fgm_sched_unsupported(const fgm_ir *ir, char *why,
+                                       size_t size);
+
+/* Reports through DIAG which factor of IR its algorithm cannot run and
+ * why (fgm_sched_unsupported), at the factor's source position when it
+ * has one. */
+FGM_INTERNAL void fgm_sched_explain(const fgm_ir *ir, fgm_diag_fn diag,
+                                    void *ctx);
+
 /* On a sequential schedule whose factor graph is a forest, orders the
  * updates leaves to roots and then roots to leaves, every factor twice,
  * so that one sweep is exact (runtime/schedule_tree.c); any other

@@ -111,18 +111,18 @@ cmd_compile(cli_args *a)
         return CLI_EUSAGE;
     }
     if (out || emit_c) {
-        st = fgm_ir_schedule(ir, &nupdates, &nedges);
-        if (st != FGM_OK) {
-            fgm_ir_free(ir);
-            return cli_fail(cli_exit_code(st), "compile: %s: %s", model,
-                            fgm_strerror(st));
-        }
+        /* The emitters say why a model cannot be scheduled (which factor,
+         * where); its size is asked for once they have succeeded. */
         code = CLI_OK;
         if (emit_c && fgm_plugin_emit_c(ir, emit_c, cli_diag, NULL)
                       != FGM_OK)
             code = CLI_EINPUT;
         if (code == CLI_OK && out) {
             st = fgm_plugin_emit_so(ir, out, emit_c, NULL, cli_diag, NULL);
+            code = cli_exit_code(st);
+        }
+        if (code == CLI_OK) {
+            st = fgm_ir_schedule(ir, &nupdates, &nedges);
             code = cli_exit_code(st);
         }
         if (code == CLI_OK)

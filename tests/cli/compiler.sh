@@ -121,6 +121,19 @@ for a in ep bp-sum bp-max; do
     grep -q warning "$TMP/err" && fail "$a warns without a contradiction: $(cat "$TMP/err")"
 done
 
+# A factor the algorithm has no operator for is named, with its place and
+# the way out: native sum-product alldiff over 21 values (the subset DP's
+# limit is 20), through run, compile and compile -o (which said only
+# "not supported by this solver").
+{ echo 'var x[21] in 1..21'; echo 'alldiff x'
+  echo 'infer bp-sum(alldiff = native)'; } >"$TMP/ad21.fgm"
+for args in "run $TMP/ad21.fgm" "compile $TMP/ad21.fgm --out-dir $TMP/gen21" \
+            "compile $TMP/ad21.fgm -o $TMP/ad21.so"; do
+    expect_exit 1 "$args" -- "$FGM" $args
+    expect_err "ad21.fgm:2:1: error: bp-sum cannot run this alldiff: bp-sum over 21 values: .* at most 20 .*bp-max, or alldiff = pairwise" "$args names the factor"
+done
+[ -e "$TMP/ad21.so" ] && fail "a refused compile -o wrote the plugin"
+
 # Hostile input: exit 1 with a message, never a crash or a hang.
 hostile() {     # DESCRIPTION FILE
     timeout 60 "$FGM" dump "$2" >"$TMP/out" 2>"$TMP/err"
