@@ -74,9 +74,9 @@ print_vector(out_format fmt, long k, const char *kind, const char *name,
 /* Prints the marginals M (nvars x stride) and, when POST is not NULL, the
  * Dirichlet posteriors (ndirichlet x stride) of observation K.  INFO goes
  * on its header (text, JSON); CSV has none, so an INCOMPLETE result says
- * INFO on stderr instead of passing for a complete one.  CLASH names the
- * variable the run left no value (warn_contradiction), or is NULL; JSON
- * records it in the observation's object. */
+ * INFO on stderr instead of passing for a complete one; JSON marks it
+ * "incomplete": true for scripts.  CLASH names the variable the run left
+ * no value (warn_contradiction), or is NULL; JSON records it too. */
 static void
 print_result(const fgm_ir *ir, out_format fmt, long k, const double *m,
              const double *post, int stride, const char *info,
@@ -110,10 +110,14 @@ print_result(const fgm_ir *ir, out_format fmt, long k, const double *m,
                      1, post + (size_t)v * (size_t)stride, ai.card,
                      &first);
     }
-    if (fmt == FMT_JSON && clash)
-        printf("}, \"contradiction\": \"%s\"}", clash);
-    else if (fmt == FMT_JSON)
-        printf("}}");
+    if (fmt == FMT_JSON) {
+        printf("}");
+        if (incomplete)
+            printf(", \"incomplete\": true");
+        if (clash)
+            printf(", \"contradiction\": \"%s\"", clash);
+        printf("}");
+    }
 }
 
 /* Where observations go: the engine's model, or the exact clues. */

@@ -116,6 +116,12 @@ expect_out "incomplete: cap or timeout reached" "enumeration cap"
 awk '$1 == "x[0]" { s = $2 + $3 + $4; if (s < 0.999999 || s > 1.000001) bad = 1 }
      END { exit bad }' "$TMP/out" || fail "capped enumeration: x[0] does not sum to 1"
 
+# JSON says it in a field of its own, which a complete one lacks.
+expect_exit 0 "enumeration cap, json" -- "$FGM" run models/chain.fgm --backend exact --cap 3 --format json
+expect_out '"alpha": \{\}, "incomplete": true\}\]$' "enumeration cap, json"
+expect_exit 0 "enumeration, json" -- "$FGM" run models/chain.fgm --backend exact --format json
+grep -q incomplete "$TMP/out" && fail "a complete enumeration's JSON said incomplete"
+
 # ... and stops at --timeout-ms (it ran on: 6^20 assignments).
 expect_exit 0 "enumeration deadline" -- timeout 30 "$FGM" run models/dice.fgm --backend exact --cap 1000000000000 --timeout-ms 200
 expect_out "incomplete: cap or timeout reached" "enumeration deadline"
