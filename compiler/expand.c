@@ -558,7 +558,19 @@ inst_fix(fgmc *c, const fgmc_stmt *s)
     for (i = 0; i < len; i++) {
         int at = s->str.start + 1 + (int)i, v = symbol_value(c->src[at]);
         fgmc_loc loc = { at, at + 1 };
+        const fgmc_sym *a = owner(c, c->scope[i]);
+        char name[LABEL];
 
+        if (c->src[at] == '0' && a->lo <= 0 && a->lo + a->card > 0) {
+            /* '0' would leave free a variable whose value 0 the writer
+             * may have meant. */
+            label(c, c->scope[i], name, sizeof name);
+            diag_error(c, loc, "'0' in a fix string leaves '%s' free, but "
+                       "0 is one of its values: write '.' for a free "
+                       "variable, and 'fix %s = 0' to fix it to 0", name,
+                       name);
+            return 0;
+        }
         if (v >= 0 && !fix_var(c, s, c->scope[i], v, loc))
             return 0;
     }
