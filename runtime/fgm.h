@@ -703,6 +703,14 @@ fgm_status fgm_enumerate(const fgm_csp *csp, const int *given,
                          long max_leaves, double deadline,
                          double *marginals, long *leaves);
 
+/* The same walk for max-product: MAXMARGINALS row v receives, for each
+ * value k, the largest weight of an assignment with x_v = k, normalized
+ * over k -- what bp-max's beliefs are on a tree.  Returns as
+ * fgm_enumerate. */
+fgm_status fgm_enumerate_max(const fgm_csp *csp, const int *given,
+                             long max_leaves, double deadline,
+                             double *maxmarginals, long *leaves);
+
 /* ------------------------------------------------------------------------
  * Puzzle generation: a random full grid, then clues removed in a random
  * order while the puzzle keeps exactly one solution (counted by Dancing

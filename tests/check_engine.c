@@ -446,6 +446,43 @@ END_TEST
 
 /* bp-max on a tree: the argmax of each max-marginal is the MAP state,
  * checked by brute force over all 3^5 assignments. */
+/* bp-max's beliefs on a tree are the normalized max-marginals: those of
+ * fgm_enumerate_max (the exact backend's answer for bp-max) to 1e-9; and
+ * on a.b = [[4, 0], [3, 3]] they differ from the marginals (the best pair
+ * is (0, 0), yet a = 1 carries more mass): 4/7 against 0.4 for a = 0. */
+static void
+assert_exact_max_marginals(const fgm_model *m)
+{
+    const fgm_ir *ir = fgm_model_ir(m);
+    static const double pot[4] = { 4, 0, 3, 3 };
+    fgm_status st;
+    fgm_csp *csp = fgm_csp_new(ir, &st);
+    double exact[5 * FGM_IR_MAXCARD], bp[FGM_IR_MAXCARD], mm[4];
+    fgm_ir *two = fgm_ir_new("map2");
+    int dims[1] = { 2 }, v, k;
+
+    ck_assert_ptr_nonnull(csp);
+    ck_assert_int_le(ir->nvars * csp->maxcard, 5 * FGM_IR_MAXCARD);
+    ck_assert_int_eq(fgm_enumerate_max(csp, NULL, 0, 0, exact, NULL),
+                     FGM_OK);
+    for (v = 0; v < ir->nvars; v++) {
+        fgm_model_marginal(m, v, bp);
+        for (k = 0; k < fgm_ir_card(ir, v); k++)
+            ck_assert_double_eq_tol(bp[k], exact[v * csp->maxcard + k], 1e-9);
+    }
+    fgm_csp_free(csp);
+    ck_assert_int_eq(fgm_ir_add_array(two, "x", 1, dims, 0, 2, 0, &st), 0);
+    ck_assert_int_ge(fgm_ir_add_factor(two, FGM_FACTOR_TABLE, 2,
+                                       (int[2]){ 0, 1 }, 4, pot, &st), 0);
+    csp = fgm_csp_new(two, &st);
+    ck_assert_int_eq(fgm_enumerate_max(csp, NULL, 0, 0, mm, NULL), FGM_OK);
+    ck_assert_double_eq_tol(mm[0], 4.0 / 7.0, 1e-12);
+    ck_assert_int_eq(fgm_enumerate(csp, NULL, 0, 0, mm, NULL), FGM_OK);
+    ck_assert_double_eq_tol(mm[0], 0.4, 1e-12);
+    fgm_csp_free(csp);
+    fgm_ir_free(two);
+}
+
 START_TEST(test_tree_bp_max_map)
 {
     fgm_ir *ir = tree_ir(FGM_ALGO_BP_MAX);
@@ -477,6 +514,7 @@ START_TEST(test_tree_bp_max_map)
     }
     for (v = 0; v < 5; v++)
         ck_assert_int_eq(fgm_model_argmax(m, v), best[v]);
+    assert_exact_max_marginals(m);
     fgm_model_free(m);
 }
 END_TEST

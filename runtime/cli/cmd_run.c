@@ -398,7 +398,26 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k)
     return CLI_OK;
 }
 
-/* Exact marginals of IR (the model of CSP) with the current clues GIVEN;
+/* Solution fractions M (NVARS x STRIDE) as max-marginals: every solution
+ * of an exact cover weighs the same, so a value's best is 1 when some
+ * solution has it, normalized over the variable's values. */
+static void
+fractions_to_max(const fgm_ir *ir, double *m, int stride)
+{
+    int v, j, n, card;
+
+    for (v = 0; v < fgm_ir_nvars(ir); v++) {
+        card = fgm_ir_card(ir, v);
+        for (n = 0, j = 0; j < card; j++)
+            n += m[(size_t)v * (size_t)stride + j] > 0.0;
+        for (j = 0; j < card; j++)
+            m[(size_t)v * (size_t)stride + j] =
+                m[(size_t)v * (size_t)stride + j] > 0.0 ? 1.0 / n : 0.0;
+    }
+}
+
+/* Exact marginals of IR (the model of CSP) with the current clues GIVEN
+ * -- max-marginals when IR's algorithm is bp-max, its exact answer --;
  * prints observation K. */
 static int
 run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
@@ -407,6 +426,8 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     int stride = fgm_csp_maxcard(csp);
     double *m = malloc((size_t)fgm_csp_nvars(csp) * (size_t)stride
                        * sizeof *m + 1);
+    int max = strcmp(fgm_ir_algo(ir), "bp-max") == 0;
+    const char *what = max ? "exact max-marginals" : "exact";
     char text[160];
     fgm_status st;
     long count = 0;
@@ -421,17 +442,22 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
                                         : 0;
         st = fgm_dlx_run(dlx, given, &lim, &count, m, NULL, NULL);
         incomplete = !(st == FGM_OK && count < cfg->cap);
-        snprintf(text, sizeof text, "exact (dancing links), solutions=%ld%s",
-                 count, incomplete ? " (incomplete: cap or timeout reached)"
-                                   : "");
+        snprintf(text, sizeof text, "%s (dancing links), solutions=%ld%s",
+                 what, count, incomplete ? " (incomplete: cap or timeout "
+                                           "reached)" : "");
+        if (max && count > 0)
+            fractions_to_max(ir, m, stride);
     } else {
-        st = fgm_enumerate(csp, given, cfg->cap,
-                           cfg->timeout > 0 ? fgm_now() + cfg->timeout * 1e-3
-                                            : 0, m, &count);
+        double deadline = cfg->timeout > 0 ? fgm_now() + cfg->timeout * 1e-3
+                                           : 0;
+
+        st = max ? fgm_enumerate_max(csp, given, cfg->cap, deadline, m,
+                                     &count)
+                 : fgm_enumerate(csp, given, cfg->cap, deadline, m, &count);
         incomplete = st != FGM_OK;
-        snprintf(text, sizeof text, "exact (enumeration), assignments=%ld%s",
-                 count, incomplete ? " (incomplete: cap or timeout reached)"
-                                   : "");
+        snprintf(text, sizeof text, "%s (enumeration), assignments=%ld%s",
+                 what, count, incomplete ? " (incomplete: cap or timeout "
+                                           "reached)" : "");
         if (st == FGM_EUNSOLVED) {
             free(m);
             return cli_fail(CLI_EINPUT, "run: observation %ld has no "

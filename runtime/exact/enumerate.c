@@ -14,7 +14,8 @@
  * computed in the log domain (GSL's gsl_sf_lngamma; sums of logs past
  * pseudo-counts of 1000, log_rising).  The marginal of
  * x_v = k is the normalized sum of the weights of the assignments with
- * x_v = k.  Cost: the number of consistent assignments, so it refuses to
+ * x_v = k; its max-marginal (the oracle for bp-max) their largest weight,
+ * normalized over k.  Cost: the number of consistent assignments, so it refuses to
  * go past a caller-given bound.
  */
 #include <gsl/gsl_sf_gamma.h>
@@ -33,6 +34,8 @@ typedef struct walk {
     int kc;                 /* stride of counts: the largest Dirichlet K
                              * (a prior no variable draws from may have
                              * more categories than any domain) */
+    int max;                /* max-marginals: the best weight per value,
+                             * not the sum */
     double shift;           /* log-weights are summed as exp(lw - shift) */
     double total;
     long leaves, max_leaves;
@@ -134,8 +137,11 @@ accumulate(walk *w)
     }
     x = exp(lw - w->shift);
     w->total += x;
-    for (v = 0; v < w->csp->nvars; v++)
-        w->acc[v * mc + w->assign[v]] += x;
+    for (v = 0; v < w->csp->nvars; v++) {
+        double *a = &w->acc[v * mc + w->assign[v]];
+
+        *a = w->max ? (x > *a ? x : *a) : *a + x;
+    }
 }
 
 /* visit(v) := leaf | for each value a of v consistent so far: visit(v+1) */
@@ -173,12 +179,14 @@ visit(walk *w, int v)
     }
 }
 
-fgm_status
-fgm_enumerate(const fgm_csp *csp, const int *given, long max_leaves,
-              double deadline, double *marginals, long *leaves)
+/* fgm_enumerate, or with MAX the max-marginals (fgm_enumerate_max). */
+static fgm_status
+enumerate(const fgm_csp *csp, const int *given, long max_leaves,
+          double deadline, double *marginals, long *leaves, int max)
 {
     walk w;
-    int v, mc;
+    int v, mc, k;
+    double z;
     fgm_status st = FGM_OK;
 
     if (!csp || !marginals)
@@ -190,13 +198,13 @@ fgm_enumerate(const fgm_csp *csp, const int *given, long max_leaves,
     w.csp = csp;
     w.ir = csp->ir;
     w.given = given;
+    w.max = max;
     w.max_leaves = max_leaves > 0 ? max_leaves : 10000000L;
     w.deadline = deadline;
     w.assign = malloc(((size_t)csp->nvars + 1) * sizeof *w.assign);
     w.kc = mc;
     for (v = 0; v < csp->ir->ndirichlet; v++) {
-        int k = csp->ir->arrays[csp->ir->dir_array[v]].card;
-
+        k = csp->ir->arrays[csp->ir->dir_array[v]].card;
         if (k > w.kc)
             w.kc = k;
     }
@@ -218,12 +226,35 @@ fgm_enumerate(const fgm_csp *csp, const int *given, long max_leaves,
         /* Stopped early: still a distribution (over what was visited),
          * never raw weight sums printed as probabilities. */
         st = w.over ? FGM_ETIMEOUT : FGM_OK;
-        for (v = 0; v < csp->nvars * mc; v++)
+        for (v = 0; !max && v < csp->nvars * mc; v++)
             marginals[v] /= w.total;
+        for (v = 0; max && v < csp->nvars; v++) {
+            /* Each variable's best weights normalized, as bp-max's
+             * beliefs are. */
+            for (z = 0.0, k = 0; k < csp->card[v]; k++)
+                z += marginals[v * mc + k];
+            for (k = 0; k < csp->card[v]; k++)
+                marginals[v * mc + k] /= z;
+        }
     }
     if (leaves)
         *leaves = w.leaves;
     free(w.assign);
     free(w.counts);
     return st;
+}
+
+fgm_status
+fgm_enumerate(const fgm_csp *csp, const int *given, long max_leaves,
+              double deadline, double *marginals, long *leaves)
+{
+    return enumerate(csp, given, max_leaves, deadline, marginals, leaves, 0);
+}
+
+fgm_status
+fgm_enumerate_max(const fgm_csp *csp, const int *given, long max_leaves,
+                  double deadline, double *maxmarginals, long *leaves)
+{
+    return enumerate(csp, given, max_leaves, deadline, maxmarginals, leaves,
+                     1);
 }

@@ -101,6 +101,20 @@ expect_out "^x\[0\] 0\.833333 0\.166667$" "x[0] = 0 has probability E[p0] = 5/6"
 expect_exit 0 "exact 9x9" -- "$FGM" run models/sudoku.fgm --backend exact --observe puzzles/seed000.txt
 expect_out "^# observation 3: exact \(dancing links\), solutions=1$" "9x9 by Dancing Links"
 
+# The exact backend answers what the model's algorithm asks: marginals,
+# or for bp-max the max-marginals (it printed marginals under bp-max):
+# on a.b = [[4, 0], [3, 3]] the best pair is (0, 0), yet a = 1 has more
+# mass.  bp-max itself agrees (a tree).
+printf '%s\n' 'model map2' 'var a in 0..1' 'var b in 0..1' \
+    'table (a, b) = [[4, 0], [3, 3]]' 'infer bp-max' >"$TMP/map2.fgm"
+expect_exit 0 "exact bp-max" -- "$FGM" run "$TMP/map2.fgm" --backend exact
+expect_out "^# observation 0: exact max-marginals \(enumeration\), assignments=3$" "exact bp-max header"
+expect_out "^a 0\.571429 0\.428571$" "exact max-marginal of a"
+expect_exit 0 "exact bp-sum" -- "$FGM" run "$TMP/map2.fgm" --backend exact --algo bp-sum
+expect_out "^a 0\.4 0\.6$" "exact marginal of a"
+expect_exit 0 "bp-max" -- "$FGM" run "$TMP/map2.fgm" --backend interpreted
+expect_out "^a 0\.571429 0\.428571$" "bp-max's belief of a"
+
 # Observations the model forbids: the exact backend refuses them; EP and
 # BP print marginals (x says 0 for sure) but warn that they are no
 # posterior, naming the variable; consistent ones bring no warning.
