@@ -298,4 +298,63 @@ if (ulimit -v 200000 && "$FGM" list >/dev/null 2>&1); then
 else
     echo "skip: out of memory (fgm does not run under ulimit -v 200000)" >&2
 fi
+
+# compile and run: every option that takes a value says when it has none;
+# unknown options, algorithms, formats and backends are named; "--" ends
+# the options; a model with errors stops both with exit 1, writing
+# nothing.
+for o in --algo --emit-c --out-dir -D -o; do
+    expect_exit 2 "compile $o without a value" -- "$FGM" compile models/dice.fgm $o
+    expect_err "^fgm: compile: option $o needs a value$" "compile $o without a value"
+done
+expect_exit 2 "compile --bogus" -- "$FGM" compile models/dice.fgm --bogus
+expect_err "^fgm: compile: unknown option '--bogus'$" "compile --bogus"
+expect_exit 2 "compile --algo bogus" -- "$FGM" compile models/dice.fgm --algo bogus --emit-c "$TMP/bogus.c"
+expect_err "^fgm: compile: unknown algorithm 'bogus' \(ep, bp-sum, bp-max\)$" "compile --algo bogus"
+[ ! -e "$TMP/bogus.c" ] || fail "compile --algo bogus wrote its C"
+expect_exit 0 "compile -- MODEL" -- "$FGM" compile --emit-c "$TMP/dashdash.c" -- models/dice.fgm
+[ -s "$TMP/dashdash.c" ] || fail "compile -- MODEL: no C written"
+expect_exit 2 "compile -- MODEL --emit-c" -- "$FGM" compile -- models/dice.fgm --emit-c "$TMP/x.c"
+expect_err "compile: one model at a time \('--emit-c' after 'models/dice.fgm'\)" "after --, an option is a second model"
+printf 'model bad\nvar x[2] in 0..1\nalldiff y\n' > "$TMP/bad.fgm"
+expect_exit 1 "compile a model with an error" -- "$FGM" compile "$TMP/bad.fgm" --emit-c "$TMP/bad.c"
+expect_err "bad.fgm:3:9: error: unknown array 'y'" "compile a model with an error"
+[ ! -e "$TMP/bad.c" ] || fail "compile of a bad model wrote its C"
+# 64 -D is the most (both commands exit 2; compile gives no reason).
+defs=$(for i in $(seq 65); do printf -- '-D A%d=1 ' "$i"; done)
+# shellcheck disable=SC2086  # defs is a word list on purpose
+expect_exit 2 "compile with 65 -D" -- "$FGM" compile models/dice.fgm $defs
+# shellcheck disable=SC2086
+expect_exit 2 "run with 65 -D" -- "$FGM" run models/dice.fgm $defs
+expect_err "^fgm: run: too many -D$" "run with 65 -D"
+
+for o in --backend --observe --format --algo --out-dir --iters --damping --tolerance --cap --timeout-ms -D; do
+    expect_exit 2 "run $o without a value" -- "$FGM" run models/chain.fgm $o
+    expect_err "^fgm: run: option $o needs a value$" "run $o without a value"
+done
+bad_run() {     # PATTERN ARGS...: exit 2, stderr matching PATTERN
+    local pattern=$1
+    shift
+    expect_exit 2 "run $*" -- "$FGM" run models/chain.fgm "$@"
+    expect_err "$pattern" "run $*"
+}
+bad_run "^fgm: run: --iters wants an integer in 1\.\.1000000, not '0'$" --iters 0
+bad_run "^fgm: run: --iters wants an integer in 1\.\.1000000, not '5x'$" --iters 5x
+bad_run "^fgm: run: --damping wants a number >= 0, not '-0\.5'$" --damping -0.5
+bad_run "^fgm: run: --damping wants 0 <= d < 1, not '1'$" --damping 1
+bad_run "^fgm: run: --tolerance wants a number >= 0, not '-1'$" --tolerance -1
+bad_run "^fgm: run: --cap wants an integer in 1\.\.1000000000000, not '0'$" --backend exact --cap 0
+bad_run "^fgm: run: --timeout-ms wants a number >= 0, not 'soon'$" --timeout-ms soon
+bad_run "^fgm: run: unknown format 'xml' \(text, csv, json\)$" --format xml
+bad_run "^fgm: run: unknown backend 'gpu' \(auto, compiled, interpreted, exact\)$" --backend gpu
+bad_run "^fgm: run: unknown algorithm 'bogus' \(ep, bp-sum, bp-max\)$" --algo bogus
+bad_run "^fgm: run: unknown option '--bogus'$" --bogus
+bad_run "^fgm: run: one model at a time \('models/dice\.fgm' after 'models/chain\.fgm'\)$" models/dice.fgm
+bad_run "^fgm: run: one model at a time \('--backend' after 'models/chain\.fgm'\)$" -- --backend exact
+expect_exit 0 "run -- MODEL" -- "$FGM" run --backend exact -- models/chain.fgm
+expect_out "^x\[0\] 0\.7 0\.2 0\.1$" "run -- MODEL"
+expect_exit 1 "run a model with an error" -- "$FGM" run "$TMP/bad.fgm" --backend interpreted
+expect_err "bad.fgm:3:9: error: unknown array 'y'" "run a model with an error"
+[ ! -s "$TMP/out" ] || fail "run of a bad model printed: $(head -c 300 "$TMP/out")"
+
 finish
