@@ -159,6 +159,37 @@ printf 'g = 1 2 . . . . . . .\n' >"$TMP/lat0.obs"
 expect_exit 0 "assignment on a 0-based grid" -- "$FGM" run "$TMP/lat0.fgm" --backend exact --observe "$TMP/lat0.obs"
 expect_out '^g\[0\]\[0\] 0 1 0$' "labels on an assignment line"
 
+
+# Assignment lines: the first line decides the kind even when indented; a
+# later line without '=' is an error placed at its first word (past any
+# indent), and nothing is printed.
+printf '  \t roll = %s\n' "$R" > "$TMP/indent.txt"
+expect_exit 0 "an indented assignment line" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/indent.txt"
+expect_out "^roll\[1\] 0 0 0 0 0 1" "an indented assignment line"
+bad_observation noeq "a line without '='" "2:1: error: expected NAME = values" 'roll = %s\nroll 1 2\n' "$R"
+[ ! -s "$TMP/out" ] || fail "a line without '=': printed $(head -c 200 "$TMP/out")"
+bad_observation noeq2 "an indented line without '='" "2:4: error: expected NAME = values" 'roll = %s\n \t junk\n' "$R"
+
+# Puzzle lines with an engine backend: each puzzle is observed afresh (the
+# first puzzle's clue is gone in the second); a bad puzzle later in the
+# file stops the run with exit 1 after the ones before it; a grid past
+# 25x25 is refused before anything runs.
+printf '1...............\n....2...........\n' > "$TMP/four.txt"
+expect_exit 0 "puzzles, interpreted" -- "$FGM" run models/sudoku.fgm -D B=2 --backend interpreted --observe "$TMP/four.txt"
+[ "$(grep -c '^# observation' "$TMP/out")" = 2 ] || fail "puzzles, interpreted: not two observations"
+awk '$1 == "cell[0][0]" { n++; if (n == 2 && $2 > 0.5) bad = 1 }
+     $1 == "cell[1][0]" { m++; if (m == 2 && $3 < 0.99) bad = 1 }
+     END { exit bad }' "$TMP/out" || fail "puzzles, interpreted: the second puzzle kept the first one's clue"
+printf '1...............\n12..............1\n' > "$TMP/four_bad.txt"
+for b in interpreted exact; do
+    expect_exit 1 "a bad second puzzle, $b" -- "$FGM" run models/sudoku.fgm -D B=2 --backend $b --observe "$TMP/four_bad.txt"
+    expect_err "four_bad.txt:2: error: line has 17 symbols; expected 16" "a bad second puzzle, $b"
+    [ "$(grep -c '^# observation' "$TMP/out")" = 1 ] || fail "a bad second puzzle, $b: the first is not printed"
+done
+printf '%036d\n' 0 > "$TMP/p36.txt"
+expect_exit 1 "run, 36x36 puzzles" -- "$FGM" run models/sudoku.fgm -D B=6 --backend interpreted --observe "$TMP/p36.txt"
+expect_err "p36.txt: error: puzzles of side 36 are not supported; the largest is 25x25" "run, 36x36 puzzles"
+
 # -o and --emit-c name their files: --out-dir beside them (ignored
 # before) is a usage error, and nothing is written.
 expect_exit 2 "compile -o --out-dir" -- "$FGM" compile models/dice.fgm -o "$TMP/od.so" --out-dir "$TMP/od"
