@@ -176,4 +176,10 @@ printf 'var x in 1..2\n\0\0\0\n' >"$TMP/nul.fgm"
 hostile "NUL bytes" "$TMP/nul.fgm"
 mkdir "$TMP/dir.fgm"
 hostile "a directory" "$TMP/dir.fgm"
+# A model file past 64 MiB is refused while it is read, not read whole:
+# an endless one (/dev/zero through a link) too.
+ln -s /dev/zero "$TMP/zero.fgm"
+expect_exit 1 "an endless model file" -- timeout 60 "$FGM" dump "$TMP/zero.fgm"
+expect_err "^$TMP/zero.fgm: error: model file too large \(more than 67108864 bytes\)$" "an endless model file"
+[ ! -s "$TMP/out" ] || fail "an endless model file: printed a dump"
 finish
