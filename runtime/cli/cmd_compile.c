@@ -62,8 +62,10 @@ cmd_compile(cli_args *a)
                 return usage();
             out_dir = val;
         } else if ((r = cli_opt_value(a, "-D", &val)) != 0) {
-            if (r < 0 || ndefines == (int)CLI_COUNTOF(defines))
+            if (r < 0)
                 return usage();
+            if (ndefines == (int)CLI_COUNTOF(defines))
+                return cli_fail(CLI_EUSAGE, "compile: too many -D");
             defines[ndefines++] = val;
         } else if ((r = cli_opt_value(a, "-o", &val)) != 0) {
             if (r < 0)

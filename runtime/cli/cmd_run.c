@@ -531,6 +531,9 @@ observation_kind(FILE *f, long *line)
         while (isspace((unsigned char)*s))
             s++;
         if (*s && *s != '#') {
+            /* An '=' in a trailing comment does not make an assignment
+             * ("1... # x=1" is a puzzle). */
+            s[strcspn(s, "#")] = '\0';
             kind = strchr(s, '=') ? OBS_ASSIGN : OBS_PUZZLES;
             break;
         }

@@ -320,10 +320,12 @@ printf 'model bad\nvar x[2] in 0..1\nalldiff y\n' > "$TMP/bad.fgm"
 expect_exit 1 "compile a model with an error" -- "$FGM" compile "$TMP/bad.fgm" --emit-c "$TMP/bad.c"
 expect_err "bad.fgm:3:9: error: unknown array 'y'" "compile a model with an error"
 [ ! -e "$TMP/bad.c" ] || fail "compile of a bad model wrote its C"
-# 64 -D is the most (both commands exit 2; compile gives no reason).
+# 64 -D is the most (both commands exit 2 and say why; compile printed
+# its usage alone).
 defs=$(for i in $(seq 65); do printf -- '-D A%d=1 ' "$i"; done)
 # shellcheck disable=SC2086  # defs is a word list on purpose
 expect_exit 2 "compile with 65 -D" -- "$FGM" compile models/dice.fgm $defs
+expect_err "^fgm: compile: too many -D$" "compile with 65 -D"
 # shellcheck disable=SC2086
 expect_exit 2 "run with 65 -D" -- "$FGM" run models/dice.fgm $defs
 expect_err "^fgm: run: too many -D$" "run with 65 -D"

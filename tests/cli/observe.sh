@@ -190,6 +190,12 @@ printf '%036d\n' 0 > "$TMP/p36.txt"
 expect_exit 1 "run, 36x36 puzzles" -- "$FGM" run models/sudoku.fgm -D B=6 --backend interpreted --observe "$TMP/p36.txt"
 expect_err "p36.txt: error: puzzles of side 36 are not supported; the largest is 25x25" "run, 36x36 puzzles"
 
+# A puzzle line with a comment holding '=' is still a puzzle (it was
+# sniffed as an assignment: "expected NAME = values" at 1:1).
+printf '1............... # x=1\n' >"$TMP/eqcomment.txt"
+expect_exit 0 "puzzle, '=' in its comment" -- "$FGM" run sudoku:2 --backend exact --observe "$TMP/eqcomment.txt"
+expect_out "^# observation 0: exact \(dancing links\), solutions=72$" "puzzle, '=' in its comment"
+
 # -o and --emit-c name their files: --out-dir beside them (ignored
 # before) is a usage error, and nothing is written.
 expect_exit 2 "compile -o --out-dir" -- "$FGM" compile models/dice.fgm -o "$TMP/od.so" --out-dir "$TMP/od"
