@@ -3,6 +3,8 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <float.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +160,10 @@ cli_parse_double(const char *cmd, const char *name, const char *s, double lo,
 
     errno = 0;
     v = strtod(s, &end);
+    /* Underflow (1e-400) is the nearest double, 0 or subnormal: a
+     * number, not an error; overflow is not. */
+    if (errno == ERANGE && fabs(v) <= DBL_MIN)
+        errno = 0;
     if (errno || end == s || *end || !(v >= lo)) {
         cli_fail(CLI_EUSAGE, "%s: %s wants a number >= %g, not '%s'", cmd,
                  name, lo, s);

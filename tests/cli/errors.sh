@@ -345,6 +345,9 @@ bad_run "^fgm: run: --iters wants an integer in 1\.\.1000000, not '5x'$" --iters
 bad_run "^fgm: run: --damping wants a number >= 0, not '-0\.5'$" --damping -0.5
 bad_run "^fgm: run: --damping wants 0 <= d < 1, not '1'$" --damping 1
 bad_run "^fgm: run: --tolerance wants a number >= 0, not '-1'$" --tolerance -1
+bad_run "^fgm: run: --damping wants a number >= 0, not '1e400'$" --damping 1e400
+# Underflow is a number (the nearest double, 0): it said ">= 0, not '1e-400'".
+expect_exit 0 "run --damping 1e-400" -- "$FGM" run models/chain.fgm --backend interpreted --damping 1e-400
 bad_run "^fgm: run: --cap wants an integer in 1\.\.1000000000000, not '0'$" --backend exact --cap 0
 bad_run "^fgm: run: --timeout-ms wants a number >= 0, not 'soon'$" --timeout-ms soon
 bad_run "^fgm: run: unknown format 'xml' \(text, csv, json\)$" --format xml
