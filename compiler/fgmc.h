@@ -170,6 +170,8 @@ struct fgmc_sym {
     const fgmc_stmt *decl;  /* declaring statement (NULL for loop vars) */
     int bad;                /* its declaration had an error */
     long long value;        /* CONST; LOOP: current value in expand */
+    int is_real;            /* CONST: a real, RVALUE, not VALUE */
+    double rvalue;
     int ndims, dims[FGM_IR_MAXDIMS], count;
     int first;              /* first variable or Dirichlet node */
     int lo, card;           /* VAR: domain lo..lo+card-1; PRIOR: K */

@@ -179,8 +179,9 @@ sema_eval(fgmc *c, const fgmc_node *e, fgmc_num *out)
     case N_REF:
         if (!e->sym)
             return 0;
-        out->is_real = 0;
+        out->is_real = e->sym->is_real;
         out->i = e->sym->value;
+        out->d = e->sym->rvalue;
         return 1;
     case N_NEG:
         if (!sema_eval(c, e->a, &a))
@@ -557,11 +558,13 @@ check_prior(fgmc *c, fgmc_stmt *s)
         a->bad = s->bad = 1;
 }
 
+/* A const is an integer or a real (const p = 0.3, for weights); a real
+ * one where an integer is needed is sema_eval_int's error there.  -D
+ * gives integers only. */
 static void
 check_const(fgmc *c, fgmc_stmt *s)
 {
-    char what[96];
-    long long v = 0;
+    fgmc_num v = { 0, 0, 0.0 };
     int ok = sema_resolve_num(c, s->value), d;
     fgmc_sym *sym;
 
@@ -570,17 +573,18 @@ check_const(fgmc *c, fgmc_stmt *s)
             break;
     if (d < c->ndefines) {
         c->define_used[d] = 1;
-        v = c->define_values[d];
+        v.i = c->define_values[d];
     } else if (ok) {
-        snprintf(what, sizeof what, "const '%s'", s->name);
-        ok = sema_eval_int(c, s->value, what, &v);
+        ok = sema_eval(c, s->value, &v);    /* finite, or an error */
     }
     sym = sym_declare(c, SYM_CONST, s->name, s->nameloc, s);
     if (!sym) {
         s->bad = 1;
         return;
     }
-    sym->value = v;
+    sym->is_real = v.is_real;
+    sym->value = v.i;
+    sym->rvalue = v.d;
     if (!ok && d == c->ndefines)
         sym->bad = s->bad = 1;
 }

@@ -280,6 +280,27 @@ END_TEST
 
 /* ---- the language, piece by piece --------------------------------- */
 
+/* A real const (it was "const 'P' must be an integer") stands for its
+ * value in weights and in expressions over reals; an integer const keeps
+ * working where integers are needed, beside it. */
+START_TEST(test_real_const)
+{
+    fgm_ir *ir = compile_ok("model t\nconst P = 0.25\nconst N = 2\n"
+                            "const Q = 1 - P * 2\nvar x[N] in 0..1\n"
+                            "evidence x[0] = [P, Q]\n"
+                            "table (x[0], x[1]) = [[P, 1], [1, -P + 1]]\n");
+    const double *e = fgm_ir_params(ir, &ir->factors[0]);
+    const double *t = fgm_ir_params(ir, &ir->factors[1]);
+
+    ck_assert_int_eq(ir->nvars, 2);
+    ck_assert_double_eq(e[0], 0.25);
+    ck_assert_double_eq(e[1], 0.5);
+    ck_assert_double_eq(t[0], 0.25);
+    ck_assert_double_eq(t[3], 0.75);
+    fgm_ir_free(ir);
+}
+END_TEST
+
 START_TEST(test_table_row_major)
 {
     fgm_ir *ir = compile_ok("model t\nvar x in 0..1\nvar y in 5..7\n"
@@ -598,7 +619,8 @@ static const bad_case bad_cases[] = {
     { "const A = 1 / (2 - 2)\n", FGM_ESEMA, "division by zero" },
     { "var x[2.5] in 1..2\n", FGM_ESEMA,
       "an array size must be an integer, not 2.5" },
-    { "const A = 1.5\n", FGM_ESEMA, "const 'A' must be an integer, not 1.5" },
+    { "const A = 1.5\nvar x[A] in 1..2\n", FGM_ESEMA,
+      "an array size must be an integer, not 1.5" },
     { "var x[3] in 1..3\nalldiff x[0.5 * 2 .. 2]\n", FGM_ESEMA,
       "a slice bound must be an integer, not 1" },
     { "var x[0] in 1..3\n", FGM_ESEMA,
@@ -1028,6 +1050,7 @@ compiler_suite(void)
     tcase_add_test(core, test_naive_clues);
     tcase_add_test(core, test_dice);
     tcase_add_test(core, test_chain);
+    tcase_add_test(core, test_real_const);
     tcase_add_test(core, test_table_row_major);
     tcase_add_test(core, test_extreme_weights);
     tcase_add_test(core, test_comprehensions);
