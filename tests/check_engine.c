@@ -157,6 +157,36 @@ START_TEST(test_dice_mean_square)
 }
 END_TEST
 
+/* A draw whose cavity is uniform but for rounding adds no pseudo-count
+ * either: the table's rows hold the same weights in other orders, so its
+ * message to x is uniform, to an ulp (the rows' sums round apart), and p
+ * keeps its prior -- it got a whole pseudo-count, 4/3 a category, from
+ * an exact comparison of the cavity's entries. */
+START_TEST(test_dirichlet_rounded_flat)
+{
+    static const char *const text =
+        "prior p ~ dirichlet([1, 1, 1])\n"
+        "var x in 0..2 ~ discrete(p)\n"
+        "var y in 0..2\n"
+        "table (x, y) = [[0.1, 0.7, 0.2], [0.2, 0.7, 0.1], "
+        "[0.7, 0.2, 0.1]]\n";
+    double post[3];
+    fgm_model *m;
+    fgm_ir *ir;
+    int i;
+
+    ck_assert_int_eq(fgm_compile_string(text, "flat.fgm", NULL, &ir, NULL,
+                                        NULL), FGM_OK);
+    m = open_interp(ir);
+    ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_dirichlet(m, 0, post), FGM_OK);
+    for (i = 0; i < 3; i++)
+        ck_assert_msg(fabs(post[i] - 1.0) < 1e-9, "category %d: %.17g", i,
+                      post[i]);
+    fgm_model_free(m);
+}
+END_TEST
+
 static void assert_beliefs_in_place(fgm_model *m, int sweeps, double damping,
                                     const char *what);
 
@@ -1202,6 +1232,7 @@ engine_suite(void)
     tcase_set_timeout(errors, 10);
     tcase_add_test(core, test_dice_mean);
     tcase_add_test(core, test_dice_mean_square);
+    tcase_add_test(core, test_dirichlet_rounded_flat);
     tcase_add_test(core, test_tree_bp_sum_exact);
     tcase_add_test(core, test_tree_one_sweep);
     tcase_add_test(core, test_enumerate_huge_pseudo_count);
