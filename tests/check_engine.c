@@ -474,8 +474,6 @@ START_TEST(test_tree_parallel_and_damped)
 }
 END_TEST
 
-/* bp-max on a tree: the argmax of each max-marginal is the MAP state,
- * checked by brute force over all 3^5 assignments. */
 /* bp-max's beliefs on a tree are the normalized max-marginals: those of
  * fgm_enumerate_max (the exact backend's answer for bp-max) to 1e-9; and
  * on a.b = [[4, 0], [3, 3]] they differ from the marginals (the best pair
@@ -513,6 +511,8 @@ assert_exact_max_marginals(const fgm_model *m)
     fgm_ir_free(two);
 }
 
+/* bp-max on a tree: the argmax of each max-marginal is the MAP state,
+ * checked by brute force over all 3^5 assignments. */
 START_TEST(test_tree_bp_max_map)
 {
     fgm_ir *ir = tree_ir(FGM_ALGO_BP_MAX);
