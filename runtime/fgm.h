@@ -482,13 +482,14 @@ int fgm_model_argmax(const fgm_model *m, int v);
 
 /* The first variable whose every value the last run rules out -- a zero
  * in its evidence, clamp or prior message, or an incoming factor message
- * at the floor (1e-30: a factor's exact zero) -- or whose point-mass
- * belief takes the value of another's in a native alldiff, or -1 when
- * there is none (or M is NULL, or no run yet).  Its marginal is then no posterior: the
- * observations contradict the model (Infer.NET throws AllZeroException
- * there), or the approximation itself reached a contradiction (a point
- * mass on a wrong value).  Damping keeps a message above the floor for
- * many sweeps, so a damped run may not show one. */
+ * at the floor (1e-30: a factor's exact zero, or a weight under 1e-30 of
+ * the message's largest, which the floor cannot tell apart) -- or whose
+ * point-mass belief takes the value of another's in a native alldiff, or
+ * -1 when there is none (or M is NULL, or no run yet).  Its marginal is
+ * then no posterior: the observations contradict the model (Infer.NET
+ * throws AllZeroException there), or the approximation itself reached a
+ * contradiction (a point mass on a wrong value).  Damping keeps a message
+ * above the floor for many sweeps, so a damped run may not show one. */
 int fgm_model_contradiction(const fgm_model *m);
 
 /* Copies the posterior pseudo-counts of Dirichlet node D to OUT (K); for

@@ -15,8 +15,8 @@
  * pseudo-counts of 1000, log_rising).  The marginal of
  * x_v = k is the normalized sum of the weights of the assignments with
  * x_v = k; its max-marginal (the oracle for bp-max) their largest weight,
- * normalized over k.  Cost: the number of consistent assignments, so it refuses to
- * go past a caller-given bound.
+ * normalized over k.  Cost: the number of consistent assignments, so it
+ * refuses to go past a caller-given bound.
  */
 #include <gsl/gsl_sf_gamma.h>
 #include <math.h>
