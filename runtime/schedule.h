@@ -42,7 +42,9 @@ typedef struct fgm_sched {
     int uniform_card;           /* every domain has this size, or 0 */
     double *evidence;           /* nvars * stride: product of EVIDENCE
                                  * factors, normalized (1 where none) */
-    int nfactors;
+    int nfactors;               /* updates per sweep: on a forest each
+                                 * factor twice, sharing its edges
+                                 * (fgm_sched_tree_order) */
     fgm_sched_factor *factors;
     int nedges;
     int *edge_var;              /* nedges */

@@ -20,6 +20,10 @@
  * chain, a factor naming a variable twice -- keeps the schedule as it is,
  * as does a flooding one (it reads the last sweep's messages whatever
  * the order).
+ *
+ * requires: lowered factors and edge_var (before index_edges); produces:
+ * the factors in tree order, each twice on a forest; breaks: one entry
+ * per factor (the two entries share edges, dfac and ir_factor).
  */
 #include <stdlib.h>
 #include "schedule.h"
