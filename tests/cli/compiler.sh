@@ -114,6 +114,14 @@ expect_exit 0 "exact bp-sum" -- "$FGM" run "$TMP/map2.fgm" --backend exact --alg
 expect_out "^a 0\.4 0\.6$" "exact marginal of a"
 expect_exit 0 "bp-max" -- "$FGM" run "$TMP/map2.fgm" --backend interpreted
 expect_out "^a 0\.571429 0\.428571$" "bp-max's belief of a"
+# Through Dancing Links (an exact cover, every solution alike): the
+# values some solution has, normalized, not the solution fractions.
+echo '1....2..........' >"$TMP/latin4.txt"
+expect_exit 0 "exact bp-max, dancing links" -- "$FGM" run latin:4 --backend exact --algo bp-max --observe "$TMP/latin4.txt"
+expect_out "^# observation 0: exact max-marginals \(dancing links\), solutions=32$" "dancing links max header"
+expect_out "^cell\[0\]\[2\] 0 0\.333333 0\.333333 0\.333333$" "dancing links max-marginal"
+expect_exit 0 "exact, dancing links" -- "$FGM" run latin:4 --backend exact --observe "$TMP/latin4.txt"
+expect_out "^cell\[0\]\[2\] 0 0\.5 0\.25 0\.25$" "dancing links marginal"
 
 # Observations the model forbids: the exact backend refuses them; EP and
 # BP print marginals (x says 0 for sure) but warn that they are no
