@@ -38,7 +38,7 @@ done
 expect_exit 0 "solve FILE --help" -- "$FGM" solve puzzles/seed003.txt --solver dlx --help
 expect_out "^usage: fgm solve" "solve FILE --help prints its usage"
 expect_exit 1 "solve -- --help" -- "$FGM" solve -- --help
-expect_err "help" "after --, --help is a file name"
+expect_err "^--help: error: cannot open" "after --, --help is a file name"
 # list takes no arguments, but --help is still a request for its usage.
 expect_exit 0 "list --help" -- "$FGM" list --help
 expect_out "^usage: fgm list$" "list --help prints its usage"
