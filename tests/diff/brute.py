@@ -7,10 +7,12 @@ integrated out).  Slow and obviously right; models stay small."""
 import math
 
 
-def marginals(m, obs):
+def marginals(m, obs, max_product=False):
     """m: a gen.Model; obs: {var: observed value}.  Returns one list of
     probabilities per variable (value order lo..hi), or None when no
-    assignment has nonzero weight."""
+    assignment has nonzero weight.  With max_product, the max-marginals
+    instead: each value's largest assignment weight, normalized (what
+    `fgm run --backend exact` gives for a bp-max model)."""
     n = len(m.vars)
     los = [m.doms[d][0] for _, d in m.vars]
     allowed = [set(range(m.card(v))) for v in range(n)]
@@ -75,5 +77,6 @@ def marginals(m, obs):
     for lw, a in leaves:
         x = math.exp(lw - top)
         for v in range(n):
-            acc[v][a[v]] += x
+            acc[v][a[v]] = max(acc[v][a[v]], x) if max_product \
+                else acc[v][a[v]] + x
     return [[x / sum(row) for x in row] for row in acc]
