@@ -368,7 +368,24 @@ def reg_dlx_dirichlet(opts):
                 "infer ep(iterations = 50)", "", {})
 
 
-REGRESSIONS = [reg_shared_observed_prior, reg_dlx_dirichlet]
+def reg_bp_max_exact(opts):
+    """A bp-max model's exact answer is its max-marginals: the best pair
+    of a.b = [[4, 0], [3, 3]] is (0, 0), yet a = 1 carries more mass
+    (a = 0: 4/7 against the marginal 0.4).  The exact backend printed
+    sum marginals for it; then this test compared its max-marginals with
+    brute-force sums.  A tree: bp-max itself must give them too."""
+    m = model("reg_bp_max_exact", [(0, 1)],
+              [("a", None, 0, False), ("b", None, 0, False)],
+              factors=[("table", [0, 1], [4, 0, 3, 3])],
+              lines=["var a in 0..1", "var b in 0..1",
+                     "table (a, b) = [[4, 0], [3, 3]]"])
+    m.tree = True
+    return Case(opts, "regression bp_max_exact", m, "bp-max",
+                "infer bp-max(iterations = 10)", "", {})
+
+
+REGRESSIONS = [reg_shared_observed_prior, reg_dlx_dirichlet,
+               reg_bp_max_exact]
 
 if __name__ == "__main__":
     sys.exit(main())
