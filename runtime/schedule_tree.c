@@ -22,8 +22,9 @@
  * the order).
  *
  * requires: lowered factors and edge_var (before index_edges); produces:
- * the factors in tree order, each twice on a forest; breaks: one entry
- * per factor (the two entries share edges, dfac and ir_factor).
+ * the factors in tree order, each twice on a forest but for those alone
+ * in their tree; breaks: one entry per factor (the two entries share
+ * edges, dfac and ir_factor).
  */
 #include <stdlib.h>
 #include "schedule.h"
@@ -177,16 +178,28 @@ fgm_sched_tree_order(fgm_sched *s)
         keys[i].index = i;
     }
     qsort(keys, (size_t)n, sizeof *keys, key_cmp);
+    /* Factors per tree: a factor alone in its tree is exact at its first
+     * update (it reads only unary messages), so it runs once.  VLEVEL,
+     * done with, counts them by union-find root (NV entries). */
+    free(vlevel);
+    vlevel = calloc((size_t)nv, sizeof *vlevel);
+    if (!vlevel) {
+        ok = 0;
+        goto done;
+    }
+    for (i = 0; i < n; i++)
+        vlevel[uf_find(parent, nvx + i)]++;
     /* Upward: the deepest level first; downward: the roots' first.  Within
      * a level no update reads another's message (a factor's parent vertex
      * lies one level up, its children one down). */
-    for (i = 0; i < n; i++) {
+    for (i = 0; i < n; i++)
         nf[i] = s->factors[keys[n - 1 - i].index];
-        nf[n + i] = s->factors[keys[i].index];
-    }
+    for (j = n, i = 0; i < n; i++)
+        if (vlevel[uf_find(parent, nvx + keys[i].index)] > 1)
+            nf[j++] = s->factors[keys[i].index];
     free(s->factors);
     s->factors = nf;
-    s->nfactors = 2 * n;
+    s->nfactors = j;
     nf = NULL;
 done:
     free(parent);

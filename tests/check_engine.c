@@ -293,7 +293,8 @@ END_TEST
  * roots to leaves (runtime/schedule_tree.c), so ONE sweep gives the exact
  * marginals, sum-product; in statement order the ends' evidence needed
  * about 11 sweeps to cross.  The schedule counts each table twice; with
- * one more table closing a cycle it keeps its order, once each. */
+ * one more table closing a cycle it keeps its order, once each; a table
+ * alone in its tree runs once. */
 START_TEST(test_tree_one_sweep)
 {
     static const double ev0[2] = { 0.9, 0.1 }, ev11[2] = { 0.2, 0.8 };
@@ -334,6 +335,25 @@ START_TEST(test_tree_one_sweep)
         }
         ck_assert_int_eq(nupdates, cyclic ? 12 : 22);
     }
+    /* Two tables alone in their trees run once each (exact at once). */
+    ir = fgm_ir_new("pairs");
+    ck_assert_int_eq(fgm_ir_add_array(ir, "x", 1, (int[1]){ 4 }, 0, 2, 0,
+                                      &st), 0);
+    for (i = 0; i < 4; i++)
+        pot[i] = 1.0 + i;
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 2,
+                                       (int[2]){ 0, 1 }, 4, pot, &st), 0);
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 2,
+                                       (int[2]){ 2, 3 }, 4, pot, &st), 0);
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1,
+                                       (int[1]){ 0 }, 2, ev0, &st), 0);
+    ir->infer.algo = FGM_ALGO_BP_SUM;
+    ck_assert_int_eq(fgm_ir_schedule(ir, &nupdates, NULL), FGM_OK);
+    ck_assert_int_eq(nupdates, 2);
+    m = open_interp(ir);
+    ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_OK);
+    assert_exact_marginals(m);
+    fgm_model_free(m);
 }
 END_TEST
 
