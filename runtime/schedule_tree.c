@@ -110,6 +110,19 @@ levels(const fgm_sched *s, const int *off, const int *adj, int nvx,
     }
 }
 
+/* Whether factor F is alone in its tree: none of its vertices has
+ * another factor (OFF: each vertex's factors, as in levels). */
+static int
+alone(const fgm_sched *s, const int *off, const fgm_sched_factor *f)
+{
+    int j, x;
+
+    for (j = 0; (x = vertex(s, f, j)) >= 0; j++)
+        if (off[x + 1] - off[x] > 1)
+            return 0;
+    return 1;
+}
+
 /* Sort key of an update: its level, then its operator (runs of one
  * operator stay long), then its place. */
 typedef struct tree_key {
@@ -178,24 +191,15 @@ fgm_sched_tree_order(fgm_sched *s)
         keys[i].index = i;
     }
     qsort(keys, (size_t)n, sizeof *keys, key_cmp);
-    /* Factors per tree: a factor alone in its tree is exact at its first
-     * update (it reads only unary messages), so it runs once.  VLEVEL,
-     * done with, counts them by union-find root (NV entries). */
-    free(vlevel);
-    vlevel = calloc((size_t)nv, sizeof *vlevel);
-    if (!vlevel) {
-        ok = 0;
-        goto done;
-    }
-    for (i = 0; i < n; i++)
-        vlevel[uf_find(parent, nvx + i)]++;
-    /* Upward: the deepest level first; downward: the roots' first.  Within
-     * a level no update reads another's message (a factor's parent vertex
-     * lies one level up, its children one down). */
+    /* Upward: the deepest level first; downward: the roots' first, but
+     * for a factor alone in its tree, exact at its first update (it reads
+     * only unary messages).  Within a level no update reads another's
+     * message (a factor's parent vertex lies one level up, its children
+     * one down). */
     for (i = 0; i < n; i++)
         nf[i] = s->factors[keys[n - 1 - i].index];
     for (j = n, i = 0; i < n; i++)
-        if (vlevel[uf_find(parent, nvx + keys[i].index)] > 1)
+        if (!alone(s, off, &s->factors[keys[i].index]))
             nf[j++] = s->factors[keys[i].index];
     free(s->factors);
     s->factors = nf;
