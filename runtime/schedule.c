@@ -134,80 +134,72 @@ fold_evidence(fgm_sched *s, const fgm_ir *ir)
     return 1;
 }
 
-/* Whether ops/alldiff.h can run a native alldiff over SC: one domain
- * size K for the whole scope, arity <= K, and K <= FGM_K_ALLDIFF_SUM_MAXK
- * unless max-product (the subset DP's 2^(K+1) doubles). */
+/* Whether IR's algorithm has no operator for factor F, with the reason
+ * in WHY (SIZE bytes; WHY may be NULL): the neq kernel and the native
+ * alldiff run over one domain size, a native alldiff needs as many
+ * values as variables and, for sum-product, at most
+ * FGM_K_ALLDIFF_SUM_MAXK of them (the subset DP's 2^(K+1) doubles), a
+ * table at most FGM_K_TABLE_MAXARITY variables.  lower_factors refuses
+ * what this refuses, and fgm_sched_unsupported says why. */
 static int
-native_alldiff_ok(const fgm_sched *s, const fgm_ir *ir, const int *sc,
-                  int arity)
+factor_unsupported(const fgm_ir *ir, const fgm_ir_factor *f, char *why,
+                   size_t size)
 {
-    int k = s->card[sc[0]], j;
+    const char *algo = fgm_ir_algo_name(ir->infer.algo);
+    const int *sc = fgm_ir_scope(ir, f);
+    int j, n = f->arity, k = n > 0 ? fgm_ir_card(ir, sc[0]) : 0;
+    int native = f->kind == FGM_FACTOR_ALLDIFF
+                 && ir->infer.alldiff == FGM_ALLDIFF_NATIVE;
 
-    for (j = 1; j < arity; j++)
-        if (s->card[sc[j]] != k)
-            return 0;
-    return arity <= k && (ir->infer.algo == FGM_ALGO_BP_MAX
-                          || k <= FGM_K_ALLDIFF_SUM_MAXK);
+    switch (f->kind) {
+    case FGM_FACTOR_NEQ:
+    case FGM_FACTOR_ALLDIFF:
+        for (j = 1; j < n; j++)
+            if (fgm_ir_card(ir, sc[j]) != k) {
+                snprintf(why, size, "its variables' domains differ in size "
+                         "(%d and %d values), which the %s operator cannot "
+                         "take", k, fgm_ir_card(ir, sc[j]),
+                         native ? "alldiff" : "!=");
+                return 1;
+            }
+        if (native && n > k) {
+            snprintf(why, size, "%d variables cannot take distinct values "
+                     "among %d", n, k);
+            return 1;
+        }
+        if (native && ir->infer.algo != FGM_ALGO_BP_MAX
+            && k > FGM_K_ALLDIFF_SUM_MAXK) {
+            snprintf(why, size, "%s over %d values: a native alldiff's "
+                     "sum-product messages take at most %d (their subset DP "
+                     "holds 2^(K+1) doubles); bp-max, or alldiff = pairwise, "
+                     "runs it", algo, k, FGM_K_ALLDIFF_SUM_MAXK);
+            return 1;
+        }
+        return 0;
+    case FGM_FACTOR_TABLE:
+        if (n > FGM_K_TABLE_MAXARITY) {
+            snprintf(why, size, "a table over %d variables: the table "
+                     "operator takes at most %d", n, FGM_K_TABLE_MAXARITY);
+            return 1;
+        }
+        return 0;
+    case FGM_FACTOR_DIRICHLET_DISCRETE:
+    case FGM_FACTOR_EVIDENCE:
+        return 0;
+    default:
+        snprintf(why, size, "no %s operator for this factor", algo);
+        return 1;
+    }
 }
 
 int
 fgm_sched_unsupported(const fgm_ir *ir, char *why, size_t size)
 {
-    const char *algo = fgm_ir_algo_name(ir->infer.algo);
-    int i, j, k, n, native = ir->infer.alldiff == FGM_ALLDIFF_NATIVE;
+    int i;
 
-    for (i = 0; i < ir->nfactors; i++) {
-        const fgm_ir_factor *f = &ir->factors[i];
-        const int *sc = fgm_ir_scope(ir, f);
-
-        n = f->arity;
-        k = n > 0 ? fgm_ir_card(ir, sc[0]) : 0;
-        switch (f->kind) {
-        case FGM_FACTOR_NEQ:
-        case FGM_FACTOR_ALLDIFF:
-            for (j = 1; j < n; j++)
-                if (fgm_ir_card(ir, sc[j]) != k) {
-                    snprintf(why, size, "its variables' domains differ in "
-                             "size (%d and %d values), which the %s "
-                             "operator cannot take", k,
-                             fgm_ir_card(ir, sc[j]),
-                             native && f->kind == FGM_FACTOR_ALLDIFF
-                             ? "alldiff" : "!=");
-                    return i;
-                }
-            if (!native || f->kind != FGM_FACTOR_ALLDIFF)
-                break;
-            if (n > k) {
-                snprintf(why, size, "%d variables cannot take distinct "
-                         "values among %d", n, k);
-                return i;
-            }
-            if (ir->infer.algo != FGM_ALGO_BP_MAX
-                && k > FGM_K_ALLDIFF_SUM_MAXK) {
-                snprintf(why, size, "%s over %d values: a native alldiff's "
-                         "sum-product messages take at most %d (their subset "
-                         "DP holds 2^(K+1) doubles); bp-max, or alldiff = "
-                         "pairwise, runs it", algo, k,
-                         FGM_K_ALLDIFF_SUM_MAXK);
-                return i;
-            }
-            break;
-        case FGM_FACTOR_TABLE:
-            if (n > FGM_K_TABLE_MAXARITY) {
-                snprintf(why, size, "a table over %d variables: the table "
-                         "operator takes at most %d", n,
-                         FGM_K_TABLE_MAXARITY);
-                return i;
-            }
-            break;
-        case FGM_FACTOR_DIRICHLET_DISCRETE:
-        case FGM_FACTOR_EVIDENCE:
-            break;
-        default:
-            snprintf(why, size, "no %s operator for this factor", algo);
+    for (i = 0; i < ir->nfactors; i++)
+        if (factor_unsupported(ir, &ir->factors[i], why, size))
             return i;
-        }
-    }
     return -1;
 }
 
@@ -269,26 +261,19 @@ lower_factors(fgm_sched *s, const fgm_ir *ir)
         const int *sc = fgm_ir_scope(ir, f);
         int pair[2], r;
 
+        if (factor_unsupported(ir, f, NULL, 0)) {
+            free(ps.keys);
+            return FGM_EUNSUPPORTED;
+        }
         switch (f->kind) {
         case FGM_FACTOR_NEQ:
         case FGM_FACTOR_ALLDIFF:
             if (f->kind == FGM_FACTOR_ALLDIFF
                 && ir->infer.alldiff == FGM_ALLDIFF_NATIVE) {
-                if (!native_alldiff_ok(s, ir, sc, f->arity)) {
-                    free(ps.keys);
-                    return FGM_EUNSUPPORTED;
-                }
                 ok = add_factor(s, &fcap, &ecap, FGM_OP_ALLDIFF, f->arity,
                                 sc, -1, i);
                 break;
             }
-            /* The neq kernel runs over one domain size (the .fgm
-             * compiler already requires it). */
-            for (j = 1; j < f->arity; j++)
-                if (s->card[sc[j]] != s->card[sc[0]]) {
-                    free(ps.keys);
-                    return FGM_EUNSUPPORTED;
-                }
             for (j = 0; j < f->arity && ok; j++)
                 for (k = j + 1; k < f->arity && ok; k++) {
                     r = pair_add(&ps, sc[j], sc[k]);
@@ -301,10 +286,6 @@ lower_factors(fgm_sched *s, const fgm_ir *ir)
                 }
             break;
         case FGM_FACTOR_TABLE:
-            if (f->arity > FGM_K_TABLE_MAXARITY) {
-                free(ps.keys);
-                return FGM_EUNSUPPORTED;
-            }
             ok = add_factor(s, &fcap, &ecap, FGM_OP_TABLE, f->arity, sc,
                             f->params, i);
             break;
@@ -312,11 +293,8 @@ lower_factors(fgm_sched *s, const fgm_ir *ir)
             ok = add_factor(s, &fcap, &ecap, FGM_OP_DIRICHLET, 1, sc, f->aux,
                             i);
             break;
-        case FGM_FACTOR_EVIDENCE:
+        default:            /* evidence: folded into the unary vectors */
             break;
-        default:
-            free(ps.keys);
-            return FGM_EUNSUPPORTED;
         }
     }
     free(ps.keys);
