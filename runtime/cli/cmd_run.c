@@ -343,17 +343,16 @@ warn_contradiction(const fgm_model *model, long k, char *name, size_t size)
 static int
 grid_labels_ok(const fgm_ir *ir, const char *path, long line)
 {
-    char name[FGM_IR_MAXNAME];
     fgm_array_info ai;
 
     if (fgm_ir_array_info(ir, fgm_ir_var_array(ir, 0), &ai) != FGM_OK
         || ai.lo == 1)
         return 1;
-    snprintf(name, sizeof name, "%s", ai.name);
     cli_fail(CLI_EINPUT, "%s:%ld: error: a puzzle line gives the symbols "
              "1..%d, but %s takes the values %d..%d: write its values on "
              "an assignment line instead ('%s = ...', '.' for a free cell)",
-             path, line, ai.card, name, ai.lo, ai.lo + ai.card - 1, name);
+             path, line, ai.card, ai.name, ai.lo, ai.lo + ai.card - 1,
+             ai.name);
     return 0;
 }
 

@@ -226,15 +226,13 @@ enumerate(const fgm_csp *csp, const int *given, long max_leaves,
         /* Stopped early: still a distribution (over what was visited),
          * never raw weight sums printed as probabilities. */
         st = w.over ? FGM_ETIMEOUT : FGM_OK;
-        for (v = 0; !max && v < csp->nvars * mc; v++)
-            marginals[v] /= w.total;
-        for (v = 0; max && v < csp->nvars; v++) {
-            /* Each variable's best weights normalized, as bp-max's
-             * beliefs are. */
-            for (z = 0.0, k = 0; k < csp->card[v]; k++)
+        for (v = 0; v < csp->nvars; v++) {
+            /* Sums over the total weight; best weights over their own
+             * sum, as bp-max's beliefs are normalized. */
+            for (z = 0.0, k = 0; max && k < csp->card[v]; k++)
                 z += marginals[v * mc + k];
-            for (k = 0; k < csp->card[v]; k++)
-                marginals[v * mc + k] /= z;
+            for (k = 0; k < mc; k++)
+                marginals[v * mc + k] /= max ? z : w.total;
         }
     }
     if (leaves)
