@@ -43,7 +43,8 @@ typedef struct fgm_sched {
     double *evidence;           /* nvars * stride: product of EVIDENCE
                                  * factors, normalized (1 where none) */
     int nfactors;               /* updates per sweep: on a forest each
-                                 * factor twice, sharing its edges
+                                 * factor twice (but one alone in its
+                                 * tree), sharing its edges
                                  * (fgm_sched_tree_order) */
     fgm_sched_factor *factors;
     int nedges;
@@ -93,9 +94,10 @@ FGM_INTERNAL void fgm_sched_explain(const fgm_ir *ir, fgm_diag_fn diag,
                                     void *ctx);
 
 /* On a sequential schedule whose factor graph is a forest, orders the
- * updates leaves to roots and then roots to leaves, every factor twice,
- * so that one sweep is exact (runtime/schedule_tree.c); any other
- * schedule stays as it is.  Returns 0 when out of memory. */
+ * updates leaves to roots and then roots to leaves, every factor twice
+ * but one alone in its tree, so that one sweep reaches BP's fixed point
+ * (runtime/schedule_tree.c); any other schedule stays as it is.  Returns
+ * 0 when out of memory. */
 FGM_INTERNAL int fgm_sched_tree_order(fgm_sched *s);
 
 /* Name of an operator ("neq"). */

@@ -26,8 +26,10 @@ fgm_k_dirichlet_pinned(const fgm_state *st, int v, int d)
 /* Whether the K live entries of Q (x's cavity) are all equal, to
  * FGM_K_DIRICHLET_FLAT_TOL of the largest.  The first two are compared
  * first: a constrained cavity (every Sudoku cell after the first sweep)
- * fails there, and the exact-clue EP run paid 3-4% for a full test on
- * every update (bench_ep, easy50; on vectors: 5%). */
+ * fails there.  The test costs bench_ep's exact-clue compiled run about
+ * 3% (easy50, A/B against no test; a full test every update, one on
+ * vectors or at constant lanes cost alike), its seed run nothing
+ * measurable. */
 FGM_K_HOT int
 fgm_k_dirichlet_flat(const fgm_v4 *q, int k)
 {
