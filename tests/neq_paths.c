@@ -21,9 +21,10 @@
  * pairs of chunks, random beliefs (zeros, subnormals, an
  * all-zero belief: a contradiction) and messages over two disjoint pairs
  * of variables, run through fgm_k_neq one update at a time and through
- * fgm_k_neq_group two at a time, in four modes: plain, damped with
+ * fgm_k_neq_group two at a time, in five modes: plain, damped with
  * change tracking, parallel, and parallel with stored
- * variable-to-factor messages.  The returned change must equal the
+ * variable-to-factor messages (the seed's flooding sweep, whose AVX-512
+ * path is fgm_k_neq_begin8_stored), without and with change tracking.  The returned change must equal the
  * reference's too (0 but with tracking), and a belief's dead lanes stay
  * 0.  Output: one line per update, every lane of both messages and both
  * beliefs (dead lanes included) in %a.
@@ -189,7 +190,7 @@ main(void)
     for (k = 2; k <= MAXK; k++)
         for (pad = 0; pad < 2; pad++)
         for (trial = 0; trial < TRIALS; trial++)
-            for (mode = 0; mode < 4; mode++)
+            for (mode = 0; mode < 5; mode++)
                 for (grouped = 0; grouped < 2; grouped++) {
                     /* Rows of whole chunks, and (PAD) of whole pairs of
                      * chunks past one, as schedules on CPUs with AVX-512
@@ -207,10 +208,10 @@ main(void)
                     st.belief = w.belief;
                     st.msg = w.msg;
                     st.prev = w.prev;
-                    st.damping = mode == 1 || mode == 3 ? 0.3 : 0.0;
-                    st.track_change = mode == 1;
+                    st.damping = mode == 1 || mode >= 3 ? 0.3 : 0.0;
+                    st.track_change = mode == 1 || mode == 4;
                     st.parallel = mode >= 2;
-                    st.damp_v2f = mode == 3;
+                    st.damp_v2f = mode >= 3;
                     ref = w;
                     rc = reference(&ref, &st, 0, 1, k, s);
                     rc2 = reference(&ref, &st, 2, 3, k, s);

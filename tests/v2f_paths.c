@@ -1,0 +1,192 @@
+/* tests/v2f_paths.c: the flooding sweep's belief refresh, printed to the bit.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Not a unit test (the Makefile links only tests/check_*.c):
+ * tests/cli/kernels.sh builds it with the library's flags, a plugin's
+ * (-O3 -march=native) and for AVX-512, and requires the outputs to be
+ * identical.  fgm_k_refresh with stored variable-to-factor messages (the
+ * seed's flooding BP) rebuilds a variable's belief, then damps each of
+ * its edges' stored messages toward normalize(belief / message); where
+ * the CPU has AVX-512 it does the second part a batch of edges at a time
+ * (fgm_k_v2f_batch8).  Each build checks every stored message, belief
+ * and the returned change against the same refresh done without v2f,
+ * then fgm_k_v2f_edge one edge at a time, and exits 1 on the first
+ * difference; in the AVX-512 build it also checks that a batch whose
+ * cavity has no mass writes nothing and declines (its caller then takes
+ * the one-edge path, which gives it the uniform vector).
+ *
+ * Inputs: K = 2..26, strides of whole chunks and of whole pairs of
+ * chunks, N = 1, 2, 3, 7, 16, 17, 20 and 33 edges (odd counts and counts
+ * past a batch) in a shuffled order, random unary vectors and messages
+ * (zeros, subnormals, values near FGM_K_FLOOR), damping 0.5 and 0.3, with
+ * and without change tracking.  Output: one line per case, a hash of
+ * every lane (dead ones included) of the stored messages and belief, and
+ * the change in %a.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "kernels.h"
+#include "xorshift.h"
+
+#define MAXK 26
+#define MAXS (((MAXK) + 7) / 8 * 8)
+#define MAXN 33
+#define TRIALS 5
+
+static unsigned long long state = 0x9e3779b97f4a7c15ULL;
+
+static double
+uniform(void)
+{
+    return xorshift_uniform(&state);
+}
+
+/* A live entry of a unary vector (UNARY) or a message, as neq_paths.c
+ * draws them: messages stay at or above FGM_K_FLOOR. */
+static double
+entry(int unary)
+{
+    double u = uniform();
+
+    if (unary && u < 0.1)
+        return 0.0;
+    if (u < 0.15)
+        return unary ? 1e-300 * uniform() : FGM_K_FLOOR * (1.0 + uniform());
+    if (u < 0.2)
+        return 1e-20 * uniform() + (unary ? 0.0 : FGM_K_FLOOR);
+    return uniform() + 1e-3;
+}
+
+typedef struct world {
+    double unary[MAXS], belief[MAXS];
+    double msg[MAXN * MAXS], prev[MAXN * MAXS];
+    int edges[MAXN];
+} world;
+
+static void
+fill(world *w, int k, int s, int n)
+{
+    int e, v, j, t;
+
+    memset(w, 0, sizeof *w);
+    for (v = 0; v < k; v++)
+        w->unary[v] = entry(1);
+    w->unary[(int)(uniform() * k)] = 1.0;   /* some mass */
+    for (e = 0; e < n; e++)
+        for (v = 0; v < s; v++) {
+            w->msg[e * s + v] = v < k ? entry(0) : FGM_K_FLOOR;
+            w->prev[e * s + v] = v < k ? uniform() + 1e-3 : 0.0;
+        }
+    for (e = 0; e < n; e++)
+        w->edges[e] = e;
+    for (e = n - 1; e > 0; e--) {   /* the variable's edges, shuffled */
+        j = (int)(uniform() * (e + 1));
+        t = w->edges[e];
+        w->edges[e] = w->edges[j];
+        w->edges[j] = t;
+    }
+}
+
+static void
+bind(fgm_state *st, world *w, double damping, int track)
+{
+    memset(st, 0, sizeof *st);
+    st->unary = w->unary;
+    st->belief = w->belief;
+    st->msg = w->msg;
+    st->prev = w->prev;
+    st->damping = damping;
+    st->parallel = 1;
+    st->damp_v2f = 1;
+    st->track_change = track;
+}
+
+/* Whether the messages, stored messages and belief of A and B agree to
+ * the bit. */
+static int
+same(const world *a, const world *b)
+{
+    return memcmp(a->belief, b->belief, sizeof a->belief) == 0
+           && memcmp(a->msg, b->msg, sizeof a->msg) == 0
+           && memcmp(a->prev, b->prev, sizeof a->prev) == 0;
+}
+
+static unsigned long long
+hash(const double *x, int n, unsigned long long h)
+{
+    const unsigned char *p = (const unsigned char *)x;
+    size_t i;
+
+    for (i = 0; i < (size_t)n * sizeof *x; i++)
+        h = (h ^ p[i]) * 0x100000001b3ULL;
+    return h;
+}
+
+int
+main(void)
+{
+    static const int counts[] = { 1, 2, 3, 7, 16, 17, 20, 33 };
+    int k, pad, trial, ni, track, n, s, j, bad = 0;
+    int off[2];
+
+    for (k = 2; k <= MAXK; k++)
+        for (pad = 0; pad < 2; pad++)
+            for (ni = 0; ni < (int)(sizeof counts / sizeof *counts); ni++)
+                for (trial = 0; trial < TRIALS; trial++)
+                    for (track = 0; track < 2; track++) {
+                        world w, ref;
+                        fgm_state st, rst;
+                        double d = trial % 2 ? 0.3 : 0.5, c, rc = 0.0, e;
+                        unsigned long long h;
+
+                        s = FGM_K_NCHUNKS(k) * FGM_K_LANES;
+                        if (pad && s > FGM_K_LANES)
+                            s = (s + 7) / 8 * 8;
+                        n = counts[ni];
+                        fill(&w, k, s, n);
+                        ref = w;
+                        off[0] = 0;
+                        off[1] = n;
+                        bind(&st, &w, d, track);
+                        c = fgm_k_refresh(&st, 1, off, w.edges, NULL, k, s, 1);
+                        /* The reference: the belief alone, then each edge
+                         * on the one-edge path. */
+                        bind(&rst, &ref, d, track);
+                        fgm_k_refresh(&rst, 1, off, ref.edges, NULL, k, s, 0);
+                        for (j = 0; j < n; j++) {
+                            e = fgm_k_v2f_edge(&rst, ref.edges[j], 0, s, k);
+                            rc = e > rc ? e : rc;
+                        }
+                        h = hash(w.prev, n * s, 0xcbf29ce484222325ULL);
+                        h = hash(w.belief, s, h);
+                        printf("K=%d S=%d N=%d track=%d %016llx %a\n", k, s, n,
+                               track, h, c);
+                        if ((!same(&w, &ref)
+                             || memcmp(&c, &rc, sizeof c) != 0) && bad++ < 5)
+                            fprintf(stderr, "v2f_paths: K=%d S=%d N=%d trial "
+                                    "%d track %d differs from one edge at a "
+                                    "time\n", k, s, n, trial, track);
+                    }
+#if defined(__AVX512F__)
+    /* A cavity with no mass: the batch declines and writes nothing. */
+    for (k = 2; k <= MAXK; k++)
+        if (FGM_K_NEQ8(k)) {
+            world w, ref;
+            fgm_state st;
+            double c = -1.0;
+
+            s = (FGM_K_NCHUNKS(k) * FGM_K_LANES + 7) / 8 * 8;
+            fill(&w, k, s, 4);
+            memset(w.belief, 0, sizeof w.belief);
+            ref = w;
+            bind(&st, &w, 0.5, 1);
+            if (fgm_k_v2f_batch8(&st, w.edges, 4, 0, s, k, &c)
+                || !same(&w, &ref) || c != -1.0) {
+                fprintf(stderr, "v2f_paths: K=%d: a batch with no mass "
+                        "did not decline untouched\n", k);
+                bad++;
+            }
+        }
+#endif
+    return bad ? 1 : 0;
+}
