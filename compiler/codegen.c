@@ -379,11 +379,10 @@ fgm_codegen_emit(const fgm_sched *s, FILE *f)
         fprintf(f, "    if (c > change)\n        change = c;\n");
     }
     fprintf(f, "    return change;\n}   /* end sweep */\n\n");
+    /* Run by the runtime after a sequential schedule's last sweep and
+     * before a warm run's first (plugin_abi.h). */
     fprintf(f, "static void\nfinish(fgm_state *st)\n{\n");
-    if (flood)
-        fprintf(f, "    (void)st;\n");
-    else
-        refresh_call(f, "", k, "0");
+    refresh_call(f, "", k, "0");
     fprintf(f, "}\n\n");
 
     fprintf(f, "static const fgm_plugin_desc desc = {\n");

@@ -73,10 +73,8 @@ fgm_interp_sweep(const fgm_sched *s, fgm_state *st)
 void
 fgm_interp_finish(const fgm_sched *s, fgm_state *st)
 {
-    /* Dirichlet posteriors are current after every sweep, and so are the
-     * beliefs of a flooding schedule; a sequential one moved them in
-     * place, unnormalized: rebuilt here from the messages. */
-    if (!st->parallel)
-        fgm_k_refresh(st, s->nvars, s->var_edge_off, s->var_edges, s->card,
-                      0, s->stride, 0);
+    /* A plugin's finish (plugin_abi.h): every belief from its unary
+     * vector and messages. */
+    fgm_k_refresh(st, s->nvars, s->var_edge_off, s->var_edges, s->card, 0,
+                  s->stride, 0);
 }

@@ -443,11 +443,14 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
             perturb(m, opts->noise, opts->seed);
     } else {
         /* Observations may have changed since the last run: beliefs are
-         * rebuilt from the unary vectors and the current messages. */
-        const fgm_sched *s = m->sched;
-
-        fgm_k_refresh(&m->st, s->nvars, s->var_edge_off, s->var_edges,
-                      s->card, 0, s->stride, 0);
+         * rebuilt from the unary vectors and the current messages, by the
+         * plugin where there is one (its constant sizes make it several
+         * times faster than the runtime's portable build: bp-decimate
+         * rebuilds once a decision). */
+        if (m->desc)
+            m->desc->finish(&m->st);
+        else
+            fgm_interp_finish(m->sched, &m->st);
     }
     m->ran = 1;
 #ifdef FGM_MXCSR_FTZ_DAZ
@@ -497,10 +500,14 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
      * which a run that does not converge can amplify, as any change of
      * rounding.) */
     m->st.skip_pinned = 0;
-    if (m->desc)
-        m->desc->finish(&m->st);
-    else
-        fgm_interp_finish(m->sched, &m->st);
+    if (!m->st.parallel) {
+        /* Dirichlet posteriors are current after every sweep, and so are
+         * the beliefs of a flooding schedule. */
+        if (m->desc)
+            m->desc->finish(&m->st);
+        else
+            fgm_interp_finish(m->sched, &m->st);
+    }
 #ifdef FGM_MXCSR_FTZ_DAZ
     _mm_setcsr(csr);
 #endif

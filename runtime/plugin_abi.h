@@ -19,7 +19,7 @@
 /* Bump on any change to fgm_state or to the meaning of a descriptor
  * field.  Changes to the kernels, the code generator or the schedule's
  * lowering need no bump: build_id (below) covers them. */
-#define FGM_PLUGIN_ABI_VERSION 12u
+#define FGM_PLUGIN_ABI_VERSION 13u
 #define FGM_PLUGIN_ENTRY fgm_plugin_entry
 #define FGM_PLUGIN_ENTRY_NAME "fgm_plugin_entry"
 
@@ -80,9 +80,12 @@ typedef struct fgm_plugin_desc {
     /* One sweep of the schedule; returns the largest change of a message
      * (max-norm), for the tolerance test. */
     double (*sweep)(fgm_state *st);
-    /* After the last sweep (st->skip_pinned cleared): with a sequential
-     * schedule, every belief rebuilt from its messages and normalized
-     * (the sweeps moved them in place, unnormalized). */
+    /* Every belief rebuilt from its unary vector and messages, and
+     * normalized (st->skip_pinned cleared): after the last sweep of a
+     * sequential schedule (the sweeps moved them in place, unnormalized),
+     * and before the first of a warm run (observations may have changed
+     * the unary vectors).  (ABI 12 and before: after the last sweep
+     * only, and empty for a flooding schedule.) */
     void (*finish)(fgm_state *st);
     /* The generating runtime's FGM_BUILD_ID (a hash of the kernel
      * headers, the code generator and the schedule lowering) mixed with

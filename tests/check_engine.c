@@ -1003,6 +1003,56 @@ START_TEST(test_skip_pinned)
 }
 END_TEST
 
+/* A warm run rebuilds every belief from the new unary vectors before its
+ * first sweep, by the plugin's finish in a compiled model (plugin_abi.h),
+ * flooding schedules included: their table updates read the beliefs.  A
+ * plugin that skipped the rebuild would send x4's neighbour a cavity
+ * without x4's new clamp, where the interpreter's has it. */
+START_TEST(test_warm_flooding_rebuild)
+{
+    char dir[] = "/tmp/fgm_warmflood_XXXXXX", cmd[64];
+    fgm_model *m[2];
+    fgm_run_opts ro;
+    double before[3], x[2][3];
+    int b, v, k;
+
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    for (b = 0; b < 2; b++) {
+        fgm_ir *ir = tree_ir(FGM_ALGO_BP_SUM);
+
+        ir->infer.schedule = FGM_SCHEDULE_PARALLEL;
+        ir->infer.damping = 0.3;
+        m[b] = open_backend(ir, b ? FGM_BACKEND_COMPILED
+                                  : FGM_BACKEND_INTERPRETED, dir);
+        ck_assert_int_eq(fgm_model_is_compiled(m[b]), b);
+        memset(&ro, 0, sizeof ro);
+        ro.iterations = 5;
+        ck_assert_int_eq(fgm_model_run(m[b], &ro, NULL), FGM_OK);
+        fgm_model_marginal(m[b], 1, before);
+        ck_assert_int_eq(fgm_model_observe_var(m[b], 4, 2), FGM_OK);
+        ro.iterations = 1;
+        ro.warm = 1;
+        ck_assert_int_eq(fgm_model_run(m[b], &ro, NULL), FGM_OK);
+        /* One sweep after the clamp: x1 hears of it only through x4's
+         * rebuilt belief. */
+        fgm_model_marginal(m[b], 1, x[b]);
+        ck_assert_msg(fabs(x[b][2] - before[2]) > 1e-3,
+                      "backend %d: x1 %.6f -> %.6f", b, before[2], x[b][2]);
+    }
+    for (v = 0; v < 5; v++) {
+        fgm_model_marginal(m[0], v, x[0]);
+        fgm_model_marginal(m[1], v, x[1]);
+        for (k = 0; k < 3; k++)
+            ck_assert_msg(x[0][k] == x[1][k], "x%d value %d: %.17g vs %.17g",
+                          v, k, x[0][k], x[1][k]);
+    }
+    fgm_model_free(m[0]);
+    fgm_model_free(m[1]);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    ck_assert_int_eq(system(cmd) >= 0, 1);
+}
+END_TEST
+
 /* A sequential sweep moves beliefs in place, update by update (cavity
  * times new message), and a run rebuilds them from the messages only at
  * its end; a warm run rebuilds them at its start.  So one run of 30
@@ -1264,6 +1314,7 @@ engine_suite(void)
     tcase_add_test(core, test_compiled_matches_interpreted);
     tcase_add_test(core, test_codegen_deterministic);
     tcase_add_test(core, test_warm_and_noise);
+    tcase_add_test(core, test_warm_flooding_rebuild);
     tcase_add_test(core, test_shipped_models_both_backends);
     tcase_add_test(core, test_clamp_epsilon);
     tcase_add_test(core, test_skip_pinned);
