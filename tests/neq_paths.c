@@ -23,10 +23,11 @@
  * of variables, run through fgm_k_neq one update at a time and through
  * fgm_k_neq_group two at a time, in five modes: plain, damped with
  * change tracking, parallel, and parallel with stored
- * variable-to-factor messages (the seed's flooding sweep, whose AVX-512
- * path is fgm_k_neq_begin8_stored), without and with change tracking.  The returned change must equal the
- * reference's too (0 but with tracking), and a belief's dead lanes stay
- * 0.  Output: one line per update, every lane of both messages and both
+ * variable-to-factor messages (the seed's flooding sweep, run through a
+ * flooding plugin's entry fgm_k_neq_group_flood, one update and two at a
+ * time) without and with change tracking.  The returned change must
+ * equal the reference's too (0 but with tracking), and a belief's dead
+ * lanes stay 0.  Output: one line per update, every lane of both messages and both
  * beliefs (dead lanes included) in %a.
  */
 #include <stdio.h>
@@ -216,7 +217,19 @@ main(void)
                     rc = reference(&ref, &st, 0, 1, k, s);
                     rc2 = reference(&ref, &st, 2, 3, k, s);
                     rc = rc2 > rc ? rc2 : rc;
-                    if (grouped) {
+                    if (mode >= 3) {
+                        /* A flooding plugin's entry (codegen.c). */
+                        if (grouped) {
+                            c = fgm_k_neq_group_flood(&st, rows[0], rows[1],
+                                                      2, s, k, 0, scratch);
+                        } else {
+                            c = fgm_k_neq_group_flood(&st, rows[0], rows[0],
+                                                      1, s, k, 0, scratch);
+                            rc2 = fgm_k_neq_group_flood(&st, rows[1], rows[1],
+                                                        1, s, k, 0, scratch);
+                            c = rc2 > c ? rc2 : c;
+                        }
+                    } else if (grouped) {
                         c = fgm_k_neq_group(&st, rows[0], rows[1], 2, s, k,
                                             0, scratch);
                     } else {

@@ -618,14 +618,6 @@ fgm_k_neq(fgm_state *st, int ea, int eb, int va, int vb, int stride, int k,
         fgm_k_neq_begin(st, &j, ea, eb, va, vb, stride, k, 1);
         return fgm_k_neq_end(st, &j, k, 1);
     }
-#if defined(__AVX512F__)
-    if (FGM_K_NEQ8(k) && fgm_k_neq_flood(st)) {
-        fgm_k_neq_job8 j8;
-
-        fgm_k_neq_begin8_stored(st, &j8, ea, eb, va, vb, stride, k);
-        return fgm_k_neq_end8_damped(st, &j8, k);
-    }
-#endif
     fgm_k_neq_begin(st, &j, ea, eb, va, vb, stride, k, 0);
     return fgm_k_neq_end(st, &j, k, 0);
 }
@@ -688,20 +680,6 @@ fgm_k_neq_group(fgm_state *st, const int *r0, const int *r1, int n,
         c2 = fgm_k_neq_end(st, &j2, k, 1);
         return c1 > c2 ? c1 : c2;
     }
-#if defined(__AVX512F__)
-    if (n == 2 && !max_product && FGM_K_NEQ8(k) && fgm_k_neq_flood(st)
-        && !fgm_k_skip2(st, r0[1], r0[2]) && !fgm_k_skip2(st, r1[1], r1[2])) {
-        fgm_k_neq_job8 k1, k2;
-
-        fgm_k_neq_begin8_stored(st, &k1, r0[0], r0[0] + 1, r0[1], r0[2],
-                                stride, k);
-        fgm_k_neq_begin8_stored(st, &k2, r1[0], r1[0] + 1, r1[1], r1[2],
-                                stride, k);
-        c1 = fgm_k_neq_end8_damped(st, &k1, k);
-        c2 = fgm_k_neq_end8_damped(st, &k2, k);
-        return c1 > c2 ? c1 : c2;
-    }
-#endif
     c1 = fgm_k_neq(st, r0[0], r0[0] + 1, r0[1], r0[2], stride, k,
                    max_product, scratch);
     if (n == 2) {
@@ -710,6 +688,39 @@ fgm_k_neq_group(fgm_state *st, const int *r0, const int *r1, int n,
         c1 = c2 > c1 ? c2 : c1;
     }
     return c1;
+}
+
+/* fgm_k_neq_group for a plugin whose schedule is the seed's flooding one
+ * (parallel, both directions damped: the code generator calls this one
+ * there, fgm_k_neq_group elsewhere).  With AVX-512 and K's chunks
+ * pairing up, each update runs fgm_k_neq_begin8_stored and
+ * fgm_k_neq_end8_damped; anything else is fgm_k_neq_group's.  A separate
+ * entry, not a branch of fgm_k_neq_group: inlined into every sequential
+ * sweep too, that branch made bench_ep's compiled EP inference 20% slower
+ * (0.44 -> 0.53 ms, Zen 5), though it never ran there. */
+FGM_K_HOT double
+fgm_k_neq_group_flood(fgm_state *st, const int *r0, const int *r1, int n,
+                      int stride, int k, int max_product, double *scratch)
+{
+#if defined(__AVX512F__)
+    if (!max_product && FGM_K_NEQ8(k) && fgm_k_neq_flood(st)
+        && !fgm_k_skip2(st, r0[1], r0[2])
+        && (n == 1 || !fgm_k_skip2(st, r1[1], r1[2]))) {
+        fgm_k_neq_job8 j1, j2;
+        double c1, c2 = 0.0;
+
+        fgm_k_neq_begin8_stored(st, &j1, r0[0], r0[0] + 1, r0[1], r0[2],
+                                stride, k);
+        if (n == 2)
+            fgm_k_neq_begin8_stored(st, &j2, r1[0], r1[0] + 1, r1[1],
+                                    r1[2], stride, k);
+        c1 = fgm_k_neq_end8_damped(st, &j1, k);
+        if (n == 2)
+            c2 = fgm_k_neq_end8_damped(st, &j2, k);
+        return c1 > c2 ? c1 : c2;
+    }
+#endif
+    return fgm_k_neq_group(st, r0, r1, n, stride, k, max_product, scratch);
 }
 
 #endif /* FGM_OPS_NEQ_H */
