@@ -429,6 +429,44 @@ ast_constraint(fgmc *c, fgmc_stmt_kind kind, fgmc_node *a, fgmc_node *b,
     return s;
 }
 
+/* The variable of the right side of x != y + c: the leftmost term of a
+ * chain of + and - (parentheses only group), the terms after it gathered
+ * into *OFF, signs kept (NULL: none).  NULL when that term is not a
+ * reference. */
+static fgmc_node *
+neq_split(fgmc *c, fgmc_node *e, fgmc_node **off)
+{
+    fgmc_node *r;
+
+    if (e->kind != N_ADD && e->kind != N_SUB)
+        return e->kind == N_REF ? e : NULL;
+    r = neq_split(c, e->a, off);
+    if (!r)
+        return NULL;
+    if (e->kind == N_ADD)
+        *off = *off ? ast_binary(c, N_ADD, *off, e->b, &e->loc) : e->b;
+    else
+        *off = *off ? ast_binary(c, N_SUB, *off, e->b, &e->loc)
+                    : ast_unary(c, N_NEG, e->b, &e->loc);
+    return r;
+}
+
+fgmc_stmt *
+ast_neq(fgmc *c, fgmc_node *ref, fgmc_node *rhs, const fgmc_loc *loc)
+{
+    fgmc_node *off = NULL, *y = rhs ? neq_split(c, rhs, &off) : NULL;
+    fgmc_stmt *s = ast_constraint(c, S_NEQ, ref, y, NULL, loc);
+
+    if (rhs && !y)
+        diag_error(c, rhs->loc, "the right side of '!=' must be a variable, "
+                   "optionally plus or minus integers (x != y, x != y + 1, "
+                   "x != y - (j - i))");
+    if (!y)
+        s->bad = 1;     /* reported here, or by the parser */
+    s->value = off;
+    return s;
+}
+
 fgmc_stmt *
 ast_fix(fgmc *c, fgmc_node *ref, fgmc_node *value, const fgmc_loc *str,
         const fgmc_loc *loc)

@@ -410,11 +410,34 @@ inst_alldiff(fgmc *c, const fgmc_stmt *s)
                0, -1);
 }
 
+/* x != y, or x != y + OFFSET (the statement's value, evaluated for this
+ * binding): the native != factor when the offset is 0, else a table over
+ * (x, y) that is 0 where x's value is y's plus the offset and 1
+ * elsewhere (the N-queens diagonals: q[i] != q[j] + (j - i)).  An offset
+ * as large as the domain rules nothing out: no factor. */
 static int
 inst_neq(fgmc *c, const fgmc_stmt *s)
 {
-    return scope_of(c, s) && distinct(c, "'!='") && same_domain(c)
-        && add(c, s, FGM_FACTOR_NEQ, c->scope, 2, NULL, 0, -1);
+    long long off = 0;
+    long a, b, k;
+    double *w;
+
+    if (!scope_of(c, s) || !distinct(c, "'!='") || !same_domain(c))
+        return 0;
+    if (s->value && !sema_eval_int(c, s->value, "an offset", &off))
+        return 0;
+    if (off == 0)
+        return add(c, s, FGM_FACTOR_NEQ, c->scope, 2, NULL, 0, -1);
+    k = owner(c, c->scope[0])->card;
+    if (off >= k || off <= -k)
+        return 1;
+    w = arena_alloc(c, (size_t)(k * k) * sizeof *w);
+    if (!w)
+        return 0;
+    for (a = 0; a < k; a++)
+        for (b = 0; b < k; b++)
+            w[a * k + b] = a == b + off ? 0.0 : 1.0;
+    return add(c, s, FGM_FACTOR_TABLE, c->scope, 2, w, (int)(k * k), -1);
 }
 
 static int

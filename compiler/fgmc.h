@@ -124,7 +124,7 @@ typedef enum fgmc_stmt_kind {
     S_VAR,          /* [observed] var NAME dims in lo..hi [~ dist(link)] */
     S_PRIOR,        /* [observed] prior NAME dims ~ dist(arg) */
     S_ALLDIFF,      /* alldiff REF  |  alldiff(REF, ...) */
-    S_NEQ,          /* REF != REF */
+    S_NEQ,          /* REF != REF  |  REF != REF + offset (value) */
     S_TABLE,        /* table (REF, ...) = LIST */
     S_EVIDENCE,     /* evidence REF = LIST */
     S_FIX,          /* fix REF = "string"  |  fix REF = value */
@@ -140,7 +140,7 @@ struct fgmc_stmt {
     fgmc_loc nameloc;
     int observed;
     fgmc_node *dims;        /* N_SEQ of size expressions */
-    fgmc_node *value;       /* const value; fix value */
+    fgmc_node *value;       /* const value; fix value; != offset */
     fgmc_node *domain;      /* var: N_RANGE */
     fgmc_node *dist;        /* var, prior: N_CALL "~ dist(arg)", or NULL */
     fgmc_node *refs;        /* N_SEQ of N_REF: constraint scope */
@@ -296,6 +296,11 @@ FGM_INTERNAL fgmc_node *ast_unary(fgmc *c, fgmc_kind kind, fgmc_node *a,
                                   const fgmc_loc *loc);
 FGM_INTERNAL fgmc_node *ast_binary(fgmc *c, fgmc_kind kind, fgmc_node *a,
                                    fgmc_node *b, const fgmc_loc *loc);
+/* REF != RHS, RHS a variable optionally plus or minus integer terms
+ * (x != y + 1, x != y - (j - i)): the variable becomes the second ref,
+ * the terms the statement's value; anything else is an error. */
+FGM_INTERNAL fgmc_stmt *ast_neq(fgmc *c, fgmc_node *ref, fgmc_node *rhs,
+                                const fgmc_loc *loc);
 FGM_INTERNAL fgmc_node *ast_paren(fgmc *c, fgmc_node *a,
                                   const fgmc_loc *loc);
 FGM_INTERNAL fgmc_node *ast_all(fgmc *c, const fgmc_loc *loc);

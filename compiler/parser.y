@@ -148,8 +148,8 @@ constraint:
   | ALLDIFF '(' nls refs_opt ')'
         { $$ = ast_constraint(c, S_ALLDIFF, $4, NULL, NULL, &@$); }
   | ALLDIFF '(' error             { $$ = ast_unclosed(c, &@2, "')'", NULL); }
-  | ref NEQ ref
-        { $$ = ast_constraint(c, S_NEQ, $1, $3, NULL, &@$); }
+  | ref NEQ expr
+        { $$ = ast_neq(c, $1, $3, &@$); }
   | TABLE '(' nls refs ')' '=' list
         { $$ = ast_constraint(c, S_TABLE, $4, NULL, $7, &@$); }
   | TABLE '(' error               { $$ = ast_unclosed(c, &@2, "')'", NULL); }

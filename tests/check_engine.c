@@ -747,7 +747,7 @@ START_TEST(test_shipped_models_both_backends)
 {
     static const char *const models[] = {
         "models/sudoku.fgm", "models/sudoku_naive.fgm", "models/latin.fgm",
-        "models/dice.fgm", "models/chain.fgm"
+        "models/dice.fgm", "models/chain.fgm", "models/queens.fgm"
     };
     static const char *const algos[] = { "ep", "bp-sum", "bp-max" };
     char dir[] = "/tmp/fgm_models_XXXXXX";

@@ -28,6 +28,13 @@ def marginals(m, obs, max_product=False):
             allowed[scope[0]] &= {f[2] - los[scope[0]]}
         elif kind in ("neq", "alldiff"):
             hard_at[max(scope)].append(scope)
+        elif kind == "neqoff":
+            # x != y + off: the pair's value indices (one domain) may not
+            # differ by exactly off.
+            off = f[2]
+            k = m.card(scope[0])
+            soft_at[max(scope)].append((scope, [
+                0 if a == b + off else 1 for a in range(k) for b in range(k)]))
         else:
             soft_at[max(scope)].append((scope, [float(w) for w in f[2]]))
     # Variables drawn from one prior node: p(counts) = B(alpha + counts) /

@@ -185,8 +185,18 @@ def add_factors(rng, m, tree):
         if r < 0.2 and groups:
             a, b = rng.sample(rng.choice(groups), 2)
             if joins([a, b]):
-                m.factors.append(("neq", [a, b]))
-                m.lines.append("%s != %s" % (m.vars[a][0], m.vars[b][0]))
+                # Half of them with an offset (x != y + off), written as
+                # a run of terms as a modeller would: "+ 2", "- (1 - 3)".
+                off = rng.choice([0, 0, 0, 1, -1, 2, -2])
+                if off == 0:
+                    m.factors.append(("neq", [a, b]))
+                    m.lines.append("%s != %s" % (m.vars[a][0], m.vars[b][0]))
+                else:
+                    m.factors.append(("neqoff", [a, b], off))
+                    m.lines.append("%s != %s %s" % (
+                        m.vars[a][0], m.vars[b][0],
+                        "+ %d" % off if off > 0 else "- (1 - %d)" % (1 + off)
+                        if rng.random() < 0.5 else "- %d" % -off))
         elif r < 0.4 and groups:
             g = rng.choice(groups)
             scope = rng.sample(g, rng.randint(2, min(5, len(g), m.card(g[0]))))
