@@ -48,21 +48,11 @@ uniform(void)
     return xorshift_uniform(&state);
 }
 
-/* A value of a belief (BELIEF) or message: mostly ordinary, sometimes
- * tiny; a belief's may also be 0 or subnormal, a message's stay at or
- * above FGM_K_FLOOR, as the kernels keep them. */
+/* A live entry of a belief (BELIEF) or a message (xorshift.h). */
 static double
 entry(int belief)
 {
-    double u = uniform();
-
-    if (belief && u < 0.1)
-        return 0.0;
-    if (u < 0.15)
-        return belief ? 1e-300 * uniform() : FGM_K_FLOOR * (1.0 + uniform());
-    if (u < 0.2)
-        return 1e-20 * uniform() + (belief ? 0.0 : FGM_K_FLOOR);
-    return uniform() + 1e-3;
+    return xorshift_entry(&state, belief, FGM_K_FLOOR);
 }
 
 typedef struct world {

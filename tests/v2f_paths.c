@@ -41,20 +41,11 @@ uniform(void)
     return xorshift_uniform(&state);
 }
 
-/* A live entry of a unary vector (UNARY) or a message, as neq_paths.c
- * draws them: messages stay at or above FGM_K_FLOOR. */
+/* A live entry of a unary vector (UNARY) or a message (xorshift.h). */
 static double
 entry(int unary)
 {
-    double u = uniform();
-
-    if (unary && u < 0.1)
-        return 0.0;
-    if (u < 0.15)
-        return unary ? 1e-300 * uniform() : FGM_K_FLOOR * (1.0 + uniform());
-    if (u < 0.2)
-        return 1e-20 * uniform() + (unary ? 0.0 : FGM_K_FLOOR);
-    return uniform() + 1e-3;
+    return xorshift_entry(&state, unary, FGM_K_FLOOR);
 }
 
 typedef struct world {
