@@ -185,7 +185,7 @@ def add_factors(rng, m, tree):
         if r < 0.2 and groups:
             a, b = rng.sample(rng.choice(groups), 2)
             if joins([a, b]):
-                # Half of them with an offset (x != y + off), written as
+                # Four in seven with an offset (x != y + off), written as
                 # a run of terms as a modeller would: "+ 2", "- (1 - 3)".
                 off = rng.choice([0, 0, 0, 1, -1, 2, -2])
                 if off == 0:
