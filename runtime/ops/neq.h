@@ -290,6 +290,29 @@ typedef struct fgm_k_neq_job8 {
     double za, zb, ia, ib;
 } fgm_k_neq_job8;
 
+/* Points job J at its messages (edges EA, EB) and beliefs (VA, VB). */
+FGM_K_HOT void
+fgm_k_neq_job8_at(const fgm_state *st, fgm_k_neq_job8 *j, int ea, int eb,
+                  int va, int vb, int stride)
+{
+    j->ma = st->msg + (long)ea * stride;
+    j->mb = st->msg + (long)eb * stride;
+    j->ba = st->belief + (long)va * stride;
+    j->bb = st->belief + (long)vb * stride;
+    j->tail = fgm_v_zero();
+}
+
+/* Adds pair P of J's cavities to the lane sums *ZA4, *ZB4 (pair 0 starts
+ * them): chunk 2P, then 2P + 1, as fgm_k_neq_begin adds them. */
+FGM_K_HOT void
+fgm_k_neq_sum8(const fgm_k_neq_job8 *j, int p, fgm_v4 *za4, fgm_v4 *zb4)
+{
+    *za4 = p ? fgm_v_add(*za4, fgm_v8_lo(j->ra[p])) : fgm_v8_lo(j->ra[p]);
+    *zb4 = p ? fgm_v_add(*zb4, fgm_v8_lo(j->rb[p])) : fgm_v8_lo(j->rb[p]);
+    *za4 = fgm_v_add(*za4, fgm_v8_hi(j->ra[p]));
+    *zb4 = fgm_v_add(*zb4, fgm_v8_hi(j->rb[p]));
+}
+
 /* The first part of fgm_k_neq_begin8: the job's pointers, the cavities
  * of the unpacked chunks, and their lane sums (*ZA4, *ZB4; unset when
  * there are none). */
@@ -301,20 +324,12 @@ fgm_k_neq_whole8(const fgm_state *st, fgm_k_neq_job8 *j, int ea, int eb,
     int p, np = fgm_k_unpacked_chunks(k) / 2;
     long at;
 
-    j->ma = st->msg + (long)ea * stride;
-    j->mb = st->msg + (long)eb * stride;
-    j->ba = st->belief + (long)va * stride;
-    j->bb = st->belief + (long)vb * stride;
-    j->tail = fgm_v_zero();
+    fgm_k_neq_job8_at(st, j, ea, eb, va, vb, stride);
     for (p = 0; p < np; p++) {
         at = (long)p * 2 * FGM_K_LANES;
         j->ra[p] = fgm_v8_load(j->ba + at) / fgm_v8_load(j->ma + at);
         j->rb[p] = fgm_v8_load(j->bb + at) / fgm_v8_load(j->mb + at);
-        /* Chunk 2p, then 2p + 1, as fgm_k_neq_begin adds them. */
-        *za4 = p ? fgm_v_add(*za4, fgm_v8_lo(j->ra[p])) : fgm_v8_lo(j->ra[p]);
-        *zb4 = p ? fgm_v_add(*zb4, fgm_v8_lo(j->rb[p])) : fgm_v8_lo(j->rb[p]);
-        *za4 = fgm_v_add(*za4, fgm_v8_hi(j->ra[p]));
-        *zb4 = fgm_v_add(*zb4, fgm_v8_hi(j->rb[p]));
+        fgm_k_neq_sum8(j, p, za4, zb4);
     }
 }
 
@@ -451,20 +466,13 @@ fgm_k_neq_begin8_stored(const fgm_state *st, fgm_k_neq_job8 *j, int ea,
     int p, np = fgm_k_unpacked_chunks(k) / 2;
     long at, last = (long)(FGM_K_NCHUNKS(k) - 1) * FGM_K_LANES;
 
-    j->ma = st->msg + (long)ea * stride;
-    j->mb = st->msg + (long)eb * stride;
-    j->ba = st->belief + (long)va * stride;
-    j->bb = st->belief + (long)vb * stride;
-    j->tail = fgm_v_zero();
+    fgm_k_neq_job8_at(st, j, ea, eb, va, vb, stride);
     for (p = 0; p < np; p++) {
         at = (long)p * 2 * FGM_K_LANES;
         /* Dead lanes of stored messages are zero: no mask. */
         j->ra[p] = fgm_v8_load(pa + at);
         j->rb[p] = fgm_v8_load(pb + at);
-        za4 = p ? fgm_v_add(za4, fgm_v8_lo(j->ra[p])) : fgm_v8_lo(j->ra[p]);
-        zb4 = p ? fgm_v_add(zb4, fgm_v8_lo(j->rb[p])) : fgm_v8_lo(j->rb[p]);
-        za4 = fgm_v_add(za4, fgm_v8_hi(j->ra[p]));
-        zb4 = fgm_v_add(zb4, fgm_v8_hi(j->rb[p]));
+        fgm_k_neq_sum8(j, p, &za4, &zb4);
     }
     if (fgm_k_neq_packed8(k))
         j->tail = fgm_v_pack2(fgm_v_load(pa + last), fgm_v_load(pb + last));
