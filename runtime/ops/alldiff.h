@@ -700,6 +700,144 @@ fgm_k_ad_remember(double *cache, int e0, const double *q, const double *out,
     }
 }
 
+/* Row QI (K values) of a factor's cavities, fgm_k_cavity of BELIEF and
+ * MSG (rows of whole chunks), and its largest entry (0 when all are
+ * NaN).  With AVX (plugins) the divisions, the scaling and the maximum
+ * run on vectors, through a padded copy, and the sum is taken one value
+ * after the other as fgm_k_normalize takes it: the same bits as the
+ * portable build's scalar loops. */
+static inline double
+fgm_k_ad_cavity(double *qi, const double *belief, const double *msg, int k)
+{
+    double mx = 0.0;
+    int v;
+#ifdef __AVX__
+    double t[FGM_K_VCHUNKS * FGM_K_LANES + FGM_K_LANES], s = 0.0;
+    fgm_v4 inv, x, m4 = fgm_v_zero();
+    int c, nc = FGM_K_NCHUNKS(k);
+
+    for (c = 0; c < nc; c++)
+        fgm_v_store(t + c * FGM_K_LANES,
+                    fgm_v_div(fgm_v_load(belief + c * FGM_K_LANES),
+                              fgm_v_load(msg + c * FGM_K_LANES)));
+    for (v = 0; v < k; v++)
+        s += t[v];
+    if (s > 0.0) {
+        inv = fgm_v_splat(1.0 / s);
+        for (c = 0; c < nc; c++) {
+            /* Dead lanes: 0 / a positive message, so 0 here. */
+            x = fgm_v_mul(fgm_v_load(t + c * FGM_K_LANES), inv);
+            m4 = fgm_v_select(fgm_v_lt(m4, x), x, m4);
+            fgm_v_store(t + c * FGM_K_LANES, x);
+        }
+        for (v = 0; v < k; v++)
+            qi[v] = t[v];
+        return fgm_v_hmax(m4);
+    }
+#endif
+    fgm_k_cavity(qi, belief, msg, k);
+    for (v = 0; v < k; v++)
+        mx = qi[v] > mx ? qi[v] : mx;
+    return mx;
+}
+
+/* fgm_k_normalize of the K values at X (a padded row of whole chunks,
+ * dead lanes zero) on vectors: the sum one value after the other, as
+ * there.  Returns 0 (and leaves X) when the sum is not positive. */
+FGM_K_HOT int
+fgm_k_ad_normalize(double *x, int k)
+{
+    double s = 0.0;
+    fgm_v4 inv;
+    int v, c, nc = FGM_K_NCHUNKS(k);
+
+    for (v = 0; v < k; v++)
+        s += x[v];
+    if (!(s > 0.0))
+        return 0;
+    inv = fgm_v_splat(1.0 / s);
+    for (c = 0; c < nc; c++)
+        fgm_v_store(x + c * FGM_K_LANES,
+                    fgm_v_mul(fgm_v_load(x + c * FGM_K_LANES), inv));
+    return 1;
+}
+
+/* fgm_k_commit of NEWM (K values) into the message MSG, damped by D,
+ * then, when BELIEF is not NULL, fgm_k_belief of CAV (K values) times
+ * the new message into BELIEF; returns the largest change.  With AVX the
+ * element-wise steps run on vectors through padded copies, the sums in
+ * fgm_k_normalize's order: the same bits as the scalar functions, which
+ * the portable build runs (and this one where a sum is not positive). */
+static inline double
+fgm_k_ad_install(double *msg, double *newm, const double *cav,
+                 double *belief, double d, int k)
+{
+    double change;
+    int v;
+#ifdef __AVX__
+    double t[FGM_K_VCHUNKS * FGM_K_LANES + FGM_K_LANES];
+    double o[FGM_K_VCHUNKS * FGM_K_LANES + FGM_K_LANES];
+    fgm_v4 ch = fgm_v_zero(), x, diff;
+    int c, nc = FGM_K_NCHUNKS(k);
+
+    for (c = 0; c < nc; c++) {
+        fgm_v_store(t + c * FGM_K_LANES, fgm_v_zero());
+        fgm_v_store(o + c * FGM_K_LANES, fgm_v_zero());
+    }
+    for (v = 0; v < k; v++) {
+        t[v] = newm[v];
+        o[v] = msg[v];
+    }
+    if (fgm_k_ad_normalize(t, k)) {
+        int ok = 1;
+
+        if (d > 0.0) {
+            for (c = 0; c < nc; c++)
+                fgm_v_store(t + c * FGM_K_LANES,
+                            fgm_v_add(fgm_v_mul(fgm_v_splat(1.0 - d),
+                                                fgm_v_load(t + c * FGM_K_LANES)),
+                                      fgm_v_mul(fgm_v_splat(d),
+                                                fgm_v_load(o + c * FGM_K_LANES))));
+            ok = fgm_k_ad_normalize(t, k);
+        }
+        if (ok) {
+            for (c = 0; c < nc; c++) {
+                x = fgm_v_floor(fgm_v_load(t + c * FGM_K_LANES), FGM_K_FLOOR);
+                diff = fgm_v_abs(fgm_v_sub(x, fgm_v_load(o + c * FGM_K_LANES)));
+                /* Live lanes only; a NaN difference is passed over, as
+                 * the scalar "diff > change" passes it over. */
+                diff = fgm_v_keep(diff, fgm_v_live(c, k));
+                ch = fgm_v_select(fgm_v_lt(ch, diff), diff, ch);
+                fgm_v_store(t + c * FGM_K_LANES, x);
+            }
+            for (v = 0; v < k; v++)
+                msg[v] = newm[v] = t[v];
+            change = fgm_v_hmax(ch);
+            if (!belief)
+                return change;
+            for (v = 0; v < k; v++)
+                o[v] = cav[v];
+            for (c = 0; c < nc; c++)
+                fgm_v_store(o + c * FGM_K_LANES,
+                            fgm_v_mul(fgm_v_load(o + c * FGM_K_LANES),
+                                      fgm_v_load(t + c * FGM_K_LANES)));
+            if (fgm_k_ad_normalize(o, k)) {
+                for (v = 0; v < k; v++)
+                    belief[v] = o[v];
+                return change;
+            }
+            fgm_k_belief(belief, cav, msg, k);
+            return change;
+        }
+    }
+#endif
+    change = fgm_k_commit(msg, newm, d, k);
+    if (belief)
+        fgm_k_belief(belief, cav, msg, k);
+    (void)v;
+    return change;
+}
+
 /* Update of alldiff over the N variables VARS (edges E0..E0+N-1, every
  * domain of size K >= N), sum- or max-product: cavities from beliefs and
  * messages, all N messages from one subset DP or one assignment solve
@@ -725,13 +863,9 @@ fgm_k_alldiff(fgm_state *st, int e0, const int *vars, int n, int stride,
     const unsigned char *skip = fixed;
 
     for (i = 0; i < n; i++) {
-        double *qi = q + (long)i * k;
-
-        fgm_k_cavity(qi, st->belief + (long)vars[i] * stride,
-                     st->msg + (long)(e0 + i) * stride, k);
-        mx = 0.0;
-        for (v = 0; v < k; v++)
-            mx = qi[v] > mx ? qi[v] : mx;
+        mx = fgm_k_ad_cavity(q + (long)i * k,
+                             st->belief + (long)vars[i] * stride,
+                             st->msg + (long)(e0 + i) * stride, k);
         fixed[i] = mx > FGM_K_ALLDIFF_FIXED;
         nfree += !fixed[i];
     }
@@ -774,11 +908,11 @@ commit:
             continue;
         /* An all-zero row (the others cannot be placed: a contradiction)
          * becomes uniform in fgm_k_commit, as in fgm_k_neq. */
-        c = fgm_k_commit(m, out + (long)i * k, st->damping, k);
+        c = fgm_k_ad_install(m, out + (long)i * k, q + (long)i * k,
+                             st->parallel ? NULL
+                             : st->belief + (long)vars[i] * stride,
+                             st->damping, k);
         change = c > change ? c : change;
-        if (!st->parallel)
-            fgm_k_belief(st->belief + (long)vars[i] * stride,
-                         q + (long)i * k, m, k);
     }
     return change;
 }

@@ -33,18 +33,24 @@ same_bits kernel_paths 4090 "messages differ from one solve per minor"
 # each build equal to a scalar reference (tests/neq_paths.c).
 same_bits neq_paths 15000 "the neq kernel differs from its scalar reference"
 
+# The whole alldiff update around those messages (cavities, point-mass
+# rows, contradiction fallbacks, damping, floor, change, beliefs: vectors
+# in a plugin), sum- and max-product (tests/alldiff_paths.c).
+same_bits alldiff_paths 11520 "the alldiff update differs between builds"
+
 # The flooding sweep's belief refresh with stored variable-to-factor
 # messages (a batch of edges at a time where the CPU has AVX-512), each
 # build equal to the same refresh one edge at a time
 # (tests/v2f_paths.c).
 same_bits v2f_paths 4000 "the refresh differs from one edge at a time"
 
-# Their AVX-512 paths (FGM_K_NEQ8, fgm_k_v2f_batch8) are what a plugin
+# Their AVX-512 paths (FGM_K_NEQ8, fgm_k_v2f_batch8; alldiff_paths for
+# its 512-bit instruction selection) are what a plugin
 # gets where the CPU has AVX-512; where it has not, -march=native leaves
 # that code out, so they are built here for AVX-512 in any case, and run
 # (against the library's output) only where the CPU can.
 # (Not where the compiler has no -mavx512f: not x86.)
-for prog in neq_paths v2f_paths; do
+for prog in neq_paths v2f_paths alldiff_paths; do
     if echo 'int x;' | $CC -mavx2 -mavx512f -x c -c - -o "$TMP/probe.o" \
             2>/dev/null; then
         $CC -std=c11 -O3 -mavx2 -mavx512f -ffp-contract=off \
