@@ -443,11 +443,16 @@ neq_split(fgmc *c, fgmc_node *e, fgmc_node **off)
     r = neq_split(c, e->a, off);
     if (!r)
         return NULL;
-    if (e->kind == N_ADD)
-        *off = *off ? ast_binary(c, N_ADD, *off, e->b, &e->loc) : e->b;
-    else
-        *off = *off ? ast_binary(c, N_SUB, *off, e->b, &e->loc)
-                    : ast_unary(c, N_NEG, e->b, &e->loc);
+    /* The terms' own span, so that an error in them points at them
+     * rather than at the variable before them. */
+    if (*off) {
+        fgmc_loc at = { (*off)->loc.start, e->b->loc.end };
+
+        *off = ast_binary(c, e->kind, *off, e->b, &at);
+    } else {
+        *off = e->kind == N_ADD ? e->b
+                                : ast_unary(c, N_NEG, e->b, &e->b->loc);
+    }
     return r;
 }
 
