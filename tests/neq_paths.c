@@ -27,8 +27,8 @@
  * flooding plugin's entry fgm_k_neq_group_flood, one update and two at a
  * time) without and with change tracking.  The returned change must
  * equal the reference's too (0 but with tracking), and a belief's dead
- * lanes stay 0.  Output: one line per update, every lane of both messages and both
- * beliefs (dead lanes included) in %a.
+ * lanes stay 0.  Output: one line per update, every lane of both
+ * messages and both beliefs (dead lanes included) in %a.
  */
 #include <stdio.h>
 #include <string.h>

@@ -792,18 +792,23 @@ fgm_k_ad_install(double *msg, double *newm, const double *cav,
         int ok = 1;
 
         if (d > 0.0) {
-            for (c = 0; c < nc; c++)
-                fgm_v_store(t + c * FGM_K_LANES,
-                            fgm_v_add(fgm_v_mul(fgm_v_splat(1.0 - d),
-                                                fgm_v_load(t + c * FGM_K_LANES)),
-                                      fgm_v_mul(fgm_v_splat(d),
-                                                fgm_v_load(o + c * FGM_K_LANES))));
+            for (c = 0; c < nc; c++) {
+                double *tc = t + c * FGM_K_LANES;
+
+                fgm_v_store(tc, fgm_v_add(
+                    fgm_v_mul(fgm_v_splat(1.0 - d), fgm_v_load(tc)),
+                    fgm_v_mul(fgm_v_splat(d),
+                              fgm_v_load(o + c * FGM_K_LANES))));
+            }
             ok = fgm_k_ad_normalize(t, k);
         }
         if (ok) {
             for (c = 0; c < nc; c++) {
-                x = fgm_v_floor(fgm_v_load(t + c * FGM_K_LANES), FGM_K_FLOOR);
-                diff = fgm_v_abs(fgm_v_sub(x, fgm_v_load(o + c * FGM_K_LANES)));
+                const double *oc = o + c * FGM_K_LANES;
+
+                x = fgm_v_floor(fgm_v_load(t + c * FGM_K_LANES),
+                                FGM_K_FLOOR);
+                diff = fgm_v_abs(fgm_v_sub(x, fgm_v_load(oc)));
                 /* Live lanes only; a NaN difference is passed over, as
                  * the scalar "diff > change" passes it over. */
                 diff = fgm_v_keep(diff, fgm_v_live(c, k));

@@ -520,7 +520,8 @@ fgm_k_commit_tail(double *m, fgm_v4 nm, int c, int k, double d, int track,
     fgm_v4 raw = fgm_v_load(m), x;
 
     x = fgm_v_add(fgm_v_mul(fgm_v_splat(1.0 - d), nm),
-                  fgm_v_mul(fgm_v_splat(d), fgm_v_keep(raw, fgm_v_live(c, k))));
+                  fgm_v_mul(fgm_v_splat(d),
+                            fgm_v_keep(raw, fgm_v_live(c, k))));
     x = fgm_v_floor(x, FGM_K_FLOOR);
     if (track)
         ch = fgm_v_max(fgm_v_keep(fgm_v_abs(fgm_v_sub(x, raw)),
