@@ -327,6 +327,19 @@ fgm_model_observe_dirichlet(fgm_model *m, int d, const double *alpha,
     return FGM_OK;
 }
 
+/* Every belief rebuilt from its unary vector and messages: the plugin's
+ * finish where there is one (its constant sizes make it several times
+ * faster than the runtime's portable build), else the interpreter's; the
+ * same numbers either way (plugin_abi.h). */
+static void
+rebuild_beliefs(fgm_model *m)
+{
+    if (m->desc)
+        m->desc->finish(&m->st);
+    else
+        fgm_interp_finish(m->sched, &m->st);
+}
+
 /* Multiplies every edge message by exp(U(-NOISE, NOISE)) and renormalizes
  * (the seed's log-uniform noise on restarts), then rebuilds the beliefs.
  * The same for both backends: it runs after the backend's reset. */
@@ -349,8 +362,7 @@ perturb(fgm_model *m, double noise, unsigned long seed)
         fgm_k_normalize(msg, k);
     }
     gsl_rng_free(rng);
-    fgm_k_refresh(&m->st, s->nvars, s->var_edge_off, s->var_edges, s->card,
-                  0, s->stride, 0);
+    rebuild_beliefs(m);
 }
 
 /* Whether the K values at X have exactly one that is not zero. */
@@ -443,14 +455,9 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
             perturb(m, opts->noise, opts->seed);
     } else {
         /* Observations may have changed since the last run: beliefs are
-         * rebuilt from the unary vectors and the current messages, by the
-         * plugin where there is one (its constant sizes make it several
-         * times faster than the runtime's portable build: bp-decimate
-         * rebuilds once a decision). */
-        if (m->desc)
-            m->desc->finish(&m->st);
-        else
-            fgm_interp_finish(m->sched, &m->st);
+         * rebuilt from the unary vectors and the current messages
+         * (bp-decimate: once a decision). */
+        rebuild_beliefs(m);
     }
     m->ran = 1;
 #ifdef FGM_MXCSR_FTZ_DAZ
@@ -500,14 +507,10 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
      * which a run that does not converge can amplify, as any change of
      * rounding.) */
     m->st.skip_pinned = 0;
-    if (!m->st.parallel) {
-        /* Dirichlet posteriors are current after every sweep, and so are
-         * the beliefs of a flooding schedule. */
-        if (m->desc)
-            m->desc->finish(&m->st);
-        else
-            fgm_interp_finish(m->sched, &m->st);
-    }
+    /* Dirichlet posteriors are current after every sweep, and so are the
+     * beliefs of a flooding schedule. */
+    if (!m->st.parallel)
+        rebuild_beliefs(m);
 #ifdef FGM_MXCSR_FTZ_DAZ
     _mm_setcsr(csr);
 #endif
