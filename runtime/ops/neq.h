@@ -512,7 +512,10 @@ fgm_k_commit8(double *m, fgm_v8 nm, int p, int k, double d, int track,
     return ch;
 }
 
-/* fgm_v_commit's step for the packed tail's chunk (C = the last). */
+/* fgm_v_commit's step for the packed tail's chunk (C = the last).
+ * fgm_v_commit itself over that one chunk (K less the chunks before it)
+ * computes the same, but made bp-decimate's Easy51 run 4.5% slower (best
+ * of six alternating runs, 319.1 against 334.1 ms). */
 FGM_K_HOT fgm_v4
 fgm_k_commit_tail(double *m, fgm_v4 nm, int c, int k, double d, int track,
                   fgm_v4 ch)
