@@ -307,10 +307,8 @@ fgm_k_neq_job8_at(const fgm_state *st, fgm_k_neq_job8 *j, int ea, int eb,
 FGM_K_HOT void
 fgm_k_neq_sum8(const fgm_k_neq_job8 *j, int p, fgm_v4 *za4, fgm_v4 *zb4)
 {
-    *za4 = p ? fgm_v_add(*za4, fgm_v8_lo(j->ra[p])) : fgm_v8_lo(j->ra[p]);
-    *zb4 = p ? fgm_v_add(*zb4, fgm_v8_lo(j->rb[p])) : fgm_v8_lo(j->rb[p]);
-    *za4 = fgm_v_add(*za4, fgm_v8_hi(j->ra[p]));
-    *zb4 = fgm_v_add(*zb4, fgm_v8_hi(j->rb[p]));
+    *za4 = fgm_v8_accum(*za4, j->ra[p], p == 0);
+    *zb4 = fgm_v8_accum(*zb4, j->rb[p], p == 0);
 }
 
 /* The first part of fgm_k_neq_begin8: the job's pointers, the cavities

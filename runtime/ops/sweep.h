@@ -190,13 +190,8 @@ fgm_k_v2f_batch8(fgm_state *st, const int *e, int n, int v, int stride,
             at = (long)p * 2 * FGM_K_LANES;
             cav[i][p] = fgm_v8_load(b + at) / fgm_v8_load(m1 + at);
             cav[i + 1][p] = fgm_v8_load(b + at) / fgm_v8_load(m2 + at);
-            /* Chunk 2p, then 2p + 1, as fgm_v_normalize adds them. */
-            s1 = p ? fgm_v_add(s1, fgm_v8_lo(cav[i][p]))
-                   : fgm_v8_lo(cav[i][p]);
-            s2 = p ? fgm_v_add(s2, fgm_v8_lo(cav[i + 1][p]))
-                   : fgm_v8_lo(cav[i + 1][p]);
-            s1 = fgm_v_add(s1, fgm_v8_hi(cav[i][p]));
-            s2 = fgm_v_add(s2, fgm_v8_hi(cav[i + 1][p]));
+            s1 = fgm_v8_accum(s1, cav[i][p], p == 0);
+            s2 = fgm_v8_accum(s2, cav[i + 1][p], p == 0);
         }
         if (fgm_k_neq_packed8(k)) {
             tail[i / 2] = fgm_v_div(fgm_v_pack2(fgm_v_load(b + last),
