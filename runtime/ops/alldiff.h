@@ -700,47 +700,6 @@ fgm_k_ad_remember(double *cache, int e0, const double *q, const double *out,
     }
 }
 
-/* Row QI (K values) of a factor's cavities, fgm_k_cavity of BELIEF and
- * MSG (rows of whole chunks), and its largest entry (0 when all are
- * NaN).  With AVX (plugins) the divisions, the scaling and the maximum
- * run on vectors, through a padded copy, and the sum is taken one value
- * after the other as fgm_k_normalize takes it: the same bits as the
- * portable build's scalar loops. */
-static inline double
-fgm_k_ad_cavity(double *qi, const double *belief, const double *msg, int k)
-{
-    double mx = 0.0;
-    int v;
-#ifdef __AVX__
-    double t[FGM_K_VCHUNKS * FGM_K_LANES + FGM_K_LANES], s = 0.0;
-    fgm_v4 inv, x, m4 = fgm_v_zero();
-    int c, nc = FGM_K_NCHUNKS(k);
-
-    for (c = 0; c < nc; c++)
-        fgm_v_store(t + c * FGM_K_LANES,
-                    fgm_v_div(fgm_v_load(belief + c * FGM_K_LANES),
-                              fgm_v_load(msg + c * FGM_K_LANES)));
-    for (v = 0; v < k; v++)
-        s += t[v];
-    if (s > 0.0) {
-        inv = fgm_v_splat(1.0 / s);
-        for (c = 0; c < nc; c++) {
-            /* Dead lanes: 0 / a positive message, so 0 here. */
-            x = fgm_v_mul(fgm_v_load(t + c * FGM_K_LANES), inv);
-            m4 = fgm_v_select(fgm_v_lt(m4, x), x, m4);
-            fgm_v_store(t + c * FGM_K_LANES, x);
-        }
-        for (v = 0; v < k; v++)
-            qi[v] = t[v];
-        return fgm_v_hmax(m4);
-    }
-#endif
-    fgm_k_cavity(qi, belief, msg, k);
-    for (v = 0; v < k; v++)
-        mx = qi[v] > mx ? qi[v] : mx;
-    return mx;
-}
-
 /* fgm_k_normalize of the K values at X (a padded row of whole chunks,
  * dead lanes zero) on vectors: the sum one value after the other, as
  * there.  Returns 0 (and leaves X) when the sum is not positive. */
@@ -760,6 +719,43 @@ fgm_k_ad_normalize(double *x, int k)
         fgm_v_store(x + c * FGM_K_LANES,
                     fgm_v_mul(fgm_v_load(x + c * FGM_K_LANES), inv));
     return 1;
+}
+
+/* Row QI (K values) of a factor's cavities, fgm_k_cavity of BELIEF and
+ * MSG (rows of whole chunks), and its largest entry (0 when all are
+ * NaN).  With AVX (plugins) the divisions, the scaling and the maximum
+ * run on vectors, through a padded copy, and the sum is taken one value
+ * after the other as fgm_k_normalize takes it: the same bits as the
+ * portable build's scalar loops. */
+static inline double
+fgm_k_ad_cavity(double *qi, const double *belief, const double *msg, int k)
+{
+    double mx = 0.0;
+    int v;
+#ifdef __AVX__
+    double t[FGM_K_VCHUNKS * FGM_K_LANES + FGM_K_LANES];
+    fgm_v4 x, m4 = fgm_v_zero();
+    int c, nc = FGM_K_NCHUNKS(k);
+
+    /* Dead lanes: 0 / a positive message, so 0 here. */
+    for (c = 0; c < nc; c++)
+        fgm_v_store(t + c * FGM_K_LANES,
+                    fgm_v_div(fgm_v_load(belief + c * FGM_K_LANES),
+                              fgm_v_load(msg + c * FGM_K_LANES)));
+    if (fgm_k_ad_normalize(t, k)) {
+        for (c = 0; c < nc; c++) {
+            x = fgm_v_load(t + c * FGM_K_LANES);
+            m4 = fgm_v_select(fgm_v_lt(m4, x), x, m4);
+        }
+        for (v = 0; v < k; v++)
+            qi[v] = t[v];
+        return fgm_v_hmax(m4);
+    }
+#endif
+    fgm_k_cavity(qi, belief, msg, k);
+    for (v = 0; v < k; v++)
+        mx = qi[v] > mx ? qi[v] : mx;
+    return mx;
 }
 
 /* fgm_k_commit of NEWM (K values) into the message MSG, damped by D,
