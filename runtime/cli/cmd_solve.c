@@ -13,11 +13,13 @@
  * short).  stderr: one summary line,
  *   fgm: solver=S backend=B solved=K/N median_ms=M mean_ms=A timeouts=T
  * where the times cover every puzzle that did not time out (timeouts are
- * censored, as in the seeds' protocol), followed by wall_s (the whole run,
+ * censored, as in the seeds' protocol; nan when every puzzle timed out),
+ * followed by wall_s (the whole run,
  * reading and writing included) and max_rss_mib (peak resident memory).
  */
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
+#include <math.h>
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -95,7 +97,9 @@ emit(void *ctx, const fgm_batch_item *it)
 static void
 summary(const solve_out *o)
 {
-    double median = 0, mean = 0;
+    /* Every puzzle timed out: no time to report, and 0 would read as
+     * instant. */
+    double median = NAN, mean = NAN;
     struct rusage ru;
 
     getrusage(RUSAGE_SELF, &ru);

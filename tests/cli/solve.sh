@@ -32,8 +32,13 @@ head -1 "$TMP/out" | grep -qx 'index,solver,backend,solved,valid,ms,nodes,infere
 # Unsolved puzzles come back unchanged: a timeout of 0.001 ms on the hard grid.
 expect_exit 0 "timeout" -- "$FGM" solve --solver backtrack --timeout-ms 0.001 puzzles/seed003.txt
 expect_err "timeouts=[1-9]" "timeout counted"
+expect_err "median_ms=[0-9.]+ mean_ms=[0-9.]+ timeouts=2 " "the puzzle solved in time is timed"
 grep -v '^#' puzzles/seed003.txt | sed -n 3p > "$TMP/hard"
 grep -qxFf "$TMP/hard" "$TMP/out" || fail "timed-out puzzle printed unchanged"
+# Every puzzle timed out: no time to give (0 would read as instant).
+grep -v '^#' puzzles/seed003.txt | sed -n 3p > "$TMP/hard1.txt"
+expect_exit 0 "all timed out" -- "$FGM" solve --solver backtrack --timeout-ms 0.001 "$TMP/hard1.txt"
+expect_err "solved=0/1 median_ms=nan mean_ms=nan timeouts=1 " "all timed out: no median"
 expect_exit 0 "timeout csv" -- "$FGM" solve --solver backtrack --timeout-ms 0.001 --csv puzzles/seed003.txt
 [ "$(awk -F, 'NR==4{print $4 $14}' "$TMP/out")" = 01 ] || fail "CSV: the timed-out puzzle's row says timeout=1"
 [ "$(awk -F, 'NR>1 && $14!=0 && $14!=1' "$TMP/out" | wc -l)" = 0 ] || fail "CSV timeout column is 0 or 1"
