@@ -50,7 +50,9 @@ for flags in "-O2" "-O3 -march=native"; do
     echo "-- kernels built $flags"
     cc -std=c11 $flags -ffp-contract=off -D_POSIX_C_SOURCE=200809L -Iruntime \
         tests/bench_alldiff.c -o "$OUT/bench_alldiff" $(pkg-config --libs gsl) -lm
-    "$OUT/bench_alldiff" || true
+    # Not fatal for the rest of the tables, but said: exit 1 is a
+    # disagreement between the methods or a ratio under 20x.
+    "$OUT/bench_alldiff" || echo "bench_alldiff: FAILED (exit $?)"
 done
 
 echo
