@@ -452,6 +452,55 @@ START_TEST(test_ryser_cross_check)
 }
 END_TEST
 
+/* fgm_k_alldiff_free_weight with weights (fgm_ad_local_belief's second
+ * sweep), against the dense subset DP on the same weighted rows: the
+ * same message to the row left out, to rounding. */
+START_TEST(test_free_weight)
+{
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    double q[MAXK * MAXK], dp[MAXK * MAXK], work[2 << MAXK];
+    double f[1 << MAXK], got[MAXK], wt[MAXK * MAXK], sum;
+    unsigned long rows[MAXK], sets[1 << MAXK];
+    int n, k, a, i, j, nr, trial, nonzero = 0;
+
+    gsl_rng_set(r, 12);
+    memset(f, 0, sizeof f);
+    for (trial = 0; trial < 400; trial++) {
+        k = 2 + (int)gsl_rng_uniform_int(r, MAXK - 1);
+        n = 1 + (int)gsl_rng_uniform_int(r, (unsigned long)k);
+        a = (int)gsl_rng_uniform_int(r, (unsigned long)n);
+        for (i = 0; i < n * k; i++)
+            q[i] = gsl_rng_uniform(r) < 0.2 + 0.6 * (trial % 5) / 4.0
+                   ? 0.01 + gsl_rng_uniform(r) : 0.0;
+        fgm_k_alldiff_sum_minors(q, n, k, dp, work, NULL);
+        for (nr = 0, i = 0; i < n; i++) {
+            if (i == a)
+                continue;
+            for (rows[nr] = 0, j = 0; j < k; j++) {
+                rows[nr] |= (unsigned long)(q[i * k + j] != 0.0) << j;
+                wt[nr * k + j] = q[i * k + j];
+            }
+            nr++;
+        }
+        fgm_k_alldiff_free_weight(rows, wt, nr, k, got, f, sets);
+        for (sum = 0.0, j = 0; j < k; j++)
+            sum += got[j];
+        nonzero += sum > 0.0;
+        for (j = 0; j < k; j++)
+            ck_assert_msg(fabs((sum > 0.0 ? got[j] / sum : 0.0)
+                               - dp[a * k + j]) < 1e-12,
+                          "weight %g/%g vs DP %g (k=%d, n=%d, row %d, "
+                          "value %d)", got[j], sum, dp[a * k + j], k, n, a,
+                          j);
+        for (j = 0; j < (1 << k); j++)
+            ck_assert_msg(f[j] == 0.0, "F left zero");
+    }
+    ck_assert_msg(nonzero > 100, "most trials have a matching (%d)",
+                  nonzero);
+    gsl_rng_free(r);
+}
+END_TEST
+
 /* fgm_k_alldiff_count_free, the sparse DP on 0/1 rows, against the
  * dense subset DP: the same message to the row left out, random 0/1
  * matrices of every density, square and not. */
@@ -1030,6 +1079,7 @@ alldiff_suite(void)
     tcase_add_test(core, test_cache_same_bits);
     tcase_add_test(core, test_ryser_cross_check);
     tcase_add_test(core, test_count_free);
+    tcase_add_test(core, test_free_weight);
     tcase_add_test(core, test_hall_set);
     tcase_add_test(core, test_single_factor_exact);
     tcase_add_test(core, test_sudoku_backends_max);

@@ -235,21 +235,28 @@ fgm_k_alldiff_sum_minors(const double *q, int n, int k, double *out,
     }
 }
 
-/* The sum-product message of alldiff to one row when every other row is
- * 0/1 (a solver's supports): the N other rows as bit masks ROWS over K
- * values (N < K), OUT (K) gets, for each value v, the number of
- * injective assignments of those rows to values of their masks that
- * leave v free -- the permanent of the minor of the row and v, up to the
- * constant the padding rows of fgm_k_alldiff_sum_minors contribute.  A
- * sparse forward DP: F[S] counts the assignments of the rows so far onto
- * the value set S, kept only for the sets some assignment reaches (in
- * SETS), so the cost follows those sets, not 2^K; rows of fewer values
- * first keep them fewer.  F (2^K doubles) is zero on entry and again on
- * return; SETS holds 2^K masks.  The counts are integers, exact while
- * under 2^53 (K <= 18). */
+/* The sum-product message of alldiff to one row from the N other rows
+ * (N < K), each given as the bit mask ROWS[r] of its values of nonzero
+ * weight and, when WT is not NULL, those weights (row r at WT + r K):
+ * OUT (K) gets, for each value v, the total weight (the product of the
+ * weights taken) of the injective assignments of those rows to values of
+ * their masks that leave v free -- the permanent of the minor of the row
+ * and v, up to the constant the padding rows of fgm_k_alldiff_sum_minors
+ * contribute.  A sparse forward DP: F[S] is the weight of the
+ * assignments of the rows so far onto the value set S, kept only for the
+ * sets some assignment reaches (in SETS), so the cost follows those
+ * sets, not 2^K (a plateau's rows hold two or three values, a unit's
+ * reachable sets a few hundred of 2^16); rows of fewer values first keep
+ * them fewer.  F (2^K doubles) is zero on entry and again on return;
+ * SETS holds 2^K masks.  Without WT the weights are counts: integers,
+ * exact while under 2^53 (K <= 18).  With WT, every weight a mask
+ * names must be positive and the products of N of them must not
+ * underflow to 0, which would list a set twice (weights in (0, 1]:
+ * entries >= 2^-63 for N <= 16). */
 static inline void
-fgm_k_alldiff_count_free(const unsigned long *rows, int n, int k,
-                         double *out, double *f, unsigned long *sets)
+fgm_k_alldiff_free_weight(const unsigned long *rows, const double *wt, int n,
+                          int k, double *out, double *f,
+                          unsigned long *sets)
 {
     unsigned long s, bit, to;
     long lo = 0, hi = 1, m = 1, i;
@@ -266,7 +273,8 @@ fgm_k_alldiff_count_free(const unsigned long *rows, int n, int k,
                 to = s | (bit & (~bit + 1));
                 if (f[to] == 0.0)
                     sets[m++] = to;
-                f[to] += f[s];
+                f[to] += wt ? f[s] * wt[(long)r * k + fgm_k_ad_ctz(bit)]
+                            : f[s];
             }
         }
         lo = hi;
@@ -278,6 +286,14 @@ fgm_k_alldiff_count_free(const unsigned long *rows, int n, int k,
                 out[v] += f[sets[i]];
     for (i = 0; i < m; i++)
         f[sets[i]] = 0.0;
+}
+
+/* fgm_k_alldiff_free_weight on 0/1 rows: OUT counts the assignments. */
+static inline void
+fgm_k_alldiff_count_free(const unsigned long *rows, int n, int k,
+                         double *out, double *f, unsigned long *sets)
+{
+    fgm_k_alldiff_free_weight(rows, (const double *)0, n, k, out, f, sets);
 }
 
 /* ---- max-product: one assignment solve + shortest paths --------------- */

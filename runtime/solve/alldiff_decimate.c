@@ -483,7 +483,6 @@ ws_free(void *p)
     free(w->units);
     free(w->q);
     free(w->out);
-    free(w->work);
     free(w->m1);
     free(w->m1_at);
     free(w->m1_ver);
@@ -530,8 +529,8 @@ open_model(fgm_ad_ws *w, const fgm_solve_opts *opts, fgm_status *st)
 }
 
 /* Lists each cell's alldiff factors (w->unit_off, w->units) and
- * allocates the matrices of fgm_ad_local_belief (not w->work over
- * FGM_K_ALLDIFF_SUM_MAXK values: fgm_ad_local_belief then declines).
+ * allocates the matrices of fgm_ad_local_belief (not its subset DP's
+ * over FGM_K_ALLDIFF_SUM_MAXK values: fgm_ad_local_belief then declines).
  * Returns 0 when out of memory. */
 static int
 units_open(fgm_ad_ws *w)
@@ -555,10 +554,7 @@ units_open(fgm_ad_ws *w)
     fill = calloc((size_t)nvars + 1, sizeof *fill);
     w->q = malloc(((size_t)k * k + 1) * sizeof *w->q);
     w->out = malloc(((size_t)k * k + 1) * sizeof *w->out);
-    w->work = k <= FGM_K_ALLDIFF_SUM_MAXK
-              ? malloc(((size_t)2 << k) * sizeof *w->work) : NULL;
-    if (!w->units || !fill || !w->q || !w->out
-        || (!w->work && k <= FGM_K_ALLDIFF_SUM_MAXK)) {
+    if (!w->units || !fill || !w->q || !w->out) {
         free(fill);
         return 0;
     }
@@ -580,12 +576,13 @@ units_open(fgm_ad_ws *w)
         if (w->m1_row)
             memset(w->m1_row, 0xff, ((size_t)ir->nfactors * k + 1)
                                     * sizeof *w->m1_row);
-        if (w->work) {
-            w->masks = malloc(((size_t)1 << k) * sizeof *w->masks);
-            w->fw = calloc((size_t)1 << k, sizeof *w->fw);
-        }
-        if (!w->m1 || !w->m1_at || !w->m1_key || !w->m1_ver || !w->m1_row
-            || (w->work && (!w->masks || !w->fw)))
+        if (!w->m1 || !w->m1_at || !w->m1_key || !w->m1_ver || !w->m1_row)
+            return 0;
+    }
+    if (k <= FGM_K_ALLDIFF_SUM_MAXK) {
+        w->masks = malloc(((size_t)1 << k) * sizeof *w->masks);
+        w->fw = calloc((size_t)1 << k, sizeof *w->fw);
+        if (!w->masks || !w->fw)
             return 0;
     }
     return 1;

@@ -105,14 +105,15 @@ typedef struct fgm_ad_ws {
                                  * (cfg->bivalue) */
     /* Each cell's alldiff factors (cfg->local). */
     int *unit_off, *units;  /* nvars + 1, then the factor indices */
-    double *q, *out, *work; /* a unit's support matrix, its messages, the
-                             * subset DP's 2^(K+1) doubles */
+    double *q, *out;        /* a unit's rows, in arrival order, then
+                             * sorted for the subset DP */
     double *m1;             /* cfg->local 2: each unit's first-sweep
                              * messages, K K per factor */
     int *m1_at, m1_now;     /* nfactors: the draw they are of */
     int *m1_ver, *m1_row;   /* nfactors, nfactors K: versions */
-    unsigned long *masks;   /* 2^K: row_msg1's sets */
-    double *fw;             /* 2^K: their counts, zero between calls */
+    unsigned long *masks;   /* 2^K: the sparse subset DP's sets */
+    double *fw;             /* 2^K: their weights, zero between calls
+                             * (NULL over FGM_K_ALLDIFF_SUM_MAXK values) */
     unsigned long long *m1_key; /* nfactors K: the supports they are of */
     /* The deterministic prefix (cfg->cache). */
     size_t nmsg, nbelief;   /* doubles of messages and of beliefs */

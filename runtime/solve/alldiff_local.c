@@ -115,21 +115,23 @@ weigh_row(fgm_ad_ws *w, int x, int u, double *row, const int *vals, int kr,
  * of each unit's perfect matchings that give V each value, every peer's
  * cavity uniform over its support (w->supp; a fixed cell its value).
  * With cfg->local 2, two sweeps: each free peer's cavity is its support
- * weighed by its other units' first-sweep messages (weigh_row).
+ * weighed by its other units' first-sweep messages (weigh_row).  A
+ * unit's message to V alone, by the sparse DP over its other free cells
+ * (fgm_k_alldiff_free_weight), as row_msg1 takes the first sweep's.
  * Returns 1, or 0 (w->bel not a belief) when the domains are too large
  * for the subset DP or no unit's matching is left. */
 int
 fgm_ad_local_belief(fgm_ad_ws *w, int v)
 {
     const fgm_ir *ir = w->csp->ir;
-    int k = w->csp->card[v], i, j, a, b, r, nr, kr, row, x;
-    int vals[FGM_IR_MAXCARD], col[FGM_IR_MAXCARD];
+    int k = w->csp->card[v], i, j, a, b, r, nr, kr, found, x;
+    int vals[FGM_IR_MAXCARD], col[FGM_IR_MAXCARD], ord[FGM_IR_MAXCARD];
     int two = w->cfg->local == 2;
-    double sum, *qr;
+    double sum, *qr, cnt[FGM_IR_MAXCARD];
     unsigned long long used, sp;
-    unsigned char skip[FGM_IR_MAXCARD];
+    unsigned long rows[FGM_IR_MAXCARD], mask;
 
-    if (!w->work)
+    if (!w->fw)
         return 0;
     if (two)
         w->m1_now++;
@@ -150,29 +152,46 @@ fgm_ad_local_belief(fgm_ad_ws *w, int v)
                 vals[kr++] = j;
             }
         }
+        /* The other free cells' rows in w->q, in arrival order, and
+         * ORD: them by their number of values (fewest first). */
         nr = 0;
-        row = -1;
+        found = 0;
         for (a = 0; a < f->arity; a++) {
             x = sc[a];
             if (w->value[x] >= 0)
                 continue;
-            if (x == v)
-                row = nr;
+            if (x == v) {
+                found = 1;
+                continue;
+            }
             sp = w->supp[x] & ~used;
             qr = w->q + nr * kr;
             for (b = 0; b < kr; b++)
                 qr[b] = (double)(sp >> vals[b] & 1);
-            if (two && x != v)
+            if (two)
                 weigh_row(w, x, w->units[i], qr, vals, kr, k);
+            for (mask = 0, b = 0; b < kr; b++)
+                mask |= (unsigned long)(qr[b] > 0.0) << b;
+            for (r = nr; r > 0 && fgm_dom_count(rows[r - 1])
+                                  > fgm_dom_count(mask); r--) {
+                rows[r] = rows[r - 1];
+                ord[r] = ord[r - 1];
+            }
+            rows[r] = mask;
+            ord[r] = nr;
             nr++;
         }
-        if (row < 0 || nr > kr)
+        if (!found || nr + 1 > kr)
             continue;
         for (r = 0; r < nr; r++)
-            skip[r] = r != row;
-        fgm_k_alldiff_sum_minors(w->q, nr, kr, w->out, w->work, skip);
+            for (b = 0; b < kr; b++)
+                w->out[r * kr + b] = w->q[ord[r] * kr + b];
+        fgm_k_alldiff_free_weight(rows, w->out, nr, kr, cnt, w->fw,
+                                  w->masks);
+        for (sum = 0.0, b = 0; b < kr; b++)
+            sum += cnt[b];
         for (j = 0; j < k; j++)
-            w->bel[j] *= col[j] >= 0 ? w->out[row * kr + col[j]] : 0.0;
+            w->bel[j] *= col[j] >= 0 && sum > 0.0 ? cnt[col[j]] / sum : 0.0;
     }
     sum = 0.0;
     for (j = 0; j < k; j++)
