@@ -8,6 +8,45 @@
  * damping of the first sweep). */
 #define LOCAL_MIX 0.7
 
+/* Orders the N rows (bit masks of values) for the sparse subset DP,
+ * whose sets at step t are subsets of the union U of the first t rows'
+ * values, at most C(|U|, t) of them: each next row the one that adds
+ * the fewest values to U (ties: the one of fewer values, then the
+ * earlier), so that U grows no faster than it must.  ORD (NULL: unused)
+ * gets each new position's old index.  The DP's sums are the same
+ * numbers in another order (counts: the same integers). */
+static void
+order_rows(unsigned long *rows, int *ord, int n)
+{
+    unsigned long in[FGM_IR_MAXCARD], u = 0;
+    int from[FGM_IR_MAXCARD], i, j, best, nb, bc, c, t;
+
+    for (i = 0; i < n; i++) {
+        in[i] = rows[i];
+        from[i] = ord ? ord[i] : i;
+    }
+    for (t = 0; t < n; t++) {
+        best = -1;
+        nb = bc = 0;
+        for (j = 0; j < n; j++) {
+            if (from[j] < 0)
+                continue;
+            c = fgm_dom_count(in[j]);
+            i = fgm_dom_count(in[j] & ~u);
+            if (best < 0 || i < nb || (i == nb && c < bc)) {
+                best = j;
+                nb = i;
+                bc = c;
+            }
+        }
+        rows[t] = in[best];
+        if (ord)
+            ord[t] = from[best];
+        u |= in[best];
+        from[best] = -1;
+    }
+}
+
 /* The first-sweep message of unit G to its scope position A (a free
  * cell): one sum-product update from cavities uniform over the supports
  * (a fixed cell its value), K values in w->m1, kept while the unit's
@@ -58,17 +97,13 @@ row_msg1(fgm_ad_ws *w, int g, int a)
         sp = 0;
         for (j = 0; j < kr; j++)
             sp |= (w->supp[x] >> vals[j] & 1) << j;
-        /* The fewest values first: fewer sets along the way. */
-        for (j = nr; j > 0 && fgm_dom_count(rows[j - 1]) > fgm_dom_count(sp);
-             j--)
-            rows[j] = rows[j - 1];
-        rows[j] = sp;
-        nr++;
+        rows[nr++] = sp;
     }
     for (j = 0; j < k; j++)
         m[j] = 0.0;
     if (nr >= kr)
         return m;
+    order_rows(rows, NULL, nr);
     fgm_k_alldiff_count_free(rows, nr, kr, cnt, w->fw, w->masks);
     for (j = 0; j < kr; j++)
         m[vals[j]] = cnt[j];
@@ -152,8 +187,8 @@ fgm_ad_local_belief(fgm_ad_ws *w, int v)
                 vals[kr++] = j;
             }
         }
-        /* The other free cells' rows in w->q, in arrival order, and
-         * ORD: them by their number of values (fewest first). */
+        /* The other free cells' rows in w->q, in arrival order; then
+         * ORD orders them for the DP (order_rows). */
         nr = 0;
         found = 0;
         for (a = 0; a < f->arity; a++) {
@@ -172,17 +207,13 @@ fgm_ad_local_belief(fgm_ad_ws *w, int v)
                 weigh_row(w, x, w->units[i], qr, vals, kr, k);
             for (mask = 0, b = 0; b < kr; b++)
                 mask |= (unsigned long)(qr[b] > 0.0) << b;
-            for (r = nr; r > 0 && fgm_dom_count(rows[r - 1])
-                                  > fgm_dom_count(mask); r--) {
-                rows[r] = rows[r - 1];
-                ord[r] = ord[r - 1];
-            }
-            rows[r] = mask;
-            ord[r] = nr;
+            rows[nr] = mask;
+            ord[nr] = nr;
             nr++;
         }
         if (!found || nr + 1 > kr)
             continue;
+        order_rows(rows, ord, nr);
         for (r = 0; r < nr; r++)
             for (b = 0; b < kr; b++)
                 w->out[r * kr + b] = w->q[ord[r] * kr + b];
