@@ -246,8 +246,9 @@ fgm_k_alldiff_sum_minors(const double *q, int n, int k, double *out,
  * assignments of the rows so far onto the value set S, kept only for the
  * sets some assignment reaches (in SETS), so the cost follows those
  * sets, not 2^K (a plateau's rows hold two or three values, a unit's
- * reachable sets a few hundred of 2^16); rows of fewer values first keep
- * them fewer.  F (2^K doubles) is zero on entry and again on return;
+ * reachable sets a few hundred of 2^16); the sets of step t lie in the
+ * union of the first t rows, so an order that grows it slowly keeps
+ * them fewer (runtime/solve/alldiff_local.c, order_rows).  F (2^K doubles) is zero on entry and again on return;
  * SETS holds 2^K masks.  Without WT the weights are counts: integers,
  * exact while under 2^53 (K <= 18).  With WT, every weight a mask
  * names must be positive and the products of N of them must not
