@@ -437,21 +437,25 @@ static fgmc_node *
 neq_split(fgmc *c, fgmc_node *e, fgmc_node **off)
 {
     fgmc_node *r;
+    fgmc_loc bl;
 
     if (e->kind != N_ADD && e->kind != N_SUB)
         return e->kind == N_REF ? e : NULL;
     r = neq_split(c, e->a, off);
     if (!r)
         return NULL;
+    /* A term the parser gave up on ("x != y - (" at the end of a line:
+     * '(' error) is NULL, already reported; its operation's span stands
+     * in for its own. */
+    bl = e->b ? e->b->loc : e->loc;
     /* The terms' own span, so that an error in them points at them
      * rather than at the variable before them. */
     if (*off) {
-        fgmc_loc at = { (*off)->loc.start, e->b->loc.end };
+        fgmc_loc at = { (*off)->loc.start, bl.end };
 
         *off = ast_binary(c, e->kind, *off, e->b, &at);
     } else {
-        *off = e->kind == N_ADD ? e->b
-                                : ast_unary(c, N_NEG, e->b, &e->b->loc);
+        *off = e->kind == N_ADD ? e->b : ast_unary(c, N_NEG, e->b, &bl);
     }
     return r;
 }

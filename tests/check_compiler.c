@@ -538,6 +538,12 @@ static const bad_case bad_cases[] = {
       "t.fgm:2:1: error: non-ASCII character outside a comment or string\n"
       "\xe2\x80\x9cx\n^\n" },
     { "var x in 1..\n", FGM_EPARSE, "t.fgm:1:13: error: unexpected end of" },
+    /* The parser's '(' error leaves a NULL term that the split of
+     * x != y + c read (found by fuzzing: a null dereference). */
+    { "var q[3] in 1..3\nq[0] != q[1] + 1 - (\n", FGM_EPARSE,
+      "t.fgm:2:21: error: unexpected end of line" },
+    { "var q[3] in 1..3\nq[0] != q[1] - (\n", FGM_EPARSE,
+      "t.fgm:2:17: error: unexpected end of line" },
     /* names */
     { "var cell[2] in 1..2\nalldiff cel\n", FGM_ESEMA,
       "t.fgm:2:9: error: unknown array 'cel'; did you mean 'cell'?\n"
