@@ -25,6 +25,7 @@
 
 #define WINDOW 160      /* longest source line shown whole */
 #define BEFORE 60       /* bytes shown before the caret in a cut line */
+#define MAX_BINDINGS 8  /* loop variables shown in " (when ...)" */
 
 /* Builds the line map.  Returns 0 when out of memory. */
 static int
@@ -167,15 +168,19 @@ show_line(fgmc *c, fgmc_loc loc, FILE *f)
 }
 
 /* Appends " (when i = 3, j = 4)": the loop variables bound while a
- * comprehension is expanded. */
+ * comprehension is expanded; past the first MAX_BINDINGS, ", ...".  A
+ * statement may bind any number of them (40,000 made every message
+ * 470 KB long, one line), like the source line the caret is cut from. */
 static void
 show_bindings(const fgmc *c, FILE *f)
 {
     int i;
 
-    for (i = 0; i < c->nbound; i++)
+    for (i = 0; i < c->nbound && i < MAX_BINDINGS; i++)
         fprintf(f, "%s%s = %lld", i ? ", " : " (when ", c->bound[i]->name,
                 c->bound[i]->sym ? c->bound[i]->sym->value : 0);
+    if (c->nbound > MAX_BINDINGS)
+        fputs(", ...", f);
     if (c->nbound > 0)
         fputc(')', f);
 }

@@ -562,6 +562,11 @@ static const bad_case bad_cases[] = {
     { "var x[3][3] in 1..3\nx[i][0] != x[i+1][0] for i in 0..2\n", FGM_ESEMA,
       "t.fgm:2:14: error: index 3 is out of range for 'x' (dimension 1 has "
       "indices 0..2) (when i = 2)" },
+    /* Past eight loop variables the rest are elided: a statement may bind
+     * any number, and each message listed them all. */
+    { "var x[3] in 1..3\nx[a] != x[i+1] for a, b, c, d, e, f, g, h, i in "
+      "2..2\n", FGM_ESEMA,
+      "(when a = 2, b = 2, c = 2, d = 2, e = 2, f = 2, g = 2, h = 2, ...)\n" },
     { "var x[4] in 1..4\nalldiff x[3..1]\n", FGM_ESEMA,
       "t.fgm:2:11: error: slice 3..1 of 'x' is empty (its bounds are "
       "reversed)" },
