@@ -36,15 +36,23 @@ fgm_strerror(fgm_status status)
 void
 fgm_diagf(fgm_diag_fn diag, void *ctx, const char *fmt, ...)
 {
-    char buf[1024];
-    va_list ap;
+    char buf[1024], *big = NULL;
+    va_list ap, again;
+    int n;
 
     if (!diag)
         return;
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_copy(again, ap);
+    n = vsnprintf(buf, sizeof buf, fmt, ap);
+    /* A message that names a long path (a 5,000-byte -o or MODEL) would
+     * be cut inside the path, losing what went wrong: format it whole. */
+    if (n >= (int)sizeof buf && (big = malloc((size_t)n + 1)) != NULL)
+        vsnprintf(big, (size_t)n + 1, fmt, again);
+    va_end(again);
     va_end(ap);
-    diag(ctx, buf);
+    diag(ctx, big ? big : buf);
+    free(big);
 }
 
 double

@@ -37,13 +37,20 @@ cli_diag(void *ctx, const char *msg)
 int
 cli_fail(int code, const char *fmt, ...)
 {
-    char buf[2048];
-    va_list ap;
+    char buf[2048], *big = NULL;
+    va_list ap, again;
+    int n;
 
     va_start(ap, fmt);
-    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_copy(again, ap);
+    n = vsnprintf(buf, sizeof buf, fmt, ap);
+    /* As fgm_diagf: a long path must not cut off the reason after it. */
+    if (n >= (int)sizeof buf && (big = malloc((size_t)n + 1)) != NULL)
+        vsnprintf(big, (size_t)n + 1, fmt, again);
+    va_end(again);
     va_end(ap);
-    cli_diag(NULL, buf);
+    cli_diag(NULL, big ? big : buf);
+    free(big);
     return code;
 }
 

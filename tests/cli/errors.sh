@@ -362,4 +362,15 @@ expect_exit 1 "run a model with an error" -- "$FGM" run "$TMP/bad.fgm" --backend
 expect_err "bad.fgm:3:9: error: unknown array 'y'" "run a model with an error"
 [ ! -s "$TMP/out" ] || fail "run of a bad model printed: $(head -c 300 "$TMP/out")"
 
+
+# A path longer than the 1024-byte message buffer (25 folders of 200
+# bytes) is said whole, with what went wrong after it: the message was cut
+# inside the path, reason and all.
+deep=/nonexistent
+for i in $(seq 25); do deep="$deep/$(printf '%0200d' 0)"; done
+expect_exit 1 "dump a model at a 5000-byte path" -- "$FGM" dump "$deep/m.fgm"
+expect_err "/m\.fgm: error: cannot open: " "dump a model at a 5000-byte path"
+expect_exit 1 "compile --emit-c to a 5000-byte path" -- "$FGM" compile models/chain.fgm --emit-c "$deep/m.c"
+expect_err "/m\.c: error: cannot create .*/m\.c\.tmp\.[^/]*: " "compile --emit-c to a 5000-byte path"
+
 finish
