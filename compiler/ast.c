@@ -439,6 +439,8 @@ neq_split(fgmc *c, fgmc_node *e, fgmc_node **off)
     fgmc_node *r;
     fgmc_loc bl;
 
+    if (!e)             /* "x != ( + 1": the parser gave up on it */
+        return NULL;
     if (e->kind != N_ADD && e->kind != N_SUB)
         return e->kind == N_REF ? e : NULL;
     r = neq_split(c, e->a, off);
@@ -460,13 +462,23 @@ neq_split(fgmc *c, fgmc_node *e, fgmc_node **off)
     return r;
 }
 
+/* The leftmost term of a chain of + and -: NULL where the parser gave up
+ * on it ("x != ( + 1"), which it has reported already. */
+static const fgmc_node *
+neq_lead(const fgmc_node *e)
+{
+    while (e && (e->kind == N_ADD || e->kind == N_SUB))
+        e = e->a;
+    return e;
+}
+
 fgmc_stmt *
 ast_neq(fgmc *c, fgmc_node *ref, fgmc_node *rhs, const fgmc_loc *loc)
 {
     fgmc_node *off = NULL, *y = rhs ? neq_split(c, rhs, &off) : NULL;
     fgmc_stmt *s = ast_constraint(c, S_NEQ, ref, y, NULL, loc);
 
-    if (rhs && !y)
+    if (rhs && !y && neq_lead(rhs))
         diag_error(c, rhs->loc, "the right side of '!=' must be a variable, "
                    "optionally plus or minus integers (x != y, x != y + 1, "
                    "x != y - (j - i))");

@@ -544,6 +544,9 @@ static const bad_case bad_cases[] = {
       "t.fgm:2:21: error: unexpected end of line" },
     { "var q[3] in 1..3\nq[0] != q[1] - (\n", FGM_EPARSE,
       "t.fgm:2:17: error: unexpected end of line" },
+    /* ... or the leftmost one (found by fuzzing too). */
+    { "var q[3] in 1..3\nq[0] != ( + 1\n", FGM_EPARSE,
+      "t.fgm:2:11: error: unexpected '+'\nq[0] != ( + 1\n          ^\n" },
     /* names */
     { "var cell[2] in 1..2\nalldiff cel\n", FGM_ESEMA,
       "t.fgm:2:9: error: unknown array 'cel'; did you mean 'cell'?\n"
