@@ -452,10 +452,13 @@ START_TEST(test_ryser_cross_check)
 }
 END_TEST
 
-/* fgm_k_alldiff_free_weight with weights (fgm_ad_local_belief's second
- * sweep), against the dense subset DP on the same weighted rows: the
- * same message to the row left out, to rounding. */
-START_TEST(test_free_weight)
+/* The sparse subset DP (fgm_k_alldiff_free_weight, or count_free on 0/1
+ * rows when WEIGHTED is 0) against the dense subset DP on the same rows:
+ * the same message to the row left out, to rounding, on 400 random
+ * matrices of every density, square and not.  Weighted entries are
+ * 0.01..1.01 (fgm_ad_local_belief's second sweep), unweighted ones 1. */
+static void
+check_sparse_dp(unsigned long seed, int weighted)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     double q[MAXK * MAXK], dp[MAXK * MAXK], work[2 << MAXK];
@@ -463,15 +466,17 @@ START_TEST(test_free_weight)
     unsigned long rows[MAXK], sets[1 << MAXK];
     int n, k, a, i, j, nr, trial, nonzero = 0;
 
-    gsl_rng_set(r, 12);
+    gsl_rng_set(r, seed);
     memset(f, 0, sizeof f);
     for (trial = 0; trial < 400; trial++) {
         k = 2 + (int)gsl_rng_uniform_int(r, MAXK - 1);
         n = 1 + (int)gsl_rng_uniform_int(r, (unsigned long)k);
         a = (int)gsl_rng_uniform_int(r, (unsigned long)n);
-        for (i = 0; i < n * k; i++)
-            q[i] = gsl_rng_uniform(r) < 0.2 + 0.6 * (trial % 5) / 4.0
-                   ? 0.01 + gsl_rng_uniform(r) : 0.0;
+        for (i = 0; i < n * k; i++) {
+            q[i] = gsl_rng_uniform(r) < 0.2 + 0.6 * (trial % 5) / 4.0;
+            if (weighted && q[i] != 0.0)
+                q[i] = 0.01 + gsl_rng_uniform(r);
+        }
         fgm_k_alldiff_sum_minors(q, n, k, dp, work, NULL);
         for (nr = 0, i = 0; i < n; i++) {
             if (i == a)
@@ -482,16 +487,20 @@ START_TEST(test_free_weight)
             }
             nr++;
         }
-        fgm_k_alldiff_free_weight(rows, wt, nr, k, got, f, sets);
+        if (weighted)
+            fgm_k_alldiff_free_weight(rows, wt, nr, k, got, f, sets);
+        else
+            fgm_k_alldiff_count_free(rows, nr, k, got, f, sets);
         for (sum = 0.0, j = 0; j < k; j++)
             sum += got[j];
         nonzero += sum > 0.0;
         for (j = 0; j < k; j++)
+            /* 1e-12: the sparse sums against the DP's rescaled ones. */
             ck_assert_msg(fabs((sum > 0.0 ? got[j] / sum : 0.0)
                                - dp[a * k + j]) < 1e-12,
-                          "weight %g/%g vs DP %g (k=%d, n=%d, row %d, "
-                          "value %d)", got[j], sum, dp[a * k + j], k, n, a,
-                          j);
+                          "%s %g/%g vs DP %g (k=%d, n=%d, row %d, "
+                          "value %d)", weighted ? "weight" : "count",
+                          got[j], sum, dp[a * k + j], k, n, a, j);
         for (j = 0; j < (1 << k); j++)
             ck_assert_msg(f[j] == 0.0, "F left zero");
     }
@@ -499,52 +508,16 @@ START_TEST(test_free_weight)
                   nonzero);
     gsl_rng_free(r);
 }
+
+START_TEST(test_free_weight)
+{
+    check_sparse_dp(12, 1);
+}
 END_TEST
 
-/* fgm_k_alldiff_count_free, the sparse DP on 0/1 rows, against the
- * dense subset DP: the same message to the row left out, random 0/1
- * matrices of every density, square and not. */
 START_TEST(test_count_free)
 {
-    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
-    double q[MAXK * MAXK], dp[MAXK * MAXK], work[2 << MAXK];
-    double f[1 << MAXK], got[MAXK], sum;
-    unsigned long rows[MAXK], sets[1 << MAXK];
-    int n, k, a, i, j, nr, trial, nonzero = 0;
-
-    gsl_rng_set(r, 11);
-    memset(f, 0, sizeof f);
-    for (trial = 0; trial < 400; trial++) {
-        k = 2 + (int)gsl_rng_uniform_int(r, MAXK - 1);
-        n = 1 + (int)gsl_rng_uniform_int(r, (unsigned long)k);
-        a = (int)gsl_rng_uniform_int(r, (unsigned long)n);
-        for (i = 0; i < n * k; i++)
-            q[i] = gsl_rng_uniform(r) < 0.2 + 0.6 * (trial % 5) / 4.0;
-        fgm_k_alldiff_sum_minors(q, n, k, dp, work, NULL);
-        for (nr = 0, i = 0; i < n; i++) {
-            if (i == a)
-                continue;
-            for (rows[nr] = 0, j = 0; j < k; j++)
-                rows[nr] |= (unsigned long)(q[i * k + j] != 0.0) << j;
-            nr++;
-        }
-        fgm_k_alldiff_count_free(rows, nr, k, got, f, sets);
-        for (sum = 0.0, j = 0; j < k; j++)
-            sum += got[j];
-        nonzero += sum > 0.0;
-        for (j = 0; j < k; j++)
-            /* 1e-12: integer counts against the DP's rescaled sums. */
-            ck_assert_msg(fabs((sum > 0.0 ? got[j] / sum : 0.0)
-                               - dp[a * k + j]) < 1e-12,
-                          "count %g/%g vs DP %g (k=%d, n=%d, row %d, "
-                          "value %d)", got[j], sum, dp[a * k + j], k, n, a,
-                          j);
-        for (j = 0; j < (1 << k); j++)
-            ck_assert_msg(f[j] == 0.0, "F left zero");
-    }
-    ck_assert_msg(nonzero > 100, "most trials have a matching (%d)",
-                  nonzero);
-    gsl_rng_free(r);
+    check_sparse_dp(11, 0);
 }
 END_TEST
 
