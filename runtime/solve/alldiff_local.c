@@ -19,32 +19,56 @@ static void
 order_rows(unsigned long *rows, int *ord, int n)
 {
     unsigned long in[FGM_IR_MAXCARD], u = 0;
-    int from[FGM_IR_MAXCARD], i, j, best, nb, bc, c, t;
+    int from[FGM_IR_MAXCARD], i, j, best, best_new, best_size, fresh, size;
 
     for (i = 0; i < n; i++) {
         in[i] = rows[i];
         from[i] = ord ? ord[i] : i;
     }
-    for (t = 0; t < n; t++) {
+    for (i = 0; i < n; i++) {
         best = -1;
-        nb = bc = 0;
+        best_new = best_size = 0;
         for (j = 0; j < n; j++) {
             if (from[j] < 0)
                 continue;
-            c = fgm_dom_count(in[j]);
-            i = fgm_dom_count(in[j] & ~u);
-            if (best < 0 || i < nb || (i == nb && c < bc)) {
+            size = fgm_dom_count(in[j]);
+            fresh = fgm_dom_count(in[j] & ~u);
+            if (best < 0 || fresh < best_new
+                || (fresh == best_new && size < best_size)) {
                 best = j;
-                nb = i;
-                bc = c;
+                best_new = fresh;
+                best_size = size;
             }
         }
-        rows[t] = in[best];
+        rows[i] = in[best];
         if (ord)
-            ord[t] = from[best];
+            ord[i] = from[best];
         u |= in[best];
         from[best] = -1;
     }
+}
+
+/* The values of unit F (scope SC, K values) that none of its fixed cells
+ * holds: the mask of the held ones is returned, their KR free values go
+ * to VALS in order (*KR), and COL (NULL: unused) maps each value to its
+ * place in VALS, or -1 for a held one. */
+static unsigned long long
+unit_free_values(const fgm_ad_ws *w, const fgm_ir_factor *f, const int *sc,
+                 int k, int *vals, int *col, int *kr)
+{
+    unsigned long long used = 0;
+    int a, j;
+
+    for (a = 0; a < f->arity; a++)
+        if (w->value[sc[a]] >= 0)
+            used |= 1ULL << w->value[sc[a]];
+    for (*kr = 0, j = 0; j < k; j++) {
+        if (col)
+            col[j] = used >> j & 1 ? -1 : *kr;
+        if (!(used >> j & 1))
+            vals[(*kr)++] = j;
+    }
+    return used;
 }
 
 /* The first-sweep message of unit G to its scope position A (a free
@@ -61,7 +85,7 @@ row_msg1(fgm_ad_ws *w, int g, int a)
     const int *sc = fgm_ir_scope(ir, f);
     int k = w->csp->card[sc[0]], b, j, kr, nr, x, same = 1;
     int vals[FGM_IR_MAXCARD];
-    unsigned long long used = 0, sp, kv;
+    unsigned long long sp, kv;
     unsigned long rows[FGM_IR_MAXCARD];
     double cnt[FGM_IR_MAXCARD];
     unsigned long long *key = w->m1_key + (size_t)g * k;
@@ -83,12 +107,7 @@ row_msg1(fgm_ad_ws *w, int g, int a)
     if (w->m1_row[(size_t)g * k + a] == w->m1_ver[g])
         return m;
     w->m1_row[(size_t)g * k + a] = w->m1_ver[g];
-    for (b = 0; b < f->arity; b++)
-        if (w->value[sc[b]] >= 0)
-            used |= 1ULL << w->value[sc[b]];
-    for (kr = 0, j = 0; j < k; j++)
-        if (!(used >> j & 1))
-            vals[kr++] = j;
+    unit_free_values(w, f, sc, k, vals, NULL, &kr);
     nr = 0;
     for (b = 0; b < f->arity; b++) {
         x = sc[b];
@@ -176,17 +195,7 @@ fgm_ad_local_belief(fgm_ad_ws *w, int v)
         const fgm_ir_factor *f = &ir->factors[w->units[i]];
         const int *sc = fgm_ir_scope(ir, f);
 
-        used = 0;
-        for (a = 0; a < f->arity; a++)
-            if (w->value[sc[a]] >= 0)
-                used |= 1ULL << w->value[sc[a]];
-        for (kr = 0, j = 0; j < k; j++) {
-            col[j] = -1;
-            if (!(used >> j & 1)) {
-                col[j] = kr;
-                vals[kr++] = j;
-            }
-        }
+        used = unit_free_values(w, f, sc, k, vals, col, &kr);
         /* The other free cells' rows in w->q, in arrival order; then
          * ORD orders them for the DP (order_rows). */
         nr = 0;
