@@ -183,6 +183,7 @@ bench_new(const fgm_bench_opts *o, const fgm_solver *const *solvers)
     b->timeout_ms = o->timeout_ms;
     b->repeat = o->repeat;
     b->fast_ms = o->fast_ms;
+    b->seed = o->seed;
     b->corpora = calloc((size_t)o->ncorpora, sizeof *b->corpora);
     b->solvers = calloc((size_t)o->nsolvers, sizeof *b->solvers);
     b->rows = calloc((size_t)o->ncorpora * (size_t)o->nsolvers,
@@ -321,7 +322,8 @@ run_puzzle(runstate *rs, fgm_runner *r, const int *clues, int nvars, int i,
     int rep;
 
     s->order = rs->order++;
-    fgm_runner_solve(r, given, (unsigned long)i, o->timeout_ms, sol, &res);
+    fgm_runner_solve(r, given, o->seed + (unsigned long)i, o->timeout_ms,
+                     sol, &res);
     if (fatal(res.status))
         return res.status;
     s->timed_out = past_timeout(o, &res);
@@ -334,8 +336,8 @@ run_puzzle(runstate *rs, fgm_runner *r, const int *clues, int nvars, int i,
     for (rep = 1; rep < o->repeat && res.ms < o->fast_ms; rep++) {
         fgm_solve_result again;
 
-        fgm_runner_solve(r, given, (unsigned long)i, o->timeout_ms, sol,
-                         &again);
+        fgm_runner_solve(r, given, o->seed + (unsigned long)i,
+                         o->timeout_ms, sol, &again);
         if (fatal(again.status))
             return again.status;
         if (!past_timeout(o, &again))   /* a lost repeat is dropped */

@@ -3,7 +3,7 @@
  *
  * Protocol (DESIGN "Benchmark protocol", seed notebook 002 RunBenchmark):
  * every solver runs on every puzzle of every corpus with seed = puzzle index
- * (0-based) and a cooperative timeout.  A run that completes in under
+ * (0-based; plus opts->seed) and a cooperative timeout.  A run that completes in under
  * fast_ms is repeated, repeat runs in all, and the puzzle's time is the
  * median of its runs.  A timeout is a censored observation: it counts in the
  * denominator n and is left out of every time and node statistic.  Solved
@@ -59,6 +59,7 @@ struct fgm_bench {
     double timeout_ms;           /* the protocol, for the report titles */
     int repeat;
     double fast_ms;
+    unsigned long seed;          /* added to each puzzle's index */
 };
 
 /* bench.c (fgm_bench_run: a solver that refuses a corpus's model gets a

@@ -76,6 +76,8 @@ protocol(const fgm_bench *b, FILE *f)
         fprintf(f, "; runs under %s ms repeated %d times", fast, b->repeat);
     else
         fprintf(f, "; each puzzle run once");
+    if (b->seed)
+        fprintf(f, "; seed = puzzle index + %lu", b->seed);
     fprintf(f, "; median and IQR over puzzles; timeouts counted in n, not "
             "in times\n");
 }

@@ -313,10 +313,12 @@ titles(const fgm_bench *b, FILE *f)
     else
         fputs("no timeout", f);
     if (b->repeat > 1)
-        fprintf(f, "; runs under %s ms repeated %d times</text>\n", fast,
-                b->repeat);
+        fprintf(f, "; runs under %s ms repeated %d times", fast, b->repeat);
     else
-        fputs("; each puzzle run once</text>\n", f);
+        fputs("; each puzzle run once", f);
+    if (b->seed)
+        fprintf(f, "; seed = puzzle index + %lu", b->seed);
+    fputs("</text>\n", f);
     fprintf(f, "<text x=\"%d\" y=\"56\" font-size=\"11\" fill=\"#444444\">"
             "labels: solved/n; timeouts counted in n, not in times</text>\n",
             MARGIN);

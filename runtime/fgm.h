@@ -821,6 +821,9 @@ typedef struct fgm_bench_opts {
     void *diag_ctx;
     fgm_bench_model_fn model;    /* may be NULL: the built-in models */
     void *model_ctx;
+    unsigned long seed;          /* a puzzle's runs are seeded with its
+                                  * index plus this (default 0), as
+                                  * fgm solve --seed */
 } fgm_bench_opts;
 
 /* Sets the defaults above; the lists are left empty.  O NULL: nothing. */

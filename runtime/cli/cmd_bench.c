@@ -82,7 +82,7 @@ static int
 usage(void)
 {
     fprintf(stderr, "usage: fgm bench [--solvers S1,S2] [--backends B1,B2] "
-            "[--repeat R]\n"
+            "[--repeat R] [--seed N]\n"
             "                 [--model MODEL [-D NAME=VALUE]...] "
             "[--timeout-ms T]\n"
             "                 [--csv FILE] [--detail FILE] "
@@ -322,7 +322,7 @@ cmd_bench(cli_args *a)
     bench_model bm;
     progress prog;
     fgm_status st;
-    long repeat = 3;
+    long repeat = 3, seed = 0;
     int r, ncorpora = 0, code;
 
     corpora = calloc((size_t)a->argc, sizeof *corpora);
@@ -352,6 +352,11 @@ cmd_bench(cli_args *a)
             if (r < 0 || !cli_parse_long("bench", "--repeat", val, 1, 100,
                                          &repeat))
                 goto usage;
+        } else if ((r = cli_opt_value(a, "--seed", &val)) != 0) {
+            if (r < 0 || !cli_parse_long("bench", "--seed", val, 0,
+                                         0x7fffffffL, &seed))
+                goto usage;
+            o.seed = (unsigned long)seed;
         } else if ((r = cli_opt_value(a, "--timeout-ms", &val)) != 0) {
             if (r < 0 || !cli_parse_double("bench", "--timeout-ms", val, 0,
                                            &o.timeout_ms))
