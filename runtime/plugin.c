@@ -560,6 +560,21 @@ paths_free(paths *ps)
     free(ps->so);
 }
 
+/* Bytes a reason about the request REQ at PS may need: 1024 for its words
+ * and the texts of the system and the compiler (cut at 512 bytes), plus
+ * what it quotes whole.  The most is two paths under twice ps->so plus 32
+ * bytes each (fgm_write_atomic's "cannot create" about the build folder's
+ * C file, ps->so.tmp.XXXXXX/NAME.ALGO.c); the rest quote one path and the
+ * C compiler, or $FGM_CC_TIMEOUT. */
+static size_t
+why_size(const fgm_plugin_req *req, const paths *ps)
+{
+    const char *cc = getenv("CC"), *timeout = getenv("FGM_CC_TIMEOUT");
+
+    return 1024 + 4 * (strlen(ps->so) + 16) + (req->cc ? strlen(req->cc) : 0)
+           + (cc ? strlen(cc) : 0) + (timeout ? strlen(timeout) : 0);
+}
+
 int
 fgm_build_dir_open(fgm_build_dir *b, const char *so_path, const char *name)
 {
@@ -696,12 +711,14 @@ rebuild(const fgm_plugin_req *req, const paths *ps, fgm_plugin **out,
     if (st != FGM_OK) {
         size_t tl = strlen(b.c);
 
-        /* Name the file the user knows, not this call's temporary one. */
+        /* Name the file the user knows, not this call's temporary one
+         * (shorter: it lies in the folder b.c's lies in), in place: the
+         * rest may name b.c's own temporary, as long as b.c. */
         if (*why && strncmp(why, b.c, tl) == 0) {
-            char rest[512];
+            size_t cl = strlen(ps->c);
 
-            snprintf(rest, sizeof rest, "%s", why + tl);
-            sayf(why, whysize, "%s%s", ps->c, rest);
+            memmove(why + cl, why + tl, strlen(why + tl) + 1);
+            memcpy(why, ps->c, cl);
         }
         if (!*why)
             sayf(why, whysize, "%s: cannot write: %s", ps->c,
@@ -739,7 +756,8 @@ fgm_plugin_load(const fgm_plugin_req *req, fgm_plugin **out, int *rebuilt,
                 fgm_diag_fn diag, void *ctx)
 {
     paths ps = { NULL, NULL, NULL, NULL };
-    char why[1024];
+    char nomem[64], *why = NULL;
+    size_t whysize = 0;
     fgm_status st;
 
     if (out)
@@ -755,16 +773,26 @@ fgm_plugin_load(const fgm_plugin_req *req, fgm_plugin **out, int *rebuilt,
         || !req->emit_c)
         return FGM_EINVAL;
     st = paths_make(req, &ps);
+    /* Sized from the paths: a fixed 1024 bytes cut a reason about a
+     * 5000-byte --out-dir inside the path, losing what went wrong. */
+    if (st == FGM_OK) {
+        whysize = why_size(req, &ps);
+        why = malloc(whysize);
+        if (!why)
+            st = FGM_ENOMEM;
+    }
     if (st != FGM_OK) {
-        sayf(why, sizeof why, "%s", fgm_strerror(st));
+        why = nomem;
+        whysize = sizeof nomem;
+        sayf(why, whysize, "%s", fgm_strerror(st));
         goto fallback;
     }
     /* Step 1; a failed open has already closed what it loaded. */
-    if (fgm_plugin_open(ps.so, req->hash, out, why, sizeof why) == FGM_OK)
+    if (fgm_plugin_open(ps.so, req->hash, out, why, whysize) == FGM_OK)
         goto done;
     fgm_diagf(diag, ctx, "%s; rebuilding", why);
     /* Step 2. */
-    st = rebuild(req, &ps, out, why, sizeof why);
+    st = rebuild(req, &ps, out, why, whysize);
     if (st == FGM_OK) {
         if (rebuilt)
             *rebuilt = 1;
@@ -780,5 +808,7 @@ fallback:
     }
 done:
     paths_free(&ps);
+    if (why != nomem)
+        free(why);
     return st;
 }

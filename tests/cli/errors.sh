@@ -372,5 +372,22 @@ expect_exit 1 "dump a model at a 5000-byte path" -- "$FGM" dump "$deep/m.fgm"
 expect_err "/m\.fgm: error: cannot open: " "dump a model at a 5000-byte path"
 expect_exit 1 "compile --emit-c to a 5000-byte path" -- "$FGM" compile models/chain.fgm --emit-c "$deep/m.c"
 expect_err "/m\.c: error: cannot create .*/m\.c\.tmp\.[^/]*: " "compile --emit-c to a 5000-byte path"
+# So is a plugin's fallback reason (it was cut at 1024 bytes too): a
+# --out-dir 3000 bytes deep in folders that exist, its last name a file.
+far=$TMP/far
+for i in $(seq 15); do far="$far/$(printf '%0200d' 0)"; done
+mkdir -p "$far" && : > "$far/plug"
+expect_exit 0 "run --out-dir at a 3000-byte path" -- "$FGM" run models/chain.fgm --out-dir "$far/plug"
+expect_err "/plug/: cannot write: Not a directory; interpreting$" "run --out-dir at a 3000-byte path"
+# ... and a reason that names two such paths: a --out-dir 41 bytes short
+# of PATH_MAX holds the build folder and its C file, not the C file's
+# temporary (what followed the C file's name was kept in 512 bytes).
+pm=$(getconf PATH_MAX "$TMP")
+near=$TMP/near
+while [ ${#near} -lt $((pm - 250)) ]; do near="$near/$(printf '%0200d' 0)"; done
+near="$near/$(printf "%0$((pm - 42 - ${#near}))d" 0)"
+mkdir -p "$near"
+expect_exit 0 "run --out-dir near PATH_MAX" -- "$FGM" run models/chain.fgm --out-dir "$near"
+expect_err "/chain\.bp-sum\.c: cannot create .*/chain\.bp-sum\.c\.tmp\.[^/]*: [^/]*; interpreting$" "run --out-dir near PATH_MAX"
 
 finish
