@@ -65,6 +65,13 @@ int cli_parse_long(const char *cmd, const char *name, const char *s,
 int cli_parse_double(const char *cmd, const char *name, const char *s,
                      double lo, double *out);
 
+/* Whether S, the value of option NAME, names a WHAT ("file", "folder");
+ * returns 0 and prints a usage error when S is empty, which is no name:
+ * taken as one, it failed later as ": cannot write", naming neither the
+ * option nor the empty name. */
+int cli_check_name(const char *cmd, const char *name, const char *s,
+                   const char *what);
+
 /* The shipped Sudoku model (box side const B), relative to the working
  * directory: what `fgm solve` and `fgm bench` run their probabilistic
  * solvers on without --model (DESIGN.md). */

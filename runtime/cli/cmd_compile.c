@@ -70,6 +70,8 @@ cmd_compile(cli_args *a)
         } else if ((r = cli_opt_value(a, "-o", &val)) != 0) {
             if (r < 0)
                 return usage();
+            if (!cli_check_name("compile", "-o", val, "file"))
+                return CLI_EUSAGE;
             out = val;
         } else if (cli_unknown_option(a)) {
             cli_fail(CLI_EUSAGE, "compile: unknown option '%s'",

@@ -82,6 +82,8 @@ cmd_generate(cli_args *a)
         } else if ((r = cli_opt_value(a, "-o", &val)) != 0) {
             if (r < 0)
                 return usage();
+            if (!cli_check_name("generate", "-o", val, "file"))
+                return CLI_EUSAGE;
             out = val;
         } else {
             cli_fail(CLI_EUSAGE, "generate: unknown argument '%s'",

@@ -181,6 +181,17 @@ cli_parse_double(const char *cmd, const char *name, const char *s, double lo,
 }
 
 int
+cli_check_name(const char *cmd, const char *name, const char *s,
+               const char *what)
+{
+    if (*s)
+        return 1;
+    cli_fail(CLI_EUSAGE, "%s: %s wants a %s name, not an empty one", cmd,
+             name, what);
+    return 0;
+}
+
+int
 cli_no_grid(const char *where, const char *model)
 {
     return cli_fail(CLI_EINPUT, "%s%s has no square 2-D var array starting "

@@ -307,6 +307,15 @@ for o in --algo --emit-c --out-dir -D -o; do
     expect_exit 2 "compile $o without a value" -- "$FGM" compile models/dice.fgm $o
     expect_err "^fgm: compile: option $o needs a value$" "compile $o without a value"
 done
+# An empty -o names no file: a usage error that says so (it reached the
+# writer, which said only ": error: cannot write: No such file or
+# directory", and exit 1).
+expect_exit 2 "compile -o ''" -- "$FGM" compile models/dice.fgm -o ''
+expect_err "^fgm: compile: -o wants a file name, not an empty one$" "compile -o ''"
+expect_exit 2 "compile -o=" -- "$FGM" compile models/dice.fgm -o=
+expect_err "^fgm: compile: -o wants a file name, not an empty one$" "compile -o="
+expect_exit 2 "generate -o ''" -- "$FGM" generate --box 2 -o ''
+expect_err "^fgm: generate: -o wants a file name, not an empty one$" "generate -o ''"
 expect_exit 2 "compile --bogus" -- "$FGM" compile models/dice.fgm --bogus
 expect_err "^fgm: compile: unknown option '--bogus'$" "compile --bogus"
 expect_exit 2 "compile --algo bogus" -- "$FGM" compile models/dice.fgm --algo bogus --emit-c "$TMP/bogus.c"
