@@ -68,7 +68,7 @@ int cli_parse_double(const char *cmd, const char *name, const char *s,
 /* Whether S, the value of option NAME, names a WHAT ("file", "folder");
  * returns 0 and prints a usage error when S is empty, which is no name:
  * taken as one, it failed later as ": cannot write", naming neither the
- * option nor the empty name. */
+ * option nor the empty name, or (--out-dir) meant the current folder. */
 int cli_check_name(const char *cmd, const char *name, const char *s,
                    const char *what);
 

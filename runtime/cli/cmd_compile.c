@@ -60,6 +60,8 @@ cmd_compile(cli_args *a)
         } else if ((r = cli_opt_value(a, "--out-dir", &val)) != 0) {
             if (r < 0)
                 return usage();
+            if (!cli_check_name("compile", "--out-dir", val, "folder"))
+                return CLI_EUSAGE;
             out_dir = val;
         } else if ((r = cli_opt_value(a, "-D", &val)) != 0) {
             if (r < 0)

@@ -594,6 +594,8 @@ cmd_run(cli_args *a)
         } else if ((r = cli_opt_value(a, "--out-dir", &val)) != 0) {
             if (r < 0)
                 return usage();
+            if (!cli_check_name("run", "--out-dir", val, "folder"))
+                return CLI_EUSAGE;
             out_dir = val;
         } else if ((r = cli_opt_value(a, "--iters", &val)) != 0) {
             if (r < 0 || !cli_parse_long("run", "--iters", val, 1,

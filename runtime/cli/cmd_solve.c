@@ -252,6 +252,8 @@ cmd_solve(cli_args *a)
         } else if ((r = cli_opt_value(a, "--out-dir", &val)) != 0) {
             if (r < 0)
                 return usage();
+            if (!cli_check_name("solve", "--out-dir", val, "folder"))
+                return CLI_EUSAGE;
             so.out_dir = val;
         } else if (cli_opt_flag(a, "--csv")) {
             out.csv = 1;

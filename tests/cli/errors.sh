@@ -343,6 +343,21 @@ for o in --backend --observe --format --algo --out-dir --iters --damping --toler
     expect_exit 2 "run $o without a value" -- "$FGM" run models/chain.fgm $o
     expect_err "^fgm: run: option $o needs a value$" "run $o without a value"
 done
+# An empty --out-dir names no folder: a usage error (run, compile and solve
+# took it for the current one and wrote their plugins there).
+F=$(realpath "$FGM")
+for c in run compile solve; do
+    case $c in
+    solve) args=(--solver ep-robust "$PWD/puzzles/seed000.txt") ;;
+    *) args=("$PWD/models/dice.fgm") ;;
+    esac
+    mkdir "$TMP/cwd-$c"
+    (cd "$TMP/cwd-$c" && exec "$F" $c "${args[@]}" --out-dir '') >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    [ $rc = 2 ] || fail "$c --out-dir '': exit $rc, want 2; stderr: $(head -c 300 "$TMP/err")"
+    expect_err "^fgm: $c: --out-dir wants a folder name, not an empty one$" "$c --out-dir ''"
+    [ -z "$(ls -A "$TMP/cwd-$c")" ] || fail "$c --out-dir '' wrote into the current folder: $(ls -A "$TMP/cwd-$c")"
+done
 bad_run() {     # PATTERN ARGS...: exit 2, stderr matching PATTERN
     local pattern=$1
     shift
