@@ -376,14 +376,26 @@ cmd_bench(cli_args *a)
         } else if ((r = cli_opt_value(a, "--csv", &val)) != 0) {
             if (r < 0)
                 goto usage;
+            if (!cli_check_name("bench", "--csv", val, "file")) {
+                code = CLI_EUSAGE;
+                goto out;
+            }
             csv = val;
         } else if ((r = cli_opt_value(a, "--detail", &val)) != 0) {
             if (r < 0)
                 goto usage;
+            if (!cli_check_name("bench", "--detail", val, "file")) {
+                code = CLI_EUSAGE;
+                goto out;
+            }
             detail = val;
         } else if ((r = cli_opt_value(a, "--svg", &val)) != 0) {
             if (r < 0)
                 goto usage;
+            if (!cli_check_name("bench", "--svg", val, "file")) {
+                code = CLI_EUSAGE;
+                goto out;
+            }
             svg = val;
         } else if (cli_unknown_option(a)) {
             cli_fail(CLI_EUSAGE, "bench: unknown option '%s'", a->argv[a->i]);

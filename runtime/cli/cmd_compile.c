@@ -56,6 +56,8 @@ cmd_compile(cli_args *a)
         } else if ((r = cli_opt_value(a, "--emit-c", &val)) != 0) {
             if (r < 0)
                 return usage();
+            if (!cli_check_name("compile", "--emit-c", val, "file"))
+                return CLI_EUSAGE;
             emit_c = val;
         } else if ((r = cli_opt_value(a, "--out-dir", &val)) != 0) {
             if (r < 0)

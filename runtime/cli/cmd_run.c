@@ -582,6 +582,8 @@ cmd_run(cli_args *a)
         } else if ((r = cli_opt_value(a, "--observe", &val)) != 0) {
             if (r < 0)
                 return usage();
+            if (!cli_check_name("run", "--observe", val, "file"))
+                return CLI_EUSAGE;
             observe = val;
         } else if ((r = cli_opt_value(a, "--format", &val)) != 0) {
             if (r < 0)

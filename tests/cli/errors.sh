@@ -316,6 +316,26 @@ expect_exit 2 "compile -o=" -- "$FGM" compile models/dice.fgm -o=
 expect_err "^fgm: compile: -o wants a file name, not an empty one$" "compile -o="
 expect_exit 2 "generate -o ''" -- "$FGM" generate --box 2 -o ''
 expect_err "^fgm: generate: -o wants a file name, not an empty one$" "generate -o ''"
+# So do an empty --emit-c, --observe ('-' is standard input there, '' is
+# nothing) and bench's --csv, --detail and --svg: each failed at its open
+# or write with exit 1 and ": error: cannot write: No such file or
+# directory" (--observe: "cannot open"), naming neither option nor file.
+expect_exit 2 "compile --emit-c ''" -- "$FGM" compile models/dice.fgm --emit-c ''
+expect_err "^fgm: compile: --emit-c wants a file name, not an empty one$" "compile --emit-c ''"
+expect_exit 2 "compile --emit-c= -o" -- "$FGM" compile models/dice.fgm --emit-c= -o "$TMP/emit-empty.so"
+expect_err "^fgm: compile: --emit-c wants a file name, not an empty one$" "compile --emit-c= -o"
+[ ! -e "$TMP/emit-empty.so" ] || fail "compile --emit-c= -o built the plugin"
+expect_exit 2 "run --observe ''" -- "$FGM" run models/dice.fgm --observe ''
+expect_err "^fgm: run: --observe wants a file name, not an empty one$" "run --observe ''"
+expect_exit 2 "run --observe=" -- "$FGM" run models/dice.fgm --observe=
+expect_err "^fgm: run: --observe wants a file name, not an empty one$" "run --observe="
+for o in --csv --detail --svg; do
+    expect_exit 2 "bench $o ''" -- "$FGM" bench --solvers dlx $o '' puzzles/seed003.txt
+    expect_err "^fgm: bench: $o wants a file name, not an empty one$" "bench $o ''"
+    [ ! -s "$TMP/out" ] || fail "bench $o '': ran the bench"
+done
+expect_exit 2 "bench --svg=" -- "$FGM" bench --solvers dlx --svg= puzzles/seed003.txt
+expect_err "^fgm: bench: --svg wants a file name, not an empty one$" "bench --svg="
 expect_exit 2 "compile --bogus" -- "$FGM" compile models/dice.fgm --bogus
 expect_err "^fgm: compile: unknown option '--bogus'$" "compile --bogus"
 expect_exit 2 "compile --algo bogus" -- "$FGM" compile models/dice.fgm --algo bogus --emit-c "$TMP/bogus.c"
