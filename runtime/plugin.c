@@ -560,19 +560,24 @@ paths_free(paths *ps)
     free(ps->so);
 }
 
-/* Bytes a reason about the request REQ at PS may need: 1024 for its words
- * and the texts of the system and the compiler (cut at 512 bytes), plus
- * what it quotes whole.  The most is two paths under twice ps->so plus 32
- * bytes each (fgm_write_atomic's "cannot create" about the build folder's
- * C file, ps->so.tmp.XXXXXX/NAME.ALGO.c); the rest quote one path and the
- * C compiler, or $FGM_CC_TIMEOUT. */
+size_t
+fgm_plugin_why_size(const char *so_path, const char *cc)
+{
+    const char *env = getenv("CC"), *timeout = getenv("FGM_CC_TIMEOUT");
+
+    return 1024 + strlen(so_path) + (cc ? strlen(cc) : 0)
+           + (env ? strlen(env) : 0) + (timeout ? strlen(timeout) : 0);
+}
+
+/* Bytes a reason about the request REQ at PS may need: a build's
+ * (fgm_plugin_why_size), grown to the most any step quotes, two paths
+ * under twice ps->so plus 32 bytes each (fgm_write_atomic's "cannot
+ * create" about the build folder's C file, ps->so.tmp.XXXXXX/NAME.ALGO.c);
+ * the rest quote one path and the C compiler, or $FGM_CC_TIMEOUT. */
 static size_t
 why_size(const fgm_plugin_req *req, const paths *ps)
 {
-    const char *cc = getenv("CC"), *timeout = getenv("FGM_CC_TIMEOUT");
-
-    return 1024 + 4 * (strlen(ps->so) + 16) + (req->cc ? strlen(req->cc) : 0)
-           + (cc ? strlen(cc) : 0) + (timeout ? strlen(timeout) : 0);
+    return fgm_plugin_why_size(ps->so, req->cc) + 3 * strlen(ps->so) + 64;
 }
 
 int

@@ -115,6 +115,12 @@ FGM_INTERNAL fgm_status fgm_plugin_build(fgm_build_dir *b,
                                          const char *so_path, const char *cc,
                                          char *why, size_t whysize);
 
+/* Bytes a reason from fgm_plugin_build about SO_PATH and CC may need:
+ * 1024 for its words and the texts of the system and the C compiler (cut
+ * at 512 bytes), plus what it quotes whole: SO_PATH, the C compiler (CC,
+ * $CC) and $FGM_CC_TIMEOUT. */
+FGM_INTERNAL size_t fgm_plugin_why_size(const char *so_path, const char *cc);
+
 /* The fallback cascade (DESIGN.md, "Plugin ABI and the fallback cascade"):
  *   1. out_dir/NAME.ALGO.so loads and matches REQ->hash: compiled.
  *   2. else report "<why>; rebuilding" once, write out_dir/NAME.ALGO.c

@@ -98,7 +98,7 @@ fgm_status
 fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path, const char *c_path,
                    const char *cc, fgm_diag_fn diag, void *ctx)
 {
-    char why[1024];
+    char *why;
     fgm_build_dir b;
     fgm_status st = FGM_OK;
     int e, copied = -1;
@@ -136,9 +136,21 @@ fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path, const char *c_path,
         st = fgm_plugin_emit_c(ir, b.c, diag, ctx);
     }
     if (st == FGM_OK) {
-        st = fgm_plugin_build(&b, so_path, cc, why, sizeof why);
-        if (st != FGM_OK)
-            fgm_diagf(diag, ctx, "%s", why);
+        /* Sized from SO_PATH: a fixed 1024 bytes cut "-o LONG: cannot
+         * write: ..." inside the path. */
+        size_t whysize = fgm_plugin_why_size(so_path, cc);
+
+        why = malloc(whysize);
+        if (!why) {
+            fgm_diagf(diag, ctx, "%s: error: %s", so_path,
+                      fgm_strerror(FGM_ENOMEM));
+            st = FGM_ENOMEM;
+        } else {
+            st = fgm_plugin_build(&b, so_path, cc, why, whysize);
+            if (st != FGM_OK)
+                fgm_diagf(diag, ctx, "%s", why);
+            free(why);
+        }
     }
     fgm_build_dir_close(&b);
     return st;

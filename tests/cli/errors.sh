@@ -433,5 +433,12 @@ near="$near/$(printf "%0$((pm - 42 - ${#near}))d" 0)"
 mkdir -p "$near"
 expect_exit 0 "run --out-dir near PATH_MAX" -- "$FGM" run models/chain.fgm --out-dir "$near"
 expect_err "/chain\.bp-sum\.c: cannot create .*/chain\.bp-sum\.c\.tmp\.[^/]*: [^/]*; interpreting$" "run --out-dir near PATH_MAX"
+# fgm compile -o kept its build's reason in 1024 bytes too: an -o 3000
+# bytes deep that names a folder lost ": cannot write: not a regular
+# file" (one through a file failed before the build, whole).
+mkdir "$far/plug.so"
+expect_exit 1 "compile -o a folder at a 3000-byte path" -- "$FGM" compile models/chain.fgm -o "$far/plug.so" --emit-c "$far/plug.c"
+expect_err "/plug\.so: cannot write: not a regular file$" "compile -o a folder at a 3000-byte path"
+[ -s "$far/plug.c" ] || fail "compile -o a folder at a 3000-byte path: no --emit-c C"
 
 finish
