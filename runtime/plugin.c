@@ -35,8 +35,11 @@
 #define DESC_NEED (offsetof(fgm_plugin_desc, build_id) \
                    + sizeof(((const fgm_plugin_desc *)0)->build_id))
 
-/* Bytes of compiler output kept for the reason of a failure. */
-#define CC_OUTPUT 4096
+/* Bytes of compiler output kept for the reason of a failure: enough for
+ * the lines up to the first error ("In file included from", "In
+ * function", the error), each of which may name the build folder's C
+ * file, a path as long as PATH_MAX (4096 cut the first error off). */
+#define CC_OUTPUT 16384
 
 struct fgm_plugin {
     void *lib;
@@ -261,11 +264,13 @@ blank(const char *s)
 
 /* Copies into LINE the compiler's most telling line of OUT: the first one
  * that names an error (collect2's summary only if nothing else does), else
- * the first non-blank one. */
+ * the first non-blank one; a line longer than LINE keeps its end, after
+ * "...". */
 static void
 first_message(const char *out, char *line, size_t size)
 {
     const char *pick = NULL, *s, *nl, *e;
+    size_t len, keep;
 
     for (s = out; *s; s = *nl ? nl + 1 : nl) {
         nl = s + strcspn(s, "\n");
@@ -281,7 +286,15 @@ first_message(const char *out, char *line, size_t size)
         snprintf(line, size, "(no message)");
         return;
     }
-    snprintf(line, size, "%.*s", (int)strcspn(pick, "\n"), pick);
+    len = strcspn(pick, "\n");
+    if (len < size || size < 4) {
+        snprintf(line, size, "%.*s", (int)len, pick);
+        return;
+    }
+    /* The words come after the file name, which can be as long as
+     * --out-dir: "DIR/NAME.ALGO.so.tmp.XXXXXX/NAME.ALGO.c:9:1: error: ...". */
+    keep = size - 4;
+    snprintf(line, size, "...%.*s", (int)keep, pick + len - keep);
 }
 
 /* Splits CC and the optimization flags on blanks into ARGV (pointers into
