@@ -51,7 +51,7 @@ usage(FILE *f)
         "        [--out-dir DIR] PUZZLES... (- for stdin)\n"
         "                                        solve puzzles, one line each\n"
         "  bench [--solvers S1,S2] [--backends B1,B2] [--repeat R]\n"
-        "        [--model M] [-D NAME=VALUE]... [--timeout-ms T]\n"
+        "        [--seed N] [--model M] [-D NAME=VALUE]... [--timeout-ms T]\n"
         "        [--csv FILE] [--detail FILE] [--svg FILE] PUZZLES...\n"
         "                                        benchmark table\n"
         "  compile MODEL [-D NAME=VALUE]... [--algo A] [-o OUT.so]\n"
