@@ -3,12 +3,13 @@
  *
  * Protocol (DESIGN "Benchmark protocol", seed notebook 002 RunBenchmark):
  * every solver runs on every puzzle of every corpus with seed = puzzle index
- * (0-based; plus opts->seed) and a cooperative timeout.  A run that completes in under
- * fast_ms is repeated, repeat runs in all, and the puzzle's time is the
- * median of its runs.  A timeout is a censored observation: it counts in the
- * denominator n and is left out of every time and node statistic.  Solved
- * and unsolved puzzles (verified answer or not) both have a measured time,
- * so both enter the statistics; solve counts are always shown with n.
+ * (0-based) plus opts->seed, and a cooperative timeout.  A run that
+ * completes in under fast_ms is repeated, repeat runs in all, and the
+ * puzzle's time is the median of its runs.  A timeout is a censored
+ * observation: it counts in the denominator n and is left out of every
+ * time and node statistic.  Solved and unsolved puzzles (verified answer
+ * or not) both have a measured time, so both enter the statistics; solve
+ * counts are always shown with n.
  *
  * Stages, in order: fgm_bench_opts_init, fgm_bench_run (the only stage that
  * solves), then any of the writers, then fgm_bench_free.  Nothing here

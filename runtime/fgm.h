@@ -778,11 +778,12 @@ fgm_status fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path,
 
 /* ------------------------------------------------------------------------
  * Benchmarks (DESIGN "Benchmark protocol"): every solver on every puzzle
- * of every corpus, seed = puzzle index, a cooperative timeout per run; a
- * fast run is repeated and its puzzle timed by the median; a timeout is a
- * censored observation (counted in n, left out of every time).  Stages:
- * fgm_bench_opts_init, fgm_bench_run (the only stage that solves), any
- * writers, fgm_bench_free.  Nothing prints: writers take a FILE *.
+ * of every corpus, seed = puzzle index plus fgm_bench_opts.seed, a
+ * cooperative timeout per run; a fast run is repeated and its puzzle timed
+ * by the median; a timeout is a censored observation (counted in n, left
+ * out of every time).  Stages: fgm_bench_opts_init, fgm_bench_run (the
+ * only stage that solves), any writers, fgm_bench_free.  Nothing prints:
+ * writers take a FILE *.
  * ---------------------------------------------------------------------- */
 
 /* The results: one row per (corpus, solver). */
