@@ -81,13 +81,15 @@ FGM_INTERNAL void fgm_bench_fmt_ms(double ms, char *buf, size_t size);
  * unsupported (note: the solver's reason) or timeout (every puzzle timed
  * out), and time fields are empty when no puzzle has a time.
  * fgm_bench_write_detail writes one line per (corpus, puzzle, solver)
- * after FGM_BENCH_DETAIL_HEADER, ms empty for a timeout.  fgm_bench_save
+ * after FGM_BENCH_DETAIL_HEADER, ms empty for a timeout, seed the one the
+ * puzzle's runs had (its index plus --seed), so that a seeded run's file
+ * says what reruns it.  fgm_bench_save
  * writes into PATH.tmp.XXXXXX, then renames. */
 #define FGM_BENCH_CSV_HEADER \
     "corpus,solver,status,n,solved,unsolved,timeouts,median_ms,p25_ms," \
     "p75_ms,mean_ms,min_ms,max_ms,total_ms,median_nodes,timed,runs,note"
 #define FGM_BENCH_DETAIL_HEADER \
-    "corpus,index,solver,solved,timeout,ms,runs,nodes"
+    "corpus,index,solver,solved,timeout,ms,runs,nodes,seed"
 
 /* bench_svg.c: fgm_bench_write_svg draws grouped bars (one group per
  * corpus, one colour per solver), log-scale median ms with IQR whiskers,

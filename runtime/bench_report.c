@@ -364,9 +364,10 @@ fgm_bench_write_detail(const fgm_bench *b, FILE *f)
                     fprintf(f, "%.6g", x->ms);
                 /* A timed-out run has no nodes either (bench.h). */
                 if (x->timed_out)
-                    fprintf(f, ",%d,\n", x->runs);
+                    fprintf(f, ",%d,", x->runs);
                 else
-                    fprintf(f, ",%d,%ld\n", x->runs, x->nodes);
+                    fprintf(f, ",%d,%ld", x->runs, x->nodes);
+                fprintf(f, ",%lu\n", b->seed + (unsigned long)i);
             }
     }
     return io_status(f);

@@ -384,8 +384,18 @@ START_TEST(test_detail)
     /* 5 rows with samples (one refused) of 4 puzzles each. */
     ck_assert_int_eq(count_lines(text), 1 + 5 * 4);
     /* A timed-out run: no time, no nodes. */
-    ck_assert_ptr_nonnull(strstr(text, "\nhardest.txt,3,backtrack,0,1,,0,\n"));
-    ck_assert_ptr_nonnull(strstr(text, "\nhardest.txt,0,dlx,1,0,0.04,3,0\n"));
+    ck_assert_ptr_nonnull(strstr(text,
+                                 "\nhardest.txt,3,backtrack,0,1,,0,,3\n"));
+    ck_assert_ptr_nonnull(strstr(text,
+                                 "\nhardest.txt,0,dlx,1,0,0.04,3,0,0\n"));
+    free(text);
+    /* With --seed 7, puzzle i's runs had seed 7 + i. */
+    fx.b.seed = 7;
+    text = render(fgm_bench_write_detail, &fx.b);
+    ck_assert_ptr_nonnull(strstr(text,
+                                 "\nhardest.txt,3,backtrack,0,1,,0,,10\n"));
+    ck_assert_ptr_nonnull(strstr(text,
+                                 "\nhardest.txt,0,dlx,1,0,0.04,3,0,7\n"));
     free(text);
 }
 END_TEST
