@@ -400,6 +400,10 @@ cmd_bench(cli_args *a)
         } else if (cli_unknown_option(a)) {
             cli_fail(CLI_EUSAGE, "bench: unknown option '%s'", a->argv[a->i]);
             goto usage;
+        } else if (!cli_check_name("bench", "PUZZLES", a->argv[a->i],
+                                   "file")) {
+            code = CLI_EUSAGE;
+            goto out;
         } else {
             corpora[ncorpora++] = a->argv[a->i++];
         }

@@ -282,6 +282,9 @@ cmd_solve(cli_args *a)
             return cli_fail(CLI_EUSAGE, "solve: more than %d puzzle files "
                             "(cat them into one, or into '-')",
                             SOLVE_MAXINPUTS);
+        } else if (!cli_check_name("solve", "PUZZLES", a->argv[a->i],
+                                   "file")) {
+            return CLI_EUSAGE;
         } else {
             inputs[ninputs++] = a->argv[a->i++];
         }

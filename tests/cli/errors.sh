@@ -336,6 +336,13 @@ for o in --csv --detail --svg; do
 done
 expect_exit 2 "bench --svg=" -- "$FGM" bench --solvers dlx --svg= puzzles/seed003.txt
 expect_err "^fgm: bench: --svg wants a file name, not an empty one$" "bench --svg="
+# An empty puzzle file name too (it was opened: exit 1, ": error: cannot
+# open: No such file or directory"), and before anything runs.
+expect_exit 2 "solve ''" -- "$FGM" solve puzzles/seed003.txt ''
+expect_err "^fgm: solve: PUZZLES wants a file name, not an empty one$" "solve ''"
+[ ! -s "$TMP/out" ] || fail "solve '': solved the first file"
+expect_exit 2 "bench ''" -- "$FGM" bench --solvers dlx puzzles/seed003.txt ''
+expect_err "^fgm: bench: PUZZLES wants a file name, not an empty one$" "bench ''"
 expect_exit 2 "compile --bogus" -- "$FGM" compile models/dice.fgm --bogus
 expect_err "^fgm: compile: unknown option '--bogus'$" "compile --bogus"
 expect_exit 2 "compile --algo bogus" -- "$FGM" compile models/dice.fgm --algo bogus --emit-c "$TMP/bogus.c"
