@@ -262,22 +262,48 @@ blank(const char *s)
     return !s || !s[strspn(s, " \t\n")];
 }
 
+/* Returns the end of the diagnostic's "error:" in the line S..NL, or NULL
+ * if it has none: the word where gcc and clang put it, at the line's start
+ * or after ": " or ": fatal " ("FILE:LINE:COL: error: ...", "cc1: error:
+ * ...", "FILE:LINE:COL: fatal error: ..."), also GNU as's "Error:".  Not
+ * the word anywhere: the file names in the line lie under --out-dir, which
+ * may well be ".../errorlogs/...". */
+static const char *
+error_marker(const char *s, const char *nl)
+{
+    static const char *const before[] = { ": ", ": fatal " };
+    const char *e;
+    size_t i, n;
+
+    for (e = s; nl - e >= 6; e++) {
+        if ((*e != 'e' && *e != 'E') || strncmp(e + 1, "rror:", 5) != 0)
+            continue;
+        if (e == s)
+            return e + 6;
+        for (i = 0; i < sizeof before / sizeof *before; i++) {
+            n = strlen(before[i]);
+            if ((size_t)(e - s) >= n && memcmp(e - n, before[i], n) == 0)
+                return e + 6;
+        }
+    }
+    return NULL;
+}
+
 /* Copies into LINE the compiler's most telling line of OUT: the first one
- * that names an error (collect2's summary only if nothing else does), else
- * the first non-blank one; a line longer than LINE keeps its end, after
- * "...". */
+ * with a diagnostic's "error:" (not collect2's summary: ld's own words come
+ * before it), else the first non-blank one; a line longer than LINE keeps
+ * its end, after "...". */
 static void
 first_message(const char *out, char *line, size_t size)
 {
-    const char *pick = NULL, *s, *nl, *e;
+    const char *pick = NULL, *s, *nl;
     size_t len, keep;
 
     for (s = out; *s; s = *nl ? nl + 1 : nl) {
         nl = s + strcspn(s, "\n");
         if (!pick && s + strspn(s, " \t") < nl)
             pick = s;
-        e = strstr(s, "error");
-        if (e && e < nl && strncmp(s, "collect2:", 9) != 0) {
+        if (error_marker(s, nl) && strncmp(s, "collect2:", 9) != 0) {
             pick = s;
             break;
         }

@@ -461,4 +461,22 @@ chmod +x "$TMP/longcc"
 expect_exit 0 "a compiler's error about a 3000-byte path" -- env CC="$TMP/longcc" "$FGM" run models/chain.fgm --out-dir "$far/cc"
 expect_err "failed \(exit status 1\): \.\.\.[0/]*/cc/chain\.bp-sum\.so\.tmp\.[^/]*/chain\.bp-sum\.c:202:1: error: made-up failure; interpreting$" "a compiler's error about a 3000-byte path"
 
+# A build folder under a path with "error" in it: the line quoted was
+# the first with the word anywhere, gcc's "In function" line about the
+# C file, not the error after it.
+cat > "$TMP/diagcc" <<'EOS'
+#!/bin/sh
+for a; do case $a in *.c) c=$a ;; esac; done
+echo "$c: In function 'sweep':" >&2
+echo "$c$DIAG" >&2
+exit 1
+EOS
+chmod +x "$TMP/diagcc"
+mkdir "$TMP/errorlogs"
+for d in ":202:1: error: made-up failure" \
+         ":1:10: fatal error: made-up.h: No such file or directory"; do
+    expect_exit 0 "a compiler's '$d' under errorlogs/" -- env CC="$TMP/diagcc" DIAG="$d" "$FGM" run models/chain.fgm --out-dir "$TMP/errorlogs/p"
+    expect_err "failed \(exit status 1\): [^ ]*/errorlogs/p/chain\.bp-sum\.so\.tmp\.[^/]*/chain\.bp-sum\.c$d; interpreting$" "a compiler's '$d' under errorlogs/"
+done
+
 finish
