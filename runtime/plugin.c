@@ -291,22 +291,26 @@ error_marker(const char *s, const char *nl)
 
 /* Copies into LINE the compiler's most telling line of OUT: the first one
  * with a diagnostic's "error:" (not collect2's summary: ld's own words come
- * before it), else the first non-blank one; a line longer than LINE keeps
- * its end, after "...". */
+ * before it), else the first non-blank one.  A line longer than LINE keeps
+ * its start up to "error:" when that takes at most half of LINE, then
+ * "...", then as much of its end as fits, never from inside a UTF-8
+ * character (gcc quotes names in U+2018 and U+2019). */
 static void
 first_message(const char *out, char *line, size_t size)
 {
-    const char *pick = NULL, *s, *nl;
-    size_t len, keep;
+    const char *pick = NULL, *s, *nl, *mark = NULL, *tail;
+    size_t len, head = 0;
 
     for (s = out; *s; s = *nl ? nl + 1 : nl) {
         nl = s + strcspn(s, "\n");
         if (!pick && s + strspn(s, " \t") < nl)
             pick = s;
-        if (error_marker(s, nl) && strncmp(s, "collect2:", 9) != 0) {
+        mark = error_marker(s, nl);
+        if (mark && strncmp(s, "collect2:", 9) != 0) {
             pick = s;
             break;
         }
+        mark = NULL;
     }
     if (!pick) {
         snprintf(line, size, "(no message)");
@@ -317,10 +321,16 @@ first_message(const char *out, char *line, size_t size)
         snprintf(line, size, "%.*s", (int)len, pick);
         return;
     }
-    /* The words come after the file name, which can be as long as
-     * --out-dir: "DIR/NAME.ALGO.so.tmp.XXXXXX/NAME.ALGO.c:9:1: error: ...". */
-    keep = size - 4;
-    snprintf(line, size, "...%.*s", (int)keep, pick + len - keep);
+    /* The start says where ("FILE:LINE:COL: error:"), the end what; the
+     * file name is under --out-dir, as long as that, and the start is
+     * dropped when it would crowd out the words. */
+    if (mark && (size_t)(mark - pick) <= (size - 4) / 2)
+        head = (size_t)(mark - pick);
+    tail = pick + len - (size - 1 - head - 3);
+    while (tail < pick + len && ((unsigned char)*tail & 0xC0) == 0x80)
+        tail++;
+    snprintf(line, size, "%.*s...%.*s", (int)head, pick,
+             (int)(pick + len - tail), tail);
 }
 
 /* Splits CC and the optimization flags on blanks into ARGV (pointers into

@@ -479,4 +479,19 @@ for d in ":202:1: error: made-up failure" \
     expect_err "failed \(exit status 1\): [^ ]*/errorlogs/p/chain\.bp-sum\.so\.tmp\.[^/]*/chain\.bp-sum\.c$d; interpreting$" "a compiler's '$d' under errorlogs/"
 done
 
+# A line longer than the 511 bytes quoted kept only its end after
+# "...", without the "FILE:LINE:COL: error:" that says where, and could
+# start that end inside a UTF-8 character (gcc's quotes): at each of three
+# offsets the start stays, up to "error:", and the end is whole UTF-8.
+q=$(printf '\342\200\230')
+long=
+for i in $(seq 200); do long="$long$q"; done
+mkdir "$TMP/utf"
+for pad in "" . ..; do
+    d=":202:1: error: made-up $long$pad end"
+    expect_exit 0 "a compiler's 600-byte line ($pad)" -- env CC="$TMP/diagcc" DIAG="$d" "$FGM" run models/chain.fgm --out-dir "$TMP/utf"
+    expect_err "failed \(exit status 1\): [^ ]*/utf/chain\.bp-sum\.so\.tmp\.[^/]*/chain\.bp-sum\.c:202:1: error:\.\.\.[^ ]*$pad end; interpreting$" "a compiler's 600-byte line ($pad)"
+    iconv -f UTF-8 -t UTF-8 "$TMP/err" > /dev/null 2>&1 || fail "a compiler's 600-byte line ($pad): not UTF-8"
+done
+
 finish
