@@ -765,10 +765,13 @@ rebuild(const fgm_plugin_req *req, const paths *ps, fgm_plugin **out,
     if (st != FGM_OK) {
         size_t tl = strlen(b.c);
 
-        /* Name the file the user knows, not this call's temporary one
-         * (shorter: it lies in the folder b.c's lies in), in place: the
-         * rest may name b.c's own temporary, as long as b.c. */
-        if (*why && strncmp(why, b.c, tl) == 0) {
+        /* Name the file the user knows, not this call's temporary one,
+         * in place: the rest may name b.c's own temporary, as long as b.c,
+         * so WHY has no room to spare.  ps->c is "DIR/NAME.ALGO.c" and b.c
+         * "DIR/NAME.ALGO.so.tmp.XXXXXX/NAME.ALGO.c" (fgm_build_dir_open),
+         * always the longer; were it not, the message would keep b.c
+         * rather than overflow. */
+        if (*why && strncmp(why, b.c, tl) == 0 && strlen(ps->c) <= tl) {
             size_t cl = strlen(ps->c);
 
             memmove(why + cl, why + tl, strlen(why + tl) + 1);
