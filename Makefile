@@ -18,6 +18,8 @@ CC      ?= cc
 PREFIX  ?= /usr/local
 B       := build
 SHARED  ?= ../shared
+# For fgm.pc: the library's version, said once, in fgm.h.
+VERSION := $(shell sed -n 's/^\#define FGM_VERSION "\(.*\)"/\1/p' runtime/fgm.h)
 
 DEPS_PKGS := flex bison libgsl-dev check pkg-config python3
 
@@ -281,6 +283,14 @@ install: all
 	install -m 644 runtime/plugin_abi.h runtime/kernels.h \
 	    $(DESTDIR)$(PREFIX)/include/fgm/
 	install -m 644 runtime/ops/*.h $(DESTDIR)$(PREFIX)/include/fgm/ops/
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	printf '%s\n' 'prefix=$(PREFIX)' 'libdir=$${prefix}/lib' \
+	    'includedir=$${prefix}/include' '' 'Name: fgm' \
+	    'Description: probabilistic inference with a model compiler' \
+	    'Version: $(VERSION)' 'Requires.private: gsl' \
+	    'Cflags: -I$${includedir}' 'Libs: -L$${libdir} -lfgm' \
+	    'Libs.private: -ldl -lpthread -lm' \
+	    > $(DESTDIR)$(PREFIX)/lib/pkgconfig/fgm.pc
 
 clean:
 	rm -rf $(B) generated/*.c generated/*.so

@@ -75,6 +75,14 @@ expect_exit 0 "libfgm.so builds its plugin" -- \
     bash -c 'cd app && ./dice'
 expect_out 'compiled' "libfgm.so builds its plugin"
 own "libfgm.so builds its plugin"
+# ... and one built with the flags of the installed fgm.pc.
+pc=$(PKG_CONFIG_PATH="$P/lib/pkgconfig" pkg-config --cflags --libs fgm) ||
+    fail "pkg-config finds no fgm.pc in $P/lib/pkgconfig"
+expect_exit 0 "build with pkg-config's flags for fgm" -- \
+    cc -std=c11 "$SRC/tests/example/dice.c" $pc -Wl,-rpath,"$P/lib" \
+    -o app/dice-pc
+expect_exit 0 "the pkg-config build runs" -- bash -c 'cd app && ./dice-pc'
+expect_out 'compiled' "the pkg-config build runs"
 
 # The build tree's fgm does the same.
 expect_exit 0 "build tree fgm uses its own headers" -- \
