@@ -29,9 +29,10 @@ enum {
     KEY_STEP = 20,
     RIGHT = 16,
     MARGIN = 16,        /* left edge of the titles */
-    MIN_WIDTH = 600,    /* room for the title */
+    MIN_WIDTH = 600,    /* room for the title; measure() widens it */
     CHAR_W = 7,         /* estimated advance of a 12px sans-serif glyph */
     SMALL_W = 6,        /* same at 11px */
+    PROTOCOL_MAX = 256, /* the protocol line: under 160 bytes at most */
     MIN_DECADE = -6,    /* 1 ns */
     MAX_DECADE = 7      /* about 3 hours */
 };
@@ -115,11 +116,39 @@ maxlen(const char *const *names, int n)
     return m;
 }
 
-/* Sizes the chart: the y range covers 1 us .. 10 s and every whisker. */
+/* Writes into BUF the first protocol line under the title: the timeout,
+ * the repeats and the seed, as given. */
+static void
+protocol(const fgm_bench *b, char *buf, size_t size)
+{
+    char t[24], fast[24];
+    size_t n;
+
+    fgm_bench_fmt_ms(b->timeout_ms, t, sizeof t);
+    fgm_bench_fmt_ms(b->fast_ms, fast, sizeof fast);
+    if (b->timeout_ms > 0)
+        snprintf(buf, size, "timeout %s ms per run", t);
+    else
+        snprintf(buf, size, "no timeout");
+    n = strlen(buf);
+    if (b->repeat > 1)
+        snprintf(buf + n, size - n, "; runs under %s ms repeated %d times",
+                 fast, b->repeat);
+    else
+        snprintf(buf + n, size - n, "; each puzzle run once");
+    n = strlen(buf);
+    if (b->seed)
+        snprintf(buf + n, size - n, "; seed = puzzle index + %lu", b->seed);
+}
+
+/* Sizes the chart: the y range covers 1 us .. 10 s and every whisker; the
+ * width holds the plot and legend, the title, and the protocol line, which
+ * with a seed, a long timeout and many repeats outgrows MIN_WIDTH. */
 static void
 measure(const fgm_bench *b, layout *l)
 {
-    int i, bars, legendw;
+    char line[PROTOCOL_MAX];
+    int i, bars, legendw, textw;
 
     l->lo = -3;
     l->hi = 4;
@@ -148,6 +177,10 @@ measure(const fgm_bench *b, layout *l)
     l->width = LEFT + l->plotw + LEGEND_GAP + legendw + RIGHT;
     if (l->width < MIN_WIDTH)
         l->width = MIN_WIDTH;
+    protocol(b, line, sizeof line);
+    textw = MARGIN + (int)strlen(line) * SMALL_W + RIGHT;
+    if (l->width < textw)
+        l->width = textw;
     l->height = TOP + PLOT_H + BOTTOM;
     if (TOP + b->nsolvers * KEY_STEP + BOTTOM > l->height)
         l->height = TOP + b->nsolvers * KEY_STEP + BOTTOM;
@@ -294,30 +327,20 @@ legend(const fgm_bench *b, const layout *l, FILE *f)
     }
 }
 
-/* The title, then the protocol in two short lines (short enough for the
- * narrowest chart). */
+/* The title, then the protocol in two lines (the chart is made wide
+ * enough for the first: measure). */
 static void
 titles(const fgm_bench *b, FILE *f)
 {
-    char t[24], fast[24];
+    char line[PROTOCOL_MAX];
 
-    fgm_bench_fmt_ms(b->timeout_ms, t, sizeof t);
-    fgm_bench_fmt_ms(b->fast_ms, fast, sizeof fast);
+    protocol(b, line, sizeof line);
     fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"15\" "
             "font-weight=\"bold\">fgm bench: median time per puzzle "
             "(whiskers: p25-p75)</text>\n", MARGIN);
     fprintf(f, "<text x=\"%d\" y=\"42\" font-size=\"11\" fill=\"#444444\">",
             MARGIN);
-    if (b->timeout_ms > 0)
-        fprintf(f, "timeout %s ms per run", t);
-    else
-        fputs("no timeout", f);
-    if (b->repeat > 1)
-        fprintf(f, "; runs under %s ms repeated %d times", fast, b->repeat);
-    else
-        fputs("; each puzzle run once", f);
-    if (b->seed)
-        fprintf(f, "; seed = puzzle index + %lu", b->seed);
+    xmltext(f, line);
     fputs("</text>\n", f);
     fprintf(f, "<text x=\"%d\" y=\"56\" font-size=\"11\" fill=\"#444444\">"
             "labels: solved/n; timeouts counted in n, not in times</text>\n",

@@ -1,0 +1,21 @@
+# tests/cli/bench_svg.sh: fgm bench's chart is wide enough for its text.
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/common.bash"
+
+# The protocol line under the title, with a seed, a 7-digit timeout and
+# 100 repeats, is 98 bytes: at runtime/bench_svg.c's estimate of 6 px a
+# byte at 11 px, from x = 16, it ran past the 600 px the chart kept for
+# one solver on one corpus.
+expect_exit 0 "bench --svg with a long protocol line" -- "$FGM" bench \
+    --solvers dlx --repeat 100 --seed 2147483647 --timeout-ms 1234567 \
+    --svg "$TMP/chart.svg" puzzles/seed003.txt
+width=$(sed -n 's/^<svg [^>]* width="\([0-9]*\)".*/\1/p' "$TMP/chart.svg")
+line=$(sed -n 's/^<text [^>]*y="42"[^>]*>\([^<]*\)<.*/\1/p' "$TMP/chart.svg")
+case $line in
+*"seed = puzzle index + 2147483647") ;;
+*) fail "no protocol line with the seed: '$line'" ;;
+esac
+[ "${width:-0}" -ge $((16 + ${#line} * 6)) ] ||
+    fail "chart $width px wide, its protocol line ${#line} bytes from x = 16"
+
+finish
