@@ -278,8 +278,11 @@ fi
 # for want of memory read as a model it cannot run: "could not be
 # prepared"), never a crash.  Limits too low for the loader to map the
 # libraries (exit 127) are passed over; so is a sanitized fgm, whose
-# shadow memory needs far more than these.
-if (ulimit -v 200000 && "$FGM" list >/dev/null 2>&1); then
+# shadow memory needs far more than these (the probe's ASan report goes
+# to its discarded stderr, not to make cli-asan's report files).
+if (ulimit -v 200000 &&
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=stderr" \
+        "$FGM" list >/dev/null 2>&1); then
     for v in 8000 10000 12000 14000 16000 20000; do
         # auto with no compiler: the notes of the fallback come first,
         # then the workspace runs out (it was read as an unsupported
