@@ -30,14 +30,19 @@ group_alive() {
 }
 
 # wait_bounded PID: PID's exit status, or 137 once it has run 60 s more
-# (killed: a hung fgm must fail the test, not stall the whole run).
+# (killed: a hung fgm must fail the test, not stall the whole run).  The
+# watchdog is ended with SIGKILL: a SIGTERM that reached the forked
+# subshell before it had dropped this script's traps ran the EXIT trap
+# there, which removed $TMP under the rest of the test (strace: the
+# watchdog's rm -rf right after "kill -TERM"; seen on a loaded machine,
+# where fgm exits before the subshell gets to run).
 wait_bounded() {
     local w st
     (sleep 60; kill -KILL "$1") >/dev/null 2>&1 &
     w=$!
     wait "$1"
     st=$?
-    kill "$w" 2>/dev/null
+    kill -KILL "$w" 2>/dev/null
     wait "$w" 2>/dev/null
     return $st
 }
