@@ -61,8 +61,8 @@ ASAN_CLI_OBJ := $(LIB_SRC:%.c=$(B)/asan/%.o) $(CLI_SRC:%.c=$(B)/asan/%.o) \
 SAN := -fsanitize=address,undefined -fno-omit-frame-pointer \
        -fno-sanitize-recover=all
 
-.PHONY: all check unit unit-asan cli-tests cli-asan diff-tests demo bench \
-        install \
+.PHONY: all check unit unit-asan cli-tests cli-asan diff-tests diff-asan \
+        demo bench install \
         clean deps lint fuzz
 
 all: $(B)/fgm $(B)/libfgm.a $(B)/libfgm.so
@@ -227,12 +227,26 @@ diff-tests: $(B)/fgm
 	python3 tests/diff/difftest.py --fgm $(B)/fgm --seed $(DIFF_SEED) \
 	    --models $(DIFF_MODELS) --workdir $(B)/difftest
 
+# The same models on fgm_asan, reports handled as in cli-asan: the
+# random models reach the compiler and engine paths no script names.
+diff-asan: $(B)/fgm_asan
+	@rm -rf $(B)/difftest-asan && mkdir -p $(B)/difftest-asan
+	@r=$(abspath $(B))/difftest-asan/report; \
+	ASAN_OPTIONS=detect_leaks=1:log_path=$$r \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$$r \
+	python3 tests/diff/difftest.py --fgm $(B)/fgm_asan --seed $(DIFF_SEED) \
+	    --models $(DIFF_MODELS) --workdir $(B)/difftest-asan/work
+	@if ls $(B)/difftest-asan/report* >/dev/null 2>&1; then \
+	  cat $(B)/difftest-asan/report*; \
+	  echo "diff-asan: the sanitizer reports above" >&2; exit 1; fi
+
 check: all
 	$(MAKE) unit
 	$(MAKE) cli-tests
 	$(MAKE) diff-tests
 	$(MAKE) unit-asan
 	$(MAKE) cli-asan
+	$(MAKE) diff-asan
 	$(MAKE) lint
 	@echo "fgm: all tests passed"
 
