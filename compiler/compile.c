@@ -17,6 +17,41 @@
 #include <string.h>
 #include "fgmc.h"
 
+/* D as a message quotes it: D itself when every byte is printable ASCII,
+ * else a copy (in C's arena) with \n, \r, \t and \xHH for the others, so
+ * that a value with a newline in it stays on the message's line. */
+static const char *
+define_shown(fgmc *c, const char *d)
+{
+    static const char hex[] = "0123456789abcdef";
+    const unsigned char *p;
+    char *out, *o;
+
+    for (p = (const unsigned char *)d; *p >= 0x20 && *p < 0x7f; p++)
+        ;
+    if (!*p)
+        return d;
+    out = arena_alloc(c, 4 * strlen(d) + 1);
+    if (!out)
+        return d;
+    for (o = out, p = (const unsigned char *)d; *p; p++) {
+        if (*p >= 0x20 && *p < 0x7f) {
+            *o++ = (char)*p;
+            continue;
+        }
+        *o++ = '\\';
+        if (*p == '\n' || *p == '\r' || *p == '\t') {
+            *o++ = *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't';
+        } else {
+            *o++ = 'x';
+            *o++ = hex[*p >> 4];
+            *o++ = hex[*p & 15];
+        }
+    }
+    *o = '\0';
+    return out;
+}
+
 /* Parses the -D options ("NAME=VALUE", VALUE an integer) into C. */
 static void
 parse_defines(fgmc *c)
@@ -40,18 +75,21 @@ parse_defines(fgmc *c)
         long long v;
 
         if (d[len] != '=' || !fgm_ir_is_ident(d, len)) {
-            diag_file_error(c, "-D %s: expected NAME=VALUE", d);
+            diag_file_error(c, "-D %s: expected NAME=VALUE",
+                            define_shown(c, d));
             continue;
         }
         eq = d + len + 1;
         errno = 0;
         v = strtoll(eq, &end, 10);
         if (end == eq || *end) {
-            diag_file_error(c, "-D %s: the value must be an integer", d);
+            diag_file_error(c, "-D %s: the value must be an integer",
+                            define_shown(c, d));
             continue;
         }
         if (errno) {
-            diag_file_error(c, "-D %s: the value is out of range", d);
+            diag_file_error(c, "-D %s: the value is out of range",
+                            define_shown(c, d));
             continue;
         }
         name = arena_alloc(c, len + 1);
@@ -63,7 +101,7 @@ parse_defines(fgmc *c)
             if (strcmp(c->define_names[k], name) == 0)
                 break;
         c->define_names[k] = name;
-        c->define_texts[k] = d;
+        c->define_texts[k] = define_shown(c, d);
         c->define_values[k] = v;
         if (k == (size_t)c->ndefines)
             c->ndefines++;

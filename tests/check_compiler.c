@@ -761,6 +761,7 @@ START_TEST(test_defines)
     const char *const malformed[] = { "N4" };
     const char *const notint[] = { "N=x" };
     const char *const huge[] = { "N=99999999999999999999" };
+    const char *const broken[] = { "N=3\n4\001" };
     fgm_compile_opts opts = { good, 2, 0 };
     const char *text = "const N = 3\nvar x[N] in 1..N\nalldiff x\n";
     fgm_ir *ir = NULL;
@@ -792,6 +793,13 @@ START_TEST(test_defines)
                                         &s), FGM_ESEMA);
     ck_assert_ptr_nonnull(strstr(s.text, "-D N=99999999999999999999: the "
                                  "value is out of range"));
+    /* A byte that is not printable is shown escaped: a newline in the
+     * value broke the message over two lines. */
+    opts.defines = broken;
+    ck_assert_int_eq(fgm_compile_string(text, "t.fgm", &opts, &ir, collect,
+                                        &s), FGM_ESEMA);
+    ck_assert_ptr_nonnull(strstr(s.text, "-D N=3\\n4\\x01: the value must "
+                                 "be an integer"));
     ck_assert_ptr_null(ir);
     sink_free(&s);
 }
