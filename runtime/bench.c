@@ -79,6 +79,29 @@ fgm_bench_fmt_ms(double ms, char *buf, size_t size)
 }
 
 void
+fgm_bench_protocol(const fgm_bench *b, char *buf, size_t size)
+{
+    char t[24], fast[24];
+    size_t n;
+
+    fgm_bench_fmt_ms(b->timeout_ms, t, sizeof t);
+    fgm_bench_fmt_ms(b->fast_ms, fast, sizeof fast);
+    if (b->timeout_ms > 0)
+        snprintf(buf, size, "timeout %s ms per run", t);
+    else
+        snprintf(buf, size, "no timeout");
+    n = strlen(buf);
+    if (b->repeat > 1)
+        snprintf(buf + n, size - n, "; runs under %s ms repeated %d times",
+                 fast, b->repeat);
+    else
+        snprintf(buf + n, size - n, "; each puzzle run once");
+    n = strlen(buf);
+    if (b->seed)
+        snprintf(buf + n, size - n, "; seed = puzzle index + %lu", b->seed);
+}
+
+void
 fgm_bench_row_stats(fgm_bench_row *row, double *scratch)
 {
     size_t k = 0;
@@ -317,13 +340,13 @@ run_puzzle(runstate *rs, fgm_runner *r, const int *clues, int nvars, int i,
 {
     const fgm_bench_opts *o = rs->o;
     const int *given = clues + (size_t)i * nvars;
+    unsigned long seed = o->seed + (unsigned long)i;
     fgm_solve_result res;
     size_t k = 0;
     int rep;
 
     s->order = rs->order++;
-    fgm_runner_solve(r, given, o->seed + (unsigned long)i, o->timeout_ms,
-                     sol, &res);
+    fgm_runner_solve(r, given, seed, o->timeout_ms, sol, &res);
     if (fatal(res.status))
         return res.status;
     s->timed_out = past_timeout(o, &res);
@@ -336,8 +359,7 @@ run_puzzle(runstate *rs, fgm_runner *r, const int *clues, int nvars, int i,
     for (rep = 1; rep < o->repeat && res.ms < o->fast_ms; rep++) {
         fgm_solve_result again;
 
-        fgm_runner_solve(r, given, o->seed + (unsigned long)i,
-                         o->timeout_ms, sol, &again);
+        fgm_runner_solve(r, given, seed, o->timeout_ms, sol, &again);
         if (fatal(again.status))
             return again.status;
         if (!past_timeout(o, &again))   /* a lost repeat is dropped */

@@ -76,6 +76,14 @@ FGM_INTERNAL void fgm_bench_row_stats(fgm_bench_row *row, double *scratch);
  * microsecond-level values stay readable in ms) into BUF. */
 FGM_INTERNAL void fgm_bench_fmt_ms(double ms, char *buf, size_t size);
 
+/* The protocol as both reports state it, into BUF (SIZE bytes, at most
+ * FGM_BENCH_PROTOCOL_MAX needed: under 160): the timeout, the repeats and
+ * the seed as given, e.g. "timeout 10000 ms per run; runs under 250 ms
+ * repeated 3 times". */
+#define FGM_BENCH_PROTOCOL_MAX 256
+FGM_INTERNAL void fgm_bench_protocol(const fgm_bench *b, char *buf,
+                                     size_t size);
+
 /* bench_report.c: the writers of fgm.h.  fgm_bench_write_csv writes one
  * line per row after the header FGM_BENCH_CSV_HEADER: status is ok,
  * unsupported (note: the solver's reason) or timeout (every puzzle timed

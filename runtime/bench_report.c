@@ -64,22 +64,11 @@ io_status(FILE *f)
 static void
 protocol(const fgm_bench *b, FILE *f)
 {
-    char t[24], fast[24];
+    char line[FGM_BENCH_PROTOCOL_MAX];
 
-    fgm_bench_fmt_ms(b->timeout_ms, t, sizeof t);
-    fgm_bench_fmt_ms(b->fast_ms, fast, sizeof fast);
-    if (b->timeout_ms > 0)
-        fprintf(f, "# timeout %s ms per run", t);
-    else
-        fprintf(f, "# no timeout");
-    if (b->repeat > 1)
-        fprintf(f, "; runs under %s ms repeated %d times", fast, b->repeat);
-    else
-        fprintf(f, "; each puzzle run once");
-    if (b->seed)
-        fprintf(f, "; seed = puzzle index + %lu", b->seed);
-    fprintf(f, "; median and IQR over puzzles; timeouts counted in n, not "
-            "in times\n");
+    fgm_bench_protocol(b, line, sizeof line);
+    fprintf(f, "# %s; median and IQR over puzzles; timeouts counted in n, "
+            "not in times\n", line);
 }
 
 fgm_status

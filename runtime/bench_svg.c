@@ -32,7 +32,6 @@ enum {
     MIN_WIDTH = 600,    /* room for the title; measure() widens it */
     CHAR_W = 7,         /* estimated advance of a 12px sans-serif glyph */
     SMALL_W = 6,        /* same at 11px */
-    PROTOCOL_MAX = 256, /* the protocol line: under 160 bytes at most */
     MIN_DECADE = -6,    /* 1 ns */
     MAX_DECADE = 7      /* about 3 hours */
 };
@@ -116,38 +115,13 @@ maxlen(const char *const *names, int n)
     return m;
 }
 
-/* Writes into BUF the first protocol line under the title: the timeout,
- * the repeats and the seed, as given. */
-static void
-protocol(const fgm_bench *b, char *buf, size_t size)
-{
-    char t[24], fast[24];
-    size_t n;
-
-    fgm_bench_fmt_ms(b->timeout_ms, t, sizeof t);
-    fgm_bench_fmt_ms(b->fast_ms, fast, sizeof fast);
-    if (b->timeout_ms > 0)
-        snprintf(buf, size, "timeout %s ms per run", t);
-    else
-        snprintf(buf, size, "no timeout");
-    n = strlen(buf);
-    if (b->repeat > 1)
-        snprintf(buf + n, size - n, "; runs under %s ms repeated %d times",
-                 fast, b->repeat);
-    else
-        snprintf(buf + n, size - n, "; each puzzle run once");
-    n = strlen(buf);
-    if (b->seed)
-        snprintf(buf + n, size - n, "; seed = puzzle index + %lu", b->seed);
-}
-
 /* Sizes the chart: the y range covers 1 us .. 10 s and every whisker; the
  * width holds the plot and legend, the title, and the protocol line, which
  * with a seed, a long timeout and many repeats outgrows MIN_WIDTH. */
 static void
 measure(const fgm_bench *b, layout *l)
 {
-    char line[PROTOCOL_MAX];
+    char line[FGM_BENCH_PROTOCOL_MAX];
     int i, bars, legendw, textw;
 
     l->lo = -3;
@@ -177,7 +151,7 @@ measure(const fgm_bench *b, layout *l)
     l->width = LEFT + l->plotw + LEGEND_GAP + legendw + RIGHT;
     if (l->width < MIN_WIDTH)
         l->width = MIN_WIDTH;
-    protocol(b, line, sizeof line);
+    fgm_bench_protocol(b, line, sizeof line);
     textw = MARGIN + (int)strlen(line) * SMALL_W + RIGHT;
     if (l->width < textw)
         l->width = textw;
@@ -332,9 +306,9 @@ legend(const fgm_bench *b, const layout *l, FILE *f)
 static void
 titles(const fgm_bench *b, FILE *f)
 {
-    char line[PROTOCOL_MAX];
+    char line[FGM_BENCH_PROTOCOL_MAX];
 
-    protocol(b, line, sizeof line);
+    fgm_bench_protocol(b, line, sizeof line);
     fprintf(f, "<text x=\"%d\" y=\"24\" font-size=\"15\" "
             "font-weight=\"bold\">fgm bench: median time per puzzle "
             "(whiskers: p25-p75)</text>\n", MARGIN);
