@@ -204,17 +204,24 @@ cli-tests: $(B)/fgm
 # kernels.sh and the others that build their own programs.
 CLI_ASAN_TESTS := errors compiler observe v4 ep decimate generate \
                   plugin_stale queens batch bench_svg
+
+# $(call san_env,DIR): the sanitizers' options for a run whose reports go
+# to files DIR/report.PID; $(call san_reports,DIR,TARGET): fails TARGET,
+# printing them, when there are any.
+san_log = log_path=$(abspath $(1))/report
+san_env = ASAN_OPTIONS=detect_leaks=1:$(san_log) \
+          UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:$(san_log)
+san_reports = if ls $(1)/report* >/dev/null 2>&1; then \
+              cat $(1)/report*; \
+              echo "$(2): the sanitizer reports above" >&2; exit 1; fi
+
 cli-asan: $(B)/fgm_asan
 	@rm -rf $(B)/cli-asan && mkdir -p $(B)/cli-asan
-	@set -e; r=$(abspath $(B))/cli-asan/report; \
-	for t in $(CLI_ASAN_TESTS); do \
+	@set -e; for t in $(CLI_ASAN_TESTS); do \
 	  echo "== tests/cli/$$t.sh (ASan, UBSan)"; \
-	  ASAN_OPTIONS=detect_leaks=1:log_path=$$r \
-	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$$r \
+	  $(call san_env,$(B)/cli-asan) \
 	  FGM=$(B)/fgm_asan SHARED=$(SHARED) bash tests/cli/$$t.sh; done
-	@if ls $(B)/cli-asan/report* >/dev/null 2>&1; then \
-	  cat $(B)/cli-asan/report*; \
-	  echo "cli-asan: the sanitizer reports above" >&2; exit 1; fi
+	@$(call san_reports,$(B)/cli-asan,cli-asan)
 
 # The differential test (tests/diff/difftest.py): random models run
 # compiled against interpreted, exact against brute force, bp-sum against
@@ -231,14 +238,10 @@ diff-tests: $(B)/fgm
 # random models reach the compiler and engine paths no script names.
 diff-asan: $(B)/fgm_asan
 	@rm -rf $(B)/difftest-asan && mkdir -p $(B)/difftest-asan
-	@r=$(abspath $(B))/difftest-asan/report; \
-	ASAN_OPTIONS=detect_leaks=1:log_path=$$r \
-	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:log_path=$$r \
+	@$(call san_env,$(B)/difftest-asan) \
 	python3 tests/diff/difftest.py --fgm $(B)/fgm_asan --seed $(DIFF_SEED) \
 	    --models $(DIFF_MODELS) --workdir $(B)/difftest-asan/work
-	@if ls $(B)/difftest-asan/report* >/dev/null 2>&1; then \
-	  cat $(B)/difftest-asan/report*; \
-	  echo "diff-asan: the sanitizer reports above" >&2; exit 1; fi
+	@$(call san_reports,$(B)/difftest-asan,diff-asan)
 
 check: all
 	$(MAKE) unit
