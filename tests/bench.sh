@@ -71,10 +71,12 @@ echo
 echo "== Seed spread: the seed-faithful randomized solvers on hardest, --seed 0-9"
 # A randomized solver's count in the table above is one draw (seed =
 # puzzle index); the seeds' own figures are single runs too.
+spread=
 for seed in 0 1 2 3 4 5 6 7 8 9; do
     "$FGM" bench --solvers alldiff-max,alldiff-sum,bp-decimate --seed "$seed" \
         --repeat 1 --timeout-ms 60000 --csv "$OUT/seed$seed.csv" \
         "$P/hardest.txt" >/dev/null
+    spread="$spread $OUT/seed$seed.csv"
 done
 # Columns of FGM_BENCH_CSV_HEADER: 2 solver, 4 n, 5 solved.
 awk -F, 'FNR > 1 { got[$2] = got[$2] " " $5; n[$2] = $4; t[$2] += $5;
@@ -82,7 +84,7 @@ awk -F, 'FNR > 1 { got[$2] = got[$2] " " $5; n[$2] = $4; t[$2] += $5;
          END { for (s in got)
                    printf "%-12s solved of %d:%s (mean %.1f)\n", s, n[s],
                           got[s], t[s] / k[s] }' \
-    $(for seed in 0 1 2 3 4 5 6 7 8 9; do echo "$OUT/seed$seed.csv"; done) | sort
+    $spread | sort
 
 echo "== BP decimation on easy51 (the seed's corpus for it)"
 "$FGM" bench --solvers bp-decimate,bp-decimate2,bp-decimate3,bp-backtrack \

@@ -450,23 +450,8 @@ mkdir "$far/plug.so"
 expect_exit 1 "compile -o a folder at a 3000-byte path" -- "$FGM" compile models/chain.fgm -o "$far/plug.so" --emit-c "$far/plug.c"
 expect_err "/plug\.so: cannot write: not a regular file$" "compile -o a folder at a 3000-byte path"
 [ -s "$far/plug.c" ] || fail "compile -o a folder at a 3000-byte path: no --emit-c C"
-# A compiler's error about the C file in a build folder 3000 bytes deep:
-# 4096 bytes of its output held the "In function" line and no error,
-# and the line quoted was cut at 512 bytes, inside the path.
-cat > "$TMP/longcc" <<'EOS'
-#!/bin/sh
-for a; do case $a in *.c) c=$a ;; esac; done
-echo "$c: In function 'sweep':" >&2
-echo "$c:202:1: error: made-up failure" >&2
-exit 1
-EOS
-chmod +x "$TMP/longcc"
-expect_exit 0 "a compiler's error about a 3000-byte path" -- env CC="$TMP/longcc" "$FGM" run models/chain.fgm --out-dir "$far/cc"
-expect_err "failed \(exit status 1\): \.\.\.[0/]*/cc/chain\.bp-sum\.so\.tmp\.[^/]*/chain\.bp-sum\.c:202:1: error: made-up failure; interpreting$" "a compiler's error about a 3000-byte path"
-
-# A build folder under a path with "error" in it: the line quoted was
-# the first with the word anywhere, gcc's "In function" line about the
-# C file, not the error after it.
+# A stand-in C compiler that fails as gcc does on the C file: its "In
+# function" line, then the line $DIAG, both about the file.
 cat > "$TMP/diagcc" <<'EOS'
 #!/bin/sh
 for a; do case $a in *.c) c=$a ;; esac; done
@@ -475,6 +460,15 @@ echo "$c$DIAG" >&2
 exit 1
 EOS
 chmod +x "$TMP/diagcc"
+# A compiler's error about the C file in a build folder 3000 bytes deep:
+# 4096 bytes of its output held the "In function" line and no error,
+# and the line quoted was cut at 512 bytes, inside the path.
+expect_exit 0 "a compiler's error about a 3000-byte path" -- env CC="$TMP/diagcc" DIAG=":202:1: error: made-up failure" "$FGM" run models/chain.fgm --out-dir "$far/cc"
+expect_err "failed \(exit status 1\): \.\.\.[0/]*/cc/chain\.bp-sum\.so\.tmp\.[^/]*/chain\.bp-sum\.c:202:1: error: made-up failure; interpreting$" "a compiler's error about a 3000-byte path"
+
+# A build folder under a path with "error" in it: the line quoted was
+# the first with the word anywhere, gcc's "In function" line about the
+# C file, not the error after it.
 mkdir "$TMP/errorlogs"
 for d in ":202:1: error: made-up failure" \
          ":1:10: fatal error: made-up.h: No such file or directory"; do
