@@ -14,7 +14,9 @@
  *   ops/neq.h        x != y
  *   ops/dirichlet.h  x ~ Discrete(p), p ~ Dirichlet
  *   ops/table.h      explicit potentials
- *   ops/alldiff.h    native arity-n alldiff (sum- and max-product)
+ *   ops/alldiff.h    native arity-n alldiff: the factor update, with
+ *   ops/alldiff_sum.h  its sum-product messages (subset DP) and
+ *   ops/alldiff_max.h  its max-product messages (assignment, paths)
  *   ops/sweep.h      reset, belief refresh, damped variable-to-factor
  *
  * Conventions: a message or belief is a vector of K doubles, normalized to

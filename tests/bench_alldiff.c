@@ -40,6 +40,7 @@
 #include <string.h>
 #include <time.h>
 #include "kernels.h"
+#include "alldiff_ref.h"
 
 #define N 9
 #define NUNITS 27

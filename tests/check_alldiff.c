@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "../runtime/exact/enumerate.h"
 #include "../runtime/model.h"
+#include "alldiff_ref.h"
 #include "suites.h"
 #include "testutil.h"
 

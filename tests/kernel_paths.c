@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "kernels.h"
+#include "alldiff_ref.h"
 #include "xorshift.h"
 
 #define MAXK 16
