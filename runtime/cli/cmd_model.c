@@ -27,6 +27,10 @@ cmd_dump(cli_args *a, int graph)
             if (cli_unknown_option(a))
                 cli_fail(CLI_EUSAGE, "%s: unknown option '%s'", a->cmd,
                          a->argv[a->i]);
+            else
+                /* As compile and run: the reason before the usage. */
+                cli_fail(CLI_EUSAGE, "%s: one model at a time ('%s' after "
+                         "'%s')", a->cmd, a->argv[a->i], model);
             model = NULL;
             break;
         }

@@ -99,6 +99,12 @@ cp models/dice.fgm "$TMP/-m.fgm"
 # Two models: the usage, after the reason (it printed the usage alone).
 expect_exit 2 "compile two models" -- "$FGM" compile models/dice.fgm models/chain.fgm
 expect_err "compile: one model at a time \('models/chain.fgm' after 'models/dice.fgm'\)" "compile two models"
+# dump and graph said only the usage.
+for c in dump graph; do
+    expect_exit 2 "$c two models" -- "$FGM" $c models/dice.fgm models/chain.fgm
+    expect_err "$c: one model at a time \('models/chain.fgm' after 'models/dice.fgm'\)" "$c two models"
+    expect_err "^usage: fgm $c " "$c two models: the usage too"
+done
 # fgm run refuses the settings it would ignore: message-passing ones with
 # exact marginals, --cap without them (both ran, ignoring them).
 expect_exit 2 "run exact --iters" -- "$FGM" run models/chain.fgm --backend exact --iters 5
