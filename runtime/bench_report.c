@@ -151,7 +151,8 @@ both_timed(const fgm_bench_row *rc, const fgm_bench_row *ri, double *x,
     return n;
 }
 
-/* Writes RC's and RI's line of the backends report (CORPUS, NAME), over
+/* Writes RC's and RI's line of the backends report (CORPUS and NAME, NAME
+ * LEN bytes long, padded to WCORPUS and WNAME columns), over
  * the N puzzles both timed (both_timed): their median times and the
  * ratio -- over those puzzles only (DESIGN.md: compare on the same
  * puzzles; the rows' own medians gave 0.29x where every puzzle both
@@ -160,9 +161,9 @@ both_timed(const fgm_bench_row *rc, const fgm_bench_row *ri, double *x,
  * than the ratio of the medians, whose times may span 100x.  Nothing
  * when out of memory. */
 static void
-backend_line(const char *corpus, const char *name, int len,
-             const fgm_bench_row *rc, const fgm_bench_row *ri, size_t n,
-             FILE *f)
+backend_line(const char *corpus, const char *name, int len, int wcorpus,
+             int wname, const fgm_bench_row *rc, const fgm_bench_row *ri,
+             size_t n, FILE *f)
 {
     double *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
     double *r = malloc(n * sizeof *r), mc, mi;
@@ -182,8 +183,9 @@ backend_line(const char *corpus, const char *name, int len,
     gsl_sort(y, 1, n);
     mc = gsl_stats_median_from_sorted_data(x, 1, n);
     mi = gsl_stats_median_from_sorted_data(y, 1, n);
-    fprintf(f, "%-12s %-14.*s compiled %.4g ms  interpreted %.4g ms"
-            "  ratio %.3gx", corpus, len, name, mc, mi, mi / mc);
+    fprintf(f, "%-*s %-*.*s compiled %.4g ms  interpreted %.4g ms"
+            "  ratio %.3gx", wcorpus, corpus, wname, len, name, mc, mi,
+            mi / mc);
     if (nr > 0) {
         gsl_sort(r, 1, nr);
         fprintf(f, "  per puzzle %.3gx (IQR %.3g-%.3gx, %zu puzzle%s)",
@@ -226,16 +228,25 @@ interpreted_pair(const fgm_bench *b, int c, int s)
 fgm_status
 fgm_bench_write_backends(const fgm_bench *b, FILE *f)
 {
-    int c, s, pairs = 0;
+    /* The columns are as wide as the longest corpus and solver name (at
+     * least 12 and 14), so that a long one does not shift its line. */
+    int c, s, pairs = 0, wcorpus = 12, wname = 14;
 
     if (!b || !f)
         return FGM_EINVAL;
     for (c = 0; c < b->ncorpora; c++)
         for (s = 0; s < b->nsolvers; s++) {
             const fgm_bench_row *ri = interpreted_pair(b, c, s);
+            const char *label = b->solvers[s];
 
-            pairs += ri && both_timed(&b->rows[c * b->nsolvers + s], ri,
-                                      NULL, NULL) > 0;
+            if (!ri || both_timed(&b->rows[c * b->nsolvers + s], ri, NULL,
+                                  NULL) == 0)
+                continue;
+            pairs++;
+            if ((int)strlen(b->corpora[c]) > wcorpus)
+                wcorpus = (int)strlen(b->corpora[c]);
+            if ((int)(strchr(label, '@') - label) > wname)
+                wname = (int)(strchr(label, '@') - label);
         }
     if (pairs == 0)
         return FGM_OK;
@@ -250,8 +261,8 @@ fgm_bench_write_backends(const fgm_bench *b, FILE *f)
             size_t n = ri ? both_timed(rc, ri, NULL, NULL) : 0;
 
             if (n > 0)
-                backend_line(b->corpora[c], label, (int)(at - label), rc,
-                             ri, n, f);
+                backend_line(b->corpora[c], label, (int)(at - label),
+                             wcorpus, wname, rc, ri, n, f);
         }
     return io_status(f);
 }

@@ -460,6 +460,44 @@ START_TEST(test_backends_per_puzzle)
 }
 END_TEST
 
+/* The backends report's columns are as wide as its longest corpus name:
+ * "seed002_easy.txt" (16 bytes, past the 12 the corpus column had) shifted
+ * its line's figures against the other corpora's. */
+START_TEST(test_backends_columns)
+{
+    static char short_name[] = "c.txt", long_name[] = "seed002_easy.txt";
+    char *corpora[2] = { short_name, long_name };
+    const char *solvers[2] = { "ep@compiled", "ep@interpreted" };
+    fgm_bench_sample s[4][2];
+    fgm_bench_row rows[4];
+    fgm_bench b;
+    char *text, *second;
+    int r, i;
+
+    for (r = 0; r < 4; r++) {
+        for (i = 0; i < 2; i++)
+            s[r][i] = sample(1 + r % 2, 1, 0, 0);
+        make_row(&rows[r], corpora[r / 2], solvers[r % 2], s[r], 2);
+    }
+    memset(&b, 0, sizeof b);
+    b.ncorpora = 2;
+    b.nsolvers = 2;
+    b.corpora = corpora;
+    b.solvers = solvers;
+    b.rows = rows;
+    text = render(fgm_bench_write_backends, &b);
+    ck_assert_msg(strstr(text, "\nc.txt ") && strstr(text,
+                         "\nseed002_easy.txt "), "got: %s", text);
+    second = strstr(text, "\nseed002_easy.txt ");
+    ck_assert_msg(strstr(text, "\nc.txt ") < second, "got: %s", text);
+    /* "compiled" at the same column on both lines. */
+    ck_assert_int_eq((int)(strstr(strstr(text, "\nc.txt "), " compiled ")
+                           - strstr(text, "\nc.txt ")),
+                     (int)(strstr(second, " compiled ") - second));
+    free(text);
+}
+END_TEST
+
 START_TEST(test_table)
 {
     fixture fx;
@@ -980,6 +1018,7 @@ bench_suite(void)
     tcase_add_test(core, test_detail);
     tcase_add_test(core, test_table);
     tcase_add_test(core, test_backends_per_puzzle);
+    tcase_add_test(core, test_backends_columns);
     tcase_add_test(core, test_svg);
     tcase_add_test(core, test_save_atomic);
     tcase_add_test(core, test_run_end_to_end);
