@@ -354,6 +354,35 @@ clean_line(char *s)
     return s;
 }
 
+/* Whether the K symbols SYM (at columns COLS; only the first
+ * FGM_PUZZLE_MAXCELLS are there) are all printable ASCII; else reports
+ * the first other byte and returns 0.  Counted as symbols, such bytes
+ * gave a count that matched no puzzle and said nothing of them: a line
+ * of 16 clues after a UTF-8 byte-order mark "has 19 symbols". */
+static int
+ascii_symbols(const fgm_puzzle_reader *r, const char *sym, const int *cols,
+              int k)
+{
+    int i;
+
+    for (i = 0; i < k && i < FGM_PUZZLE_MAXCELLS; i++) {
+        unsigned char c = (unsigned char)sym[i];
+
+        if (c < 0x80 && isprint(c))
+            continue;
+        if (c == 0xef && i + 2 < k && (unsigned char)sym[i + 1] == 0xbb
+            && (unsigned char)sym[i + 2] == 0xbf && cols[i] == 1)
+            fgm_diagf(r->diag, r->ctx, "%s:%ld:1: error: UTF-8 byte-order "
+                      "mark (bytes ef bb bf): a puzzle file is plain ASCII",
+                      r->name, r->line);
+        else
+            fgm_diagf(r->diag, r->ctx, "%s:%ld:%d: error: bad byte 0x%02x "
+                      "in a puzzle", r->name, r->line, cols[i], c);
+        return 0;
+    }
+    return 1;
+}
+
 /* Handles one non-blank line of a grid, starting the grid if needed.
  * Returns FGM_OK to go on (a complete grid sets *DONE), or an error. */
 static fgm_status
@@ -373,6 +402,8 @@ feed(fgm_puzzle_reader *r, grid *g, const char *line, int *done)
             "has 625", k);
         return FGM_EPARSE;
     }
+    if (!ascii_symbols(r, sym, cols, k))
+        return FGM_EPARSE;
     if (g->rows == 0 && !boxed && valid_total(r, k)) {
         /* A whole puzzle on one line. */
         int n = r->n ? r->n : isqrt_exact(k);

@@ -133,6 +133,15 @@ expect_err "len.txt:2: error: line has 82 symbols" "wrong length"
 printf '%sZ\n' "${E:0:80}" > "$TMP/sym.txt"
 expect_exit 1 "bad symbol" -- "$FGM" solve "$TMP/sym.txt"
 expect_err "sym.txt:1:81: error: bad symbol 'Z'" "bad symbol"
+# A byte outside printable ASCII is named where it stands; it was
+# counted as a symbol, so that a UTF-8 byte-order mark or an accented
+# letter gave a symbol count that fits no puzzle ("line has 84 symbols").
+printf '\357\273\277%s\n' "$E" > "$TMP/bom.txt"
+expect_exit 1 "byte-order mark" -- "$FGM" solve "$TMP/bom.txt"
+expect_err "bom.txt:1:1: error: UTF-8 byte-order mark" "byte-order mark"
+printf '%s\303\251\n' "${E:0:80}" > "$TMP/utf8.txt"
+expect_exit 1 "a UTF-8 letter" -- "$FGM" solve "$TMP/utf8.txt"
+expect_err "utf8.txt:1:81: error: bad byte 0xc3 in a puzzle" "a UTF-8 letter"
 
 printf '3%s\n' "${E:1}" > "$TMP/dup.txt"
 expect_exit 1 "repeated clue" -- "$FGM" solve "$TMP/dup.txt"
