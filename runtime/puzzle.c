@@ -166,10 +166,11 @@ parse_symbols(const fgm_puzzle_reader *r, const char *s, const int *cols,
 }
 
 /* Compacts LINE into symbols (dropping spaces, tabs and '|'), writing the
- * first MAX to OUT and each one's 1-based column to COLS.  Returns the
- * symbol count, which may exceed MAX. */
+ * first MAX to OUT and each one's 1-based column to COLS (LINE starting
+ * at column INDENT + 1).  Returns the symbol count, which may exceed
+ * MAX. */
 static int
-compact(const char *line, char *out, int *cols, int max)
+compact(const char *line, int indent, char *out, int *cols, int max)
 {
     int k = 0, i;
 
@@ -178,7 +179,7 @@ compact(const char *line, char *out, int *cols, int max)
             continue;
         if (k < max) {
             out[k] = line[i];
-            cols[k] = i + 1;
+            cols[k] = indent + i + 1;
         }
         k++;
     }
@@ -215,9 +216,10 @@ blank_span(const char *p, int len)
 /* A boxed row written with fixed-width cells and spaces for empties
  * (notebook 000): "| 9     2 |       5 | 4     3 |".  Splits on '|' into
  * box segments and each segment into equal-width cells.  Returns the cell
- * count written to OUT/COLS, or -1 if the row has no such layout. */
+ * count written to OUT/COLS (columns as compact's), or -1 if the row has
+ * no such layout. */
 static int
-fixed_width_row(const char *line, char *out, int *cols, int max)
+fixed_width_row(const char *line, int indent, char *out, int *cols, int max)
 {
     const char *seg[FGM_PUZZLE_MAXN + 2];
     int seglen[FGM_PUZZLE_MAXN + 2], nseg = 0, lo, hi, i, j, k = 0, per;
@@ -252,13 +254,13 @@ fixed_width_row(const char *line, char *out, int *cols, int max)
             if (k >= max)
                 return -1;
             out[k] = '.';
-            cols[k] = (int)(c - line) + 1;
+            cols[k] = indent + (int)(c - line) + 1;
             for (m = 0; m < w; m++)
                 if (c[m] != ' ' && c[m] != '\t') {
                     if (found++)
                         return -1;
                     out[k] = c[m];
-                    cols[k] = (int)(c + m - line) + 1;
+                    cols[k] = indent + (int)(c + m - line) + 1;
                 }
             k++;
         }
@@ -383,10 +385,12 @@ ascii_symbols(const fgm_puzzle_reader *r, const char *sym, const int *cols,
     return 1;
 }
 
-/* Handles one non-blank line of a grid, starting the grid if needed.
- * Returns FGM_OK to go on (a complete grid sets *DONE), or an error. */
+/* Handles one non-blank line of a grid, starting the grid if needed;
+ * LINE is the line read past its INDENT leading blanks, which messages
+ * count in their columns.  Returns FGM_OK to go on (a complete grid sets
+ * *DONE), or an error. */
 static fgm_status
-feed(fgm_puzzle_reader *r, grid *g, const char *line, int *done)
+feed(fgm_puzzle_reader *r, grid *g, const char *line, int indent, int *done)
 {
     char sym[FGM_PUZZLE_MAXCELLS + 1];
     int cols[FGM_PUZZLE_MAXCELLS + 1], k;
@@ -396,7 +400,7 @@ feed(fgm_puzzle_reader *r, grid *g, const char *line, int *done)
     *done = 0;
     if (is_rule(line) && (g->rows > 0 || !valid_total(r, (int)strlen(line))))
         return FGM_OK;
-    k = compact(line, sym, cols, FGM_PUZZLE_MAXCELLS);
+    k = compact(line, indent, sym, cols, FGM_PUZZLE_MAXCELLS);
     if (k > FGM_PUZZLE_MAXCELLS) {
         ERR(r, r->line, "line has %d symbols; the largest puzzle (25x25) "
             "has 625", k);
@@ -418,7 +422,8 @@ feed(fgm_puzzle_reader *r, grid *g, const char *line, int *done)
         return FGM_OK;
     }
     if (boxed && (g->n ? k != g->n : !valid_side(r, k))) {
-        int m = fixed_width_row(line, sym, cols, FGM_PUZZLE_MAXCELLS);
+        int m = fixed_width_row(line, indent, sym, cols,
+                                FGM_PUZZLE_MAXCELLS);
 
         if (m > 0)
             k = m;
@@ -643,7 +648,7 @@ again:
         s = clean_line(r->buf);
         if (*s == '\0')
             continue;
-        st = feed(r, &g, s, &done);
+        st = feed(r, &g, s, (int)(s - r->buf), &done);
         if (st != FGM_OK)
             return st;
         if (done)

@@ -142,6 +142,14 @@ expect_err "bom.txt:1:1: error: UTF-8 byte-order mark" "byte-order mark"
 printf '%s\303\251\n' "${E:0:80}" > "$TMP/utf8.txt"
 expect_exit 1 "a UTF-8 letter" -- "$FGM" solve "$TMP/utf8.txt"
 expect_err "utf8.txt:1:81: error: bad byte 0xc3 in a puzzle" "a UTF-8 letter"
+# Columns count the blanks a line starts with (an indented grid's were
+# counted from its first symbol: 'Z' at byte 11 was column 7).
+printf '    1 . | . .\n    . . | Z .\n    ----+----\n    . . | . .\n    . . | . .\n' > "$TMP/indent.txt"
+expect_exit 1 "indented grid, bad symbol" -- "$FGM" solve "$TMP/indent.txt"
+expect_err "indent.txt:2:11: error: bad symbol 'Z'" "indented grid, bad symbol"
+printf '   %sZ\n' "${E:0:80}" > "$TMP/indent1.txt"
+expect_exit 1 "indented line, bad symbol" -- "$FGM" solve "$TMP/indent1.txt"
+expect_err "indent1.txt:1:84: error: bad symbol 'Z'" "indented line, bad symbol"
 
 printf '3%s\n' "${E:1}" > "$TMP/dup.txt"
 expect_exit 1 "repeated clue" -- "$FGM" solve "$TMP/dup.txt"
