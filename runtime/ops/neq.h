@@ -280,7 +280,13 @@ fgm_k_neq_end(const fgm_state *st, fgm_k_neq_job *j, int k, int plain)
  * line.  bench_ep, easy50 x 20, this path and that padding together:
  * 0.653-0.666 -> 0.485-0.499 ms compiled a 50-sweep inference (Zen 5);
  * sharing two jobs' tail and 1/z divisions, or groups of four jobs,
- * were slower (0.53-0.55 ms). */
+ * were slower (0.53-0.55 ms).  On a Sapphire Rapids Xeon the divisions
+ * b / m bound this path; cavities without them, as the prefix product of
+ * a variable's messages updated so far this sweep times the suffix
+ * product of those still to come (computed by a pass before the run),
+ * took 0.52 ms for the updates but 0.24 ms for that pass, which streams
+ * every message and suffix through L2: 0.73-0.78 ms against 0.71 ms
+ * (bench_ep, easy50 x 10, alternate runs, 2026-12-04), so dropped. */
 #define FGM_K_NEQ8(k) (fgm_k_unpacked_chunks(k) % 2 == 0)
 
 typedef struct fgm_k_neq_job8 {
