@@ -112,6 +112,20 @@ fixture_init(fixture *fx)
     fx->b.fast_ms = 250;
 }
 
+/* B as a result of NCORPORA corpora x NSOLVERS solvers, ROWS corpus by
+ * corpus, nothing else set. */
+static void
+bench_of(fgm_bench *b, char **corpora, int ncorpora, const char **solvers,
+         int nsolvers, fgm_bench_row *rows)
+{
+    memset(b, 0, sizeof *b);
+    b->ncorpora = ncorpora;
+    b->nsolvers = nsolvers;
+    b->corpora = corpora;
+    b->solvers = solvers;
+    b->rows = rows;
+}
+
 /* Runs WRITE on B into a new string (caller frees). */
 static char *
 render(fgm_bench_writer write, const fgm_bench *b)
@@ -421,12 +435,7 @@ START_TEST(test_backends_per_puzzle)
     }
     make_row(&rows[0], corpus, solvers[0], s[0], 4);
     make_row(&rows[1], corpus, solvers[1], s[1], 4);
-    memset(&b, 0, sizeof b);
-    b.ncorpora = 1;
-    b.nsolvers = 2;
-    b.corpora = corpora;
-    b.solvers = solvers;
-    b.rows = rows;
+    bench_of(&b, corpora, 1, solvers, 2, rows);
     text = render(fgm_bench_write_backends, &b);
     ck_assert_msg(strstr(text, "compiled 2 ms  interpreted 4 ms  ratio 2x  "
                          "per puzzle 2x (IQR 1.5-2.5x, 3 puzzles)"),
@@ -479,12 +488,7 @@ START_TEST(test_backends_columns)
             s[r][i] = sample(1 + r % 2, 1, 0, 0);
         make_row(&rows[r], corpora[r / 2], solvers[r % 2], s[r], 2);
     }
-    memset(&b, 0, sizeof b);
-    b.ncorpora = 2;
-    b.nsolvers = 2;
-    b.corpora = corpora;
-    b.solvers = solvers;
-    b.rows = rows;
+    bench_of(&b, corpora, 2, solvers, 2, rows);
     text = render(fgm_bench_write_backends, &b);
     ck_assert_msg(strstr(text, "\nc.txt ") && strstr(text,
                          "\nseed002_easy.txt "), "got: %s", text);
