@@ -166,6 +166,35 @@ element_of_array(const fgm_ir *ir, const char *tok)
     return fgm_ir_array_index(ir, name) >= 0;
 }
 
+/* Whether LINE (number LINENO of PATH, its comment cut off) is printable
+ * ASCII and blanks; else reports its first other byte and returns 0.  In
+ * a name or a value such a byte was quoted unseen: a UTF-8 byte-order
+ * mark gave "unknown array 'roll'", the mark invisible before "roll".
+ * Every such byte was refused already, as part of some token, so no line
+ * that ran is refused now. */
+static int
+ascii_line(const char *line, const char *path, long lineno)
+{
+    const unsigned char *p = (const unsigned char *)line;
+
+    for (; *p; p++) {
+        if ((*p < 0x7f && isprint(*p)) || isspace(*p))
+            continue;
+        if (lineno == 1 && p == (const unsigned char *)line
+            && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf)
+            cli_fail(CLI_EINPUT, "%s:1:1: error: UTF-8 byte-order mark "
+                     "(bytes ef bb bf): an observation file is plain "
+                     "ASCII", path);
+        else
+            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: bad byte 0x%02x: an "
+                     "observation file is plain ASCII outside comments",
+                     path, lineno, (int)(p - (const unsigned char *)line)
+                                   + 1, *p);
+        return 0;
+    }
+    return 1;
+}
+
 /* Applies the assignment lines of F (one observation set) to O.  Returns
  * 0 after reporting a malformed line, or a variable or Dirichlet node
  * given a value on two lines: the later line silently won, so which
@@ -206,6 +235,10 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
         }
         if ((eq = strchr(s, '#')))
             *eq = '\0';
+        if (!ascii_line(line, path, lineno)) {
+            ok = 0;
+            break;
+        }
         while (isspace((unsigned char)*s))
             s++;
         if (!*s)
@@ -526,7 +559,11 @@ observation_kind(FILE *f, long *line)
     while (getline(&buf, &cap, f) >= 0) {
         char *s = buf;
 
-        ++*line;
+        /* Judged past a byte-order mark, so that the reader of the kind
+         * that follows it names the mark (a mark before a comment made
+         * a puzzle line of the mark alone). */
+        if (++*line == 1 && strncmp(s, "\xef\xbb\xbf", 3) == 0)
+            s += 3;
         while (isspace((unsigned char)*s))
             s++;
         if (*s && *s != '#') {

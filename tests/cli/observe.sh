@@ -89,6 +89,15 @@ expect_err "^<stdin>:1:6: error: roll wants 20 values, not 2" "stdin is <stdin>"
 # fixed buffer is still one comment; a whole input past 64 MiB is refused
 # rather than read into memory.
 bad_observation nul "NUL byte" "1:[0-9]+: error: NUL byte in input" 'roll = 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6\0 1 zz\n'
+# A byte outside ASCII is named where it stands; in a name or a value it
+# was quoted unseen ("unknown array '<BOM>roll'").  In a comment it is
+# fine, and a mark before a comment line leaves the file assignments (it
+# made a puzzle line of the mark alone).
+bad_observation bom "byte-order mark" "1:1: error: UTF-8 byte-order mark \(bytes ef bb bf\): an observation file is plain ASCII" '\357\273\277roll = %s\n' "$R"
+bad_observation bomc "byte-order mark, then a comment" "1:1: error: UTF-8 byte-order mark" '\357\273\277# rolls\nroll = %s\n' "$R"
+bad_observation utf8 "a UTF-8 letter" "2:16: error: bad byte 0xc3: an observation file is plain ASCII outside comments" '# caf\303\251\nroll = 1 6 6 2 \303\251%s\n' "${R#1 6 6 2 3}"
+printf 'roll = %s   # caf\303\251\n' "$R" > "$TMP/utf8c.txt"
+expect_exit 0 "a UTF-8 letter in a comment" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/utf8c.txt"
 { printf '#'; head -c 5000 /dev/zero | tr '\0' x; printf '\n'; cat "$TMP/ok.txt"; } > "$TMP/longc.txt"
 expect_exit 0 "a 5000-byte comment first" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/longc.txt"
 expect_out "^roll\[1\] 0 0 0 0 0 1" "a 5000-byte comment first"
