@@ -372,6 +372,10 @@ cmd_bench(cli_args *a)
                 code = cli_fail(CLI_EUSAGE, "bench: too many -D");
                 goto out;
             }
+            if (!cli_check_define("bench", val)) {
+                code = CLI_EUSAGE;
+                goto out;
+            }
             bm.defs[bm.ndefs++] = val;
         } else if ((r = cli_opt_value(a, "--csv", &val)) != 0) {
             if (r < 0)

@@ -70,6 +70,8 @@ cmd_compile(cli_args *a)
                 return usage();
             if (ndefines == (int)CLI_COUNTOF(defines))
                 return cli_fail(CLI_EUSAGE, "compile: too many -D");
+            if (!cli_check_define("compile", val))
+                return CLI_EUSAGE;
             defines[ndefines++] = val;
         } else if ((r = cli_opt_value(a, "-o", &val)) != 0) {
             if (r < 0)

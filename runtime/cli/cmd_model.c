@@ -20,6 +20,8 @@ cmd_dump(cli_args *a, int graph)
                 return CLI_EUSAGE;
             if (ndefs == CLI_MAXDEFINES)
                 return cli_fail(CLI_EUSAGE, "%s: too many -D", a->cmd);
+            if (!cli_check_define(a->cmd, val))
+                return CLI_EUSAGE;
             defs[ndefs++] = val;
         } else if (!model && !cli_unknown_option(a)) {
             model = a->argv[a->i++];

@@ -667,6 +667,8 @@ cmd_run(cli_args *a)
                 return usage();
             if (ndefs == CLI_MAXDEFINES)
                 return cli_fail(CLI_EUSAGE, "run: too many -D");
+            if (!cli_check_define("run", val))
+                return CLI_EUSAGE;
             defs[ndefs++] = val;
         } else if (cli_unknown_option(a)) {
             cli_fail(CLI_EUSAGE, "run: unknown option '%s'", a->argv[a->i]);

@@ -271,6 +271,8 @@ cmd_solve(cli_args *a)
                 return usage();
             if (ndefs == CLI_MAXDEFINES)
                 return cli_fail(CLI_EUSAGE, "solve: too many -D");
+            if (!cli_check_define("solve", val))
+                return CLI_EUSAGE;
             defs[ndefs++] = val;
         } else if (cli_unknown_option(a)) {
             cli_fail(CLI_EUSAGE, "solve: unknown option '%s'", a->argv[a->i]);

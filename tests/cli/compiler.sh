@@ -63,8 +63,28 @@ for v in -1 1 -1; do
     expect_exit 0 "run -D O=$v" -- "$FGM" run -D O=$v "$TMP/off.fgm" --out-dir "$TMP/offgen"
 done
 grep -q "stale" "$TMP/err" && fail "-D O=-1 after -D O=1 rebuilt a stale plugin: $(head -c 300 "$TMP/err")"
-expect_exit 1 "-D not an integer" -- "$FGM" dump -D B=two models/sudoku.fgm
-expect_err "error: -D B=two: the value must be an integer" "-D not an integer"
+# A malformed -D is a usage error of the command, told before the model
+# is read: it was the model file's error ("models/sudoku.fgm: error: -D
+# B: expected NAME=VALUE", exit 1), though the option alone is at fault.
+expect_exit 2 "-D not an integer" -- "$FGM" dump -D B=two models/sudoku.fgm
+expect_err "^fgm: dump: -D B=two: the value must be an integer$" "-D not an integer"
+expect_exit 2 "-D without a value" -- "$FGM" dump -D B models/sudoku.fgm
+expect_err "^fgm: dump: -D B: expected NAME=VALUE$" "-D without a value"
+expect_exit 2 "-D out of range" -- "$FGM" graph -D B=99999999999999999999 models/sudoku.fgm
+expect_err "^fgm: graph: -D B=99999999999999999999: the value is out of range$" "-D out of range"
+expect_exit 2 "-D before a missing model" -- "$FGM" dump -D B tests/golden/nonexistent.fgm
+expect_err "^fgm: dump: -D B: expected NAME=VALUE$" "-D before a missing model"
+expect_exit 2 "-D with a newline" -- "$FGM" dump -D "$(printf 'B=3\n4')" models/sudoku.fgm
+expect_err '^fgm: dump: -D B=3\\n4: the value must be an integer$' "-D with a newline"
+for c in "run models/dice.fgm --out-dir $TMP/dgen" \
+         "compile models/dice.fgm --emit-c $TMP/d.c" \
+         "solve --model models/sudoku.fgm --out-dir $TMP/dgen puzzles/seed003.txt" \
+         "bench --model models/sudoku.fgm puzzles/seed003.txt"; do
+    # shellcheck disable=SC2086  # c is a word list on purpose
+    expect_exit 2 "${c%% *} -D 1B=2" -- "$FGM" $c -D 1B=2
+    expect_err "^fgm: ${c%% *}: -D 1B=2: expected NAME=VALUE$" "${c%% *} -D 1B=2"
+done
+[ ! -e "$TMP/dgen" ] && [ ! -e "$TMP/d.c" ] || fail "a malformed -D still wrote something"
 expect_exit 2 "-D on a built-in model" -- "$FGM" dump -D B=2 sudoku:3
 expect_exit 2 "dump without a model" -- "$FGM" dump -D B=2
 expect_exit 1 "missing model file" -- "$FGM" dump tests/golden/nonexistent.fgm
