@@ -293,6 +293,26 @@ check_reports(const char *csv, const char *detail, const char *svg)
     return CLI_OK;
 }
 
+/* Refuses backend NAME, which fgm_bench_backend_find does not know, of
+ * SOLVER ("ep-robust@NAME"), or of --backends when SOLVER is NULL;
+ * returns the exit code.  Backend exact is known, only not a
+ * probabilistic solver's: "unknown backend 'exact'" misled, when `fgm
+ * list` lists it, so it is told as `fgm solve --backend exact` tells it. */
+static int
+bad_backend(const char *name, const char *solver)
+{
+    if (strcmp(name, "exact") != 0)
+        return cli_fail(CLI_EUSAGE, "bench: unknown backend '%s' (auto, "
+                        "compiled, interpreted)", name);
+    if (solver)
+        return cli_fail(CLI_EUSAGE, "bench: backend exact is the exact "
+                        "solvers'; %s runs on auto, compiled or "
+                        "interpreted", solver);
+    return cli_fail(CLI_EUSAGE, "bench: backend exact is the exact "
+                    "solvers', which take no --backends; the probabilistic "
+                    "solvers run on auto, compiled or interpreted");
+}
+
 /* Splits the comma list S (modified in place) into OUT[0..MAX-1].
  * Returns the number of items, which is more than MAX when some did not
  * fit (the caller refuses the list rather than run part of it). */
@@ -459,8 +479,7 @@ cmd_bench(cli_args *a)
     }
     for (i = 0; i < nbackends; i++)
         if (fgm_bench_backend_find(backends[i]) < 0) {
-            code = cli_fail(CLI_EUSAGE, "bench: unknown backend '%s' (auto, "
-                            "compiled, interpreted)", backends[i]);
+            code = bad_backend(backends[i], NULL);
             goto out;
         }
     /* --backends: one row per backend for each probabilistic solver
@@ -490,8 +509,7 @@ cmd_bench(cli_args *a)
         }
         if (names[i][base]
             && fgm_bench_backend_find(names[i] + base + 1) < 0) {
-            code = cli_fail(CLI_EUSAGE, "bench: unknown backend '%s' (auto, "
-                            "compiled, interpreted)", names[i] + base + 1);
+            code = bad_backend(names[i] + base + 1, name);
             goto out;
         }
 

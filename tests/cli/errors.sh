@@ -168,6 +168,14 @@ expect_exit 2 "bench: unknown solver" -- "$FGM" bench --solvers dlx,nope "$TMP/l
 expect_err "bench: unknown solver 'nope'" "bench: unknown solver"
 expect_exit 2 "bench: unknown backend" -- "$FGM" bench --solvers ep-robust --backends compiled,bogus "$TMP/len.txt"
 expect_err "bench: unknown backend 'bogus'" "bench: unknown backend"
+# Backend exact is known (fgm list lists it), only not a probabilistic
+# solver's, as solve says (it was "unknown backend 'exact'").
+expect_exit 2 "bench --backends exact" -- "$FGM" bench --backends exact --solvers ep-robust puzzles/seed003.txt
+expect_err "^fgm: bench: backend exact is the exact solvers', which take no --backends; the probabilistic solvers run on auto, compiled or interpreted$" "bench --backends exact"
+expect_exit 2 "bench ep-robust@exact" -- "$FGM" bench --solvers ep-robust@exact puzzles/seed003.txt
+expect_err "^fgm: bench: backend exact is the exact solvers'; ep-robust runs on auto, compiled or interpreted$" "bench ep-robust@exact"
+expect_exit 2 "bench ep-robust@bogus" -- "$FGM" bench --solvers ep-robust@bogus puzzles/seed003.txt
+expect_err "^fgm: bench: unknown backend 'bogus' \(auto, compiled, interpreted\)$" "bench ep-robust@bogus"
 expect_exit 2 "bench: no solver" -- "$FGM" bench --solvers , "$TMP/len.txt"
 # More solvers (or solver rows) than the table holds: refused, not cut to
 # the first 64 without a word.
