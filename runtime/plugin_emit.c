@@ -94,6 +94,23 @@ copy_source(const char *from, const char *to)
     return e;
 }
 
+/* Reports WHY, a reason of fgm_plugin_build, through DIAG: one about
+ * SO_PATH ("SO: cannot write: ...", the cascade's form of a fallback
+ * reason) as "SO: error: ...", the form of every other write error of
+ * `fgm compile` (fgm_write_atomic's); the others (the C compiler's) as
+ * they are. */
+static void
+report_build(const char *so_path, const char *why, fgm_diag_fn diag,
+             void *ctx)
+{
+    size_t n = strlen(so_path);
+
+    if (strncmp(why, so_path, n) == 0 && strncmp(why + n, ": ", 2) == 0)
+        fgm_diagf(diag, ctx, "%s: error: %s", so_path, why + n + 2);
+    else
+        fgm_diagf(diag, ctx, "%s", why);
+}
+
 fgm_status
 fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path, const char *c_path,
                    const char *cc, fgm_diag_fn diag, void *ctx)
@@ -101,6 +118,7 @@ fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path, const char *c_path,
     char *why;
     fgm_build_dir b;
     fgm_status st = FGM_OK;
+    struct stat sb;
     int e, copied = -1;
 
     if (!ir || !so_path)
@@ -108,6 +126,15 @@ fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path, const char *c_path,
     if (strlen(so_path) + sizeof ".tmp.XXXXXX" > 4096) {
         fgm_diagf(diag, ctx, "%s: error: path too long", so_path);
         return FGM_EINVAL;
+    }
+    /* A plugin is a regular file or nothing (fgm_plugin_build): refused
+     * before a build folder is made next to it and the C compiled for
+     * nothing, a folder as fgm_write_atomic says one. */
+    if (lstat(so_path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+        fgm_diagf(diag, ctx, "%s: error: cannot write: %s", so_path,
+                  S_ISDIR(sb.st_mode) ? strerror(EISDIR)
+                                      : "not a regular file");
+        return FGM_EIO;
     }
     /* The C compiler wants a .c name next to the kernel headers
      * (fgm_build_dir_headers), and another thread may be building the
@@ -122,8 +149,10 @@ fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path, const char *c_path,
         return FGM_ENOMEM;
     }
     if (e) {
-        fgm_diagf(diag, ctx, "%s: error: cannot create %s.tmp.XXXXXX: %s",
-                  so_path, so_path, strerror(e));
+        /* The path the caller gave: the build folder's name was the
+         * template mkdtemp could not fill ("SO_PATH.tmp.XXXXXX"). */
+        fgm_diagf(diag, ctx, "%s: error: cannot write: %s", so_path,
+                  strerror(e));
         return FGM_EIO;
     }
     if (c_path)
@@ -148,7 +177,7 @@ fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path, const char *c_path,
         } else {
             st = fgm_plugin_build(&b, so_path, cc, why, whysize);
             if (st != FGM_OK)
-                fgm_diagf(diag, ctx, "%s", why);
+                report_build(so_path, why, diag, ctx);
             free(why);
         }
     }

@@ -113,6 +113,12 @@ cmd_compile(cli_args *a)
         /* The plugin would be renamed over the C just written. */
         return cli_fail(CLI_EUSAGE, "compile: -o and --emit-c name the "
                         "same file '%s'", out);
+    /* Checked before the model is compiled, as generate and bench check
+     * theirs: a path that cannot be written is said as they say it,
+     * naming it (fgm_write_atomic named its temporary file).  The plugin
+     * is checked by fgm_plugin_emit_so, after the C is written. */
+    if (emit_c && !cli_output_ok(emit_c))
+        return CLI_EINPUT;
     ir = cli_model_open(model, defines, ndefines, &n, &box, &code);
     if (!ir)
         return code;

@@ -216,8 +216,21 @@ expect_exit 2 "compile --emit-c --out-dir" -- "$FGM" compile models/dice.fgm --e
 # a plugin), never renamed over: as root, -o /dev/null replaced the node.
 mkfifo "$TMP/fifo"
 expect_exit 1 "plugin to a FIFO" -- "$FGM" compile models/dice.fgm -o "$TMP/fifo"
-expect_err "fifo: cannot write: not a regular file" "plugin to a FIFO"
+expect_err "^$TMP/fifo: error: cannot write: not a regular file$" "plugin to a FIFO"
 [ -p "$TMP/fifo" ] || fail "the FIFO was replaced"
+# Every write error of compile is "PATH: error: cannot write: REASON",
+# naming the path given, -o as --emit-c: -o said "fgm: PATH: cannot write:
+# not a regular file" of a folder (--emit-c "Is a directory"), and a
+# missing folder was "cannot create PATH.tmp.XXXXXX" (--emit-c: the
+# temporary name mkstemp made).
+mkdir "$TMP/outdir"
+for o in -o --emit-c; do
+    expect_exit 1 "compile $o a folder" -- "$FGM" compile models/dice.fgm $o "$TMP/outdir"
+    expect_err "^$TMP/outdir: error: cannot write: Is a directory$" "compile $o a folder"
+    expect_exit 1 "compile $o into no folder" -- "$FGM" compile models/dice.fgm $o "$TMP/nofolder/x"
+    expect_err "^$TMP/nofolder/x: error: cannot write: No such file or directory$" "compile $o into no folder"
+done
+[ "$(find "$TMP" -maxdepth 1 -name 'outdir.tmp.*' | wc -l)" = 0 ] || fail "compile -o a folder left a build folder"
 # A symbolic link is written through, not replaced: to a file elsewhere,
 # and to this process's stdout, whose `>>` log is appended to, not cut.
 : > "$TMP/real.c"
@@ -247,7 +260,7 @@ echo first > "$TMP/dash.log"
 nm -D "$TMP/d3.so" | grep -q fgm_plugin_entry || fail "--emit-c - -o >> log: the plugin has no entry"
 ln -s "$TMP/x.so" "$TMP/link.so"
 expect_exit 1 "plugin to a link" -- "$FGM" compile models/dice.fgm -o "$TMP/link.so"
-expect_err "link.so: cannot write: not a regular file" "plugin to a link"
+expect_err "^$TMP/link.so: error: cannot write: not a regular file$" "plugin to a link"
 # C emitted through a device, plugin built anyway: from a temporary copy
 # (it compiled /dev/null into a plugin without an entry, exit 0).
 expect_exit 0 "C to /dev/null and a plugin" -- "$FGM" compile models/dice.fgm --emit-c /dev/null -o "$TMP/d.so"
