@@ -94,9 +94,11 @@ int cli_is_model_file(const char *spec);
  * .fgm file compiled with DEFINES[0..NDEFINES-1] ("NAME=VALUE", from -D:
  * they override the model's consts; .fgm only), and the puzzle side *N and
  * box side *BOX (0 for Latin squares) its puzzles have (fgm_ir_grid for a
- * .fgm model).  Returns NULL after a message; *CODE is the exit code. */
-fgm_ir *cli_model_open(const char *spec, const char *const *defines,
-                       int ndefines, int *n, int *box, int *code);
+ * .fgm model).  Returns NULL after a message (a usage error says "CMD: "
+ * first, as the command's own do); *CODE is the exit code. */
+fgm_ir *cli_model_open(const char *cmd, const char *spec,
+                       const char *const *defines, int ndefines, int *n,
+                       int *box, int *code);
 
 /* Whether CLI_DEFAULT_MODEL can be read (else the built-in models run). */
 int cli_default_model_readable(void);
@@ -105,7 +107,8 @@ int cli_default_model_readable(void);
  * NULL with *CODE 0 when the file cannot be read (the caller falls back
  * to a built-in model), or NULL after a message with *CODE the exit
  * code. */
-fgm_ir *cli_default_model(int box, int *n, int *nbox, int *code);
+fgm_ir *cli_default_model(const char *cmd, int box, int *n, int *nbox,
+                          int *code);
 
 /* The error for puzzles given to MODEL when cli_model_open found no grid
  * for them (*N = 0), after WHERE ("solve: " or "FILE: error: "); returns

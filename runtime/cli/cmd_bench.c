@@ -54,8 +54,8 @@ bench_model_for(void *ctx, const char *corpus, int n, int box, int exact,
 
     *out = NULL;
     if (bm->spec) {
-        *out = cli_model_open(bm->spec, bm->defs, bm->ndefs, &mn, &mbox,
-                              &bm->code);
+        *out = cli_model_open("bench", bm->spec, bm->defs, bm->ndefs, &mn,
+                              &mbox, &bm->code);
         if (*out && mn != n) {
             fgm_ir_free(*out);
             *out = NULL;
@@ -66,7 +66,7 @@ bench_model_for(void *ctx, const char *corpus, int n, int box, int exact,
                           : cli_no_grid("bench: ", bm->spec);
         }
     } else if (!exact && box > 0) {
-        *out = cli_default_model(box, &mn, &mbox, &bm->code);
+        *out = cli_default_model("bench", box, &mn, &mbox, &bm->code);
         if (!*out && !bm->code)
             return FGM_OK;      /* unreadable: the built-in model */
     } else {
@@ -135,9 +135,9 @@ timed_model(const bench_model *bm)
     int n, box, code;
 
     if (bm->spec)
-        return cli_model_open(bm->spec, bm->defs, bm->ndefs, &n, &box,
-                              &code);
-    ir = cli_default_model(3, &n, &box, &code);
+        return cli_model_open("bench", bm->spec, bm->defs, bm->ndefs, &n,
+                              &box, &code);
+    ir = cli_default_model("bench", 3, &n, &box, &code);
     if (ir || code)
         return ir;
     plain = fgm_ir_sudoku(3);

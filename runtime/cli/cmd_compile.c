@@ -119,7 +119,8 @@ cmd_compile(cli_args *a)
      * is checked by fgm_plugin_emit_so, after the C is written. */
     if (emit_c && !cli_output_ok(emit_c))
         return CLI_EINPUT;
-    ir = cli_model_open(model, defines, ndefines, &n, &box, &code);
+    ir = cli_model_open("compile", model, defines, ndefines, &n, &box,
+                        &code);
     if (!ir)
         return code;
     if (algo && !cli_set_algo(a->cmd, ir, algo)) {

@@ -42,7 +42,7 @@ cmd_dump(cli_args *a, int graph)
                 graph ? "graph" : "dump");
         return CLI_EUSAGE;
     }
-    ir = cli_model_open(model, defs, ndefs, &n, &box, &code);
+    ir = cli_model_open(a->cmd, model, defs, ndefs, &n, &box, &code);
     if (!ir)
         return code;
     st = graph ? fgm_ir_graph(ir, stdout) : fgm_ir_dump(ir, stdout);

@@ -714,7 +714,7 @@ cmd_run(cli_args *a)
                         "--backend exact");
     mo.out_dir = out_dir;
 
-    ir = cli_model_open(model, defs, ndefs, &n, &box, &code);
+    ir = cli_model_open("run", model, defs, ndefs, &n, &box, &code);
     if (!ir)
         return code;
     code = CLI_OK;

@@ -345,7 +345,8 @@ cmd_solve(cli_args *a)
     if (ndefs && !model)
         return cli_fail(CLI_EUSAGE, "solve: -D %s: -D sets a const of the "
                         "--model MODEL.fgm", defs[0]);
-    if (model && !(ir = cli_model_open(model, defs, ndefs, &n, &box, &code)))
+    if (model && !(ir = cli_model_open("solve", model, defs, ndefs, &n,
+                                       &box, &code)))
         return code;
     if (ir && n == 0) {
         fgm_ir_free(ir);
@@ -383,7 +384,7 @@ cmd_solve(cli_args *a)
          * compiled for this size into generated/ on first use; the exact
          * ones search the built-in model directly. */
         if (!out.exact) {
-            ir = cli_default_model(first.box, &n, &box, &code);
+            ir = cli_default_model("solve", first.box, &n, &box, &code);
             if (!ir && code) {
                 fgm_puzzle_reader_close(rd);
                 return code;

@@ -285,8 +285,9 @@ overridden(const char *const *defines, int ndefines, long k)
 }
 
 fgm_ir *
-cli_model_open(const char *spec, const char *const *defines, int ndefines,
-               int *n, int *box, int *code)
+cli_model_open(const char *cmd, const char *spec,
+               const char *const *defines, int ndefines, int *n, int *box,
+               int *code)
 {
     fgm_ir *ir = NULL;
     long k;
@@ -330,13 +331,13 @@ cli_model_open(const char *spec, const char *const *defines, int ndefines,
         return ir;
     }
     if (ndefines > 0) {
-        cli_fail(CLI_EUSAGE, "-D %s: only .fgm models have consts to set",
-                 defines[0]);
+        cli_fail(CLI_EUSAGE, "%s: -D %s: only .fgm models have consts to "
+                 "set", cmd, defines[0]);
         *code = CLI_EUSAGE;
         return NULL;
     }
     if (strncmp(spec, "sudoku:", 7) == 0) {
-        if (!cli_parse_long("model", "sudoku:B", spec + 7, 2, 5, &k)) {
+        if (!cli_parse_long(cmd, "sudoku:B", spec + 7, 2, 5, &k)) {
             *code = CLI_EUSAGE;
             return NULL;
         }
@@ -344,7 +345,7 @@ cli_model_open(const char *spec, const char *const *defines, int ndefines,
         *n = (int)(k * k);
         *box = (int)k;
     } else if (strncmp(spec, "latin:", 6) == 0) {
-        if (!cli_parse_long("model", "latin:N", spec + 6, 2,
+        if (!cli_parse_long(cmd, "latin:N", spec + 6, 2,
                             FGM_PUZZLE_MAXN, &k)) {
             *code = CLI_EUSAGE;
             return NULL;
@@ -353,13 +354,14 @@ cli_model_open(const char *spec, const char *const *defines, int ndefines,
         *n = (int)k;
         *box = 0;
     } else {
-        cli_fail(CLI_EUSAGE, "unknown model '%s' (want MODEL.fgm, sudoku:B "
-                 "or latin:N)", spec);
+        cli_fail(CLI_EUSAGE, "%s: unknown model '%s' (want MODEL.fgm, "
+                 "sudoku:B or latin:N)", cmd, spec);
         *code = CLI_EUSAGE;
         return NULL;
     }
     if (!ir)
-        cli_fail(CLI_EINTERNAL, "out of memory building model %s", spec);
+        cli_fail(CLI_EINTERNAL, "%s: out of memory building model %s", cmd,
+                 spec);
     return ir;
 }
 
@@ -370,7 +372,7 @@ cli_default_model_readable(void)
 }
 
 fgm_ir *
-cli_default_model(int box, int *n, int *nbox, int *code)
+cli_default_model(const char *cmd, int box, int *n, int *nbox, int *code)
 {
     char def[32];
     const char *defv[1] = { def };
@@ -379,7 +381,7 @@ cli_default_model(int box, int *n, int *nbox, int *code)
     if (!cli_default_model_readable())
         return NULL;
     snprintf(def, sizeof def, "B=%d", box);
-    return cli_model_open(CLI_DEFAULT_MODEL, defv, 1, n, nbox, code);
+    return cli_model_open(cmd, CLI_DEFAULT_MODEL, defv, 1, n, nbox, code);
 }
 
 int

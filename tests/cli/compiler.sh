@@ -85,7 +85,15 @@ for c in "run models/dice.fgm --out-dir $TMP/dgen" \
     expect_err "^fgm: ${c%% *}: -D 1B=2: expected NAME=VALUE$" "${c%% *} -D 1B=2"
 done
 [ ! -e "$TMP/dgen" ] && [ ! -e "$TMP/d.c" ] || fail "a malformed -D still wrote something"
+# The model's usage errors carry the command's name, as its own do (they
+# said "fgm: -D B=2: ...", "fgm: model: sudoku:B ...", "fgm: unknown
+# model ...").
 expect_exit 2 "-D on a built-in model" -- "$FGM" dump -D B=2 sudoku:3
+expect_err "^fgm: dump: -D B=2: only \.fgm models have consts to set$" "-D on a built-in model"
+expect_exit 2 "sudoku:9" -- "$FGM" graph sudoku:9
+expect_err "^fgm: graph: sudoku:B wants an integer in 2\.\.5, not '9'$" "sudoku:9"
+expect_exit 2 "an unknown model" -- "$FGM" solve --model nosuch puzzles/seed003.txt
+expect_err "^fgm: solve: unknown model 'nosuch' \(want MODEL\.fgm, sudoku:B or latin:N\)$" "an unknown model"
 expect_exit 2 "dump without a model" -- "$FGM" dump -D B=2
 expect_exit 1 "missing model file" -- "$FGM" dump tests/golden/nonexistent.fgm
 expect_err "^tests/golden/nonexistent.fgm: error: cannot open: " "missing model file"
