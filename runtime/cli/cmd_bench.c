@@ -343,6 +343,7 @@ cmd_bench(cli_args *a)
     progress prog;
     fgm_status st;
     long repeat = 3, seed = 0;
+    int first = a->i;       /* of the arguments after "bench" */
     int r, ncorpora = 0, code;
 
     corpora = calloc((size_t)a->argc, sizeof *corpora);
@@ -432,8 +433,14 @@ cmd_bench(cli_args *a)
             corpora[ncorpora++] = a->argv[a->i++];
         }
     }
-    if (ncorpora == 0)
+    if (ncorpora == 0) {
+        /* Options without puzzles: say what is missing before the
+         * usage, as a second model is said; a bare `fgm bench` asks for
+         * the usage alone. */
+        if (a->i > first)
+            cli_fail(CLI_EUSAGE, "bench: no puzzle files (PUZZLES...)");
         goto usage;
+    }
     for (i = 1; i < ncorpora; i++)
         for (j = 0; j < i; j++)
             if (strcmp(corpora[i], corpora[j]) == 0) {

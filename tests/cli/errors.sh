@@ -177,6 +177,13 @@ expect_err "^fgm: bench: backend exact is the exact solvers'; ep-robust runs on 
 expect_exit 2 "bench ep-robust@bogus" -- "$FGM" bench --solvers ep-robust@bogus puzzles/seed003.txt
 expect_err "^fgm: bench: unknown backend 'bogus' \(auto, compiled, interpreted\)$" "bench ep-robust@bogus"
 expect_exit 2 "bench: no solver" -- "$FGM" bench --solvers , "$TMP/len.txt"
+# Options without puzzle files say so before the usage (the usage came
+# alone); a bare `fgm bench` prints the usage alone, as every command.
+expect_exit 2 "bench: no puzzle files" -- "$FGM" bench --solvers dlx
+expect_err "^fgm: bench: no puzzle files \(PUZZLES\.\.\.\)$" "bench: no puzzle files"
+expect_err "^usage: fgm bench " "bench: no puzzle files, then the usage"
+expect_exit 2 "bare bench" -- "$FGM" bench
+grep -q "no puzzle files" "$TMP/err" && fail "bare bench: a reason before its usage"
 # More solvers (or solver rows) than the table holds: refused, not cut to
 # the first 64 without a word.
 many=$(printf 'dlx,%.0s' $(seq 65))
