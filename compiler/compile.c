@@ -17,15 +17,36 @@
 #include <string.h>
 #include "fgmc.h"
 
-/* D as a message quotes it: D itself when every byte is printable ASCII,
- * else a copy (in C's arena) with \n, \r, \t and \xHH for the others, so
- * that a value with a newline in it stays on the message's line. */
-static const char *
-define_shown(fgmc *c, const char *d)
+void
+fgm_define_quote(const char *define, char *out)
 {
     static const char hex[] = "0123456789abcdef";
     const unsigned char *p;
-    char *out, *o;
+
+    for (p = (const unsigned char *)define; *p; p++) {
+        if (*p >= 0x20 && *p < 0x7f) {
+            *out++ = (char)*p;
+            continue;
+        }
+        *out++ = '\\';
+        if (*p == '\n' || *p == '\r' || *p == '\t') {
+            *out++ = *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't';
+        } else {
+            *out++ = 'x';
+            *out++ = hex[*p >> 4];
+            *out++ = hex[*p & 15];
+        }
+    }
+    *out = '\0';
+}
+
+/* D as a message quotes it (fgm_define_quote): D itself when every byte
+ * is printable ASCII, else a copy in C's arena. */
+static const char *
+define_shown(fgmc *c, const char *d)
+{
+    const unsigned char *p;
+    char *out;
 
     for (p = (const unsigned char *)d; *p >= 0x20 && *p < 0x7f; p++)
         ;
@@ -34,22 +55,26 @@ define_shown(fgmc *c, const char *d)
     out = arena_alloc(c, 4 * strlen(d) + 1);
     if (!out)
         return d;
-    for (o = out, p = (const unsigned char *)d; *p; p++) {
-        if (*p >= 0x20 && *p < 0x7f) {
-            *o++ = (char)*p;
-            continue;
-        }
-        *o++ = '\\';
-        if (*p == '\n' || *p == '\r' || *p == '\t') {
-            *o++ = *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't';
-        } else {
-            *o++ = 'x';
-            *o++ = hex[*p >> 4];
-            *o++ = hex[*p & 15];
-        }
-    }
-    *o = '\0';
+    fgm_define_quote(d, out);
     return out;
+}
+
+const char *
+fgm_define_problem(const char *define)
+{
+    size_t len = strcspn(define, "=");
+    const char *eq = define + len + 1;
+    char *end;
+
+    if (define[len] != '=' || !fgm_ir_is_ident(define, len))
+        return "expected NAME=VALUE";
+    errno = 0;
+    (void)strtoll(eq, &end, 10);
+    if (end == eq || *end)
+        return "the value must be an integer";
+    if (errno)
+        return "the value is out of range";
+    return NULL;
 }
 
 /* Parses the -D options ("NAME=VALUE", VALUE an integer) into C. */
@@ -69,29 +94,17 @@ parse_defines(fgmc *c)
         || !c->define_used)
         return;
     for (i = 0; i < n; i++) {
-        const char *d = o->defines[i] ? o->defines[i] : "", *eq;
+        const char *d = o->defines[i] ? o->defines[i] : "";
+        const char *why = fgm_define_problem(d);
         size_t len = strcspn(d, "="), k;
-        char *name, *end;
+        char *name;
         long long v;
 
-        if (d[len] != '=' || !fgm_ir_is_ident(d, len)) {
-            diag_file_error(c, "-D %s: expected NAME=VALUE",
-                            define_shown(c, d));
+        if (why) {
+            diag_file_error(c, "-D %s: %s", define_shown(c, d), why);
             continue;
         }
-        eq = d + len + 1;
-        errno = 0;
-        v = strtoll(eq, &end, 10);
-        if (end == eq || *end) {
-            diag_file_error(c, "-D %s: the value must be an integer",
-                            define_shown(c, d));
-            continue;
-        }
-        if (errno) {
-            diag_file_error(c, "-D %s: the value is out of range",
-                            define_shown(c, d));
-            continue;
-        }
+        v = strtoll(d + len + 1, NULL, 10);
         name = arena_alloc(c, len + 1);
         if (!name)
             return;

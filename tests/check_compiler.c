@@ -805,6 +805,27 @@ START_TEST(test_defines)
 }
 END_TEST
 
+/* The -D rule and quoting the compiler uses, as the CLI calls them to
+ * refuse a bad option before it reads a model. */
+START_TEST(test_define_problem)
+{
+    char out[64];
+
+    ck_assert_ptr_null(fgm_define_problem("N=4"));
+    ck_assert_ptr_null(fgm_define_problem("n_2=-7"));
+    ck_assert_str_eq(fgm_define_problem("N4"), "expected NAME=VALUE");
+    ck_assert_str_eq(fgm_define_problem("1N=4"), "expected NAME=VALUE");
+    ck_assert_str_eq(fgm_define_problem("=4"), "expected NAME=VALUE");
+    ck_assert_str_eq(fgm_define_problem("N="), "the value must be an integer");
+    ck_assert_str_eq(fgm_define_problem("N=4x"),
+                     "the value must be an integer");
+    ck_assert_str_eq(fgm_define_problem("N=99999999999999999999"),
+                     "the value is out of range");
+    fgm_define_quote("N=a\nb\t\x01\xc3", out);
+    ck_assert_str_eq(out, "N=a\\nb\\t\\x01\\xc3");
+}
+END_TEST
+
 START_TEST(test_io_and_args)
 {
     fgm_ir *ir = NULL;
@@ -1085,6 +1106,7 @@ compiler_suite(void)
     tcase_add_test(errors, test_several_errors);
     tcase_add_test(errors, test_error_cap);
     tcase_add_test(errors, test_defines);
+    tcase_add_test(errors, test_define_problem);
     tcase_add_test(errors, test_io_and_args);
     tcase_add_test(limits, test_garbage);
     tcase_add_test(limits, test_deep_nesting);

@@ -191,65 +191,17 @@ cli_check_name(const char *cmd, const char *name, const char *s,
     return 0;
 }
 
-/* D as a message quotes it, into OUT (4 * strlen(D) + 1 bytes): \n, \r,
- * \t and \xHH for the bytes that are not printable ASCII, as the
- * compiler quotes a -D, so that a value with a newline in it stays on the
- * message's line. */
-static void
-define_shown(const char *d, char *out)
-{
-    static const char hex[] = "0123456789abcdef";
-    const unsigned char *p;
-
-    for (p = (const unsigned char *)d; *p; p++) {
-        if (*p >= 0x20 && *p < 0x7f) {
-            *out++ = (char)*p;
-            continue;
-        }
-        *out++ = '\\';
-        if (*p == '\n' || *p == '\r' || *p == '\t') {
-            *out++ = *p == '\n' ? 'n' : *p == '\r' ? 'r' : 't';
-        } else {
-            *out++ = 'x';
-            *out++ = hex[*p >> 4];
-            *out++ = hex[*p & 15];
-        }
-    }
-    *out = '\0';
-}
-
-/* Whether C is a byte of a name of the model language (a digit not
- * first), the rule of fgm_compile_opts.defines. */
-static int
-name_char(int c, int first)
-{
-    return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-           || (!first && c >= '0' && c <= '9');
-}
-
 int
 cli_check_define(const char *cmd, const char *d)
 {
-    const char *why = NULL, *eq = d;
-    char *end, *shown;
+    const char *why = fgm_define_problem(d);
+    char *shown;
 
-    while (name_char((unsigned char)*eq, eq == d))
-        eq++;
-    if (eq == d || *eq != '=') {
-        why = "expected NAME=VALUE";
-    } else {
-        errno = 0;
-        (void)strtoll(eq + 1, &end, 10);
-        if (end == eq + 1 || *end)
-            why = "the value must be an integer";
-        else if (errno)
-            why = "the value is out of range";
-    }
     if (!why)
         return 1;
     shown = malloc(4 * strlen(d) + 1);
     if (shown)
-        define_shown(d, shown);
+        fgm_define_quote(d, shown);
     cli_fail(CLI_EUSAGE, "%s: -D %s: %s", cmd, shown ? shown : d, why);
     free(shown);
     return 0;
