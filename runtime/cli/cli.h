@@ -39,6 +39,7 @@ typedef struct cli_args {
     int argc;
     char **argv;
     int i;              /* next argument */
+    int first;          /* the first argument after the command's name */
     const char *cmd;    /* command name for messages */
     int operands;       /* past "--": every argument is an operand */
 } cli_args;
@@ -46,6 +47,12 @@ typedef struct cli_args {
 /* Consumes a first "--" at argv[i] (the end of the options: a file may
  * then start with '-') and returns 1; else 0. */
 int cli_end_of_options(cli_args *a);
+
+/* Before the usage a command prints when its operand is missing: says
+ * that WHAT ("a model (MODEL)", "puzzle files (PUZZLES...)") is missing
+ * when the command was given arguments; a bare `fgm CMD` asks for the
+ * usage alone. */
+void cli_missing(const cli_args *a, const char *what);
 
 /* Whether argv[i] is an option no command knows: "-x", not "-" (standard
  * input) nor anything after "--". */

@@ -343,7 +343,6 @@ cmd_bench(cli_args *a)
     progress prog;
     fgm_status st;
     long repeat = 3, seed = 0;
-    int first = a->i;       /* of the arguments after "bench" */
     int r, ncorpora = 0, code;
 
     corpora = calloc((size_t)a->argc, sizeof *corpora);
@@ -434,11 +433,7 @@ cmd_bench(cli_args *a)
         }
     }
     if (ncorpora == 0) {
-        /* Options without puzzles: say what is missing before the
-         * usage, as a second model is said; a bare `fgm bench` asks for
-         * the usage alone. */
-        if (a->i > first)
-            cli_fail(CLI_EUSAGE, "bench: no puzzle files (PUZZLES...)");
+        cli_missing(a, "puzzle files (PUZZLES...)");
         goto usage;
     }
     for (i = 1; i < ncorpora; i++)

@@ -91,8 +91,10 @@ cmd_compile(cli_args *a)
             return usage();
         }
     }
-    if (!model)
+    if (!model) {
+        cli_missing(a, "model (MODEL)");
         return usage();
+    }
     if (emit_c && strcmp(emit_c, "-") == 0)
         /* Standard output, as "-" is standard input elsewhere; the
          * C is written through to it (fgm_write_atomic's rule for what

@@ -4,6 +4,14 @@
 #include <string.h>
 #include "cli.h"
 
+static int
+dump_usage(int graph)
+{
+    fprintf(stderr, "usage: fgm %s [-D NAME=VALUE]... MODEL\n",
+            graph ? "graph" : "dump");
+    return CLI_EUSAGE;
+}
+
 int
 cmd_dump(cli_args *a, int graph)
 {
@@ -33,14 +41,12 @@ cmd_dump(cli_args *a, int graph)
                 /* As compile and run: the reason before the usage. */
                 cli_fail(CLI_EUSAGE, "%s: one model at a time ('%s' after "
                          "'%s')", a->cmd, a->argv[a->i], model);
-            model = NULL;
-            break;
+            return dump_usage(graph);
         }
     }
     if (!model) {
-        fprintf(stderr, "usage: fgm %s [-D NAME=VALUE]... MODEL\n",
-                graph ? "graph" : "dump");
-        return CLI_EUSAGE;
+        cli_missing(a, "model (MODEL)");
+        return dump_usage(graph);
     }
     ir = cli_model_open(a->cmd, model, defs, ndefs, &n, &box, &code);
     if (!ir)

@@ -681,8 +681,10 @@ cmd_run(cli_args *a)
             return usage();
         }
     }
-    if (!model)
+    if (!model) {
+        cli_missing(a, "model (MODEL)");
         return usage();
+    }
     cfg.ro.iterations = (int)iters;
     if (strcmp(format, "text") == 0)
         cfg.fmt = FMT_TEXT;

@@ -291,8 +291,10 @@ cmd_solve(cli_args *a)
             inputs[ninputs++] = a->argv[a->i++];
         }
     }
-    if (!ninputs)
+    if (!ninputs) {
+        cli_missing(a, "puzzle files (PUZZLES...)");
         return usage();
+    }
     bo.solver = fgm_solver_find(solver_name);
     if (!bo.solver)
         return cli_fail(CLI_EUSAGE, "solve: unknown solver '%s' (see `fgm "

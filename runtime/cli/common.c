@@ -191,6 +191,13 @@ cli_check_name(const char *cmd, const char *name, const char *s,
     return 0;
 }
 
+void
+cli_missing(const cli_args *a, const char *what)
+{
+    if (a->argc > a->first)
+        cli_fail(CLI_EUSAGE, "%s: no %s", a->cmd, what);
+}
+
 int
 cli_check_define(const char *cmd, const char *d)
 {

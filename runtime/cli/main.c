@@ -175,7 +175,7 @@ main(int argc, char **argv)
     cmd = argv[1];
     a.argc = argc;
     a.argv = argv;
-    a.i = 2;
+    a.i = a.first = 2;
     a.cmd = cmd;
     a.operands = 0;
     /* `fgm COMMAND ... --help`: the command's usage, on stdout, exit 0. */

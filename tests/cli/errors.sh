@@ -184,6 +184,17 @@ expect_err "^fgm: bench: no puzzle files \(PUZZLES\.\.\.\)$" "bench: no puzzle f
 expect_err "^usage: fgm bench " "bench: no puzzle files, then the usage"
 expect_exit 2 "bare bench" -- "$FGM" bench
 grep -q "no puzzle files" "$TMP/err" && fail "bare bench: a reason before its usage"
+# The other commands with an operand say the same of theirs.
+expect_exit 2 "solve: no puzzle files" -- "$FGM" solve --solver dlx
+expect_err "^fgm: solve: no puzzle files \(PUZZLES\.\.\.\)$" "solve: no puzzle files"
+expect_err "^usage: fgm solve " "solve: no puzzle files, then the usage"
+for c in compile run dump graph; do
+    expect_exit 2 "$c: no model" -- "$FGM" $c -D N=4
+    expect_err "^fgm: $c: no model \(MODEL\)$" "$c: no model"
+    expect_err "^usage: fgm $c " "$c: no model, then the usage"
+    expect_exit 2 "bare $c" -- "$FGM" $c
+    grep -q "no model" "$TMP/err" && fail "bare $c: a reason before its usage"
+done
 # More solvers (or solver rows) than the table holds: refused, not cut to
 # the first 64 without a word.
 many=$(printf 'dlx,%.0s' $(seq 65))
