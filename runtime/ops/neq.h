@@ -286,7 +286,11 @@ fgm_k_neq_end(const fgm_state *st, fgm_k_neq_job *j, int k, int plain)
  * product of those still to come (computed by a pass before the run),
  * took 0.52 ms for the updates but 0.24 ms for that pass, which streams
  * every message and suffix through L2: 0.73-0.78 ms against 0.71 ms
- * (bench_ep, easy50 x 10, alternate runs, 2026-12-04), so dropped. */
+ * (bench_ep, easy50 x 10, alternate runs, 2026-12-04), so dropped.
+ * Keeping 1 / m beside each message instead (the cavity a product, the
+ * new message's reciprocal divided off the update's critical path, as
+ * many divisions as before) took 0.713 ms: the divider's throughput,
+ * not the chain's latency, is what binds. */
 #define FGM_K_NEQ8(k) (fgm_k_unpacked_chunks(k) % 2 == 0)
 
 typedef struct fgm_k_neq_job8 {
