@@ -115,16 +115,20 @@ cmd_compile(cli_args *a)
         /* The plugin would be renamed over the C just written. */
         return cli_fail(CLI_EUSAGE, "compile: -o and --emit-c name the "
                         "same file '%s'", out);
-    /* Checked before the model is compiled, as generate and bench check
-     * theirs: a path that cannot be written is said as they say it,
-     * naming it (fgm_write_atomic named its temporary file).  The plugin
-     * is checked by fgm_plugin_emit_so, after the C is written. */
-    if (emit_c && !cli_output_ok(emit_c))
-        return CLI_EINPUT;
     ir = cli_model_open("compile", model, defines, ndefines, &n, &box,
                         &code);
     if (!ir)
         return code;
+    /* Checked before the C is generated, as generate and bench check
+     * theirs: a path that cannot be written is said as they say it,
+     * naming it (fgm_write_atomic named its temporary file).  After the
+     * model is opened, so that a usage error in its spec ('sudoku:9',
+     * an unknown name) is still told as one, exit 2.  The plugin is
+     * checked by fgm_plugin_emit_so, after the C is written. */
+    if (emit_c && !cli_output_ok(emit_c)) {
+        fgm_ir_free(ir);
+        return CLI_EINPUT;
+    }
     if (algo && !cli_set_algo(a->cmd, ir, algo)) {
         fgm_ir_free(ir);
         return CLI_EUSAGE;

@@ -231,6 +231,10 @@ for o in -o --emit-c; do
     expect_err "^$TMP/nofolder/x: error: cannot write: No such file or directory$" "compile $o into no folder"
 done
 [ "$(find "$TMP" -maxdepth 1 -name 'outdir.tmp.*' | wc -l)" = 0 ] || fail "compile -o a folder left a build folder"
+# A usage error in the model's spec still comes first, exit 2 (the
+# --emit-c check, made before the model was opened, hid it: exit 1).
+expect_exit 2 "compile sudoku:9 --emit-c a folder" -- "$FGM" compile sudoku:9 --emit-c "$TMP/outdir"
+expect_err "^fgm: compile: sudoku:B wants an integer in 2\.\.5, not '9'$" "compile sudoku:9 --emit-c a folder"
 # A symbolic link is written through, not replaced: to a file elsewhere,
 # and to this process's stdout, whose `>>` log is appended to, not cut.
 : > "$TMP/real.c"
