@@ -387,7 +387,7 @@ fgm_k_alldiff_max_minors(const double *q, int n, int k, double *out,
             /* Past K: a zero entry, finite costs no path uses. */
             x = w >= k ? 0.0 : r < n ? q[(long)r * k + w] : 1.0;
             fgm_k_ad_cost(x, cz + (long)r * kp + w, cf + (long)r * kp + w);
-            lex |= w < k && x == 0.0;
+            lex |= w < k && !(x > 0.0);   /* fgm_k_ad_cost's zero */
         }
     if (lex)
         fgm_k_alldiff_assign(1, cz, cf, k, uz, uf, vz, vf, col_of_row,
