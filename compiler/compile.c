@@ -18,7 +18,7 @@
 #include "fgmc.h"
 
 void
-fgm_define_quote(const char *define, char *out)
+fgm_compile_quote_define(const char *define, char *out)
 {
     static const char hex[] = "0123456789abcdef";
     const unsigned char *p;
@@ -40,8 +40,8 @@ fgm_define_quote(const char *define, char *out)
     *out = '\0';
 }
 
-/* D as a message quotes it (fgm_define_quote): D itself when every byte
- * is printable ASCII, else a copy in C's arena. */
+/* D as a message quotes it (fgm_compile_quote_define): D itself when
+ * every byte is printable ASCII, else a copy in C's arena. */
 static const char *
 define_shown(fgmc *c, const char *d)
 {
@@ -55,12 +55,12 @@ define_shown(fgmc *c, const char *d)
     out = arena_alloc(c, 4 * strlen(d) + 1);
     if (!out)
         return d;
-    fgm_define_quote(d, out);
+    fgm_compile_quote_define(d, out);
     return out;
 }
 
 const char *
-fgm_define_problem(const char *define)
+fgm_compile_check_define(const char *define)
 {
     size_t len = strcspn(define, "=");
     const char *eq = define + len + 1;
@@ -95,7 +95,7 @@ parse_defines(fgmc *c)
         return;
     for (i = 0; i < n; i++) {
         const char *d = o->defines[i] ? o->defines[i] : "";
-        const char *why = fgm_define_problem(d);
+        const char *why = fgm_compile_check_define(d);
         size_t len = strcspn(d, "="), k;
         char *name;
         long long v;

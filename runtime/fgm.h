@@ -323,16 +323,17 @@ fgm_status fgm_compile_string(const char *text, const char *name,
 
 /* Checks one define as fgm_compile_opts.defines takes it: "NAME=VALUE",
  * NAME a name of the model language, VALUE a decimal integer that fits a
- * long long.  Returns NULL when it is well formed, else what is wrong
+ * long long (as strtoll reads one: blanks and a sign may lead; nothing
+ * may follow).  Returns NULL when it is well formed, else what is wrong
  * ("expected NAME=VALUE", "the value must be an integer", "the value is
  * out of range"), a constant string: a program can refuse a bad option
  * before it reads any model, by the compiler's own rule. */
-const char *fgm_define_problem(const char *define);
+const char *fgm_compile_check_define(const char *define);
 
 /* DEFINE as messages quote it, into OUT (4 strlen(DEFINE) + 1 bytes):
  * printable ASCII as it is, \n, \r, \t and \xHH for the other bytes, so
  * that a value with a newline in it stays on the message's line. */
-void fgm_define_quote(const char *define, char *out);
+void fgm_compile_quote_define(const char *define, char *out);
 
 /* ------------------------------------------------------------------------
  * Models: load, observe, infer, read marginals (Infer.NET's

@@ -811,17 +811,21 @@ START_TEST(test_define_problem)
 {
     char out[64];
 
-    ck_assert_ptr_null(fgm_define_problem("N=4"));
-    ck_assert_ptr_null(fgm_define_problem("n_2=-7"));
-    ck_assert_str_eq(fgm_define_problem("N4"), "expected NAME=VALUE");
-    ck_assert_str_eq(fgm_define_problem("1N=4"), "expected NAME=VALUE");
-    ck_assert_str_eq(fgm_define_problem("=4"), "expected NAME=VALUE");
-    ck_assert_str_eq(fgm_define_problem("N="), "the value must be an integer");
-    ck_assert_str_eq(fgm_define_problem("N=4x"),
+    ck_assert_ptr_null(fgm_compile_check_define("N=4"));
+    ck_assert_ptr_null(fgm_compile_check_define("n_2=-7"));
+    ck_assert_str_eq(fgm_compile_check_define("N4"),
+                     "expected NAME=VALUE");
+    ck_assert_str_eq(fgm_compile_check_define("1N=4"),
+                     "expected NAME=VALUE");
+    ck_assert_str_eq(fgm_compile_check_define("=4"),
+                     "expected NAME=VALUE");
+    ck_assert_str_eq(fgm_compile_check_define("N="),
                      "the value must be an integer");
-    ck_assert_str_eq(fgm_define_problem("N=99999999999999999999"),
+    ck_assert_str_eq(fgm_compile_check_define("N=4x"),
+                     "the value must be an integer");
+    ck_assert_str_eq(fgm_compile_check_define("N=99999999999999999999"),
                      "the value is out of range");
-    fgm_define_quote("N=a\nb\t\x01\xc3", out);
+    fgm_compile_quote_define("N=a\nb\t\x01\xc3", out);
     ck_assert_str_eq(out, "N=a\\nb\\t\\x01\\xc3");
 }
 END_TEST

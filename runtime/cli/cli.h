@@ -88,8 +88,8 @@ int cli_check_name(const char *cmd, const char *name, const char *s,
 #define CLI_MAXDEFINES 64
 
 /* Whether D, the value of a -D of command CMD, is NAME=VALUE with VALUE
- * an integer, as fgm_compile_opts.defines wants (fgm_define_problem);
- * else returns 0 after a usage error ("fgm: CMD: -D D: expected
+ * an integer, as fgm_compile_opts.defines wants
+ * (fgm_compile_check_define); else returns 0 after a usage error ("fgm: CMD: -D D: expected
  * NAME=VALUE").  The option's text alone is at fault, so it is told
  * before any model is read (the compiler's message named the model
  * file). */

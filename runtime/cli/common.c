@@ -201,14 +201,14 @@ cli_missing(const cli_args *a, const char *what)
 int
 cli_check_define(const char *cmd, const char *d)
 {
-    const char *why = fgm_define_problem(d);
+    const char *why = fgm_compile_check_define(d);
     char *shown;
 
     if (!why)
         return 1;
     shown = malloc(4 * strlen(d) + 1);
     if (shown)
-        fgm_define_quote(d, shown);
+        fgm_compile_quote_define(d, shown);
     cli_fail(CLI_EUSAGE, "%s: -D %s: %s", cmd, shown ? shown : d, why);
     free(shown);
     return 0;
