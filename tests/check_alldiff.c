@@ -1,10 +1,11 @@
 /* tests/check_alldiff.c: the native alldiff factor against brute force.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The message functions of runtime/ops/alldiff.h are checked against
- * enumeration of every injective assignment in long double (its exponent
- * range holds products of eight entries near 1e-300), against Ryser's
- * formula and against one assignment solve per minor; the factor inside
+ * The message functions of runtime/ops/alldiff_sum.h and alldiff_max.h
+ * are checked against enumeration of every injective assignment in long
+ * double (its exponent range holds products of eight entries near
+ * 1e-300), against Ryser's formula and against one assignment solve per
+ * minor (tests/alldiff_ref.h); the factor (runtime/ops/alldiff.h) inside
  * the engine against exact marginals, the seed's Hall-set example, and
  * the compiled backend.
  */
@@ -277,6 +278,52 @@ check_reduce(gsl_rng *r, int n, int k, int trial)
         ck_assert_int_eq(fgm_k_ad_reduce(q, n, k, qr, rows, vals, &kr), -1);
     }
 }
+
+/* The assignment solve's two paths on a matrix without a zero entry
+ * (fgm_k_alldiff_assign's LEX): the lexicographic one, whose zero counts
+ * are then all 0, and the one that leaves them unread must make the same
+ * choices with the same bits -- matching, and duals of the finite parts
+ * -- or the kernel's messages would depend on which path ran.  Entries
+ * span 1e-300..1 and include ties; the pad columns hold a zero, as
+ * fgm_k_alldiff_max_minors lays them out. */
+START_TEST(test_assign_lex_paths)
+{
+    enum { MS = FGM_K_MAXCARD };
+    static double cz[MS * MS], cf[MS * MS];
+    double u[2][2][MS], v[2][2][MS], w[3 * MS];
+    int col[2][MS], row[2][MS];
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    int m, t, i, c, p, ms;
+
+    gsl_rng_set(r, 5);
+    for (m = 1; m <= 16; m++)
+        for (t = 0; t < 200; t++) {
+            ms = FGM_K_NCHUNKS(m) * FGM_K_LANES;
+            for (i = 0; i < m; i++)
+                for (c = 0; c < ms; c++) {
+                    double x = c >= m ? 0.0
+                               : t % 3 == 0
+                               ? 0.25 * (1 + gsl_rng_uniform_int(r, 4))
+                               : pow(10.0, -300.0 * gsl_rng_uniform(r));
+
+                    fgm_k_ad_cost(x, cz + i * ms + c, cf + i * ms + c);
+                }
+            for (p = 0; p < 2; p++)
+                fgm_k_alldiff_assign(p, cz, cf, m, u[p][0], u[p][1],
+                                     v[p][0], v[p][1], col[p], row[p], w);
+            ck_assert_msg(memcmp(col[0], col[1], m * sizeof col[0][0]) == 0
+                          && memcmp(row[0], row[1], ms * sizeof row[0][0])
+                             == 0, "m=%d trial %d: matchings differ", m, t);
+            ck_assert_msg(memcmp(u[0][1], u[1][1], m * sizeof(double)) == 0
+                          && memcmp(v[0][1], v[1][1], ms * sizeof(double))
+                             == 0, "m=%d trial %d: duals differ", m, t);
+            for (i = 0; i < m; i++)
+                ck_assert_msg(u[1][0][i] == 0.0 && v[1][0][i] == 0.0,
+                              "m=%d trial %d: a zero count moved", m, t);
+        }
+    gsl_rng_free(r);
+}
+END_TEST
 
 START_TEST(test_reduce_clamped)
 {
@@ -1049,6 +1096,7 @@ alldiff_suite(void)
     tcase_set_timeout(errors, 10);
     tcase_add_test(core, test_sum_brute_force);
     tcase_add_test(core, test_max_brute_force);
+    tcase_add_test(core, test_assign_lex_paths);
     tcase_add_test(core, test_reduce_clamped);
     tcase_add_test(core, test_cache_same_bits);
     tcase_add_test(core, test_ryser_cross_check);

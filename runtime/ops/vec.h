@@ -78,7 +78,7 @@ fgm_v_select(fgm_v4i mask, fgm_v4 a, fgm_v4 b)
 
 /* All-ones where (AZ, AF) < (BZ, BF) in the lexicographic order.  This
  * and fgm_v_mand exist with AVX only: the loops that use them
- * (runtime/ops/alldiff.h) are scalar in the portable build, where
+ * (runtime/ops/alldiff_max.h) are scalar in the portable build, where
  * two-half blends compiled worse than branches. */
 FGM_K_HOT fgm_v4i
 fgm_v_lexlt(fgm_v4 az, fgm_v4 af, fgm_v4 bz, fgm_v4 bf)

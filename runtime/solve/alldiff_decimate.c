@@ -7,8 +7,9 @@
  *
  * Seed: notebook 000 section 8 (Arity9MaxProductSolver, a C# port of the
  * Python twin in notebook 001 section 7).  One native alldiff factor per
- * unit (runtime/ops/alldiff.h: max-product by one Hungarian solve plus
- * shortest paths, sum-product by a subset DP where the seed used Ryser),
+ * unit (runtime/ops/alldiff.h; max-product by one Hungarian solve plus
+ * shortest paths, alldiff_max.h, sum-product by a subset DP where the
+ * seed used Ryser, alldiff_sum.h),
  * loopy BP with damping 0.5 on a flooding schedule, then decimation:
  *
  *   attempt r = 0, 1, ..., MaxRestarts:
