@@ -166,6 +166,11 @@ element_of_array(const fgm_ir *ir, const char *tok)
     return fgm_ir_array_index(ir, name) >= 0;
 }
 
+/* What separates the tokens of an observation line: every byte isspace
+ * takes for a blank, as the line's leading blanks are skipped (a form
+ * feed between a name and its '=' was quoted unseen in the name). */
+#define OBS_BLANKS " \t\r\n\f\v"
+
 /* Whether LINE (number LINENO of PATH, its comment cut off) is printable
  * ASCII and blanks; else reports its first other byte and returns 0.  In
  * a name or a value such a byte was quoted unseen: a UTF-8 byte-order
@@ -251,7 +256,7 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
             break;
         }
         *eq = '\0';
-        tok = strtok_r(s, " \t", &save);
+        tok = strtok_r(s, OBS_BLANKS, &save);
         if (tok && fgm_ir_array_info(ir, fgm_ir_array_index(ir, tok), &ai)
                    == FGM_OK)
             a = &ai;
@@ -269,7 +274,7 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
             ok = 0;
             break;
         }
-        if ((tok = strtok_r(NULL, " \t", &save)) != NULL) {
+        if ((tok = strtok_r(NULL, OBS_BLANKS, &save)) != NULL) {
             cli_fail(CLI_EINPUT, "%s:%ld:%d: error: expected '=' after %s, "
                      "not '%s'", path, lineno, COL(tok), a->name, tok);
             ok = 0;
@@ -278,8 +283,8 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
         /* Values: one per variable, or K pseudo-counts per node. */
         want = !a->dirichlet ? a->count : a->count * a->card;
         save = NULL;
-        for (tok = strtok_r(eq + 1, " \t\r\n", &save); tok && ok;
-             tok = strtok_r(NULL, " \t\r\n", &save), i++) {
+        for (tok = strtok_r(eq + 1, OBS_BLANKS, &save); tok && ok;
+             tok = strtok_r(NULL, OBS_BLANKS, &save), i++) {
             char *end;
             double x;
 

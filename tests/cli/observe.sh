@@ -98,6 +98,11 @@ bad_observation bomc "byte-order mark, then a comment" "1:1: error: UTF-8 byte-o
 bad_observation utf8 "a UTF-8 letter" "2:16: error: bad byte 0xc3: an observation file is plain ASCII outside comments" '# caf\303\251\nroll = 1 6 6 2 \303\251%s\n' "${R#1 6 6 2 3}"
 printf 'roll = %s   # caf\303\251\n' "$R" > "$TMP/utf8c.txt"
 expect_exit 0 "a UTF-8 letter in a comment" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/utf8c.txt"
+# A form feed or vertical tab separates tokens, as the blanks a line
+# starts with (it was quoted unseen: "unknown array 'roll<VT>'").
+printf 'roll\v= %s\f\n' "$R" > "$TMP/vtab.txt"
+expect_exit 0 "vertical tab and form feed as blanks" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/vtab.txt"
+expect_out "^roll\[1\] 0 0 0 0 0 1" "vertical tab and form feed as blanks"
 { printf '#'; head -c 5000 /dev/zero | tr '\0' x; printf '\n'; cat "$TMP/ok.txt"; } > "$TMP/longc.txt"
 expect_exit 0 "a 5000-byte comment first" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/longc.txt"
 expect_out "^roll\[1\] 0 0 0 0 0 1" "a 5000-byte comment first"
