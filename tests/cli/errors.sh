@@ -130,34 +130,30 @@ expect_exit 1 "wrong length" -- "$FGM" solve "$TMP/len.txt"
 expect_err "len.txt:2: error: line has 82 symbols" "wrong length"
 [ "$(wc -l < "$TMP/out")" = 1 ] || fail "the puzzle before the bad line is still solved"
 
-printf '%sZ\n' "${E:0:80}" > "$TMP/sym.txt"
-expect_exit 1 "bad symbol" -- "$FGM" solve "$TMP/sym.txt"
-expect_err "sym.txt:1:81: error: bad symbol 'Z'" "bad symbol"
+# bad_puzzle NAME WHAT PATTERN FORMAT ARGS...: the puzzle file
+# $TMP/NAME.txt, printf FORMAT ARGS..., makes `fgm solve` exit 1 with
+# "NAME.txt:PATTERN" on stderr.
+bad_puzzle() {
+    local name=$1 what=$2 pattern=$3
+    shift 3
+    printf "$@" > "$TMP/$name.txt"
+    expect_exit 1 "$what" -- "$FGM" solve "$TMP/$name.txt"
+    expect_err "$name.txt:$pattern" "$what"
+}
+
+bad_puzzle sym "bad symbol" "1:81: error: bad symbol 'Z'" '%sZ\n' "${E:0:80}"
 # A byte outside printable ASCII is named where it stands; it was
 # counted as a symbol, so that a UTF-8 byte-order mark or an accented
 # letter gave a symbol count that fits no puzzle ("line has 84 symbols").
-printf '\357\273\277%s\n' "$E" > "$TMP/bom.txt"
-expect_exit 1 "byte-order mark" -- "$FGM" solve "$TMP/bom.txt"
-expect_err "bom.txt:1:1: error: UTF-8 byte-order mark" "byte-order mark"
-printf '%s\303\251\n' "${E:0:80}" > "$TMP/utf8.txt"
-expect_exit 1 "a UTF-8 letter" -- "$FGM" solve "$TMP/utf8.txt"
-expect_err "utf8.txt:1:81: error: bad byte 0xc3 in a puzzle" "a UTF-8 letter"
+bad_puzzle bom "byte-order mark" "1:1: error: UTF-8 byte-order mark" '\357\273\277%s\n' "$E"
+bad_puzzle utf8 "a UTF-8 letter" "1:81: error: bad byte 0xc3 in a puzzle" '%s\303\251\n' "${E:0:80}"
 # Columns count the blanks a line starts with (an indented grid's were
 # counted from its first symbol: 'Z' at byte 11 was column 7).
-printf '    1 . | . .\n    . . | Z .\n    ----+----\n    . . | . .\n    . . | . .\n' > "$TMP/indent.txt"
-expect_exit 1 "indented grid, bad symbol" -- "$FGM" solve "$TMP/indent.txt"
-expect_err "indent.txt:2:11: error: bad symbol 'Z'" "indented grid, bad symbol"
-printf '   %sZ\n' "${E:0:80}" > "$TMP/indent1.txt"
-expect_exit 1 "indented line, bad symbol" -- "$FGM" solve "$TMP/indent1.txt"
-expect_err "indent1.txt:1:84: error: bad symbol 'Z'" "indented line, bad symbol"
+bad_puzzle indent "indented grid, bad symbol" "2:11: error: bad symbol 'Z'" '    1 . | . .\n    . . | Z .\n    ----+----\n    . . | . .\n    . . | . .\n'
+bad_puzzle indent1 "indented line, bad symbol" "1:84: error: bad symbol 'Z'" '   %sZ\n' "${E:0:80}"
 
-printf '3%s\n' "${E:1}" > "$TMP/dup.txt"
-expect_exit 1 "repeated clue" -- "$FGM" solve "$TMP/dup.txt"
-expect_err "dup.txt:1: error: clue 3 repeated in row 1" "repeated clue"
-
-printf '12..\n....\n' > "$TMP/short.txt"
-expect_exit 1 "truncated grid" -- "$FGM" solve "$TMP/short.txt"
-expect_err "short.txt:2: error: grid ends after 2 of 4 rows" "truncated grid"
+bad_puzzle dup "repeated clue" "1: error: clue 3 repeated in row 1" '3%s\n' "${E:1}"
+bad_puzzle short "truncated grid" "2: error: grid ends after 2 of 4 rows" '12..\n....\n'
 
 head -c 300 /dev/urandom > "$TMP/bin.txt"
 expect_exit 1 "binary garbage" -- "$FGM" solve "$TMP/bin.txt"
