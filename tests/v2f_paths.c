@@ -10,10 +10,11 @@
  * the CPU has AVX-512 it does the second part a batch of edges at a time
  * (fgm_k_v2f_batch8).  Each build checks every stored message, belief
  * and the returned change against the same refresh done without v2f,
- * then fgm_k_v2f_edge one edge at a time, and exits 1 on the first
- * difference; in the AVX-512 build it also checks that a batch whose
- * cavity has no mass writes nothing and declines (its caller then takes
- * the one-edge path, which gives it the uniform vector).
+ * then fgm_k_v2f_pair two edges at a time (an odd last one on
+ * fgm_k_v2f_edge), and exits 1 on the first difference; in the AVX-512
+ * build it also checks that a batch whose cavity has no mass writes
+ * nothing and declines (its caller then takes the pair path, which gives
+ * it the uniform vector).
  *
  * Inputs: K = 2..26, strides of whole chunks and of whole pairs of
  * chunks, N = 1, 2, 3, 7, 16, 17, 20 and 33 edges (odd counts and counts
@@ -140,12 +141,15 @@ main(void)
                         off[1] = n;
                         bind(&st, &w, d, track);
                         c = fgm_k_refresh(&st, 1, off, w.edges, NULL, k, s, 1);
-                        /* The reference: the belief alone, then each edge
-                         * on the one-edge path. */
+                        /* The reference: the belief alone, then the edges
+                         * in pairs on the generic path. */
                         bind(&rst, &ref, d, track);
                         fgm_k_refresh(&rst, 1, off, ref.edges, NULL, k, s, 0);
-                        for (j = 0; j < n; j++) {
-                            e = fgm_k_v2f_edge(&rst, ref.edges[j], 0, s, k);
+                        for (j = 0; j < n; j += 2) {
+                            e = j + 1 < n
+                                ? fgm_k_v2f_pair(&rst, ref.edges[j],
+                                                 ref.edges[j + 1], 0, s, k)
+                                : fgm_k_v2f_edge(&rst, ref.edges[j], 0, s, k);
                             rc = e > rc ? e : rc;
                         }
                         h = hash(w.prev, n * s, 0xcbf29ce484222325ULL);
@@ -155,8 +159,8 @@ main(void)
                         if ((!same(&w, &ref)
                              || memcmp(&c, &rc, sizeof c) != 0) && bad++ < 5)
                             fprintf(stderr, "v2f_paths: K=%d S=%d N=%d trial "
-                                    "%d track %d differs from one edge at a "
-                                    "time\n", k, s, n, trial, track);
+                                    "%d track %d differs from the generic "
+                                    "path\n", k, s, n, trial, track);
                     }
 #if defined(__AVX512F__)
     /* A cavity with no mass: the batch declines and writes nothing. */

@@ -75,6 +75,37 @@ fgm_k_commit(double *msg, double *newm, double d, int k)
     return change;
 }
 
+/* The cavities belief / message of one chunk of two edges' messages MA
+ * and MB, out of beliefs BA and BB (the two ends of x != y, or one
+ * variable's belief twice), from one division of the messages' product:
+ * with d = 1 / (MA MB), *RA = BA (MB d) and *RB = BB (MA d).  Where the
+ * divider bounds a sweep, half the divisions pay for the four
+ * multiplications.  Two roundings more than BA / MA and no range lost:
+ * messages lie in [FGM_K_FLOOR, 1], dead lanes too (kernels.h), so
+ * MA MB is at least 1e-60 and MB d is 1 / MA within rounding. */
+FGM_K_HOT void
+fgm_k_cavities2(fgm_v4 ba, fgm_v4 ma, fgm_v4 bb, fgm_v4 mb, fgm_v4 *ra,
+                fgm_v4 *rb)
+{
+    fgm_v4 d = fgm_v_div(fgm_v_splat(1.0), fgm_v_mul(ma, mb));
+
+    *ra = fgm_v_mul(ba, fgm_v_mul(mb, d));
+    *rb = fgm_v_mul(bb, fgm_v_mul(ma, d));
+}
+
+/* fgm_k_cavities2 of two last chunks packed as the 512-bit paths keep
+ * them (K = 9, 25: lanes 0 and 1 of each, fgm_v_pack2): { ra0, ra1, rb0,
+ * rb1 }, the same lane operations (MA MB and MB MA are the same
+ * product), the reciprocals from one two-lane division. */
+FGM_K_HOT fgm_v4
+fgm_k_cavities2_tail(fgm_v4 ba, fgm_v4 ma, fgm_v4 bb, fgm_v4 mb)
+{
+    fgm_v4 m = fgm_v_pack2(ma, mb), mo = fgm_v_pack2(mb, ma);
+
+    return fgm_v_mul(fgm_v_pack2(ba, bb),
+                     fgm_v_mul(mo, fgm_v_recip2(fgm_v_mul(m, mo))));
+}
+
 /* BELIEF = normalize(CAV * MSG): the belief after a message update. */
 static inline void
 fgm_k_belief(double *belief, const double *cav, const double *msg, int k)

@@ -115,24 +115,19 @@ fgm_k_reset(fgm_state *st, int nvars, int nedges, int ndirichlet,
         st->dir_msg[j] = 0.0;
 }
 
-/* The stored variable-to-factor message of edge E out of variable V
- * (damp_v2f only) becomes d old + (1 - d) cavity, cavity =
- * normalize(belief / factor message) -- the seed's Python BP damps both
- * directions; both terms are normalized, so is their mix.  Returns the
- * largest change of an entry when st->track_change, else 0. */
+/* The stored variable-to-factor message of edge E (damp_v2f only)
+ * becomes d old + (1 - d) cavity, cavity = normalize(CAV), CAV the NC
+ * chunks of belief / factor message (dead lanes zero) -- the seed's
+ * Python BP damps both directions; both terms are normalized, so is their
+ * mix.  Returns the largest change of an entry when st->track_change,
+ * else 0. */
 FGM_K_HOT double
-fgm_k_v2f_edge(fgm_state *st, int e, int v, int stride, int k)
+fgm_k_v2f_store(fgm_state *st, int e, fgm_v4 *cav, int stride, int k)
 {
-    fgm_v4 cav[FGM_K_VCHUNKS], change = fgm_v_zero();
+    fgm_v4 change = fgm_v_zero();
     double *p = st->prev + (long)e * stride;
-    const double *b = st->belief + (long)v * stride;
-    const double *m = st->msg + (long)e * stride;
     int c, nc = FGM_K_NCHUNKS(k);
 
-    for (c = 0; c < nc; c++)
-        cav[c] = fgm_v_keep(fgm_v_div(fgm_v_load(b + c * FGM_K_LANES),
-                                      fgm_v_load(m + c * FGM_K_LANES)),
-                            fgm_v_live(c, k));
     fgm_v_normalize(cav, nc, k);
     for (c = 0; c < nc; c++) {
         fgm_v4 old = fgm_v_load(p + c * FGM_K_LANES);
@@ -145,6 +140,50 @@ fgm_k_v2f_edge(fgm_state *st, int e, int v, int stride, int k)
         fgm_v_store(p + c * FGM_K_LANES, cav[c]);
     }
     return fgm_v_hmax(change);
+}
+
+/* fgm_k_v2f_store of edge E out of variable V, the last of its
+ * variable's edges when they are odd in number (the others go in pairs,
+ * fgm_k_v2f_pair). */
+FGM_K_HOT double
+fgm_k_v2f_edge(fgm_state *st, int e, int v, int stride, int k)
+{
+    fgm_v4 cav[FGM_K_VCHUNKS];
+    const double *b = st->belief + (long)v * stride;
+    const double *m = st->msg + (long)e * stride;
+    int c, nc = FGM_K_NCHUNKS(k);
+
+    for (c = 0; c < nc; c++)
+        cav[c] = fgm_v_keep(fgm_v_div(fgm_v_load(b + c * FGM_K_LANES),
+                                      fgm_v_load(m + c * FGM_K_LANES)),
+                            fgm_v_live(c, k));
+    return fgm_k_v2f_store(st, e, cav, stride, k);
+}
+
+/* fgm_k_v2f_store of edges E1 and E2 out of variable V, their cavities
+ * from one division a chunk (fgm_k_cavities2).  A variable's edges go in
+ * pairs from its first on, here and in fgm_k_v2f_batch8, so that both
+ * compute the same numbers.  Returns the larger change. */
+FGM_K_HOT double
+fgm_k_v2f_pair(fgm_state *st, int e1, int e2, int v, int stride, int k)
+{
+    fgm_v4 cav1[FGM_K_VCHUNKS], cav2[FGM_K_VCHUNKS], b;
+    const double *bv = st->belief + (long)v * stride;
+    const double *m1 = st->msg + (long)e1 * stride;
+    const double *m2 = st->msg + (long)e2 * stride;
+    double c1, c2;
+    int c, nc = FGM_K_NCHUNKS(k);
+
+    for (c = 0; c < nc; c++) {
+        b = fgm_v_load(bv + c * FGM_K_LANES);
+        fgm_k_cavities2(b, fgm_v_load(m1 + c * FGM_K_LANES), b,
+                        fgm_v_load(m2 + c * FGM_K_LANES), &cav1[c], &cav2[c]);
+        cav1[c] = fgm_v_keep(cav1[c], fgm_v_live(c, k));
+        cav2[c] = fgm_v_keep(cav2[c], fgm_v_live(c, k));
+    }
+    c1 = fgm_k_v2f_store(st, e1, cav1, stride, k);
+    c2 = fgm_k_v2f_store(st, e2, cav2, stride, k);
+    return c1 > c2 ? c1 : c2;
 }
 
 #if defined(__AVX512F__)
@@ -169,7 +208,7 @@ FGM_K_HOT int
 fgm_k_v2f_batch8(fgm_state *st, const int *e, int n, int v, int stride,
                  int k, double *change)
 {
-    fgm_v8 cav[FGM_K_V2F_BATCH][FGM_K_VCHUNKS / 2 + 1], x, old;
+    fgm_v8 cav[FGM_K_V2F_BATCH][FGM_K_VCHUNKS / 2 + 1], x, old, n1, n2, r;
     fgm_v8 d = fgm_v8_splat(st->damping);
     fgm_v8 d1 = fgm_v8_splat(1.0 - st->damping);
     fgm_v8 z8[FGM_K_V2F_BATCH / 8];
@@ -188,16 +227,19 @@ fgm_k_v2f_batch8(fgm_state *st, const int *e, int n, int v, int stride,
         s1 = s2 = fgm_v_zero();
         for (p = 0; p < np; p++) {
             at = (long)p * 2 * FGM_K_LANES;
-            cav[i][p] = fgm_v8_load(b + at) / fgm_v8_load(m1 + at);
-            cav[i + 1][p] = fgm_v8_load(b + at) / fgm_v8_load(m2 + at);
+            n1 = fgm_v8_load(m1 + at);
+            n2 = fgm_v8_load(m2 + at);
+            r = fgm_v8_splat(1.0) / (n1 * n2);      /* fgm_k_cavities2 */
+            cav[i][p] = fgm_v8_load(b + at) * (n2 * r);
+            cav[i + 1][p] = fgm_v8_load(b + at) * (n1 * r);
             s1 = fgm_v8_accum(s1, cav[i][p], p == 0);
             s2 = fgm_v8_accum(s2, cav[i + 1][p], p == 0);
         }
         if (fgm_k_neq_packed8(k)) {
-            tail[i / 2] = fgm_v_div(fgm_v_pack2(fgm_v_load(b + last),
-                                                fgm_v_load(b + last)),
-                                    fgm_v_pack2(fgm_v_load(m1 + last),
-                                                fgm_v_load(m2 + last)));
+            tail[i / 2] = fgm_k_cavities2_tail(fgm_v_load(b + last),
+                                               fgm_v_load(m1 + last),
+                                               fgm_v_load(b + last),
+                                               fgm_v_load(m2 + last));
             s1 = np ? fgm_v_add(s1, fgm_v_low2(tail[i / 2]))
                     : fgm_v_low2(tail[i / 2]);
             s2 = np ? fgm_v_add(s2, fgm_v_high2(tail[i / 2]))
@@ -298,7 +340,12 @@ fgm_k_refresh(fgm_state *st, int nvars, const int *var_edge_off,
                     continue;
                 }
 #endif
-                c = fgm_k_v2f_edge(st, var_edges[j], w, stride, kv);
+                if (j + 1 < var_edge_off[w + 1])
+                    c = fgm_k_v2f_pair(st, var_edges[j], var_edges[j + 1], w,
+                                       stride, kv);
+                else
+                    c = fgm_k_v2f_edge(st, var_edges[j], w, stride, kv);
+                j += j + 1 < var_edge_off[w + 1];
                 change = c > change ? c : change;
             }
     }

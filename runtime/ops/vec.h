@@ -162,6 +162,16 @@ fgm_v_high2(fgm_v4 x)
     return __builtin_shufflevector(x, fgm_v_splat(0.0), 2, 3, 4, 5);
 }
 
+/* { 1/x0, 1/x1, 1/x0, 1/x1 } from one two-lane division (a 256-bit one
+ * costs the divider twice as long). */
+FGM_K_HOT fgm_v4
+fgm_v_recip2(fgm_v4 x)
+{
+    fgm_v2 r = 1.0 / __builtin_shufflevector(x, x, 0, 1);
+
+    return __builtin_shufflevector(r, r, 0, 1, 0, 1);
+}
+
 #else /* two 128-bit halves */
 
 typedef double fgm_v2 __attribute__((vector_size(16)));
@@ -292,6 +302,15 @@ fgm_v_high2(fgm_v4 x)
     fgm_v4 r = { x.hi, { 0.0, 0.0 } };
 
     return r;
+}
+
+FGM_K_HOT fgm_v4
+fgm_v_recip2(fgm_v4 x)
+{
+    fgm_v2 r = 1.0 / x.lo;
+    fgm_v4 v = { r, r };
+
+    return v;
 }
 
 #if defined(__SSE2__)
