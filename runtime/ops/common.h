@@ -76,8 +76,9 @@ fgm_k_commit(double *msg, double *newm, double d, int k)
 }
 
 /* The cavities belief / message of one chunk of two edges' messages MA
- * and MB, out of beliefs BA and BB (the two ends of x != y, or one
- * variable's belief twice), from one division of the messages' product:
+ * and MB, out of beliefs BA and BB (one variable's belief twice in the
+ * flooding sweep's v2f step, runtime/ops/sweep.h), from one division of
+ * the messages' product:
  * with d = 1 / (MA MB), *RA = BA (MB d) and *RB = BB (MA d).  Where the
  * divider bounds a sweep, half the divisions pay for the four
  * multiplications.  Two roundings more than BA / MA and no range lost:

@@ -190,20 +190,26 @@ fgm_k_v2f_pair(fgm_state *st, int e1, int e2, int v, int stride, int k)
 /* Edges fgm_k_v2f_batch8 takes at once. */
 #define FGM_K_V2F_BATCH 16
 
-/* fgm_k_v2f_edge for the N (even, at most FGM_K_V2F_BATCH) edges E of
+/* fgm_k_v2f_pair for the N (even, at most FGM_K_V2F_BATCH) edges E of
  * variable V, for domains whose unpacked chunks pair up (FGM_K_NEQ8): the
  * cavities' whole chunks two to a 512-bit register, the last chunks of
  * two edges packed into one (fgm_v_pack2), then every 1/sum of the batch
  * eight to a division, and only then the damped stores.  A 512-bit
  * division costs what a 256-bit one does on Zen 5 (1.1 ns either), and
- * the edges' long division chains, side by side, overlap: 9x9, 20 edges,
- * 33 divisions instead of 80.  The same lane operations and the same sums
- * in the same order as fgm_k_v2f_edge, so the same bits as the
- * interpreter; dead lanes need no mask (kernels.h: a belief's are zero, a
- * message's finite and positive, so the cavity's are zero, as are the
- * stored messages' there).  Returns 0 without writing anything when a
- * cavity has no mass (fgm_k_v2f_edge then gives it the uniform vector),
- * else 1, *CHANGE the largest change when st->track_change. */
+ * the edges' long division chains, side by side, overlap.  9x9, 20 edges:
+ * 23 divisions (13 of them 512-bit) where one edge at a time takes 80.
+ * On a Sapphire Rapids Xeon, where a 512-bit division takes twice as long
+ * as a 256-bit one, dividing each edge's cavities on its own (33
+ * divisions, 23 of them 512-bit) made bp-decimate 14% slower on Easy51
+ * (7.2 against 6.2 ms median, 2026-12-04); taking the edges by fours, one
+ * division for four messages' product, was no faster (6.40-6.56 against
+ * 6.21-6.36 ms).  The same lane operations and the same sums in the same
+ * order as fgm_k_v2f_pair, so the same bits as the interpreter; dead
+ * lanes need no mask (kernels.h: a belief's are zero, a message's finite
+ * and positive, so the cavity's are zero, as are the stored messages'
+ * there).  Returns 0 without writing anything when a cavity has no mass
+ * (fgm_k_v2f_pair then gives it the uniform vector), else 1, *CHANGE the
+ * largest change when st->track_change. */
 FGM_K_HOT int
 fgm_k_v2f_batch8(fgm_state *st, const int *e, int n, int v, int stride,
                  int k, double *change)
@@ -294,7 +300,7 @@ fgm_k_v2f_batch8(fgm_state *st, const int *e, int n, int v, int stride,
  * its incoming messages (VAR_EDGES[VAR_EDGE_OFF[v]..VAR_EDGE_OFF[v+1]]),
  * except a pinned one while updates around it are skipped (its messages
  * did not move); with V2F, each variable's stored variable-to-factor
- * messages are then updated from its new belief (fgm_k_v2f_edge), while
+ * messages are then updated from its new belief (fgm_k_v2f_pair), while
  * the belief is still in cache.  Returns the largest change of those
  * (0 without V2F). */
 static inline double
