@@ -290,7 +290,14 @@ fgm_k_neq_end(const fgm_state *st, fgm_k_neq_job *j, int k, int plain)
  * Keeping 1 / m beside each message instead (the cavity a product, the
  * new message's reciprocal divided off the update's critical path, as
  * many divisions as before) took 0.713 ms: the divider's throughput,
- * not the chain's latency, is what binds. */
+ * not the chain's latency, is what binds.  Both cavities from one
+ * division of the two messages' product (fgm_k_cavities2, as the v2f
+ * step takes them) saved 4% only (0.738-0.743 against 0.764-0.788 ms,
+ * three alternate runs): without the stores, the cavities and sums take
+ * 0.47 ms with those divisions and 0.31 ms with none, so the vector
+ * work around them binds as much.  Not kept, as every EP figure would
+ * move in its last bits for that (ep-iterative --fix 2 on notebook 000's
+ * Medium grid: 6 -> 8 errors). */
 #define FGM_K_NEQ8(k) (fgm_k_unpacked_chunks(k) % 2 == 0)
 
 typedef struct fgm_k_neq_job8 {
