@@ -504,25 +504,27 @@ fgm_k_keep8(fgm_v8 x, int p, int k)
                        fgm_v_keep(fgm_v8_hi(x), fgm_v_live(2 * p + 1, k)));
 }
 
+/* A change tracked two chunks to a register (fgm_v8_max) as one chunk:
+ * the lane-wise max of its halves. */
+FGM_K_HOT fgm_v4
+fgm_k_fold8(fgm_v8 ch)
+{
+    return fgm_v_max(fgm_v8_hi(ch), fgm_v8_lo(ch));
+}
+
 /* fgm_v_commit of the new message NM (chunks 2P, 2P + 1) to M: damped by
  * D toward the old one, floored, stored; returns CH with the largest
- * change of a live entry when TRACK. */
-FGM_K_HOT fgm_v4
+ * change of a live entry when TRACK, lane by lane. */
+FGM_K_HOT fgm_v8
 fgm_k_commit8(double *m, fgm_v8 nm, int p, int k, double d, int track,
-              fgm_v4 ch)
+              fgm_v8 ch)
 {
     fgm_v8 raw = fgm_v8_load(m), x;
 
     x = fgm_v8_splat(1.0 - d) * nm + fgm_v8_splat(d) * fgm_k_keep8(raw, p, k);
     x = fgm_v8_floor(x, FGM_K_FLOOR);
-    if (track) {
-        ch = fgm_v_max(fgm_v_keep(fgm_v_abs(fgm_v_sub(fgm_v8_lo(x),
-                                                      fgm_v8_lo(raw))),
-                                  fgm_v_live(2 * p, k)), ch);
-        ch = fgm_v_max(fgm_v_keep(fgm_v_abs(fgm_v_sub(fgm_v8_hi(x),
-                                                      fgm_v8_hi(raw))),
-                                  fgm_v_live(2 * p + 1, k)), ch);
-    }
+    if (track)
+        ch = fgm_v8_max(fgm_k_keep8(fgm_v8_abs(x - raw), p, k), ch);
     fgm_v8_store(m, x);
     return ch;
 }
@@ -555,32 +557,34 @@ fgm_k_neq_end8_damped(const fgm_state *st, const fgm_k_neq_job8 *j, int k)
 {
     double k1 = 1.0 / (k - 1), d = st->damping;
     fgm_v8 sa = fgm_v8_splat(j->ib * k1), sb = fgm_v8_splat(j->ia * k1);
-    fgm_v4 cha = fgm_v_zero(), chb = fgm_v_zero();
+    fgm_v8 ch8 = fgm_v8_splat(0.0);
+    fgm_v4 ch;
     int p, np = fgm_k_unpacked_chunks(k) / 2, nc = FGM_K_NCHUNKS(k);
     int track = st->track_change;
     long at;
 
     for (p = 0; p < np; p++) {
         at = (long)p * 2 * FGM_K_LANES;
-        cha = fgm_k_commit8(j->ma + at, (fgm_v8_splat(j->zb) - j->rb[p]) * sa,
-                            p, k, d, track, cha);
-        chb = fgm_k_commit8(j->mb + at, (fgm_v8_splat(j->za) - j->ra[p]) * sb,
-                            p, k, d, track, chb);
+        ch8 = fgm_k_commit8(j->ma + at, (fgm_v8_splat(j->zb) - j->rb[p]) * sa,
+                            p, k, d, track, ch8);
+        ch8 = fgm_k_commit8(j->mb + at, (fgm_v8_splat(j->za) - j->ra[p]) * sb,
+                            p, k, d, track, ch8);
     }
+    ch = fgm_k_fold8(ch8);
     if (fgm_k_neq_packed8(k)) {
         at = (long)(nc - 1) * FGM_K_LANES;
-        cha = fgm_k_commit_tail(j->ma + at,
-                                fgm_v_mul(fgm_v_sub(fgm_v_splat(j->zb),
-                                                    fgm_v_high2(j->tail)),
-                                          fgm_v_splat(j->ib * k1)),
-                                nc - 1, k, d, track, cha);
-        chb = fgm_k_commit_tail(j->mb + at,
-                                fgm_v_mul(fgm_v_sub(fgm_v_splat(j->za),
-                                                    fgm_v_low2(j->tail)),
-                                          fgm_v_splat(j->ia * k1)),
-                                nc - 1, k, d, track, chb);
+        ch = fgm_k_commit_tail(j->ma + at,
+                               fgm_v_mul(fgm_v_sub(fgm_v_splat(j->zb),
+                                                   fgm_v_high2(j->tail)),
+                                         fgm_v_splat(j->ib * k1)),
+                               nc - 1, k, d, track, ch);
+        ch = fgm_k_commit_tail(j->mb + at,
+                               fgm_v_mul(fgm_v_sub(fgm_v_splat(j->za),
+                                                   fgm_v_low2(j->tail)),
+                                         fgm_v_splat(j->ia * k1)),
+                               nc - 1, k, d, track, ch);
     }
-    return track ? fgm_v_hmax(fgm_v_max(cha, chb)) : 0.0;
+    return track ? fgm_v_hmax(ch) : 0.0;
 }
 #else
 #define FGM_K_NEQ8(k) 0

@@ -215,10 +215,11 @@ fgm_k_v2f_batch8(fgm_state *st, const int *e, int n, int v, int stride,
                  int k, double *change)
 {
     fgm_v8 cav[FGM_K_V2F_BATCH][FGM_K_VCHUNKS / 2 + 1], x, old, n1, n2, r;
+    fgm_v8 ch8 = fgm_v8_splat(0.0);
     fgm_v8 d = fgm_v8_splat(st->damping);
     fgm_v8 d1 = fgm_v8_splat(1.0 - st->damping);
     fgm_v8 z8[FGM_K_V2F_BATCH / 8];
-    fgm_v4 tail[FGM_K_V2F_BATCH / 2], s1, s2, ch = fgm_v_zero(), to, tx;
+    fgm_v4 tail[FGM_K_V2F_BATCH / 2], s1, s2, ch, to, tx;
     fgm_v2 z;
     double *zs = (double *)z8, *p1, *p2;
     const double *b = st->belief + (long)v * stride, *m1, *m2;
@@ -265,15 +266,12 @@ fgm_k_v2f_batch8(fgm_state *st, const int *e, int n, int v, int stride,
             at = (long)p * 2 * FGM_K_LANES;
             old = fgm_v8_load(p1 + at);
             x = d * old + d1 * (cav[i][p] * fgm_v8_splat(zs[i]));
-            if (st->track_change) {
-                ch = fgm_v_max(fgm_v_abs(fgm_v_sub(fgm_v8_lo(x),
-                                                   fgm_v8_lo(old))), ch);
-                ch = fgm_v_max(fgm_v_abs(fgm_v_sub(fgm_v8_hi(x),
-                                                   fgm_v8_hi(old))), ch);
-            }
+            if (st->track_change)
+                ch8 = fgm_v8_max(fgm_v8_abs(x - old), ch8);
             fgm_v8_store(p1 + at, x);
         }
     }
+    ch = fgm_k_fold8(ch8);
     for (i = 0; fgm_k_neq_packed8(k) && i < n; i += 2) {
         /* Two edges' tails scaled by their own 1/sum, damped, then
          * stored apart: lanes 0-1 are the first edge's, 2-3 the
