@@ -276,7 +276,8 @@ lint: $(B)/libfgm.a $(B)/libfgm.so $(CLI_OBJ)
 	@rm -f $(B)/fgm-shared; echo "lint: the CLI uses fgm.h only"
 
 # ---- fuzzing (clang's libFuzzer; not part of make check) -----------------
-# make fuzz builds build/fuzz/{fuzz_model,fuzz_model_small,fuzz_puzzle};
+# make fuzz builds build/fuzz/{fuzz_model,fuzz_model_small,fuzz_puzzle,
+# fuzz_observe};
 # tests/fuzz/README.md says how to run them.  fuzz_model_small is the front
 # end with its size caps lowered, so inputs that run into a cap cost
 # milliseconds under ASan instead of seconds.
@@ -309,7 +310,15 @@ $(B)/fuzz/fuzz_model_small: tests/fuzz/fuzz_model.c $(FUZZ_SOBJ)
 $(B)/fuzz/fuzz_puzzle: tests/fuzz/fuzz_puzzle.c $(FUZZ_OBJ)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
 
-fuzz: $(B)/fuzz/fuzz_model $(B)/fuzz/fuzz_model_small $(B)/fuzz/fuzz_puzzle
+# `fgm run --observe`'s reader is the CLI's own (static functions of
+# cmd_run.c, which the target includes), so the CLI's common.c comes too.
+$(B)/fuzz/fuzz_observe: tests/fuzz/fuzz_observe.c runtime/cli/common.c \
+                        $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Iruntime/cli -fsanitize=fuzzer -o $@ $^ \
+	    $(LIBS)
+
+fuzz: $(B)/fuzz/fuzz_model $(B)/fuzz/fuzz_model_small $(B)/fuzz/fuzz_puzzle \
+      $(B)/fuzz/fuzz_observe
 
 # ---- demo and benchmarks -------------------------------------------------
 demo: all
