@@ -496,12 +496,20 @@ fgm_k_neq_begin8_stored(const fgm_state *st, fgm_k_neq_job8 *j, int ea,
     j->ib = inv[1];
 }
 
-/* Chunks 2P and 2P + 1 of K's live-lane mask, as one 512-bit mask. */
+/* X (chunks 2P and 2P + 1) in K's live lanes, +0.0 in dead ones, as
+ * fgm_v_keep does it chunk by chunk.  Where both chunks are live (a
+ * plugin's K and P are constants) X itself: the compiler did not see
+ * through the split into halves and the join, and spent four shuffles a
+ * call on an identity. */
 FGM_K_HOT fgm_v8
 fgm_k_keep8(fgm_v8 x, int p, int k)
 {
-    return fgm_v8_join(fgm_v_keep(fgm_v8_lo(x), fgm_v_live(2 * p, k)),
-                       fgm_v_keep(fgm_v8_hi(x), fgm_v_live(2 * p + 1, k)));
+    fgm_v8 at = { 0, 1, 2, 3, 4, 5, 6, 7 };
+
+    if ((2 * p + 2) * FGM_K_LANES <= k)
+        return x;
+    at = at + fgm_v8_splat((double)p * 2 * FGM_K_LANES);
+    return (fgm_v8)((fgm_v8i)x & (fgm_v8i)(at < fgm_v8_splat((double)k)));
 }
 
 /* A change tracked two chunks to a register (fgm_v8_max) as one chunk:
