@@ -119,13 +119,15 @@ cmd_compile(cli_args *a)
                         &code);
     if (!ir)
         return code;
-    /* Checked before the C is generated, as generate and bench check
-     * theirs: a path that cannot be written is said as they say it,
-     * naming it (fgm_write_atomic named its temporary file).  After the
-     * model is opened, so that a usage error in its spec ('sudoku:9',
-     * an unknown name) is still told as one, exit 2.  The plugin is
-     * checked by fgm_plugin_emit_so, after the C is written. */
-    if (emit_c && !cli_output_ok(emit_c)) {
+    /* Both outputs checked before the C is generated, as generate and
+     * bench check theirs: a path that cannot be written is said as they
+     * say it, naming it (fgm_write_atomic named its temporary file), and
+     * nothing is written when either cannot be (an -o naming a folder
+     * left the --emit-c C behind a failed command).  After the model is
+     * opened, so that a usage error in its spec ('sudoku:9', an unknown
+     * name) is still told as one, exit 2.  fgm_plugin_emit_so checks the
+     * plugin's path again when it writes it. */
+    if ((emit_c && !cli_output_ok(emit_c)) || (out && !cli_output_ok(out))) {
         fgm_ir_free(ir);
         return CLI_EINPUT;
     }

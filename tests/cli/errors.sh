@@ -491,12 +491,12 @@ expect_err "/chain\.bp-sum\.c: cannot create .*/chain\.bp-sum\.c\.tmp\.[^/]*: [^
 # fgm compile -o kept its build's reason in 1024 bytes too: an -o 3000
 # bytes deep that names a folder lost ": cannot write: not a regular
 # file" (one through a file failed before the build, whole).  A folder
-# is now refused before the build, after the C is written, and said
-# whole as other write errors are.
+# is now refused before anything is written (the --emit-c C was left
+# behind the failed command), and said whole as other write errors are.
 mkdir "$far/plug.so"
 expect_exit 1 "compile -o a folder at a 3000-byte path" -- "$FGM" compile models/chain.fgm -o "$far/plug.so" --emit-c "$far/plug.c"
 expect_err "/plug\.so: error: cannot write: Is a directory$" "compile -o a folder at a 3000-byte path"
-[ -s "$far/plug.c" ] || fail "compile -o a folder at a 3000-byte path: no --emit-c C"
+[ ! -e "$far/plug.c" ] || fail "compile -o a folder at a 3000-byte path wrote the --emit-c C"
 # A stand-in C compiler that fails as gcc does on the C file: its "In
 # function" line, then the line $DIAG, both about the file.
 cat > "$TMP/diagcc" <<'EOS'
