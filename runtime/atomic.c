@@ -245,7 +245,10 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
      * sweep, where nothing would remove it. */
     fd = fgm_cleanup_mkstemp(tmp, &token);
     if (fd < 0) {
-        fgm_diagf(diag, ctx, "%s: error: cannot create %s: %s", path, tmp,
+        /* Said of PATH, as every other write error: the temporary name
+         * is this function's business (and was quoted unmade, its
+         * random letters still XXXXXX when mkstemp failed). */
+        fgm_diagf(diag, ctx, "%s: error: cannot write: %s", path,
                   strerror(errno));
         free(tmp);
         return FGM_EIO;

@@ -619,10 +619,10 @@ fgm_plugin_why_size(const char *so_path, const char *cc)
 }
 
 /* Bytes a reason about the request REQ at PS may need: a build's
- * (fgm_plugin_why_size), grown to the most any step quotes, two paths
- * under twice ps->so plus 32 bytes each (fgm_write_atomic's "cannot
- * create" about the build folder's C file, ps->so.tmp.XXXXXX/NAME.ALGO.c);
- * the rest quote one path and the C compiler, or $FGM_CC_TIMEOUT. */
+ * (fgm_plugin_why_size), grown to the most any step quotes: the build
+ * folder's C file, ps->so.tmp.XXXXXX/NAME.ALGO.c, under twice ps->so
+ * (fgm_write_atomic's "cannot write"; three times leaves room), or one
+ * path and the C compiler, or $FGM_CC_TIMEOUT. */
 static size_t
 why_size(const fgm_plugin_req *req, const paths *ps)
 {
