@@ -25,6 +25,28 @@ typedef struct cells {
 } cells;
 
 /* Formats the cells of ROW; a censored or refused row shows "-". */
+/* Columns S takes on a terminal: its bytes less UTF-8 continuation
+ * bytes (a corpus is named by its file, whose name may not be ASCII;
+ * printf's widths count bytes). */
+static int
+text_width(const char *s)
+{
+    int n = 0;
+
+    for (; *s; s++)
+        n += ((unsigned char)*s & 0xc0) != 0x80;
+    return n;
+}
+
+/* S, then blanks to W columns. */
+static void
+put_left(FILE *f, const char *s, int w)
+{
+    fputs(s, f);
+    for (w -= text_width(s); w > 0; w--)
+        fputc(' ', f);
+}
+
 static void
 format_row(const fgm_bench_row *row, cells *out)
 {
@@ -87,8 +109,8 @@ fgm_bench_write_table(const fgm_bench *b, FILE *f)
     for (i = 0; i < nrows; i++) {
         const fgm_bench_row *row = &b->rows[i];
 
-        if ((int)strlen(row->corpus) > wcorpus)
-            wcorpus = (int)strlen(row->corpus);
+        if (text_width(row->corpus) > wcorpus)
+            wcorpus = text_width(row->corpus);
         if ((int)strlen(row->solver) > wsolver)
             wsolver = (int)strlen(row->solver);
         format_row(row, &cl);
@@ -105,7 +127,8 @@ fgm_bench_write_table(const fgm_bench *b, FILE *f)
         const fgm_bench_row *row = &b->rows[i];
 
         format_row(row, &cl);
-        fprintf(f, "%-*s  %-*s", wcorpus, row->corpus, wsolver, row->solver);
+        put_left(f, row->corpus, wcorpus);
+        fprintf(f, "  %-*s", wsolver, row->solver);
         for (k = 0; k < NCOLS; k++)
             fprintf(f, "  %*s", w[k], cl.c[k]);
         if (row->unsupported)
@@ -183,9 +206,9 @@ backend_line(const char *corpus, const char *name, int len, int wcorpus,
     gsl_sort(y, 1, n);
     mc = gsl_stats_median_from_sorted_data(x, 1, n);
     mi = gsl_stats_median_from_sorted_data(y, 1, n);
-    fprintf(f, "%-*s %-*.*s compiled %.4g ms  interpreted %.4g ms"
-            "  ratio %.3gx", wcorpus, corpus, wname, len, name, mc, mi,
-            mi / mc);
+    put_left(f, corpus, wcorpus);
+    fprintf(f, " %-*.*s compiled %.4g ms  interpreted %.4g ms"
+            "  ratio %.3gx", wname, len, name, mc, mi, mi / mc);
     if (nr > 0) {
         gsl_sort(r, 1, nr);
         fprintf(f, "  per puzzle %.3gx (IQR %.3g-%.3gx, %zu puzzle%s)",
@@ -243,8 +266,8 @@ fgm_bench_write_backends(const fgm_bench *b, FILE *f)
                                   NULL) == 0)
                 continue;
             pairs++;
-            if ((int)strlen(b->corpora[c]) > wcorpus)
-                wcorpus = (int)strlen(b->corpora[c]);
+            if (text_width(b->corpora[c]) > wcorpus)
+                wcorpus = text_width(b->corpora[c]);
             if ((int)(strchr(label, '@') - label) > wname)
                 wname = (int)(strchr(label, '@') - label);
         }

@@ -502,6 +502,53 @@ START_TEST(test_backends_columns)
 }
 END_TEST
 
+/* Terminal columns from LINE to AT (UTF-8 continuation bytes take
+ * none). */
+static int
+columns_to(const char *line, const char *at)
+{
+    int n = 0;
+
+    for (; line < at; line++)
+        n += ((unsigned char)*line & 0xc0) != 0x80;
+    return n;
+}
+
+/* A corpus file named with a non-ASCII letter ("grilles_\xc3\xa9.txt",
+ * 13 columns in 14 bytes) pushed its line's figures one column left of
+ * the others' in both reports: their widths counted bytes. */
+START_TEST(test_columns_utf8)
+{
+    static char ascii[] = "abcdefghijklm", accented[] = "grilles_\xc3\xa9.txt";
+    char *corpora[2] = { ascii, accented };
+    const char *solvers[2] = { "ep@compiled", "ep@interpreted" };
+    fgm_bench_sample s[4][2];
+    fgm_bench_row rows[4];
+    fgm_bench b;
+    char *text, *first, *second;
+    int r, i, k;
+
+    for (r = 0; r < 4; r++) {
+        for (i = 0; i < 2; i++)
+            s[r][i] = sample(1 + r % 2, 1, 0, 0);
+        make_row(&rows[r], corpora[r / 2], solvers[r % 2], s[r], 2);
+    }
+    bench_of(&b, corpora, 2, solvers, 2, rows);
+    for (k = 0; k < 2; k++) {
+        const char *marker = k ? " compiled " : " ep@compiled ";
+
+        text = render(k ? fgm_bench_write_backends : fgm_bench_write_table,
+                      &b);
+        first = strstr(text, "\nabcdefghijklm ");
+        second = strstr(text, "\ngrilles_\xc3\xa9.txt ");
+        ck_assert_msg(first && second, "got: %s", text);
+        ck_assert_int_eq(columns_to(first, strstr(first, marker)),
+                         columns_to(second, strstr(second, marker)));
+        free(text);
+    }
+}
+END_TEST
+
 START_TEST(test_table)
 {
     fixture fx;
@@ -1023,6 +1070,7 @@ bench_suite(void)
     tcase_add_test(core, test_table);
     tcase_add_test(core, test_backends_per_puzzle);
     tcase_add_test(core, test_backends_columns);
+    tcase_add_test(core, test_columns_utf8);
     tcase_add_test(core, test_svg);
     tcase_add_test(core, test_save_atomic);
     tcase_add_test(core, test_run_end_to_end);
