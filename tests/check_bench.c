@@ -472,15 +472,13 @@ END_TEST
 /* The backends report's columns are as wide as its longest corpus name:
  * "seed002_easy.txt" (16 bytes, past the 12 the corpus column had) shifted
  * its line's figures against the other corpora's. */
-START_TEST(test_backends_columns)
+/* B as the two corpora CORPORA, each with an ep@compiled row (two runs
+ * of 1 ms) and an ep@interpreted one (2 ms); S and ROWS hold them. */
+static void
+two_corpora(fgm_bench *b, char **corpora, fgm_bench_sample s[4][2],
+            fgm_bench_row rows[4])
 {
-    static char short_name[] = "c.txt", long_name[] = "seed002_easy.txt";
-    char *corpora[2] = { short_name, long_name };
-    const char *solvers[2] = { "ep@compiled", "ep@interpreted" };
-    fgm_bench_sample s[4][2];
-    fgm_bench_row rows[4];
-    fgm_bench b;
-    char *text, *second;
+    static const char *solvers[2] = { "ep@compiled", "ep@interpreted" };
     int r, i;
 
     for (r = 0; r < 4; r++) {
@@ -488,7 +486,19 @@ START_TEST(test_backends_columns)
             s[r][i] = sample(1 + r % 2, 1, 0, 0);
         make_row(&rows[r], corpora[r / 2], solvers[r % 2], s[r], 2);
     }
-    bench_of(&b, corpora, 2, solvers, 2, rows);
+    bench_of(b, corpora, 2, solvers, 2, rows);
+}
+
+START_TEST(test_backends_columns)
+{
+    static char short_name[] = "c.txt", long_name[] = "seed002_easy.txt";
+    char *corpora[2] = { short_name, long_name };
+    fgm_bench_sample s[4][2];
+    fgm_bench_row rows[4];
+    fgm_bench b;
+    char *text, *second;
+
+    two_corpora(&b, corpora, s, rows);
     text = render(fgm_bench_write_backends, &b);
     ck_assert_msg(strstr(text, "\nc.txt ") && strstr(text,
                          "\nseed002_easy.txt "), "got: %s", text);
@@ -521,19 +531,13 @@ START_TEST(test_columns_utf8)
 {
     static char ascii[] = "abcdefghijklm", accented[] = "grilles_\xc3\xa9.txt";
     char *corpora[2] = { ascii, accented };
-    const char *solvers[2] = { "ep@compiled", "ep@interpreted" };
     fgm_bench_sample s[4][2];
     fgm_bench_row rows[4];
     fgm_bench b;
     char *text, *first, *second;
-    int r, i, k;
+    int k;
 
-    for (r = 0; r < 4; r++) {
-        for (i = 0; i < 2; i++)
-            s[r][i] = sample(1 + r % 2, 1, 0, 0);
-        make_row(&rows[r], corpora[r / 2], solvers[r % 2], s[r], 2);
-    }
-    bench_of(&b, corpora, 2, solvers, 2, rows);
+    two_corpora(&b, corpora, s, rows);
     for (k = 0; k < 2; k++) {
         const char *marker = k ? " compiled " : " ep@compiled ";
 
