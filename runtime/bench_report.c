@@ -24,7 +24,6 @@ typedef struct cells {
     const char *note;
 } cells;
 
-/* Formats the cells of ROW; a censored or refused row shows "-". */
 /* Columns S takes on a terminal: its bytes less UTF-8 continuation
  * bytes (a corpus is named by its file, whose name may not be ASCII;
  * printf's widths count bytes). */
@@ -47,6 +46,7 @@ put_left(FILE *f, const char *s, int w)
         fputc(' ', f);
 }
 
+/* Formats the cells of ROW; a censored or refused row shows "-". */
 static void
 format_row(const fgm_bench_row *row, cells *out)
 {
