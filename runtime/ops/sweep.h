@@ -344,12 +344,13 @@ fgm_k_refresh(fgm_state *st, int nvars, const int *var_edge_off,
                     continue;
                 }
 #endif
-                if (j + 1 < var_edge_off[w + 1])
+                if (j + 1 < var_edge_off[w + 1]) {
                     c = fgm_k_v2f_pair(st, var_edges[j], var_edges[j + 1], w,
                                        stride, kv);
-                else
+                    j++;        /* the pair took the next edge too */
+                } else {
                     c = fgm_k_v2f_edge(st, var_edges[j], w, stride, kv);
-                j += j + 1 < var_edge_off[w + 1];
+                }
                 change = c > change ? c : change;
             }
     }
