@@ -87,13 +87,15 @@ int cli_check_name(const char *cmd, const char *name, const char *s,
 /* Most -D NAME=VALUE options one command takes. */
 #define CLI_MAXDEFINES 64
 
-/* Whether D, the value of a -D of command CMD, is NAME=VALUE with VALUE
- * an integer, as fgm_compile_opts.defines wants
- * (fgm_compile_check_define); else returns 0 after a usage error ("fgm:
- * CMD: -D D: expected NAME=VALUE").  The option's text alone is at fault,
- * so it is told before any model is read (the compiler's message named
- * the model file). */
-int cli_check_define(const char *cmd, const char *d);
+/* Adds D, the value of a -D of command CMD, to DEFS (*N of them so far,
+ * room for CLI_MAXDEFINES); else returns 0 after a usage error: too many
+ * -D, or D not NAME=VALUE with VALUE an integer, as
+ * fgm_compile_opts.defines wants (fgm_compile_check_define: "fgm: CMD:
+ * -D D: expected NAME=VALUE").  The option's text alone is at fault, so
+ * it is told before any model is read (the compiler's message named the
+ * model file). */
+int cli_add_define(const char *cmd, const char **defs, int *n,
+                   const char *d);
 
 /* Whether the model SPEC names is a .fgm file (else a built-in one). */
 int cli_is_model_file(const char *spec);

@@ -388,15 +388,10 @@ cmd_bench(cli_args *a)
         } else if ((r = cli_opt_value(a, "-D", &val)) != 0) {
             if (r < 0)
                 goto usage;
-            if (bm.ndefs == CLI_MAXDEFINES) {
-                code = cli_fail(CLI_EUSAGE, "bench: too many -D");
-                goto out;
-            }
-            if (!cli_check_define("bench", val)) {
+            if (!cli_add_define("bench", bm.defs, &bm.ndefs, val)) {
                 code = CLI_EUSAGE;
                 goto out;
             }
-            bm.defs[bm.ndefs++] = val;
         } else if ((r = cli_opt_value(a, "--csv", &val)) != 0) {
             if (r < 0)
                 goto usage;

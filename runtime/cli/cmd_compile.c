@@ -37,7 +37,8 @@ int
 cmd_compile(cli_args *a)
 {
     const char *model = NULL, *algo = NULL, *out = NULL, *emit_c = NULL;
-    const char *out_dir = NULL, *val, *defines[64];
+    const char *out_dir = NULL, *val;
+    const char *defines[CLI_MAXDEFINES];
     int ndefines = 0;
     fgm_model_opts mo;
     fgm_model *m = NULL;
@@ -68,11 +69,8 @@ cmd_compile(cli_args *a)
         } else if ((r = cli_opt_value(a, "-D", &val)) != 0) {
             if (r < 0)
                 return usage();
-            if (ndefines == (int)CLI_COUNTOF(defines))
-                return cli_fail(CLI_EUSAGE, "compile: too many -D");
-            if (!cli_check_define("compile", val))
+            if (!cli_add_define("compile", defines, &ndefines, val))
                 return CLI_EUSAGE;
-            defines[ndefines++] = val;
         } else if ((r = cli_opt_value(a, "-o", &val)) != 0) {
             if (r < 0)
                 return usage();

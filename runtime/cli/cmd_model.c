@@ -26,11 +26,8 @@ cmd_dump(cli_args *a, int graph)
         if ((r = cli_opt_value(a, "-D", &val)) != 0) {
             if (r < 0)
                 return CLI_EUSAGE;
-            if (ndefs == CLI_MAXDEFINES)
-                return cli_fail(CLI_EUSAGE, "%s: too many -D", a->cmd);
-            if (!cli_check_define(a->cmd, val))
+            if (!cli_add_define(a->cmd, defs, &ndefs, val))
                 return CLI_EUSAGE;
-            defs[ndefs++] = val;
         } else if (!model && !cli_unknown_option(a)) {
             model = a->argv[a->i++];
         } else {

@@ -670,11 +670,8 @@ cmd_run(cli_args *a)
         } else if ((r = cli_opt_value(a, "-D", &val)) != 0) {
             if (r < 0)
                 return usage();
-            if (ndefs == CLI_MAXDEFINES)
-                return cli_fail(CLI_EUSAGE, "run: too many -D");
-            if (!cli_check_define("run", val))
+            if (!cli_add_define("run", defs, &ndefs, val))
                 return CLI_EUSAGE;
-            defs[ndefs++] = val;
         } else if (cli_unknown_option(a)) {
             cli_fail(CLI_EUSAGE, "run: unknown option '%s'", a->argv[a->i]);
             return usage();

@@ -269,11 +269,8 @@ cmd_solve(cli_args *a)
         } else if ((r = cli_opt_value(a, "-D", &val)) != 0) {
             if (r < 0)
                 return usage();
-            if (ndefs == CLI_MAXDEFINES)
-                return cli_fail(CLI_EUSAGE, "solve: too many -D");
-            if (!cli_check_define("solve", val))
+            if (!cli_add_define("solve", defs, &ndefs, val))
                 return CLI_EUSAGE;
-            defs[ndefs++] = val;
         } else if (cli_unknown_option(a)) {
             cli_fail(CLI_EUSAGE, "solve: unknown option '%s'", a->argv[a->i]);
             return usage();

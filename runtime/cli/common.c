@@ -199,13 +199,19 @@ cli_missing(const cli_args *a, const char *what)
 }
 
 int
-cli_check_define(const char *cmd, const char *d)
+cli_add_define(const char *cmd, const char **defs, int *n, const char *d)
 {
     const char *why = fgm_compile_check_define(d);
     char *shown;
 
-    if (!why)
+    if (*n == CLI_MAXDEFINES) {
+        cli_fail(CLI_EUSAGE, "%s: too many -D", cmd);
+        return 0;
+    }
+    if (!why) {
+        defs[(*n)++] = d;
         return 1;
+    }
     shown = malloc(4 * strlen(d) + 1);
     if (shown)
         fgm_compile_quote_define(d, shown);
