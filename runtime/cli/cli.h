@@ -34,6 +34,12 @@ int cli_finish_stdout(const char *cmd, int code);
  * written, else 0 after "PATH: error: cannot write: REASON". */
 int cli_output_ok(const char *path);
 
+/* Whether paths A and B name one file: the same inode when both exist
+ * ("x", "./x" and a link to it alike), else the same name in the same
+ * folder (the folders compared as files), so that two outputs not yet
+ * written are compared too. */
+int cli_same_file(const char *a, const char *b);
+
 /* Command-line cursor: "--name value", "--name=value" and "-j4" forms. */
 typedef struct cli_args {
     int argc;

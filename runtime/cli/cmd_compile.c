@@ -20,17 +20,14 @@ usage(void)
     return CLI_EUSAGE;
 }
 
-/* Whether paths A and B name one file: the same text, or one existing
- * file reached two ways (./x.c and x.c, a link). */
+/* Whether output PATH would replace the model file MODEL (a spec such
+ * as sudoku:3 names no file). */
 static int
-same_file(const char *a, const char *b)
+names_model(const char *path, const char *model)
 {
-    struct stat sa, sb;
+    struct stat st;
 
-    if (strcmp(a, b) == 0)
-        return 1;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev
-           && sa.st_ino == sb.st_ino;
+    return stat(model, &st) == 0 && cli_same_file(path, model);
 }
 
 int
@@ -109,7 +106,13 @@ cmd_compile(cli_args *a)
                         "the other", out ? "-o" : "--emit-c");
     if (!out_dir)
         out_dir = "generated";
-    if (out && emit_c && same_file(out, emit_c))
+    if (out && names_model(out, model))
+        return cli_fail(CLI_EUSAGE, "compile: -o '%s' names the model "
+                        "file", out);
+    if (emit_c && names_model(emit_c, model))
+        return cli_fail(CLI_EUSAGE, "compile: --emit-c '%s' names the "
+                        "model file", emit_c);
+    if (out && emit_c && cli_same_file(out, emit_c))
         /* The plugin would be renamed over the C just written. */
         return cli_fail(CLI_EUSAGE, "compile: -o and --emit-c name the "
                         "same file '%s'", out);

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "cli.h"
 
@@ -81,6 +82,43 @@ int
 cli_output_ok(const char *path)
 {
     return fgm_write_atomic_check(path, cli_diag, NULL) == FGM_OK;
+}
+
+/* Stats the folder PATH is in into *ST; returns PATH's last name, or
+ * NULL when the folder cannot be stat'ed (or memory runs out). */
+static const char *
+folder_stat(const char *path, struct stat *st)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir;
+    int ok;
+
+    if (!slash)
+        return stat(".", st) == 0 ? path : NULL;
+    /* "/x": the folder is the root. */
+    dir = slash == path ? strdup("/") : strndup(path, (size_t)(slash - path));
+    ok = dir && stat(dir, st) == 0;
+    free(dir);
+    return ok ? slash + 1 : NULL;
+}
+
+int
+cli_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    const char *na, *nb;
+    int has_a = stat(a, &sa) == 0, has_b = stat(b, &sb) == 0;
+
+    if (strcmp(a, b) == 0)
+        return 1;
+    if (has_a && has_b)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    if (has_a || has_b)
+        return 0;       /* one file there, the other not: two names */
+    na = folder_stat(a, &sa);
+    nb = folder_stat(b, &sb);
+    return na && nb && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino
+           && strcmp(na, nb) == 0;
 }
 
 int

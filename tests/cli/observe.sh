@@ -281,6 +281,17 @@ expect_exit 2 "-o and --emit-c one file" -- "$FGM" compile models/dice.fgm -o "$
 expect_err "compile: -o and --emit-c name the same file" "-o and --emit-c one file"
 expect_exit 2 "-o and --emit-c one file, two paths" -- "$FGM" compile models/dice.fgm -o "$TMP/same.c" --emit-c "$TMP/../$(basename "$TMP")/same.c"
 [ "$(cat "$TMP/same.c")" = keep ] || fail "-o and --emit-c one file: the file was written"
+# Two new files reached two ways (./x and x): refused too.
+expect_exit 2 "-o and --emit-c one new file, two paths" -- "$FGM" compile models/dice.fgm -o "$TMP/new.c" --emit-c "$TMP/./new.c"
+[ ! -e "$TMP/new.c" ] || fail "-o and --emit-c one new file: the file was written"
+# An output naming the model itself: refused, the model kept (it was
+# replaced by the C or the plugin, exit 0).
+cp models/dice.fgm "$TMP/self.fgm"
+for opt in -o --emit-c; do
+    expect_exit 2 "compile $opt the model" -- "$FGM" compile "$TMP/self.fgm" $opt "$TMP/./self.fgm"
+    expect_err "compile: $opt '$TMP/./self.fgm' names the model file" "compile $opt the model"
+    cmp -s models/dice.fgm "$TMP/self.fgm" || fail "compile $opt the model: the model was written"
+done
 
 # A device node of our own (root only, on a file system that allows
 # devices), so that a regression replaces it and not the machine's
