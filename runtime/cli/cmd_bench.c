@@ -78,6 +78,22 @@ bench_model_for(void *ctx, const char *corpus, int n, int box, int exact,
     return FGM_OK;
 }
 
+/* The grid of --model, so that its corpora are read as `fgm solve
+ * --model` reads them: a Latin square of side 7 has 49 cells a line and
+ * no boxes to check. */
+static int
+model_grid(bench_model *bm, fgm_bench_opts *o)
+{
+    int code = CLI_OK;
+    fgm_ir *ir = cli_model_open("bench", bm->spec, bm->defs, bm->ndefs,
+                                &o->grid_n, &o->grid_box, &code);
+
+    if (!ir)
+        return code;
+    fgm_ir_free(ir);
+    return o->grid_n ? CLI_OK : cli_no_grid("bench: ", bm->spec);
+}
+
 static int
 usage(void)
 {
@@ -268,7 +284,8 @@ repeated(const char *const *list, int n)
  * checked before a run of minutes rather than after it.  Returns CLI_OK,
  * or an exit code after saying why. */
 static int
-check_reports(const char *csv, const char *detail, const char *svg)
+check_reports(const char *csv, const char *detail, const char *svg,
+              const char *const *corpora, int ncorpora)
 {
     const char *const reports[] = { csv, detail, svg };
     int i, j, n = (int)CLI_COUNTOF(reports);
@@ -286,10 +303,16 @@ check_reports(const char *csv, const char *detail, const char *svg)
     for (i = 1; i < n; i++)
         for (j = 0; j < i; j++)
             if (reports[i] && reports[j]
-                && strcmp(reports[i], reports[j]) == 0)
+                && cli_same_file(reports[i], reports[j]))
                 /* The last write would be all that is left. */
                 return cli_fail(CLI_EUSAGE, "bench: --csv, --detail and "
                                 "--svg name the same file");
+    for (i = 0; i < n; i++)
+        for (j = 0; j < ncorpora; j++)
+            if (reports[i] && cli_same_file(reports[i], corpora[j]))
+                /* The report would replace the puzzles it came from. */
+                return cli_fail(CLI_EUSAGE, "bench: report '%s' names the "
+                                "corpus '%s'", reports[i], corpora[j]);
     return CLI_OK;
 }
 
@@ -537,7 +560,9 @@ cmd_bench(cli_args *a)
                         "twice", val);
         goto out;
     }
-    if ((code = check_reports(csv, detail, svg)) != CLI_OK)
+    if ((code = check_reports(csv, detail, svg, corpora, ncorpora)) != CLI_OK)
+        goto out;
+    if (bm.spec && (code = model_grid(&bm, &o)) != CLI_OK)
         goto out;
     o.solvers = solvers;
     o.corpora = corpora;

@@ -264,6 +264,15 @@ for out in "$TMP" "$TMP/none/r.csv" "$TMP/plain/r.csv" $procs; do
 done
 expect_exit 2 "bench: two reports, one file" -- "$FGM" bench --solvers dlx --csv "$TMP/r" --svg "$TMP/r" "$TMP/one.txt"
 expect_err "bench: --csv, --detail and --svg name the same file" "bench: two reports, one file"
+expect_exit 2 "bench: two reports, one new file, two paths" -- "$FGM" bench --solvers dlx --csv "$TMP/r2" --detail "$TMP/./r2" "$TMP/one.txt"
+expect_err "bench: --csv, --detail and --svg name the same file" "bench: two reports, one new file, two paths"
+# A report naming a corpus would replace the puzzles (exit 0).
+cp "$TMP/one.txt" "$TMP/keep.txt"
+for opt in --csv --detail --svg; do
+    expect_exit 2 "bench: $opt names a corpus" -- "$FGM" bench --solvers dlx $opt "$TMP/./keep.txt" "$TMP/keep.txt"
+    expect_err "bench: report '$TMP/./keep.txt' names the corpus '$TMP/keep.txt'" "bench: $opt names a corpus"
+    cmp -s "$TMP/one.txt" "$TMP/keep.txt" || fail "bench: $opt names a corpus: the corpus was written"
+done
 expect_exit 0 "bench --csv /dev/stdout" -- "$FGM" bench --solvers dlx --csv /dev/stdout "$TMP/one.txt"
 expect_out "^corpus,solver,status" "bench --csv /dev/stdout"
 expect_exit 0 "generate -o /dev/stdout" -- "$FGM" generate --box 2 -o /dev/stdout
