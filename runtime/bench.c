@@ -274,7 +274,8 @@ corpus_load(corpus *cp, const char *path, const fgm_bench_opts *o)
     fgm_puzzle p;
     fgm_status st;
 
-    r = fgm_puzzle_reader_open(path, 0, 0, o->diag, o->diag_ctx);
+    r = fgm_puzzle_reader_open(path, o->grid_n, o->grid_box, o->diag,
+                               o->diag_ctx);
     if (!r)
         return FGM_EIO;
     while ((st = fgm_puzzle_read(r, &p)) == FGM_OK)
@@ -319,16 +320,12 @@ fatal(fgm_status st)
     return st != FGM_OK && st != FGM_EUNSOLVED && st != FGM_ETIMEOUT;
 }
 
-/* Whether RES is a timeout under O's protocol: the solver said so, or
- * ended past the limit.  Solvers poll their deadline every few hundred
- * steps, so one may end, even solved, past it; the protocol counts that
- * run a timeout too, out of the medians (dlx with a 0.001 ms timeout
- * "solved" 9/11 at a median of 0.016 ms). */
+/* Whether RES is a timeout: the runner says so of a run that ended past
+ * the limit too (fgm_runner_solve). */
 static int
-past_timeout(const fgm_bench_opts *o, const fgm_solve_result *res)
+past_timeout(const fgm_solve_result *res)
 {
-    return res->status == FGM_ETIMEOUT
-           || (o->timeout_ms > 0 && res->ms > o->timeout_ms);
+    return res->status == FGM_ETIMEOUT;
 }
 
 /* Runs puzzle I of CLUES (NVARS values per puzzle): the first run, then
@@ -349,7 +346,7 @@ run_puzzle(runstate *rs, fgm_runner *r, const int *clues, int nvars, int i,
     fgm_runner_solve(r, given, seed, o->timeout_ms, sol, &res);
     if (fatal(res.status))
         return res.status;
-    s->timed_out = past_timeout(o, &res);
+    s->timed_out = past_timeout(&res);
     s->solved = res.solved && !s->timed_out;
     s->ms = res.ms;
     s->nodes = res.stats.nodes;
@@ -362,7 +359,7 @@ run_puzzle(runstate *rs, fgm_runner *r, const int *clues, int nvars, int i,
         fgm_runner_solve(r, given, seed, o->timeout_ms, sol, &again);
         if (fatal(again.status))
             return again.status;
-        if (!past_timeout(o, &again))   /* a lost repeat is dropped */
+        if (!past_timeout(&again))   /* a lost repeat is dropped */
             times[k++] = again.ms;
     }
     gsl_sort(times, 1, k);

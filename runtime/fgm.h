@@ -839,6 +839,10 @@ typedef struct fgm_bench_opts {
     unsigned long seed;          /* a puzzle's runs are seeded with its
                                   * index plus this (default 0), as
                                   * fgm solve --seed */
+    int grid_n, grid_box;        /* the corpora's grid as
+                                  * fgm_puzzle_reader_open takes it (a
+                                  * Latin square of side 7: 7, 0); 0, 0
+                                  * (default): Sudoku, its size guessed */
 } fgm_bench_opts;
 
 /* Sets the defaults above; the lists are left empty.  O NULL: nothing. */

@@ -27,8 +27,9 @@ FGM_INTERNAL void fgm_runner_free(fgm_runner *r);
 /* Solves with clues GIVEN (nvars, -1 = unknown), RNG seeded with SEED, a
  * cooperative deadline of TIMEOUT_MS (<= 0: none).  SOLUTION (nvars value
  * indices, -1 first) receives what the solver wrote; res->solved is set
- * when it verifies (an unverified FGM_OK becomes FGM_EUNSOLVED).  Returns
- * res->status. */
+ * when it verifies (an unverified FGM_OK becomes FGM_EUNSOLVED).  A run
+ * that ends past the deadline is FGM_ETIMEOUT, not solved, whatever the
+ * solver returned.  Returns res->status. */
 FGM_INTERNAL fgm_status fgm_runner_solve(fgm_runner *r, const int *given,
                                          unsigned long seed,
                                          double timeout_ms, int *solution,

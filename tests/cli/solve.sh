@@ -29,10 +29,11 @@ head -1 "$TMP/out" | grep -qx 'index,solver,backend,solved,valid,ms,nodes,infere
     fail "CSV header"
 [ "$(awk -F, 'NR>1 && $4==1 && $5==1' "$TMP/out" | wc -l)" = 3 ] || fail "CSV rows solved+valid"
 
-# Unsolved puzzles come back unchanged: a timeout of 0.001 ms on the hard grid.
-expect_exit 0 "timeout" -- "$FGM" solve --solver backtrack --timeout-ms 0.001 puzzles/seed003.txt
+# Unsolved puzzles come back unchanged: a timeout of 2 ms on the hard grid
+# (backtrack: 0.09 and 0.003 ms on the other two, 22 ms on it).
+expect_exit 0 "timeout" -- "$FGM" solve --solver backtrack --timeout-ms 2 puzzles/seed003.txt
 expect_err "timeouts=[1-9]" "timeout counted"
-expect_err "median_ms=[0-9.]+ mean_ms=[0-9.]+ timeouts=2 " "the puzzle solved in time is timed"
+expect_err "solved=2/3 median_ms=[0-9.]+ mean_ms=[0-9.]+ timeouts=1 " "the puzzles solved in time are timed"
 grep -v '^#' puzzles/seed003.txt | sed -n 3p > "$TMP/hard"
 grep -qxFf "$TMP/hard" "$TMP/out" || fail "timed-out puzzle printed unchanged"
 # Every puzzle timed out: no time to give (0 would read as instant).
@@ -111,4 +112,9 @@ expect_err "wide.fgm: its 4x4 grid's cells take 5 values; a puzzle's take 4" "gr
 # "solved" every puzzle, its times far past the limit in the medians).
 expect_exit 0 "bench, runs past the timeout" -- "$FGM" bench --solvers dlx --timeout-ms 0.000001 puzzles/seed003.txt
 expect_out "seed003.txt +dlx +0/3 +3 " "bench, runs past the timeout"
+# and so does solve, on the same rule (it said solved=3/3 timeouts=0,
+# the medians far past the limit).
+expect_exit 0 "solve, runs past the timeout" -- "$FGM" solve --solver dlx --timeout-ms 0.000001 --csv puzzles/seed003.txt
+expect_err "solved=0/3 median_ms=nan mean_ms=nan timeouts=3 " "solve, runs past the timeout"
+[ "$(awk -F, 'NR>1{print $4 $14}' "$TMP/out" | sort -u)" = 01 ] || fail "solve, runs past the timeout: rows unsolved, timeout=1"
 finish

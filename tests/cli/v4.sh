@@ -123,12 +123,23 @@ if [ -r "$H" ]; then
 fi
 expect_exit 2 "bench --seed -1" -- "$FGM" bench --seed -1 $P
 expect_err "bench: --seed" "bench --seed out of range"
+# A Latin square of side 7 (49 symbols a line; repeats within 3x3 boxes
+# of a side-9 one): read as solve --model reads it (bench guessed a
+# Sudoku and refused both).
+printf '%s\n' 1234567234567134567124567123567123467123457123456 >"$TMP/latin7.txt"
+printf '%s\n' 123456789234567891345678912456789123567891234678912345789123456891234567912345678 \
+    | sed 's/[2468]/./g' >"$TMP/latin9.txt"
+for m in 7 9; do
+    expect_exit 0 "bench --model latin:$m" -- "$FGM" bench --model latin:$m --solvers dlx,mac "$TMP/latin$m.txt"
+    expect_out "latin$m.txt +mac +1/1 " "bench --model latin:$m"
+done
 expect_exit 2 "bench -D without --model" -- "$FGM" bench -D B=2 $P
 expect_err "bench: -D B=2: -D sets a const of the --model" "bench -D"
 expect_exit 2 "solve -D without --model" -- "$FGM" solve -D B=2 $P
 expect_err "solve: -D B=2: -D sets a const of the --model" "solve -D"
 expect_exit 1 "bench: model of another size" -- "$FGM" bench --model sudoku:2 $P
-expect_err "seed000.txt: puzzles of 9x9 cells, but model sudoku:2 has a 4x4 grid" \
+# The corpus is read for the model's grid, as solve reads it.
+expect_err "seed000.txt:6: error: line has 81 symbols; expected 16 \(one 4x4 puzzle\)" \
     "bench --model of another size"
 # A usage error is still reported as one (exit 2), as solve does, though
 # the model misses the corpus.
@@ -145,14 +156,14 @@ fgm_abs=$(cd "$(dirname "$FGM")" && pwd)/$(basename "$FGM")
     "$OLDPWD/puzzles/generated_16x16.txt" >out 2>err)
 rc=$?
 [ $rc = 1 ] || fail "bench: a model missing the second corpus: exit $rc"
-grep -q "generated_16x16.txt: puzzles of 16x16 cells, but model m.fgm has a 9x9 grid" \
+grep -q "generated_16x16.txt:2: error: line has 256 symbols; expected 81" \
     "$TMP/late/err" || fail "bench --model misfit: $(head -c 300 "$TMP/late/err")"
 [ -e "$TMP/late/generated" ] && fail "bench ran the first corpus before refusing the model"
 # The same with the later corpus read from a pipe.
 (cd "$TMP/late" && cat "$OLDPWD/puzzles/generated_16x16.txt" |
     "$fgm_abs" bench --model m.fgm --solvers ep-robust@compiled \
     "$OLDPWD/$P" /dev/stdin >out 2>err)
-grep -q "/dev/stdin: puzzles of 16x16 cells, but model m.fgm has a 9x9 grid" \
+grep -q "/dev/stdin:2: error: line has 256 symbols; expected 81" \
     "$TMP/late/err" || fail "bench --model misfit, pipe: $(head -c 300 "$TMP/late/err")"
 [ -e "$TMP/late/generated" ] && fail "bench ran a corpus before refusing the model for a pipe"
 # ... but standard input is left whole for the bench to read.
