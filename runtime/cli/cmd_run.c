@@ -482,6 +482,12 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         snprintf(text, sizeof text, "%s (dancing links), solutions=%ld%s",
                  what, count, incomplete ? " (incomplete: cap or timeout "
                                            "reached)" : "");
+        if (st == FGM_OK && count == 0) {
+            /* The search ended, with nothing to stop it early. */
+            free(m);
+            return cli_fail(CLI_EINPUT, "run: observation %ld has no "
+                            "consistent assignment", k);
+        }
         if (max && count > 0)
             fractions_to_max(ir, m, stride);
     } else {

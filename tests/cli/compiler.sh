@@ -161,6 +161,11 @@ echo 'evidence y = [1, 0, 0]' >>"$TMP/clash.fgm"
 echo 'evidence y = [0, 1, 0]' >>"$TMP/fine.fgm"
 expect_exit 1 "exact, contradiction" -- "$FGM" run "$TMP/clash.fgm" --backend exact
 expect_err "no consistent assignment" "exact refuses a contradiction"
+# The same through Dancing Links (an exact-cover model): a clue pair that
+# leaves a cell no value is no cap or deadline reached.
+echo '12....3...4.....' >"$TMP/contra4.txt"
+expect_exit 1 "exact (dlx), contradiction" -- "$FGM" run sudoku:2 --backend exact --observe "$TMP/contra4.txt"
+expect_err "observation 0 has no consistent assignment" "exact (dlx) refuses a contradiction"
 for a in ep bp-sum bp-max; do
     expect_exit 0 "$a, contradiction" -- "$FGM" run "$TMP/clash.fgm" --backend interpreted --algo $a
     expect_err "warning: observation 0: the run left x no value the factors allow" "$a warns of a contradiction"
