@@ -50,6 +50,8 @@ typedef struct grid {
     long first_line;
     char empty;
     unsigned char cells[FGM_PUZZLE_MAXCELLS];
+    long line[FGM_PUZZLE_MAXCELLS];     /* where each cell was read: */
+    int col[FGM_PUZZLE_MAXCELLS];       /* line and 1-based column */
 } grid;
 
 char
@@ -127,12 +129,39 @@ report(const fgm_puzzle_reader *r, long line, const char *fmt, ...)
     fgm_diagf(r->diag, r->ctx, "%s:%ld: error: %s", r->name, line, msg);
 }
 
-/* Appends the symbols of ROW (g->n of them, parsed) to G as row g->rows. */
+/* ERR at cell I of grid G: its line and column. */
+static void report_cell(const fgm_puzzle_reader *r, const struct grid *g,
+                        int i, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
 static void
-put_row(grid *g, const unsigned char *row)
+report_cell(const fgm_puzzle_reader *r, const grid *g, int i,
+            const char *fmt, ...)
 {
-    memcpy(g->cells + g->rows * g->n, row, (size_t)g->n);
-    g->rows++;
+    char msg[768];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fgm_diagf(r->diag, r->ctx, "%s:%ld:%d: error: %s", r->name, g->line[i],
+              g->col[i], msg);
+}
+
+/* Appends the K parsed symbols VALS, read at columns COLS of the
+ * current line, to G's cells (a row, or the whole puzzle). */
+static void
+put_cells(grid *g, const fgm_puzzle_reader *r, const unsigned char *vals,
+          const int *cols, int k)
+{
+    int i, at = g->rows * g->n;
+
+    memcpy(g->cells + at, vals, (size_t)k);
+    for (i = 0; i < k; i++) {
+        g->line[at + i] = r->line;
+        g->col[at + i] = cols[i];
+    }
+    g->rows += k / g->n;
 }
 
 /* Parses symbol string S (no spaces) into VALS; reports bad symbols with
@@ -289,15 +318,17 @@ check_clues(const fgm_puzzle_reader *r, const grid *g, int box)
             if (rowm[i] & bit) {
                 for (k = 0; c[i * n + k] != v; k++)
                     ;
-                ERR(r, g->first_line, "clue %c repeated in row %d (columns "
-                    "%d and %d)", fgm_puzzle_symbol(v), i + 1, k + 1, j + 1);
+                report_cell(r, g, i * n + j, "clue %c repeated in row %d "
+                            "(columns %d and %d)", fgm_puzzle_symbol(v),
+                            i + 1, k + 1, j + 1);
                 return 0;
             }
             if (colm[j] & bit) {
                 for (k = 0; c[k * n + j] != v; k++)
                     ;
-                ERR(r, g->first_line, "clue %c repeated in column %d (rows "
-                    "%d and %d)", fgm_puzzle_symbol(v), j + 1, k + 1, i + 1);
+                report_cell(r, g, i * n + j, "clue %c repeated in column "
+                            "%d (rows %d and %d)", fgm_puzzle_symbol(v),
+                            j + 1, k + 1, i + 1);
                 return 0;
             }
             if (box && (boxm[b] & bit)) {
@@ -305,9 +336,9 @@ check_clues(const fgm_puzzle_reader *r, const grid *g, int box)
 
                 for (k = 0; c[(bi + k / box) * n + bj + k % box] != v; k++)
                     ;
-                ERR(r, g->first_line, "clue %c repeated in box %d (rows %d "
-                    "and %d)", fgm_puzzle_symbol(v), b + 1, bi + k / box + 1,
-                    i + 1);
+                report_cell(r, g, i * n + j, "clue %c repeated in box %d "
+                            "(rows %d and %d)", fgm_puzzle_symbol(v), b + 1,
+                            bi + k / box + 1, i + 1);
                 return 0;
             }
             rowm[i] |= bit;
@@ -416,8 +447,7 @@ feed(fgm_puzzle_reader *r, grid *g, const char *line, int indent, int *done)
         g->first_line = r->line;
         if (!parse_symbols(r, sym, cols, k, n, vals, &g->empty))
             return FGM_EPARSE;
-        memcpy(g->cells, vals, (size_t)k);
-        g->rows = n;
+        put_cells(g, r, vals, cols, k);
         *done = 1;
         return FGM_OK;
     }
@@ -449,7 +479,7 @@ feed(fgm_puzzle_reader *r, grid *g, const char *line, int indent, int *done)
     }
     if (!parse_symbols(r, sym, cols, k, g->n, vals, &g->empty))
         return FGM_EPARSE;
-    put_row(g, vals);
+    put_cells(g, r, vals, cols, k);
     *done = g->rows == g->n;
     return FGM_OK;
 }

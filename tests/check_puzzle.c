@@ -245,7 +245,7 @@ START_TEST(test_repeated_clues)
     strcpy(line, EASY);
     line[0] = '3';      /* row 1 already has a 3 in column 3 */
     ck_assert_int_eq(parse(line, &p), FGM_EINVAL);
-    ck_assert_msg(strstr(last_msg, "t.txt:1: error: clue 3 repeated in row 1") != NULL,
+    ck_assert_msg(strstr(last_msg, "t.txt:1:3: error: clue 3 repeated in row 1 (columns 1 and 3)") != NULL,
                   "got: %s", last_msg);
     strcpy(line, EASY);
     line[9 * 8] = '9';  /* column 1 has 9 in row 2 */

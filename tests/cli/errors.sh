@@ -152,7 +152,11 @@ bad_puzzle utf8 "a UTF-8 letter" "1:81: error: bad byte 0xc3 in a puzzle" '%s\30
 bad_puzzle indent "indented grid, bad symbol" "2:11: error: bad symbol 'Z'" '    1 . | . .\n    . . | Z .\n    ----+----\n    . . | . .\n    . . | . .\n'
 bad_puzzle indent1 "indented line, bad symbol" "1:84: error: bad symbol 'Z'" '   %sZ\n' "${E:0:80}"
 
-bad_puzzle dup "repeated clue" "1: error: clue 3 repeated in row 1" '3%s\n' "${E:1}"
+bad_puzzle dup "repeated clue" "1:3: error: clue 3 repeated in row 1 \\(columns 1 and 3\\)" '3%s\n' "${E:1}"
+# In a grid of several lines, the line and column of the second clue (the
+# grid's first line was named, with no column).
+bad_puzzle dupgrid "repeated clue, boxed grid" "6:2: error: clue 2 repeated in column 2 \\(rows 1 and 4\\)" '# 4x4\n.2 | ..\n.. | ..\n---+---\n.. | ..\n.2 | ..\n'
+
 bad_puzzle short "truncated grid" "2: error: grid ends after 2 of 4 rows" '12..\n....\n'
 
 head -c 300 /dev/urandom > "$TMP/bin.txt"
