@@ -625,7 +625,7 @@ read_line(fgm_puzzle_reader *r)
     int c;
 
     while ((c = getc_unlocked(r->f)) != EOF) {
-        if (len == MAX_LINE)
+        if (len == MAX_LINE && c != '\n')     /* its newline fits */
             return -2;
         if (len + 2 > r->cap) {
             size_t cap = r->cap ? 2 * r->cap : 256;

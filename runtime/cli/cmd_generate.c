@@ -91,8 +91,10 @@ cmd_generate(cli_args *a)
             return usage();
         }
     }
-    if (!box)
+    if (!box) {
+        cli_missing(a, "box side (--box B)");
         return usage();
+    }
     if (out && strcmp(out, "-") == 0)
         out = NULL;     /* standard output, as without -o */
     if (min_clues > box * box * box * box)

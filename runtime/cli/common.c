@@ -205,10 +205,16 @@ cli_parse_double(const char *cmd, const char *name, const char *s, double lo,
 
     errno = 0;
     v = strtod(s, &end);
-    /* Underflow (1e-400) is the nearest double, 0 or subnormal: a
-     * number, not an error; overflow is not. */
-    if (errno == ERANGE && fabs(v) <= DBL_MIN)
+    /* Underflow (1e-400) is a number, not an error; overflow is not.
+     * One that rounds to 0 becomes the smallest double of its sign, so
+     * that it keeps its side of 0: --timeout-ms 1e-400 is a deadline
+     * already passed, not 0, "no timeout". */
+    if (errno == ERANGE && fabs(v) <= DBL_MIN) {
         errno = 0;
+        if (v == 0.0)
+            v = s[strspn(s, " \t\n\v\f\r")] == '-' ? -DBL_TRUE_MIN
+                                                   : DBL_TRUE_MIN;
+    }
     if (errno || end == s || *end || !(v >= lo)) {
         cli_fail(CLI_EUSAGE, "%s: %s wants a number >= %g, not '%s'", cmd,
                  name, lo, s);

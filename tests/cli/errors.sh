@@ -27,6 +27,13 @@ expect_err "nul.txt:1:3: error: NUL byte in input" "a NUL byte"
 head -c 70000 /dev/zero | tr '\0' 1 > "$TMP/long.txt"
 expect_exit 1 "a 70000-byte line" -- "$FGM" solve "$TMP/long.txt"
 expect_err "long.txt:1: error: line longer than 65536 bytes" "a 70000-byte line"
+# A line of exactly 65536 bytes, its newline after them, is read (it was
+# refused as longer): blanks, then a puzzle.
+{ head -c 65455 /dev/zero | tr '\0' ' '; printf '%s\n' "$E"; } > "$TMP/edge.txt"
+expect_exit 0 "a 65536-byte line" -- "$FGM" solve "$TMP/edge.txt"
+{ head -c 65456 /dev/zero | tr '\0' ' '; printf '%s\n' "$E"; } > "$TMP/edge1.txt"
+expect_exit 1 "a 65537-byte line" -- "$FGM" solve "$TMP/edge1.txt"
+expect_err "edge1.txt:1: error: line longer than 65536 bytes" "a 65537-byte line"
 
 # `fgm CMD --help`: the command's usage on stdout, exit 0.
 for c in solve bench compile run generate dump graph; do
@@ -376,6 +383,9 @@ expect_err "^fgm: compile: -o wants a file name, not an empty one$" "compile -o 
 expect_exit 2 "compile -o=" -- "$FGM" compile models/dice.fgm -o=
 expect_err "^fgm: compile: -o wants a file name, not an empty one$" "compile -o="
 expect_exit 2 "generate -o ''" -- "$FGM" generate --box 2 -o ''
+# Options without --box: what is missing is said (the usage alone was).
+expect_exit 2 "generate without --box" -- "$FGM" generate --count 2
+expect_err "^fgm: generate: no box side \(--box B\)$" "generate without --box"
 expect_err "^fgm: generate: -o wants a file name, not an empty one$" "generate -o ''"
 # So do an empty --emit-c, --observe ('-' is standard input there, '' is
 # nothing) and bench's --csv, --detail and --svg: each failed at its open
@@ -458,8 +468,13 @@ bad_run "^fgm: run: --damping wants a number >= 0, not '-0\.5'$" --damping -0.5
 bad_run "^fgm: run: --damping wants 0 <= d < 1, not '1'$" --damping 1
 bad_run "^fgm: run: --tolerance wants a number >= 0, not '-1'$" --tolerance -1
 bad_run "^fgm: run: --damping wants a number >= 0, not '1e400'$" --damping 1e400
-# Underflow is a number (the nearest double, 0): it said ">= 0, not '1e-400'".
+# Underflow is a number: it said ">= 0, not '1e-400'".  One that rounds to
+# 0 keeps its sign, as the smallest double: --timeout-ms 1e-400 is a
+# deadline, every puzzle timed out (it was 0, no timeout, all solved).
 expect_exit 0 "run --damping 1e-400" -- "$FGM" run models/chain.fgm --backend interpreted --damping 1e-400
+expect_exit 0 "solve --timeout-ms 1e-400" -- "$FGM" solve --timeout-ms 1e-400 puzzles/seed003.txt
+expect_err "solved=0/3 .*timeouts=3 " "solve --timeout-ms 1e-400"
+bad_run "^fgm: run: --tolerance wants a number >= 0, not '-1e-400'$" --tolerance -1e-400
 bad_run "^fgm: run: --cap wants an integer in 1\.\.1000000000000, not '0'$" --backend exact --cap 0
 bad_run "^fgm: run: --timeout-ms wants a number >= 0, not 'soon'$" --timeout-ms soon
 bad_run "^fgm: run: unknown format 'xml' \(text, csv, json\)$" --format xml
