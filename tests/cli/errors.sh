@@ -383,10 +383,10 @@ expect_err "^fgm: compile: -o wants a file name, not an empty one$" "compile -o 
 expect_exit 2 "compile -o=" -- "$FGM" compile models/dice.fgm -o=
 expect_err "^fgm: compile: -o wants a file name, not an empty one$" "compile -o="
 expect_exit 2 "generate -o ''" -- "$FGM" generate --box 2 -o ''
+expect_err "^fgm: generate: -o wants a file name, not an empty one$" "generate -o ''"
 # Options without --box: what is missing is said (the usage alone was).
 expect_exit 2 "generate without --box" -- "$FGM" generate --count 2
 expect_err "^fgm: generate: no box side \(--box B\)$" "generate without --box"
-expect_err "^fgm: generate: -o wants a file name, not an empty one$" "generate -o ''"
 # So do an empty --emit-c, --observe ('-' is standard input there, '' is
 # nothing) and bench's --csv, --detail and --svg: each failed at its open
 # or write with exit 1 and ": error: cannot write: No such file or
