@@ -201,6 +201,7 @@ cmd_solve(cli_args *a)
     int count = 0, cap_set = 0;
     double timeout = 0;
     int r, code, n = 0, box = 0, engine;
+    fgm_puzzle first;
     fgm_puzzle_reader *rd;
     fgm_ir *ir = NULL;
     fgm_csp *csp;
@@ -369,16 +370,17 @@ cmd_solve(cli_args *a)
         fgm_ir_free(ir);
         return CLI_EINPUT;
     }
+    /* The first puzzle read before any model is prepared: a malformed
+     * input is said before a plugin is built for it.  Without --model,
+     * the default model is the Sudoku of its size; the reader then holds
+     * every later puzzle to that size. */
+    st = fgm_puzzle_peek(rd, &first);
+    if (st != FGM_OK) {
+        fgm_puzzle_reader_close(rd);
+        fgm_ir_free(ir);
+        return cli_exit_code(st == FGM_EIO ? FGM_EPARSE : st);
+    }
     if (!ir) {
-        /* The default model is the Sudoku of the first puzzle's size; the
-         * reader then holds every later puzzle to that size. */
-        fgm_puzzle first;
-
-        st = fgm_puzzle_peek(rd, &first);
-        if (st != FGM_OK) {
-            fgm_puzzle_reader_close(rd);
-            return cli_exit_code(st == FGM_EIO ? FGM_EPARSE : st);
-        }
         /* Probabilistic solvers run the shipped model (DESIGN.md),
          * compiled for this size into generated/ on first use; the exact
          * ones search the built-in model directly. */

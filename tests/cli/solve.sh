@@ -85,6 +85,12 @@ expect_err "comments.txt:2: error: no puzzle in the input" "no puzzle in any fil
 expect_exit 0 "three files, no compiler" -- env CC=false "$FGM" solve --solver ep-robust --out-dir "$TMP/nocc" puzzles/seed003.txt puzzles/seed003.txt puzzles/seed003.txt
 [ "$(grep -c 'interpreting' "$TMP/err")" = 1 ] || fail "three files, no compiler: the fallback said $(grep -c 'interpreting' "$TMP/err") times"
 
+# A malformed first puzzle is said before the model is prepared: no
+# plugin built for it (one was, then the error).
+expect_exit 1 "misfit input, no plugin" -- "$FGM" solve --model models/sudoku.fgm -D B=2 --solver ep-robust --out-dir "$TMP/misfit" puzzles/seed003.txt
+expect_err "seed003.txt:4: error: line has 81 symbols; expected 16" "misfit input, no plugin"
+[ -z "$(ls -A "$TMP/misfit" 2>/dev/null)" ] || fail "misfit input: a plugin was built: $(ls "$TMP/misfit")"
+
 # Latin squares through --model.
 printf '1....\n.....\n.....\n.....\n....1\n' > "$TMP/latin.txt"
 expect_exit 0 "latin" -- "$FGM" solve --model latin:5 --solver mac "$TMP/latin.txt"
