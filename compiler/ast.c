@@ -111,8 +111,10 @@ check_depth(fgmc *c, fgmc_node *n, const char *what)
     if (n->depth > FGMC_MAX_DEPTH && !c->too_deep) {
         c->too_deep = 1;
         c->nsyntax++;
-        diag_error(c, n->loc, "%s nested too deeply (more than %d levels)",
-                   what, FGMC_MAX_DEPTH);
+        diag_error(c, n->loc, "%s nested too deeply (more than %d levels%s)",
+                   what, FGMC_MAX_DEPTH, strcmp(what, "expression") == 0
+                   ? "; each operator of a chain such as 1 + 1 + 1 is one"
+                   : "");
     }
 }
 
@@ -146,7 +148,13 @@ ast_real(fgmc *c, const fgmc_loc *loc)
     if (!s)
         return n;
     n->rval = strtod(s, NULL);
-    n->too_big = !isfinite(n->rval);
+    /* Reported by sema_eval: past the largest double, or a nonzero
+     * literal below the smallest, which strtod reads as 0 (1e-400 as a
+     * weight would forbid its value). */
+    if (!isfinite(n->rval))
+        n->too_big = 1;
+    else if (n->rval == 0.0 && strcspn(s, "123456789") < strcspn(s, "eE"))
+        n->too_big = 2;
     return n;
 }
 

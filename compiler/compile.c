@@ -132,6 +132,13 @@ compile(const char *src, int len, const char *file,
 
     if (!c)
         return FGM_ENOMEM;
+    if (len >= 3 && memcmp(src, "\xEF\xBB\xBF", 3) == 0) {
+        /* A UTF-8 byte-order mark, as some editors save: skipped, and
+         * columns counted after it (it was a "non-ASCII character" on a
+         * line that showed none). */
+        src += 3;
+        len -= 3;
+    }
     c->file = file;
     c->src = src;
     c->len = len;

@@ -402,8 +402,9 @@ inst_alldiff(fgmc *c, const fgmc_stmt *s)
     a = owner(c, c->scope[0]);
     if (c->scope_len > a->card) {
         diag_error(c, refs_loc(s), "alldiff over %ld variables cannot hold: "
-                   "their domain %d..%d has only %d values", c->scope_len,
-                   a->lo, a->lo + a->card - 1, a->card);
+                   "their domain %d..%d has only %d value%s", c->scope_len,
+                   a->lo, a->lo + a->card - 1, a->card,
+                   a->card == 1 ? "" : "s");
         return 0;
     }
     return add(c, s, FGM_FACTOR_ALLDIFF, c->scope, (int)c->scope_len, NULL,

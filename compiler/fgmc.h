@@ -105,7 +105,8 @@ struct fgmc_node {
     fgmc_loc loc;           /* the whole node */
     fgmc_loc nameloc;       /* N_REF, N_BIND, N_SET, N_CALL: the name */
     int depth;              /* nesting depth (expressions, lists) */
-    int too_big;            /* N_INT, N_REAL: the literal overflows */
+    int too_big;            /* N_INT, N_REAL: the literal overflows
+                             * (N_REAL: 2 when it underflows to 0) */
     long long ival;
     double rval;
     const char *name;

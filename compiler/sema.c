@@ -170,7 +170,10 @@ sema_eval(fgmc *c, const fgmc_node *e, fgmc_num *out)
         return 1;
     case N_REAL:
         if (e->too_big) {
-            diag_error(c, e->loc, "number is too large");
+            diag_error(c, e->loc, e->too_big == 2
+                       ? "number is too small: it would be read as 0 (the "
+                         "smallest double is about 4.9e-324)"
+                       : "number is too large");
             return 0;
         }
         out->is_real = 1;

@@ -139,6 +139,7 @@ sema_infer(fgmc *c, fgmc_stmt *s)
     const char *algos[FGM_NALGOS + 1];
     char list[160];
     const fgmc_node *set;
+    unsigned seen;
     int i, algo, ok = 1;
 
     if (c->infer_stmt) {
@@ -160,6 +161,9 @@ sema_infer(fgmc *c, fgmc_stmt *s)
         c->infer.algo = (fgm_algo)algo;
         c->infer_mask |= 1u << SET_ALGO;
     }
+    /* The settings given, valid or not: a repeat after an invalid first
+     * value is a repeat too. */
+    seen = c->infer_mask;
     for (set = s->settings ? s->settings->kids : NULL; set; set = set->next) {
         for (i = 0; i < NSETTINGS; i++)
             if (strcmp(setting_names[i], set->name) == 0)
@@ -168,12 +172,14 @@ sema_infer(fgmc *c, fgmc_stmt *s)
             diag_error(c, set->nameloc, "unknown setting '%s'; valid: %s",
                        set->name, join(setting_names, list, sizeof list));
             ok = 0;
-        } else if (c->infer_mask & (1u << i)) {
+        } else if (seen & (1u << i)) {
             diag_error(c, set->nameloc, "setting '%s' is given twice",
                        set->name);
             ok = 0;
-        } else if (!apply_setting(c, set, i)) {
-            ok = 0;
+        } else {
+            seen |= 1u << i;
+            if (!apply_setting(c, set, i))
+                ok = 0;
         }
     }
     if (!ok)

@@ -680,6 +680,18 @@ static const bad_case bad_cases[] = {
       "tolerance must be >= 0, not -1" },
     { "var x in 1..2\ninfer ep(iterations = 5, iterations = 6)\n", FGM_ESEMA,
       "setting 'iterations' is given twice" },
+    /* A repeat after an invalid first value is a repeat too (it was not
+     * said). */
+    { "var x in 1..2\ninfer ep(iterations = 0, iterations = 6)\n", FGM_ESEMA,
+      "t.fgm:2:26: error: setting 'iterations' is given twice" },
+    /* A nonzero literal below the smallest double was read as 0: a weight
+     * that forbade its value, said nowhere. */
+    { "var x in 0..1\nevidence x = [1e-400, 1]\n", FGM_ESEMA,
+      "t.fgm:2:15: error: number is too small: it would be read as 0" },
+    { "prior p ~ dirichlet([2.5e-999, 1])\n", FGM_ESEMA,
+      "t.fgm:1:22: error: number is too small" },
+    { "var y[2] in 1..1\nalldiff y\n", FGM_ESEMA,
+      "their domain 1..1 has only 1 value\n" },
     { "var x in 1..2\ninfer ep\ninfer bp-sum\n", FGM_ESEMA,
       "t.fgm:3:1: error: second infer block (the first is at line 2)" },
     { "model a\nmodel b\nvar x in 1..2\n", FGM_ESEMA,
@@ -731,6 +743,60 @@ START_TEST(test_several_errors)
                  &st, &s);
     ck_assert_int_eq(st, FGM_EPARSE);
     ck_assert_int_eq(s.n, 3);
+    sink_free(&s);
+}
+END_TEST
+
+/* A UTF-8 byte-order mark starting the file is skipped, and columns are
+ * counted after it: it was "non-ASCII character" on a line that showed
+ * none.  Elsewhere it stays an error. */
+START_TEST(test_byte_order_mark)
+{
+    fgm_status st;
+    sink s;
+    fgm_ir *ir = compile("\xEF\xBB\xBFvar x in 0..1\r\nvar y in 0..1\r\n"
+                         "x != y\r\n", &st, &s);
+
+    ck_assert_int_eq(st, FGM_OK);
+    ck_assert_int_eq(fgm_ir_nvars(ir), 2);
+    fgm_ir_free(ir);
+    sink_free(&s);
+    ir = compile("\xEF\xBB\xBFvar x in 0..1\nx != z\n", &st, &s);
+    ck_assert_int_eq(st, FGM_ESEMA);
+    ck_assert_msg(strstr(s.text, "t.fgm:2:6: error: unknown array 'z'"),
+                  "got: %s", s.text);
+    sink_free(&s);
+    ir = compile("var x in 0..1\n\xEF\xBB\xBFvar y in 0..1\n", &st, &s);
+    ck_assert_int_eq(st, FGM_EPARSE);
+    ck_assert_msg(strstr(s.text, "t.fgm:2:1: error: non-ASCII"), "got: %s",
+                  s.text);
+    sink_free(&s);
+}
+END_TEST
+
+/* A chain of 257 additions is past the nesting cap, and the message says
+ * why a flat chain counts (it said "nested too deeply" alone); 255 pass. */
+START_TEST(test_chain_depth_message)
+{
+    char text[4096] = "const K = 1";
+    fgm_status st;
+    sink s;
+    fgm_ir *ir;
+    int i;
+
+    for (i = 0; i < 255; i++)
+        strcat(text, " + 1");
+    strcat(text, "\nvar x in 0..K % 4 + 1\n");
+    ir = compile(text, &st, &s);
+    ck_assert_int_eq(st, FGM_OK);
+    fgm_ir_free(ir);
+    sink_free(&s);
+    strcpy(strstr(text, "\nvar"), " + 1 + 1\nvar x in 0..1\n");
+    ir = compile(text, &st, &s);
+    ck_assert_int_eq(st, FGM_EPARSE);
+    ck_assert_msg(strstr(s.text, "nested too deeply (more than 256 levels; "
+                         "each operator of a chain such as 1 + 1 + 1 is one)"),
+                  "got: %s", s.text);
     sink_free(&s);
 }
 END_TEST
@@ -1095,6 +1161,8 @@ compiler_suite(void)
     tcase_add_test(core, test_sudoku_default_is_b3);
     tcase_add_test(core, test_latin_matches_builder);
     tcase_add_test(core, test_naive_clues);
+    tcase_add_test(core, test_byte_order_mark);
+    tcase_add_test(core, test_chain_depth_message);
     tcase_add_test(core, test_dice);
     tcase_add_test(core, test_chain);
     tcase_add_test(core, test_real_const);
