@@ -30,7 +30,7 @@ expect_exit 0 "ep-robust reuse" -- "$FGM" solve --solver ep-robust --backend com
 grep -q rebuilding "$TMP/err" && fail "an up-to-date plugin is not rebuilt"
 
 # ep-iterative, with its default 2 cells fixed a round, solves the easy
-# grids.  The seed ran its Medium grid (line 4) with NbIterationCells = 1
+# grids.  The seed ran its Medium grid (the fourth) with NbIterationCells = 1
 # and was left with 3 errors: --fix 1 reproduces that figure.
 expect_exit 0 "ep-iterative" -- "$FGM" solve --solver ep-iterative --backend interpreted --csv puzzles/seed000.txt
 expect_err "solved=2/4" "ep-iterative solves the easy grids"
