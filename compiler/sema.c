@@ -681,6 +681,15 @@ resolve_vref(fgmc *c, fgmc_node *r, int single)
             ok = 0;
         }
     }
+    if (ok && single && !one && r->nkids == 0) {
+        /* Even an array of one variable: the rule is one element, shown
+         * with a [0] per dimension (the string's last NDIMS of four). */
+        _Static_assert(FGM_IR_MAXDIMS == 4, "one [0] per dimension");
+        diag_error(c, r->loc, "'!=' compares two variables; '%s' alone is "
+                   "its whole array (write one element, such as '%s%s')",
+                   r->name, r->name, &"[0][0][0][0]"[3 * (4 - a->ndims)]);
+        return 0;
+    }
     if (ok && single && !one) {
         diag_error(c, r->loc, "'!=' compares two variables, and this is "
                    "not a single variable of '%s'", r->name);

@@ -176,13 +176,33 @@ similar(const fgmc *c, const char *name, unsigned mask)
     return best;
 }
 
+/* The declaration of NAME after LOC (statements are checked in order, so
+ * a name used before its declaration is not known yet), or NULL. */
+static const fgmc_stmt *
+declared_later(const fgmc *c, fgmc_loc loc, const char *name)
+{
+    const fgmc_stmt *s;
+
+    for (s = c->stmts; s; s = s->next)
+        if ((s->kind == S_CONST || s->kind == S_VAR || s->kind == S_PRIOR)
+            && s->loc.start > loc.start && s->name
+            && strcmp(s->name, name) == 0)
+            return s;
+    return NULL;
+}
+
 void
 sym_unknown(fgmc *c, fgmc_loc loc, const char *what, const char *name,
             unsigned mask)
 {
     const fgmc_sym *near = similar(c, name, mask);
+    const fgmc_stmt *later = declared_later(c, loc, name);
 
-    if (near)
+    if (later)
+        diag_error(c, loc, "%s '%s' (declared later, at line %d; declare "
+                   "it before its use)", what, name,
+                   diag_line(c, later->loc.start));
+    else if (near)
         diag_error(c, loc, "%s '%s'; did you mean '%s'?", what, name,
                    near->name);
     else

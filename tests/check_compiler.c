@@ -613,6 +613,15 @@ static const bad_case bad_cases[] = {
       "alldiff over 4 variables cannot hold" },
     { "var x[3] in 1..3\nx[*] != x[0]\n", FGM_ESEMA,
       "'!=' compares two variables, and this is not a single variable" },
+    /* A whole array, even of one variable: the message says to subscript
+     * it (it said "not a single variable" of an array that held one). */
+    { "var x in 0..1\nvar y[1] in 0..1\nx != y\n", FGM_ESEMA,
+      "t.fgm:3:6: error: '!=' compares two variables; 'y' alone is its "
+      "whole array (write one element, such as 'y[0]')" },
+    /* A name used before its declaration says where it is declared. */
+    { "x[0] != x[1]\nvar x[2] in 0..1\n", FGM_ESEMA,
+      "t.fgm:1:1: error: unknown array 'x' (declared later, at line 2; "
+      "declare it before its use)" },
     /* priors */
     { "prior p ~ dirichlet([1, -2, 1])\n", FGM_ESEMA,
       "t.fgm:1:25: error: Dirichlet alpha must be > 0, not -2" },
