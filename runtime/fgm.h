@@ -612,7 +612,10 @@ typedef struct fgm_solve_result {
 
 /* Solves puzzle P with SOLVER on CSP, a grid model whose grid has P's
  * side (fgm_ir_grid).  OPTS may be NULL.  SEED seeds the solver's random
- * numbers; TIMEOUT_MS <= 0: no deadline.  On a verified solution writes
+ * numbers; TIMEOUT_MS <= 0: no deadline (a run that ends past it is
+ * FGM_ETIMEOUT, not solved, whatever the solver found: solvers poll the
+ * deadline, so one may overrun it; fgm bench's protocol counts that a
+ * timeout).  On a verified solution writes
  * it to *ANSWER (nullable).  *RES (nullable) receives the outcome.
  * Returns FGM_OK (solved), FGM_EUNSOLVED, FGM_ETIMEOUT, FGM_EINVAL (a NULL
  * argument or a puzzle of another size), FGM_EUNSUPPORTED (the solver
