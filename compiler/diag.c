@@ -393,7 +393,7 @@ diag_hint(fgmc *c, const char *close, int open, int line, int likely)
 {
     char *list, *t;
     size_t keep, size;
-    int comma;
+    int comma, named;
 
     if (!c->pending)
         return;
@@ -401,6 +401,7 @@ diag_hint(fgmc *c, const char *close, int open, int line, int likely)
     if (list ? !strstr(list, close) : !likely)
         return;
     comma = list && strstr(list, "','");
+    named = list && strstr(list, " name");
     keep = list ? (size_t)(list - c->pending) : strlen(c->pending);
     size = keep + 80;
     t = malloc(size);
@@ -409,8 +410,11 @@ diag_hint(fgmc *c, const char *close, int open, int line, int likely)
         return;
     }
     memcpy(t, c->pending, keep);
-    snprintf(t + keep, size - keep, ", expected %s%s (to close '%c' at line "
-             "%d)", comma ? "',' or " : "", close, open, line);
+    /* A name the list allows stays in it: 'infer ep(3 = 4)' wants a
+     * setting's name as much as the ')'. */
+    snprintf(t + keep, size - keep, ", expected %s%s%s (to close '%c' at "
+             "line %d)", comma ? "',' or " : "", named ? "a name or " : "",
+             close, open, line);
     free(c->pending);
     c->pending = t;
 }

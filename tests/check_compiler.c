@@ -701,6 +701,11 @@ static const bad_case bad_cases[] = {
       "t.fgm:1:22: error: number is too small" },
     { "var y[2] in 1..1\nalldiff y\n", FGM_ESEMA,
       "their domain 1..1 has only 1 value\n" },
+    /* The unclosed-bracket hint keeps a name the parser allows there (it
+     * said only "expected ')'" of a setting with no name). */
+    { "var x in 0..1\ninfer ep(3 = 4)\n", FGM_EPARSE,
+      "t.fgm:2:10: error: unexpected integer, expected a name or ')' (to "
+      "close '(' at line 2)" },
     { "var x in 1..2\ninfer ep\ninfer bp-sum\n", FGM_ESEMA,
       "t.fgm:3:1: error: second infer block (the first is at line 2)" },
     { "model a\nmodel b\nvar x in 1..2\n", FGM_ESEMA,
