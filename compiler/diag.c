@@ -160,7 +160,9 @@ show_line(fgmc *c, fgmc_loc loc, FILE *f)
             fputc(src[p] == '\t' ? '\t' : ' ', f);
     end = loc.end < we ? loc.end : we;
     for (p = loc.start; p < end; p++)
-        if (cols[p - ws])
+        if (cols[p - ws] && marked && src[p] == '\t')
+            fputc('\t', f);    /* as wide as the line's, so the rest aligns */
+        else if (cols[p - ws])
             fputc(marked++ ? '~' : '^', f);
     if (!marked)
         fputc('^', f);

@@ -701,6 +701,10 @@ static const bad_case bad_cases[] = {
       "t.fgm:1:22: error: number is too small" },
     { "var y[2] in 1..1\nalldiff y\n", FGM_ESEMA,
       "their domain 1..1 has only 1 value\n" },
+    /* A tab inside the underlined span is copied, so that the '~' after
+     * it stay under their bytes (one '~' a byte fell short of them). */
+    { "var x[3] in 0..1\nalldiff x[1 +\t5]\n", FGM_ESEMA,
+      "alldiff x[1 +\t5]\n          ^~~\t~" },
     /* The unclosed-bracket hint keeps a name the parser allows there (it
      * said only "expected ')'" of a setting with no name). */
     { "var x in 0..1\ninfer ep(3 = 4)\n", FGM_EPARSE,
