@@ -23,6 +23,8 @@ fgm_compile_quote_define(const char *define, char *out)
     static const char hex[] = "0123456789abcdef";
     const unsigned char *p;
 
+    if (!define || !out)
+        return;
     for (p = (const unsigned char *)define; *p; p++) {
         if (*p >= 0x20 && *p < 0x7f) {
             *out++ = (char)*p;
@@ -62,11 +64,11 @@ define_shown(fgmc *c, const char *d)
 const char *
 fgm_compile_check_define(const char *define)
 {
-    size_t len = strcspn(define, "=");
-    const char *eq = define + len + 1;
+    size_t len = define ? strcspn(define, "=") : 0;
+    const char *eq = define ? define + len + 1 : NULL;
     char *end;
 
-    if (define[len] != '=' || !fgm_ir_is_ident(define, len))
+    if (!define || define[len] != '=' || !fgm_ir_is_ident(define, len))
         return "expected NAME=VALUE";
     errno = 0;
     (void)strtoll(eq, &end, 10);

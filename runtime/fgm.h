@@ -327,7 +327,8 @@ fgm_status fgm_compile_string(const char *text, const char *name,
  * may follow).  Returns NULL when it is well formed, else what is wrong
  * ("expected NAME=VALUE", "the value must be an integer", "the value is
  * out of range"), a constant string: a program can refuse a bad option
- * before it reads any model, by the compiler's own rule. */
+ * before it reads any model, by the compiler's own rule.  NULL is not
+ * well formed. */
 const char *fgm_compile_check_define(const char *define);
 
 /* DEFINE as messages quote it, into OUT (4 strlen(DEFINE) + 1 bytes):

@@ -911,6 +911,12 @@ START_TEST(test_define_problem)
                      "the value is out of range");
     fgm_compile_quote_define("N=a\nb\t\x01\xc3", out);
     ck_assert_str_eq(out, "N=a\\nb\\t\\x01\\xc3");
+    /* NULL is never dereferenced (fgm.h's rule; both crashed). */
+    ck_assert_str_eq(fgm_compile_check_define(NULL), "expected NAME=VALUE");
+    strcpy(out, "kept");
+    fgm_compile_quote_define(NULL, out);
+    ck_assert_str_eq(out, "kept");
+    fgm_compile_quote_define("N=4", NULL);
 }
 END_TEST
 
