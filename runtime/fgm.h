@@ -619,7 +619,9 @@ typedef struct fgm_solve_result {
  * timeout).  On a verified solution writes
  * it to *ANSWER (nullable).  *RES (nullable) receives the outcome.
  * Returns FGM_OK (solved), FGM_EUNSOLVED, FGM_ETIMEOUT, FGM_EINVAL (a NULL
- * argument or a puzzle of another size), FGM_EUNSUPPORTED (the solver
+ * argument, a puzzle of another size, or OPTS out of range: iterations
+ * < 0 or over FGM_MAX_ITERATIONS, fix_per_round < 0, an unknown backend),
+ * FGM_EUNSUPPORTED (the solver
  * refuses the model: the reason goes to opts->diag) or FGM_ENOMEM. */
 fgm_status fgm_solve_puzzle(const fgm_solver *solver, const fgm_csp *csp,
                             const fgm_solve_opts *opts, const fgm_puzzle *p,
@@ -658,7 +660,8 @@ typedef struct fgm_batch_opts {
  * read error (fgm_puzzle_reader_failed; either way the items before it
  * have been emitted), FGM_EUNSUPPORTED with *REASON (a static string;
  * REASON may be NULL) when the solver refuses the model, FGM_EINVAL (R,
- * OPTS, its solver or CSP, or EMIT NULL), FGM_ENOMEM. */
+ * OPTS, its solver or CSP, or EMIT NULL; OPTS->sopts out of range, as
+ * fgm_solve_puzzle says), FGM_ENOMEM. */
 fgm_status fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
                          fgm_batch_emit emit, void *ctx,
                          const char **reason);

@@ -898,9 +898,37 @@ START_TEST(test_solve_errors)
                                       NULL), FGM_EINVAL);
     ck_assert_int_eq(fgm_solve_puzzle(dlx, csp, NULL, &small, 0, 0, NULL,
                                       NULL), FGM_EINVAL);
+    {
+        /* Options out of range are refused before any run (ep-robust read
+         * an answer from a refused run, uninitialized, and said
+         * FGM_EUNSOLVED; bp-decimate counted garbage sweeps). */
+        static const char *const names[] = { "ep-robust", "bp-decimate",
+                                             "alldiff-max", "dlx" };
+        fgm_solve_opts so;
+        fgm_puzzle ans;
+        size_t i, bad;
+
+        for (i = 0; i < sizeof names / sizeof names[0]; i++)
+            for (bad = 0; bad < 4; bad++) {
+                memset(&so, 0, sizeof so);
+                so.backend = FGM_BACKEND_INTERPRETED;
+                if (bad == 0)
+                    so.iterations = FGM_MAX_ITERATIONS + 1;
+                else if (bad == 1)
+                    so.iterations = -1;
+                else if (bad == 2)
+                    so.fix_per_round = -1;
+                else
+                    so.backend = (fgm_backend)42;
+                ck_assert_int_eq(fgm_solve_puzzle(fgm_solver_find(names[i]),
+                                                  csp, &so, &p, 1, 0, &ans,
+                                                  &res), FGM_EINVAL);
+                ck_assert_int_eq(res.stats.sweeps, 0);
+            }
     p.cells[1] = 10;
     ck_assert_int_eq(fgm_solve_puzzle(dlx, csp, NULL, &p, 0, 0, NULL, NULL),
                      FGM_EINVAL);
+    }
 
     /* A model without a grid takes no puzzle. */
     ck_assert_int_eq(fgm_compile_string("model c\nvar x[3] in 0..2\n", "c",

@@ -88,6 +88,7 @@ solve(fgm_solve_job *job)
 {
     ws *w = job->ws;
     int nvars = job->csp->nvars, k, v, i, n, left = 0;
+    fgm_status st;
 
     /* The backend the model runs, even when no inference runs (every
      * cell given, or the deadline passed first). */
@@ -102,8 +103,8 @@ solve(fgm_solve_job *job)
         /* Inferences are long: check the deadline before each one. */
         if (job->deadline > 0 && fgm_now() > job->deadline)
             return FGM_ETIMEOUT;
-        if (fgm_ep_infer(w->ep, job) == FGM_ETIMEOUT)
-            return FGM_ETIMEOUT;
+        if ((st = fgm_ep_infer(w->ep, job)) != FGM_OK)
+            return st;      /* FGM_ETIMEOUT: no answer to read */
         for (v = 0; v < nvars; v++)
             if (w->cells[v] < 0)
                 w->answer[v] = fgm_ep_answer(w->ep, v, &w->mode[v]);

@@ -38,6 +38,7 @@ static fgm_status
 solve(fgm_solve_job *job)
 {
     fgm_ep *ep = job->ws;
+    fgm_status st;
     int v;
 
     /* The backend the model runs, even when no inference runs (every
@@ -45,8 +46,8 @@ solve(fgm_solve_job *job)
     job->stats.compiled = fgm_model_is_compiled(ep->model);
     for (v = 0; v < job->csp->nvars; v++)
         fgm_ep_observe(ep, v, job->given[v]);
-    if (fgm_ep_infer(ep, job) == FGM_ETIMEOUT)
-        return FGM_ETIMEOUT;
+    if ((st = fgm_ep_infer(ep, job)) != FGM_OK)
+        return st;          /* FGM_ETIMEOUT: no answer to read */
     for (v = 0; v < job->csp->nvars; v++)
         job->solution[v] = job->given[v] >= 0 ? job->given[v]
                                               : fgm_ep_answer(ep, v, NULL);

@@ -23,6 +23,16 @@ fgm_runner_new(const fgm_solver *solver, const fgm_csp *csp,
     const char *why = solver->refuses ? solver->refuses(csp) : NULL;
 
     *reason = NULL;
+    if (opts && (opts->iterations < 0
+                 || opts->iterations > FGM_MAX_ITERATIONS
+                 || opts->fix_per_round < 0
+                 || opts->backend < FGM_BACKEND_AUTO
+                 || opts->backend > FGM_BACKEND_INTERPRETED)) {
+        /* Refused here, once: a solver's model run refused them too,
+         * after which ep-robust read an answer from no run. */
+        *status = FGM_EINVAL;
+        return NULL;
+    }
     if (why) {
         *reason = why;
         *status = FGM_EUNSUPPORTED;
@@ -62,7 +72,7 @@ fail:
 fgm_status
 fgm_job_infer(fgm_solve_job *job, fgm_model *m, fgm_run_opts *ro, int *ran)
 {
-    fgm_run_info info;
+    fgm_run_info info = { 0 };  /* a refused run writes none */
     fgm_status st;
 
     ro->deadline = job->deadline;

@@ -14,8 +14,10 @@
 typedef struct fgm_runner fgm_runner;
 
 /* Returns a runner for SOLVER on CSP (both borrowed, must outlive it), or
- * NULL with *STATUS set (FGM_EUNSUPPORTED with *REASON when the solver
- * refuses the model, FGM_ENOMEM). */
+ * NULL with *STATUS set (FGM_EINVAL for OPTS out of range: iterations < 0
+ * or over FGM_MAX_ITERATIONS, fix_per_round < 0, an unknown backend;
+ * FGM_EUNSUPPORTED with *REASON when the solver refuses the model,
+ * FGM_ENOMEM). */
 FGM_INTERNAL fgm_runner *fgm_runner_new(const fgm_solver *solver,
                                         const fgm_csp *csp,
                                         const fgm_solve_opts *opts,

@@ -6,6 +6,7 @@
  * (a plugin load for the EP solvers) on every call.
  */
 #include <stdlib.h>
+#include <string.h>
 #include "run.h"
 
 fgm_status
@@ -22,8 +23,8 @@ fgm_solve_puzzle(const fgm_solver *solver, const fgm_csp *csp,
 
     if (!res)
         res = &local;
+    memset(res, 0, sizeof *res);    /* no counts from a refused call */
     res->status = FGM_EINVAL;
-    res->solved = res->valid = 0;
     if (!solver || !csp || !p || !fgm_puzzle_fits(csp, p))
         return FGM_EINVAL;
     given = malloc((size_t)csp->nvars * sizeof *given);
