@@ -366,6 +366,12 @@ typedef struct fgm_model_opts {
  * request. */
 #define FGM_MAX_ITERATIONS 1000000
 
+/* The largest restart noise fgm_model_run takes: exp(+-300) keeps a
+ * message's entries within a factor 1e260 of each other, so that they
+ * stay finite and none underflows to 0 once normalized (1e308 gave
+ * infinite, then uniform, messages; the seed's noise is 0.6). */
+#define FGM_MAX_NOISE 300.0
+
 /* Run-time settings; zero fields keep the model's inference block. */
 typedef struct fgm_run_opts {
     int iterations;            /* sweeps at most; 0: the model's */
@@ -480,7 +486,8 @@ void fgm_model_clear(fgm_model *m);
  * the readers below then hold what its sweeps reached), or FGM_EINVAL,
  * running nothing, for M NULL or OPTS out of range: iterations < 0 or
  * over FGM_MAX_ITERATIONS, a damping outside [0, 1), a tolerance (with
- * use_tolerance) below 0, a noise or deadline below 0, or any NaN. */
+ * use_tolerance) below 0, a noise below 0 or over FGM_MAX_NOISE, a
+ * deadline below 0, or any NaN. */
 fgm_status fgm_model_run(fgm_model *m, const fgm_run_opts *opts,
                          fgm_run_info *info);
 

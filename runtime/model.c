@@ -421,7 +421,7 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
     static const fgm_run_opts defaults;
     const fgm_ir_infer *inf;
     int iters, i, may_skip, late = 0;
-    double tol, change = 0.0, t0 = fgm_now();
+    double tol, damping, change = 0.0, t0 = fgm_now();
 #ifdef FGM_MXCSR_FTZ_DAZ
     unsigned csr;
 #endif
@@ -434,18 +434,18 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
     /* What the CLI refuses as a usage error is refused here too, not run
      * as some other setting (a negative count as the model's, two
      * billion sweeps, a NaN tolerance as none). */
+    damping = opts->use_damping ? opts->damping : inf->damping;
     if (opts->iterations < 0 || opts->iterations > FGM_MAX_ITERATIONS
         || (opts->use_tolerance && !(opts->tolerance >= 0.0))
-        || !(opts->noise >= 0.0) || !(opts->deadline >= 0.0))
-        return FGM_EINVAL;
+        || !(opts->noise >= 0.0 && opts->noise <= FGM_MAX_NOISE)
+        || !(opts->deadline >= 0.0) || !(damping >= 0.0 && damping < 1.0))
+        return FGM_EINVAL;      /* before any state changes */
     iters = opts->iterations > 0 ? opts->iterations : inf->iterations;
     tol = opts->use_tolerance ? opts->tolerance : inf->tolerance;
-    m->st.damping = opts->use_damping ? opts->damping : inf->damping;
+    m->st.damping = damping;
     m->st.parallel = inf->schedule == FGM_SCHEDULE_PARALLEL;
     m->st.damp_v2f = m->st.parallel && inf->damp_both;
     m->st.skip_pinned = 0;
-    if (!(m->st.damping >= 0.0 && m->st.damping < 1.0))
-        return FGM_EINVAL;
     if (!opts->warm || !m->ran) {
         if (m->desc)
             m->desc->reset(&m->st);

@@ -378,7 +378,7 @@ START_TEST(test_run_bad_opts)
     int t;
 
     ck_assert_int_eq(fgm_model_open_ir(ir, &mo, &m, NULL, NULL), FGM_OK);
-    for (t = 0; t < 7; t++) {
+    for (t = 0; t < 9; t++) {
         memset(&ro, 0, sizeof ro);
         switch (t) {
         case 0: ro.iterations = -1; break;
@@ -387,6 +387,10 @@ START_TEST(test_run_bad_opts)
         case 3: ro.use_tolerance = 1; ro.tolerance = NAN; break;
         case 4: ro.deadline = NAN; break;
         case 5: ro.noise = NAN; break;
+        /* Past FGM_MAX_NOISE exp overflowed: infinite, then uniform,
+         * messages, returned as FGM_OK. */
+        case 6: ro.noise = FGM_MAX_NOISE * 1.01; break;
+        case 7: ro.noise = INFINITY; break;
         default: ro.use_damping = 1; ro.damping = 1.0; break;
         }
         ck_assert_msg(fgm_model_run(m, &ro, NULL) == FGM_EINVAL, "case %d",
@@ -398,6 +402,18 @@ START_TEST(test_run_bad_opts)
     ro.iterations = FGM_MAX_ITERATIONS;
     ro.deadline = fgm_now() - 1.0;
     ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_ETIMEOUT);
+    /* The largest noise keeps every message finite and positive. */
+    memset(&ro, 0, sizeof ro);
+    ro.noise = FGM_MAX_NOISE;
+    ro.iterations = 1;
+    ro.seed = 3;
+    ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_OK);
+    for (t = 0; t < 16; t++) {     /* the 4x4 grid's cells */
+        ck_assert_int_eq(fgm_model_marginal(m, t, p), FGM_OK);
+        ck_assert(isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2])
+                  && isfinite(p[3]));
+        ck_assert_double_eq_tol(p[0] + p[1] + p[2] + p[3], 1.0, 1e-12);
+    }
     fgm_model_free(m);
 }
 END_TEST
