@@ -154,12 +154,12 @@ fgm_status fgm_puzzle_parse(const char *text, const char *name, int n,
                             void *ctx);
 
 /* Writes P on one line (N*N symbols, P->empty for empty cells) into BUF of
- * SIZE bytes, NUL-terminated.  Returns the length, or -1 if BUF is short
- * or P or BUF is NULL. */
+ * SIZE bytes, NUL-terminated.  Returns the length, or -1 if BUF is short,
+ * P or BUF is NULL, or P's side is outside 1..FGM_PUZZLE_MAXN. */
 int fgm_puzzle_format_line(const fgm_puzzle *p, char *buf, size_t size);
 
 /* Writes P as the boxed multi-line display to F (nothing if either is
- * NULL). */
+ * NULL or P's side is outside 1..FGM_PUZZLE_MAXN). */
 void fgm_puzzle_write_grid(const fgm_puzzle *p, FILE *f);
 
 /* Symbol for value V (1..35) in the one-line format: 1-9 then A-Z. */
@@ -168,7 +168,8 @@ char fgm_puzzle_symbol(int v);
 /* Puzzle <-> assignment of a grid model (fgm_ir_grid): cell i is variable
  * i, value v its value index v-1.  GIVEN receives N*N value indices (-1
  * for an empty cell); SOL holds N*N value indices (-1 leaves the cell
- * empty).  Either pointer NULL: nothing is read or written. */
+ * empty).  Either pointer NULL, or P's side outside 1..FGM_PUZZLE_MAXN:
+ * nothing is read or written. */
 void fgm_puzzle_to_given(const fgm_puzzle *p, int *given);
 void fgm_puzzle_from_solution(fgm_puzzle *p, const int *sol);
 

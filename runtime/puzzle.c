@@ -811,7 +811,7 @@ fgm_puzzle_format_line(const fgm_puzzle *p, char *buf, size_t size)
 {
     int i, total;
 
-    if (!p || !buf)
+    if (!p || !buf || p->n < 1 || p->n > FGM_PUZZLE_MAXN)
         return -1;
     total = p->n * p->n;
     if ((size_t)total + 1 > size)
@@ -827,7 +827,7 @@ fgm_puzzle_write_grid(const fgm_puzzle *p, FILE *f)
 {
     int n, b, i, j, w, rule;
 
-    if (!p || !f)
+    if (!p || !f || p->n < 1 || p->n > FGM_PUZZLE_MAXN)
         return;
     n = p->n;
     b = p->box;

@@ -1339,7 +1339,7 @@ START_TEST(test_null_handles)
     {
         fgm_puzzle p = puzzle(EASY), q;
         fgm_puzzle_reader *r;
-        int given[81], n = 7, box = 7;
+        int given[81], n = 7, box = 7, i;
         char buf[128];
         FILE *f = tmpfile();
 
@@ -1357,6 +1357,20 @@ START_TEST(test_null_handles)
         ck_assert_int_eq(fgm_puzzle_format_line(&p, NULL, sizeof buf), -1);
         fgm_puzzle_write_grid(NULL, stdout);
         fgm_puzzle_write_grid(&p, NULL);
+        /* A side past FGM_PUZZLE_MAXN, or none: nothing read or written
+         * (cells[] was read past its end). */
+        for (i = 0; i < 3; i++) {
+            q = p;
+            q.n = i == 0 ? -5 : i == 1 ? 0 : FGM_PUZZLE_MAXN + 1;
+            memset(given, 0x7f, sizeof given);
+            fgm_puzzle_to_given(&q, given);
+            ck_assert_int_eq(given[0], 0x7f7f7f7f);
+            ck_assert_int_eq(fgm_puzzle_format_line(&q, buf, sizeof buf), -1);
+            fgm_puzzle_write_grid(&q, f);
+            ck_assert_int_eq(ftell(f), 0);
+            fgm_puzzle_from_solution(&q, given);
+            ck_assert_int_eq(q.cells[0], p.cells[0]);
+        }
         ck_assert_int_eq(fgm_puzzle_parse(NULL, "t", 0, 0, &q, NULL, NULL),
                          FGM_EINVAL);
         ck_assert_int_eq(fgm_puzzle_parse(EASY, "t", 0, 0, NULL, NULL,

@@ -166,7 +166,7 @@ fgm_puzzle_to_given(const fgm_puzzle *p, int *given)
 {
     int i;
 
-    if (!p || !given)
+    if (!p || !given || p->n < 1 || p->n > FGM_PUZZLE_MAXN)
         return;
     for (i = 0; i < p->n * p->n; i++)
         given[i] = p->cells[i] ? p->cells[i] - 1 : -1;
@@ -177,7 +177,7 @@ fgm_puzzle_from_solution(fgm_puzzle *p, const int *sol)
 {
     int i;
 
-    if (!p || !sol)
+    if (!p || !sol || p->n < 1 || p->n > FGM_PUZZLE_MAXN)
         return;
     for (i = 0; i < p->n * p->n; i++)
         p->cells[i] = (unsigned char)(sol[i] >= 0 ? sol[i] + 1 : 0);
