@@ -183,6 +183,16 @@ fgm_model_open_ir(fgm_ir *ir, const fgm_model_opts *opts, fgm_model **out,
         return FGM_EINVAL;
     if (!opts)
         opts = &defaults;
+    if (opts->backend < FGM_BACKEND_AUTO
+        || opts->backend > FGM_BACKEND_INTERPRETED) {
+        /* Said, as an unknown algorithm is (it was refused in silence,
+         * deep in the plugin loader). */
+        fgm_diagf(diag, ctx, "unknown backend %d (auto %d, compiled %d, "
+                  "interpreted %d)", (int)opts->backend, FGM_BACKEND_AUTO,
+                  FGM_BACKEND_COMPILED, FGM_BACKEND_INTERPRETED);
+        fgm_ir_free(ir);
+        return FGM_EINVAL;
+    }
     if (opts->algo) {
         int a = fgm_ir_algo_find(opts->algo);
 

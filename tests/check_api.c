@@ -418,6 +418,27 @@ START_TEST(test_run_bad_opts)
 }
 END_TEST
 
+/* An unknown backend is refused and said, as an unknown algorithm is (it
+ * was refused in silence). */
+START_TEST(test_open_bad_backend)
+{
+    fgm_model_opts mo = { (fgm_backend)42, NULL, NULL, NULL };
+    fgm_model *m = NULL;
+
+    nmsgs = 0;
+    ck_assert_int_eq(fgm_model_open_ir(fgm_ir_sudoku(2), &mo, &m, msg_sink,
+                                       NULL), FGM_EINVAL);
+    ck_assert_ptr_null(m);
+    ck_assert_int_eq(nmsgs, 1);
+    ck_assert_msg(strstr(last_msg, "unknown backend 42"), "got: %s",
+                  last_msg);
+    mo.backend = (fgm_backend)-1;
+    ck_assert_int_eq(fgm_model_open("models/dice.fgm", &mo, &m, msg_sink,
+                                    NULL), FGM_EINVAL);
+    ck_assert_int_eq(nmsgs, 2);
+}
+END_TEST
+
 /* A run's deadline: checked before every fourth sweep (never the last),
  * so a deadline already past stops a long run after four sweeps, with
  * readable beliefs and the change of its last sweep (a clue keeps the
@@ -1465,6 +1486,7 @@ api_suite(void)
     tcase_add_test(core, test_observe_clue);
     tcase_add_test(core, test_observe_clue_plain);
     tcase_add_test(core, test_run_bad_opts);
+    tcase_add_test(core, test_open_bad_backend);
     tcase_add_test(core, test_run_deadline);
     tcase_add_test(core, test_solve_deadline_in_inference);
     tcase_add_test(core, test_exact_counts);
