@@ -39,6 +39,12 @@ fgm_is_stdout(const struct stat *sb)
            && sb->st_ino == out.st_ino;
 }
 
+fgm_status
+fgm_stream_status(FILE *f)
+{
+    return fflush(f) == 0 && !ferror(f) ? FGM_OK : FGM_EIO;
+}
+
 int
 fgm_dir_error(const char *dir)
 {

@@ -75,12 +75,6 @@ format_row(const fgm_bench_row *row, cells *out)
     snprintf(out->c[COL_IQR], sizeof out->c[0], "%s-%s", lo, hi);
 }
 
-/* Returns FGM_EIO when writing F failed. */
-static fgm_status
-io_status(FILE *f)
-{
-    return ferror(f) ? FGM_EIO : FGM_OK;
-}
 
 /* Writes the protocol in one line, so that a table explains itself. */
 static void
@@ -137,7 +131,7 @@ fgm_bench_write_table(const fgm_bench *b, FILE *f)
             fprintf(f, "  %s", cl.note);
         fputc('\n', f);
     }
-    return io_status(f);
+    return fgm_stream_status(f);
 }
 
 /* The row of B for corpus C labelled SOLVER, or NULL. */
@@ -287,7 +281,7 @@ fgm_bench_write_backends(const fgm_bench *b, FILE *f)
                 backend_line(b->corpora[c], label, (int)(at - label),
                              wcorpus, wname, rc, ri, n, f);
         }
-    return io_status(f);
+    return fgm_stream_status(f);
 }
 
 /* Writes S as one CSV field, quoted when it holds a comma, quote or
@@ -354,7 +348,7 @@ fgm_bench_write_csv(const fgm_bench *b, FILE *f)
             csvfield(f, row->unsupported);
         fputc('\n', f);
     }
-    return io_status(f);
+    return fgm_stream_status(f);
 }
 
 fgm_status
@@ -393,7 +387,7 @@ fgm_bench_write_detail(const fgm_bench *b, FILE *f)
                 fprintf(f, ",%lu\n", b->seed + (unsigned long)i);
             }
     }
-    return io_status(f);
+    return fgm_stream_status(f);
 }
 
 /* Adapts a report writer to fgm_write_atomic's callback. */

@@ -352,5 +352,5 @@ fgm_bench_write_svg(const fgm_bench *b, FILE *f)
     }
     legend(b, &l, f);
     fputs("</svg>\n", f);
-    return ferror(f) ? FGM_EIO : FGM_OK;
+    return fgm_stream_status(f);
 }

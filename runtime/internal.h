@@ -26,6 +26,11 @@ struct stat;
  * open for writing (and appending) where the path is not. */
 FGM_INTERNAL int fgm_is_stdout(const struct stat *sb);
 
+/* FGM_OK when everything written to F so far has gone out, else
+ * FGM_EIO: F is flushed first, so that a report that fits the stdio
+ * buffer is not called written when the disk is full. */
+FGM_INTERNAL fgm_status fgm_stream_status(FILE *f);
+
 /* 0 when DIR is a folder this process may create files in, else the
  * errno value that says why not. */
 FGM_INTERNAL int fgm_dir_error(const char *dir);

@@ -496,7 +496,7 @@ fgm_ir_dump(const fgm_ir *ir, FILE *f)
         return FGM_EINVAL;
     fprintf(f, "# fgm-ir 1 hash %016llx\n", (unsigned long long)fgm_ir_hash(ir));
     dump_body(ir, f);
-    return ferror(f) ? FGM_EIO : FGM_OK;
+    return fgm_stream_status(f);
 }
 
 fgm_status
@@ -527,5 +527,5 @@ fgm_ir_graph(const fgm_ir *ir, FILE *f)
         fprintf(f, "  d%d [shape=doublecircle, label=\"%s\"];\n", i,
                 fgm_ir_node_name(ir, i, name, sizeof name));
     fprintf(f, "}\n");
-    return ferror(f) ? FGM_EIO : FGM_OK;
+    return fgm_stream_status(f);
 }

@@ -1310,6 +1310,16 @@ START_TEST(test_null_handles)
     ck_assert_int_eq(fgm_ir_dump(NULL, stdout), FGM_EINVAL);
     ck_assert_int_eq(fgm_ir_dump(ir, NULL), FGM_EINVAL);
     ck_assert_int_eq(fgm_ir_graph(NULL, stdout), FGM_EINVAL);
+    {
+        /* A full disk is FGM_EIO even when the report fits the stdio
+         * buffer (a 4x4 dump did, and was FGM_OK). */
+        FILE *full = fopen("/dev/full", "w");
+
+        if (full) {
+            ck_assert_int_eq(fgm_ir_dump(ir, full), FGM_EIO);
+            fclose(full);
+        }
+    }
     ck_assert_int_eq(fgm_ir_set_name(NULL, "x"), FGM_EINVAL);
     ck_assert_int_eq(fgm_ir_set_algo(NULL, "ep"), FGM_EINVAL);
     ck_assert_int_eq(fgm_ir_array_info(NULL, 0, &ai), FGM_EINVAL);
