@@ -774,7 +774,9 @@ typedef struct fgm_generate_stats {
  * and options give the same puzzle (unless a time budget is set).  OPTS
  * and STATS may be NULL.  Returns FGM_OK, FGM_EINVAL (bad box side, OUT
  * NULL), FGM_ENOMEM, or FGM_ETIMEOUT when the total time budget ran out
- * before the full grid was found (*OUT then untouched). */
+ * while the full grid was still sought, a search failed past it (*OUT
+ * then untouched).  A full grid found, even late, is kept: the budget
+ * then only stops the digging, and may leave every clue in. */
 fgm_status fgm_generate_puzzle(int box, unsigned long seed,
                                const fgm_generate_opts *opts,
                                fgm_puzzle *out, fgm_generate_stats *stats);
