@@ -481,6 +481,7 @@ model_make(const runstate *rs, const corpus *cp, int c, int exact,
     if (o->model) {
         st = o->model(o->model_ctx, path, cp->n, cp->box, exact, &m->ir);
         if (st != FGM_OK) {
+            fgm_ir_free(m->ir);     /* ours even then (fgm.h) */
             m->ir = NULL;
             return st;
         }

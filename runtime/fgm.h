@@ -831,8 +831,9 @@ typedef void (*fgm_bench_progress_fn)(void *ctx, const char *line);
  * (the bench takes it; its first N * N variables take the clues, any
  * others stay free, fewer end the bench with FGM_EINVAL), or to NULL for
  * the built-in model (fgm_ir_sudoku or fgm_ir_latin); any other status
- * than FGM_OK, after a report, ends the bench with it.  The CLI's hook gives the probabilistic
- * solvers the model `fgm solve` would run (models/sudoku.fgm). */
+ * than FGM_OK, after a report, ends the bench with it (an IR set in *OUT
+ * is freed then).  The CLI's hook gives the probabilistic solvers the
+ * model `fgm solve` would run (models/sudoku.fgm). */
 typedef fgm_status (*fgm_bench_model_fn)(void *ctx, const char *corpus,
                                          int n, int box, int exact,
                                          fgm_ir **out);
