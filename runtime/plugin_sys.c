@@ -261,40 +261,84 @@ cloexec_pipe(int fds[2])
 #endif
 }
 
-/* Reads FD to its end, keeping the first OUTSIZE - 1 bytes in OUT.  At
- * DEADLINE (fgm_now() seconds; 0: none) it kills process group PGID and
- * reads on to the end (the group's death closes the pipe).  Returns
- * whether it killed. */
+/* Whether process PID has ended (a zombie, not reaped: its group id is
+ * not reused while fgm_abort_cleanup may still kill it). */
 static int
-drain(int fd, char *out, size_t outsize, double deadline, pid_t pgid)
+ended(pid_t pid)
 {
-    size_t used = 0;
-    char sink[512];
-    int killed = 0;
+    siginfo_t si;
 
-    for (;;) {
-        size_t room = outsize > used + 1 ? outsize - used - 1 : 0;
+    si.si_pid = 0;
+    return waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) == 0
+           && si.si_pid == pid;
+}
+
+/* Keeps N bytes just read from BUF in OUT (OUTSIZE bytes, *USED so far,
+ * one kept for the NUL). */
+static void
+keep(char *out, size_t outsize, size_t *used, const char *buf, size_t n)
+{
+    size_t room = outsize > *used + 1 ? outsize - *used - 1 : 0;
+
+    if (n > room)
+        n = room;
+    memcpy(out + *used, buf, n);
+    *used += n;
+}
+
+/* Reads FD, the output of process PID (leader of its own group), keeping
+ * the first OUTSIZE - 1 bytes in OUT, until its end or until PID has ended
+ * and nothing more is waiting: a child the compiler left behind, in a
+ * session of its own, may hold the pipe open long after (a 30 s sleep
+ * held fgm 30 s, and past FGM_CC_TIMEOUT, which then blamed the
+ * compiler).  At DEADLINE (fgm_now() seconds; 0: none) it kills PID's
+ * group if PID is still running.  Returns whether it killed. */
+static int
+drain(int fd, char *out, size_t outsize, double deadline, pid_t pid)
+{
+    size_t used = 0, after = 0;
+    char buf[4096];
+    int killed = 0, done = 0;
+
+    while (!done) {
+        struct pollfd p = { fd, POLLIN, 0 };
+        int slice = 50, r;      /* ms between looks at PID */
         ssize_t n;
 
         if (deadline > 0 && !killed) {
-            struct pollfd p = { fd, POLLIN, 0 };
             double left = deadline - fgm_now();
-            int r = left > 0 ? poll(&p, 1, (int)(left * 1e3) + 1) : 0;
 
-            if (r < 0 && errno == EINTR)
-                continue;
-            if (r == 0) {
-                kill(-pgid, SIGKILL);
+            if (left <= 0) {
+                kill(-pid, SIGKILL);
                 killed = 1;
+            } else if (left * 1e3 < slice) {
+                slice = (int)(left * 1e3) + 1;
             }
         }
-        n = room ? read(fd, out + used, room) : read(fd, sink, sizeof sink);
-        if (n < 0 && errno == EINTR)
+        r = poll(&p, 1, slice);
+        if (r < 0 && errno == EINTR)
             continue;
-        if (n <= 0)
+        if (r > 0) {
+            n = read(fd, buf, sizeof buf);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0)
+                break;      /* the end: every writer has closed it */
+            keep(out, outsize, &used, buf, (size_t)n);
+            /* Once PID has ended, what is already written is read, but
+             * a writer left behind is not waited for, nor read forever. */
+            if (after && (after += (size_t)n) > (1u << 20))
+                break;
+            continue;
+        }
+        if (r < 0)
             break;
-        if (room)
-            used += (size_t)n;
+        /* Nothing to read for a slice: over if PID has ended (one more
+         * pass picks up anything written since). */
+        if (after)
+            done = 1;
+        else if (ended(pid))
+            after = 1;
     }
     if (outsize)
         out[used] = '\0';
@@ -370,6 +414,16 @@ fgm_plugin_sys_run(char *const argv[], double timeout_s, int *code, char *out,
     close(outp[1]);
     outp[1] = -1;
     killed = drain(outp[0], out, outsize, deadline, pid);
+    /* A compiler that closed its output and runs on still has the
+     * deadline to meet. */
+    while (!killed && deadline > 0 && !ended(pid)) {
+        if (fgm_now() >= deadline) {
+            kill(-pid, SIGKILL);
+            killed = 1;
+        } else {
+            poll(NULL, 0, 20);
+        }
+    }
     /* Unlisted while the child is a zombie not yet reaped, which keeps
      * its process group id from being reused: fgm_abort_cleanup never
      * kills a group that is no longer the compiler's. */

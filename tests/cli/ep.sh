@@ -70,6 +70,16 @@ t0=$(date +%s)
 expect_exit 1 "hung compiler" -- env FGM_CC_TIMEOUT=1 CC="$TMP/hangcc" "$FGM" compile models/dice.fgm --out-dir "$TMP/hang"
 expect_err "C compiler '.*hangcc' did not finish in 1 s" "hung compiler"
 [ $(( $(date +%s) - t0 )) -lt 30 ] || fail "a hung compiler held fgm past its timeout"
+# A compiler that leaves a child holding its output open (in a session of
+# its own, out of the kill's reach) is done when it exits: fgm held on to
+# the pipe for the child's 30 s, and past FGM_CC_TIMEOUT blamed the
+# compiler.  The child sleeps 8 s here; the build takes well under 1 s.
+printf '#!/bin/sh\nsetsid sleep 8 &\nexec cc "$@"\n' > "$TMP/daemoncc"
+chmod +x "$TMP/daemoncc"
+t0=$(date +%s)
+expect_exit 0 "compiler leaving a child" -- env FGM_CC_TIMEOUT=4 CC="$TMP/daemoncc" "$FGM" compile models/dice.fgm --out-dir "$TMP/daemon"
+[ $(( $(date +%s) - t0 )) -lt 4 ] || fail "a compiler's leftover child held fgm $(( $(date +%s) - t0 )) s"
+[ -s "$TMP/daemon/dice.ep.so" ] || fail "compiler leaving a child: no plugin"
 # A limit that is no number is said, not replaced by the default.
 expect_exit 1 "FGM_CC_TIMEOUT=abc" -- env FGM_CC_TIMEOUT=abc "$FGM" compile models/dice.fgm --out-dir "$TMP/badtimeout"
 expect_err "FGM_CC_TIMEOUT='abc' is not a number of seconds" "FGM_CC_TIMEOUT=abc"
