@@ -333,6 +333,19 @@ first_message(const char *out, char *line, size_t size)
              (int)(pick + len - tail), tail);
 }
 
+/* "./PATH" into OUT (strlen(PATH) + 3 bytes) when PATH starts with '-', as
+ * a relative --out-dir or -o such as "-xc" makes it, which the compiler
+ * would read as an option ("-xc.so.tmp.K1eH50/plugin.c" built an empty
+ * plugin, exit 0); else PATH itself. */
+static const char *
+not_an_option(const char *path, char *out)
+{
+    if (*path != '-')
+        return path;
+    sprintf(out, "./%s", path);
+    return out;
+}
+
 /* Splits CC and the optimization flags on blanks into ARGV (pointers into
  * WORDS, a copy the caller frees), followed by the fixed compiler
  * arguments.  The flags are $FGM_PLUGIN_CFLAGS, by default
@@ -345,13 +358,17 @@ compiler_argv(const char *cc, const char *tmp, const char *c_path,
 {
     static const char *const blanks = " \t\n";
     const char *flags = fgm_plugin_cflags();
-    size_t n = 0, max;
+    size_t n = 0, max, head = strlen(cc) + strlen(flags) + 2;
+    size_t ltmp = strlen(tmp) + 3;
     char **argv, *w, *line;
 
-    line = malloc(strlen(cc) + strlen(flags) + 2);
+    /* The words, then room for TMP and C_PATH made not_an_option. */
+    line = malloc(head + ltmp + strlen(c_path) + 3);
     if (!line)
         return NULL;
     sprintf(line, "%s %s", cc, flags);
+    tmp = not_an_option(tmp, line + head);
+    c_path = not_an_option(c_path, line + head + ltmp);
     cc = line;
     max = strlen(cc) / 2 + 1;
     *words = line;

@@ -80,6 +80,16 @@ t0=$(date +%s)
 expect_exit 0 "compiler leaving a child" -- env FGM_CC_TIMEOUT=4 CC="$TMP/daemoncc" "$FGM" compile models/dice.fgm --out-dir "$TMP/daemon"
 [ $(( $(date +%s) - t0 )) -lt 4 ] || fail "a compiler's leftover child held fgm $(( $(date +%s) - t0 )) s"
 [ -s "$TMP/daemon/dice.ep.so" ] || fail "compiler leaving a child: no plugin"
+# Relative outputs that start with '-' reach the compiler as files, not
+# options: "-o -xc.so" built an empty plugin (exit 0), "--out-dir -foo"
+# failed on "unrecognized command-line option".
+fgm_abs=$(cd "$(dirname "$FGM")" && pwd)/$(basename "$FGM")
+mkdir -p "$TMP/dash"
+(cd "$TMP/dash" && "$fgm_abs" compile "$OLDPWD/models/dice.fgm" -o -xc.so) >"$TMP/out" 2>"$TMP/err" \
+    || fail "compile -o -xc.so: $(cat "$TMP/err")"
+nm -D "$TMP/dash/-xc.so" | grep -q fgm_plugin_entry || fail "compile -o -xc.so: no entry in the plugin"
+(cd "$TMP/dash" && "$fgm_abs" run "$OLDPWD/models/dice.fgm" --backend compiled --out-dir -foo) >"$TMP/out" 2>"$TMP/err" \
+    || fail "run --out-dir -foo: $(cat "$TMP/err")"
 # A limit that is no number is said, not replaced by the default.
 expect_exit 1 "FGM_CC_TIMEOUT=abc" -- env FGM_CC_TIMEOUT=abc "$FGM" compile models/dice.fgm --out-dir "$TMP/badtimeout"
 expect_err "FGM_CC_TIMEOUT='abc' is not a number of seconds" "FGM_CC_TIMEOUT=abc"
