@@ -49,8 +49,9 @@ fgm_model_attach_plugin(fgm_model *m, const fgm_model_opts *opts,
     if (p && !fits(fgm_plugin_descriptor(p), m->sched)) {
         /* Same hash, other sizes: a bug in the generator, never a user
          * error; interpret rather than run it on the wrong layout. */
-        fgm_diagf(diag, ctx, "%s: plugin sizes do not match its schedule; "
-                  "interpreting", fgm_plugin_path(p));
+        fgm_diagf(diag, ctx, "%s: plugin sizes do not match its schedule%s",
+                  fgm_plugin_path(p), opts->backend == FGM_BACKEND_COMPILED
+                  ? "" : "; interpreting");
         fgm_plugin_close(p);
         return opts->backend == FGM_BACKEND_COMPILED ? FGM_EINTERNAL
                                                      : FGM_OK;
