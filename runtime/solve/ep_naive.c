@@ -11,6 +11,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "ep_model.h"
@@ -63,17 +64,28 @@ naive_ir(const fgm_csp *csp, const int *given)
     return NULL;
 }
 
-/* Removes the per-puzzle plugin files of model NAME. */
+/* Removes the per-puzzle plugin files of model NAME, those a build left
+ * (the C, and the plugin when the compiler made one), whichever backend
+ * the model ended on: with no working compiler each puzzle left its C.
+ * The path is sized to the folder's name (a fixed 1024 bytes cut a long
+ * --out-dir, and the unlinks missed). */
 static void
 remove_plugin(const fgm_solve_opts *opts, const char *name)
 {
-    char path[1024];
     const char *dir = opts->out_dir ? opts->out_dir : "generated";
+    size_t size = strlen(dir) + strlen(name) + sizeof "/.ep.so";
+    char *path;
 
-    snprintf(path, sizeof path, "%s/%s.ep.c", dir, name);
+    if (opts->backend == FGM_BACKEND_INTERPRETED)
+        return;         /* nothing was written */
+    path = malloc(size);
+    if (!path)
+        return;
+    snprintf(path, size, "%s/%s.ep.c", dir, name);
     unlink(path);
-    snprintf(path, sizeof path, "%s/%s.ep.so", dir, name);
+    snprintf(path, size, "%s/%s.ep.so", dir, name);
     unlink(path);
+    free(path);
 }
 
 /* A per-puzzle plugin is never there before: "not found; rebuilding" is
@@ -100,7 +112,7 @@ solve(fgm_solve_job *job)
     fgm_solve_opts opts;
     fgm_ep *ep;
     fgm_status st, why_not = FGM_ENOMEM;
-    int v, compiled;
+    int v;
 
     if (!ir)
         return FGM_ENOMEM;
@@ -109,17 +121,17 @@ solve(fgm_solve_job *job)
     opts.diag = quiet_diag;
     opts.diag_ctx = (void *)job->opts;
     ep = fgm_ep_new(job->csp, ir, &opts, &why_not);
-    if (!ep)
+    if (!ep) {
         /* FGM_EUNSUPPORTED: this puzzle's plugin could not be had on
          * --backend compiled (reported); the caller stops the run. */
+        remove_plugin(job->opts, name);
         return why_not == FGM_EUNSUPPORTED ? why_not : FGM_ENOMEM;
+    }
     st = fgm_ep_infer(ep, job);
     for (v = 0; v < job->csp->nvars && st == FGM_OK; v++)
         job->solution[v] = fgm_ep_answer(ep, v, NULL);
-    compiled = fgm_model_is_compiled(ep->model);
     fgm_ep_free(ep);
-    if (compiled)
-        remove_plugin(job->opts, name);
+    remove_plugin(job->opts, name);
     if (st != FGM_OK)
         return st;
     job->stats.errors = fgm_ep_errors(job->csp, job->solution);

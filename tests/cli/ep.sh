@@ -103,6 +103,10 @@ expect_exit 1 "plugin of other sizes, compiled" -- "$FGM" run models/dice.fgm --
 expect_err "dice.ep.so: plugin sizes do not match its schedule$" "plugin of other sizes, compiled"
 expect_exit 0 "plugin of other sizes, auto" -- "$FGM" run models/dice.fgm --backend auto --out-dir "$TMP/sizes"
 expect_err "plugin sizes do not match its schedule; interpreting" "plugin of other sizes, auto"
+# ep-naive cleans up its per-puzzle files whatever backend each puzzle
+# ended on: with no working compiler it left one C file a puzzle.
+expect_exit 0 "ep-naive, no compiler" -- env CC=false "$FGM" solve --solver ep-naive --out-dir "$TMP/naive" puzzles/seed003.txt
+[ -z "$(ls -A "$TMP/naive" 2>/dev/null)" ] || fail "ep-naive, no compiler, left: $(ls "$TMP/naive" | head -3)"
 # A limit that is no number is said, not replaced by the default.
 expect_exit 1 "FGM_CC_TIMEOUT=abc" -- env FGM_CC_TIMEOUT=abc "$FGM" compile models/dice.fgm --out-dir "$TMP/badtimeout"
 expect_err "FGM_CC_TIMEOUT='abc' is not a number of seconds" "FGM_CC_TIMEOUT=abc"
