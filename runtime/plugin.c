@@ -523,8 +523,9 @@ build_temp(fgm_build_dir *b, const char *so_path, const char *cc,
 
 fgm_status
 fgm_plugin_build(fgm_build_dir *b, const char *so_path, const char *cc,
-                 char *why, size_t whysize)
+                 const uint64_t *want_hash, char *why, size_t whysize)
 {
+    fgm_plugin *p;
     fgm_status st;
     struct stat sb;
     char *tmp;
@@ -539,6 +540,18 @@ fgm_plugin_build(fgm_build_dir *b, const char *so_path, const char *cc,
     st = build_temp(b, so_path, cc, &tmp, &token, why, whysize);
     if (st != FGM_OK)
         return st;
+    if (want_hash) {
+        /* Loaded and checked under its temporary name, as the cascade's
+         * rebuild does, before it replaces anything: a compiler that
+         * wrote garbage, a truncated file or another model's plugin was
+         * installed, and `fgm compile -o` said "compiled". */
+        st = open_as(tmp, so_path, *want_hash, &p, why, whysize);
+        if (st != FGM_OK) {
+            unlink(tmp);
+            goto out;
+        }
+        fgm_plugin_close(p);
+    }
     if (rename(tmp, so_path) != 0) {
         sayf(why, whysize, "%s: cannot write: %s", so_path, strerror(errno));
         unlink(tmp);
@@ -546,6 +559,7 @@ fgm_plugin_build(fgm_build_dir *b, const char *so_path, const char *cc,
     } else {
         sayf(why, whysize, "%s", "");
     }
+out:
     fgm_cleanup_drop(token);
     free(tmp);
     return st;

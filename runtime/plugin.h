@@ -105,7 +105,11 @@ typedef struct fgm_build_dir fgm_build_dir;
  * -lm (no shell; CC is split on blanks as make does, so "ccache gcc"
  * works; $FGM_PLUGIN_CFLAGS replaces "-O3 -march=native"), then renames the
  * result over SO_PATH, so that SO_PATH is always either the old file or
- * the whole new one.  CC NULL or blank: $CC, else "cc".  Returns FGM_OK;
+ * the whole new one.  With WANT_HASH, the new file is first loaded and
+ * checked as fgm_plugin_open checks one (descriptor, ABI, build id, that
+ * hash), and not installed when it fails (WHY: the loader's reason);
+ * NULL installs it unchecked (tests build broken plugins on purpose).
+ * CC NULL or blank: $CC, else "cc".  Returns FGM_OK;
  * FGM_ECC when the compiler cannot be run or fails (WHY: "cannot run C
  * compiler 'X': No such file or directory" or "C compiler 'cc' failed
  * (exit status 1): FIRST ERROR LINE"); FGM_EIO when SO_PATH's folder
@@ -113,6 +117,7 @@ typedef struct fgm_build_dir fgm_build_dir;
  * but B's, which fgm_build_dir_close removes. */
 FGM_INTERNAL fgm_status fgm_plugin_build(fgm_build_dir *b,
                                          const char *so_path, const char *cc,
+                                         const uint64_t *want_hash,
                                          char *why, size_t whysize);
 
 /* Bytes a reason from fgm_plugin_build about SO_PATH and CC may need:

@@ -175,7 +175,9 @@ fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path, const char *c_path,
                       fgm_strerror(FGM_ENOMEM));
             st = FGM_ENOMEM;
         } else {
-            st = fgm_plugin_build(&b, so_path, cc, why, whysize);
+            uint64_t hash = fgm_ir_hash(ir);
+
+            st = fgm_plugin_build(&b, so_path, cc, &hash, why, whysize);
             if (st != FGM_OK)
                 report_build(so_path, why, diag, ctx);
             free(why);

@@ -186,7 +186,7 @@ build_c(const char *name, fixture *fx, const char *so_path, const char *cc,
     ck_assert_ptr_nonnull(f);
     emit_fixture(fx, f);
     ck_assert_int_eq(fclose(f), 0);
-    st = fgm_plugin_build(&b, so_path, cc, why, whysize);
+    st = fgm_plugin_build(&b, so_path, cc, NULL, why, whysize);
     if (c_seen)
         snprintf(c_seen, seensize, "%s", b.c);
     fgm_build_dir_close(&b);

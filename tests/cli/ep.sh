@@ -107,6 +107,20 @@ expect_err "plugin sizes do not match its schedule; interpreting" "plugin of oth
 # ended on: with no working compiler it left one C file a puzzle.
 expect_exit 0 "ep-naive, no compiler" -- env CC=false "$FGM" solve --solver ep-naive --out-dir "$TMP/naive" puzzles/seed003.txt
 [ -z "$(ls -A "$TMP/naive" 2>/dev/null)" ] || fail "ep-naive, no compiler, left: $(ls "$TMP/naive" | head -3)"
+# fgm compile -o installs only a plugin that loads and matches the model:
+# a compiler that exits 0 after writing garbage, or another model's
+# plugin, was installed and "compiled" said (exit 0).
+printf '#!/bin/sh\nwhile [ "$1" != -o ]; do shift; done\necho garbage > "$2"\n' > "$TMP/garbcc"
+"$FGM" compile models/chain.fgm -o "$TMP/chain.so" 2>/dev/null || fail "build chain.so"
+printf '#!/bin/sh\nwhile [ "$1" != -o ]; do shift; done\ncp "%s" "$2"\n' "$TMP/chain.so" > "$TMP/othercc"
+chmod +x "$TMP/garbcc" "$TMP/othercc"
+for c in garbcc othercc; do
+    echo keep > "$TMP/keep.so"
+    expect_exit 1 "compile -o, $c" -- env CC="$TMP/$c" "$FGM" compile models/dice.fgm -o "$TMP/keep.so"
+    expect_err "keep.so: error: " "compile -o, $c"
+    [ "$(cat "$TMP/keep.so")" = keep ] || fail "compile -o, $c: the output was replaced"
+    [ -z "$(ls -d "$TMP"/keep.so.tmp.* 2>/dev/null)" ] || fail "compile -o, $c: temporaries left"
+done
 # A limit that is no number is said, not replaced by the default.
 expect_exit 1 "FGM_CC_TIMEOUT=abc" -- env FGM_CC_TIMEOUT=abc "$FGM" compile models/dice.fgm --out-dir "$TMP/badtimeout"
 expect_err "FGM_CC_TIMEOUT='abc' is not a number of seconds" "FGM_CC_TIMEOUT=abc"
