@@ -51,11 +51,14 @@
 /* A plugin build in flight holds at most four slots at once (its folder,
  * its C file or that file's write temporary, the plugin's temporary, the
  * compiler's group): enough for `fgm solve -j 256`, the CLI's cap.  With
- * 64, ep-naive at -j 32 left compilers running after SIGTERM.  The
- * table is about 1 MiB of zeroed memory; only the slots claimed so far
- * are ever touched. */
+ * 64, ep-naive at -j 32 left compilers running after SIGTERM.  A slot
+ * holds any path the system takes (PATH_MAX, 4096 on Linux): with 1024
+ * bytes, a longer --out-dir was never listed, so a signal left its
+ * temporaries, and every build left its kernel headers (too long for
+ * fgm_cleanup_unlink_headers).  The table is 4 MiB of zeroed memory; only
+ * the slots claimed so far are ever touched. */
 #define SLOTS 1024
-#define SLOT_PATH 1024
+#define SLOT_PATH 4096
 
 /* A slot's state: FREE, FILLING, or LISTED plus READER per handler
  * acting on it. */

@@ -121,6 +121,14 @@ for c in garbcc othercc; do
     [ "$(cat "$TMP/keep.so")" = keep ] || fail "compile -o, $c: the output was replaced"
     [ -z "$(ls -d "$TMP"/keep.so.tmp.* 2>/dev/null)" ] || fail "compile -o, $c: temporaries left"
 done
+# An --out-dir past 1024 bytes: the build leaves its C and plugin only
+# (each build left a folder with its kernel headers, too long for the
+# cleanup's fixed buffers).
+long="$TMP/long"
+for i in 1 2 3 4 5 6; do long="$long/$(printf '%0180d' 0)"; done
+mkdir -p "$long"
+expect_exit 0 "long --out-dir" -- "$FGM" compile models/dice.fgm --out-dir "$long"
+[ "$(ls -A "$long" | tr '\n' ' ')" = "dice.ep.c dice.ep.so " ] || fail "long --out-dir left: $(ls -A "$long")"
 # A limit that is no number is said, not replaced by the default.
 expect_exit 1 "FGM_CC_TIMEOUT=abc" -- env FGM_CC_TIMEOUT=abc "$FGM" compile models/dice.fgm --out-dir "$TMP/badtimeout"
 expect_err "FGM_CC_TIMEOUT='abc' is not a number of seconds" "FGM_CC_TIMEOUT=abc"
