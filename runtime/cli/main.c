@@ -7,10 +7,13 @@
 #include <unistd.h>
 #include "cli.h"
 
-/* Ctrl-C, SIGTERM, a closed terminal or a reader of our output gone
- * (`fgm solve ... | head -1`): the C compilers of plugin builds in flight
- * are killed and their temporary files removed (fgm_abort_cleanup), then
- * the signal ends fgm as it would have. */
+/* Ctrl-C, Ctrl-\, SIGTERM, a closed terminal or a reader of our output
+ * gone (`fgm solve ... | head -1`): the C compilers of plugin builds in
+ * flight are killed and their temporary files removed (fgm_abort_cleanup),
+ * then the signal ends fgm as it would have.  The compilers run in a
+ * process group of their own, which the terminal's keys do not reach:
+ * Ctrl-\ left one running, and its temporaries, until SIGQUIT was
+ * caught here too. */
 static void
 on_fatal_signal(int sig)
 {
@@ -25,7 +28,7 @@ on_fatal_signal(int sig)
 static void
 catch_fatal_signals(void)
 {
-    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+    static const int sigs[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE };
     struct sigaction sa, old;
     size_t i;
 

@@ -8,6 +8,7 @@
 # die of that signal.  Before, the compiler ran on, orphaned, and left
 # NAME.ALGO.so.tmp.XXXXXX behind.
 . "$(dirname "$0")/common.bash"
+ulimit -c 0     # SIGQUIT's default action writes a core
 R="$TMP/sig"
 mkdir -p "$R/out"
 printf '%s\n' 'model foo' 'var x[2] in 1..2' 'x[0] != x[1]' >"$R/a.fgm"
@@ -47,23 +48,25 @@ wait_bounded() {
     return $st
 }
 
-# build MODE ARGS...: starts `fgm compile`, sends SIGTERM once the
-# compiler runs, and checks what is left.
+# build MODE SIGNAL STATUS ARGS...: starts `fgm compile`, sends SIGNAL
+# once the compiler runs, and checks fgm's exit STATUS and what is left.
+# A background job starts with SIGQUIT ignored (job control is off here),
+# which fgm keeps: env puts it back to its default first.
 build() {
-    local what=$1 i=0 pid st
-    shift
+    local what=$1 sig=$2 want=$3 i=0 pid st
+    shift 3
     rm -f "$R/cc.pid"
-    SIG=$R CC=$R/cc "$FGM" compile "$R/a.fgm" "$@" >/dev/null 2>&1 &
+    SIG=$R CC=$R/cc env --default-signal=QUIT "$FGM" compile "$R/a.fgm" "$@" >/dev/null 2>&1 &
     pid=$!
     while [ ! -s "$R/cc.pid" ] && [ $i -lt 300 ]; do
         sleep 0.1
         i=$((i + 1))
     done
     [ -s "$R/cc.pid" ] || fail "$what: the compiler never started"
-    kill -TERM $pid
+    kill -$sig $pid
     wait_bounded $pid
     st=$?
-    [ $st = 143 ] || fail "$what: exit $st, want 143 (killed by SIGTERM)"
+    [ $st = $want ] || fail "$what: exit $st, want $want (killed by SIG$sig)"
     # The killed compiler may linger as a zombie until init reaps it;
     # its group must hold no live process (the wrapper or its sleep).
     sleep 0.2
@@ -74,8 +77,11 @@ build() {
     ls -a "$R/out" | grep -q 'tmp' \
         && fail "$what: temporaries left: $(ls -a "$R/out")"
 }
-build "the plugin cascade (--out-dir)" --out-dir "$R/out"
-build "an explicit plugin (-o)" -o "$R/out/foo.so"
+build "the plugin cascade (--out-dir)" TERM 143 --out-dir "$R/out"
+build "an explicit plugin (-o)" TERM 143 -o "$R/out/foo.so"
+# Ctrl-\ (SIGQUIT; 131): the compiler was left running, and the
+# temporaries.
+build "SIGQUIT" QUIT 131 --out-dir "$R/out"
 
 # Many builds at once (ep-naive compiles a plugin per puzzle; 200 puzzles,
 # so that the batch's chunks keep 12 threads busy): every
