@@ -397,7 +397,8 @@ fgm_codegen_emit(const fgm_sched *s, FILE *f)
             s->ndirfactors, s->nscratch);
     fprintf(f, "    reset, sweep, finish,\n    UINT64_C(0x%016" PRIx64 ")\n"
             "};\n\n", fgm_plugin_build_id());
-    fprintf(f, "const fgm_plugin_desc *FGM_PLUGIN_ENTRY(void);\n\n");
+    fprintf(f, "FGM_PLUGIN_EXPORT const fgm_plugin_desc "
+            "*FGM_PLUGIN_ENTRY(void);\n\n");
     fprintf(f, "const fgm_plugin_desc *\nFGM_PLUGIN_ENTRY(void)\n{\n"
             "    /* NULL on a CPU without the instructions this was built "
             "for:\n       the runtime then rebuilds it. */\n"

@@ -22,6 +22,9 @@
 #define FGM_PLUGIN_ABI_VERSION 13u
 #define FGM_PLUGIN_ENTRY fgm_plugin_entry
 #define FGM_PLUGIN_ENTRY_NAME "fgm_plugin_entry"
+/* On the entry's declaration: exported even when FGM_PLUGIN_CFLAGS
+ * holds -fvisibility=hidden (the plugin then had no entry to find). */
+#define FGM_PLUGIN_EXPORT __attribute__((visibility("default")))
 
 /* The message-passing state of one run, owned by the runtime.  Every array
  * is indexed [item * stride + value]; stride is the largest domain rounded

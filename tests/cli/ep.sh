@@ -129,6 +129,10 @@ for i in 1 2 3 4 5 6; do long="$long/$(printf '%0180d' 0)"; done
 mkdir -p "$long"
 expect_exit 0 "long --out-dir" -- "$FGM" compile models/dice.fgm --out-dir "$long"
 [ "$(ls -A "$long" | tr '\n' ' ')" = "dice.ep.c dice.ep.so " ] || fail "long --out-dir left: $(ls -A "$long")"
+# The entry is exported even when the flags hide every symbol ("no symbol
+# fgm_plugin_entry" before).
+expect_exit 0 "-fvisibility=hidden" -- env FGM_PLUGIN_CFLAGS='-O1 -fvisibility=hidden' "$FGM" run models/dice.fgm --backend compiled --out-dir "$TMP/hidden"
+expect_out "compiled ep" "-fvisibility=hidden"
 # A limit that is no number is said, not replaced by the default.
 expect_exit 1 "FGM_CC_TIMEOUT=abc" -- env FGM_CC_TIMEOUT=abc "$FGM" compile models/dice.fgm --out-dir "$TMP/badtimeout"
 expect_err "FGM_CC_TIMEOUT='abc' is not a number of seconds" "FGM_CC_TIMEOUT=abc"
