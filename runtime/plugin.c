@@ -69,7 +69,10 @@ fgm_plugin_cflags(void)
 {
     const char *flags = getenv("FGM_PLUGIN_CFLAGS");
 
-    return flags ? flags : "-O3 -march=native";
+    /* Blank is unset, as for CC and FGM_CC_TIMEOUT (it built plugins
+     * unoptimized, 25 times slower). */
+    return flags && flags[strspn(flags, " \t\n")] ? flags
+                                                   : "-O3 -march=native";
 }
 
 /* H mixed with X, FNV-1a, a byte at a time. */
@@ -411,9 +414,10 @@ cc_timeout(void)
     char *end;
     double t;
 
-    if (!v || !*v)
+    if (!v || !v[strspn(v, " \t\n")])
         return 300.0;
     t = strtod(v, &end);
+    end += strspn(end, " \t\n");     /* blanks around, as strtod skips */
     return *end == '\0' && t > 0 && t < 1e6 ? t : -1.0;
 }
 
@@ -772,6 +776,7 @@ rebuild(const fgm_plugin_req *req, const paths *ps, fgm_plugin **out,
     capture cap = { why, whysize };
     const char *base = strrchr(ps->c, '/');
     fgm_build_dir b;
+    struct stat sb;
     fgm_status st;
     char *tmp;
     int e, tok_so = -1;
@@ -779,6 +784,12 @@ rebuild(const fgm_plugin_req *req, const paths *ps, fgm_plugin **out,
     st = writable_dir(ps->dir, ps->shown, why, whysize);
     if (st != FGM_OK)
         return st;
+    if (lstat(ps->so, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+        /* No rename replaces a folder: said before the C is compiled for
+         * nothing (every run compiled it, then failed). */
+        sayf(why, whysize, "%s: cannot write: %s", ps->so, strerror(EISDIR));
+        return FGM_EIO;
+    }
     base = base ? base + 1 : ps->c;
     fgm_plugin_sweep_stale(ps->so, base, stale_age());
     e = fgm_build_dir_open(&b, ps->so, base);

@@ -651,6 +651,9 @@ START_TEST(test_other_flags)
     fgm_plugin *p = NULL;
     uint64_t plain, other;
 
+    /* Blank is unset, as CC is (it built unoptimized plugins). */
+    ck_assert_int_eq(setenv("FGM_PLUGIN_CFLAGS", " ", 1), 0);
+    ck_assert_str_eq(fgm_plugin_cflags(), "-O3 -march=native");
     unsetenv("FGM_PLUGIN_CFLAGS");
     ck_assert_str_eq(fgm_plugin_cflags(), "-O3 -march=native");
     plain = fgm_plugin_build_id();

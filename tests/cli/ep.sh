@@ -133,9 +133,18 @@ expect_exit 0 "long --out-dir" -- "$FGM" compile models/dice.fgm --out-dir "$lon
 # fgm_plugin_entry" before).
 expect_exit 0 "-fvisibility=hidden" -- env FGM_PLUGIN_CFLAGS='-O1 -fvisibility=hidden' "$FGM" run models/dice.fgm --backend compiled --out-dir "$TMP/hidden"
 expect_out "compiled ep" "-fvisibility=hidden"
+# A folder where the plugin goes: said before anything is compiled (each
+# run compiled the model, and wrote its C, before the rename failed).
+mkdir -p "$TMP/dirso/dice.ep.so"
+expect_exit 0 "folder at the plugin path" -- "$FGM" run models/dice.fgm --out-dir "$TMP/dirso"
+expect_err "dice.ep.so: cannot write: Is a directory; interpreting" "folder at the plugin path"
+[ ! -e "$TMP/dirso/dice.ep.c" ] || fail "folder at the plugin path: the model was compiled"
 # A limit that is no number is said, not replaced by the default.
 expect_exit 1 "FGM_CC_TIMEOUT=abc" -- env FGM_CC_TIMEOUT=abc "$FGM" compile models/dice.fgm --out-dir "$TMP/badtimeout"
 expect_err "FGM_CC_TIMEOUT='abc' is not a number of seconds" "FGM_CC_TIMEOUT=abc"
+# Blanks around the number are taken, on either side (' 5' was, '5 ' was
+# refused).
+expect_exit 0 "FGM_CC_TIMEOUT='60 '" -- env FGM_CC_TIMEOUT='60 ' "$FGM" compile models/dice.fgm --out-dir "$TMP/blanktimeout"
 # A compiler's own "error:", quoted in the reason, does not make the
 # reason a located message: it keeps its "fgm: " prefix.
 printf '#!/bin/sh\necho "cc1: error: no such flag" >&2\nexit 1\n' > "$TMP/badcc"
