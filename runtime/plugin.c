@@ -159,8 +159,11 @@ check_desc(const fgm_plugin_desc *d, const char *name, uint64_t want,
         return FGM_EABI;
     }
     if (d->ir_hash != want) {
-        sayf(why, whysize, "%s: stale (built from IR %016llx, model is "
-             "%016llx)", name, (unsigned long long)d->ir_hash,
+        /* With the name the plugin gives its model: another model's
+         * plugin in its place reads as such, not as an edit. */
+        sayf(why, whysize, "%s: stale (built from IR %016llx of model "
+             "'%.64s', model is %016llx)", name,
+             (unsigned long long)d->ir_hash, d->model ? d->model : "?",
              (unsigned long long)want);
         return FGM_ESTALE;
     }

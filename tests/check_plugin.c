@@ -591,7 +591,7 @@ END_TEST
 START_TEST(test_stale)
 {
     fixture fx = fixture_ok(HASH_B);
-    char so[1024], why[1024], want[1100];
+    char so[1024], why[1200], want[1200];
     fgm_plugin *p = NULL;
 
     join(so, sizeof so, tdir, "m.ep.so");
@@ -599,8 +599,8 @@ START_TEST(test_stale)
     ck_assert_int_eq(fgm_plugin_open(so, HASH_A, &p, why, sizeof why),
                      FGM_ESTALE);
     ck_assert_ptr_null(p);
-    snprintf(want, sizeof want, "%s: stale (built from IR fedcba9876543210, "
-             "model is 0123456789abcdef)", so);
+    snprintf(want, sizeof want, "%s: stale (built from IR fedcba9876543210 "
+             "of model 'fixture', model is 0123456789abcdef)", so);
     ck_assert_str_eq(why, want);
     check_rebuilds(tdir, want);
 }
