@@ -38,8 +38,11 @@
 /* Bytes of compiler output kept for the reason of a failure: enough for
  * the lines up to the first error ("In file included from", "In
  * function", the error), each of which may name the build folder's C
- * file, a path as long as PATH_MAX (4096 cut the first error off). */
-#define CC_OUTPUT 16384
+ * file, a path as long as PATH_MAX (4096 cut the first error off), and
+ * for the warnings that may come before it (FGM_PLUGIN_CFLAGS with
+ * -Wall on edited C: past 16384 bytes of them, the reason quoted a
+ * warning, not the error). */
+#define CC_OUTPUT (1 << 20)
 
 struct fgm_plugin {
     void *lib;
@@ -445,7 +448,7 @@ build_temp(fgm_build_dir *b, const char *so_path, const char *cc,
            char **tmp, int *token, char *why, size_t whysize)
 {
     static const char suffix[] = ".tmp.XXXXXX";
-    char out[CC_OUTPUT], line[512], *words = NULL, **argv = NULL;
+    char *out = NULL, line[512], *words = NULL, **argv = NULL;
     size_t len = strlen(so_path);
     fgm_status st = FGM_OK;
     struct stat sb;
@@ -488,11 +491,12 @@ build_temp(fgm_build_dir *b, const char *so_path, const char *cc,
     }
     close(fd);
     argv = compiler_argv(cc, *tmp, b->c, &words);
-    if (!argv) {
+    out = argv ? malloc(CC_OUTPUT) : NULL;
+    if (!out) {
         sayf(why, whysize, "%s", fgm_strerror(FGM_ENOMEM));
         st = FGM_ENOMEM;
     } else if ((e = fgm_plugin_sys_run(argv, timeout, &code, out,
-                                       sizeof out))) {
+                                       CC_OUTPUT))) {
         sayf(why, whysize, "cannot run C compiler '%s': %s", cc,
              strerror(e));
         st = FGM_ECC;
@@ -516,6 +520,7 @@ build_temp(fgm_build_dir *b, const char *so_path, const char *cc,
         sayf(why, whysize, "%s: cannot write: %s", so_path, strerror(errno));
         st = FGM_EIO;
     }
+    free(out);
     free(argv);
     free(words);
     if (st != FGM_OK) {

@@ -139,6 +139,21 @@ mkdir -p "$TMP/dirso/dice.ep.so"
 expect_exit 0 "folder at the plugin path" -- "$FGM" run models/dice.fgm --out-dir "$TMP/dirso"
 expect_err "dice.ep.so: cannot write: Is a directory; interpreting" "folder at the plugin path"
 [ ! -e "$TMP/dirso/dice.ep.c" ] || fail "folder at the plugin path: the model was compiled"
+# The first error is found after 160 KB of warnings (past 16 KB of output
+# the reason quoted a warning).
+cat > "$TMP/loudcc" <<'SH'
+#!/bin/sh
+i=0
+while [ $i -lt 2000 ]; do
+    echo "x.c:1:1: warning: a line of noise, number $i, long enough to count"
+    i=$((i + 1))
+done
+echo "x.c:9:9: error: the real reason" >&2
+exit 3
+SH
+chmod +x "$TMP/loudcc"
+expect_exit 1 "loud compiler" -- env CC="$TMP/loudcc" "$FGM" compile models/dice.fgm --out-dir "$TMP/loud"
+expect_err "failed \(exit status 3\): x.c:9:9: error: the real reason" "loud compiler"
 # A limit that is no number is said, not replaced by the default.
 expect_exit 1 "FGM_CC_TIMEOUT=abc" -- env FGM_CC_TIMEOUT=abc "$FGM" compile models/dice.fgm --out-dir "$TMP/badtimeout"
 expect_err "FGM_CC_TIMEOUT='abc' is not a number of seconds" "FGM_CC_TIMEOUT=abc"
