@@ -282,7 +282,8 @@ keep(char *out, size_t outsize, size_t *used, const char *buf, size_t n)
 
     if (n > room)
         n = room;
-    memcpy(out + *used, buf, n);
+    if (n)
+        memcpy(out + *used, buf, n);
     *used += n;
 }
 
@@ -326,9 +327,14 @@ drain(int fd, char *out, size_t outsize, double deadline, pid_t pid)
                 break;      /* the end: every writer has closed it */
             keep(out, outsize, &used, buf, (size_t)n);
             /* Once PID has ended, what is already written is read, but
-             * a writer left behind is not waited for, nor read forever. */
-            if (after && (after += (size_t)n) > (1u << 20))
-                break;
+             * a writer left behind is not waited for, nor read forever
+             * (nor while it writes on without a pause). */
+            if (after) {
+                if ((after += (size_t)n) > (1u << 20))
+                    break;
+            } else if (ended(pid)) {
+                after = 1;
+            }
             continue;
         }
         if (r < 0)

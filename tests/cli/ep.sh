@@ -80,6 +80,13 @@ t0=$(date +%s)
 expect_exit 0 "compiler leaving a child" -- env FGM_CC_TIMEOUT=4 CC="$TMP/daemoncc" "$FGM" compile models/dice.fgm --out-dir "$TMP/daemon"
 [ $(( $(date +%s) - t0 )) -lt 4 ] || fail "a compiler's leftover child held fgm $(( $(date +%s) - t0 )) s"
 [ -s "$TMP/daemon/dice.ep.so" ] || fail "compiler leaving a child: no plugin"
+# ... and a child that writes to it without a pause (the read went on
+# while the data did; the child dies of SIGPIPE once fgm is gone).
+printf '#!/bin/sh\nsetsid sh -c "while :; do echo noise; done" &\nexec cc "$@"\n' > "$TMP/chattycc"
+chmod +x "$TMP/chattycc"
+t0=$(date +%s)
+expect_exit 0 "compiler leaving a writer" -- env FGM_CC_TIMEOUT=4 CC="$TMP/chattycc" "$FGM" compile models/dice.fgm --out-dir "$TMP/chatty"
+[ $(( $(date +%s) - t0 )) -lt 4 ] || fail "a compiler's leftover writer held fgm $(( $(date +%s) - t0 )) s"
 # Relative outputs that start with '-' reach the compiler as files, not
 # options: "-o -xc.so" built an empty plugin (exit 0), "--out-dir -foo"
 # failed on "unrecognized command-line option".
