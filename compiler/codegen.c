@@ -116,10 +116,45 @@ neq_group(const fgm_sched *s, const run *r, int i)
     return n;
 }
 
+/* A table run's arrays: per factor its scope's cards and potentials
+ * (the run's updates are written out one by one, so no row table), each
+ * IR factor's source named above its own. */
+static void
+table_arrays(FILE *f, const fgm_sched *s, const run *r, int idx)
+{
+    int i, j, last = -1;
+
+    for (i = 0; i < r->count; i++) {
+        const fgm_sched_factor *sf = &s->factors[r->first + i];
+        const fgm_ir_factor *fa = &s->ir->factors[sf->ir_factor];
+        const double *p = fgm_ir_params(s->ir, fa);
+
+        if (sf->ir_factor != last) {
+            fprintf(f, "/* ");
+            factor_comment(f, s, sf);
+            fprintf(f, " */\n");
+            last = sf->ir_factor;
+        }
+        fprintf(f, "static const int run%d_cards%d[%d] = {", idx, i,
+                sf->arity);
+        for (j = 0; j < sf->arity; j++)
+            fprintf(f, "%s%d", j ? ", " : " ",
+                    s->card[s->edge_var[sf->edge + j]]);
+        fprintf(f, " };\n");
+        fprintf(f, "static const double run%d_pot%d[%d] = {", idx, i,
+                fa->nparams);
+        for (j = 0; j < fa->nparams; j++)
+            fprintf(f, "%s%.17g,", j % 4 == 0 ? "\n    " : " ", p[j]);
+        fprintf(f, "\n};\n");
+    }
+    fprintf(f, "\n");
+}
+
 /* One row per factor of run R: NEQ "e, v0, v1, group length" (see
- * below); DIRICHLET "e, v, node, factor"; ALLDIFF "e, n, v0..v(n-1)";
- * TABLE "schedule index, arity" (its loop reads the per-factor arrays
- * instead), with a comment where a new IR factor starts. */
+ * below); DIRICHLET "e, v, node, factor"; ALLDIFF "e, n, v0..v(n-1)",
+ * with a comment where a new IR factor starts; a TABLE run has its
+ * per-factor arrays instead (table_arrays: an unread row table failed
+ * -Wall -Werror builds of the C, -Wunused-const-variable). */
 static void
 run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
 {
@@ -127,6 +162,10 @@ run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
 
     fprintf(f, "/* run %d: %d %s update%s */\n", idx, r->count,
             fgm_sched_op_name(r->op), r->count == 1 ? "" : "s");
+    if (r->op == FGM_OP_TABLE) {
+        table_arrays(f, s, r, idx);
+        return;
+    }
     fprintf(f, "static const int run%d[%d][%d] = {\n", idx, r->count,
             r->op == FGM_OP_NEQ ? 4 : r->op == FGM_OP_DIRICHLET ? 4
             : r->op == FGM_OP_ALLDIFF ? 2 + run_arity(s, r, &uni) : 2);
@@ -164,32 +203,10 @@ run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
             fprintf(f, " },\n");
             break;
         default:
-            fprintf(f, "    { %d, %d },\n", r->first + i, sf->arity);
             break;
         }
     }
     fprintf(f, "};\n\n");
-    if (r->op == FGM_OP_TABLE) {
-        /* Tables: scope cards and potentials, one array per factor. */
-        for (i = 0; i < r->count; i++) {
-            const fgm_sched_factor *sf = &s->factors[r->first + i];
-            const fgm_ir_factor *fa = &s->ir->factors[sf->ir_factor];
-            const double *p = fgm_ir_params(s->ir, fa);
-
-            fprintf(f, "static const int run%d_cards%d[%d] = {", idx, i,
-                    sf->arity);
-            for (j = 0; j < sf->arity; j++)
-                fprintf(f, "%s%d", j ? ", " : " ",
-                        s->card[s->edge_var[sf->edge + j]]);
-            fprintf(f, " };\n");
-            fprintf(f, "static const double run%d_pot%d[%d] = {", idx, i,
-                    fa->nparams);
-            for (j = 0; j < fa->nparams; j++)
-                fprintf(f, "%s%.17g,", j % 4 == 0 ? "\n    " : " ", p[j]);
-            fprintf(f, "\n};\n");
-        }
-        fprintf(f, "\n");
-    }
 }
 
 /* "c = fgm_k_dirichlet(...);" for row i of run IDX, indented by IND. */
