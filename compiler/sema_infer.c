@@ -102,7 +102,7 @@ apply_setting(fgmc *c, const fgmc_node *set, int key)
                        d);
             return 0;
         }
-        c->infer.damping = d;
+        c->infer.damping = d + 0.0;    /* -0 as 0: the IR is canonical */
         break;
     case SET_TOLERANCE:
         if (!sema_resolve_num(c, set->a) || !sema_eval_real(c, set->a, &d))
@@ -111,7 +111,7 @@ apply_setting(fgmc *c, const fgmc_node *set, int key)
             diag_error(c, set->a->loc, "tolerance must be >= 0, not %g", d);
             return 0;
         }
-        c->infer.tolerance = d;
+        c->infer.tolerance = d + 0.0;
         break;
     case SET_SCHEDULE:
         if ((w = word_setting(c, set, schedule_words)) < 0)

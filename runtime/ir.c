@@ -208,6 +208,18 @@ fgm_ir_add_array(fgm_ir *ir, const char *name, int ndims, const int *dims,
     return a->first;
 }
 
+/* Copies N parameters into the pool, -0 as 0 (x + 0.0 is +0 for either
+ * zero): the IR is canonical, so a weight or alpha written -0.0 dumps and
+ * hashes as 0 does (it printed -0, under another hash). */
+static void
+copy_params(double *dst, const double *src, int n)
+{
+    int i;
+
+    for (i = 0; i < n; i++)
+        dst[i] = src[i] + 0.0;
+}
+
 int
 fgm_ir_add_dirichlet_array(fgm_ir *ir, const char *name, int ndims,
                            const int *dims, int k, const double *alpha,
@@ -230,7 +242,7 @@ fgm_ir_add_dirichlet_array(fgm_ir *ir, const char *name, int ndims,
     if (!a)
         return -1;
     a->alpha = ir->nparam;
-    memcpy(ir->param_pool + ir->nparam, alpha, (size_t)k * sizeof *alpha);
+    copy_params(ir->param_pool + ir->nparam, alpha, k);
     ir->nparam += k;
     return a->first;
 }
@@ -319,8 +331,7 @@ fgm_ir_add_factor(fgm_ir *ir, fgm_factor_kind kind, int arity,
     f->aux = -1;
     if (nparams > 0) {
         f->params = ir->nparam;
-        memcpy(ir->param_pool + ir->nparam, params,
-               (size_t)nparams * sizeof *params);
+        copy_params(ir->param_pool + ir->nparam, params, nparams);
         ir->nparam += nparams;
     }
     *status = FGM_OK;

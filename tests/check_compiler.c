@@ -765,6 +765,31 @@ START_TEST(test_several_errors)
 }
 END_TEST
 
+/* -0 is stored as 0: weights, tables and the infer settings written -0.0
+ * give the IR (and hash) of 0 (they dumped as -0, under another hash). */
+START_TEST(test_negative_zero)
+{
+    fgm_status st;
+    sink s;
+    fgm_ir *a = compile("var x[2] in 0..1\nevidence x[0] = [-0.0, 2]\n"
+                        "table (x[0], x[1]) = [[1, -0.0], [1, 1]]\n"
+                        "infer ep(damping = -0.0, tolerance = 0 * -1.0)\n",
+                        &st, &s);
+    fgm_ir *b;
+
+    ck_assert_int_eq(st, FGM_OK);
+    sink_free(&s);
+    b = compile("var x[2] in 0..1\nevidence x[0] = [0, 2]\n"
+                "table (x[0], x[1]) = [[1, 0], [1, 1]]\n"
+                "infer ep(damping = 0, tolerance = 0)\n", &st, &s);
+    ck_assert_int_eq(st, FGM_OK);
+    sink_free(&s);
+    ck_assert_msg(fgm_ir_hash(a) == fgm_ir_hash(b), "-0 hashes as 0");
+    fgm_ir_free(a);
+    fgm_ir_free(b);
+}
+END_TEST
+
 /* A UTF-8 byte-order mark starting the file is skipped, and columns are
  * counted after it: it was "non-ASCII character" on a line that showed
  * none.  Elsewhere it stays an error. */
@@ -1186,6 +1211,7 @@ compiler_suite(void)
     tcase_add_test(core, test_latin_matches_builder);
     tcase_add_test(core, test_naive_clues);
     tcase_add_test(core, test_byte_order_mark);
+    tcase_add_test(core, test_negative_zero);
     tcase_add_test(core, test_chain_depth_message);
     tcase_add_test(core, test_dice);
     tcase_add_test(core, test_chain);
