@@ -293,6 +293,16 @@ overridden(const char *const *defines, int ndefines, long k)
     return 0;
 }
 
+/* strcmp of two NAME=VALUE defines' names. */
+static int
+define_cmp(const char *a, const char *b)
+{
+    size_t la = strcspn(a, "="), lb = strcspn(b, "=");
+    int c = strncmp(a, b, la < lb ? la : lb);
+
+    return c ? c : la < lb ? -1 : la > lb;
+}
+
 fgm_ir *
 cli_model_open(const char *cmd, const char *spec,
                const char *const *defines, int ndefines, int *n, int *box,
@@ -305,6 +315,8 @@ cli_model_open(const char *cmd, const char *spec,
     if (cli_is_model_file(spec)) {
         fgm_compile_opts opts = { defines, ndefines, 0 };
         fgm_status st = fgm_compile_file(spec, &opts, &ir, cli_diag, NULL);
+        const char *kept[CLI_MAXDEFINES];
+        int nkept = 0, i, j;
 
         if (st != FGM_OK) {
             *code = cli_exit_code(st);
@@ -316,23 +328,37 @@ cli_model_open(const char *cmd, const char *spec,
          * and 1 shared one file and each run rebuilt the other's
          * plugin.  A -D that a later one of the same name overrides (the
          * later wins, as with cc) adds nothing: -D B=2 -D B=3 is the B=3
-         * plugin.  A name that would grow too long keeps the suffixes it
-         * has. */
-        for (k = 0; k < ndefines; k++) {
-            char name[2 * FGM_IR_MAXNAME];
+         * plugin.  The suffixes go in the names' order, each value as
+         * the integer it is, so that the name and the IR hash say what
+         * the model is, not how the options were written (-D A=2 -D C=3
+         * and -D C=3 -D A=2, or B=3 and B=03, were two plugins).  A name
+         * that would grow too long keeps the suffixes it has. */
+        for (k = 0; k < ndefines && nkept < CLI_MAXDEFINES; k++)
+            if (!overridden(defines, ndefines, k))
+                kept[nkept++] = defines[k];
+        for (i = 1; i < nkept; i++)     /* a few: insertion sort */
+            for (j = i; j > 0 && define_cmp(kept[j - 1], kept[j]) > 0; j--) {
+                const char *t = kept[j];
+
+                kept[j] = kept[j - 1];
+                kept[j - 1] = t;
+            }
+        for (i = 0; i < nkept; i++) {
+            char name[2 * FGM_IR_MAXNAME], value[32];
             size_t m = strlen(fgm_ir_name(ir));
+            size_t len = strcspn(kept[i], "=");
             const char *d;
 
-            if (overridden(defines, ndefines, k))
-                continue;
-
+            /* Checked as NAME=INTEGER by cli_add_define. */
+            snprintf(value, sizeof value, "%lld",
+                     strtoll(kept[i] + len + 1, NULL, 10));
             memcpy(name, fgm_ir_name(ir), m);
             name[m++] = '_';
-            for (d = defines[k]; *d && m + 1 < sizeof name; d++)
+            for (d = kept[i]; d < kept[i] + len && m + 1 < sizeof name; d++)
                 if (isalnum((unsigned char)*d))
                     name[m++] = *d;
-                else if (*d == '-')
-                    name[m++] = 'n';
+            for (d = value; *d && m + 1 < sizeof name; d++)
+                name[m++] = *d == '-' ? 'n' : *d;
             name[m] = '\0';
             fgm_ir_set_name(ir, name);
         }

@@ -52,6 +52,16 @@ expect_out "^graph \"sudoku_B2\" \\{" "graph of the 4x4 model (named after its -
 # the model: -D B=2 -D B=3 is the 9x9 model and its plugin sudoku_B3.
 expect_exit 0 "graph -D B=2 -D B=3" -- "$FGM" graph -D B=2 -D B=3 models/sudoku.fgm
 expect_out "^graph \"sudoku_B3\" \\{" "an overridden -D does not name the model"
+# The name (and the IR hash) say what the -D set, not how they were
+# written: their order and a value's spelling gave other names, hashes
+# and plugins.
+printf 'model two\nconst A = 2\nconst C = 3\nvar x[A] in 1..C\nx[0] != x[1]\n' > "$TMP/two.fgm"
+"$FGM" dump -D A=2 -D C=3 "$TMP/two.fgm" > "$TMP/two1" 2>/dev/null || fail "dump -D A=2 -D C=3"
+for d in "-D C=3 -D A=2" "-D C=03 -D A=+2"; do
+    "$FGM" dump $d "$TMP/two.fgm" > "$TMP/two2" 2>/dev/null || fail "dump $d"
+    cmp -s "$TMP/two1" "$TMP/two2" || fail "dump $d differs from -D A=2 -D C=3: $(head -2 "$TMP/two2")"
+done
+grep -q '^model two_A2_C3$' "$TMP/two1" || fail "-D A=2 -D C=3: name $(grep '^model' "$TMP/two1")"
 expect_exit 1 "-D unknown const" -- "$FGM" dump -D C=2 models/sudoku.fgm
 expect_err "^models/sudoku.fgm: error: -D C=2: the model has no const 'C'$" "-D unknown const"
 # -D O=-1 and -D O=1 name different plugins: the sign was dropped, so
