@@ -67,6 +67,14 @@ sayf(char *why, size_t whysize, const char *fmt, ...)
     va_end(ap);
 }
 
+/* Whether S is NULL or blanks only (an environment variable set so
+ * counts as unset: CC, FGM_PLUGIN_CFLAGS, FGM_CC_TIMEOUT). */
+static int
+blank(const char *s)
+{
+    return !s || !s[strspn(s, " \t\n")];
+}
+
 const char *
 fgm_plugin_cflags(void)
 {
@@ -74,8 +82,7 @@ fgm_plugin_cflags(void)
 
     /* Blank is unset, as for CC and FGM_CC_TIMEOUT (it built plugins
      * unoptimized, 25 times slower). */
-    return flags && flags[strspn(flags, " \t\n")] ? flags
-                                                   : "-O3 -march=native";
+    return blank(flags) ? "-O3 -march=native" : flags;
 }
 
 /* H mixed with X, FNV-1a, a byte at a time. */
@@ -265,12 +272,6 @@ fgm_plugin_close(fgm_plugin *p)
 
 /* ---- building ---------------------------------------------------------- */
 
-static int
-blank(const char *s)
-{
-    return !s || !s[strspn(s, " \t\n")];
-}
-
 /* Returns the end of the diagnostic's "error:" in the line S..NL, or NULL
  * if it has none: the word where gcc and clang put it, at the line's start
  * or after ": " or ": fatal " ("FILE:LINE:COL: error: ...", "cc1: error:
@@ -420,7 +421,7 @@ cc_timeout(void)
     char *end;
     double t;
 
-    if (!v || !v[strspn(v, " \t\n")])
+    if (blank(v))
         return 300.0;
     t = strtod(v, &end);
     end += strspn(end, " \t\n");     /* blanks around, as strtod skips */
