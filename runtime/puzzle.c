@@ -114,19 +114,31 @@ valid_side(const fgm_puzzle_reader *r, int n)
 
 #define ERR(r, line, ...) report((r), (line), __VA_ARGS__)
 
+/* "NAME:LINE[:COL]: error: MSG" (COL 0: none) through R's sink. */
+static void
+vreport(const fgm_puzzle_reader *r, long line, int col, const char *fmt,
+        va_list ap)
+{
+    char msg[768], at[32] = "";
+
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    if (col > 0)
+        snprintf(at, sizeof at, ":%d", col);
+    fgm_diagf(r->diag, r->ctx, "%s:%ld%s: error: %s", r->name, line, at,
+              msg);
+}
+
 static void report(const fgm_puzzle_reader *r, long line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 static void
 report(const fgm_puzzle_reader *r, long line, const char *fmt, ...)
 {
-    char msg[768];
     va_list ap;
 
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    vreport(r, line, 0, fmt, ap);
     va_end(ap);
-    fgm_diagf(r->diag, r->ctx, "%s:%ld: error: %s", r->name, line, msg);
 }
 
 /* ERR at cell I of grid G: its line and column. */
@@ -138,14 +150,11 @@ static void
 report_cell(const fgm_puzzle_reader *r, const grid *g, int i,
             const char *fmt, ...)
 {
-    char msg[768];
     va_list ap;
 
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
+    vreport(r, g->line[i], g->col[i], fmt, ap);
     va_end(ap);
-    fgm_diagf(r->diag, r->ctx, "%s:%ld:%d: error: %s", r->name, g->line[i],
-              g->col[i], msg);
 }
 
 /* Appends the K parsed symbols VALS, read at columns COLS of the
