@@ -26,6 +26,14 @@ struct stat;
  * open for writing (and appending) where the path is not. */
 FGM_INTERNAL int fgm_is_stdout(const struct stat *sb);
 
+/* Whether B is one of fgm_backend's values: options come from callers,
+ * and the runner and the model open check them alike. */
+static inline int
+fgm_backend_valid(fgm_backend b)
+{
+    return b >= FGM_BACKEND_AUTO && b <= FGM_BACKEND_INTERPRETED;
+}
+
 /* FGM_OK when everything written to F so far has gone out, else
  * FGM_EIO: F is flushed first, so that a report that fits the stdio
  * buffer is not called written when the disk is full. */

@@ -183,8 +183,7 @@ fgm_model_open_ir(fgm_ir *ir, const fgm_model_opts *opts, fgm_model **out,
         return FGM_EINVAL;
     if (!opts)
         opts = &defaults;
-    if (opts->backend < FGM_BACKEND_AUTO
-        || opts->backend > FGM_BACKEND_INTERPRETED) {
+    if (!fgm_backend_valid(opts->backend)) {
         /* Said, as an unknown algorithm is (it was refused in silence,
          * deep in the plugin loader). */
         fgm_diagf(diag, ctx, "unknown backend %d (auto %d, compiled %d, "

@@ -26,8 +26,7 @@ fgm_runner_new(const fgm_solver *solver, const fgm_csp *csp,
     if (opts && (opts->iterations < 0
                  || opts->iterations > FGM_MAX_ITERATIONS
                  || opts->fix_per_round < 0
-                 || opts->backend < FGM_BACKEND_AUTO
-                 || opts->backend > FGM_BACKEND_INTERPRETED)) {
+                 || !fgm_backend_valid(opts->backend))) {
         /* Refused here, once: a solver's model run refused them too,
          * after which ep-robust read an answer from no run. */
         *status = FGM_EINVAL;
