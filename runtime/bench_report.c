@@ -75,7 +75,6 @@ format_row(const fgm_bench_row *row, cells *out)
     snprintf(out->c[COL_IQR], sizeof out->c[0], "%s-%s", lo, hi);
 }
 
-
 /* Writes the protocol in one line, so that a table explains itself. */
 static void
 protocol(const fgm_bench *b, FILE *f)
