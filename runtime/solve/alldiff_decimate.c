@@ -12,7 +12,7 @@
  * seed used Ryser, alldiff_sum.h),
  * loopy BP with damping 0.5 on a flooding schedule, then decimation:
  *
- *   attempt r = 0, 1, ..., MaxRestarts:
+ *   attempt r = 0, 1, ..., MaxRestarts - 1:
  *     clamp the clues; 30 sweeps from fresh messages (InitSweeps), the
  *     initial messages multiplied by exp(U(-0.6, 0.6)) when r > 0
  *     (BruitInit; restart 0 starts from the canonical messages);
@@ -24,7 +24,8 @@
  *       clamp it; 4 more sweeps from the current messages (DecimSweeps);
  *     verify the grid against every constraint: valid, return it;
  *     invalid, a contradiction: next attempt (decisions cleared, clues
- *     kept); after MaxRestarts = 30 restarts (31 attempts), unsolved.
+ *     kept); after MaxRestarts = 30 attempts (29 restarts: the seed's
+ *     `for (restart = 0; restart < MaxRestarts; ...)`), unsolved.
  *
  * No constraint propagation and no backtracking: every value comes from a
  * belief, and no decision is ever undone.  Randomness (ties, plateau
@@ -38,7 +39,7 @@
  * are noisy), and a clamp is an exact zero.
  *
  * alldiff-max and alldiff-sum run the seed's parameters (opts->iterations
- * replaces the 30 initial sweeps, opts->max_restarts the 30 restarts).
+ * replaces the 30 initial sweeps, opts->max_restarts the 29 restarts).
  *
  * alldiff-max2 and alldiff-sum2 keep the algorithm (BP beliefs decide
  * every value; no propagation, no backtracking; a failed attempt restarts
@@ -417,12 +418,12 @@
 /* The seed's v4 (Arity9MaxProductSolver's properties). */
 static const fgm_ad_cfg cfg_max = {
     .algo = FGM_ALGO_BP_MAX, .init_sweeps = 30, .decim_sweeps = 4,
-    .max_restarts = 30, .damping = 0.5, .decim_damping = 0.5, .noise = 0.6,
+    .max_restarts = 29, .damping = 0.5, .decim_damping = 0.5, .noise = 0.6,
     .plateau = 0.25,
 };
 static const fgm_ad_cfg cfg_sum = {
     .algo = FGM_ALGO_BP_SUM, .init_sweeps = 30, .decim_sweeps = 4,
-    .max_restarts = 30, .damping = 0.5, .decim_damping = 0.5, .noise = 0.6,
+    .max_restarts = 29, .damping = 0.5, .decim_damping = 0.5, .noise = 0.6,
     .plateau = 0.25,
 };
 static const fgm_ad_cfg cfg_max2 = {
