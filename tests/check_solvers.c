@@ -11,6 +11,7 @@
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../runtime/solve/ep_model.h"
 #include "../runtime/solve/run.h"
 #include "suites.h"
 #include "testutil.h"
@@ -83,6 +84,35 @@ run(const fgm_solver *solver, const fgm_csp *csp, const char *puzzle,
  * ---------------------------------------------------------------------- */
 
 /* Every solver solves both Easy grids of notebook 000, interpreted. */
+/* Infer.NET's Dirichlet mode, the seed's confidence for ep-iterative and
+ * ep-hybrid: (40, 20, 20) has the larger mean's maximum (0.5 against
+ * 0.42) but the smaller mode's maximum (39/77 against 1) than
+ * (1.45, 1, 1), so ranking by the mean (as ep-iterative did) and by the
+ * mode (as the seed does) disagree on them. */
+START_TEST(test_dirichlet_mode)
+{
+    const double many[3] = {40.0, 20.0, 20.0}, few[3] = {1.45, 1.0, 1.0};
+    const double ones[3] = {1.0, 1.0, 1.0}, small[3] = {0.5, 0.7, 0.2};
+    const double mixed[3] = {3.0, 0.5, 2.0};
+    double m[3];
+
+    fgm_ep_dirichlet_mode(many, 3, m);
+    ck_assert_double_eq_tol(m[0], 39.0 / 77.0, 1e-15);
+    ck_assert_double_eq_tol(m[1], 19.0 / 77.0, 1e-15);
+    fgm_ep_dirichlet_mode(few, 3, m);
+    ck_assert_double_eq_tol(m[0], 1.0, 1e-15);
+    ck_assert(m[1] == 0.0 && m[2] == 0.0);
+    fgm_ep_dirichlet_mode(ones, 3, m);
+    ck_assert_double_eq_tol(m[2], 1.0 / 3.0, 1e-15);
+    fgm_ep_dirichlet_mode(small, 3, m);     /* no count >= 1 */
+    ck_assert(m[0] == 0.0 && m[1] == 1.0 && m[2] == 0.0);
+    fgm_ep_dirichlet_mode(mixed, 3, m);     /* 0.5 < 1 left out */
+    ck_assert_double_eq_tol(m[0], 2.0 / 3.0, 1e-15);
+    ck_assert(m[1] == 0.0);
+    ck_assert_double_eq_tol(m[2], 1.0 / 3.0, 1e-15);
+}
+END_TEST
+
 START_TEST(test_easy_grids)
 {
     const fgm_solver *s = solvers[_i];
@@ -450,6 +480,7 @@ solvers_suite(void)
     tcase_set_timeout(errors, 30);
     tcase_add_loop_test(core, test_easy_grids, 0, n);
     tcase_add_test(core, test_hybrid_medium);
+    tcase_add_test(core, test_dirichlet_mode);
     tcase_add_test(core, test_hybrid3_one_inference);
     tcase_add_test(core, test_hybrid3_corpora);
     tcase_add_test(core, test_decimate_counts);

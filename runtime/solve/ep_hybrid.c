@@ -249,34 +249,6 @@ propagate(ws *w, int *g)
     }
 }
 
-/* Infer.NET's Dirichlet.GetMode of pseudo-counts A[0..K-1] into MODE:
- * with the counts >= 1 summing to S over C of them, (a - 1) / (S - C) for
- * a > 1 and 0 elsewhere; the uniform vector over those counts when every
- * one is exactly 1; a unit vector at the largest count when none is >= 1. */
-static void
-dirichlet_mode(const double *a, int k, double *mode)
-{
-    double sum = 0.0;
-    int j, n = 0, best = 0;
-
-    for (j = 0; j < k; j++) {
-        if (a[j] >= 1.0) {
-            sum += a[j];
-            n++;
-        }
-        if (a[j] > a[best])
-            best = j;
-    }
-    for (j = 0; j < k; j++) {
-        if (n == 0)
-            mode[j] = j == best ? 1.0 : 0.0;
-        else if (sum == (double)n)
-            mode[j] = a[j] >= 1.0 ? 1.0 / n : 0.0;
-        else
-            mode[j] = a[j] > 1.0 ? (a[j] - 1.0) / (sum - n) : 0.0;
-    }
-}
-
 /* The posterior of V the seed reads: the mode of its Dirichlet node's
  * posterior, or V's belief when it has none. */
 static void
@@ -289,7 +261,7 @@ posterior(ws *w, int v, double *mode)
         return;
     }
     fgm_model_dirichlet(w->ep->model, d, w->post);
-    dirichlet_mode(w->post, k, mode);
+    fgm_ep_dirichlet_mode(w->post, k, mode);
 }
 
 /* The free cell with the largest margin top1 - top2 of its posterior mode

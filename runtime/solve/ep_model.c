@@ -134,7 +134,7 @@ fgm_ep_new(const fgm_csp *csp, fgm_ir *ir, const fgm_solve_opts *opts,
      * prior is a model parameter (dice: p shared by every roll) is
      * observed itself.  The model knows which (fgm_model.prior_of). */
     ep->node_of = ep->model->prior_of;
-    ep->vec = malloc(((size_t)csp->maxcard + 1) * sizeof *ep->vec);
+    ep->vec = malloc(((size_t)csp->maxcard + 1) * 2 * sizeof *ep->vec);
     ep->clue_eps = FGM_CLUE_EPSILON;
     if (!ep->vec) {
         fgm_ep_free(ep);
@@ -167,11 +167,39 @@ fgm_ep_infer_sweeps(fgm_ep *ep, fgm_solve_job *job, int sweeps, int warm)
     return fgm_job_infer(job, ep->model, &ro, NULL);
 }
 
+/* Infer.NET's Dirichlet.GetMode of pseudo-counts A[0..K-1] into MODE:
+ * with the counts >= 1 summing to S over C of them, (a - 1) / (S - C) for
+ * a > 1 and 0 elsewhere; the uniform vector over those counts when every
+ * one is exactly 1; a unit vector at the largest count when none is >= 1. */
+void
+fgm_ep_dirichlet_mode(const double *a, int k, double *mode)
+{
+    double sum = 0.0;
+    int j, n = 0, best = 0;
+
+    for (j = 0; j < k; j++) {
+        if (a[j] >= 1.0) {
+            sum += a[j];
+            n++;
+        }
+        if (a[j] > a[best])
+            best = j;
+    }
+    for (j = 0; j < k; j++) {
+        if (n == 0)
+            mode[j] = j == best ? 1.0 : 0.0;
+        else if (sum == (double)n)
+            mode[j] = a[j] >= 1.0 ? 1.0 / n : 0.0;
+        else
+            mode[j] = a[j] > 1.0 ? (a[j] - 1.0) / (sum - n) : 0.0;
+    }
+}
+
 int
 fgm_ep_answer(fgm_ep *ep, int v, double *confidence)
 {
     int d = ep->node_of[v], k = ep->csp->card[v], j, best = 0;
-    double sum = 0.0;
+    double sum = 0.0, *mode = ep->vec + k;
 
     if (d >= 0)
         fgm_model_dirichlet(ep->model, d, ep->vec);
@@ -182,8 +210,21 @@ fgm_ep_answer(fgm_ep *ep, int v, double *confidence)
         if (ep->vec[j] > ep->vec[best])
             best = j;
     }
-    if (confidence)
+    if (!confidence)
+        return best;
+    if (d < 0) {
         *confidence = sum > 0.0 ? ep->vec[best] / sum : 0.0;
+        return best;
+    }
+    /* The seed ranks cells by GetMode().Max(), (a - 1) / (S - C), not by
+     * the mean's a / S: the two orders differ when a cell's smallest
+     * count is well above 1 (hardest, --fix 1, third grid: 9 errors ranked
+     * by the mean, 3 by the mode). */
+    fgm_ep_dirichlet_mode(ep->vec, k, mode);
+    *confidence = 0.0;
+    for (j = 0; j < k; j++)
+        if (mode[j] > *confidence)
+            *confidence = mode[j];
     return best;
 }
 

@@ -20,7 +20,7 @@ typedef struct fgm_ep {
     const int *node_of; /* nvars: the variable's observed Dirichlet
                          * node (a clue becomes its point mass), or -1:
                          * the model's prior_of */
-    double *vec;        /* maxcard scratch */
+    double *vec;        /* 2 (maxcard + 1) scratch */
     double clue_eps;    /* weight of each other value of an observed clue:
                          * FGM_CLUE_EPSILON (the seed's), or 0 for an
                          * exact clue, which pins the cell (fgm_state) */
@@ -58,9 +58,14 @@ FGM_INTERNAL fgm_status fgm_ep_infer(fgm_ep *ep, fgm_solve_job *job);
 FGM_INTERNAL fgm_status fgm_ep_infer_sweeps(fgm_ep *ep, fgm_solve_job *job,
                                             int sweeps, int warm);
 
+/* Infer.NET's Dirichlet.GetMode of the K pseudo-counts A into MODE. */
+FGM_INTERNAL void fgm_ep_dirichlet_mode(const double *a, int k, double *mode);
+
 /* The answer for V: the argmax of the posterior over p when V has a
  * Dirichlet node (the seed reads the mode of ProbCells), else of V's
- * belief.  *CONFIDENCE (nullable) receives that value's probability. */
+ * belief.  *CONFIDENCE (nullable) receives the largest entry of that
+ * posterior's mode (fgm_ep_dirichlet_mode: the seed's GetMode().Max()),
+ * or of V's belief. */
 FGM_INTERNAL int fgm_ep_answer(fgm_ep *ep, int v, double *confidence);
 
 /* Counts the cells of SOL that sit in a violated neq/alldiff constraint
