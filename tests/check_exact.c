@@ -290,6 +290,41 @@ START_TEST(test_workspace_reuse)
 }
 END_TEST
 
+/* fgm_csp_conflicts, the seed's NbErrors: on the grid notebook 000's
+ * robust solver returned for its Medium grid (the notebook prints it with
+ * "Nombre d'erreurs restantes: 37") it counts 37, where 38 cells sit in a
+ * violated unit; 0 on a solution; a changed clue and an empty cell count
+ * once each. */
+START_TEST(test_conflicts)
+{
+    static const char *const seed_robust =
+        "851992437726344869964518127989167352375824914142393717"
+        "433581275417295693599736148";
+    static const char *const full =
+        "534678912672195348198342567859761423426853791713924856"
+        "961537284287419635345286179";
+    fgm_ir *ir = fgm_ir_sudoku(3);
+    fgm_status st;
+    fgm_csp *csp = fgm_csp_new(ir, &st);
+    int a[81], given[81], i;
+
+    ck_assert_ptr_nonnull(csp);
+    for (i = 0; i < 81; i++)
+        a[i] = seed_robust[i] - '1';
+    ck_assert_int_eq(fgm_csp_conflicts(csp, NULL, a), 37);
+    for (i = 0; i < 81; i++)
+        a[i] = given[i] = full[i] - '1';
+    ck_assert_int_eq(fgm_csp_conflicts(csp, given, a), 0);
+    a[0] = 5;           /* a second 6 in row 0, column 0 and box 0 */
+    ck_assert_int_eq(fgm_csp_conflicts(csp, NULL, a), 3);
+    ck_assert_int_eq(fgm_csp_conflicts(csp, given, a), 4);
+    a[0] = -1;          /* left empty: counted once, no conflict */
+    ck_assert_int_eq(fgm_csp_conflicts(csp, given, a), 1);
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+}
+END_TEST
+
 /* ---- limits ------------------------------------------------------------- */
 
 START_TEST(test_empty_grid)
@@ -417,6 +452,7 @@ exact_suite(void)
                         (int)(sizeof parity / sizeof parity[0]));
     tcase_add_test(core, test_seed_grids_all);
     tcase_add_test(core, test_mac_propagates);
+    tcase_add_test(core, test_conflicts);
     tcase_add_loop_test(core, test_sudoku4, 0, NSOLVERS);
     tcase_add_loop_test(core, test_latin5, 0, NSOLVERS);
     tcase_add_loop_test(core, test_tables, 0, NSOLVERS);

@@ -413,6 +413,52 @@ fgm_csp_verify(const fgm_csp *csp, const int *given, const int *assign)
     return 1;
 }
 
+long
+fgm_csp_conflicts(const fgm_csp *csp, const int *given, const int *assign)
+{
+    const fgm_ir *ir = csp->ir;
+    long errors = 0;
+    int v, i, j, k;
+
+    for (v = 0; v < csp->nvars; v++)
+        if (assign[v] < 0 || assign[v] >= csp->card[v]
+            || (given && given[v] >= 0 && given[v] != assign[v]))
+            errors++;
+    for (i = 0; i < ir->nfactors; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+        const int *s = fgm_ir_scope(ir, f);
+        const double *p = fgm_ir_params(ir, f);
+        long pos = 0;
+        int full = 1;
+
+        for (j = 0; j < f->arity; j++)
+            full &= assign[s[j]] >= 0 && assign[s[j]] < csp->card[s[j]];
+        switch (f->kind) {
+        case FGM_FACTOR_NEQ:
+        case FGM_FACTOR_ALLDIFF:
+            /* n - distinct: each cell holding a value met earlier. */
+            for (j = 1; j < f->arity; j++)
+                for (k = 0; k < j; k++)
+                    if (assign[s[j]] >= 0 && assign[s[j]] == assign[s[k]]) {
+                        errors++;
+                        break;
+                    }
+            break;
+        case FGM_FACTOR_TABLE:
+            for (j = 0; full && j < f->arity; j++)
+                pos = pos * csp->card[s[j]] + assign[s[j]];
+            errors += full && p[pos] == 0.0;
+            break;
+        case FGM_FACTOR_EVIDENCE:
+            errors += full && p[assign[s[0]]] == 0.0;
+            break;
+        default:
+            break;
+        }
+    }
+    return errors;
+}
+
 int
 fgm_csp_nvars(const fgm_csp *csp)
 {

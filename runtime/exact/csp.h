@@ -87,6 +87,16 @@ FGM_INTERNAL int fgm_csp_unit_is_full(const fgm_csp *csp, int u);
 FGM_INTERNAL int fgm_csp_verify(const fgm_csp *csp, const int *given,
                                 const int *assign);
 
+/* The seed's NbErrors (notebook 000: conflicts plus changed clues),
+ * for any model: over every != and alldiff constraint, the variables
+ * holding a value an earlier one of its scope holds (n - distinct values:
+ * 37 on the seed's robust Medium grid, as it printed), plus the clues of
+ * GIVEN (NULL: none) that ASSIGN changed, the variables it left out of
+ * their domain (-1: unassigned), and each table or evidence factor it
+ * gives weight 0.  0 exactly when fgm_csp_verify accepts ASSIGN. */
+FGM_INTERNAL long fgm_csp_conflicts(const fgm_csp *csp, const int *given,
+                                    const int *assign);
+
 /* Count of set bits (values) in a domain, and the lowest value. */
 static inline int
 fgm_dom_count(fgm_dom d)

@@ -986,31 +986,6 @@ attempt(fgm_ad_ws *w, fgm_solve_job *job, int restart)
     return FGM_OK;
 }
 
-/* The cells of the last attempt's grid left free or sharing a value with
- * a peer. */
-static long
-errors_of(const fgm_ad_ws *w)
-{
-    const fgm_csp *csp = w->csp;
-    long errors = 0;
-    int v, i;
-
-    for (v = 0; v < csp->nvars; v++) {
-        const int *p = fgm_csp_peers(csp, v);
-
-        if (w->value[v] < 0) {
-            errors++;
-            continue;
-        }
-        for (i = 0; i < fgm_csp_npeers(csp, v); i++)
-            if (w->value[p[i]] == w->value[v]) {
-                errors++;
-                break;
-            }
-    }
-    return errors;
-}
-
 static fgm_status
 solve(fgm_solve_job *job)
 {
@@ -1041,7 +1016,8 @@ solve(fgm_solve_job *job)
         if (!w->drawn && w->cfg->cache && w->cfg->noise == 0.0)
             break;
     }
-    job->stats.errors = errors_of(w);
+    /* The last attempt's grid (free cells counted). */
+    job->stats.errors = fgm_csp_conflicts(job->csp, job->given, w->value);
     return st;
 }
 

@@ -121,7 +121,8 @@ solve(fgm_solve_job *job)
     }
     for (v = 0; v < nvars; v++)
         job->solution[v] = w->cells[v];
-    job->stats.errors = fgm_ep_errors(job->csp, job->solution);
+    job->stats.errors = fgm_csp_conflicts(job->csp, job->given,
+                                         job->solution);
     return FGM_OK;
 }
 

@@ -227,21 +227,3 @@ fgm_ep_answer(fgm_ep *ep, int v, double *confidence)
             *confidence = mode[j];
     return best;
 }
-
-long
-fgm_ep_errors(const fgm_csp *csp, const int *sol)
-{
-    long errors = 0;
-    int v, i;
-
-    for (v = 0; v < csp->nvars; v++) {
-        const int *p = fgm_csp_peers(csp, v);
-
-        for (i = 0; i < fgm_csp_npeers(csp, v); i++)
-            if (sol[p[i]] == sol[v]) {
-                errors++;
-                break;
-            }
-    }
-    return errors;
-}

@@ -68,8 +68,4 @@ FGM_INTERNAL void fgm_ep_dirichlet_mode(const double *a, int k, double *mode);
  * or of V's belief. */
 FGM_INTERNAL int fgm_ep_answer(fgm_ep *ep, int v, double *confidence);
 
-/* Counts the cells of SOL that sit in a violated neq/alldiff constraint
- * (the seed's NbErrors counts conflicts). */
-FGM_INTERNAL long fgm_ep_errors(const fgm_csp *csp, const int *sol);
-
 #endif /* FGM_EP_MODEL_H */

@@ -134,7 +134,8 @@ solve(fgm_solve_job *job)
     remove_plugin(job->opts, name);
     if (st != FGM_OK)
         return st;
-    job->stats.errors = fgm_ep_errors(job->csp, job->solution);
+    job->stats.errors = fgm_csp_conflicts(job->csp, job->given,
+                                         job->solution);
     return FGM_OK;
 }
 
