@@ -284,12 +284,9 @@ run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
                     "        }\n", r->first, idx, idx, idx);
         else
             fprintf(f, "        i2 = i;\n");
-        /* The seed's flooding schedule has its own entry, so that
-         * sequential sweeps do not carry its path (fgm_k_neq_group_flood). */
-        fprintf(f, "        c = fgm_k_neq_group%s(st, run%d[i], run%d[i2], g, "
+        fprintf(f, "        c = fgm_k_neq_group(st, run%d[i], run%d[i2], g, "
                 "S, %s, %d,\n                            st->scratch);\n",
-                s->infer.schedule == FGM_SCHEDULE_PARALLEL
-                && s->infer.damp_both ? "_flood" : "", idx, idx, kexpr, maxp);
+                idx, idx, kexpr, maxp);
         break;
     case FGM_OP_DIRICHLET:
         dirichlet_call(f, s, idx, kexpr, "        ");

@@ -110,8 +110,11 @@ typedef struct fgm_ir_infer {
     fgm_schedule_order schedule;
     fgm_alldiff_lowering alldiff;
     fgm_projection projection;
-    int damp_both;              /* parallel BP: damp the variable-to-factor
-                                 * messages too (the seed's Python BP) */
+    int damp_both;              /* parallel BP: the seed's Python BP
+                                 * (notebook 001), which damps the
+                                 * variable-to-factor messages too and
+                                 * keeps BP_EPS = 1e-12 in its messages
+                                 * (fgm_k_neq_seed) */
 } fgm_ir_infer;
 
 struct fgm_ir {

@@ -149,6 +149,11 @@ set_unary(fgm_model *m, int v)
         if (m->clamp_eps > 0.0)
             fgm_k_normalize(u, s->card[v]);
     }
+    /* The seed's flooding BP takes log(evidence + BP_EPS) into its
+     * products, as it takes its messages (fgm_k_neq_seed). */
+    if (s->infer.damp_both && s->infer.schedule == FGM_SCHEDULE_PARALLEL)
+        for (j = 0; j < s->card[v]; j++)
+            u[j] += FGM_K_SEED_EPS;
 }
 
 void

@@ -23,9 +23,8 @@
  * of variables, run through fgm_k_neq one update at a time and through
  * fgm_k_neq_group two at a time, in five modes: plain, damped with
  * change tracking, parallel, and parallel with stored
- * variable-to-factor messages (the seed's flooding sweep, run through a
- * flooding plugin's entry fgm_k_neq_group_flood, one update and two at a
- * time) without and with change tracking.  The returned change must
+ * variable-to-factor messages (the seed's flooding sweep, fgm_k_neq_seed,
+ * against its own reference) without and with change tracking.  The returned change must
  * equal the reference's too (0 but with tracking), and a belief's dead
  * lanes stay 0.  Output: one line per update, every lane of both
  * messages and both beliefs (dead lanes included) in %a.
@@ -80,6 +79,54 @@ fill(world *w, int k, int s, int trial)
             w->belief[v] = 0.0;
 }
 
+/* The seed's normalization of the K live values of X (fgm_k_seed_normalize):
+ * floored at FGM_K_SEED_EPS, summed lane-wise over the chunks then
+ * (l0 + l1) + (l2 + l3), scaled by 1 / sum. */
+static void
+seed_normalize(double *x, int k, int s)
+{
+    double acc[FGM_K_LANES] = { 0.0 }, sum, inv;
+    int v;
+
+    for (v = 0; v < k; v++)
+        x[v] = x[v] < FGM_K_SEED_EPS ? FGM_K_SEED_EPS : x[v];
+    for (v = 0; v < s; v++)
+        acc[v % FGM_K_LANES] += v < k ? x[v] : 0.0;
+    sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    inv = 1.0 / sum;
+    for (v = 0; v < k; v++)
+        x[v] = sum > 0.0 ? x[v] * inv : 1.0 / k;
+}
+
+/* The reference of the seed's flooding update (fgm_k_neq_seed): the
+ * message to each variable from the other's stored variable-to-factor
+ * message R, new = nf(1 - R), M = nf(d (M - eps) + (1 - d) new) + eps. */
+static double
+reference_seed(world *w, const fgm_state *st, int x, int y, int k, int s)
+{
+    double n[MAXS], t, change = 0.0, d = st->damping;
+    int var[2] = { x, y }, i, v;
+
+    for (i = 0; i < 2; i++) {
+        double *m = &w->msg[var[i] * s];
+
+        for (v = 0; v < k; v++)
+            n[v] = 1.0 - w->prev[var[1 - i] * s + v];
+        seed_normalize(n, k, s);
+        for (v = 0; v < k; v++)
+            n[v] = d * (m[v] - FGM_K_SEED_EPS) + (1.0 - d) * n[v];
+        seed_normalize(n, k, s);
+        for (v = 0; v < k; v++) {
+            n[v] += FGM_K_SEED_EPS;
+            t = n[v] - m[v];
+            if (st->track_change && (t < 0.0 ? -t : t) > change)
+                change = t < 0.0 ? -t : t;
+            m[v] = n[v];
+        }
+    }
+    return change;
+}
+
 /* The reference: one update of x != y, variables X and Y, edges X and Y
  * (edge i carries the message to variable i), on W.  Returns the largest
  * change of a live message entry with change tracking, else 0. */
@@ -90,14 +137,13 @@ reference(world *w, const fgm_state *st, int x, int y, int k, int s)
     double k1 = 1.0 / (k - 1), d = st->damping, t, old, change = 0.0;
     int var[2] = { x, y }, i, v, l;
 
+    if (st->damp_v2f)
+        return reference_seed(w, st, x, y, k, s);
     for (i = 0; i < 2; i++) {
         for (v = 0; v < s; v++) {
             int e = var[i] * s + v;
 
-            if (st->damp_v2f)
-                r[i][v] = v < k ? w->prev[e] : 0.0;
-            else
-                r[i][v] = w->belief[e] / w->msg[e];
+            r[i][v] = w->belief[e] / w->msg[e];
         }
         for (l = 0; l < FGM_K_LANES; l++) {
             acc[i][l] = r[i][l];
@@ -207,19 +253,7 @@ main(void)
                     rc = reference(&ref, &st, 0, 1, k, s);
                     rc2 = reference(&ref, &st, 2, 3, k, s);
                     rc = rc2 > rc ? rc2 : rc;
-                    if (mode >= 3) {
-                        /* A flooding plugin's entry (codegen.c). */
-                        if (grouped) {
-                            c = fgm_k_neq_group_flood(&st, rows[0], rows[1],
-                                                      2, s, k, 0, scratch);
-                        } else {
-                            c = fgm_k_neq_group_flood(&st, rows[0], rows[0],
-                                                      1, s, k, 0, scratch);
-                            rc2 = fgm_k_neq_group_flood(&st, rows[1], rows[1],
-                                                        1, s, k, 0, scratch);
-                            c = rc2 > c ? rc2 : c;
-                        }
-                    } else if (grouped) {
+                    if (grouped) {
                         c = fgm_k_neq_group(&st, rows[0], rows[1], 2, s, k,
                                             0, scratch);
                     } else {

@@ -6,19 +6,15 @@
  * (-O3 -march=native) and for AVX-512, and requires the outputs to be
  * identical.  fgm_k_refresh with stored variable-to-factor messages (the
  * seed's flooding BP) rebuilds a variable's belief, then damps each of
- * its edges' stored messages toward normalize(belief / message); where
- * the CPU has AVX-512 it does the second part a batch of edges at a time
- * (fgm_k_v2f_batch8).  Each build checks every stored message, belief
- * and the returned change against the same refresh done without v2f,
- * then fgm_k_v2f_pair two edges at a time (an odd last one on
- * fgm_k_v2f_edge), and exits 1 on the first difference; in the AVX-512
- * build it also checks that a batch whose cavity has no mass writes
- * nothing and declines (its caller then takes the pair path, which gives
- * it the uniform vector).
+ * its edges' stored messages toward the seed's normalization of
+ * belief / message (fgm_k_v2f_store).  Each build checks every stored
+ * message, belief and the returned change against the same refresh done
+ * without v2f, then fgm_k_v2f_pair two edges at a time (an odd last one
+ * on fgm_k_v2f_edge), and exits 1 on the first difference.
  *
  * Inputs: K = 2..26, strides of whole chunks and of whole pairs of
- * chunks, N = 1, 2, 3, 7, 16, 17, 20 and 33 edges (odd counts and counts
- * past a batch) in a shuffled order, random unary vectors and messages
+ * chunks, N = 1, 2, 3, 7, 16, 17, 20 and 33 edges (odd counts among
+ * them) in a shuffled order, random unary vectors and messages
  * (zeros, subnormals, values near FGM_K_FLOOR), damping 0.5 and 0.3, with
  * and without change tracking.  Output: one line per case, a hash of
  * every lane (dead ones included) of the stored messages and belief, and
@@ -162,26 +158,5 @@ main(void)
                                     "%d track %d differs from the generic "
                                     "path\n", k, s, n, trial, track);
                     }
-#if defined(__AVX512F__)
-    /* A cavity with no mass: the batch declines and writes nothing. */
-    for (k = 2; k <= MAXK; k++)
-        if (FGM_K_NEQ8(k)) {
-            world w, ref;
-            fgm_state st;
-            double c = -1.0;
-
-            s = (FGM_K_NCHUNKS(k) * FGM_K_LANES + 7) / 8 * 8;
-            fill(&w, k, s, 4);
-            memset(w.belief, 0, sizeof w.belief);
-            ref = w;
-            bind(&st, &w, 0.5, 1);
-            if (fgm_k_v2f_batch8(&st, w.edges, 4, 0, s, k, &c)
-                || !same(&w, &ref) || c != -1.0) {
-                fprintf(stderr, "v2f_paths: K=%d: a batch with no mass "
-                        "did not decline untouched\n", k);
-                bad++;
-            }
-        }
-#endif
     return bad ? 1 : 0;
 }

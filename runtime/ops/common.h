@@ -10,6 +10,10 @@
 #include "../plugin_abi.h"
 
 #define FGM_K_FLOOR 1e-30
+/* The seed's BP_EPS (notebook 001): its flooding BP floors every
+ * normalized message at it and adds it to every message and evidence
+ * entry inside its logs (fgm_k_neq_seed, fgm_k_v2f_store). */
+#define FGM_K_SEED_EPS 1e-12
 #define FGM_K_MAXCARD 64    /* = FGM_IR_MAXCARD: largest domain */
 
 #include "vec.h"
@@ -147,6 +151,19 @@ fgm_v_commit(double *msg, fgm_v4 *newm, double d, int nc, int k, int track)
         newm[c] = x;
     }
     return fgm_v_hmax(change);
+}
+
+/* The seed's _bp_normalize (notebook 001) of the NC chunks X (K live
+ * values, dead lanes zero): every live entry floored at LO (the seed's
+ * FGM_K_SEED_EPS times X's scale), then scaled to sum 1. */
+FGM_K_HOT void
+fgm_k_seed_normalize(fgm_v4 *x, int nc, int k, double lo)
+{
+    int c;
+
+    for (c = 0; c < nc; c++)
+        x[c] = fgm_v_keep(fgm_v_floor(x[c], lo), fgm_v_live(c, k));
+    fgm_v_normalize(x, nc, k);
 }
 
 #endif /* FGM_OPS_COMMON_H */

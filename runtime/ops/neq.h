@@ -133,14 +133,11 @@ fgm_k_neq_message(const fgm_k_neq_job *j, int c, int k, int a)
  * from one vector division (scalar ones would queue behind the cavities'
  * on the divider).  Dead lanes need no mask: a belief's are zero and a
  * message's finite and positive (kernels.h), so the cavity's are zero.
- *
- * PLAIN (a constant at every call): the run has no damping, no stored
- * variable-to-factor messages, no change tracking and a sequential
- * schedule -- EP's and BP's usual sweep, compiled without the branches
- * for the others. */
+ * (The seed's flooding sweep, whose cavities are stored, has its own
+ * update: fgm_k_neq_seed.) */
 FGM_K_HOT void
 fgm_k_neq_begin(const fgm_state *st, fgm_k_neq_job *j, int ea, int eb, int va,
-                int vb, int stride, int k, int plain)
+                int vb, int stride, int k)
 {
     fgm_v4 za4 = fgm_v_zero(), zb4 = fgm_v_zero();   /* set by chunk 0 */
     fgm_v4 ra, rb;
@@ -155,16 +152,7 @@ fgm_k_neq_begin(const fgm_state *st, fgm_k_neq_job *j, int ea, int eb, int va,
     for (c = 0; c < nc; c++) {
         long at = (long)c * FGM_K_LANES;
 
-        if (!plain && st->damp_v2f) {
-            /* The stored (damped, normalized) variable-to-factor
-             * messages. */
-            ra = fgm_v_keep(fgm_v_load(st->prev + (long)ea * stride + at),
-                            fgm_v_live(c, k));
-            rb = fgm_v_keep(fgm_v_load(st->prev + (long)eb * stride + at),
-                            fgm_v_live(c, k));
-            if (c >= whole)
-                j->tail = fgm_v_pack2(ra, rb);
-        } else if (c < whole) {
+        if (c < whole) {
             ra = fgm_v_div(fgm_v_load(j->ba + at), fgm_v_load(j->ma + at));
             rb = fgm_v_div(fgm_v_load(j->bb + at), fgm_v_load(j->mb + at));
         } else {
@@ -461,142 +449,65 @@ fgm_k_neq_end8(const fgm_k_neq_job8 *j, int k)
     }
 }
 
-/* The seed's flooding update (fgm_k_neq_flood) on 512-bit registers:
- * fgm_k_neq_begin's cavities are then the stored variable-to-factor
- * messages, read rather than divided out, and fgm_k_neq_end's messages
- * are damped toward the old ones (fgm_v_commit) with no belief to move.
- * The same lane operations and sums in the same order as those two, so
- * the same bits as the interpreter.  With fgm_k_v2f_batch8 (the other
- * half of a flooding sweep): bp-decimate on Easy51, the best of six
- * alternating runs of `fgm solve`, 474.9 -> 375.8 ms in all (Zen 5),
- * the same decisions on every grid. */
-FGM_K_HOT void
-fgm_k_neq_begin8_stored(const fgm_state *st, fgm_k_neq_job8 *j, int ea,
-                        int eb, int va, int vb, int stride, int k)
-{
-    const double *pa = st->prev + (long)ea * stride;
-    const double *pb = st->prev + (long)eb * stride;
-    fgm_v4 za4 = fgm_v_zero(), zb4 = fgm_v_zero();
-    fgm_v2 inv;
-    int p, np = fgm_k_unpacked_chunks(k) / 2;
-    long at, last = (long)(FGM_K_NCHUNKS(k) - 1) * FGM_K_LANES;
-
-    fgm_k_neq_job8_at(st, j, ea, eb, va, vb, stride);
-    for (p = 0; p < np; p++) {
-        at = (long)p * 2 * FGM_K_LANES;
-        /* Dead lanes of stored messages are zero: no mask. */
-        j->ra[p] = fgm_v8_load(pa + at);
-        j->rb[p] = fgm_v8_load(pb + at);
-        fgm_k_neq_sum8(j, p, &za4, &zb4);
-    }
-    if (fgm_k_neq_packed8(k))
-        j->tail = fgm_v_pack2(fgm_v_load(pa + last), fgm_v_load(pb + last));
-    inv = 1.0 / fgm_k_neq_sums8(j, k, za4, zb4);
-    j->ia = inv[0];
-    j->ib = inv[1];
-}
-
-/* X (chunks 2P and 2P + 1) in K's live lanes, +0.0 in dead ones, as
- * fgm_v_keep does it chunk by chunk.  Where both chunks are live (a
- * plugin's K and P are constants) X itself: the compiler did not see
- * through the split into halves and the join, and spent four shuffles a
- * call on an identity. */
-FGM_K_HOT fgm_v8
-fgm_k_keep8(fgm_v8 x, int p, int k)
-{
-    fgm_v8 at = { 0, 1, 2, 3, 4, 5, 6, 7 };
-
-    if ((2 * p + 2) * FGM_K_LANES <= k)
-        return x;
-    at = at + fgm_v8_splat((double)p * 2 * FGM_K_LANES);
-    return (fgm_v8)((fgm_v8i)x & (fgm_v8i)(at < fgm_v8_splat((double)k)));
-}
-
-/* A change tracked two chunks to a register (fgm_v8_max) as one chunk:
- * the lane-wise max of its halves. */
-FGM_K_HOT fgm_v4
-fgm_k_fold8(fgm_v8 ch)
-{
-    return fgm_v_max(fgm_v8_hi(ch), fgm_v8_lo(ch));
-}
-
-/* fgm_v_commit of the new message NM (chunks 2P, 2P + 1) to M: damped by
- * D toward the old one, floored, stored; returns CH with the largest
- * change of a live entry when TRACK, lane by lane. */
-FGM_K_HOT fgm_v8
-fgm_k_commit8(double *m, fgm_v8 nm, int p, int k, double d, int track,
-              fgm_v8 ch)
-{
-    fgm_v8 raw = fgm_v8_load(m), x;
-
-    x = fgm_v8_splat(1.0 - d) * nm + fgm_v8_splat(d) * fgm_k_keep8(raw, p, k);
-    x = fgm_v8_floor(x, FGM_K_FLOOR);
-    if (track)
-        ch = fgm_v8_max(fgm_k_keep8(fgm_v8_abs(x - raw), p, k), ch);
-    fgm_v8_store(m, x);
-    return ch;
-}
-
-/* fgm_v_commit's step for the packed tail's chunk (C = the last).
- * fgm_v_commit itself over that one chunk (K less the chunks before it)
- * computes the same, but made bp-decimate's Easy51 run 4.5% slower (best
- * of six alternating runs, 319.1 against 334.1 ms). */
-FGM_K_HOT fgm_v4
-fgm_k_commit_tail(double *m, fgm_v4 nm, int c, int k, double d, int track,
-                  fgm_v4 ch)
-{
-    fgm_v4 raw = fgm_v_load(m), x;
-
-    x = fgm_v_add(fgm_v_mul(fgm_v_splat(1.0 - d), nm),
-                  fgm_v_mul(fgm_v_splat(d),
-                            fgm_v_keep(raw, fgm_v_live(c, k))));
-    x = fgm_v_floor(x, FGM_K_FLOOR);
-    if (track)
-        ch = fgm_v_max(fgm_v_keep(fgm_v_abs(fgm_v_sub(x, raw)),
-                                  fgm_v_live(c, k)), ch);
-    fgm_v_store(m, x);
-    return ch;
-}
-
-/* Second phase of the flooding update: both messages damped in place.
- * Returns the largest change when st->track_change, else 0. */
-FGM_K_HOT double
-fgm_k_neq_end8_damped(const fgm_state *st, const fgm_k_neq_job8 *j, int k)
-{
-    double k1 = 1.0 / (k - 1), d = st->damping;
-    fgm_v8 sa = fgm_v8_splat(j->ib * k1), sb = fgm_v8_splat(j->ia * k1);
-    fgm_v8 ch8 = fgm_v8_splat(0.0);
-    fgm_v4 ch;
-    int p, np = fgm_k_unpacked_chunks(k) / 2, nc = FGM_K_NCHUNKS(k);
-    int track = st->track_change;
-    long at;
-
-    for (p = 0; p < np; p++) {
-        at = (long)p * 2 * FGM_K_LANES;
-        ch8 = fgm_k_commit8(j->ma + at, (fgm_v8_splat(j->zb) - j->rb[p]) * sa,
-                            p, k, d, track, ch8);
-        ch8 = fgm_k_commit8(j->mb + at, (fgm_v8_splat(j->za) - j->ra[p]) * sb,
-                            p, k, d, track, ch8);
-    }
-    ch = fgm_k_fold8(ch8);
-    if (fgm_k_neq_packed8(k)) {
-        at = (long)(nc - 1) * FGM_K_LANES;
-        ch = fgm_k_commit_tail(j->ma + at,
-                               fgm_v_mul(fgm_v_sub(fgm_v_splat(j->zb),
-                                                   fgm_v_high2(j->tail)),
-                                         fgm_v_splat(j->ib * k1)),
-                               nc - 1, k, d, track, ch);
-        ch = fgm_k_commit_tail(j->mb + at,
-                               fgm_v_mul(fgm_v_sub(fgm_v_splat(j->za),
-                                                   fgm_v_low2(j->tail)),
-                                         fgm_v_splat(j->ia * k1)),
-                               nc - 1, k, d, track, ch);
-    }
-    return track ? fgm_v_hmax(ch) : 0.0;
-}
 #else
 #define FGM_K_NEQ8(k) 0
 #endif /* __AVX512F__ */
+
+/* One message of the seed's flooding update (notebook 001,
+ * BeliefPropagationSolver.sweep), to x from R, the stored
+ * variable-to-factor message of y (live lanes normalized, dead ones
+ * zero): new = nf(1 - R), then M = nf(d M + (1 - d) new), nf the seed's
+ * _bp_normalize (fgm_k_seed_normalize).  M is stored plus
+ * FGM_K_SEED_EPS in its live lanes, as the seed adds BP_EPS to it in
+ * every log of its products: beliefs and cavities then take the stored
+ * message as it is (dead lanes keep their floor, kernels.h).  Returns CH
+ * with the largest change of a live entry when TRACK, lane by lane. */
+FGM_K_HOT fgm_v4
+fgm_k_neq_seed_side(double *m, const double *r, int k, double d, int track,
+                    fgm_v4 ch)
+{
+    fgm_v4 x[FGM_K_VCHUNKS], old, eps = fgm_v_splat(FGM_K_SEED_EPS);
+    fgm_v4i live;
+    int c, nc = FGM_K_NCHUNKS(k);
+
+    for (c = 0; c < nc; c++)
+        x[c] = fgm_v_sub(fgm_v_splat(1.0), fgm_v_load(r + c * FGM_K_LANES));
+    fgm_k_seed_normalize(x, nc, k, FGM_K_SEED_EPS);
+    for (c = 0; c < nc; c++) {
+        old = fgm_v_sub(fgm_v_load(m + c * FGM_K_LANES), eps);
+        x[c] = fgm_v_add(fgm_v_mul(fgm_v_splat(d), old),
+                         fgm_v_mul(fgm_v_splat(1.0 - d), x[c]));
+    }
+    fgm_k_seed_normalize(x, nc, k, FGM_K_SEED_EPS);
+    for (c = 0; c < nc; c++) {
+        live = fgm_v_live(c, k);
+        old = fgm_v_load(m + c * FGM_K_LANES);
+        x[c] = fgm_v_select(live, fgm_v_add(x[c], eps), old);
+        if (track)
+            ch = fgm_v_max(fgm_v_keep(fgm_v_abs(fgm_v_sub(x[c], old)), live),
+                           ch);
+        fgm_v_store(m + c * FGM_K_LANES, x[c]);
+    }
+    return ch;
+}
+
+/* The seed's flooding update of x != y (edges EA to x, EB to y; a
+ * parallel schedule whose variable-to-factor messages are stored,
+ * st->damp_v2f): both messages from the stored ones, damped, no belief
+ * moved.  Returns the largest change when st->track_change, else 0. */
+FGM_K_HOT double
+fgm_k_neq_seed(fgm_state *st, int ea, int eb, int stride, int k)
+{
+    fgm_v4 ch = fgm_v_zero();
+
+    ch = fgm_k_neq_seed_side(st->msg + (long)ea * stride,
+                             st->prev + (long)eb * stride, k, st->damping,
+                             st->track_change, ch);
+    ch = fgm_k_neq_seed_side(st->msg + (long)eb * stride,
+                             st->prev + (long)ea * stride, k, st->damping,
+                             st->track_change, ch);
+    return st->track_change ? fgm_v_hmax(ch) : 0.0;
+}
 
 /* Whether a run's sweeps can take the PLAIN path of fgm_k_neq_begin. */
 FGM_K_HOT int
@@ -604,15 +515,6 @@ fgm_k_neq_plain(const fgm_state *st)
 {
     return !st->damp_v2f && st->damping == 0.0 && !st->track_change
            && !st->parallel;
-}
-
-/* Whether a run's sweeps are the seed's flooding ones (the stored
- * variable-to-factor messages as cavities, both directions damped), whose
- * neq updates have a 512-bit path (fgm_k_neq_begin8_stored). */
-FGM_K_HOT int
-fgm_k_neq_flood(const fgm_state *st)
-{
-    return st->damp_v2f && st->parallel && st->damping > 0.0;
 }
 
 /* Whether a skipping sweep skips x != y over VA and VB: one of them is
@@ -654,10 +556,12 @@ fgm_k_neq(fgm_state *st, int ea, int eb, int va, int vb, int stride, int k,
             return 0.0;
         }
 #endif
-        fgm_k_neq_begin(st, &j, ea, eb, va, vb, stride, k, 1);
+        fgm_k_neq_begin(st, &j, ea, eb, va, vb, stride, k);
         return fgm_k_neq_end(st, &j, k, 1);
     }
-    fgm_k_neq_begin(st, &j, ea, eb, va, vb, stride, k, 0);
+    if (st->damp_v2f)
+        return fgm_k_neq_seed(st, ea, eb, stride, k);
+    fgm_k_neq_begin(st, &j, ea, eb, va, vb, stride, k);
     return fgm_k_neq_end(st, &j, k, 0);
 }
 
@@ -711,10 +615,8 @@ fgm_k_neq_group(fgm_state *st, const int *r0, const int *r1, int n,
             return 0.0;
         }
 #endif
-        fgm_k_neq_begin(st, &j1, r0[0], r0[0] + 1, r0[1], r0[2], stride, k,
-                        1);
-        fgm_k_neq_begin(st, &j2, r1[0], r1[0] + 1, r1[1], r1[2], stride, k,
-                        1);
+        fgm_k_neq_begin(st, &j1, r0[0], r0[0] + 1, r0[1], r0[2], stride, k);
+        fgm_k_neq_begin(st, &j2, r1[0], r1[0] + 1, r1[1], r1[2], stride, k);
         c1 = fgm_k_neq_end(st, &j1, k, 1);
         c2 = fgm_k_neq_end(st, &j2, k, 1);
         return c1 > c2 ? c1 : c2;
@@ -727,39 +629,6 @@ fgm_k_neq_group(fgm_state *st, const int *r0, const int *r1, int n,
         c1 = c2 > c1 ? c2 : c1;
     }
     return c1;
-}
-
-/* fgm_k_neq_group for a plugin whose schedule is the seed's flooding one
- * (parallel, both directions damped: the code generator calls this one
- * there, fgm_k_neq_group elsewhere).  With AVX-512 and K's chunks
- * pairing up, each update runs fgm_k_neq_begin8_stored and
- * fgm_k_neq_end8_damped; anything else is fgm_k_neq_group's.  A separate
- * entry, not a branch of fgm_k_neq_group: inlined into every sequential
- * sweep too, that branch made bench_ep's compiled EP inference 20% slower
- * (0.44 -> 0.53 ms, Zen 5), though it never ran there. */
-FGM_K_HOT double
-fgm_k_neq_group_flood(fgm_state *st, const int *r0, const int *r1, int n,
-                      int stride, int k, int max_product, double *scratch)
-{
-#if defined(__AVX512F__)
-    if (!max_product && FGM_K_NEQ8(k) && fgm_k_neq_flood(st)
-        && !fgm_k_skip2(st, r0[1], r0[2])
-        && (n == 1 || !fgm_k_skip2(st, r1[1], r1[2]))) {
-        fgm_k_neq_job8 j1, j2;
-        double c1, c2 = 0.0;
-
-        fgm_k_neq_begin8_stored(st, &j1, r0[0], r0[0] + 1, r0[1], r0[2],
-                                stride, k);
-        if (n == 2)
-            fgm_k_neq_begin8_stored(st, &j2, r1[0], r1[0] + 1, r1[1],
-                                    r1[2], stride, k);
-        c1 = fgm_k_neq_end8_damped(st, &j1, k);
-        if (n == 2)
-            c2 = fgm_k_neq_end8_damped(st, &j2, k);
-        return c1 > c2 ? c1 : c2;
-    }
-#endif
-    return fgm_k_neq_group(st, r0, r1, n, stride, k, max_product, scratch);
 }
 
 #endif /* FGM_OPS_NEQ_H */

@@ -12,7 +12,6 @@
 #define FGM_OPS_SWEEP_H
 
 #include "common.h"
-#include "neq.h"    /* FGM_K_NEQ8 and its chunk layout */
 
 /* BELIEF[t] = normalize(UNARY[t] * prod of the N messages
  * MSGS[E[t][j]*stride]) for the G (1 or 2) variables t: beliefs
@@ -90,12 +89,16 @@ fgm_k_reset(fgm_state *st, int nvars, int nedges, int ndirichlet,
             int ndirfactors, const int *edge_var, const int *card, int k,
             int stride)
 {
+    /* The seed's flooding BP keeps its messages plus FGM_K_SEED_EPS
+     * (fgm_k_neq_seed). */
+    double eps = st->damp_v2f ? FGM_K_SEED_EPS : 0.0;
     int e, v, j, c;
 
     for (e = 0; e < nedges; e++) {
         c = card ? card[edge_var[e]] : k;
         for (j = 0; j < stride; j++)
-            st->msg[(long)e * stride + j] = j < c ? 1.0 / c : FGM_K_FLOOR;
+            st->msg[(long)e * stride + j] = j < c ? 1.0 / c + eps
+                                                  : FGM_K_FLOOR;
     }
     for (v = 0; v < nvars; v++) {
         double *b = st->belief + (long)v * stride;
@@ -115,25 +118,32 @@ fgm_k_reset(fgm_state *st, int nvars, int nedges, int ndirichlet,
         st->dir_msg[j] = 0.0;
 }
 
-/* The stored variable-to-factor message of edge E (damp_v2f only)
- * becomes d old + (1 - d) cavity, cavity = normalize(CAV), CAV the NC
- * chunks of belief / factor message (dead lanes zero) -- the seed's
- * Python BP damps both directions; both terms are normalized, so is their
- * mix.  Returns the largest change of an entry when st->track_change,
- * else 0. */
+/* The stored variable-to-factor message of edge E (damp_v2f only: the
+ * seed's flooding BP, notebook 001, which damps both directions) becomes
+ * nf(d old + (1 - d) nf(CAV)), nf the seed's _bp_normalize
+ * (fgm_k_seed_normalize), CAV the NC chunks of belief / factor message
+ * (dead lanes zero).  The seed floors exp(raw - max raw), raw the log of
+ * the cavity, whose largest entry is 1: CAV's floor is FGM_K_SEED_EPS
+ * times its largest entry.  Returns the largest change of an entry when
+ * st->track_change, else 0. */
 FGM_K_HOT double
 fgm_k_v2f_store(fgm_state *st, int e, fgm_v4 *cav, int stride, int k)
 {
-    fgm_v4 change = fgm_v_zero();
+    fgm_v4 change = fgm_v_zero(), top = fgm_v_zero(), old;
     double *p = st->prev + (long)e * stride;
     int c, nc = FGM_K_NCHUNKS(k);
 
-    fgm_v_normalize(cav, nc, k);
+    for (c = 0; c < nc; c++)
+        top = fgm_v_max(cav[c], top);
+    fgm_k_seed_normalize(cav, nc, k, FGM_K_SEED_EPS * fgm_v_hmax(top));
     for (c = 0; c < nc; c++) {
-        fgm_v4 old = fgm_v_load(p + c * FGM_K_LANES);
-
+        old = fgm_v_load(p + c * FGM_K_LANES);
         cav[c] = fgm_v_add(fgm_v_mul(fgm_v_splat(st->damping), old),
                            fgm_v_mul(fgm_v_splat(1.0 - st->damping), cav[c]));
+    }
+    fgm_k_seed_normalize(cav, nc, k, FGM_K_SEED_EPS);
+    for (c = 0; c < nc; c++) {
+        old = fgm_v_load(p + c * FGM_K_LANES);
         if (st->track_change)
             change = fgm_v_max(fgm_v_keep(fgm_v_abs(fgm_v_sub(cav[c], old)),
                                           fgm_v_live(c, k)), change);
@@ -161,9 +171,8 @@ fgm_k_v2f_edge(fgm_state *st, int e, int v, int stride, int k)
 }
 
 /* fgm_k_v2f_store of edges E1 and E2 out of variable V, their cavities
- * from one division a chunk (fgm_k_cavities2).  A variable's edges go in
- * pairs from its first on, here and in fgm_k_v2f_batch8, so that both
- * compute the same numbers.  Returns the larger change. */
+ * from one division a chunk (fgm_k_cavities2).  Returns the larger
+ * change. */
 FGM_K_HOT double
 fgm_k_v2f_pair(fgm_state *st, int e1, int e2, int v, int stride, int k)
 {
@@ -185,114 +194,6 @@ fgm_k_v2f_pair(fgm_state *st, int e1, int e2, int v, int stride, int k)
     c2 = fgm_k_v2f_store(st, e2, cav2, stride, k);
     return c1 > c2 ? c1 : c2;
 }
-
-#if defined(__AVX512F__)
-/* Edges fgm_k_v2f_batch8 takes at once. */
-#define FGM_K_V2F_BATCH 16
-
-/* fgm_k_v2f_pair for the N (even, at most FGM_K_V2F_BATCH) edges E of
- * variable V, for domains whose unpacked chunks pair up (FGM_K_NEQ8): the
- * cavities' whole chunks two to a 512-bit register, the last chunks of
- * two edges packed into one (fgm_v_pack2), then every 1/sum of the batch
- * eight to a division, and only then the damped stores.  A 512-bit
- * division costs what a 256-bit one does on Zen 5 (1.1 ns either), and
- * the edges' long division chains, side by side, overlap.  9x9, 20 edges:
- * 23 divisions (13 of them 512-bit) where one edge at a time takes 80.
- * On a Sapphire Rapids Xeon, where a 512-bit division takes twice as long
- * as a 256-bit one, dividing each edge's cavities on its own (33
- * divisions, 23 of them 512-bit) made bp-decimate 14% slower on Easy51
- * (7.2 against 6.2 ms median, 2026-12-04); taking the edges by fours, one
- * division for four messages' product, was no faster (6.40-6.56 against
- * 6.21-6.36 ms).  The same lane operations and the same sums in the same
- * order as fgm_k_v2f_pair, so the same bits as the interpreter; dead
- * lanes need no mask (kernels.h: a belief's are zero, a message's finite
- * and positive, so the cavity's are zero, as are the stored messages'
- * there).  Returns 0 without writing anything when a cavity has no mass
- * (fgm_k_v2f_pair then gives it the uniform vector), else 1, *CHANGE the
- * largest change when st->track_change. */
-FGM_K_HOT int
-fgm_k_v2f_batch8(fgm_state *st, const int *e, int n, int v, int stride,
-                 int k, double *change)
-{
-    fgm_v8 cav[FGM_K_V2F_BATCH][FGM_K_VCHUNKS / 2 + 1], x, old, n1, n2, r;
-    fgm_v8 ch8 = fgm_v8_splat(0.0);
-    fgm_v8 d = fgm_v8_splat(st->damping);
-    fgm_v8 d1 = fgm_v8_splat(1.0 - st->damping);
-    fgm_v8 z8[FGM_K_V2F_BATCH / 8];
-    fgm_v4 tail[FGM_K_V2F_BATCH / 2], s1, s2, ch, to, tx;
-    fgm_v2 z;
-    double *zs = (double *)z8, *p1, *p2;
-    const double *b = st->belief + (long)v * stride, *m1, *m2;
-    int i, p, np = fgm_k_unpacked_chunks(k) / 2;
-    long at, last = (long)(FGM_K_NCHUNKS(k) - 1) * FGM_K_LANES;
-
-    for (i = 0; i < FGM_K_V2F_BATCH / 8; i++)
-        z8[i] = fgm_v8_splat(1.0);
-    for (i = 0; i < n; i += 2) {
-        m1 = st->msg + (long)e[i] * stride;
-        m2 = st->msg + (long)e[i + 1] * stride;
-        s1 = s2 = fgm_v_zero();
-        for (p = 0; p < np; p++) {
-            at = (long)p * 2 * FGM_K_LANES;
-            n1 = fgm_v8_load(m1 + at);
-            n2 = fgm_v8_load(m2 + at);
-            r = fgm_v8_splat(1.0) / (n1 * n2);      /* fgm_k_cavities2 */
-            cav[i][p] = fgm_v8_load(b + at) * (n2 * r);
-            cav[i + 1][p] = fgm_v8_load(b + at) * (n1 * r);
-            s1 = fgm_v8_accum(s1, cav[i][p], p == 0);
-            s2 = fgm_v8_accum(s2, cav[i + 1][p], p == 0);
-        }
-        if (fgm_k_neq_packed8(k)) {
-            tail[i / 2] = fgm_k_cavities2_tail(fgm_v_load(b + last),
-                                               fgm_v_load(m1 + last),
-                                               fgm_v_load(b + last),
-                                               fgm_v_load(m2 + last));
-            s1 = np ? fgm_v_add(s1, fgm_v_low2(tail[i / 2]))
-                    : fgm_v_low2(tail[i / 2]);
-            s2 = np ? fgm_v_add(s2, fgm_v_high2(tail[i / 2]))
-                    : fgm_v_high2(tail[i / 2]);
-        }
-        z = fgm_v_sum2(s1, s2);
-        if (!(z[0] > 0.0) || !(z[1] > 0.0))
-            return 0;
-        zs[i] = z[0];
-        zs[i + 1] = z[1];
-    }
-    for (i = 0; i < (n + 7) / 8; i++)
-        z8[i] = fgm_v8_splat(1.0) / z8[i];
-    for (i = 0; i < n; i++) {
-        p1 = st->prev + (long)e[i] * stride;
-        for (p = 0; p < np; p++) {
-            at = (long)p * 2 * FGM_K_LANES;
-            old = fgm_v8_load(p1 + at);
-            x = d * old + d1 * (cav[i][p] * fgm_v8_splat(zs[i]));
-            if (st->track_change)
-                ch8 = fgm_v8_max(fgm_v8_abs(x - old), ch8);
-            fgm_v8_store(p1 + at, x);
-        }
-    }
-    ch = fgm_k_fold8(ch8);
-    for (i = 0; fgm_k_neq_packed8(k) && i < n; i += 2) {
-        /* Two edges' tails scaled by their own 1/sum, damped, then
-         * stored apart: lanes 0-1 are the first edge's, 2-3 the
-         * second's (dead lanes stay zero). */
-        p1 = st->prev + (long)e[i] * stride + last;
-        p2 = st->prev + (long)e[i + 1] * stride + last;
-        to = fgm_v_pack2(fgm_v_load(p1), fgm_v_load(p2));
-        tx = fgm_v_add(fgm_v_mul(fgm_v_splat(st->damping), to),
-                       fgm_v_mul(fgm_v_splat(1.0 - st->damping),
-                                 fgm_v_mul(tail[i / 2],
-                                           fgm_v_set(zs[i], zs[i], zs[i + 1],
-                                                     zs[i + 1]))));
-        if (st->track_change)
-            ch = fgm_v_max(fgm_v_abs(fgm_v_sub(tx, to)), ch);
-        fgm_v_store(p1, fgm_v_low2(tx));
-        fgm_v_store(p2, fgm_v_high2(tx));
-    }
-    *change = fgm_v_hmax(ch);
-    return 1;
-}
-#endif /* __AVX512F__ */
 
 /* End of a sweep: every belief recomputed from its unary vector and all
  * its incoming messages (VAR_EDGES[VAR_EDGE_OFF[v]..VAR_EDGE_OFF[v+1]]),
@@ -332,18 +233,6 @@ fgm_k_refresh(fgm_state *st, int nvars, const int *var_edge_off,
             fgm_k_belief_full(b, u, st->msg, e, 1, n, stride, kv);
         for (w = v; v2f && w <= v + two; w++)
             for (j = var_edge_off[w]; j < var_edge_off[w + 1]; j++) {
-#if defined(__AVX512F__)
-                int nb = var_edge_off[w + 1] - j;
-
-                nb = nb > FGM_K_V2F_BATCH ? FGM_K_V2F_BATCH : nb & ~1;
-                if (FGM_K_NEQ8(kv) && nb
-                    && fgm_k_v2f_batch8(st, var_edges + j, nb, w, stride, kv,
-                                        &c)) {
-                    change = c > change ? c : change;
-                    j += nb - 1;
-                    continue;
-                }
-#endif
                 if (j + 1 < var_edge_off[w + 1]) {
                     c = fgm_k_v2f_pair(st, var_edges[j], var_edges[j + 1], w,
                                        stride, kv);

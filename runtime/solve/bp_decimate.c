@@ -17,8 +17,9 @@
  * grid, as the seed does: the driver's verification decides whether it is
  * a solution.  Purely probabilistic: no constraint propagation, no
  * backtracking.  The seed: Easy51 36/51, top95 (first 15) 0/15, hardest
- * 3/11; here (make bench, 2026-11-30) 36/51, 1/95 and 2/11 (decimate.c
- * says where the engine's BP differs from the seed's).
+ * 3/11; here (2026-12-04) 36/51, 1/95 (0 of the first 15) and 3/11, each
+ * grid's decisions and restarts those of a transcription of the seed's
+ * code (decimate.c).
  *
  * Options (the defaults are the seed's): opts->iterations (--iters)
  * replaces the 50 initial sweeps; opts->fix_per_round (--fix K) fixes the

@@ -7,14 +7,18 @@
  * flooding schedule; clues and decisions are hard evidence; messages are
  * kept from one decision to the next.  The engine computes the same
  * messages: the flooding schedule damps both directions (damp_both, the
- * stored variable-to-factor messages) and clues are written as the
- * seed's (1e-12, ..., 1) (FGM_DECIMATE_CLUE_EPS).  The first version
- * had neither (undamped variable-to-factor cavities, exact-zero clamps);
- * checked then against a NumPy transcription of the seed's code: with
- * those two differences put into it, it made the same decisions as
- * bp-decimate on every Easy51 grid; as written, it solved 36/51 of
- * Easy51 (bp-decimate then: 39/51) and 3/11 of hardest (then: 0/11), the
- * damped variable-to-factor messages being what the hard grids missed.
+ * stored variable-to-factor messages), clues are written as the seed's
+ * (1e-12, ..., 1) (FGM_DECIMATE_CLUE_EPS), and its BP_EPS arithmetic is
+ * kept (every normalized message floored at 1e-12, and 1e-12 added to
+ * every message and evidence entry in its products: fgm_k_neq_seed,
+ * fgm_k_v2f_store, the unary vectors of runtime/model.c).  Checked
+ * against a line-for-line NumPy transcription of the seed's
+ * BeliefPropagationSolver (2026-12-04): the same solved flag, restarts
+ * and decisions on every grid of Easy51 (36/51) and hardest (3/11:
+ * grids 7, 9 and 10).  Without the BP_EPS arithmetic (floor 1e-30, no
+ * offset) the engine solved 2/11 of hardest, as the transcription did
+ * with that one change; earlier still, without the damped
+ * variable-to-factor messages, 0/11.
  *
  * The model is the engine's (compiled or interpreted: opts->backend).  A
  * run continues the last one through the public warm start
@@ -163,10 +167,13 @@ fgm_decimate_excluded(const fgm_decimate *d, int v, int value)
 {
     const fgm_sched *s = d->model->sched;
     const double *msg = d->model->st.msg;
+    /* The seed's flooding messages are stored plus BP_EPS
+     * (fgm_k_neq_seed). */
+    double eps = d->v2f ? FGM_K_SEED_EPS : 0.0;
     int k;
 
     for (k = s->var_edge_off[v]; k < s->var_edge_off[v + 1]; k++)
-        if (msg[(size_t)s->var_edges[k] * (size_t)s->stride + value]
+        if (msg[(size_t)s->var_edges[k] * (size_t)s->stride + value] - eps
             < FGM_DECIMATE_EXCLUDE)
             return 1;
     return 0;

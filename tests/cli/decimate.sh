@@ -34,6 +34,20 @@ expect_err "backend=compiled" "bp-decimate runs compiled"
 ls "$G"/*_decim.bp-sum.so >/dev/null 2>&1 || fail "the BP plugin was built into --out-dir"
 same "$TMP/out" "$TMP/dec.interpreted" || fail "compiled and interpreted bp-decimate agree"
 
+# Every grid of hardest and Easy51 as a transcription of the seed's code
+# solved it: the same solved flag, attempts and decisions
+# (tests/golden/bp_decimate_seed.txt; 2/11 of hardest without the seed's
+# BP_EPS arithmetic).
+for c in hardest easy51; do
+    expect_exit 0 "bp-decimate $c" -- "$FGM" solve --solver bp-decimate \
+        --out-dir "$G" --csv "$SHARED/puzzles/$c.txt"
+    awk -F, -v c=$c 'NR > 1 { print c, $1, $4, $10, $9 }' "$TMP/out" \
+        > "$TMP/dec.$c"
+    grep "^$c " tests/golden/bp_decimate_seed.txt > "$TMP/seed.$c"
+    same "$TMP/dec.$c" "$TMP/seed.$c" \
+        || fail "bp-decimate on $c differs from the seed's code: $(diff "$TMP/dec.$c" "$TMP/seed.$c" | head -5)"
+done
+
 # The solved grids are printed in the input's format.
 expect_exit 0 "bp-decimate text" -- "$FGM" solve --solver bp-decimate --backend interpreted $P
 [ "$(head -1 "$TMP/out")" = "962185473174963825538427169826359741357814296491672538249538617715296384683741952" ] \

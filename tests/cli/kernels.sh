@@ -39,12 +39,11 @@ same_bits neq_paths 15000 "the neq kernel differs from its scalar reference"
 same_bits alldiff_paths 11520 "the alldiff update differs between builds"
 
 # The flooding sweep's belief refresh with stored variable-to-factor
-# messages (a batch of edges at a time where the CPU has AVX-512), each
-# build equal to the same refresh one edge at a time
+# messages, each build equal to the same refresh two edges at a time
 # (tests/v2f_paths.c).
 same_bits v2f_paths 4000 "the refresh differs from one edge at a time"
 
-# Their AVX-512 paths (FGM_K_NEQ8, fgm_k_v2f_batch8; alldiff_paths for
+# Their AVX-512 paths (FGM_K_NEQ8; alldiff_paths for
 # its 512-bit instruction selection) are what a plugin
 # gets where the CPU has AVX-512; where it has not, -march=native leaves
 # that code out, so they are built here for AVX-512 in any case, and run
