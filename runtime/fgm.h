@@ -595,8 +595,8 @@ typedef struct fgm_solve_opts {
     int max_restarts;    /* the FGM_SOLVER_RESTARTS solvers (alldiff-*,
                           * bp-decimate3): attempts after the first; 0:
                           * the solver's default (29, the seed's 30
-                          * attempts; 10000 for the tuned ones), < 0:
-                          * none */
+                          * attempts; alldiff-sum 1; 10000 for the tuned
+                          * ones), < 0: none */
 } fgm_solve_opts;
 
 /* Counters of one solve (the CSV columns of `fgm solve --csv`). */

@@ -28,6 +28,7 @@ typedef struct fgm_ad_cfg {
     double tolerance;       /* stop a run when no message moves more;
                              * 0: run every sweep */
     double noise;           /* log-uniform noise of every restart */
+    int noise_decay;        /* restart r's noise is noise / (r + 1) */
     double plateau;         /* margin under which the value is drawn */
     double sure;            /* fix every free cell with this margin in one
                              * round; 0: one cell per round */
