@@ -40,6 +40,8 @@ typedef struct solve_out {
     long nms, capms;
     int oom;
     int unsupported;        /* a puzzle's model could not run (ep-naive) */
+    fgm_status failed;      /* a solver's own error (out of memory) */
+    long failed_at;         /* its puzzle, 0-based */
 } solve_out;
 
 static int
@@ -55,6 +57,15 @@ emit(void *ctx, const fgm_batch_item *it)
          * solver whose model cannot run there, rather than reporting
          * puzzles unsolved. */
         o->unsupported = 1;
+        return 1;
+    }
+    if (it->res.status != FGM_OK && it->res.status != FGM_EUNSOLVED
+        && it->res.status != FGM_ETIMEOUT) {
+        /* The solver itself failed (out of memory: bp-backtrack's saved
+         * levels on a large grid): the run fails with that, as fgm bench
+         * does, rather than report the puzzle unsolved. */
+        o->failed = it->res.status;
+        o->failed_at = it->index;
         return 1;
     }
     o->n++;
@@ -428,6 +439,12 @@ cmd_solve(cli_args *a)
     else if (out.unsupported)
         code = cli_fail(CLI_EINPUT, "solve: puzzle %ld: the solver's model "
                         "could not be prepared", out.n + 1);
+    else if (out.failed)
+        code = cli_fail(cli_exit_code(out.failed) == CLI_EINPUT
+                            ? CLI_EINTERNAL : cli_exit_code(out.failed),
+                        "solve: puzzle %ld: solver %s: %s",
+                        out.failed_at + 1, out.solver,
+                        fgm_strerror(out.failed));
     else if ((code = cli_exit_code(st)) == CLI_EINTERNAL)
         /* The reader reports bad input itself; this it does not. */
         cli_fail(code, "solve: %s", fgm_strerror(st));

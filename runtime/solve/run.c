@@ -146,6 +146,10 @@ fgm_runner_solve(fgm_runner *r, const int *given, unsigned long seed,
         res->solved = res->valid;
         if (!res->valid)
             res->status = FGM_EUNSOLVED;
+        /* The grid's errors, where the solver did not count them
+         * (bp-decimate returns its grid unverified, as the seed). */
+        if (!res->valid && res->stats.errors == 0)
+            res->stats.errors = fgm_csp_conflicts(r->csp, given, solution);
     }
     if (timeout_ms > 0 && res->ms > timeout_ms
         && (res->status == FGM_OK || res->status == FGM_EUNSOLVED)) {

@@ -48,6 +48,13 @@ for c in hardest easy51; do
         || fail "bp-decimate on $c differs from the seed's code: $(diff "$TMP/dec.$c" "$TMP/seed.$c" | head -5)"
 done
 
+# A grid bp-decimate returns unverified (as the seed) and the runner
+# rejects has its errors counted (the column said 0).
+expect_exit 0 "bp-decimate top95 #1" -- "$FGM" solve --solver bp-decimate \
+    --out-dir "$G" --csv <(head -1 "$SHARED/puzzles/top95.txt")
+[ "$(col valid 1)" = 0 ] && [ "$(col errors 1)" -gt 0 ] \
+    || fail "top95 #1: an invalid grid with its errors counted: $(sed -n 2p "$TMP/out")"
+
 # The solved grids are printed in the input's format.
 expect_exit 0 "bp-decimate text" -- "$FGM" solve --solver bp-decimate --backend interpreted $P
 [ "$(head -1 "$TMP/out")" = "962185473174963825538427169826359741357814296491672538249538617715296384683741952" ] \

@@ -363,6 +363,19 @@ if (ulimit -v 200000 &&
             esac
         done
     done
+    # A solver that runs out of memory mid-search (bp-backtrack keeps
+    # every level's messages: 16x16 grids outgrow 300 MB) fails the run,
+    # exit 3, as in bench; solve printed those puzzles unsolved, exit 0,
+    # the search cut at node 65 of 301.
+    grep -v '^#' puzzles/generated_16x16.txt | head -2 > "$TMP/g16.txt"
+    (ulimit -v 300000; exec "$FGM" solve --solver bp-backtrack --backend interpreted --csv "$TMP/g16.txt") >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+    case $rc in
+    3) expect_err "solve: puzzle 1: solver bp-backtrack: out of memory" "bp-backtrack out of memory" ;;
+    0) [ "$(awk -F, 'NR > 1 && $7 != 301' "$TMP/out")" = "" ] \
+           || fail "bp-backtrack under ulimit -v 300000: exit 0 with its search cut short: $(cat "$TMP/out")" ;;
+    *) fail "bp-backtrack under ulimit -v 300000: exit $rc: $(head -c 300 "$TMP/err")" ;;
+    esac
 else
     echo "skip: out of memory (fgm does not run under ulimit -v 200000)" >&2
 fi
