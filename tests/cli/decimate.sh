@@ -48,6 +48,15 @@ for c in hardest easy51; do
         || fail "bp-decimate on $c differs from the seed's code: $(diff "$TMP/dec.$c" "$TMP/seed.$c" | head -5)"
 done
 
+# bp-backtrack on hardest as the seed's code ran it: the same solved flag,
+# nodes and decisions on every grid (tests/golden/bp_backtrack_seed.txt).
+expect_exit 0 "bp-backtrack hardest" -- "$FGM" solve --solver bp-backtrack \
+    --out-dir "$G" --csv "$SHARED/puzzles/hardest.txt"
+awk -F, 'NR > 1 { print "hardest", $1, $4, $7, $9 }' "$TMP/out" > "$TMP/bt.hardest"
+grep "^hardest " tests/golden/bp_backtrack_seed.txt > "$TMP/btseed.hardest"
+same "$TMP/bt.hardest" "$TMP/btseed.hardest" \
+    || fail "bp-backtrack on hardest differs from the seed's code: $(diff "$TMP/bt.hardest" "$TMP/btseed.hardest" | head -5)"
+
 # A grid bp-decimate returns unverified (as the seed) and the runner
 # rejects has its errors counted (the column said 0).
 expect_exit 0 "bp-decimate top95 #1" -- "$FGM" solve --solver bp-decimate \
