@@ -359,6 +359,10 @@ typedef struct fgm_model_opts {
     const char *algo;          /* "ep", "bp-sum", "bp-max"; NULL: model's */
     const char *out_dir;       /* plugins; NULL: "generated" */
     const char *cc;            /* C compiler; NULL: $CC or "cc" */
+    double deadline;           /* fgm_now() time: a plugin build still
+                                * running then is stopped and the open
+                                * fails with FGM_ETIMEOUT; 0: none (the
+                                * compiler has $FGM_CC_TIMEOUT) */
 } fgm_model_opts;
 
 /* Most sweeps an inference may ask for, in a model's inference block or

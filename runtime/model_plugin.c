@@ -40,6 +40,7 @@ fgm_model_attach_plugin(fgm_model *m, const fgm_model_opts *opts,
     req.hash = fgm_ir_hash(m->ir);
     req.mode = opts->backend;
     req.cc = opts->cc;
+    req.deadline = opts->deadline;
     req.emit_c = fgm_codegen_write;
     req.emit_arg = m->sched;
     st = fgm_plugin_load(&req, &p, &m->rebuilt, diag, ctx);

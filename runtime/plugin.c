@@ -446,14 +446,15 @@ stale_age(void)
  * nothing is left on disk but B.  Statuses as fgm_plugin_build. */
 static fgm_status
 build_temp(fgm_build_dir *b, const char *so_path, const char *cc,
-           char **tmp, int *token, char *why, size_t whysize)
+           double deadline, char **tmp, int *token, char *why,
+           size_t whysize)
 {
     static const char suffix[] = ".tmp.XXXXXX";
     char *out = NULL, line[512], *words = NULL, **argv = NULL;
     size_t len = strlen(so_path);
     fgm_status st = FGM_OK;
     struct stat sb;
-    double timeout;
+    double timeout, left = 0.0;
     int fd, e, code;
 
     if (blank(cc))
@@ -475,6 +476,17 @@ build_temp(fgm_build_dir *b, const char *so_path, const char *cc,
         sayf(why, whysize, "FGM_CC_TIMEOUT='%s' is not a number of seconds "
              "(0 < t < 1e6)", getenv("FGM_CC_TIMEOUT"));
         return FGM_ECC;
+    }
+    if (deadline > 0) {
+        /* The caller's deadline (a puzzle's --timeout-ms, ep-naive):
+         * the compiler gets what is left of it when that is less. */
+        left = deadline - fgm_now();
+        if (left <= 0) {
+            sayf(why, whysize, "%s: the deadline passed before the build",
+                 so_path);
+            return FGM_ETIMEOUT;
+        }
+        timeout = left < timeout ? left : timeout;
     }
     *tmp = malloc(len + sizeof suffix);
     if (!*tmp) {
@@ -501,6 +513,10 @@ build_temp(fgm_build_dir *b, const char *so_path, const char *cc,
         sayf(why, whysize, "cannot run C compiler '%s': %s", cc,
              strerror(e));
         st = FGM_ECC;
+    } else if (code == FGM_PLUGIN_SYS_TIMEOUT && timeout == left) {
+        sayf(why, whysize, "C compiler '%s' stopped at the deadline, after "
+             "%g s", cc, timeout);
+        st = FGM_ETIMEOUT;
     } else if (code == FGM_PLUGIN_SYS_TIMEOUT) {
         sayf(why, whysize, "C compiler '%s' did not finish in %g s "
              "(FGM_CC_TIMEOUT)", cc, timeout);
@@ -550,7 +566,7 @@ fgm_plugin_build(fgm_build_dir *b, const char *so_path, const char *cc,
         sayf(why, whysize, "%s: cannot write: not a regular file", so_path);
         return FGM_EIO;
     }
-    st = build_temp(b, so_path, cc, &tmp, &token, why, whysize);
+    st = build_temp(b, so_path, cc, 0.0, &tmp, &token, why, whysize);
     if (st != FGM_OK)
         return st;
     if (want_hash) {
@@ -833,7 +849,8 @@ rebuild(const fgm_plugin_req *req, const paths *ps, fgm_plugin **out,
                  fgm_strerror(st));
         goto done;
     }
-    st = build_temp(&b, ps->so, req->cc, &tmp, &tok_so, why, whysize);
+    st = build_temp(&b, ps->so, req->cc, req->deadline, &tmp, &tok_so, why,
+                    whysize);
     /* The source is kept next to the plugin, built or not. */
     if (rename(b.c, ps->c) != 0 && st == FGM_OK) {
         sayf(why, whysize, "%s: cannot write: %s", ps->c, strerror(errno));
@@ -906,6 +923,8 @@ fgm_plugin_load(const fgm_plugin_req *req, fgm_plugin **out, int *rebuilt,
             *rebuilt = 1;
         goto done;
     }
+    if (st == FGM_ETIMEOUT)
+        goto done;      /* the caller's deadline: no fallback to run */
 fallback:
     /* Step 3. */
     if (req->mode == FGM_BACKEND_AUTO) {

@@ -39,6 +39,9 @@ typedef struct fgm_plugin_req {
     uint64_t hash;              /* fgm_ir_hash of the IR */
     fgm_backend_mode mode;
     const char *cc;             /* NULL: $CC or "cc" */
+    double deadline;            /* fgm_now() time: a rebuild still running
+                                 * then is stopped, FGM_ETIMEOUT, no
+                                 * fallback; 0: none */
     /* Writes the C source of the plugin to F (the code generator). */
     fgm_status (*emit_c)(void *arg, FILE *f);
     void *emit_arg;

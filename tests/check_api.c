@@ -343,7 +343,7 @@ END_TEST
 START_TEST(test_observe_clue)
 {
     fgm_ir *plain = fgm_ir_sudoku(2), *ir = fgm_ir_robust(plain);
-    fgm_model_opts mo = { FGM_BACKEND_INTERPRETED, NULL, NULL, NULL };
+    fgm_model_opts mo = { .backend = FGM_BACKEND_INTERPRETED };
     fgm_model *m;
     double p[4];
 
@@ -371,7 +371,7 @@ END_TEST
 START_TEST(test_run_bad_opts)
 {
     fgm_ir *ir = fgm_ir_sudoku(2);
-    fgm_model_opts mo = { FGM_BACKEND_INTERPRETED, NULL, NULL, NULL };
+    fgm_model_opts mo = { .backend = FGM_BACKEND_INTERPRETED };
     fgm_run_opts ro;
     fgm_model *m;
     double p[4];
@@ -422,7 +422,7 @@ END_TEST
  * was refused in silence). */
 START_TEST(test_open_bad_backend)
 {
-    fgm_model_opts mo = { (fgm_backend)42, NULL, NULL, NULL };
+    fgm_model_opts mo = { .backend = (fgm_backend)42 };
     fgm_model *m = NULL;
 
     nmsgs = 0;
@@ -446,7 +446,7 @@ END_TEST
 START_TEST(test_run_deadline)
 {
     fgm_ir *plain = fgm_ir_sudoku(2), *ir = fgm_ir_robust(plain);
-    fgm_model_opts mo = { FGM_BACKEND_INTERPRETED, NULL, NULL, NULL };
+    fgm_model_opts mo = { .backend = FGM_BACKEND_INTERPRETED };
     fgm_run_opts ro;
     fgm_run_info info;
     fgm_model *m;
@@ -519,7 +519,7 @@ START_TEST(test_observe_clue_plain)
 {
     fgm_ir *ir;
     fgm_model *m;
-    fgm_model_opts mo = { FGM_BACKEND_INTERPRETED, NULL, NULL, NULL };
+    fgm_model_opts mo = { .backend = FGM_BACKEND_INTERPRETED };
     double alpha[6];
 
     ck_assert_int_eq(fgm_compile_string(
@@ -623,7 +623,7 @@ START_TEST(test_model_contradiction)
         "infer bp-sum(alldiff = native)\n",
     };
     static const char *const algos[] = { "ep", "bp-sum", "bp-max" };
-    fgm_model_opts mo = { FGM_BACKEND_INTERPRETED, NULL, NULL, NULL };
+    fgm_model_opts mo = { .backend = FGM_BACKEND_INTERPRETED };
     fgm_model *m;
     fgm_ir *ir;
     int i, a, y;
@@ -1156,7 +1156,7 @@ END_TEST
 
 START_TEST(test_model_errors)
 {
-    fgm_model_opts mo = { FGM_BACKEND_INTERPRETED, NULL, NULL, NULL };
+    fgm_model_opts mo = { .backend = FGM_BACKEND_INTERPRETED };
     fgm_model *m;
 
     ck_assert_int_eq(fgm_model_open_ir(fgm_ir_sudoku(2), &mo, &m, NULL,
@@ -1174,7 +1174,7 @@ END_TEST
  * work.  A clamp epsilon of 1 or more, or NaN, is refused. */
 START_TEST(test_model_before_run)
 {
-    fgm_model_opts mo = { FGM_BACKEND_INTERPRETED, NULL, NULL, NULL };
+    fgm_model_opts mo = { .backend = FGM_BACKEND_INTERPRETED };
     double out[4] = { -1.0, -1.0, -1.0, -1.0 }, alpha[6] = { -1.0 };
     fgm_model *m, *d;
     fgm_ir *ir;
@@ -1253,7 +1253,7 @@ END_TEST
 START_TEST(test_null_handles)
 {
     fgm_ir *ir = fgm_ir_sudoku(2);
-    fgm_model_opts mo = { FGM_BACKEND_INTERPRETED, NULL, NULL, NULL };
+    fgm_model_opts mo = { .backend = FGM_BACKEND_INTERPRETED };
     fgm_array_info ai;
     fgm_model *m = (fgm_model *)&mo;    /* must be overwritten */
     fgm_status st = FGM_OK;

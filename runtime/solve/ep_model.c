@@ -117,6 +117,13 @@ fgm_ep *
 fgm_ep_new(const fgm_csp *csp, fgm_ir *ir, const fgm_solve_opts *opts,
            fgm_status *st)
 {
+    return fgm_ep_new_until(csp, ir, opts, 0.0, st);
+}
+
+fgm_ep *
+fgm_ep_new_until(const fgm_csp *csp, fgm_ir *ir, const fgm_solve_opts *opts,
+                 double deadline, fgm_status *st)
+{
     fgm_ep *ep = calloc(1, sizeof *ep);
 
     if (!ep) {
@@ -124,7 +131,7 @@ fgm_ep_new(const fgm_csp *csp, fgm_ir *ir, const fgm_solve_opts *opts,
         return NULL;
     }
     ep->csp = csp;
-    ep->model = fgm_solve_open_model(ir, opts, st);
+    ep->model = fgm_solve_open_model_until(ir, opts, deadline, st);
     if (!ep->model) {
         fgm_ep_free(ep);
         return NULL;

@@ -41,6 +41,12 @@ FGM_INTERNAL fgm_ir *fgm_ep_robust_ir_of_sudoku(int box);
  * becomes FGM_EUNSUPPORTED). */
 FGM_INTERNAL fgm_ep *fgm_ep_new(const fgm_csp *csp, fgm_ir *ir,
                                 const fgm_solve_opts *opts, fgm_status *st);
+
+/* fgm_ep_new whose plugin build stops at DEADLINE (fgm_now() time; 0:
+ * none); *ST then becomes FGM_ETIMEOUT. */
+FGM_INTERNAL fgm_ep *fgm_ep_new_until(const fgm_csp *csp, fgm_ir *ir,
+                                      const fgm_solve_opts *opts,
+                                      double deadline, fgm_status *st);
 FGM_INTERNAL void fgm_ep_free(fgm_ep *ep);
 
 /* Observes value index VALUE (or -1: unobserved) on variable V the way

@@ -120,12 +120,15 @@ solve(fgm_solve_job *job)
     opts = *job->opts;
     opts.diag = quiet_diag;
     opts.diag_ctx = (void *)job->opts;
-    ep = fgm_ep_new(job->csp, ir, &opts, &why_not);
+    /* The plugin's build is part of the puzzle's time: stopped at its
+     * deadline (it ran its 0.3-0.6 s past --timeout-ms 1). */
+    ep = fgm_ep_new_until(job->csp, ir, &opts, job->deadline, &why_not);
     if (!ep) {
         /* FGM_EUNSUPPORTED: this puzzle's plugin could not be had on
          * --backend compiled (reported); the caller stops the run. */
         remove_plugin(job->opts, name);
-        return why_not == FGM_EUNSUPPORTED ? why_not : FGM_ENOMEM;
+        return why_not == FGM_EUNSUPPORTED || why_not == FGM_ETIMEOUT
+               ? why_not : FGM_ENOMEM;
     }
     st = fgm_ep_infer(ep, job);
     for (v = 0; v < job->csp->nvars && st == FGM_OK; v++)

@@ -87,6 +87,13 @@ fgm_job_infer(fgm_solve_job *job, fgm_model *m, fgm_run_opts *ro, int *ran)
 fgm_model *
 fgm_solve_open_model(fgm_ir *ir, const fgm_solve_opts *opts, fgm_status *st)
 {
+    return fgm_solve_open_model_until(ir, opts, 0.0, st);
+}
+
+fgm_model *
+fgm_solve_open_model_until(fgm_ir *ir, const fgm_solve_opts *opts,
+                           double deadline, fgm_status *st)
+{
     fgm_model_opts mo;
     fgm_model *m = NULL;
     fgm_status s;
@@ -95,9 +102,10 @@ fgm_solve_open_model(fgm_ir *ir, const fgm_solve_opts *opts, fgm_status *st)
     mo.backend = opts->backend;
     mo.out_dir = opts->out_dir;
     mo.cc = opts->cc;
+    mo.deadline = deadline;
     s = fgm_model_open_ir(ir, &mo, &m, opts->diag, opts->diag_ctx);
     if (s != FGM_OK && s != FGM_ENOMEM && st)
-        *st = FGM_EUNSUPPORTED;
+        *st = s == FGM_ETIMEOUT ? s : FGM_EUNSUPPORTED;
     return s == FGM_OK ? m : NULL;
 }
 

@@ -82,6 +82,14 @@ FGM_INTERNAL fgm_model *fgm_solve_open_model(fgm_ir *ir,
                                              const fgm_solve_opts *opts,
                                              fgm_status *st);
 
+/* fgm_solve_open_model whose plugin build stops at DEADLINE (fgm_now()
+ * time; 0: none): *ST then becomes FGM_ETIMEOUT (ep-naive builds a
+ * plugin within each puzzle's time). */
+FGM_INTERNAL fgm_model *fgm_solve_open_model_until(fgm_ir *ir,
+                                                   const fgm_solve_opts *opts,
+                                                   double deadline,
+                                                   fgm_status *st);
+
 /* The solvers' descriptors: the exact ones in runtime/exact/<name>.c, the
  * probabilistic ones in runtime/solve/ (the registry's order: registry.c). */
 extern const fgm_solver fgm_solver_backtrack;

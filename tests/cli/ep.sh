@@ -110,6 +110,19 @@ expect_exit 1 "plugin of other sizes, compiled" -- "$FGM" run models/dice.fgm --
 expect_err "dice.ep.so: plugin sizes do not match its schedule$" "plugin of other sizes, compiled"
 expect_exit 0 "plugin of other sizes, auto" -- "$FGM" run models/dice.fgm --backend auto --out-dir "$TMP/sizes"
 expect_err "plugin sizes do not match its schedule; interpreting" "plugin of other sizes, auto"
+# ep-naive's per-puzzle build is part of the puzzle's time: stopped at
+# --timeout-ms, the puzzle a timeout (not a failed run, even on --backend
+# compiled), nothing left behind.  Each puzzle took its whole compile,
+# 0.4-0.6 s, past a 50 ms limit.
+grep -v '^#' puzzles/seed000.txt | head -2 > "$TMP/two.txt"
+for b in auto compiled; do
+    expect_exit 0 "ep-naive, 50 ms, $b" -- "$FGM" solve --solver ep-naive --backend $b --timeout-ms 50 --out-dir "$TMP/naive50" --csv "$TMP/two.txt"
+    expect_err "solved=0/2 .*timeouts=2 " "ep-naive, 50 ms, $b: two timeouts"
+    awk -F, 'NR > 1 && $6 > 250 { bad = 1 } END { exit bad }' "$TMP/out" \
+        || fail "ep-naive, 50 ms, $b: a puzzle ran past 250 ms: $(cat "$TMP/out")"
+    [ -z "$(ls -A "$TMP/naive50" 2>/dev/null)" ] || fail "ep-naive, 50 ms, $b, left: $(ls -A "$TMP/naive50" | head -3)"
+done
+
 # ep-naive cleans up its per-puzzle files whatever backend each puzzle
 # ended on: with no working compiler it left one C file a puzzle.
 expect_exit 0 "ep-naive, no compiler" -- env CC=false "$FGM" solve --solver ep-naive --out-dir "$TMP/naive" puzzles/seed003.txt

@@ -21,7 +21,8 @@ main(void)
 {
     static const int rolls[20] = { 1, 6, 6, 2, 3, 1, 4, 6, 5, 5,
                                    1, 1, 3, 6, 4, 2, 2, 6, 1, 3 };
-    fgm_model_opts opts = { FGM_BACKEND_AUTO, NULL, "generated", NULL };
+    fgm_model_opts opts = { .backend = FGM_BACKEND_AUTO,
+                            .out_dir = "generated" };
     fgm_model *m;
     fgm_run_info info;
     double alpha[6];
