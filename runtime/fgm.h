@@ -732,11 +732,18 @@ fgm_status fgm_dlx_run(fgm_dlx *d, const int *given,
  * seconds, 0: none); *LEAVES (nullable) gets the number visited.  Returns
  * FGM_OK, FGM_ETIMEOUT when the bound or the deadline was hit (marginals
  * then normalized over the assignments visited), FGM_EUNSOLVED when no
- * assignment has positive weight, FGM_ENOMEM, FGM_EINVAL (CSP or
- * MARGINALS NULL, or a clue neither -1 nor a value index). */
+ * assignment has positive weight, FGM_EUNSUPPORTED (more than
+ * FGM_EXACT_MAXVARS variables), FGM_ENOMEM, FGM_EINVAL (CSP or MARGINALS
+ * NULL, or a clue neither -1 nor a value index). */
 fgm_status fgm_enumerate(const fgm_csp *csp, const int *given,
                          long max_leaves, double deadline,
                          double *marginals, long *leaves);
+
+/* Most variables the exact searches take (fgm_enumerate, Dancing Links):
+ * each recurses once per variable, and 100,000 overflowed the stack
+ * (SIGSEGV); past it fgm_enumerate returns FGM_EUNSUPPORTED and
+ * fgm_dlx_refuses says why. */
+#define FGM_EXACT_MAXVARS 10000
 
 /* The same walk for max-product: MAXMARGINALS row v receives, for each
  * value k, the largest weight of an assignment with x_v = k, normalized

@@ -507,6 +507,12 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
                             "consistent assignment", k);
         }
     }
+    if (st == FGM_EUNSUPPORTED) {
+        free(m);
+        return cli_fail(CLI_EINPUT, "run: --backend exact enumerates at most "
+                        "%d variables; this model has %d", FGM_EXACT_MAXVARS,
+                        fgm_csp_nvars(csp));
+    }
     if (st != FGM_OK && st != FGM_ETIMEOUT) {
         free(m);
         return cli_fail(cli_exit_code(st), "run: %s", fgm_strerror(st));

@@ -72,6 +72,9 @@ static const char not_cover[] =
 static const char no_unit[] =
     "dlx needs every variable to lie in an alldiff of n variables over n "
     "values (an exact-cover model)";
+/* search() recurses once a chosen row, one per variable. */
+static const char too_deep[] =
+    "dlx searches at most 10000 variables (FGM_EXACT_MAXVARS)";
 
 const char *
 fgm_dlx_refuses(const fgm_csp *csp)
@@ -81,6 +84,8 @@ fgm_dlx_refuses(const fgm_csp *csp)
 
     if (!csp)
         return "no model";
+    if (csp->nvars > FGM_EXACT_MAXVARS)
+        return too_deep;
     ir = csp->ir;
     for (i = 0; i < ir->nfactors; i++) {
         const fgm_ir_factor *f = &ir->factors[i];

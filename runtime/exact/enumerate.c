@@ -193,6 +193,8 @@ enumerate(const fgm_csp *csp, const int *given, long max_leaves,
         return FGM_EINVAL;
     if (!fgm_csp_given_ok(csp, given))
         return FGM_EINVAL;
+    if (csp->nvars > FGM_EXACT_MAXVARS)
+        return FGM_EUNSUPPORTED;    /* visit() recurses once a variable */
     mc = csp->maxcard;
     memset(&w, 0, sizeof w);
     w.csp = csp;

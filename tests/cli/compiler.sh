@@ -136,6 +136,15 @@ expect_exit 0 "exact, Dirichlet prior on exact cover" -- "$FGM" run "$TMP/weight
 expect_out "^x\[0\] 0\.833333 0\.166667$" "x[0] = 0 has probability E[p0] = 5/6"
 # Sudoku's own priors (one uniform Dirichlet per cell) weigh every
 # solution alike: Dancing Links stays.
+# The exact searches recurse once a variable: past FGM_EXACT_MAXVARS
+# (10000) they are refused, by name, where 100,000 free variables, or
+# 120,000 alldiff pairs on Dancing Links, overflowed the stack (SIGSEGV).
+printf 'const N = 100000\nvar x[N] in 0..2\n' > "$TMP/free100k.fgm"
+printf 'const N = 6000\nvar x[2*N] in 1..2\nalldiff(x[2*i], x[2*i+1]) for i in 0..N-1\n' > "$TMP/pairs.fgm"
+for m in free100k pairs; do
+    expect_exit 1 "exact, $m" -- "$FGM" run "$TMP/$m.fgm" --backend exact --cap 10
+    expect_err "run: --backend exact enumerates at most 10000 variables; this model has 1[02]000" "exact, $m: refused"
+done
 expect_exit 0 "exact 9x9" -- "$FGM" run models/sudoku.fgm --backend exact --observe puzzles/seed000.txt
 expect_out "^# observation 3: exact \(dancing links\), solutions=1$" "9x9 by Dancing Links"
 
