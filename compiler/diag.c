@@ -187,6 +187,19 @@ show_bindings(const fgmc *c, FILE *f)
         fputc(')', f);
 }
 
+/* Sends "FILE: error: MSG" from a buffer of its own: what is said when
+ * there is no memory to format a message with its source line (the
+ * message was lost, and fgm dump exited 3 in silence). */
+static void
+emit_plain(fgmc *c, const char *msg)
+{
+    char buf[1024];
+
+    c->oom = 1;
+    snprintf(buf, sizeof buf, "%s: error: %s", c->file, msg);
+    c->diag(c->diag_ctx, buf);
+}
+
 /* Sends one message: "FILE:LINE:COL: error: MSG" plus the source line
  * when LOC is given, else "FILE: error: MSG". */
 static void
@@ -201,7 +214,7 @@ emit(fgmc *c, const fgmc_loc *loc, const char *msg, int bindings)
         return;
     f = open_memstream(&text, &size);
     if (!f) {
-        c->oom = 1;
+        emit_plain(c, msg);
         return;
     }
     if (loc && line_map(c)) {
@@ -222,7 +235,7 @@ emit(fgmc *c, const fgmc_loc *loc, const char *msg, int bindings)
     }
     if (fclose(f) != 0 || !text) {
         free(text);
-        c->oom = 1;
+        emit_plain(c, msg);
         return;
     }
     c->diag(c->diag_ctx, text);
@@ -296,6 +309,8 @@ verror(fgmc *c, const fgmc_loc *loc, const char *fmt, va_list ap)
     msg = vformat(c, fmt, ap);
     if (msg)
         emit(c, loc, msg, loc != NULL);
+    else if (c->diag)
+        emit_plain(c, "out of memory");
     free(msg);
     maybe_stop(c);
 }

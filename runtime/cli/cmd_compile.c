@@ -163,6 +163,9 @@ cmd_compile(cli_args *a)
     mo.backend = FGM_BACKEND_COMPILED;
     mo.out_dir = out_dir;
     st = fgm_model_open_ir(ir, &mo, &m, cli_diag, NULL);
+    if (st == FGM_ENOMEM)
+        return cli_fail(CLI_EINTERNAL, "compile: %s: no plugin: out of "
+                        "memory", model);
     if (st != FGM_OK)
         return cli_fail(cli_exit_code(st), "compile: %s: no plugin",
                         model);

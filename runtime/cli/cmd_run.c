@@ -813,11 +813,17 @@ cmd_run(cli_args *a)
         vec = malloc((size_t)stride * sizeof *vec);
         if (!copy || !vec) {
             fgm_ir_free(copy);
-            code = CLI_EINPUT;
+            code = cli_fail(CLI_EINTERNAL, "run: out of memory");
             goto done;
         }
-        if (fgm_model_open_ir(copy, &mo, &fm, cli_diag, NULL) != FGM_OK) {
-            code = CLI_EINPUT;
+        st = fgm_model_open_ir(copy, &mo, &fm, cli_diag, NULL);
+        if (st == FGM_ENOMEM) {
+            /* Said: the model's state did not fit (exit 1 in silence). */
+            code = cli_fail(CLI_EINTERNAL, "run: out of memory");
+            goto done;
+        }
+        if (st != FGM_OK) {
+            code = CLI_EINPUT;      /* the sink has said why */
             goto done;
         }
     }

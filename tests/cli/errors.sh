@@ -376,6 +376,19 @@ if (ulimit -v 200000 &&
            || fail "bp-backtrack under ulimit -v 300000: exit 0 with its search cut short: $(cat "$TMP/out")" ;;
     *) fail "bp-backtrack under ulimit -v 300000: exit $rc: $(head -c 300 "$TMP/err")" ;;
     esac
+    # Out of memory is said, whatever the command (run exited 1 in
+    # silence when the model's state did not fit; compile said only "no
+    # plugin"; dump lost its front end's message, which needed memory to
+    # be formatted, and exited 3 in silence).
+    printf 'const N = 1048577\nvar x[N] in 0..2\nx[i] != x[i+1] for i in 0..N-2\n' > "$TMP/neqbig.fgm"
+    (ulimit -v 60000; exec "$FGM" dump "$TMP/neqbig.fgm") >/dev/null 2>"$TMP/err"
+    rc=$?
+    [ $rc = 3 ] && grep -q "neqbig.fgm: error: out of memory" "$TMP/err" \
+        || fail "dump out of memory: exit $rc: $(head -c 300 "$TMP/err")"
+    (ulimit -v 20000; exec "$FGM" run models/sudoku.fgm -D B=5 --backend interpreted) >/dev/null 2>"$TMP/err"
+    rc=$?
+    [ $rc = 3 ] && grep -q "run: out of memory" "$TMP/err" \
+        || fail "run out of memory: exit $rc: $(head -c 300 "$TMP/err")"
 else
     echo "skip: out of memory (fgm does not run under ulimit -v 200000)" >&2
 fi
