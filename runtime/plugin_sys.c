@@ -273,6 +273,23 @@ ended(pid_t pid)
            && si.si_pid == pid;
 }
 
+/* Stops the group of PID at its deadline: SIGTERM first, so that the
+ * compiler driver removes its temporaries (killed at once, gcc left a
+ * 153 MB .s and a 46 MB .o in /tmp), then SIGKILL for whatever still
+ * runs after STOP_GRACE_MS (a compiler that ignores SIGTERM). */
+#define STOP_GRACE_MS 500
+
+static void
+stop_group(pid_t pid)
+{
+    double until = fgm_now() + STOP_GRACE_MS * 1e-3;
+
+    kill(-pid, SIGTERM);
+    while (!ended(pid) && fgm_now() < until)
+        poll(NULL, 0, 5);
+    kill(-pid, SIGKILL);
+}
+
 /* Keeps N bytes just read from BUF in OUT (OUTSIZE bytes, *USED so far,
  * one kept for the NUL). */
 static void
@@ -292,8 +309,8 @@ keep(char *out, size_t outsize, size_t *used, const char *buf, size_t n)
  * and nothing more is waiting: a child the compiler left behind, in a
  * session of its own, may hold the pipe open long after (a 30 s sleep
  * held fgm 30 s, and past FGM_CC_TIMEOUT, which then blamed the
- * compiler).  At DEADLINE (fgm_now() seconds; 0: none) it kills PID's
- * group if PID is still running.  Returns whether it killed. */
+ * compiler).  At DEADLINE (fgm_now() seconds; 0: none) it stops PID's
+ * group (stop_group) if PID is still running.  Returns whether it did. */
 static int
 drain(int fd, char *out, size_t outsize, double deadline, pid_t pid)
 {
@@ -310,7 +327,7 @@ drain(int fd, char *out, size_t outsize, double deadline, pid_t pid)
             double left = deadline - fgm_now();
 
             if (left <= 0) {
-                kill(-pid, SIGKILL);
+                stop_group(pid);
                 killed = 1;
             } else if (left * 1e3 < slice) {
                 slice = (int)(left * 1e3) + 1;
@@ -424,7 +441,7 @@ fgm_plugin_sys_run(char *const argv[], double timeout_s, int *code, char *out,
      * deadline to meet. */
     while (!killed && deadline > 0 && !ended(pid)) {
         if (fgm_now() >= deadline) {
-            kill(-pid, SIGKILL);
+            stop_group(pid);
             killed = 1;
         } else {
             poll(NULL, 0, 20);

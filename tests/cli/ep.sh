@@ -62,6 +62,14 @@ expect_err "/nonexistent" "compiled names the compiler"
 # Every worker of -j 2 opens the model; the fallback is said once.
 expect_exit 0 "fallback, two workers" -- "$FGM" solve --solver ep-robust --out-dir /dev/null/x -j 2 puzzles/seed000.txt
 [ "$(grep -c 'interpreting' "$TMP/err")" = 1 ] || fail "the fallback was said $(grep -c 'interpreting' "$TMP/err") times with -j 2"
+# A compiler stopped at FGM_CC_TIMEOUT gets SIGTERM first, so that the
+# driver removes its own temporaries: killed at once, cc left its .s in
+# $TMPDIR (153 MB of it for a large model).
+mkdir -p "$TMP/cctmp"
+expect_exit 1 "compiler stopped mid-build" -- env TMPDIR="$TMP/cctmp" FGM_CC_TIMEOUT=0.2 "$FGM" compile models/sudoku.fgm --out-dir "$TMP/stopped"
+expect_err "did not finish in 0.2 s" "compiler stopped mid-build"
+[ -z "$(ls -A "$TMP/cctmp")" ] || fail "the stopped compiler left in TMPDIR: $(ls -A "$TMP/cctmp" | head -3)"
+
 # A compiler that hangs is killed after FGM_CC_TIMEOUT seconds, with the
 # processes it started, and the reason is given.
 printf '#!/bin/sh\nsleep 300 &\nwait\n' > "$TMP/hangcc"
