@@ -116,56 +116,138 @@ neq_group(const fgm_sched *s, const run *r, int i)
     return n;
 }
 
-/* A table run's arrays: per factor its scope's cards and potentials
- * (the run's updates are written out one by one, so no row table), each
- * IR factor's source named above its own. */
-static void
+/* The potentials of row I of table run R. */
+static const double *
+row_pot(const fgm_sched *s, const run *r, int i, int *n)
+{
+    const fgm_ir_factor *fa =
+        &s->ir->factors[s->factors[r->first + i].ir_factor];
+
+    *n = fa->nparams;
+    return fgm_ir_params(s->ir, fa);
+}
+
+/* For each row of table run R, the row whose potentials it shares (the
+ * first with the same values; itself when none): FIRST[i].  Rows of
+ * equal potentials are the rule (a chain's, the schedule's two visits of
+ * a tree factor, the 63 distances of 4,032 queens tables).  Returns 0
+ * when out of memory. */
+static int
+pot_owners(const fgm_sched *s, const run *r, int *first)
+{
+    size_t cap = 16, h, mask;
+    int *slot, i, j, n, m;
+    const double *p, *q;
+
+    while (cap < 2 * (size_t)r->count)
+        cap *= 2;
+    mask = cap - 1;
+    slot = malloc(cap * sizeof *slot);
+    if (!slot)
+        return 0;
+    for (h = 0; h < cap; h++)
+        slot[h] = -1;
+    for (i = 0; i < r->count; i++) {
+        uint64_t x = 14695981039346656037ull, w;    /* FNV-1a, by words */
+        int k;
+
+        p = row_pot(s, r, i, &n);
+        for (k = 0; k < n; k++) {
+            memcpy(&w, &p[k], sizeof w);
+            x = (x ^ w) * 1099511628211ull;
+        }
+        first[i] = i;
+        for (h = (size_t)x & mask; (j = slot[h]) >= 0; h = (h + 1) & mask) {
+            q = row_pot(s, r, j, &m);
+            if (m == n && memcmp(p, q, (size_t)n * sizeof *p) == 0) {
+                first[i] = j;
+                break;
+            }
+        }
+        if (j < 0)
+            slot[h] = i;
+    }
+    free(slot);
+    return 1;
+}
+
+/* A table run's data: one row per factor, { edge, offset of its scope's
+ * cards in runN_cards, arity, offset of its potentials in runN_pot },
+ * each IR factor's source named above its first row; potentials written
+ * once for all the rows that share them (pot_owners), under the first
+ * one's source.  The run is one loop over the rows (run_code), as the
+ * other operators' are: a call a factor, each with the kernel inlined,
+ * and the potentials of each, made a 10,000-factor chain's C 6.6 MB and
+ * its build 146 s (1.4 GB of compiler memory).  Returns 0 when out of
+ * memory. */
+static int
 table_arrays(FILE *f, const fgm_sched *s, const run *r, int idx)
 {
-    int i, j, last = -1;
+    int i, j, n, last = -1, ncards = 0, npot = 0;
+    int *first = malloc(2 * ((size_t)r->count + 1) * sizeof *first);
+    int *off = first ? first + r->count + 1 : NULL;
+    const double *p;
 
+    if (!first || !pot_owners(s, r, first)) {
+        free(first);
+        return 0;
+    }
+    for (i = 0; i < r->count; i++) {
+        row_pot(s, r, i, &n);
+        off[i] = first[i] == i ? npot : off[first[i]];
+        npot += first[i] == i ? n : 0;
+    }
+    fprintf(f, "static const int run%d[%d][4] = {\n", idx, r->count);
     for (i = 0; i < r->count; i++) {
         const fgm_sched_factor *sf = &s->factors[r->first + i];
-        const fgm_ir_factor *fa = &s->ir->factors[sf->ir_factor];
-        const double *p = fgm_ir_params(s->ir, fa);
 
         if (sf->ir_factor != last) {
-            fprintf(f, "/* ");
+            fprintf(f, "    /* ");
             factor_comment(f, s, sf);
             fprintf(f, " */\n");
             last = sf->ir_factor;
         }
-        fprintf(f, "static const int run%d_cards%d[%d] = {", idx, i,
-                sf->arity);
-        for (j = 0; j < sf->arity; j++)
-            fprintf(f, "%s%d", j ? ", " : " ",
-                    s->card[s->edge_var[sf->edge + j]]);
-        fprintf(f, " };\n");
-        fprintf(f, "static const double run%d_pot%d[%d] = {", idx, i,
-                fa->nparams);
-        for (j = 0; j < fa->nparams; j++)
-            fprintf(f, "%s%.17g,", j % 4 == 0 ? "\n    " : " ", p[j]);
-        fprintf(f, "\n};\n");
+        fprintf(f, "    { %d, %d, %d, %d },\n", sf->edge, ncards, sf->arity,
+                off[i]);
+        ncards += sf->arity;
     }
-    fprintf(f, "\n");
+    fprintf(f, "};\n\nstatic const int run%d_cards[%d] = {", idx, ncards);
+    for (i = 0, ncards = 0; i < r->count; i++) {
+        const fgm_sched_factor *sf = &s->factors[r->first + i];
+
+        for (j = 0; j < sf->arity; j++, ncards++)
+            fprintf(f, "%s%d,", ncards % 12 == 0 ? "\n    " : " ",
+                    s->card[s->edge_var[sf->edge + j]]);
+    }
+    fprintf(f, "\n};\n\nstatic const double run%d_pot[%d] = {", idx, npot);
+    for (i = 0; i < r->count; i++) {
+        if (first[i] != i)
+            continue;
+        fprintf(f, "\n    /* ");
+        factor_comment(f, s, &s->factors[r->first + i]);
+        fprintf(f, " */");
+        p = row_pot(s, r, i, &n);
+        for (j = 0; j < n; j++)
+            fprintf(f, "%s%.17g,", j % 4 == 0 ? "\n    " : " ", p[j]);
+    }
+    fprintf(f, "\n};\n\n");
+    free(first);
+    return 1;
 }
 
 /* One row per factor of run R: NEQ "e, v0, v1, group length" (see
  * below); DIRICHLET "e, v, node, factor"; ALLDIFF "e, n, v0..v(n-1)",
- * with a comment where a new IR factor starts; a TABLE run has its
- * per-factor arrays instead (table_arrays: an unread row table failed
- * -Wall -Werror builds of the C, -Wunused-const-variable). */
-static void
+ * with a comment where a new IR factor starts; TABLE rows point into
+ * pooled arrays (table_arrays).  Returns 0 when out of memory. */
+static int
 run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
 {
     int i, j, last = -1, uni, group = 0, left = 0;
 
     fprintf(f, "/* run %d: %d %s update%s */\n", idx, r->count,
             fgm_sched_op_name(r->op), r->count == 1 ? "" : "s");
-    if (r->op == FGM_OP_TABLE) {
-        table_arrays(f, s, r, idx);
-        return;
-    }
+    if (r->op == FGM_OP_TABLE)
+        return table_arrays(f, s, r, idx);
     fprintf(f, "static const int run%d[%d][%d] = {\n", idx, r->count,
             r->op == FGM_OP_NEQ ? 4 : r->op == FGM_OP_DIRICHLET ? 4
             : r->op == FGM_OP_ALLDIFF ? 2 + run_arity(s, r, &uni) : 2);
@@ -207,6 +289,7 @@ run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
         }
     }
     fprintf(f, "};\n\n");
+    return 1;
 }
 
 /* "c = fgm_k_dirichlet(...);" for row i of run IDX, indented by IND. */
@@ -236,7 +319,7 @@ refresh_call(FILE *f, const char *lead, int k, const char *v2f)
 static void
 run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
 {
-    int maxp = s->infer.algo == FGM_ALGO_BP_MAX, i;
+    int maxp = s->infer.algo == FGM_ALGO_BP_MAX;
     /* The domain size of the row's first variable, as a constant when
      * every domain has the same size. */
     char kexpr[32];
@@ -262,7 +345,7 @@ run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
                 "    for (j = 0; j < n; j += g) {\n"
                 "        i = l ? l[j] - %d : j;\n", r->first, r->count,
                 r->first);
-    } else if (r->op != FGM_OP_TABLE) {
+    } else {
         fprintf(f, "    int i;\n\n    for (i = 0; i < %d; i++) {\n",
                 r->count);
     }
@@ -306,19 +389,22 @@ run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
                 idx, idx, nexpr, kexpr, maxp);
         break;
     }
-    default:
-        fprintf(f, "\n");
-        for (i = 0; i < r->count; i++) {
-            const fgm_sched_factor *sf = &s->factors[r->first + i];
+    default: {
+        /* The arity as a constant when the run's scopes agree. */
+        int uni, n = run_arity(s, r, &uni);
+        char nexpr[32];
 
-            fprintf(f, "    c = fgm_k_table(st, %d, edge_var + %d, "
-                    "run%d_cards%d, %d, run%d_pot%d,\n                    S, "
-                    "%d, st->scratch);\n", sf->edge, sf->edge, idx, i,
-                    sf->arity, idx, i, maxp);
-            fprintf(f, "    if (c > change)\n        change = c;\n");
-        }
-        fprintf(f, "    return change;\n}\n\n");
-        return;
+        if (uni)
+            snprintf(nexpr, sizeof nexpr, "%d", n);
+        else
+            snprintf(nexpr, sizeof nexpr, "run%d[i][2]", idx);
+        fprintf(f, "        c = fgm_k_table(st, run%d[i][0], edge_var + "
+                "run%d[i][0],\n                        run%d_cards + "
+                "run%d[i][1], %s,\n                        run%d_pot + "
+                "run%d[i][3], S, %d, st->scratch);\n", idx, idx, idx, idx,
+                nexpr, idx, idx, maxp);
+        break;
+    }
     }
     fprintf(f, "        if (c > change)\n            change = c;\n    }\n");
     fprintf(f, "    return change;\n}\n\n");
@@ -377,7 +463,10 @@ fgm_codegen_emit(const fgm_sched *s, FILE *f)
     if (!k)
         int_table(f, "card", s->card, s->nvars);
     for (i = 0; i < nruns; i++)
-        run_table(f, s, &runs[i], i);
+        if (!run_table(f, s, &runs[i], i)) {
+            free(runs);
+            return FGM_ENOMEM;
+        }
     for (i = 0; i < nruns; i++)
         run_code(f, s, &runs[i], i);
 
