@@ -493,10 +493,13 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
     if (may_skip)
         find_pinned(m);
     for (i = 0; i < iters; i++) {
-        /* Before every fourth sweep (a clock read costs about as much as
-         * a sweep of a model of a few factors): past the deadline, this
-         * sweep is the last, and tracks its change like any last one. */
-        late = opts->deadline > 0 && (i & 3) == 3 && i < iters - 1
+        /* Before every sweep, or every fourth on a model of fewer than
+         * 64 factors (a clock read costs about as much as a sweep of a
+         * few; a large model's sweep can take seconds, and four of them
+         * ran 18 s past a 0.5 s limit): past the deadline, this sweep is
+         * the last, and tracks its change like any last one. */
+        late = opts->deadline > 0 && i < iters - 1
+               && (m->sched->nfactors >= 64 || (i & 3) == 3)
                && fgm_now() > opts->deadline;
         m->st.track_change = tol > 0.0 || i == iters - 1 || late;
         m->st.skip_pinned = may_skip && i >= m->sched->pin_sweeps;
