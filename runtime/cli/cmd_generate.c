@@ -39,6 +39,12 @@ write_puzzles(void *arg, FILE *f)
             break;
         fgm_puzzle_format_line(&p, line, sizeof line);
         fprintf(f, "%s\n", line);
+        /* Each puzzle out as soon as it is made (a 25x25 one takes
+         * seconds): a reader that has gone (EPIPE with SIGPIPE ignored),
+         * or a full disk, stops the run here, not after every puzzle is
+         * generated for nothing. */
+        if (fflush(f) != 0 || ferror(f))
+            return FGM_EIO;
         g->clues_total += stats.clues;
         g->gave_up += stats.gave_up;
         g->ms_total += stats.ms;
