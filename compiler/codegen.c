@@ -292,6 +292,21 @@ run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
     return 1;
 }
 
+/* Into BUF (SIZE bytes): the arity of row i of run R (number IDX) as C,
+ * a constant when the run's scopes agree (the schedule gives each scope
+ * one domain size), else column COL of its row table. */
+static void
+arity_expr(const fgm_sched *s, const run *r, int idx, int col, char *buf,
+           size_t size)
+{
+    int uni, n = run_arity(s, r, &uni);
+
+    if (uni)
+        snprintf(buf, size, "%d", n);
+    else
+        snprintf(buf, size, "run%d[i][%d]", idx, col);
+}
+
 /* "c = fgm_k_dirichlet(...);" for row i of run IDX, indented by IND. */
 static void
 dirichlet_call(FILE *f, const fgm_sched *s, int idx, const char *kexpr,
@@ -375,29 +390,18 @@ run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
         dirichlet_call(f, s, idx, kexpr, "        ");
         break;
     case FGM_OP_ALLDIFF: {
-        /* The arity as a constant when the run's scopes agree (the
-         * schedule gives each scope one domain size). */
-        int uni, n = run_arity(s, r, &uni);
         char nexpr[32];
 
-        if (uni)
-            snprintf(nexpr, sizeof nexpr, "%d", n);
-        else
-            snprintf(nexpr, sizeof nexpr, "run%d[i][1]", idx);
+        arity_expr(s, r, idx, 1, nexpr, sizeof nexpr);
         fprintf(f, "        c = fgm_k_alldiff(st, run%d[i][0], &run%d[i][2], "
                 "%s, S,\n                          %s, %d, st->scratch);\n",
                 idx, idx, nexpr, kexpr, maxp);
         break;
     }
     default: {
-        /* The arity as a constant when the run's scopes agree. */
-        int uni, n = run_arity(s, r, &uni);
         char nexpr[32];
 
-        if (uni)
-            snprintf(nexpr, sizeof nexpr, "%d", n);
-        else
-            snprintf(nexpr, sizeof nexpr, "run%d[i][2]", idx);
+        arity_expr(s, r, idx, 2, nexpr, sizeof nexpr);
         fprintf(f, "        c = fgm_k_table(st, run%d[i][0], edge_var + "
                 "run%d[i][0],\n                        run%d_cards + "
                 "run%d[i][1], %s,\n                        run%d_pot + "
