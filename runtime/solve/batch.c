@@ -161,6 +161,25 @@ worker_main(void *arg)
     return NULL;
 }
 
+/* Gives worker W of pool P its runner and buffers.  Returns FGM_OK, or
+ * the runner's status (*REASON set by it) or FGM_ENOMEM. */
+static fgm_status
+worker_init(worker *w, pool *p, const fgm_solve_opts *sopts,
+            const char **reason)
+{
+    const fgm_batch_opts *opts = p->opts;
+    fgm_status st = FGM_OK;
+    size_t nvars = (size_t)opts->csp->nvars;
+
+    w->p = p;
+    w->runner = fgm_runner_new(opts->solver, opts->csp, sopts, &st, reason);
+    w->given = malloc(nvars * sizeof *w->given);
+    w->solution = malloc(nvars * sizeof *w->solution);
+    if (!w->runner || !w->given || !w->solution)
+        return st == FGM_OK ? FGM_ENOMEM : st;
+    return FGM_OK;
+}
+
 static void
 workers_free(worker *ws, int n)
 {
@@ -212,7 +231,8 @@ fgm_status
 fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
               fgm_batch_emit emit, void *ctx, const char **reason)
 {
-    int nthreads, chunk, nvars, i, started = 0, stop = 0;
+    int nthreads, chunk, i, made, started = 0, stop = 0;
+    long items = 0;
     fgm_status st = FGM_OK, rst = FGM_OK;
     const char *why;
     worker *ws;
@@ -229,7 +249,6 @@ fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
         return FGM_EINVAL;
     nthreads = opts->threads > 0 ? opts->threads : 1;
     chunk = opts->chunk > 0 ? opts->chunk : DEFAULT_CHUNK;
-    nvars = opts->csp->nvars;
     memset(&p, 0, sizeof p);
     p.opts = opts;
     memset(&o, 0, sizeof o);
@@ -248,20 +267,15 @@ fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
         once_free(&o);
         return FGM_ENOMEM;
     }
-    for (i = 0; i < nthreads; i++) {
-        ws[i].p = &p;
-        ws[i].runner = fgm_runner_new(opts->solver, opts->csp, sopts, &st,
-                                      reason);
-        ws[i].given = malloc((size_t)nvars * sizeof *ws[i].given);
-        ws[i].solution = malloc((size_t)nvars * sizeof *ws[i].solution);
-        if (!ws[i].runner || !ws[i].given || !ws[i].solution) {
-            if (st == FGM_OK)
-                st = FGM_ENOMEM;
-            workers_free(ws, nthreads);
-            once_free(&o);
-            return st;
-        }
+    /* The first worker before any puzzle is read: a solver that cannot
+     * run on the model says so before any output. */
+    st = worker_init(&ws[0], &p, sopts, reason);
+    if (st != FGM_OK) {
+        workers_free(ws, nthreads);
+        once_free(&o);
+        return st;
     }
+    made = 1;
     for (i = 0; i < NSLOTS; i++) {
         p.order[i] = -1;
         p.slots[i].items = malloc((size_t)chunk * sizeof(fgm_batch_item));
@@ -271,8 +285,8 @@ fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.work, NULL);
     pthread_cond_init(&p.done, NULL);
-    for (i = 0; st == FGM_OK && i < nthreads; i++) {
-        if (pthread_create(&ws[i].tid, NULL, worker_main, &ws[i]) != 0)
+    if (st == FGM_OK) {
+        if (pthread_create(&ws[0].tid, NULL, worker_main, &ws[0]) != 0)
             st = FGM_ENOMEM;
         else
             started++;
@@ -309,6 +323,21 @@ fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
             p.order[free_slot] = p.published++;
             pthread_cond_broadcast(&p.work);
             pthread_mutex_unlock(&p.mu);
+        }
+        /* More workers only as the puzzles read give them something to
+         * take (GRAB at a time): -j 256 on one 25x25 puzzle built 256
+         * workspaces, 5.7 GB, for one worker's work. */
+        items += s->n;
+        while (st == FGM_OK && started == made && made < nthreads
+               && (long)made * GRAB < items) {
+            st = worker_init(&ws[made], &p, sopts, reason);
+            made++;
+            if (st == FGM_OK
+                && pthread_create(&ws[started].tid, NULL, worker_main,
+                                  &ws[started]) != 0)
+                st = FGM_ENOMEM;
+            if (st == FGM_OK)
+                started++;
         }
     }
     /* Drain what is in flight, in order (also after a read error: the
