@@ -429,13 +429,17 @@ find_pinned(fgm_model *m)
     m->st.live = m->live;
 }
 
+/* A sweep slower than this has the deadline read before every sweep
+ * (fgm_model_run). */
+#define SLOW_SWEEP_S 20e-6
+
 fgm_status
 fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
 {
     static const fgm_run_opts defaults;
     const fgm_ir_infer *inf;
-    int iters, i, may_skip, late = 0;
-    double tol, damping, change = 0.0, t0 = fgm_now();
+    int iters, i, may_skip, late = 0, every = 0;
+    double tol, damping, change = 0.0, t0 = fgm_now(), now, first = 0.0;
 #ifdef FGM_MXCSR_FTZ_DAZ
     unsigned csr;
 #endif
@@ -493,18 +497,25 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
     if (may_skip)
         find_pinned(m);
     for (i = 0; i < iters; i++) {
-        /* Before every sweep, or every fourth on a model of fewer than
-         * 64 factors (a clock read costs about as much as a sweep of a
-         * few; a large model's sweep can take seconds, and four of them
-         * ran 18 s past a 0.5 s limit): past the deadline, this sweep is
-         * the last, and tracks its change like any last one. */
-        late = opts->deadline > 0 && i < iters - 1
-               && (m->sched->nfactors >= 64 || (i & 3) == 3)
-               && fgm_now() > opts->deadline;
+        /* Before the first sweep, then before every sweep when the first
+         * took over 20 us, else every fourth (a clock read costs about as
+         * much as a sweep of a model of a few factors; a large model's
+         * sweep can take seconds, and four of them ran 18 s past a 0.5 s
+         * limit): past the deadline, this sweep is the last, and tracks
+         * its change like any last one. */
+        late = 0;
+        if (opts->deadline > 0 && i < iters - 1
+            && (i == 0 || every || (i & 3) == 3)) {
+            now = fgm_now();
+            late = now > opts->deadline;
+            first = i == 0 ? now : first;
+        }
         m->st.track_change = tol > 0.0 || i == iters - 1 || late;
         m->st.skip_pinned = may_skip && i >= m->sched->pin_sweeps;
         change = m->desc ? m->desc->sweep(&m->st)
                          : fgm_interp_sweep(m->sched, &m->st);
+        if (i == 0 && opts->deadline > 0 && iters > 1)
+            every = fgm_now() - first > SLOW_SWEEP_S;
         if (tol > 0.0 && change < tol) {
             late = 0;   /* converged: the run is complete */
             i++;

@@ -144,11 +144,16 @@ expect_out "incomplete: cap or timeout reached" "enumeration deadline"
 # of the 9x9 model take 10-40 s).
 expect_exit 0 "engine deadline" -- timeout 60 "$FGM" run models/sudoku.fgm --backend interpreted --iters 1000000 --timeout-ms 50
 expect_out "^# observation 0: interpreted ep, [0-9]+ sweeps, .*\(incomplete: timeout reached\)$" "engine deadline"
-# The clock is read before every sweep of a model of 64 factors or more
-# (the 9x9 model's 810): a deadline already passed stops the run after
-# one sweep (it ran four, and a large model's four sweeps ran 18 s past).
+# The clock is read before the first sweep, then before every sweep when
+# the first was slow: a deadline already passed stops the run after one
+# sweep (it ran four), and a model of few but costly factors (Latin 19,
+# native alldiff sum-product: 0.6 s a sweep) stops two sweeps in, not
+# four (2.5 s past a 0.1 s limit).
 expect_exit 0 "engine deadline, first sweep" -- "$FGM" run models/sudoku.fgm --backend interpreted --timeout-ms 0.000001
 expect_out "^# observation 0: interpreted ep, 1 sweep, .*\(incomplete: timeout reached\)$" "engine deadline, first sweep"
+printf 'const N = 19\nvar c[N][N] in 1..N\nalldiff c[i][*] for i in 0..N-1\nalldiff c[*][j] for j in 0..N-1\ninfer bp-sum(alldiff = native, iterations = 1000)\n' > "$TMP/lat19.fgm"
+expect_exit 0 "engine deadline, slow sweeps" -- "$FGM" run "$TMP/lat19.fgm" --backend interpreted --timeout-ms 100
+expect_out "^# observation 0: interpreted bp-sum, [12] sweeps?, .*\(incomplete: timeout reached\)$" "engine deadline, slow sweeps"
 expect_exit 0 "engine, no deadline" -- "$FGM" run models/dice.fgm --timeout-ms 60000
 if grep -q incomplete "$TMP/out"; then fail "engine run within its deadline said incomplete"; fi
 # CSV has no header line for the marker: an incomplete result says so on
