@@ -30,7 +30,10 @@
  * the unary message (clues, evidence), which is never divided out.
  * Damping mixes the new message with the previous one,
  * new = (1 - d) new + d old: both are normalized, so is the mix (the
- * scalar kernels still renormalize it; the vector ones do not).
+ * scalar kernels still renormalize it; the vector ones do not).  The
+ * seed's flooding BP (st->damp_v2f) keeps the seed's own arithmetic: its
+ * messages floored at FGM_K_SEED_EPS and stored plus FGM_K_SEED_EPS, so
+ * they sum to 1 + K FGM_K_SEED_EPS (fgm_k_neq_seed).
  *
  * Headers: <stdint.h> via plugin_abi.h, <math.h> for the alldiff
  * max-product messages (log, exp) and <string.h> for its cache (memcmp,

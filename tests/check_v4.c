@@ -2,7 +2,7 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The seed (notebook 000 s.8): native alldiff BP, 30 cold sweeps, then one
- * decision per round with 4 warm sweeps each, up to 30 noisy restarts, no
+ * decision per round with 4 warm sweeps each, up to 30 attempts, no
  * propagation and no backtracking.  The counts asserted below are that
  * structure (30 + 4 per decision sweeps, one inference per round, one
  * contradiction per failed attempt).  Every solve goes through the runner,

@@ -73,8 +73,11 @@ static const char no_unit[] =
     "dlx needs every variable to lie in an alldiff of n variables over n "
     "values (an exact-cover model)";
 /* search() recurses once a chosen row, one per variable. */
+#define DLX_STR(x) DLX_STR2(x)
+#define DLX_STR2(x) #x
 static const char too_deep[] =
-    "dlx searches at most 10000 variables (FGM_EXACT_MAXVARS)";
+    "dlx searches at most " DLX_STR(FGM_EXACT_MAXVARS) " variables "
+    "(FGM_EXACT_MAXVARS)";
 
 const char *
 fgm_dlx_refuses(const fgm_csp *csp)

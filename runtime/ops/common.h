@@ -98,19 +98,6 @@ fgm_k_cavities2(fgm_v4 ba, fgm_v4 ma, fgm_v4 bb, fgm_v4 mb, fgm_v4 *ra,
     *rb = fgm_v_mul(bb, fgm_v_mul(ma, d));
 }
 
-/* fgm_k_cavities2 of two last chunks packed as the 512-bit paths keep
- * them (K = 9, 25: lanes 0 and 1 of each, fgm_v_pack2): { ra0, ra1, rb0,
- * rb1 }, the same lane operations (MA MB and MB MA are the same
- * product), the reciprocals from one two-lane division. */
-FGM_K_HOT fgm_v4
-fgm_k_cavities2_tail(fgm_v4 ba, fgm_v4 ma, fgm_v4 bb, fgm_v4 mb)
-{
-    fgm_v4 m = fgm_v_pack2(ma, mb), mo = fgm_v_pack2(mb, ma);
-
-    return fgm_v_mul(fgm_v_pack2(ba, bb),
-                     fgm_v_mul(mo, fgm_v_recip2(fgm_v_mul(m, mo))));
-}
-
 /* BELIEF = normalize(CAV * MSG): the belief after a message update. */
 static inline void
 fgm_k_belief(double *belief, const double *cav, const double *msg, int k)

@@ -509,7 +509,7 @@ fgm_k_neq_seed(fgm_state *st, int ea, int eb, int stride, int k)
     return st->track_change ? fgm_v_hmax(ch) : 0.0;
 }
 
-/* Whether a run's sweeps can take the PLAIN path of fgm_k_neq_begin. */
+/* Whether a run's sweeps can take the PLAIN path of fgm_k_neq_end. */
 FGM_K_HOT int
 fgm_k_neq_plain(const fgm_state *st)
 {

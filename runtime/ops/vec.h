@@ -162,16 +162,6 @@ fgm_v_high2(fgm_v4 x)
     return __builtin_shufflevector(x, fgm_v_splat(0.0), 2, 3, 4, 5);
 }
 
-/* { 1/x0, 1/x1, 1/x0, 1/x1 } from one two-lane division (a 256-bit one
- * costs the divider twice as long). */
-FGM_K_HOT fgm_v4
-fgm_v_recip2(fgm_v4 x)
-{
-    fgm_v2 r = 1.0 / __builtin_shufflevector(x, x, 0, 1);
-
-    return __builtin_shufflevector(r, r, 0, 1, 0, 1);
-}
-
 #else /* two 128-bit halves */
 
 typedef double fgm_v2 __attribute__((vector_size(16)));
@@ -304,15 +294,6 @@ fgm_v_high2(fgm_v4 x)
     return r;
 }
 
-FGM_K_HOT fgm_v4
-fgm_v_recip2(fgm_v4 x)
-{
-    fgm_v2 r = 1.0 / x.lo;
-    fgm_v4 v = { r, r };
-
-    return v;
-}
-
 #if defined(__SSE2__)
 /* See the AVX version. */
 FGM_K_HOT fgm_v4
@@ -388,29 +369,6 @@ fgm_v8_accum(fgm_v4 s, fgm_v8 x, int first)
 {
     s = first ? fgm_v8_lo(x) : fgm_v_add(s, fgm_v8_lo(x));
     return fgm_v_add(s, fgm_v8_hi(x));
-}
-
-typedef long long fgm_v8i __attribute__((vector_size(64)));
-
-/* fgm_v_max and fgm_v_abs on 512-bit registers: lane-wise "x > m ? x :
- * m" and |x|.  A change tracked two chunks at a time in one register
- * needs no split into 256-bit halves (a shuffle each). */
-FGM_K_HOT fgm_v8
-fgm_v8_max(fgm_v8 x, fgm_v8 m)
-{
-    fgm_v8i gt = (fgm_v8i)(m < x);
-
-    return (fgm_v8)(((fgm_v8i)x & gt) | ((fgm_v8i)m & ~gt));
-}
-
-FGM_K_HOT fgm_v8
-fgm_v8_abs(fgm_v8 x)
-{
-    fgm_v8i nosign = { FGM_V_NOSIGN, FGM_V_NOSIGN, FGM_V_NOSIGN,
-                       FGM_V_NOSIGN, FGM_V_NOSIGN, FGM_V_NOSIGN,
-                       FGM_V_NOSIGN, FGM_V_NOSIGN };
-
-    return (fgm_v8)((fgm_v8i)x & nosign);
 }
 
 /* See fgm_v_floor: MAXPD(lo, x), by the compilers' own builtins (not

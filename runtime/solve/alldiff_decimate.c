@@ -1038,8 +1038,8 @@ solve(fgm_solve_job *job)
 const fgm_solver fgm_solver_alldiff_max = {
     "alldiff-max",
     "native alldiff max-product BP, damping 0.5, 30 sweeps, margin "
-    "decimation with 4 each, plateau draws, 30 noisy restarts (seed 000 "
-    "s.8, v4)",
+    "decimation with 4 each, plateau draws, 30 attempts with noisy "
+    "restarts (seed 000 s.8, v4)",
     FGM_SOLVER_RANDOM | FGM_SOLVER_RESTARTS,
     refuses_max,
     ws_new_max,
@@ -1083,10 +1083,10 @@ const fgm_solver fgm_solver_alldiff_max3 = {
 
 const fgm_solver fgm_solver_alldiff_sum3 = {
     "alldiff-sum3",
-    "alldiff-sum with every run 4 undamped sweeps from fresh messages, "
-    "beliefs read as their supports (sure: one value; draws at the "
-    "two-valued cell of widest reach, weighted as alldiff-max3's), 10000 "
-    "restarts",
+    "sum-product alldiff-max with every run 4 undamped sweeps from fresh "
+    "messages, beliefs read as their supports (sure: one value; draws at "
+    "the two-valued cell of widest reach, weighted as alldiff-max3's), "
+    "10000 restarts",
     FGM_SOLVER_RANDOM | FGM_SOLVER_RESTARTS,
     refuses_sum,
     ws_new_sum3,
@@ -1128,8 +1128,8 @@ const fgm_solver fgm_solver_bp_decimate3 = {
 
 const fgm_solver fgm_solver_alldiff_sum2 = {
     "alldiff-sum2",
-    "alldiff-sum tuned: restart noise 2.0, sure cells fixed together, "
-    "least-entropy plateau draws, 10000 restarts",
+    "sum-product alldiff-max tuned: restart noise 2.0, sure cells fixed "
+    "together, least-entropy plateau draws, 10000 restarts",
     FGM_SOLVER_RANDOM | FGM_SOLVER_RESTARTS,
     refuses_sum,
     ws_new_sum2,
