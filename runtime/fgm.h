@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define FGM_VERSION "0.1.0"
+#define FGM_VERSION "0.2.0"
 
 /* Status codes.  ORDER FACTOR: grep before reordering (fgm_strerror). */
 typedef enum fgm_status {
@@ -362,7 +362,10 @@ typedef struct fgm_model_opts {
     double deadline;           /* fgm_now() time: a plugin build still
                                 * running then is stopped and the open
                                 * fails with FGM_ETIMEOUT; 0: none (the
-                                * compiler has $FGM_CC_TIMEOUT) */
+                                * compiler has $FGM_CC_TIMEOUT); negative
+                                * or NaN: FGM_EINVAL.  (New in 0.2.0: a
+                                * program built against 0.1.0's fgm.h
+                                * must be rebuilt.) */
 } fgm_model_opts;
 
 /* Most sweeps an inference may ask for, in a model's inference block or

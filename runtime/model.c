@@ -188,6 +188,13 @@ fgm_model_open_ir(fgm_ir *ir, const fgm_model_opts *opts, fgm_model **out,
         return FGM_EINVAL;
     if (!opts)
         opts = &defaults;
+    if (!(opts->deadline >= 0.0)) {
+        /* As fgm_model_run refuses one (a NaN is none of the three). */
+        fgm_diagf(diag, ctx, "deadline %g is not a time (>= 0)",
+                  opts->deadline);
+        fgm_ir_free(ir);
+        return FGM_EINVAL;
+    }
     if (!fgm_backend_valid(opts->backend)) {
         /* Said, as an unknown algorithm is (it was refused in silence,
          * deep in the plugin loader). */

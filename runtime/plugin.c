@@ -923,8 +923,11 @@ fgm_plugin_load(const fgm_plugin_req *req, fgm_plugin **out, int *rebuilt,
             *rebuilt = 1;
         goto done;
     }
-    if (st == FGM_ETIMEOUT)
-        goto done;      /* the caller's deadline: no fallback to run */
+    if (st == FGM_ETIMEOUT) {
+        /* The caller's deadline: said, with no fallback to run. */
+        fgm_diagf(diag, ctx, "%s", why);
+        goto done;
+    }
 fallback:
     /* Step 3. */
     if (req->mode == FGM_BACKEND_AUTO) {

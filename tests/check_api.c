@@ -1173,6 +1173,16 @@ START_TEST(test_model_errors)
     ck_assert_int_eq(fgm_model_observe_clue(m, 0, 4), FGM_EINVAL);
     ck_assert_int_eq(fgm_model_observe_clue(NULL, 0, 0), FGM_EINVAL);
     fgm_model_free(m);
+    /* A deadline is a time on fgm_now()'s clock or 0, as in
+     * fgm_model_run. */
+    mo.deadline = -1.0;
+    m = NULL;
+    ck_assert_int_eq(fgm_model_open_ir(fgm_ir_sudoku(2), &mo, &m, NULL,
+                                       NULL), FGM_EINVAL);
+    ck_assert_ptr_null(m);
+    mo.deadline = NAN;
+    ck_assert_int_eq(fgm_model_open_ir(fgm_ir_sudoku(2), &mo, &m, NULL,
+                                       NULL), FGM_EINVAL);
 }
 END_TEST
 

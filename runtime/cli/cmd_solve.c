@@ -449,7 +449,9 @@ cmd_solve(cli_args *a)
         /* The reader reports bad input itself; this it does not. */
         cli_fail(code, "solve: %s", fgm_strerror(st));
     code = cli_finish_stdout("solve", code);
-    if ((st == FGM_OK && !out.unsupported) || out.n > 0)
+    /* No summary of nothing: a run that failed on its first puzzle said
+     * why (it printed "backend=auto solved=0/0" after an out of memory). */
+    if ((st == FGM_OK && !out.unsupported && !out.failed) || out.n > 0)
         summary(&out);
     free(out.ms);
     fgm_csp_free(csp);

@@ -89,8 +89,10 @@ remove_plugin(const fgm_solve_opts *opts, const char *name)
 }
 
 /* A per-puzzle plugin is never there before: "not found; rebuilding" is
- * the normal path, not a fallback worth a line per puzzle.  Every other
- * message (a compiler failure, interpreting instead) goes through. */
+ * the normal path, not a fallback worth a line per puzzle, and a build
+ * stopped at the puzzle's deadline is a timeout the run counts.  Every
+ * other message (a compiler failure, interpreting instead) goes
+ * through. */
 static void
 quiet_diag(void *ctx, const char *msg)
 {
@@ -99,6 +101,9 @@ quiet_diag(void *ctx, const char *msg)
     size_t n = strlen(msg), t = strlen(tail);
 
     if (n >= t && strcmp(msg + n - t, tail) == 0)
+        return;
+    if (strstr(msg, "stopped at the deadline")
+        || strstr(msg, "the deadline passed before the build"))
         return;
     if (o->diag)
         o->diag(o->diag_ctx, msg);
