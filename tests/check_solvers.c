@@ -83,7 +83,6 @@ run(const fgm_solver *solver, const fgm_csp *csp, const char *puzzle,
  * core
  * ---------------------------------------------------------------------- */
 
-/* Every solver solves both Easy grids of notebook 000, interpreted. */
 /* Infer.NET's Dirichlet mode, the seed's confidence for ep-iterative and
  * ep-hybrid: (40, 20, 20) has the larger mean's maximum (0.5 against
  * 0.42) but the smaller mode's maximum (39/77 against 1) than
@@ -113,6 +112,7 @@ START_TEST(test_dirichlet_mode)
 }
 END_TEST
 
+/* Every solver solves both Easy grids of notebook 000, interpreted. */
 START_TEST(test_easy_grids)
 {
     const fgm_solver *s = solvers[_i];

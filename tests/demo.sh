@@ -40,7 +40,7 @@ echo "   the seed's NbErrors: per unit, its cells minus its distinct values)"
 for s in ep-robust ep-robust2 ep-iterative ep-iterative/1 ep-naive; do
     fix=()
     [ "$s" = ep-iterative/1 ] && fix=(--fix 1)
-    "$FGM" solve --model models/sudoku.fgm --solver "${s%/1}" "${fix[@]}" \
+    "$FGM" solve --model models/sudoku.fgm --solver "${s%/1}" ${fix[@]+"${fix[@]}"} \
         --csv puzzles/seed000.txt 2>"$OUT/${s%/1}.err" |
         awk -F, -v s="$s" 'NR>1{printf "%-14s grid %d: solved=%d errors=%-3s inferences=%-3s %8.2f ms (%s)\n", s, $1+1, $4, $13, $8, $6, $3}'
     grep -v rebuilding "$OUT/${s%/1}.err" || true

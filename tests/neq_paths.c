@@ -24,9 +24,9 @@
  * fgm_k_neq_group two at a time, in five modes: plain, damped with
  * change tracking, parallel, and parallel with stored
  * variable-to-factor messages (the seed's flooding sweep, fgm_k_neq_seed,
- * against its own reference) without and with change tracking.  The returned change must
- * equal the reference's too (0 but with tracking), and a belief's dead
- * lanes stay 0.  Output: one line per update, every lane of both
+ * against its own reference) without and with change tracking.  The
+ * returned change must equal the reference's too (0 but with tracking),
+ * and a belief's dead lanes stay 0.  Output: one line per update, every lane of both
  * messages and both beliefs (dead lanes included) in %a.
  */
 #include <stdio.h>
