@@ -10,7 +10,10 @@
  * belief / message (fgm_k_v2f_store).  Each build checks every stored
  * message, belief and the returned change against the same refresh done
  * without v2f, then fgm_k_v2f_pair two edges at a time (an odd last one
- * on fgm_k_v2f_edge), and exits 1 on the first difference.
+ * on fgm_k_v2f_edge), and exits 1 on the first difference; and every
+ * stored message within 1e-13 of the seed's arithmetic written out in
+ * scalar code (seed_gap: 4e-16 here; the floor taken without its scale,
+ * 1.2e-12).
  *
  * Inputs: K = 2..26, strides of whole chunks and of whole pairs of
  * chunks, N = 1, 2, 3, 7, 16, 17, 20 and 33 edges (odd counts among
@@ -99,6 +102,55 @@ same(const world *a, const world *b)
            && memcmp(a->prev, b->prev, sizeof a->prev) == 0;
 }
 
+/* The seed's _bp_normalize of X[0..K-1] floored at LO, in scalar
+ * arithmetic. */
+static void
+seed_normalize(double *x, int k, double lo)
+{
+    double sum = 0.0;
+    int v;
+
+    for (v = 0; v < k; v++) {
+        x[v] = x[v] < lo ? lo : x[v];
+        sum += x[v];
+    }
+    for (v = 0; v < k; v++)
+        x[v] = sum > 0.0 ? x[v] / sum : 1.0 / k;
+}
+
+/* The largest difference between W's stored messages and notebook 001's
+ * variable-to-factor step written out in scalar arithmetic from W's
+ * refreshed belief and ORIG's messages: new = nf(exp(raw - max raw)),
+ * raw the log of belief / message (nf floors at 1e-12, then
+ * normalizes), stored = nf(d old + (1 - d) new).  Not to the bit (the
+ * kernel divides two edges by one product, fgm_k_cavities2): what it
+ * checks is the seed's floors and normalizations. */
+static double
+seed_gap(const world *w, const world *orig, int n, int k, int s, double d)
+{
+    double cav[MAXS], top, gap = 0.0, t;
+    int e, v;
+
+    for (e = 0; e < n; e++) {
+        for (v = 0, top = 0.0; v < k; v++) {
+            cav[v] = w->belief[v] / orig->msg[e * s + v];
+            top = cav[v] > top ? cav[v] : top;
+        }
+        for (v = 0; v < k; v++)
+            cav[v] /= top;
+        seed_normalize(cav, k, FGM_K_SEED_EPS);
+        for (v = 0; v < k; v++)
+            cav[v] = d * orig->prev[e * s + v] + (1.0 - d) * cav[v];
+        seed_normalize(cav, k, FGM_K_SEED_EPS);
+        for (v = 0; v < k; v++) {
+            t = cav[v] - w->prev[e * s + v];
+            t = t < 0.0 ? -t : t;
+            gap = t > gap ? t : gap;
+        }
+    }
+    return gap;
+}
+
 static unsigned long long
 hash(const double *x, int n, unsigned long long h)
 {
@@ -122,7 +174,7 @@ main(void)
             for (ni = 0; ni < (int)(sizeof counts / sizeof *counts); ni++)
                 for (trial = 0; trial < TRIALS; trial++)
                     for (track = 0; track < 2; track++) {
-                        world w, ref;
+                        world w, ref, orig;
                         fgm_state st, rst;
                         double d = trial % 2 ? 0.3 : 0.5, c, rc = 0.0, e;
                         unsigned long long h;
@@ -132,7 +184,7 @@ main(void)
                             s = (s + 7) / 8 * 8;
                         n = counts[ni];
                         fill(&w, k, s, n);
-                        ref = w;
+                        ref = orig = w;
                         off[0] = 0;
                         off[1] = n;
                         bind(&st, &w, d, track);
@@ -157,6 +209,11 @@ main(void)
                             fprintf(stderr, "v2f_paths: K=%d S=%d N=%d trial "
                                     "%d track %d differs from the generic "
                                     "path\n", k, s, n, trial, track);
+                        e = seed_gap(&w, &orig, n, k, s, d);
+                        if (!(e < 1e-13) && bad++ < 5)
+                            fprintf(stderr, "v2f_paths: K=%d S=%d N=%d trial "
+                                    "%d: %g from the seed's arithmetic\n", k,
+                                    s, n, trial, e);
                     }
     return bad ? 1 : 0;
 }
