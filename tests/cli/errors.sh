@@ -383,27 +383,26 @@ if (ulimit -v 200000 &&
     # Limits where the loader itself cannot run (exit 127) or where the
     # run fits (exit 0) vary by machine and are passed over; exit 1, or 3
     # without the message, fails.
+    # oom_check WHAT WANT LIMITS CMD...: CMD under each limit of LIMITS.
+    oom_check() {
+        local what=$1 want=$2 limits=$3 v rc
+        shift 3
+        for v in $limits; do
+            (ulimit -v $v; exec "$@") >/dev/null 2>"$TMP/err"
+            rc=$?
+            case $rc in
+            0|127) ;;
+            3) grep -q "$want" "$TMP/err" \
+                   || fail "$what under ulimit -v $v: exit 3, no message" ;;
+            *) fail "$what under ulimit -v $v: exit $rc: $(head -c 300 "$TMP/err")" ;;
+            esac
+        done
+    }
     printf 'const N = 1048577\nvar x[N] in 0..2\nx[i] != x[i+1] for i in 0..N-2\n' > "$TMP/neqbig.fgm"
-    for v in 30000 60000 90000; do
-        (ulimit -v $v; exec "$FGM" dump "$TMP/neqbig.fgm") >/dev/null 2>"$TMP/err"
-        rc=$?
-        case $rc in
-        0|127) ;;
-        3) grep -q "neqbig.fgm: error: out of memory" "$TMP/err" \
-               || fail "dump under ulimit -v $v: exit 3, no message" ;;
-        *) fail "dump under ulimit -v $v: exit $rc: $(head -c 300 "$TMP/err")" ;;
-        esac
-    done
-    for v in 12000 16000 20000 24000 28000 32000; do
-        (ulimit -v $v; exec "$FGM" run models/sudoku.fgm -D B=5 --backend interpreted) >/dev/null 2>"$TMP/err"
-        rc=$?
-        case $rc in
-        0|127) ;;
-        3) grep -q "out of memory" "$TMP/err" \
-               || fail "run under ulimit -v $v: exit 3, no message" ;;
-        *) fail "run under ulimit -v $v: exit $rc: $(head -c 300 "$TMP/err")" ;;
-        esac
-    done
+    oom_check dump "neqbig.fgm: error: out of memory" "30000 60000 90000" \
+        "$FGM" dump "$TMP/neqbig.fgm"
+    oom_check run "run: out of memory" "12000 16000 20000 24000 28000 32000" \
+        "$FGM" run models/sudoku.fgm -D B=5 --backend interpreted
 else
     echo "skip: out of memory (fgm does not run under ulimit -v 200000)" >&2
 fi
