@@ -440,9 +440,7 @@ cmd_solve(cli_args *a)
         code = cli_fail(CLI_EINPUT, "solve: puzzle %ld: the solver's model "
                         "could not be prepared", out.n + 1);
     else if (out.failed)
-        code = cli_fail(cli_exit_code(out.failed) == CLI_EINPUT
-                            ? CLI_EINTERNAL : cli_exit_code(out.failed),
-                        "solve: puzzle %ld: solver %s: %s",
+        code = cli_fail(CLI_EINTERNAL, "solve: puzzle %ld: solver %s: %s",
                         out.failed_at + 1, out.solver,
                         fgm_strerror(out.failed));
     else if ((code = cli_exit_code(st)) == CLI_EINTERNAL)

@@ -121,9 +121,7 @@ solve(fgm_solve_job *job)
     }
     for (v = 0; v < nvars; v++)
         job->solution[v] = w->cells[v];
-    job->stats.errors = fgm_csp_conflicts(job->csp, job->given,
-                                         job->solution);
-    return FGM_OK;
+    return FGM_OK;      /* the runner counts a wrong grid's errors */
 }
 
 const fgm_solver fgm_solver_ep_iterative = {

@@ -51,9 +51,7 @@ solve(fgm_solve_job *job)
     for (v = 0; v < job->csp->nvars; v++)
         job->solution[v] = job->given[v] >= 0 ? job->given[v]
                                               : fgm_ep_answer(ep, v, NULL);
-    job->stats.errors = fgm_csp_conflicts(job->csp, job->given,
-                                         job->solution);
-    return FGM_OK;
+    return FGM_OK;      /* the runner counts a wrong grid's errors */
 }
 
 const fgm_solver fgm_solver_ep_robust = {

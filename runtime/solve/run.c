@@ -154,8 +154,11 @@ fgm_runner_solve(fgm_runner *r, const int *given, unsigned long seed,
         res->solved = res->valid;
         if (!res->valid)
             res->status = FGM_EUNSOLVED;
-        /* The grid's errors, where the solver did not count them
-         * (bp-decimate returns its grid unverified, as the seed). */
+        /* A wrong answer's errors (the seed's NbErrors), for every
+         * solver that returns one (the EP solvers and bp-decimate return
+         * their grid unverified, as the seeds do); the alldiff solvers
+         * count their last attempt's grid themselves, as they return
+         * none. */
         if (!res->valid && res->stats.errors == 0)
             res->stats.errors = fgm_csp_conflicts(r->csp, given, solution);
     }
