@@ -132,6 +132,15 @@ alloc_state(fgm_model *m)
     return 1;
 }
 
+/* Whether S's sweeps are the seed's flooding BP (notebook 001): parallel,
+ * both directions damped (the stored variable-to-factor messages of
+ * fgm_state.damp_v2f), with its BP_EPS arithmetic (fgm_k_neq_seed). */
+static int
+seed_flooding(const fgm_sched *s)
+{
+    return s->infer.schedule == FGM_SCHEDULE_PARALLEL && s->infer.damp_both;
+}
+
 /* Rebuilds variable V's unary vector: static evidence times its clamp. */
 static void
 set_unary(fgm_model *m, int v)
@@ -151,7 +160,7 @@ set_unary(fgm_model *m, int v)
     }
     /* The seed's flooding BP takes log(evidence + BP_EPS) into its
      * products, as it takes its messages (fgm_k_neq_seed). */
-    if (s->infer.damp_both && s->infer.schedule == FGM_SCHEDULE_PARALLEL)
+    if (seed_flooding(s))
         for (j = 0; j < s->card[v]; j++)
             u[j] += FGM_K_SEED_EPS;
 }
@@ -469,7 +478,7 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
     tol = opts->use_tolerance ? opts->tolerance : inf->tolerance;
     m->st.damping = damping;
     m->st.parallel = inf->schedule == FGM_SCHEDULE_PARALLEL;
-    m->st.damp_v2f = m->st.parallel && inf->damp_both;
+    m->st.damp_v2f = seed_flooding(m->sched);
     m->st.skip_pinned = 0;
     if (!opts->warm || !m->ran) {
         if (m->desc)

@@ -454,8 +454,8 @@ build_temp(fgm_build_dir *b, const char *so_path, const char *cc,
     size_t len = strlen(so_path);
     fgm_status st = FGM_OK;
     struct stat sb;
-    double timeout, left = 0.0;
-    int fd, e, code;
+    double timeout;
+    int fd, e, code, at_deadline = 0;   /* the deadline bounds the build */
 
     if (blank(cc))
         cc = getenv("CC");
@@ -480,13 +480,17 @@ build_temp(fgm_build_dir *b, const char *so_path, const char *cc,
     if (deadline > 0) {
         /* The caller's deadline (a puzzle's --timeout-ms, ep-naive):
          * the compiler gets what is left of it when that is less. */
-        left = deadline - fgm_now();
+        double left = deadline - fgm_now();
+
         if (left <= 0) {
             sayf(why, whysize, "%s: the deadline passed before the build",
                  so_path);
             return FGM_ETIMEOUT;
         }
-        timeout = left < timeout ? left : timeout;
+        if (left < timeout) {
+            timeout = left;
+            at_deadline = 1;
+        }
     }
     *tmp = malloc(len + sizeof suffix);
     if (!*tmp) {
@@ -513,7 +517,7 @@ build_temp(fgm_build_dir *b, const char *so_path, const char *cc,
         sayf(why, whysize, "cannot run C compiler '%s': %s", cc,
              strerror(e));
         st = FGM_ECC;
-    } else if (code == FGM_PLUGIN_SYS_TIMEOUT && timeout == left) {
+    } else if (code == FGM_PLUGIN_SYS_TIMEOUT && at_deadline) {
         sayf(why, whysize, "C compiler '%s' stopped at the deadline, after "
              "%g s", cc, timeout);
         st = FGM_ETIMEOUT;
