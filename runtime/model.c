@@ -141,12 +141,12 @@ seed_flooding(const fgm_sched *s)
     return s->infer.schedule == FGM_SCHEDULE_PARALLEL && s->infer.damp_both;
 }
 
-/* Rebuilds variable V's unary vector: static evidence times its clamp. */
+/* Writes into U (stride doubles) variable V's static evidence times its
+ * clamp. */
 static void
-set_unary(fgm_model *m, int v)
+evidence_row(const fgm_model *m, int v, double *u)
 {
     const fgm_sched *s = m->sched;
-    double *u = m->st.unary + (size_t)v * (size_t)s->stride;
     int j;
 
     memcpy(u, s->evidence + (size_t)v * (size_t)s->stride,
@@ -158,6 +158,17 @@ set_unary(fgm_model *m, int v)
         if (m->clamp_eps > 0.0)
             fgm_k_normalize(u, s->card[v]);
     }
+}
+
+/* Rebuilds variable V's unary vector: static evidence times its clamp. */
+static void
+set_unary(fgm_model *m, int v)
+{
+    const fgm_sched *s = m->sched;
+    double *u = m->st.unary + (size_t)v * (size_t)s->stride;
+    int j;
+
+    evidence_row(m, v, u);
     /* The seed's flooding BP takes log(evidence + BP_EPS) into its
      * products, as it takes its messages (fgm_k_neq_seed). */
     if (seed_flooding(s))
@@ -395,6 +406,83 @@ perturb(fgm_model *m, double noise, unsigned long seed)
     rebuild_beliefs(m);
 }
 
+/* Resets the messages as a cold run of the backend does. */
+static void
+reset_messages(fgm_model *m)
+{
+    if (m->desc)
+        m->desc->reset(&m->st);
+    else
+        fgm_interp_reset(m->sched, &m->st);
+}
+
+/* Sets the stored variable-to-factor messages of V's edges to its
+ * evidence row normalized; with RNG, each entry first times
+ * exp(U(-NOISE, NOISE)) after the seed's offset, and the row
+ * renormalized with the seed's floor (_bp_normalize(exp(log(row +
+ * BP_EPS) + U))). */
+static void
+v2f_from_evidence(fgm_model *m, int v, gsl_rng *rng, double noise)
+{
+    const fgm_sched *s = m->sched;
+    size_t S = (size_t)s->stride;
+    double row[FGM_K_MAXCARD], *p;
+    int i, j, k = s->card[v];
+
+    evidence_row(m, v, row);
+    fgm_k_normalize(row, k);
+    for (i = s->var_edge_off[v]; i < s->var_edge_off[v + 1]; i++) {
+        p = m->st.prev + (size_t)s->var_edges[i] * S;
+        for (j = 0; j < k; j++)
+            p[j] = row[j];
+        if (!rng)
+            continue;
+        for (j = 0; j < k; j++)
+            p[j] = exp(log(p[j] + FGM_K_SEED_EPS)
+                       + (2.0 * gsl_rng_uniform(rng) - 1.0) * noise);
+        for (j = 0; j < k; j++)
+            p[j] = p[j] > FGM_K_SEED_EPS ? p[j] : FGM_K_SEED_EPS;
+        fgm_k_normalize(p, k);
+    }
+}
+
+fgm_status
+fgm_model_v2f_start(fgm_model *m, double noise, unsigned long seed)
+{
+    gsl_rng *rng = NULL;
+    int v;
+
+    if (!m || !seed_flooding(m->sched)
+        || !(noise >= 0.0 && noise <= FGM_MAX_NOISE))
+        return FGM_EINVAL;
+    if (noise > 0.0) {
+        rng = gsl_rng_alloc(gsl_rng_mt19937);
+        if (!rng)
+            return FGM_ENOMEM;
+        gsl_rng_set(rng, seed);
+    }
+    m->st.parallel = 1;
+    m->st.damp_v2f = 1;
+    reset_messages(m);
+    for (v = 0; v < m->sched->nvars; v++) {
+        m->pinned[v] = m->clamp[v] >= 0;
+        v2f_from_evidence(m, v, rng, noise);
+    }
+    gsl_rng_free(rng);
+    m->ran = 1;
+    return FGM_OK;
+}
+
+fgm_status
+fgm_model_v2f_freeze(fgm_model *m, int v)
+{
+    if (!m || !seed_flooding(m->sched) || v < 0 || v >= m->sched->nvars)
+        return FGM_EINVAL;
+    m->pinned[v] = 1;
+    v2f_from_evidence(m, v, NULL, 0.0);
+    return FGM_OK;
+}
+
 /* Whether the K values at X have exactly one that is not zero. */
 static int
 one_hot(const double *x, int k)
@@ -481,10 +569,7 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
     m->st.damp_v2f = seed_flooding(m->sched);
     m->st.skip_pinned = 0;
     if (!opts->warm || !m->ran) {
-        if (m->desc)
-            m->desc->reset(&m->st);
-        else
-            fgm_interp_reset(m->sched, &m->st);
+        reset_messages(m);
         if (opts->noise > 0.0)
             perturb(m, opts->noise, opts->seed);
     } else {

@@ -18,7 +18,9 @@ struct fgm_model {
                                  * factors */
     unsigned char *dir_point;   /* ndirichlet */
     int *clamp;                 /* nvars: observed value index or -1 */
-    unsigned char *pinned;      /* nvars: st.pinned, set by each run */
+    unsigned char *pinned;      /* nvars: st.pinned, set by each run
+                                 * that may skip, else by
+                                 * fgm_model_v2f_start and _freeze */
     int *live;                  /* nfactors: st.live, set by each run */
     int *prior_of;              /* nvars: the observed Dirichlet node the
                                  * variable is drawn from, or -1 */
@@ -41,5 +43,27 @@ FGM_INTERNAL void fgm_model_detach_plugin(fgm_model *m);
  * exact clue, which pins the variable). */
 FGM_INTERNAL fgm_status fgm_model_observe_clue_eps(fgm_model *m, int v,
                                                    int value, double eps);
+
+/* The seed's v4 (notebook 001 section 7) on a model whose sweeps are
+ * the seed's flooding BP (fgm_ir_infer.damp_both), which reads the
+ * stored variable-to-factor messages (fgm_state.prev).
+ *
+ * fgm_model_v2f_start: a cold start.  The messages are reset as a cold
+ * run resets them, then every stored variable-to-factor message becomes
+ * the normalized evidence row of its variable (the seed's m_c2f =
+ * evidence[UNIT_CELLS]), with NOISE > 0 each entry times
+ * exp(U(-NOISE, NOISE)) (a GSL MT19937 seeded with SEED) and
+ * renormalized with the seed's floor; the variables clamped now are
+ * pinned, their messages frozen (the seed's upd_mask), which the
+ * kernels' refresh and alldiff updates honour (fgm_k_refresh,
+ * fgm_k_alldiff_seed).  The next run continues from here
+ * (fgm_run_opts.warm).
+ * fgm_model_v2f_freeze: V (clamped by fgm_model_observe_var) is pinned
+ * and its stored messages become its normalized evidence row (a
+ * decision's, in the seed).
+ * Both return FGM_EINVAL on another model (FGM_ENOMEM: no RNG). */
+FGM_INTERNAL fgm_status fgm_model_v2f_start(fgm_model *m, double noise,
+                                            unsigned long seed);
+FGM_INTERNAL fgm_status fgm_model_v2f_freeze(fgm_model *m, int v);
 
 #endif /* FGM_MODEL_H */

@@ -19,7 +19,7 @@
 /* Bump on any change to fgm_state or to the meaning of a descriptor
  * field.  Changes to the kernels, the code generator or the schedule's
  * lowering need no bump: build_id (below) covers them. */
-#define FGM_PLUGIN_ABI_VERSION 13u
+#define FGM_PLUGIN_ABI_VERSION 14u
 #define FGM_PLUGIN_ENTRY fgm_plugin_entry
 #define FGM_PLUGIN_ENTRY_NAME "fgm_plugin_entry"
 /* On the entry's declaration: exported even when FGM_PLUGIN_CFLAGS
@@ -44,15 +44,20 @@ typedef struct fgm_state {
     double damping;     /* may differ from the model's (CLI override) */
     int parallel;       /* flooding schedule: factor updates leave beliefs
                          * as they were at the start of the sweep */
-    int damp_v2f;       /* with parallel: neq factors read the stored,
-                         * damped variable-to-factor messages in prev */
+    int damp_v2f;       /* with parallel: neq and alldiff factors read
+                         * the stored, damped variable-to-factor messages
+                         * in prev (alldiff: ABI 14) */
     int track_change;   /* 1: a sweep returns the largest message change;
                          * 0: it may skip measuring it and return 0 (no
                          * tolerance test, not the last sweep) */
     const unsigned char *pinned;    /* nvars (no stride): 1 when the
                          * variable's belief is a point mass no message
                          * can move (a one-hot unary vector or point-mass
-                         * Dirichlet prior) */
+                         * Dirichlet prior); with damp_v2f (ABI 14), when
+                         * the variable is a clue or decision of the
+                         * seed's v4, whose stored messages stay frozen
+                         * and which alldiff factors take as given
+                         * (fgm_model_v2f_start) */
     int skip_pinned;    /* 1: neq and point-mass Dirichlet updates that
                          * touch a pinned variable are skipped -- their
                          * messages were computed, from one-hot cavities,

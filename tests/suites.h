@@ -20,6 +20,7 @@
     X(alldiff)              \
     X(solvers)              \
     X(v4)                   \
+    X(v4seed)               \
     X(api)                  \
     X(reader)
 

@@ -40,6 +40,10 @@
  * rows and values only, O(m^3) and O(m 2^m) for m of them), a nearly
  * exact one as a row of the problem.  A factor whose positions are all
  * fixed costs nothing.
+ *
+ * The seed's own v4 sweep (alldiff-max, alldiff-sum: the flooding
+ * schedule with stored variable-to-factor messages, st->damp_v2f) has
+ * its own update, fgm_k_alldiff_seed, with the seed's BP_EPS floors.
  */
 #ifndef FGM_OPS_ALLDIFF_H
 #define FGM_OPS_ALLDIFF_H
@@ -309,6 +313,60 @@ fgm_k_ad_install(double *msg, double *newm, const double *cav,
     return change;
 }
 
+/* The seed's v4 update of alldiff (notebook 001 section 7 and its C#
+ * port, notebook 000 section 8) in a flooding schedule whose
+ * variable-to-factor messages are stored (st->damp_v2f).  Q's row i is
+ * the stored message of position i, the seed's c2f.  The new message
+ * of a free position is, for max-product, the best assignment of each
+ * minor (i, v) of Q floored at FGM_K_SEED_EPS (the seed prices an entry
+ * -log max(q, BP_EPS)) over the row's best, the seed's exp(log - max
+ * log); for sum-product the minor's permanent.  A position whose
+ * variable is pinned (a clue or a decision, fgm_model_freeze_v2f) gets
+ * none: its row is zero, which the seed's floor turns uniform.  Every
+ * row is then committed as the seed commits (fgm_k_seed_commit); no
+ * belief moves.  Returns the largest change when st->track_change. */
+static inline double
+fgm_k_alldiff_seed(fgm_state *st, int e0, const int *vars, int n,
+                   int stride, int k, int max_product, double *scratch)
+{
+    /* fgm_k_alldiff's layout: Q, the messages, two unused, the work. */
+    double *q = scratch, *out = scratch + (long)n * k;
+    double *work = out + 3L * n * k;
+    double t[FGM_K_VCHUNKS * FGM_K_LANES];
+    unsigned char fixed[FGM_K_MAXCARD];
+    fgm_v4 x[FGM_K_VCHUNKS], ch = fgm_v_zero();
+    int i, v, c, nfree = 0, nc = FGM_K_NCHUNKS(k);
+
+    for (i = 0; i < n; i++) {
+        const double *p = st->prev + (long)(e0 + i) * stride;
+
+        for (v = 0; v < k; v++)
+            q[(long)i * k + v] = max_product && p[v] < FGM_K_SEED_EPS
+                                 ? FGM_K_SEED_EPS : p[v];
+        fixed[i] = st->pinned && st->pinned[vars[i]];
+        nfree += !fixed[i];
+    }
+    if (nfree
+        && !fgm_k_ad_recall(st->adcache, e0, q, out, fixed, n, k, stride)) {
+        if (max_product)
+            fgm_k_alldiff_max_minors(q, n, k, out, work, fixed);
+        else
+            fgm_k_alldiff_sum_minors(q, n, k, out, work, fixed);
+        fgm_k_ad_remember(st->adcache, e0, q, out, fixed, n, k, stride);
+    }
+    for (i = 0; i < n; i++) {
+        for (c = 0; c < nc * FGM_K_LANES; c++)
+            t[c] = 0.0;
+        for (v = 0; !fixed[i] && v < k; v++)
+            t[v] = out[(long)i * k + v];
+        for (c = 0; c < nc; c++)
+            x[c] = fgm_v_load(t + c * FGM_K_LANES);
+        ch = fgm_k_seed_commit(st->msg + (long)(e0 + i) * stride, x, k,
+                               st->damping, st->track_change, ch);
+    }
+    return st->track_change ? fgm_v_hmax(ch) : 0.0;
+}
+
 /* Update of alldiff over the N variables VARS (edges E0..E0+N-1, every
  * domain of size K >= N), sum- or max-product: cavities from beliefs and
  * messages, all N messages from one subset DP or one assignment solve
@@ -333,6 +391,9 @@ fgm_k_alldiff(fgm_state *st, int e0, const int *vars, int n, int stride,
     double *os = out;
     const unsigned char *skip = fixed;
 
+    if (st->damp_v2f)
+        return fgm_k_alldiff_seed(st, e0, vars, n, stride, k, max_product,
+                                  scratch);
     for (i = 0; i < n; i++) {
         mx = fgm_k_ad_cavity(q + (long)i * k,
                              st->belief + (long)vars[i] * stride,

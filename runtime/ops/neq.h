@@ -456,39 +456,19 @@ fgm_k_neq_end8(const fgm_k_neq_job8 *j, int k)
 /* One message of the seed's flooding update (notebook 001,
  * BeliefPropagationSolver.sweep), to x from R, the stored
  * variable-to-factor message of y (live lanes normalized, dead ones
- * zero): new = nf(1 - R), then M = nf(d M + (1 - d) new), nf the seed's
- * _bp_normalize (fgm_k_seed_normalize).  M is stored plus
- * FGM_K_SEED_EPS in its live lanes, as the seed adds BP_EPS to it in
- * every log of its products: beliefs and cavities then take the stored
- * message as it is (dead lanes keep their floor, kernels.h).  Returns CH
- * with the largest change of a live entry when TRACK, lane by lane. */
+ * zero): new = 1 - R, committed as the seed commits
+ * (fgm_k_seed_commit).  Returns CH with the largest change of a live
+ * entry when TRACK, lane by lane. */
 FGM_K_HOT fgm_v4
 fgm_k_neq_seed_side(double *m, const double *r, int k, double d, int track,
                     fgm_v4 ch)
 {
-    fgm_v4 x[FGM_K_VCHUNKS], old, eps = fgm_v_splat(FGM_K_SEED_EPS);
-    fgm_v4i live;
+    fgm_v4 x[FGM_K_VCHUNKS];
     int c, nc = FGM_K_NCHUNKS(k);
 
     for (c = 0; c < nc; c++)
         x[c] = fgm_v_sub(fgm_v_splat(1.0), fgm_v_load(r + c * FGM_K_LANES));
-    fgm_k_seed_normalize(x, nc, k, FGM_K_SEED_EPS);
-    for (c = 0; c < nc; c++) {
-        old = fgm_v_sub(fgm_v_load(m + c * FGM_K_LANES), eps);
-        x[c] = fgm_v_add(fgm_v_mul(fgm_v_splat(d), old),
-                         fgm_v_mul(fgm_v_splat(1.0 - d), x[c]));
-    }
-    fgm_k_seed_normalize(x, nc, k, FGM_K_SEED_EPS);
-    for (c = 0; c < nc; c++) {
-        live = fgm_v_live(c, k);
-        old = fgm_v_load(m + c * FGM_K_LANES);
-        x[c] = fgm_v_select(live, fgm_v_add(x[c], eps), old);
-        if (track)
-            ch = fgm_v_max(fgm_v_keep(fgm_v_abs(fgm_v_sub(x[c], old)), live),
-                           ch);
-        fgm_v_store(m + c * FGM_K_LANES, x[c]);
-    }
-    return ch;
+    return fgm_k_seed_commit(m, x, k, d, track, ch);
 }
 
 /* The seed's flooding update of x != y (edges EA to x, EB to y; a

@@ -27,6 +27,13 @@ typedef struct fgm_ad_cfg {
     double decim_damping;   /* warm runs */
     double tolerance;       /* stop a run when no message moves more;
                              * 0: run every sweep */
+    int seed_eps;           /* the seed's arrays and arithmetic: flooding
+                             * with stored, damped variable-to-factor
+                             * messages, BP_EPS floors and offsets, clues
+                             * and decisions (1e-12, ..., 1) normalized,
+                             * their messages frozen, the noise on the
+                             * variable-to-factor messages
+                             * (fgm_model_v2f_start) */
     double noise;           /* log-uniform noise of every restart */
     int noise_decay;        /* restart r's noise is noise / (r + 1) */
     double plateau;         /* margin under which the value is drawn */

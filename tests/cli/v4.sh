@@ -41,7 +41,7 @@ same "$TMP/out" "$TMP/max.interpreted" || fail "alldiff-max is reproducible"
 # Both backends agree; the plugin goes to --out-dir.
 expect_exit 0 "alldiff-max compiled" -- "$FGM" solve --solver alldiff-max --backend compiled --out-dir "$G" --csv $P
 expect_err "backend=compiled" "alldiff-max runs compiled"
-ls "$G"/*_v4.bp-max.so >/dev/null 2>&1 || fail "the bp-max plugin was built into --out-dir"
+ls "$G"/*_v4seed.bp-max.so >/dev/null 2>&1 || fail "the bp-max plugin was built into --out-dir"
 same "$TMP/out" "$TMP/max.interpreted" || fail "compiled and interpreted alldiff-max agree"
 
 # The solved grids are printed in the input's format.
@@ -56,7 +56,7 @@ expect_err "solver=alldiff-sum backend=interpreted solved=[1234]/4" "alldiff-sum
 [ "$(col sweeps 1)" = 276 ] || fail "alldiff-sum Easy #1: 60 + 6 x 36 = 276 sweeps (the seed's witness), got $(col sweeps 1)"
 cp "$TMP/out" "$TMP/sum.interpreted"
 expect_exit 0 "alldiff-sum compiled" -- "$FGM" solve --solver alldiff-sum --backend compiled --out-dir "$G" --csv $P
-ls "$G"/*_v4.bp-sum.so >/dev/null 2>&1 || fail "the bp-sum plugin was built into --out-dir"
+ls "$G"/*_v4seed.bp-sum.so >/dev/null 2>&1 || fail "the bp-sum plugin was built into --out-dir"
 same "$TMP/out" "$TMP/sum.interpreted" || fail "compiled and interpreted alldiff-sum agree"
 
 # alldiff-max2 solves all four grids; both backends agree.
