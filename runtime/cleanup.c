@@ -44,6 +44,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "internal.h"
 #include "kernel_text.h"
@@ -58,6 +59,11 @@
  * fgm_cleanup_unlink_headers).  The table is 4 MiB of zeroed memory; only
  * the slots claimed so far are ever touched. */
 #define SLOTS 1024
+
+/* How long compilers get between SIGTERM and SIGKILL when a signal ends
+ * fgm: gcc's driver removes its temporaries within milliseconds of
+ * SIGTERM; a signal's exit waits this long only while a build runs. */
+#define ABORT_GRACE_NS 100000000L
 #define SLOT_PATH 4096
 
 /* A slot's state: FREE, FILLING, or LISTED plus READER per handler
@@ -248,11 +254,12 @@ fgm_cleanup_open_new(const char *path)
     return fd;
 }
 
-/* Acts on every listed slot of KIND. */
-static void
-sweep(int kind)
+/* Acts on every listed slot of KIND (a group gets SIG); returns how
+ * many it acted on. */
+static int
+sweep(int kind, int sig)
 {
-    int i;
+    int i, n = 0;
 
     for (i = 0; i < SLOTS; i++) {
         int want = __atomic_load_n(&slots[i].state, __ATOMIC_RELAXED);
@@ -267,8 +274,9 @@ sweep(int kind)
         if (want < LISTED)
             continue;
         if (slots[i].kind == kind) {
+            n++;
             if (kind == GROUP)
-                kill(-slots[i].pgid, SIGKILL);
+                kill(-slots[i].pgid, sig);
             else if (kind == FILE_PATH)
                 unlink(slots[i].path);
             else {
@@ -278,6 +286,7 @@ sweep(int kind)
         }
         __atomic_fetch_sub(&slots[i].state, READER, __ATOMIC_RELEASE);
     }
+    return n;
 }
 
 void
@@ -293,9 +302,18 @@ fgm_abort_cleanup(void)
     while (__atomic_load_n(&windows, __ATOMIC_SEQ_CST) > 0)
         sched_yield();
     /* The compilers first, so that none writes a file after its removal;
-     * folders last, once the files in them are gone. */
-    sweep(GROUP);
-    sweep(FILE_PATH);
-    sweep(DIR_PATH);
+     * folders last, once the files in them are gone.  SIGTERM, then
+     * SIGKILL after a grace period, as at a timeout
+     * (runtime/plugin_sys.c): a compiler driver killed at once leaves its
+     * own temporaries in $TMPDIR (gcc: an empty ccXXXXXX.o and .res),
+     * while on SIGTERM it removes them. */
+    if (sweep(GROUP, SIGTERM)) {
+        struct timespec grace = { 0, ABORT_GRACE_NS };
+
+        nanosleep(&grace, NULL);
+        sweep(GROUP, SIGKILL);
+    }
+    sweep(FILE_PATH, 0);
+    sweep(DIR_PATH, 0);
     errno = saved;
 }

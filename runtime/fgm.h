@@ -70,8 +70,10 @@ fgm_status fgm_write_atomic_check(const char *path, fgm_diag_fn diag,
  * Async-signal-safe: meant for a handler of SIGINT or SIGTERM that then
  * ends the process, as the fgm command installs.  (The compilers run in
  * process groups of their own, which a terminal's Ctrl-C does not
- * reach.)  From its call on, no plugin build starts a compiler: builds in
- * other threads fail, so that none outlives the process.  So that every
+ * reach; they get SIGTERM, so that they remove their own temporaries,
+ * then SIGKILL 0.1 s later.)  From its call on, no plugin build starts a
+ * compiler: builds in other threads fail, so that none outlives the
+ * process.  So that every
  * compiler can be killed, one is started only when it can be listed: with
  * more than about 256 plugin builds in flight at once in one process, the
  * others fail ("Resource temporarily unavailable"). */

@@ -120,4 +120,29 @@ for g in $(ls "$R/pids"); do
 done
 ls -a "$R/many" | grep -q 'tmp' \
     && fail "-j 12: temporaries left: $(ls -a "$R/many")"
+
+# The compiler's own temporaries: while cc1 runs, gcc keeps its assembler
+# output in $TMPDIR (ccXXXXXX.s).  Killed at once (SIGKILL), as fgm's
+# handler did, it left that file behind; given SIGTERM first, the driver
+# removes it.  A model whose plugin takes seconds to compile (the
+# 64-queens model: 6 s here), killed once the file is there.
+mkdir -p "$R/tmpdir"
+TMPDIR="$R/tmpdir" "$FGM" compile models/queens.fgm -D N=64 \
+    -o "$R/out/queens.so" >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ -z "$(ls -A "$R/tmpdir")" ] && [ $i -lt 1200 ]; do
+    sleep 0.05
+    i=$((i + 1))
+done
+[ -n "$(ls -A "$R/tmpdir")" ] || fail "cc: no temporary in \$TMPDIR"
+kill -TERM $pid
+wait_bounded $pid
+st=$?
+[ $st = 143 ] || fail "queens: exit $st, want 143 (killed by SIGTERM)"
+sleep 0.2
+[ -z "$(ls -A "$R/tmpdir")" ] \
+    || fail "the compiler's temporaries left: $(ls -A "$R/tmpdir")"
+ls -a "$R/out" | grep -q 'tmp' \
+    && fail "queens: temporaries left: $(ls -a "$R/out")"
 finish
