@@ -46,12 +46,20 @@
  * Until a change of 2026-12-04 the engine ran its own arrays (undamped cavities,
  * exact zeros for clamps, the noise on the factor messages): hardest
  * 8.1 of 11 on average over --seed 0-9 for alldiff-max, 2/11 for
- * alldiff-sum.  With the seed's: alldiff-max 9, 9, 8, 8, 7, 9, 8, 8,
- * 11 and 9 over --seed 0-9 (mean 8.6; the default seed fails grids 1
- * and 5, as a NumPy transcription of notebook 001's code does with its
- * own generator), alldiff-sum 1/11 and Easy51 36/51, the transcription's
- * solved flags on every grid but Easy51's 24th (index 23), which the
- * transcription solves in its second, noisy attempt.
+ * alldiff-sum.  With the seed's: alldiff-max 10, 9, 8, 8, 8, 9, 8, 8,
+ * 10 and 9 over --seed 0-9 (mean 8.7; a NumPy transcription of notebook
+ * 001's code, with its own generator, fails grids 1 and 5, the seed
+ * 9/11), alldiff-sum 1/11 and Easy51 36/51, the transcription's solved
+ * flags on every grid but Easy51's 24th (index 23), which the
+ * transcription solves in its second, noisy attempt.  How often a first
+ * attempt succeeds, 100 seeds a grid, transcription / the engine with
+ * the seed's arithmetic / with its own (before): hardest grid 2 7 / 4 /
+ * 8, grid 7 20 / 16 / 15, grid 8 22 / 17 / 17, grid 9 5 / 9 / 15, grid
+ * 10 7 / 3 / 4; Easy51 grid 6 17 / 14 / 14, 7 32 / 26 / 24, 42 37 / 34 /
+ * 34, 48 32 / 39 / 42: within the noise of 100 draws either way, but for
+ * hardest's grid 9 before.  (With the whole problem in every update,
+ * not the reduced one of fgm_k_alldiff_seed: hardest 9, 9, 8, 8, 7, 9,
+ * 8, 8, 11, 9 over --seed 0-9, mean 8.6, at 1.3-3x the time.)
  *
  * alldiff-max runs the seed's parameters (opts->iterations replaces the 30
  * initial sweeps, opts->max_restarts the 29 restarts).  alldiff-sum runs
