@@ -230,6 +230,19 @@ START_TEST(test_max_brute_force)
 }
 END_TEST
 
+/* The message of row I of a reduced problem (OUTR, KR values VALS) at
+ * value V of the whole: 0 where V was taken out. */
+static double
+reduced_at(const double *outr, const int *vals, int kr, int i, int v)
+{
+    int j;
+
+    for (j = 0; j < kr; j++)
+        if (vals[j] == v)
+            return outr[i * kr + j];
+    return 0.0;
+}
+
 /* Clamped rows leave the problem (fgm_k_ad_reduce): with some rows exact
  * point masses at distinct values, the messages of the other rows from
  * the smaller problem equal the whole problem's (0 at the clamped
@@ -239,7 +252,7 @@ check_reduce(gsl_rng *r, int n, int k, int trial)
 {
     double q[MAXK * MAXK], full[MAXK * MAXK], qr[MAXK * MAXK];
     double outr[MAXK * MAXK], work[FGM_K_ALLDIFF_MAX_WORK(MAXK) + (2 << MAXK)];
-    int rows[MAXK], vals[MAXK], perm[MAXK], i, j, v, nr, kr, mp;
+    int rows[MAXK], vals[MAXK], perm[MAXK], i, v, nr, kr, mp;
 
     random_matrix(r, n, k, q);
     for (v = 0; v < k; v++)
@@ -250,18 +263,16 @@ check_reduce(gsl_rng *r, int n, int k, int trial)
             q[i * k + v] = v == perm[i] ? 1.0 : 0.0;
     for (mp = 0; mp < 2; mp++) {
         minors(mp, q, n, k, full, work, NULL);
-        nr = fgm_k_ad_reduce(q, n, k, qr, rows, vals, &kr);
+        nr = fgm_k_ad_reduce(q, n, k, NULL, qr, rows, vals, &kr);
         ck_assert_int_eq(nr, n / 2);
         ck_assert_int_eq(kr, k - (n + 1) / 2);
         minors(mp, qr, nr, kr, outr, work, NULL);
         for (i = 0; i < nr; i++) {
             const double *f = full + rows[i] * k;
 
-            for (j = 0, v = 0; v < k; v++) {
-                double want = f[v], got = 0.0;
+            for (v = 0; v < k; v++) {
+                double want = f[v], got = reduced_at(outr, vals, kr, i, v);
 
-                if (j < kr && vals[j] == v)
-                    got = outr[i * kr + j++];
                 /* 1e-11: the same optimum or permanent, other roundings. */
                 ck_assert_msg(fabs(got - want) <= 1e-11 * fabs(want)
                               || (want < 1e-290 && got < 1e-290),
@@ -275,7 +286,7 @@ check_reduce(gsl_rng *r, int n, int k, int trial)
     if (n >= 3) {           /* rows 0 and 2 on one value */
         for (v = 0; v < k; v++)
             q[2 * k + v] = q[v];
-        ck_assert_int_eq(fgm_k_ad_reduce(q, n, k, qr, rows, vals, &kr), -1);
+        ck_assert_int_eq(fgm_k_ad_reduce(q, n, k, NULL, qr, rows, vals, &kr), -1);
     }
 }
 
@@ -328,6 +339,65 @@ END_TEST
 START_TEST(test_reduce_clamped)
 {
     for_sizes(check_reduce);
+}
+END_TEST
+
+/* The seed's clamps leave max-product problems too (fgm_k_alldiff_seed):
+ * rows as the seed's v4 keeps them (normalized, floored at 1e-12), every
+ * other one a pinned clamp (1 / (1 + (K-1) 1e-12) at its value, 1e-12
+ * elsewhere); the reduced problem's messages are the whole's within the
+ * relative 1e-10 of fgm_k_alldiff_seed's bound, those of the clamped
+ * values under the floor.  A row that is a clamp but not pinned, or
+ * pinned with an entry over the floor, stays. */
+static void
+check_seed_reduce(gsl_rng *r, int n, int k, int trial)
+{
+    double q[MAXK * MAXK], full[MAXK * MAXK], qr[MAXK * MAXK];
+    double outr[MAXK * MAXK], work[FGM_K_ALLDIFF_MAX_WORK(MAXK)], s;
+    unsigned char fixed[MAXK];
+    int rows[MAXK], vals[MAXK], perm[MAXK], i, v, nr, kr;
+
+    for (v = 0; v < k; v++)
+        perm[v] = v;
+    gsl_ran_shuffle(r, perm, (size_t)k, sizeof perm[0]);
+    for (i = 0; i < n; i++) {
+        fixed[i] = i % 2 == 0;
+        for (s = 0.0, v = 0; v < k; v++)
+            s += q[i * k + v] = fixed[i] ? (v == perm[i] ? 1.0 : 1e-12)
+                                : pow(gsl_rng_uniform_pos(r), 8.0);
+        for (v = 0; v < k; v++)
+            q[i * k + v] = fmax(q[i * k + v] / s, 1e-12);
+    }
+    fgm_k_alldiff_max_minors(q, n, k, full, work, fixed);
+    nr = fgm_k_ad_reduce(q, n, k, fixed, qr, rows, vals, &kr);
+    ck_assert_int_eq(nr, n / 2);
+    ck_assert_int_eq(kr, k - (n + 1) / 2);
+    fgm_k_alldiff_max_minors(qr, nr, kr, outr, work, NULL);
+    for (i = 0; i < nr; i++) {
+        const double *f = full + rows[i] * k;
+
+        for (v = 0; v < k; v++) {
+            double want = f[v], got = reduced_at(outr, vals, kr, i, v);
+
+            ck_assert_msg(got == 0.0 ? want <= 1.00000001e-12
+                                     : fabs(got - want) <= 1e-10 * want,
+                          "n=%d k=%d trial %d row %d value %d: reduced "
+                          "%.17g, whole %.17g", n, k, trial, rows[i], v,
+                          got, want);
+        }
+    }
+    fixed[0] = 0;           /* a clamp, not pinned */
+    ck_assert_int_eq(fgm_k_ad_reduce(q, n, k, fixed, qr, rows, vals, &kr),
+                     n / 2 + 1);
+    fixed[0] = 1;
+    q[perm[0] == 0 ? 1 : 0] = 2e-12;   /* pinned, an entry over the floor */
+    ck_assert_int_eq(fgm_k_ad_reduce(q, n, k, fixed, qr, rows, vals, &kr),
+                     n / 2 + 1);
+}
+
+START_TEST(test_reduce_seed_clamps)
+{
+    for_sizes(check_seed_reduce);
 }
 END_TEST
 
@@ -1098,6 +1168,7 @@ alldiff_suite(void)
     tcase_add_test(core, test_max_brute_force);
     tcase_add_test(core, test_assign_lex_paths);
     tcase_add_test(core, test_reduce_clamped);
+    tcase_add_test(core, test_reduce_seed_clamps);
     tcase_add_test(core, test_cache_same_bits);
     tcase_add_test(core, test_ryser_cross_check);
     tcase_add_test(core, test_count_free);

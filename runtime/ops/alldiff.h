@@ -71,35 +71,60 @@ fgm_k_alldiff_scratch(int n, int k, int max_product)
 
 /* ---- the factor update ------------------------------------------------ */
 
-/* Removes from Q (N x K) its rows that are exact point masses (an entry
- * 1, the others 0: clamped and clue cells) and their values.  A point
- * mass at value w takes w in every assignment with a nonzero weight, at
- * weight 1 (cost 0), so every minor of Q is its minor in the smaller
- * problem (or 0 at w), with the same best: both kernels' messages are
- * those of the rest, on far fewer rows and values once decimation has
- * fixed most cells.  QR (NR x KR) gets the other rows at the other
- * values, ROWS[NR] their positions in Q, VALS[KR] the values kept.
- * Returns NR (N: no point mass, and nothing copied), or -1 when two point
- * masses share a value (no assignment has a nonzero weight; the caller
- * solves the whole problem). */
+/* The value at which row QI (K values) is a clamp, or -1.  With
+ * SEED_FIXED NULL, a clamp is an exact point mass (an entry 1, the others
+ * 0: clamped and clue cells); else (the seed's v4, fgm_k_alldiff_seed)
+ * the row of a pinned variable (*SEED_FIXED) as the seed writes its
+ * clamp: one entry >= FGM_K_ALLDIFF_FIXED, the others at most
+ * FGM_K_SEED_EPS. */
 static inline int
-fgm_k_ad_reduce(const double *q, int n, int k, double *qr, int *rows,
-                int *vals, int *kr)
+fgm_k_ad_clamp_at(const double *qi, int k, const unsigned char *seed_fixed)
 {
-    unsigned char taken[FGM_K_MAXCARD];
-    int i, v, r, nr = 0, nz, at = 0;
+    int v, at = 0, nz = 0;
 
-    for (v = 0; v < k; v++)
-        taken[v] = 0;
-    for (i = 0; i < n; i++) {
-        const double *qi = q + (long)i * k;
-
-        for (nz = 0, v = 0; v < k; v++)
+    if (!seed_fixed) {
+        for (v = 0; v < k; v++)
             if (qi[v] != 0.0) {
                 nz++;
                 at = v;
             }
-        if (nz != 1 || qi[at] != 1.0) {
+        return nz == 1 && qi[at] == 1.0 ? at : -1;
+    }
+    if (!*seed_fixed)
+        return -1;
+    for (v = 1; v < k; v++)
+        at = qi[v] > qi[at] ? v : at;
+    for (v = 0; v < k; v++)
+        if (v == at ? qi[v] < FGM_K_ALLDIFF_FIXED : qi[v] > FGM_K_SEED_EPS)
+            return -1;
+    return at;
+}
+
+/* Removes from Q (N x K) its rows that are clamps (fgm_k_ad_clamp_at;
+ * SEED_FIXED: N flags or NULL) and their values.  A point mass at value
+ * w takes w in every assignment with a nonzero weight, at weight 1 (cost
+ * 0), so every minor of Q is its minor in the smaller problem (or 0 at
+ * w), with the same best: both kernels' messages are those of the rest,
+ * on far fewer rows and values once decimation has fixed most cells.
+ * (The seed's clamps: see fgm_k_alldiff_seed.)  QR (NR x KR) gets the
+ * other rows at the other values, ROWS[NR] their positions in Q, VALS[KR]
+ * the values kept.  Returns NR (N: no clamp, and nothing copied), or -1
+ * when two clamps share a value (no assignment has a nonzero weight; the
+ * caller solves the whole problem). */
+static inline int
+fgm_k_ad_reduce(const double *q, int n, int k,
+                const unsigned char *seed_fixed, double *qr, int *rows,
+                int *vals, int *kr)
+{
+    unsigned char taken[FGM_K_MAXCARD];
+    int i, v, r, nr = 0, at;
+
+    for (v = 0; v < k; v++)
+        taken[v] = 0;
+    for (i = 0; i < n; i++) {
+        at = fgm_k_ad_clamp_at(q + (long)i * k, k,
+                               seed_fixed ? seed_fixed + i : NULL);
+        if (at < 0) {
             rows[nr++] = i;
             continue;
         }
@@ -330,7 +355,7 @@ fgm_k_ad_install(double *msg, double *newm, const double *cav,
  * clamp as the seed writes it (one entry >= FGM_K_ALLDIFF_FIXED, the
  * others at most FGM_K_SEED_EPS: cost d <= 1e-9 at the value w, the
  * floor's C = -log 1e-12 elsewhere), with their values
- * (fgm_k_ad_seed_reduce), as fgm_k_alldiff leaves out exact point
+ * (fgm_k_ad_reduce), as fgm_k_alldiff leaves out exact point
  * masses.  No entry costs more than C, so moving such a row to w from
  * u, and the row that held w to u, raises an assignment's cost by at
  * most d: the reduced problem's optimum of each minor exceeds the
@@ -341,40 +366,6 @@ fgm_k_ad_install(double *msg, double *newm, const double *cav,
  * 15.1 ms a puzzle on easy50 with the whole problem.  Sum-product keeps
  * the whole problem: there a displaced clamp's terms weigh up to 1e-12
  * times a ratio of entries that may reach 1e12. */
-static inline int
-fgm_k_ad_seed_reduce(const double *q, const unsigned char *fixed, int n,
-                     int k, double *qr, int *rows, int *vals, int *kr)
-{
-    unsigned char taken[FGM_K_MAXCARD];
-    int i, v, r, nr = 0, at, clamp;
-
-    for (v = 0; v < k; v++)
-        taken[v] = 0;
-    for (i = 0; i < n; i++) {
-        const double *qi = q + (long)i * k;
-
-        for (at = 0, v = 1; v < k; v++)
-            at = qi[v] > qi[at] ? v : at;
-        clamp = fixed[i] && qi[at] >= FGM_K_ALLDIFF_FIXED;
-        for (v = 0; clamp && v < k; v++)
-            clamp = v == at || qi[v] <= FGM_K_SEED_EPS;
-        if (!clamp) {
-            rows[nr++] = i;
-            continue;
-        }
-        if (taken[at])
-            return -1;
-        taken[at] = 1;
-    }
-    for (*kr = 0, v = 0; v < k; v++)
-        if (!taken[v])
-            vals[(*kr)++] = v;
-    for (r = 0; r < nr; r++)
-        for (v = 0; v < *kr; v++)
-            qr[(long)r * *kr + v] = q[(long)rows[r] * k + vals[v]];
-    return nr;
-}
-
 static inline double
 fgm_k_alldiff_seed(fgm_state *st, int e0, const int *vars, int n,
                    int stride, int k, int max_product, double *scratch)
@@ -400,7 +391,7 @@ fgm_k_alldiff_seed(fgm_state *st, int e0, const int *vars, int n,
         nfree += !fixed[i];
     }
     if (nfree && max_product)
-        nr = fgm_k_ad_seed_reduce(q, fixed, n, k, qr, rows, vals, &kr);
+        nr = fgm_k_ad_reduce(q, n, k, fixed, qr, rows, vals, &kr);
     if (nr >= 0 && nr < n) {
         for (r = 0; r < nr; r++)
             skipr[r] = fixed[rows[r]];
@@ -473,7 +464,7 @@ fgm_k_alldiff(fgm_state *st, int e0, const int *vars, int n, int stride,
         return 0.0;
     if (fgm_k_ad_recall(st->adcache, e0, q, out, fixed, n, k, stride))
         goto commit;
-    nr = fgm_k_ad_reduce(q, n, k, qr, rows, vals, &kr);
+    nr = fgm_k_ad_reduce(q, n, k, NULL, qr, rows, vals, &kr);
     reduced = nr >= 0 && nr < n;
     if (reduced) {
         for (r = 0; r < nr; r++)
