@@ -39,12 +39,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "internal.h"
 #include "kernel_text.h"
@@ -60,10 +60,11 @@
  * the slots claimed so far are ever touched. */
 #define SLOTS 1024
 
-/* How long compilers get between SIGTERM and SIGKILL when a signal ends
- * fgm: gcc's driver removes its temporaries within milliseconds of
- * SIGTERM; a signal's exit waits this long only while a build runs. */
-#define ABORT_GRACE_NS 100000000L
+/* Milliseconds compilers get between SIGTERM and SIGKILL when a signal
+ * ends fgm: gcc's driver removes its temporaries within milliseconds of
+ * SIGTERM, once it runs (a loaded machine may keep it waiting); a
+ * signal's exit waits this long only while a build runs. */
+#define ABORT_GRACE_MS 300
 #define SLOT_PATH 4096
 
 /* A slot's state: FREE, FILLING, or LISTED plus READER per handler
@@ -254,8 +255,8 @@ fgm_cleanup_open_new(const char *path)
     return fd;
 }
 
-/* Acts on every listed slot of KIND (a group gets SIG); returns how
- * many it acted on. */
+/* Acts on every listed slot of KIND (a group gets SIG, 0: none);
+ * returns how many it acted on. */
 static int
 sweep(int kind, int sig)
 {
@@ -275,7 +276,7 @@ sweep(int kind, int sig)
             continue;
         if (slots[i].kind == kind) {
             n++;
-            if (kind == GROUP)
+            if (kind == GROUP && sig)
                 kill(-slots[i].pgid, sig);
             else if (kind == FILE_PATH)
                 unlink(slots[i].path);
@@ -292,7 +293,7 @@ sweep(int kind, int sig)
 void
 fgm_abort_cleanup(void)
 {
-    int saved = errno;
+    int saved = errno, waited;
 
     /* Nothing is started or made from now on; what another thread is
      * making is listed before the sweep (see ABORTING).  The wait yields:
@@ -308,9 +309,12 @@ fgm_abort_cleanup(void)
      * own temporaries in $TMPDIR (gcc: an empty ccXXXXXX.o and .res),
      * while on SIGTERM it removes them. */
     if (sweep(GROUP, SIGTERM)) {
-        struct timespec grace = { 0, ABORT_GRACE_NS };
-
-        nanosleep(&grace, NULL);
+        /* Until every build thread has seen its compiler end and dropped
+         * it (sweep's signal 0 only counts), or the grace is over.  poll
+         * is async-signal-safe; nanosleep is not listed. */
+        for (waited = 0; waited < ABORT_GRACE_MS && sweep(GROUP, 0);
+             waited += 10)
+            poll(NULL, 0, 10);
         sweep(GROUP, SIGKILL);
     }
     sweep(FILE_PATH, 0);

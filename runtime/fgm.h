@@ -71,7 +71,7 @@ fgm_status fgm_write_atomic_check(const char *path, fgm_diag_fn diag,
  * ends the process, as the fgm command installs.  (The compilers run in
  * process groups of their own, which a terminal's Ctrl-C does not
  * reach; they get SIGTERM, so that they remove their own temporaries,
- * then SIGKILL 0.1 s later.)  From its call on, no plugin build starts a
+ * then SIGKILL 0.3 s later.)  From its call on, no plugin build starts a
  * compiler: builds in other threads fail, so that none outlives the
  * process.  So that every
  * compiler can be killed, one is started only when it can be listed: with

@@ -176,6 +176,46 @@ set_unary(fgm_model *m, int v)
             u[j] += FGM_K_SEED_EPS;
 }
 
+/* Sets the stored variable-to-factor messages of V's edges to its
+ * evidence row normalized; with RNG, each entry first times
+ * exp(U(-NOISE, NOISE)) after the seed's offset, and the row
+ * renormalized with the seed's floor (_bp_normalize(exp(log(row +
+ * BP_EPS) + U))). */
+static void
+v2f_from_evidence(fgm_model *m, int v, gsl_rng *rng, double noise)
+{
+    const fgm_sched *s = m->sched;
+    size_t S = (size_t)s->stride;
+    double row[FGM_K_MAXCARD], *p;
+    int i, j, k = s->card[v];
+
+    evidence_row(m, v, row);
+    fgm_k_normalize(row, k);
+    for (i = s->var_edge_off[v]; i < s->var_edge_off[v + 1]; i++) {
+        p = m->st.prev + (size_t)s->var_edges[i] * S;
+        for (j = 0; j < k; j++)
+            p[j] = row[j];
+        if (!rng)
+            continue;
+        for (j = 0; j < k; j++)
+            p[j] = exp(log(p[j] + FGM_K_SEED_EPS)
+                       + (2.0 * gsl_rng_uniform(rng) - 1.0) * noise);
+        for (j = 0; j < k; j++)
+            p[j] = p[j] > FGM_K_SEED_EPS ? p[j] : FGM_K_SEED_EPS;
+        fgm_k_normalize(p, k);
+    }
+}
+
+/* Leaves the seed's v4 start (fgm_model_v2f_start): nothing pinned. */
+static void
+v2f_unpin(fgm_model *m)
+{
+    if (!m->v2f_pins)
+        return;
+    memset(m->pinned, 0, (size_t)m->sched->nvars);
+    m->v2f_pins = 0;
+}
+
 void
 fgm_model_clear(fgm_model *m)
 {
@@ -183,6 +223,7 @@ fgm_model_clear(fgm_model *m)
 
     if (!m)
         return;
+    v2f_unpin(m);
     for (v = 0; v < m->sched->nvars; v++) {
         m->clamp[v] = -1;
         set_unary(m, v);
@@ -330,6 +371,12 @@ fgm_model_observe_var(fgm_model *m, int v, int value)
         return FGM_EINVAL;
     m->clamp[v] = value < 0 ? -1 : value;
     set_unary(m, v);
+    /* After fgm_model_v2f_start, a decision as the seed's v4 makes it:
+     * its stored messages become its evidence and stay so. */
+    if (m->v2f_pins && value >= 0) {
+        m->pinned[v] = 1;
+        v2f_from_evidence(m, v, NULL, 0.0);
+    }
     return FGM_OK;
 }
 
@@ -416,36 +463,6 @@ reset_messages(fgm_model *m)
         fgm_interp_reset(m->sched, &m->st);
 }
 
-/* Sets the stored variable-to-factor messages of V's edges to its
- * evidence row normalized; with RNG, each entry first times
- * exp(U(-NOISE, NOISE)) after the seed's offset, and the row
- * renormalized with the seed's floor (_bp_normalize(exp(log(row +
- * BP_EPS) + U))). */
-static void
-v2f_from_evidence(fgm_model *m, int v, gsl_rng *rng, double noise)
-{
-    const fgm_sched *s = m->sched;
-    size_t S = (size_t)s->stride;
-    double row[FGM_K_MAXCARD], *p;
-    int i, j, k = s->card[v];
-
-    evidence_row(m, v, row);
-    fgm_k_normalize(row, k);
-    for (i = s->var_edge_off[v]; i < s->var_edge_off[v + 1]; i++) {
-        p = m->st.prev + (size_t)s->var_edges[i] * S;
-        for (j = 0; j < k; j++)
-            p[j] = row[j];
-        if (!rng)
-            continue;
-        for (j = 0; j < k; j++)
-            p[j] = exp(log(p[j] + FGM_K_SEED_EPS)
-                       + (2.0 * gsl_rng_uniform(rng) - 1.0) * noise);
-        for (j = 0; j < k; j++)
-            p[j] = p[j] > FGM_K_SEED_EPS ? p[j] : FGM_K_SEED_EPS;
-        fgm_k_normalize(p, k);
-    }
-}
-
 fgm_status
 fgm_model_v2f_start(fgm_model *m, double noise, unsigned long seed)
 {
@@ -470,18 +487,11 @@ fgm_model_v2f_start(fgm_model *m, double noise, unsigned long seed)
     }
     gsl_rng_free(rng);
     m->ran = 1;
+    m->v2f_pins = 1;
     return FGM_OK;
 }
 
-fgm_status
-fgm_model_v2f_freeze(fgm_model *m, int v)
-{
-    if (!m || !seed_flooding(m->sched) || v < 0 || v >= m->sched->nvars)
-        return FGM_EINVAL;
-    m->pinned[v] = 1;
-    v2f_from_evidence(m, v, NULL, 0.0);
-    return FGM_OK;
-}
+
 
 /* Whether the K values at X have exactly one that is not zero. */
 static int
@@ -569,6 +579,7 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
     m->st.damp_v2f = seed_flooding(m->sched);
     m->st.skip_pinned = 0;
     if (!opts->warm || !m->ran) {
+        v2f_unpin(m);
         reset_messages(m);
         if (opts->noise > 0.0)
             perturb(m, opts->noise, opts->seed);

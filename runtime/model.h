@@ -20,11 +20,13 @@ struct fgm_model {
     int *clamp;                 /* nvars: observed value index or -1 */
     unsigned char *pinned;      /* nvars: st.pinned, set by each run
                                  * that may skip, else by
-                                 * fgm_model_v2f_start and _freeze */
+                                 * fgm_model_v2f_start and the
+                                 * observations after it */
     int *live;                  /* nfactors: st.live, set by each run */
     int *prior_of;              /* nvars: the observed Dirichlet node the
                                  * variable is drawn from, or -1 */
     double clamp_eps;           /* weight of the other values of a clamp */
+    int v2f_pins;               /* since fgm_model_v2f_start: clamps pin */
     int ran;                    /* messages hold a run's state */
     int rebuilt;                /* the plugin was (re)built on open */
     double open_ms;             /* time to get the plugin (build + load) */
@@ -57,13 +59,14 @@ FGM_INTERNAL fgm_status fgm_model_observe_clue_eps(fgm_model *m, int v,
  * pinned, their messages frozen (the seed's upd_mask), which the
  * kernels' refresh and alldiff updates honour (fgm_k_refresh,
  * fgm_k_alldiff_seed).  The next run continues from here
- * (fgm_run_opts.warm).
- * fgm_model_v2f_freeze: V (clamped by fgm_model_observe_var) is pinned
- * and its stored messages become its normalized evidence row (a
- * decision's, in the seed).
- * Both return FGM_EINVAL on another model (FGM_ENOMEM: no RNG). */
+ * (fgm_run_opts.warm).  From then on, each fgm_model_observe_var of a
+ * value pins its variable too, its stored messages its new normalized
+ * evidence row (the seed's decision: m_c2f[UNIT_CELLS == i] =
+ * evidence[i], then upd_mask off; the C# port, notebook 000, keeps
+ * updating a decision's messages, as the Python original does not),
+ * until fgm_model_clear or a cold run, which unpin everything.
+ * Returns FGM_EINVAL on another model (FGM_ENOMEM: no RNG). */
 FGM_INTERNAL fgm_status fgm_model_v2f_start(fgm_model *m, double noise,
                                             unsigned long seed);
-FGM_INTERNAL fgm_status fgm_model_v2f_freeze(fgm_model *m, int v);
 
 #endif /* FGM_MODEL_H */

@@ -345,8 +345,11 @@ fgm_k_ad_install(double *msg, double *newm, const double *cav,
  * of a free position is, for max-product, the best assignment of each
  * minor (i, v) of Q floored at FGM_K_SEED_EPS (the seed prices an entry
  * -log max(q, BP_EPS)) over the row's best, the seed's exp(log - max
- * log); for sum-product the minor's permanent.  A position whose
- * variable is pinned (a clue or a decision, fgm_model_v2f_freeze) gets
+ * log); for sum-product the minor's permanent itself, not normalized,
+ * as the seed floors it (fgm_k_alldiff_sum_minors_scaled).  No cache of
+ * last updates (fgm_k_ad_recall): the positions taken as given come from
+ * st->pinned, not from Q, and the damping keeps Q moving.  A position whose
+ * variable is pinned (a clue or a decision, fgm_model_v2f_start) gets
  * none: its row is zero, which the seed's floor turns uniform.  Every
  * row is then committed as the seed commits (fgm_k_seed_commit); no
  * belief moves.  Returns the largest change when st->track_change.
@@ -375,7 +378,7 @@ fgm_k_alldiff_seed(fgm_state *st, int e0, const int *vars, int n,
     double *q = scratch, *out = scratch + (long)n * k;
     double *qr = out + (long)n * k, *outr = qr + (long)n * k;
     double *work = outr + (long)n * k;
-    double t[FGM_K_VCHUNKS * FGM_K_LANES];
+    double t[FGM_K_VCHUNKS * FGM_K_LANES], scale[FGM_K_MAXCARD];
     unsigned char fixed[FGM_K_MAXCARD], skipr[FGM_K_MAXCARD] = { 0 };
     int rows[FGM_K_MAXCARD], vals[FGM_K_MAXCARD];
     fgm_v4 x[FGM_K_VCHUNKS], ch = fgm_v_zero();
@@ -404,20 +407,16 @@ fgm_k_alldiff_seed(fgm_state *st, int e0, const int *vars, int n,
             for (v = 0; !skipr[r] && v < kr; v++)
                 o[vals[v]] = outr[(long)r * kr + v];
         }
-    } else if (nfree
-               && !fgm_k_ad_recall(st->adcache, e0, q, out, fixed, n, k,
-                                   stride)) {
-        if (max_product)
-            fgm_k_alldiff_max_minors(q, n, k, out, work, fixed);
-        else
-            fgm_k_alldiff_sum_minors(q, n, k, out, work, fixed);
-        fgm_k_ad_remember(st->adcache, e0, q, out, fixed, n, k, stride);
+    } else if (nfree && max_product) {
+        fgm_k_alldiff_max_minors(q, n, k, out, work, fixed);
+    } else if (nfree) {
+        fgm_k_alldiff_sum_minors_scaled(q, n, k, out, work, fixed, scale);
     }
     for (i = 0; i < n; i++) {
         for (c = 0; c < nc * FGM_K_LANES; c++)
             t[c] = 0.0;
         for (v = 0; !fixed[i] && v < k; v++)
-            t[v] = out[(long)i * k + v];
+            t[v] = out[(long)i * k + v] * (max_product ? 1.0 : scale[i]);
         for (c = 0; c < nc; c++)
             x[c] = fgm_v_load(t + c * FGM_K_LANES);
         ch = fgm_k_seed_commit(st->msg + (long)(e0 + i) * stride, x, k,

@@ -62,8 +62,9 @@ fgm_k_ad_next(unsigned long x)
 
 /* Layer T (masks of popcount T over K values) of a subset table: X[S] =
  * sum_{v in S} X[S - v] ROW[v] (ROW NULL: a padding row of ones), then
- * the layer scaled to maximum 1. */
-static inline void
+ * the layer scaled to maximum 1.  Returns the factor it was divided by
+ * (1 when none). */
+static inline double
 fgm_k_ad_layer(double *x, const double *row, int t, int k)
 {
     unsigned long s, b, lim = 1UL << k;
@@ -81,11 +82,12 @@ fgm_k_ad_layer(double *x, const double *row, int t, int k)
         mx = acc > mx ? acc : mx;
     }
     if (!(mx > 0.0) || mx == 1.0)
-        return;
+        return 1.0;
     /* A subnormal maximum has no finite inverse: divide instead. */
     inv = 1.0 / mx;
     for (s = (1UL << t) - 1; s < lim; s = fgm_k_ad_next(s))
         x[s] = mx >= 1e-300 ? x[s] * inv : x[s] / mx;
+    return mx;
 }
 
 /* Sum-product messages of alldiff for all N rows of Q (N x K, row i at
@@ -93,21 +95,31 @@ fgm_k_ad_layer(double *x, const double *row, int t, int k)
  * row i = the permanents of the minors (i, v), normalized to sum 1, or all
  * 0 when no assignment of the other rows has positive weight.  Rows i
  * with SKIP[i] set are left unwritten (SKIP NULL: none).  WORK holds
- * 2^(K+1) doubles. */
+ * 2^(K+1) doubles.  SCALE (N doubles, or NULL) gets each row's sum of
+ * permanents before the normalizing, the sums over the injective
+ * assignments of the other rows (the layers' scalings multiplied back,
+ * divided by the (K - N)! orders of the padding rows): the seed's v4
+ * floors the permanents themselves (fgm_k_alldiff_seed). */
 static inline void
-fgm_k_alldiff_sum_minors(const double *q, int n, int k, double *out,
-                         double *work, const unsigned char *skip)
+fgm_k_alldiff_sum_minors_scaled(const double *q, int n, int k, double *out,
+                                double *work, const unsigned char *skip,
+                                double *scale)
 {
     double *f = work, *b = work + (1UL << k), fs;
+    double fsc[FGM_K_MAXCARD], bsc[FGM_K_MAXCARD], pad = 1.0;
     unsigned long full = (1UL << k) - 1, lim = 1UL << k, s, c, bit;
     int t, v, i;
 
     f[0] = b[0] = 1.0;
+    fsc[0] = bsc[0] = 1.0;
     for (t = 1; t < n; t++)
-        fgm_k_ad_layer(f, q + (long)(t - 1) * k, t, k);
+        fsc[t] = fsc[t - 1] * fgm_k_ad_layer(f, q + (long)(t - 1) * k, t, k);
     for (t = 1; t < k; t++)
-        fgm_k_ad_layer(b, k - t < n ? q + (long)(k - t) * k
-                                  : (const double *)0, t, k);
+        bsc[t] = bsc[t - 1]
+                 * fgm_k_ad_layer(b, k - t < n ? q + (long)(k - t) * k
+                                             : (const double *)0, t, k);
+    for (t = 2; t <= k - n; t++)
+        pad *= t;
     for (i = 0; i < n; i++) {
         double *o = out + (long)i * k, sum = 0.0;
 
@@ -128,7 +140,18 @@ fgm_k_alldiff_sum_minors(const double *q, int n, int k, double *out,
         if (sum > 0.0)
             for (v = 0; v < k; v++)
                 o[v] /= sum;
+        if (scale)
+            scale[i] = sum * fsc[i] * bsc[k - i - 1] / pad;
     }
+}
+
+/* fgm_k_alldiff_sum_minors_scaled without the scales. */
+static inline void
+fgm_k_alldiff_sum_minors(const double *q, int n, int k, double *out,
+                         double *work, const unsigned char *skip)
+{
+    fgm_k_alldiff_sum_minors_scaled(q, n, k, out, work, skip,
+                                    (double *)0);
 }
 
 /* The sum-product message of alldiff to one row from the N other rows

@@ -201,8 +201,8 @@ fgm_k_v2f_pair(fgm_state *st, int e1, int e2, int v, int stride, int k)
  * did not move); with V2F, each variable's stored variable-to-factor
  * messages are then updated from its new belief (fgm_k_v2f_pair), while
  * the belief is still in cache, but for a pinned variable's (the seed's
- * v4 freezes its clues' and decisions', fgm_model_v2f_freeze).  Returns the largest change of those
- * (0 without V2F). */
+ * v4 freezes its clues' and decisions', fgm_model_v2f_start).  Returns
+ * the largest change of those (0 without V2F). */
 static inline double
 fgm_k_refresh(fgm_state *st, int nvars, const int *var_edge_off,
               const int *var_edges, const int *card, int k, int stride,
@@ -235,7 +235,7 @@ fgm_k_refresh(fgm_state *st, int nvars, const int *var_edge_off,
         for (w = v; v2f && w <= v + two; w++)
             for (j = var_edge_off[w]; j < var_edge_off[w + 1]; j++) {
                 /* Pinned: frozen, as the seed's v4 freezes the messages
-                 * of its clues and decisions (fgm_model_freeze_v2f). */
+                 * of its clues and decisions (fgm_model_v2f_start). */
                 if (st->pinned && st->pinned[w])
                     break;
                 if (j + 1 < var_edge_off[w + 1]) {

@@ -39,7 +39,8 @@
  * entries priced at -log max(q, 1e-12) (fgm_k_alldiff_seed), clues and
  * decisions as normalized (1e-12, ..., 1) rows whose variable-to-factor
  * messages start there and stay frozen, the factors computing no message
- * for them (the seed's free_slots and upd_mask; fgm_model_v2f_freeze),
+ * for them (the seed's free_slots and upd_mask, the Python original's:
+ * its C# port keeps updating a decision's messages; fgm_model_v2f_start),
  * the first variable-to-factor messages the evidence rows, with the
  * restart noise on them (fgm_model_v2f_start).  tests/check_v4seed.c
  * checks the beliefs against a transcription of the seed's sweep.
@@ -836,8 +837,6 @@ fix(fgm_ad_ws *w, fgm_solve_job *job, int v, int value)
 
     w->value[v] = value;
     fgm_model_observe_var(w->model, v, value);
-    if (w->cfg->seed_eps)
-        fgm_model_v2f_freeze(w->model, v);
     job->stats.decisions++;
     return ok;
 }
