@@ -181,12 +181,28 @@ check_sum(gsl_rng *r, int n, int k, int trial)
     double work[2 << MAXK];
     long double want[MAXK * MAXK] = { 0 };
 
+    double scale[MAXK];
+    int i, v;
+
     random_matrix(r, n, k, q);
-    fgm_k_alldiff_sum_minors(q, n, k, got, work, NULL);
+    fgm_k_alldiff_sum_minors_scaled(q, n, k, got, work, NULL, scale);
     brute_minors(q, n, k, 0, want);
     /* 1e-12: sums of positive terms, ~n^2 roundings of 1.1e-16 each. */
     compare_rows(got, want, n, k, 1e-12, "sum DP", trial);
     check_skip(q, n, k, got, 0, work);
+    /* The scales: each row's permanents before normalizing, the sums
+     * over the other rows' injective assignments (no padding rows). */
+    for (i = 0; i < n; i++) {
+        long double raw = 0.0L;
+
+        for (v = 0; v < k; v++)
+            raw += brute_rec(q, n, k, i, 0, 1u << v, 0);
+        if (raw >= 1e-200L)
+            ck_assert_msg(fabs(scale[i] - (double)raw) <= 1e-12 * raw,
+                          "sum scale n=%d k=%d trial %d row %d: %.17g vs "
+                          "brute force %.17Lg", n, k, trial, i, scale[i],
+                          raw);
+    }
 }
 
 START_TEST(test_sum_brute_force)
