@@ -190,6 +190,12 @@ fgm_cleanup_begin(fgm_cleanup_window *w)
     return 0;
 }
 
+int
+fgm_cleanup_aborting(void)
+{
+    return __atomic_load_n(&aborting, __ATOMIC_SEQ_CST);
+}
+
 void
 fgm_cleanup_end(const fgm_cleanup_window *w)
 {

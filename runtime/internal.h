@@ -92,6 +92,11 @@ FGM_INTERNAL int fgm_cleanup_open_new(const char *path);
  * too. */
 FGM_INTERNAL void fgm_cleanup_unlink_headers(const char *dir);
 
+/* Whether fgm_abort_cleanup has begun: the process is ending on a
+ * signal, and a build that failed for it (its compiler killed, a file
+ * refused) says nothing of it. */
+FGM_INTERNAL int fgm_cleanup_aborting(void);
+
 /* A compiler's slot, claimed before it is started (a compiler that could
  * not be listed would outlive a signal): the token, or -1 when the table
  * is full (then start nothing).  Set publishes it with the group PGID; a

@@ -933,11 +933,14 @@ fgm_plugin_load(const fgm_plugin_req *req, fgm_plugin **out, int *rebuilt,
         goto done;
     }
 fallback:
-    /* Step 3. */
+    /* Step 3.  Silent while a signal ends the process: the build failed
+     * because the handler killed its compiler or refused its files
+     * ("killed by signal 15; interpreting" just before fgm died). */
     if (req->mode == FGM_BACKEND_AUTO) {
-        fgm_diagf(diag, ctx, "%s; interpreting", why);
+        if (!fgm_cleanup_aborting())
+            fgm_diagf(diag, ctx, "%s; interpreting", why);
         st = FGM_OK;
-    } else {
+    } else if (!fgm_cleanup_aborting()) {
         fgm_diagf(diag, ctx, "%s", why);
     }
 done:
