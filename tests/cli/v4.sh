@@ -59,6 +59,26 @@ expect_exit 0 "alldiff-sum compiled" -- "$FGM" solve --solver alldiff-sum --back
 ls "$G"/*_v4seed.bp-sum.so >/dev/null 2>&1 || fail "the bp-sum plugin was built into --out-dir"
 same "$TMP/out" "$TMP/sum.interpreted" || fail "compiled and interpreted alldiff-sum agree"
 
+# Against a transcription of the seed's code (tests/golden/alldiff_seed.txt):
+# alldiff-max's first attempt solves the same grids of Easy51 among the 47
+# where it draws nothing, and the witness solves hardest's grid 9 only, as
+# the seed's code does (2/11 with the engine's own arithmetic, before).
+GOLD=tests/golden/alldiff_seed.txt
+expect_exit 0 "alldiff-max first attempts" -- "$FGM" solve --solver alldiff-max \
+    --restarts 0 --out-dir "$G" --csv "$SHARED/puzzles/easy51.txt"
+awk 'NR == FNR { if ($1 == "first") want[$3] = $4; next }
+     FNR > 1 { split($0, f, ","); if (f[1] in want) { n++;
+               if (want[f[1]] != f[4]) print "easy51 grid " f[1] ": " f[4] } }
+     END { if (n != 47) print n " grids compared, not 47" }' \
+    "$GOLD" "$TMP/out" > "$TMP/first.diff"
+[ -s "$TMP/first.diff" ] && fail "alldiff-max's first attempts differ from the seed's code: $(head -3 "$TMP/first.diff")"
+expect_exit 0 "alldiff-sum hardest" -- "$FGM" solve --solver alldiff-sum \
+    --out-dir "$G" --csv "$SHARED/puzzles/hardest.txt"
+awk -F, 'NR > 1 { print "sum hardest", $1, $4 }' "$TMP/out" > "$TMP/sum.hardest"
+grep "^sum hardest " "$GOLD" > "$TMP/sum.seed"
+same "$TMP/sum.hardest" "$TMP/sum.seed" \
+    || fail "alldiff-sum on hardest differs from the seed's code: $(diff "$TMP/sum.hardest" "$TMP/sum.seed" | head -5)"
+
 # alldiff-max2 solves all four grids; both backends agree.
 expect_exit 0 "alldiff-max2" -- "$FGM" solve --solver alldiff-max2 --backend interpreted --csv $P
 expect_err "solver=alldiff-max2 backend=interpreted solved=4/4" "alldiff-max2 solves every grid"
