@@ -491,8 +491,6 @@ fgm_model_v2f_start(fgm_model *m, double noise, unsigned long seed)
     return FGM_OK;
 }
 
-
-
 /* Whether the K values at X have exactly one that is not zero. */
 static int
 one_hot(const double *x, int k)

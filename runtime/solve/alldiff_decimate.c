@@ -44,10 +44,10 @@
  * the first variable-to-factor messages the evidence rows, with the
  * restart noise on them (fgm_model_v2f_start).  tests/check_v4seed.c
  * checks the beliefs against a transcription of the seed's sweep.
- * Until a change of 2026-12-04 the engine ran its own arrays (undamped cavities,
- * exact zeros for clamps, the noise on the factor messages): hardest
- * 8.1 of 11 on average over --seed 0-9 for alldiff-max, 2/11 for
- * alldiff-sum.  With the seed's: alldiff-max 10, 9, 8, 8, 8, 9, 8, 8,
+ * Until a change of 2026-12-04 the engine ran its own arrays
+ * (undamped cavities, exact zeros for clamps, the noise on the factor
+ * messages): hardest 8.1 of 11 on average over --seed 0-9 for
+ * alldiff-max, 2/11 for alldiff-sum.  With the seed's: alldiff-max 10, 9, 8, 8, 8, 9, 8, 8,
  * 10 and 9 over --seed 0-9 (mean 8.7; a NumPy transcription of notebook
  * 001's code, with its own generator, fails grids 1 and 5, the seed
  * 9/11), alldiff-sum 1/11 with every seed 0-9 (before: 1-3, mean 1.5)
