@@ -372,10 +372,12 @@ fgm_model_observe_var(fgm_model *m, int v, int value)
     m->clamp[v] = value < 0 ? -1 : value;
     set_unary(m, v);
     /* After fgm_model_v2f_start, a decision as the seed's v4 makes it:
-     * its stored messages become its evidence and stay so. */
-    if (m->v2f_pins && value >= 0) {
-        m->pinned[v] = 1;
-        v2f_from_evidence(m, v, NULL, 0.0);
+     * its stored messages become its evidence and stay so (freed, they
+     * move again from there). */
+    if (m->v2f_pins) {
+        m->pinned[v] = value >= 0;
+        if (value >= 0)
+            v2f_from_evidence(m, v, NULL, 0.0);
     }
     return FGM_OK;
 }

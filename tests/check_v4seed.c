@@ -330,8 +330,9 @@ END_TEST
 /* The stored messages fgm_model_v2f_start leaves: without noise a free
  * cell's are its uniform evidence; with noise each is moved, another
  * seed moving it otherwise.  Clues are pinned, free cells not; a value
- * observed then pins its cell and sets its messages to the evidence; a
- * cold run, or fgm_model_clear, unpins everything. */
+ * observed then pins its cell and sets its messages to the evidence, and
+ * freeing it unpins it; a cold run, or fgm_model_clear, unpins
+ * everything. */
 START_TEST(start_noise_and_pins)
 {
     int given[NCELL], c, j, free_cell = -1, clue = -1;
@@ -373,6 +374,8 @@ START_TEST(start_noise_and_pins)
     ck_assert_double_gt(p[1], 1.0 - 1e-9);
     warm_run(m, 2);
     ck_assert_double_gt(p[1], 1.0 - 1e-9);
+    ck_assert_int_eq(fgm_model_observe_var(m, free_cell, -1), FGM_OK);
+    ck_assert_int_eq(m->pinned[free_cell], 0);      /* freed: moves again */
     ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);     /* cold */
     for (c = 0; c < NCELL; c++)
         ck_assert_int_eq(m->pinned[c], 0);

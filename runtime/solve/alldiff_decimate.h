@@ -33,7 +33,9 @@ typedef struct fgm_ad_cfg {
                              * and decisions (1e-12, ..., 1) normalized,
                              * their messages frozen, the noise on the
                              * variable-to-factor messages
-                             * (fgm_model_v2f_start) */
+                             * (fgm_model_v2f_start); not with cache,
+                             * whose saved states hold neither the stored
+                             * messages nor the pins */
     double noise;           /* log-uniform noise of every restart */
     int noise_decay;        /* restart r's noise is noise / (r + 1) */
     double plateau;         /* margin under which the value is drawn */
