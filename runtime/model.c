@@ -197,11 +197,12 @@ v2f_from_evidence(fgm_model *m, int v, gsl_rng *rng, double noise)
             p[j] = row[j];
         if (!rng)
             continue;
-        for (j = 0; j < k; j++)
-            p[j] = exp(log(p[j] + FGM_K_SEED_EPS)
-                       + (2.0 * gsl_rng_uniform(rng) - 1.0) * noise);
-        for (j = 0; j < k; j++)
-            p[j] = p[j] > FGM_K_SEED_EPS ? p[j] : FGM_K_SEED_EPS;
+        for (j = 0; j < k; j++) {
+            double x = exp(log(p[j] + FGM_K_SEED_EPS)
+                           + (2.0 * gsl_rng_uniform(rng) - 1.0) * noise);
+
+            p[j] = x > FGM_K_SEED_EPS ? x : FGM_K_SEED_EPS;
+        }
         fgm_k_normalize(p, k);
     }
 }

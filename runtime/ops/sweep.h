@@ -232,12 +232,12 @@ fgm_k_refresh(fgm_state *st, int nvars, const int *var_edge_off,
             fgm_k_belief_full(b, u, st->msg, e, 2, n, stride, kv);
         else
             fgm_k_belief_full(b, u, st->msg, e, 1, n, stride, kv);
-        for (w = v; v2f && w <= v + two; w++)
+        for (w = v; v2f && w <= v + two; w++) {
+            /* Pinned: frozen, as the seed's v4 freezes the messages of
+             * its clues and decisions (fgm_model_v2f_start). */
+            if (st->pinned && st->pinned[w])
+                continue;
             for (j = var_edge_off[w]; j < var_edge_off[w + 1]; j++) {
-                /* Pinned: frozen, as the seed's v4 freezes the messages
-                 * of its clues and decisions (fgm_model_v2f_start). */
-                if (st->pinned && st->pinned[w])
-                    break;
                 if (j + 1 < var_edge_off[w + 1]) {
                     c = fgm_k_v2f_pair(st, var_edges[j], var_edges[j + 1], w,
                                        stride, kv);
@@ -247,6 +247,7 @@ fgm_k_refresh(fgm_state *st, int nvars, const int *var_edge_off,
                 }
                 change = c > change ? c : change;
             }
+        }
     }
     return change;
 }
