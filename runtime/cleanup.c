@@ -312,8 +312,8 @@ fgm_abort_cleanup(void)
      * folders last, once the files in them are gone.  SIGTERM, then
      * SIGKILL after a grace period, as at a timeout
      * (runtime/plugin_sys.c): a compiler driver killed at once leaves its
-     * own temporaries in $TMPDIR (gcc: an empty ccXXXXXX.o and .res),
-     * while on SIGTERM it removes them. */
+     * own temporaries in $TMPDIR (gcc: its ccXXXXXX.s, seen empty), while
+     * on SIGTERM gcc removes them. */
     if (sweep(GROUP, SIGTERM)) {
         /* Until every build thread has seen its compiler end and dropped
          * it (sweep's signal 0 only counts), or the grace is over.  poll

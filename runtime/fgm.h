@@ -73,10 +73,10 @@ fgm_status fgm_write_atomic_check(const char *path, fgm_diag_fn diag,
  * reach; they get SIGTERM, so that they remove their own temporaries,
  * then SIGKILL 0.3 s later.)  From its call on, no plugin build starts a
  * compiler: builds in other threads fail, so that none outlives the
- * process.  So that every
- * compiler can be killed, one is started only when it can be listed: with
- * more than about 256 plugin builds in flight at once in one process, the
- * others fail ("Resource temporarily unavailable"). */
+ * process.  So that every compiler can be killed, one is started only
+ * when it can be listed: with more than about 256 plugin builds in flight
+ * at once in one process, the others fail ("Resource temporarily
+ * unavailable"). */
 void fgm_abort_cleanup(void);
 
 /* ------------------------------------------------------------------------
