@@ -210,13 +210,26 @@ belief_gap(const fgm_model *m, const ref_bp *r)
     return gap;
 }
 
+/* IR (owned from now on) opened interpreted. */
+static fgm_model *
+open_interpreted(fgm_ir *ir)
+{
+    fgm_model_opts o;
+    fgm_model *m = NULL;
+
+    ck_assert_ptr_nonnull(ir);
+    memset(&o, 0, sizeof o);
+    o.backend = FGM_BACKEND_INTERPRETED;
+    ck_assert_int_eq(fgm_model_open_ir(ir, &o, &m, NULL, NULL), FGM_OK);
+    return m;
+}
+
 /* The engine's v4 model of the 4x4 Sudoku, interpreted, clues clamped. */
 static fgm_model *
 open_v4(fgm_algo algo, const int *given)
 {
     fgm_ir *ir = fgm_ir_sudoku(2);
-    fgm_model_opts o;
-    fgm_model *m = NULL;
+    fgm_model *m;
     int c;
 
     ck_assert_ptr_nonnull(ir);
@@ -225,9 +238,7 @@ open_v4(fgm_algo algo, const int *given)
     ir->infer.schedule = FGM_SCHEDULE_PARALLEL;
     ir->infer.damping = DAMP;
     ir->infer.damp_both = 1;
-    memset(&o, 0, sizeof o);
-    o.backend = FGM_BACKEND_INTERPRETED;
-    ck_assert_int_eq(fgm_model_open_ir(ir, &o, &m, NULL, NULL), FGM_OK);
+    m = open_interpreted(ir);
     ck_assert_int_eq(fgm_model_set_clamp_epsilon(m, EPS), FGM_OK);
     for (c = 0; c < NCELL; c++)
         if (given[c] >= 0)
@@ -390,13 +401,8 @@ END_TEST
 /* Only the seed's flooding schedule has stored messages to start. */
 START_TEST(v2f_start_refuses_other_models)
 {
-    fgm_ir *ir = fgm_ir_sudoku(2);
-    fgm_model_opts o;
-    fgm_model *m = NULL;
+    fgm_model *m = open_interpreted(fgm_ir_sudoku(2));
 
-    memset(&o, 0, sizeof o);
-    o.backend = FGM_BACKEND_INTERPRETED;
-    ck_assert_int_eq(fgm_model_open_ir(ir, &o, &m, NULL, NULL), FGM_OK);
     ck_assert_int_eq(fgm_model_v2f_start(m, 0.0, 0), FGM_EINVAL);
     fgm_model_free(m);
 }
