@@ -606,6 +606,11 @@ typedef struct fgm_solve_opts {
                           * the solver's default (29, the seed's 30
                           * attempts; alldiff-sum 1; 10000 for the tuned
                           * ones), < 0: none */
+    size_t search_bytes; /* bp-backtrack: memory for the search's saved
+                          * message states (at least two are kept); 0:
+                          * 256 MiB.  Past it, a backtrack recomputes
+                          * its node's messages from the nearest saved
+                          * ancestor: the same search, more inferences */
 } fgm_solve_opts;
 
 /* Counters of one solve (the CSV columns of `fgm solve --csv`). */

@@ -384,6 +384,40 @@ START_TEST(test_hybrid_budget)
 }
 END_TEST
 
+/* bp-backtrack with too little memory for a state per level drops saved
+ * states and recomputes them by replaying decisions: the same search
+ * (nodes, decisions, contradictions, outcome) with more sweeps.  Both
+ * Medium grids backtrack until the 300-node budget stops them (a
+ * different message anywhere would change a branching cell and the
+ * counts); a budget of 1 byte keeps two states, 1.5 MB three on 9x9
+ * (0.43 MB each). */
+START_TEST(test_backtrack_replay)
+{
+    /* One budget a grid: the replays take 15x the sweeps. */
+    const char *const grids[] = { SEED000_MEDIUM1, SEED000_MEDIUM2 };
+    const size_t budgets[] = { 1500000, 1 };
+    test_fixture f = test_fixture_new(fgm_ir_sudoku(3));
+    fgm_solve_result res, res2;
+    fgm_solve_opts o;
+    size_t g;
+
+    for (g = 0; g < sizeof grids / sizeof *grids; g++) {
+        ck_assert_int_eq(run(&fgm_solver_bp_backtrack, f.csp, grids[g], 0,
+                             0, NULL, NULL, &res), FGM_EUNSOLVED);
+        ck_assert_int_gt(res.stats.decisions, res.stats.nodes);
+        interpreted(&o);
+        o.search_bytes = budgets[g];
+        ck_assert_int_eq(run(&fgm_solver_bp_backtrack, f.csp, grids[g], 0,
+                             0, &o, NULL, &res2), FGM_EUNSOLVED);
+        ck_assert_int_eq(res2.stats.nodes, res.stats.nodes);
+        ck_assert_int_eq(res2.stats.decisions, res.stats.decisions);
+        ck_assert_int_eq(res2.stats.contradictions, res.stats.contradictions);
+        ck_assert_int_gt(res2.stats.sweeps, res.stats.sweeps);
+    }
+    test_fixture_free(&f);
+}
+END_TEST
+
 /* bp-backtrack stops after 300 nodes (301 run: the seed tests the budget
  * before counting); bp-decimate after 4 attempts. */
 START_TEST(test_bp_budgets)
@@ -492,6 +526,7 @@ solvers_suite(void)
     tcase_add_loop_test(core, test_small_models, 0, n);
     tcase_add_test(limits, test_hybrid_budget);
     tcase_add_test(limits, test_bp_budgets);
+    tcase_add_test(limits, test_backtrack_replay);
     tcase_add_loop_test(limits, test_timeout, 0, n);
     tcase_add_loop_test(errors, test_no_compiler, 0, n);
     suite_add_tcase(s, core);

@@ -40,8 +40,8 @@ struct fgm_decimate {
     size_t nbelief;         /* doubles of beliefs */
     int v2f;                /* stored variable-to-factor messages (the
                              * seed's flooding schedule damps them) */
-    double *saved;          /* levels * (2 nmsg + nbelief) */
-    int levels;
+    double *saved;          /* nslots * (2 nmsg + nbelief) */
+    int nslots;
 };
 
 void
@@ -190,29 +190,34 @@ fgm_decimate_dead(const fgm_decimate *d, int v)
     return 1;
 }
 
+size_t
+fgm_decimate_state_bytes(const fgm_decimate *d)
+{
+    return (2 * d->nmsg + d->nbelief) * sizeof(double);
+}
+
 int
-fgm_decimate_save(fgm_decimate *d, int level)
+fgm_decimate_save(fgm_decimate *d, int slot, int nslots)
 {
     /* Both message directions (factor messages in msg, the stored
      * variable-to-factor ones in prev) and the beliefs. */
     size_t per = 2 * d->nmsg + d->nbelief;
     double *p;
 
-    if (level >= d->levels) {
-        /* A search is at most one level per free variable deep. */
-        int n = d->levels ? d->levels : 8, cap = d->csp->nvars + 2;
+    if (slot >= d->nslots) {
+        int n = d->nslots ? d->nslots : 8;
 
-        while (n <= level)
+        while (n <= slot)
             n *= 2;
-        if (n > cap && level < cap)
-            n = cap;
+        if (n > nslots)
+            n = nslots;
         p = realloc(d->saved, (size_t)n * per * sizeof *p);
         if (!p)
             return 0;
         d->saved = p;
-        d->levels = n;
+        d->nslots = n;
     }
-    p = d->saved + (size_t)level * per;
+    p = d->saved + (size_t)slot * per;
     memcpy(p, d->model->st.msg, d->nmsg * sizeof *p);
     if (d->v2f)
         memcpy(p + d->nmsg, d->model->st.prev, d->nmsg * sizeof *p);
@@ -221,9 +226,9 @@ fgm_decimate_save(fgm_decimate *d, int level)
 }
 
 void
-fgm_decimate_restore(fgm_decimate *d, int level)
+fgm_decimate_restore(fgm_decimate *d, int slot)
 {
-    const double *p = d->saved + (size_t)level * (2 * d->nmsg + d->nbelief);
+    const double *p = d->saved + (size_t)slot * (2 * d->nmsg + d->nbelief);
 
     memcpy(d->model->st.msg, p, d->nmsg * sizeof *p);
     if (d->v2f)

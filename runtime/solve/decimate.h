@@ -87,10 +87,15 @@ FGM_INTERNAL int fgm_decimate_excluded(const fgm_decimate *d, int v,
 /* Whether every value of V is excluded (the seed's contradiction). */
 FGM_INTERNAL int fgm_decimate_dead(const fgm_decimate *d, int v);
 
-/* Saves the messages and beliefs as search level LEVEL (0, 1, ...), or
- * restores them.  Save returns 0 when out of memory. */
-FGM_INTERNAL int fgm_decimate_save(fgm_decimate *d, int level);
-FGM_INTERNAL void fgm_decimate_restore(fgm_decimate *d, int level);
+/* The bytes one saved state takes: both directions' messages and the
+ * beliefs. */
+FGM_INTERNAL size_t fgm_decimate_state_bytes(const fgm_decimate *d);
+
+/* Saves the messages and beliefs in SLOT (0 .. NSLOTS - 1, storage grown
+ * on demand up to NSLOTS states), or restores them.  Save returns 0 when
+ * out of memory. */
+FGM_INTERNAL int fgm_decimate_save(fgm_decimate *d, int slot, int nslots);
+FGM_INTERNAL void fgm_decimate_restore(fgm_decimate *d, int slot);
 
 /* Whether D's model runs compiled (a plugin), for the stats. */
 FGM_INTERNAL int fgm_decimate_compiled(const fgm_decimate *d);
