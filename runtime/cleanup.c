@@ -282,9 +282,10 @@ sweep(int kind, int sig)
             continue;
         if (slots[i].kind == kind) {
             n++;
-            if (kind == GROUP && sig)
-                kill(-slots[i].pgid, sig);
-            else if (kind == FILE_PATH)
+            if (kind == GROUP) {
+                if (sig)    /* 0: only counted */
+                    kill(-slots[i].pgid, sig);
+            } else if (kind == FILE_PATH)
                 unlink(slots[i].path);
             else {
                 fgm_cleanup_unlink_headers(slots[i].path);

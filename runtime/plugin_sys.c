@@ -453,7 +453,16 @@ fgm_plugin_sys_run(char *const argv[], double timeout_s, int *code, char *out,
     while (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOWAIT) < 0
            && errno == EINTR)
         ;
+    /* The driver has ended, but what it started may run on.  During an
+     * abort the handler gave the group SIGTERM and, once this compiler is
+     * dropped, no longer sees it: the group gets SIGKILL here, as at a
+     * timeout (stop_group), before the drop (the handler waits for it)
+     * and after (an abort that began in between). */
+    if (fgm_cleanup_aborting())
+        kill(-pid, SIGKILL);
     fgm_cleanup_drop(token);
+    if (fgm_cleanup_aborting())
+        kill(-pid, SIGKILL);
     while (waitpid(pid, &status, 0) < 0) {
         if (errno != EINTR) {
             if (!e)

@@ -204,7 +204,8 @@ belief_gap(const fgm_model *m, const ref_bp *r)
                      - log(m->st.belief[(size_t)c
                                         * (size_t)m->sched->stride
                                         + (size_t)v]));
-            gap = d > gap ? d : gap;
+            if (!(d <= gap))    /* a NaN belief makes the gap NaN */
+                gap = d;
         }
     }
     return gap;

@@ -87,10 +87,14 @@ build "SIGQUIT" QUIT 131 --out-dir "$R/out"
 # so that the batch's chunks keep 12 threads busy): every
 # compiler must be killed, also those other threads start while the
 # handler runs (before, 0-15 of 16 outlived fgm), and no build may leave
-# temporaries, also those begun after the handler's sweep.
+# temporaries, also those begun after the handler's sweep.  Each
+# compiler starts a child that takes 2 s over SIGTERM (as a wrapper may):
+# the handler's SIGTERM ends the driver at once, and its group must
+# still get SIGKILL (before, the children outlived fgm).
 cat >"$R/cc-many" <<'SH'
 #!/bin/sh
 echo $$ >"$SIG/pids/$$"
+sh -c 'trap "sleep 2; exit 1" TERM; sleep 60 & wait' &
 sleep 60
 exec cc "$@"
 SH
