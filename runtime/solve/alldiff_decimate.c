@@ -1053,7 +1053,9 @@ solve(fgm_solve_job *job)
     for (r = 0; r <= limit; r++) {
         job->stats.restarts = r;
         st = attempt(w, job, r);
-        if (st == FGM_ETIMEOUT)
+        /* Only a failed attempt earns a restart: out of memory, a
+         * timeout or a run's error ends the solve with that status. */
+        if (st != FGM_OK && st != FGM_EUNSOLVED)
             return st;
         if (st == FGM_OK) {
             for (v = 0; v < job->csp->nvars; v++)
