@@ -4,13 +4,19 @@
  * Feeds the input to fgm_compile_string (or, when the input holds a NUL
  * byte, to fgm_compile_file through a temporary file, as `fgm dump` does).
  * Leading lines "#D NAME=VALUE" (comments in the language) also become -D
- * options.  On success the IR is dumped (to /dev/null) and hashed.
+ * options.  On success the IR is dumped (to /dev/null), hashed and
+ * graphed; a small one (SMALL_VARS variables, SMALL_FACTORS factors) is
+ * then opened interpreted and given INFER_SWEEPS sweeps of its own
+ * algorithm, so that the engine sees what the front end accepts.
  *
  * Extra oracles (abort, so the fuzzer records them):
  *   - a failing status with no diagnostic at all (silent failure);
  *   - a diagnostic whose first line is not "NAME:LINE:COL: error: ..." or
  *     "NAME: error: ..." (positions must be >= 1);
- *   - FGM_OK together with an error diagnostic.
+ *   - FGM_OK together with an error diagnostic;
+ *   - an accepted model that the interpreter refuses to open or run;
+ *   - a marginal with a negative, infinite or NaN entry, or (unless the
+ *     run reports a contradiction) one that does not sum to 1.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -18,8 +24,12 @@
 #include <string.h>
 #include <unistd.h>
 #include "fgm.h"
+#include "ir.h"
 
 #define NAME "m.fgm"
+#define SMALL_VARS 200
+#define SMALL_FACTORS 2000
+#define INFER_SWEEPS 3
 
 static int ndiag;
 static FILE *devnull;
@@ -57,6 +67,58 @@ check_msg(const char *msg)
         fprintf(stderr, "BAD DIAG (no error:): %s\n", msg);
         abort();
     }
+}
+
+/* Opens small IR (owned from now on) interpreted, runs it and checks its
+ * marginals; frees IR either way. */
+static void
+infer(fgm_ir *ir)
+{
+    fgm_model_opts mo;
+    fgm_run_opts ro;
+    fgm_model *m = NULL;
+    fgm_status st;
+    double p[FGM_IR_MAXCARD], sum;
+    int v, j, card, contradiction;
+
+    if (ir->nvars > SMALL_VARS || ir->nfactors > SMALL_FACTORS) {
+        fgm_ir_free(ir);
+        return;
+    }
+    memset(&mo, 0, sizeof mo);
+    mo.backend = FGM_BACKEND_INTERPRETED;
+    st = fgm_model_open_ir(ir, &mo, &m, NULL, NULL);
+    if (st != FGM_OK) {
+        fprintf(stderr, "accepted model not opened: %s\n",
+                fgm_strerror(st));
+        abort();
+    }
+    memset(&ro, 0, sizeof ro);
+    ro.iterations = INFER_SWEEPS;
+    st = fgm_model_run(m, &ro, NULL);
+    if (st != FGM_OK) {
+        fprintf(stderr, "accepted model not run: %s\n", fgm_strerror(st));
+        abort();
+    }
+    contradiction = fgm_model_contradiction(m) >= 0;
+    for (v = 0; v < ir->nvars; v++) {
+        card = fgm_ir_card(ir, v);
+        if (fgm_model_marginal(m, v, p) != FGM_OK)
+            abort();
+        for (sum = 0.0, j = 0; j < card; j++) {
+            if (!(p[j] >= 0.0 && p[j] <= 1.0)) {
+                fprintf(stderr, "variable %d value %d: marginal %g\n", v, j,
+                        p[j]);
+                abort();
+            }
+            sum += p[j];
+        }
+        if (!contradiction && !(sum > 1.0 - 1e-9 && sum < 1.0 + 1e-9)) {
+            fprintf(stderr, "variable %d: marginal sums to %.17g\n", v, sum);
+            abort();
+        }
+    }
+    fgm_model_free(m);
 }
 
 static void
@@ -143,7 +205,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fgm_ir_dump(ir, devnull);
         (void)fgm_ir_hash(ir);
         fgm_ir_graph(ir, devnull);
-        fgm_ir_free(ir);
+        infer(ir);
     } else if (ir) {
         abort();
     }

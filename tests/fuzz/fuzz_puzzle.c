@@ -7,7 +7,8 @@
  * fgm_puzzle_reader_file (peek first, like cmd_solve, then every puzzle),
  * and also given to fgm_puzzle_parse.
  *
- * Oracles: every diagnostic is "NAME[:LINE[:COL]]: error: ..."; a puzzle
+ * Oracles: every diagnostic is "NAME[:LINE[:COL]]: error: ...", LINE a
+ * line of the input and COL at most one past its last byte; a puzzle
  * read has 1 <= cells <= n, box*box == n when box, and no repeated clue.
  */
 #include <stdint.h>
@@ -19,6 +20,27 @@
 #define NAME "p.txt"
 
 static int ndiag;
+static const char *input;   /* what the reader reads, INPUT_SIZE bytes */
+static size_t input_size;
+
+/* The length of line LINE (1, 2, ...) of the input, or -1 past its end. */
+static long
+line_length(long line)
+{
+    size_t at = 0, end;
+    long l;
+
+    for (l = 1; l < line; l++) {
+        const char *nl = memchr(input + at, '\n', input_size - at);
+
+        if (!nl)
+            return -1;
+        at = (size_t)(nl - input) + 1;
+    }
+    for (end = at; end < input_size && input[end] != '\n'; end++)
+        ;
+    return (long)(end - at);
+}
 
 static void
 diag(void *ctx, const char *msg)
@@ -38,9 +60,17 @@ diag(void *ctx, const char *msg)
     if (strncmp(p, " error: ", 8) == 0)     /* about the whole input */
         return;
     line = strtol(p, &end, 10);
-    if (end == p || line < 1 || *end != ':') {
+    if (end == p || line < 1 || *end != ':' || line_length(line) < 0) {
         fprintf(stderr, "BAD DIAG (line): %s\n", msg);
         abort();
+    }
+    if (end[1] >= '0' && end[1] <= '9') {
+        long col = strtol(end + 1, &end, 10);
+
+        if (col < 1 || col > line_length(line) + 1 || *end != ':') {
+            fprintf(stderr, "BAD DIAG (col): %s\n", msg);
+            abort();
+        }
     }
     if (strstr(end, ": error: ") == NULL) {
         fprintf(stderr, "BAD DIAG (no error:): %s\n", msg);
@@ -117,6 +147,8 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (size == 0)
         return 0;
+    input = (const char *)data;
+    input_size = size;
     f = fmemopen((void *)data, size, "r");
     if (!f)
         return 0;
