@@ -95,7 +95,6 @@ ws_new(const fgm_csp *csp, const fgm_solve_opts *opts, fgm_status *st)
 
     if (!w)
         return NULL;
-
     w->bp = fgm_decimate_new(csp, opts, FGM_DECIMATE_FLOODING, st);
     w->value = malloc(n * sizeof *w->value);
     w->path_var = malloc(n * sizeof *w->path_var);
@@ -110,7 +109,7 @@ ws_new(const fgm_csp *csp, const fgm_solve_opts *opts, fgm_status *st)
     }
     budget = opts->search_bytes ? opts->search_bytes : SEARCH_BYTES;
     per = fgm_decimate_state_bytes(w->bp);
-    w->cap = budget / per < n ? (int)(budget / per) : (int)n;
+    w->cap = per > 0 && budget / per < n ? (int)(budget / per) : (int)n;
     if (w->cap < 2)
         w->cap = 2;
     return w;
