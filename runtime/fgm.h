@@ -610,7 +610,8 @@ typedef struct fgm_solve_opts {
                           * message states (at least two are kept); 0:
                           * 256 MiB.  Past it, a backtrack recomputes
                           * its node's messages from the nearest saved
-                          * ancestor: the same search, more inferences */
+                          * ancestor: the same search, more inferences.
+                          * Per solving thread (-j). */
 } fgm_solve_opts;
 
 /* Counters of one solve (the CSV columns of `fgm solve --csv`). */

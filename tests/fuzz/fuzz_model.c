@@ -14,7 +14,8 @@
  *   - a diagnostic whose first line is not "NAME:LINE:COL: error: ..." or
  *     "NAME: error: ..." (positions must be >= 1);
  *   - FGM_OK together with an error diagnostic;
- *   - an accepted model that the interpreter refuses to open or run;
+ *   - an accepted model that the interpreter refuses to open (other than
+ *     as unsupported by its algorithm) or run;
  *   - a marginal with a negative, infinite or NaN entry, or (unless the
  *     run reports a contradiction) one that does not sum to 1.
  */
@@ -88,6 +89,9 @@ infer(fgm_ir *ir)
     memset(&mo, 0, sizeof mo);
     mo.backend = FGM_BACKEND_INTERPRETED;
     st = fgm_model_open_ir(ir, &mo, &m, NULL, NULL);
+    if (st == FGM_EUNSUPPORTED)
+        return;     /* said so: bp-sum over a native alldiff of > 20 values
+                     * (the front end takes it, for --algo bp-max) */
     if (st != FGM_OK) {
         fprintf(stderr, "accepted model not opened: %s\n",
                 fgm_strerror(st));
