@@ -338,6 +338,29 @@ fgm_k_ad_install(double *msg, double *newm, const double *cav,
     return change;
 }
 
+/* Writes the messages OUTR of a reduced problem (NR x KR,
+ * fgm_k_ad_reduce's ROWS and VALS) into OUT (N x K): each row ROWS[r]
+ * not in SKIPR gets its values VALS and 0 at the others (the clamps'
+ * values, which no other row can take). */
+static inline void
+fgm_k_ad_expand(double *out, int k, const double *outr, int nr, int kr,
+                const int *rows, const int *vals,
+                const unsigned char *skipr)
+{
+    int r, v;
+
+    for (r = 0; r < nr; r++) {
+        double *o = out + (long)rows[r] * k;
+
+        if (skipr[r])
+            continue;
+        for (v = 0; v < k; v++)
+            o[v] = 0.0;
+        for (v = 0; v < kr; v++)
+            o[vals[v]] = outr[(long)r * kr + v];
+    }
+}
+
 /* The seed's v4 update of alldiff (notebook 001 section 7 and its C#
  * port, notebook 000 section 8) in a flooding schedule whose
  * variable-to-factor messages are stored (st->damp_v2f).  Q's row i is
@@ -401,14 +424,7 @@ fgm_k_alldiff_seed(fgm_state *st, int e0, const int *vars, int n,
         for (r = 0; r < nr; r++)
             skipr[r] = fixed[rows[r]];
         fgm_k_alldiff_max_minors(qr, nr, kr, outr, work, skipr);
-        for (r = 0; r < nr; r++) {
-            double *o = out + (long)rows[r] * k;
-
-            for (v = 0; !skipr[r] && v < k; v++)
-                o[v] = 0.0;
-            for (v = 0; !skipr[r] && v < kr; v++)
-                o[vals[v]] = outr[(long)r * kr + v];
-        }
+        fgm_k_ad_expand(out, k, outr, nr, kr, rows, vals, skipr);
     } else if (nfree && max_product) {
         fgm_k_alldiff_max_minors(q, n, k, out, work, fixed);
     } else if (nfree) {
@@ -446,7 +462,7 @@ fgm_k_alldiff(fgm_state *st, int e0, const int *vars, int n, int stride,
      * unread (-Wmaybe-uninitialized in a -Werror plugin build). */
     unsigned char fixed[FGM_K_MAXCARD], skipr[FGM_K_MAXCARD] = { 0 };
     int rows[FGM_K_MAXCARD], vals[FGM_K_MAXCARD];
-    int i, v, r, nfree = 0, nr, kr = 0, reduced, ns = n, ks = k;
+    int i, r, nfree = 0, nr, kr = 0, reduced, ns = n, ks = k;
     const double *qs = q;
     double *os = out;
     const unsigned char *skip = fixed;
@@ -481,16 +497,8 @@ fgm_k_alldiff(fgm_state *st, int e0, const int *vars, int n, int stride,
         fgm_k_alldiff_max_minors(qs, ns, ks, os, work, skip);
     else
         fgm_k_alldiff_sum_minors(qs, ns, ks, os, work, skip);
-    for (r = 0; reduced && r < nr; r++) {
-        double *o = out + (long)rows[r] * k;
-
-        if (skipr[r])
-            continue;
-        for (v = 0; v < k; v++)
-            o[v] = 0.0;
-        for (v = 0; v < kr; v++)
-            o[vals[v]] = outr[(long)r * kr + v];
-    }
+    if (reduced)
+        fgm_k_ad_expand(out, k, outr, nr, kr, rows, vals, skipr);
     fgm_k_ad_remember(st->adcache, e0, q, out, fixed, n, k, stride);
 commit:
     for (i = 0; i < n; i++) {
