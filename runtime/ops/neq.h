@@ -285,7 +285,15 @@ fgm_k_neq_end(const fgm_state *st, fgm_k_neq_job *j, int k, int plain)
  * 0.47 ms with those divisions and 0.31 ms with none, so the vector
  * work around them binds as much.  Not kept, as every EP figure would
  * move in its last bits for that (ep-iterative --fix 2 on notebook 000's
- * Medium grid: 6 -> 8 errors). */
+ * Medium grid: 6 -> 8 errors).  The two 512-bit divisions as rcp14 and
+ * two Newton steps with a final remainder correction (FMA, 8 operations
+ * off the divider): 0.744-0.753 -> 0.677-0.684 ms (bench_ep, easy50 x
+ * 10, alternate runs, 2026-12-05, the Intel Xeon), but not the same bits
+ * where a quotient is small enough that the remainder underflows (32 M
+ * random pairs: none apart in the normal range, 1% with beliefs down to
+ * 1e-320), and one such difference moved a marginal by 1 against the
+ * interpreter's division; correct rounding needs a proven sequence and a
+ * fallback for tiny beliefs, for 9%.  Not kept. */
 #define FGM_K_NEQ8(k) (fgm_k_unpacked_chunks(k) % 2 == 0)
 
 typedef struct fgm_k_neq_job8 {
