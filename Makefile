@@ -294,12 +294,12 @@ FUZZ_SOBJ  := $(LIB_SRC:%.c=$(B)/fuzz/small/%.o) \
 
 $(B)/fuzz/obj/%.o: %.c | $(B)/.deps-ok $(GEN_HDR)
 	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c $< -o $@
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
 
 $(B)/fuzz/small/%.o: %.c | $(B)/.deps-ok $(GEN_HDR)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) $(FUZZ_SMALL) -fsanitize=fuzzer-no-link \
-	    -c $< -o $@
+	    -MMD -MP -c $< -o $@
 
 $(B)/fuzz/fuzz_model: tests/fuzz/fuzz_model.c $(FUZZ_OBJ)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
@@ -350,4 +350,4 @@ install: all
 clean:
 	rm -rf $(B) generated/*.c generated/*.so
 
--include $(shell find $(B)/obj $(B)/asan -name '*.d' 2>/dev/null)
+-include $(shell find $(B)/obj $(B)/asan $(B)/fuzz -name '*.d' 2>/dev/null)
