@@ -236,35 +236,39 @@ ast_all(fgmc *c, const fgmc_loc *loc)
     return node(c, N_ALL, loc);
 }
 
+/* A node of KIND at LOC made of the sequence SEQ (NULL: a new one with no
+ * kids): a reference or a list takes over its subscripts' or items'
+ * sequence node, which nothing else holds, instead of copying it into a
+ * node of its own (one node less a reference). */
+static fgmc_node *
+from_seq(fgmc *c, fgmc_kind kind, fgmc_node *seq, const fgmc_loc *loc)
+{
+    if (!seq || c->oom || seq->kind != N_SEQ)
+        return node(c, kind, loc);
+    seq->kind = kind;
+    seq->loc = *loc;
+    return seq;
+}
+
 fgmc_node *
 ast_ref(fgmc *c, const fgmc_loc *nameloc, fgmc_node *subs,
         const fgmc_loc *loc)
 {
-    fgmc_node *n = node(c, N_REF, loc);
+    fgmc_node *n = from_seq(c, N_REF, subs, loc);
 
     n->name = arena_text(c, *nameloc);
     n->nameloc = *nameloc;
-    if (subs && !c->oom) {
-        n->kids = subs->kids;
-        n->tail = subs->tail;
-        n->nkids = subs->nkids;
-    }
     return n;
 }
 
 fgmc_node *
 ast_list(fgmc *c, fgmc_node *items, const fgmc_loc *loc)
 {
-    fgmc_node *n = node(c, N_LIST, loc), *k;
+    fgmc_node *n = from_seq(c, N_LIST, items, loc), *k;
 
-    if (items && !c->oom) {
-        n->kids = items->kids;
-        n->tail = items->tail;
-        n->nkids = items->nkids;
-        for (k = n->kids; k; k = k->next)
-            if (k->kind == N_LIST && k->depth > n->depth)
-                n->depth = k->depth;
-    }
+    for (k = n->kids; k && !c->oom; k = k->next)
+        if (k->kind == N_LIST && k->depth > n->depth)
+            n->depth = k->depth;
     n->depth++;
     check_depth(c, n, "list");
     return n;
