@@ -6,8 +6,10 @@
  *     '-' or 'x' for an empty cell; spaces are ignored;
  *   - a multi-line grid: N rows of N symbols, optionally in the seeds' boxed
  *     display, where '|' separates boxes and lines made of '-', '+', '='
- *     separate bands.  Inside a boxed row a box may also be written with
- *     fixed-width cells and spaces for empties (notebook 000's display).
+ *     separate bands (a line of only '-' as long as a row is a row of
+ *     empty cells inside a band, ambiguous elsewhere: dash_line).  Inside
+ *     a boxed row a box may also be written with fixed-width cells and
+ *     spaces for empties (notebook 000's display).
  * '#' starts a comment; blank lines are skipped.  Without an expected size
  * a one-line puzzle is told by its length (16, 81, 256, 625 for box side
  * 2..5), and the first puzzle fixes the size for the rest of the input.
@@ -239,6 +241,41 @@ is_rule(const char *line)
     return dash;
 }
 
+/* What a rule-like line (is_rule) is in grid G: a separator, skipped; a
+ * row of empty cells written with '-' (or a whole puzzle of them, on the
+ * first line); or either, which the reader refuses.  A line of only '-'
+ * (blanks and '|' aside) holding as many as a row has cells can be both:
+ * skipped as a separator where it was a row, the grid would take the
+ * next grid's first row in its place and be solved as a puzzle nobody
+ * wrote.  Inside a band (a row count that no box divides) no separator
+ * stands, so it is a row; where one may (the grid's start, between
+ * bands), it is ambiguous.  A line with '+' or '=', or with a count of
+ * '-' no row has, is a separator. */
+enum { DASH_RULE, DASH_CELLS, DASH_AMBIGUOUS };
+
+static int
+dash_line(const fgm_puzzle_reader *r, const grid *g, const char *line,
+          int *dashes)
+{
+    int i, n, box;
+
+    *dashes = 0;
+    if (g->rows == 0 && valid_total(r, (int)strlen(line)))
+        return DASH_CELLS;
+    for (i = 0; line[i]; i++) {
+        if (line[i] == '+' || line[i] == '=')
+            return DASH_RULE;
+        *dashes += line[i] == '-';
+    }
+    n = g->rows > 0 ? g->n : r->n;
+    if (n ? *dashes != n : !valid_side(r, *dashes))
+        return DASH_RULE;
+    box = r->box ? r->box : r->latin ? 0 : isqrt_exact(*dashes);
+    if (g->rows == 0 || (box > 1 && g->rows % box == 0))
+        return DASH_AMBIGUOUS;
+    return DASH_CELLS;
+}
+
 /* Whether the LEN bytes at P are all spaces or tabs. */
 static int
 blank_span(const char *p, int len)
@@ -433,13 +470,23 @@ static fgm_status
 feed(fgm_puzzle_reader *r, grid *g, const char *line, int indent, int *done)
 {
     char sym[FGM_PUZZLE_MAXCELLS + 1];
-    int cols[FGM_PUZZLE_MAXCELLS + 1], k;
+    int cols[FGM_PUZZLE_MAXCELLS + 1], k, dashes;
     unsigned char vals[FGM_PUZZLE_MAXCELLS];
     int boxed = strchr(line, '|') != NULL;
 
     *done = 0;
-    if (is_rule(line) && (g->rows > 0 || !valid_total(r, (int)strlen(line))))
-        return FGM_OK;
+    if (is_rule(line)) {
+        switch (dash_line(r, g, line, &dashes)) {
+        case DASH_RULE:
+            return FGM_OK;
+        case DASH_AMBIGUOUS:
+            ERR(r, r->line, "a line of %d '-' only: a row of empty cells or "
+                "a separator? write empty cells as '.' or '0'", dashes);
+            return FGM_EPARSE;
+        default:
+            break;      /* cells, read below */
+        }
+    }
     k = compact(line, indent, sym, cols, FGM_PUZZLE_MAXCELLS);
     if (k > FGM_PUZZLE_MAXCELLS) {
         ERR(r, r->line, "line has %d symbols; the largest puzzle (25x25) "

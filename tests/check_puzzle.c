@@ -286,6 +286,47 @@ START_TEST(test_missing_and_empty_file)
 }
 END_TEST
 
+/* A line of only '-' as long as a row: a row of empty cells inside a
+ * band; where a separator may stand, refused as ambiguous -- skipped as
+ * a rule, it let the next grid's first row in and a puzzle nobody wrote
+ * be solved. */
+START_TEST(test_dash_rows)
+{
+    fgm_puzzle p, q;
+
+    ck_assert_int_eq(parse("1---\n----\n-3--\n----\n", &p), FGM_OK);
+    ck_assert_int_eq(parse("1--------3------", &q), FGM_OK);
+    ck_assert_mem_eq(p.cells, q.cells, 16);
+    ck_assert_int_eq(parse("1---\n----\n----\n-3--\n", &p), FGM_EPARSE);
+    ck_assert_ptr_nonnull(strstr(last_msg, "t.txt:3: error: a line of 4 '-' "
+                                 "only: a row of empty cells or a separator?"));
+    ck_assert_int_eq(parse("- - | - -\n1---\n----\n----\n-3--\n", &p),
+                     FGM_EPARSE);
+    ck_assert_ptr_nonnull(strstr(last_msg, "t.txt:1: error: a line of 4"));
+    /* Rules of another length, or with '+', stay rules. */
+    ck_assert_int_eq(parse("1-|--\n--|--\n--+--\n-3|--\n--|--\n", &p),
+                     FGM_OK);
+    ck_assert_mem_eq(p.cells, q.cells, 16);
+    ck_assert_int_eq(parse("1-|--\n--|--\n-----\n-3|--\n--|--\n", &p),
+                     FGM_OK);
+    ck_assert_mem_eq(p.cells, q.cells, 16);
+    ck_assert_int_eq(parse(
+        "1 - - | - - - | - - -\n"
+        "- - - | - - - | - - -\n"
+        ". 3 . | . . . | . . .\n"
+        "---------------------\n"
+        ". . . | . . . | . . .\n"
+        ". . . | . . . | . . .\n"
+        ". . . | . . . | . . .\n"
+        "---------------------\n"
+        ". . . | . . . | . . .\n"
+        ". . . | . . . | . . .\n"
+        ". . . | . . . | . . .\n", &p), FGM_OK);
+    ck_assert_int_eq(p.cells[0], 1);
+    ck_assert_int_eq(p.cells[19], 3);
+}
+END_TEST
+
 START_TEST(test_truncated_grid_and_bad_row)
 {
     fgm_puzzle p;
@@ -406,6 +447,7 @@ puzzle_suite(void)
     tcase_add_test(errors, test_repeated_clues);
     tcase_add_test(errors, test_missing_and_empty_file);
     tcase_add_test(errors, test_truncated_grid_and_bad_row);
+    tcase_add_test(errors, test_dash_rows);
     tcase_add_test(errors, test_mixed_sizes_rejected);
     tcase_add_test(errors, test_reader_list);
     tcase_add_test(errors, test_binary_garbage);
