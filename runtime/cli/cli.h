@@ -132,6 +132,15 @@ fgm_ir *cli_default_model(const char *cmd, int box, int *n, int *nbox,
  * whatever variables come first. */
 int cli_no_grid(const char *where, const char *model);
 
+/* Whether puzzles of side N can stand for values of IR's grid (its first
+ * variable array, cli_model_open's *N): a puzzle's symbols 1..N are read
+ * as the grid's values 1..N, so the grid must take exactly those.  Else
+ * says so after WHERE ("solve: ") and returns the exit code; CLI_OK.
+ * (A grid in 5..13 was solved as if in 1..9 and printed in symbols that
+ * are none of its values; `fgm run` refuses such puzzle lines.) */
+int cli_grid_values(const char *where, const char *model, const fgm_ir *ir,
+                    int n);
+
 /* Sets IR's algorithm to NAME; returns 0 after a usage message naming CMD
  * when there is no such algorithm. */
 int cli_set_algo(const char *cmd, fgm_ir *ir, const char *name);

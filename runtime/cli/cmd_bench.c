@@ -90,8 +90,10 @@ model_grid(bench_model *bm, fgm_bench_opts *o)
 
     if (!ir)
         return code;
+    code = o->grid_n ? cli_grid_values("bench: ", bm->spec, ir, o->grid_n)
+                     : cli_no_grid("bench: ", bm->spec);
     fgm_ir_free(ir);
-    return o->grid_n ? CLI_OK : cli_no_grid("bench: ", bm->spec);
+    return code;
 }
 
 static int

@@ -363,15 +363,11 @@ cmd_solve(cli_args *a)
         fgm_ir_free(ir);
         return cli_no_grid("solve: ", model);
     }
-    if (ir && fgm_ir_card(ir, 0) != n) {
-        /* Its answers would not be puzzles: a 4x4 grid's cells are
-         * written 1-4, so a fifth value has no symbol the reader takes. */
-        int card = fgm_ir_card(ir, 0);
-
+    /* Its answers must be puzzles: a 4x4 grid's cells are written 1-4,
+     * so a fifth value has no symbol the reader takes. */
+    if (ir && (code = cli_grid_values("solve: ", model, ir, n)) != CLI_OK) {
         fgm_ir_free(ir);
-        return cli_fail(CLI_EINPUT, "solve: %s: its %dx%d grid's cells take "
-                        "%d values; a puzzle's take %d", model, n, n, card,
-                        n);
+        return code;
     }
     /* Every file is opened before any puzzle is solved: a missing one is
      * said first. */

@@ -272,6 +272,21 @@ cli_no_grid(const char *where, const char *model)
 }
 
 int
+cli_grid_values(const char *where, const char *model, const fgm_ir *ir,
+                int n)
+{
+    fgm_array_info ai;
+
+    if (fgm_ir_array_info(ir, fgm_ir_var_array(ir, 0), &ai) != FGM_OK)
+        return cli_no_grid(where, model);
+    if (ai.lo == 1 && ai.card == n)
+        return CLI_OK;
+    return cli_fail(CLI_EINPUT, "%s%s: its grid %s takes the values %d..%d; "
+                    "a %dx%d puzzle's symbols stand for 1..%d", where, model,
+                    ai.name, ai.lo, ai.lo + ai.card - 1, n, n, n);
+}
+
+int
 cli_is_model_file(const char *spec)
 {
     size_t len = strlen(spec);

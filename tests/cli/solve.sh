@@ -112,7 +112,15 @@ printf '%s\n' 'model wide' 'const N = 4' 'var cell[N][N] in 1..N+1' \
     'alldiff cell[i][*] for i in 0..N-1' 'alldiff cell[*][j] for j in 0..N-1' > "$TMP/wide.fgm"
 printf '1234............\n' > "$TMP/w4.txt"
 expect_exit 1 "grid of 5 values" -- "$FGM" solve --solver alldiff-max2 --model "$TMP/wide.fgm" "$TMP/w4.txt"
-expect_err "wide.fgm: its 4x4 grid's cells take 5 values; a puzzle's take 4" "grid of 5 values"
+expect_err "wide.fgm: its grid cell takes the values 1..5; a 4x4 puzzle's symbols stand for 1..4" "grid of 5 values"
+# So is one whose grid takes other values than 1..N, by solve and bench
+# alike: its puzzles were read and printed as if in 1..N (fgm run
+# refuses such puzzle lines).
+sed 's/in 1..N+1/in 0..N-1/' "$TMP/wide.fgm" > "$TMP/zero.fgm"
+for cmd in "solve --solver dlx" "bench --solvers dlx"; do
+    expect_exit 1 "$cmd: grid in 0..3" -- "$FGM" $cmd --model "$TMP/zero.fgm" "$TMP/w4.txt"
+    expect_err "zero.fgm: its grid cell takes the values 0..3; a 4x4 puzzle's symbols stand for 1..4" "$cmd: grid in 0..3"
+done
 # bench counts a run that ends past its timeout as a timeout, solved or
 # not (dlx polls its deadline every 256 nodes: with 0.000001 ms it
 # "solved" every puzzle, its times far past the limit in the medians).
