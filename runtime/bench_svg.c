@@ -89,19 +89,70 @@ typedef struct layout {
     int bottom;         /* y of the time axis */
 } layout;
 
-/* Writes S with the five XML special characters escaped. */
+/* The length of the UTF-8 sequence at S that XML 1.0 admits as one
+ * character, or 0 when S starts none: a control byte, a stray or
+ * missing continuation byte, an overlong form, a surrogate, U+FFFE and
+ * U+FFFF, or past U+10FFFF. */
+static int
+xml_char_len(const unsigned char *s)
+{
+    unsigned long c;
+    int n, i;
+
+    if (s[0] < 0x80)
+        return s[0] >= 0x20 ? 1 : 0;
+    if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+        n = 2;
+        c = s[0] & 0x1f;
+    } else if (s[0] >= 0xe0 && s[0] <= 0xef) {
+        n = 3;
+        c = s[0] & 0x0f;
+    } else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+        n = 4;
+        c = s[0] & 0x07;
+    } else {
+        return 0;
+    }
+    for (i = 1; i < n; i++) {
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;   /* the string's NUL included */
+        c = c << 6 | (s[i] & 0x3f);
+    }
+    if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) || c > 0x10ffff
+        || (c >= 0xd800 && c <= 0xdfff) || c == 0xfffe || c == 0xffff)
+        return 0;
+    return n;
+}
+
+/* Writes S (a corpus or solver name: any bytes) as XML text: the five
+ * special characters escaped, and U+FFFD for each byte that starts no
+ * character XML admits (xml_char_len), so that a file name with a
+ * control or Latin-1 byte still gives a well-formed chart (the CSV
+ * keeps its bytes). */
 static void
 xmltext(FILE *f, const char *s)
 {
-    for (; *s; s++)
-        switch (*s) {
+    const unsigned char *p = (const unsigned char *)s;
+    int n;
+
+    while (*p) {
+        switch (*p) {
         case '&': fputs("&amp;", f); break;
         case '<': fputs("&lt;", f); break;
         case '>': fputs("&gt;", f); break;
         case '"': fputs("&quot;", f); break;
         case '\'': fputs("&apos;", f); break;
-        default: fputc(*s, f);
+        default:
+            n = xml_char_len(p);
+            if (n == 0)
+                fputs("\xef\xbf\xbd", f);     /* U+FFFD */
+            else
+                fwrite(p, 1, (size_t)n, f);
+            p += n ? n : 1;
+            continue;
         }
+        p++;
+    }
 }
 
 static int
