@@ -458,10 +458,16 @@ cmd_bench(cli_args *a)
     }
     for (i = 1; i < ncorpora; i++)
         for (j = 0; j < i; j++)
-            if (strcmp(corpora[i], corpora[j]) == 0) {
-                /* Two rows of one corpus the table cannot tell apart. */
-                code = cli_fail(CLI_EUSAGE, "bench: corpus '%s' is listed "
-                                "twice", corpora[i]);
+            if (cli_same_file(corpora[i], corpora[j])) {
+                /* Two rows of one corpus the table cannot tell apart
+                 * (or, under two names, one corpus counted twice). */
+                if (strcmp(corpora[i], corpora[j]) == 0)
+                    code = cli_fail(CLI_EUSAGE, "bench: corpus '%s' is "
+                                    "listed twice", corpora[i]);
+                else
+                    code = cli_fail(CLI_EUSAGE, "bench: corpora '%s' and "
+                                    "'%s' are one file", corpora[j],
+                                    corpora[i]);
                 goto out;
             }
     if (bm.ndefs && !bm.spec) {

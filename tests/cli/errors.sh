@@ -228,6 +228,8 @@ expect_err "bench: solver row 'ep-robust@auto' is listed twice" "bench: a row tw
 # their paths (both rows said hardest.txt).
 expect_exit 2 "bench: a corpus twice" -- "$FGM" bench --solvers dlx puzzles/seed003.txt puzzles/seed003.txt
 expect_err "bench: corpus 'puzzles/seed003.txt' is listed twice" "bench: a corpus twice"
+expect_exit 2 "bench: a corpus under two names" -- "$FGM" bench --solvers dlx puzzles/seed003.txt ./puzzles/seed003.txt
+expect_err "bench: corpora 'puzzles/seed003.txt' and './puzzles/seed003.txt' are one file" "bench: a corpus under two names"
 mkdir -p "$TMP/other"
 cp puzzles/seed003.txt "$TMP/other/seed003.txt"
 expect_exit 0 "bench: two corpora of one name" -- "$FGM" bench --solvers dlx puzzles/seed003.txt "$TMP/other/seed003.txt"
