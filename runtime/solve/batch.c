@@ -330,14 +330,29 @@ fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
         items += s->n;
         while (st == FGM_OK && started == made && made < nthreads
                && (long)made * GRAB < items) {
-            st = worker_init(&ws[made], &p, sopts, reason);
+            fgm_status wst = worker_init(&ws[made], &p, sopts, reason);
+            int err = wst == FGM_OK ? pthread_create(&ws[made].tid, NULL,
+                                                     worker_main, &ws[made])
+                                    : 0;
+
             made++;
-            if (st == FGM_OK
-                && pthread_create(&ws[started].tid, NULL, worker_main,
-                                  &ws[started]) != 0)
-                st = FGM_ENOMEM;
-            if (st == FGM_OK)
+            if (wst == FGM_OK && err == 0) {
                 started++;
+            } else if (wst == FGM_OK || wst == FGM_ENOMEM) {
+                /* -j is a bound: with no room for another worker (a
+                 * workspace, a thread), the ones running finish the
+                 * batch.  started < made: the pool grows no more.  (The
+                 * run stopped here, out of memory, its later puzzles
+                 * never read.) */
+                *reason = NULL;
+                if (sopts && sopts->diag)
+                    fgm_diagf(sopts->diag, sopts->diag_ctx, "-j %d: %d "
+                              "worker%s, no room for more (%s)", nthreads,
+                              started, started == 1 ? "" : "s",
+                              err ? strerror(err) : "out of memory");
+            } else {
+                st = wst;
+            }
         }
     }
     /* Drain what is in flight, in order (also after a read error: the
