@@ -1,8 +1,10 @@
 # Makefile for fgm.  SPDX-License-Identifier: GPL-3.0-or-later
 #
 #   make            build build/fgm, build/libfgm.a, build/libfgm.so
-#   make check      every test suite, then the unit tests again under
-#                   AddressSanitizer + UndefinedBehaviorSanitizer
+#   make check      every test suite (unit, CLI, differential), then the
+#                   unit tests, the CLI's own scripts and the differential
+#                   models again under AddressSanitizer +
+#                   UndefinedBehaviorSanitizer, then lint
 #   make demo       compile the Sudoku model, solve the shipped puzzles with
 #                   the exact, EP and decimation solvers; compiled against
 #                   interpreted table
