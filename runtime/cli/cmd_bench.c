@@ -340,15 +340,18 @@ bad_backend(const char *name, const char *solver)
 
 /* Splits the comma list S (modified in place) into OUT[0..MAX-1].
  * Returns the number of items, which is more than MAX when some did not
- * fit (the caller refuses the list rather than run part of it). */
+ * fit (the caller refuses the list rather than run part of it), or -1
+ * when one is empty ("dlx,", "a,,b": a slip, refused as ",," is). */
 static int
 split(char *s, const char **out, int max)
 {
     int n = 0;
     char *tok, *save = NULL;
 
+    if (*s == ',' || strstr(s, ",,") || (*s && s[strlen(s) - 1] == ','))
+        return -1;
     for (tok = strtok_r(s, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
-        if (*tok && n++ < max)
+        if (n++ < max)
             out[n - 1] = tok;
     return n;
 }
@@ -484,8 +487,9 @@ cmd_bench(cli_args *a)
             if (fgm_solver_flags(fgm_solver_at(j)) & FGM_SOLVER_EXACT)
                 names[nnames++] = fgm_solver_name(fgm_solver_at(j));
     }
-    if (nnames == 0) {
-        code = cli_fail(CLI_EUSAGE, "bench: --solvers names no solver");
+    if (nnames <= 0) {
+        code = cli_fail(CLI_EUSAGE, nnames ? "bench: --solvers has an empty "
+                        "name" : "bench: --solvers names no solver");
         goto out;
     }
     if (nnames > (int)CLI_COUNTOF(names)) {
@@ -495,6 +499,10 @@ cmd_bench(cli_args *a)
     }
     if (blist)
         nbackends = split(blist, backends, (int)CLI_COUNTOF(backends));
+    if (nbackends < 0) {
+        code = cli_fail(CLI_EUSAGE, "bench: --backends has an empty name");
+        goto out;
+    }
     if (nbackends > (int)CLI_COUNTOF(backends)) {
         code = cli_fail(CLI_EUSAGE, "bench: --backends names %d backends; "
                         "at most %d", nbackends, (int)CLI_COUNTOF(backends));

@@ -299,6 +299,10 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
             errno = 0;
             x = strtod(tok, &end);
             if (errno || *end || end == tok
+                /* Written in decimal, a variable's value as an integer:
+                 * strtod also reads "0x10" and "1.0" passed for 1. */
+                || tok[strspn(tok, a->dirichlet ? "+-.0123456789eE"
+                                                : "+-0123456789")] != '\0'
                 /* Range first: (int)x is undefined outside int. */
                 || (!a->dirichlet
                     && (!(x >= a->lo && x < a->lo + a->card)

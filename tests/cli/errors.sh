@@ -204,10 +204,10 @@ for c in compile run dump graph; do
 done
 # More solvers (or solver rows) than the table holds: refused, not cut to
 # the first 64 without a word.
-many=$(printf 'dlx,%.0s' $(seq 65))
+many=$(printf 'dlx,%.0s' $(seq 65)); many=${many%,}
 expect_exit 2 "bench: 65 solvers" -- "$FGM" bench --solvers "$many" "$TMP/len.txt"
 expect_err "bench: --solvers names 65 solvers; at most 64" "bench: 65 solvers"
-many=$(printf 'ep-robust,%.0s' $(seq 22))
+many=$(printf 'ep-robust,%.0s' $(seq 22)); many=${many%,}
 expect_exit 2 "bench: 66 solver rows" -- "$FGM" bench --solvers "$many" --backends auto,compiled,interpreted "$TMP/len.txt"
 expect_err "bench: more than 64 solver rows" "bench: 66 solver rows"
 # '-' as an output file: stdout carries bench's table, and a plugin
@@ -228,6 +228,11 @@ expect_err "bench: solver row 'ep-robust@auto' is listed twice" "bench: a row tw
 # their paths (both rows said hardest.txt).
 expect_exit 2 "bench: a corpus twice" -- "$FGM" bench --solvers dlx puzzles/seed003.txt puzzles/seed003.txt
 expect_err "bench: corpus 'puzzles/seed003.txt' is listed twice" "bench: a corpus twice"
+# An empty name in a list is a slip, refused (a trailing comma passed).
+for l in "--solvers dlx," "--solvers ,dlx" "--solvers dlx,,mac" "--solvers dlx --backends compiled,"; do
+    expect_exit 2 "bench $l" -- "$FGM" bench $l puzzles/seed003.txt
+    expect_err "bench: --(solvers|backends) has an empty name" "bench $l"
+done
 expect_exit 2 "bench: a corpus under two names" -- "$FGM" bench --solvers dlx puzzles/seed003.txt ./puzzles/seed003.txt
 expect_err "bench: corpora 'puzzles/seed003.txt' and './puzzles/seed003.txt' are one file" "bench: a corpus under two names"
 mkdir -p "$TMP/other"

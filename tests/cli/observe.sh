@@ -35,6 +35,10 @@ bad_observation elem2 "an element of no array" "1:1: error: unknown array 'nosuc
 # A value out of range (1e300: no undefined cast to int on the way).
 bad_observation big "roll 1e300" "1:8: error: bad value '1e300' for roll" 'roll = 1e300%s\n' "${R#1}"
 
+# Decimal only, a roll an integer (strtod read "0x10" as 16 and "2.0" as 2).
+bad_observation hexp "a hex pseudo-count" "1:5: error: bad value '0x10' for p" 'p = 0x10 1 1 1 1 1\n'
+bad_observation realroll "a roll written 2.0" "1:8: error: bad value '2.0' for roll" 'roll = 2.0%s\n' "${R#1}"
+
 bad_observation word "a word after the name" "1:6: error: expected '=' after roll, not 'x'" 'roll x = %s\n' "$R"
 
 # Too many or too few values: an error, not values dropped.
