@@ -636,17 +636,19 @@ typedef struct fgm_solve_result {
 } fgm_solve_result;
 
 /* Solves puzzle P with SOLVER on CSP, a grid model whose grid has P's
- * side (fgm_ir_grid).  OPTS may be NULL.  SEED seeds the solver's random
- * numbers; TIMEOUT_MS <= 0: no deadline (a run that ends past it is
- * FGM_ETIMEOUT, not solved, whatever the solver found: solvers poll the
- * deadline, so one may overrun it; fgm bench's protocol counts that a
- * timeout).  On a verified solution writes
- * it to *ANSWER (nullable).  *RES (nullable) receives the outcome.
- * Returns FGM_OK (solved), FGM_EUNSOLVED, FGM_ETIMEOUT, FGM_EINVAL (a NULL
- * argument, a puzzle of another size, or OPTS out of range: iterations
- * < 0 or over FGM_MAX_ITERATIONS, fix_per_round < 0, an unknown backend),
- * FGM_EUNSUPPORTED (the solver
- * refuses the model: the reason goes to opts->diag) or FGM_ENOMEM. */
+ * side (fgm_ir_grid).  The model's constraints are the rules: P's box
+ * side is not checked against them (a 9x9 Sudoku on fgm_ir_latin(9) is
+ * solved as a Latin square).  OPTS may be NULL.  SEED seeds the solver's
+ * random numbers; TIMEOUT_MS <= 0: no deadline (a run that ends past it
+ * is FGM_ETIMEOUT, not solved, whatever the solver found: solvers poll
+ * the deadline, so one may overrun it; fgm bench's protocol counts that
+ * a timeout).  On a verified solution writes it to *ANSWER (nullable).
+ * *RES (nullable) receives the outcome.  Returns FGM_OK (solved),
+ * FGM_EUNSOLVED, FGM_ETIMEOUT, FGM_EINVAL (a NULL argument, a puzzle of
+ * another size, a NaN TIMEOUT_MS, or OPTS out of range: iterations < 0
+ * or over FGM_MAX_ITERATIONS, fix_per_round < 0, an unknown backend),
+ * FGM_EUNSUPPORTED (the solver refuses the model: the reason goes to
+ * opts->diag) or FGM_ENOMEM. */
 fgm_status fgm_solve_puzzle(const fgm_solver *solver, const fgm_csp *csp,
                             const fgm_solve_opts *opts, const fgm_puzzle *p,
                             unsigned long seed, double timeout_ms,
@@ -684,8 +686,8 @@ typedef struct fgm_batch_opts {
  * read error (fgm_puzzle_reader_failed; either way the items before it
  * have been emitted), FGM_EUNSUPPORTED with *REASON (a static string;
  * REASON may be NULL) when the solver refuses the model, FGM_EINVAL (R,
- * OPTS, its solver or CSP, or EMIT NULL; OPTS->sopts out of range, as
- * fgm_solve_puzzle says), FGM_ENOMEM. */
+ * OPTS, its solver or CSP, or EMIT NULL; a NaN OPTS->timeout_ms;
+ * OPTS->sopts out of range, as fgm_solve_puzzle says), FGM_ENOMEM. */
 fgm_status fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
                          fgm_batch_emit emit, void *ctx,
                          const char **reason);
@@ -730,7 +732,7 @@ typedef struct fgm_dlx_limits {
  * Returns FGM_OK when the count is complete (every solution, or the cap
  * reached; clues that conflict give a count of 0), FGM_ETIMEOUT when the
  * deadline or node budget ran out first, FGM_EINVAL for a clue neither -1
- * nor a value index. */
+ * nor a value index, or a NaN deadline. */
 fgm_status fgm_dlx_run(fgm_dlx *d, const int *given,
                        const fgm_dlx_limits *lim, long *count,
                        double *marginals, int *first, long *nodes);
@@ -745,7 +747,7 @@ fgm_status fgm_dlx_run(fgm_dlx *d, const int *given,
  * then normalized over the assignments visited), FGM_EUNSOLVED when no
  * assignment has positive weight, FGM_EUNSUPPORTED (more than
  * FGM_EXACT_MAXVARS variables), FGM_ENOMEM, FGM_EINVAL (CSP or MARGINALS
- * NULL, or a clue neither -1 nor a value index). */
+ * NULL, a clue neither -1 nor a value index, or a NaN DEADLINE). */
 fgm_status fgm_enumerate(const fgm_csp *csp, const int *given,
                          long max_leaves, double deadline,
                          double *marginals, long *leaves);
@@ -796,7 +798,7 @@ typedef struct fgm_generate_stats {
  * cells '.'), drawing from a GSL mt19937 seeded with SEED: the same seed
  * and options give the same puzzle (unless a time budget is set).  OPTS
  * and STATS may be NULL.  Returns FGM_OK, FGM_EINVAL (bad box side, OUT
- * NULL), FGM_ENOMEM, or FGM_ETIMEOUT when the total time budget ran out
+ * NULL, a NaN time budget), FGM_ENOMEM, or FGM_ETIMEOUT when the total time budget ran out
  * while the full grid was still sought, a search failed past it (*OUT
  * then untouched).  A full grid found, even late, is kept: the budget
  * then only stops the digging, and may leave every clue in. */

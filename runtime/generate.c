@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <gsl/gsl_randist.h>
+#include <math.h>
 #include "generate.h"
 #include "ir.h"
 #include "exact/dlx.h"
@@ -251,7 +252,8 @@ fgm_generate_puzzle(int box, unsigned long seed, const fgm_generate_opts *opts,
     gsl_rng *rng;
     fgm_status st;
 
-    if (box < 2 || box > 5 || !out)
+    if (box < 2 || box > 5 || !out
+        || (opts && (isnan(opts->check_ms) || isnan(opts->total_ms))))
         return FGM_EINVAL;
     rng = gsl_rng_alloc(gsl_rng_mt19937);
     if (!rng)

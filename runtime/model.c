@@ -571,7 +571,8 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
     if (opts->iterations < 0 || opts->iterations > FGM_MAX_ITERATIONS
         || (opts->use_tolerance && !(opts->tolerance >= 0.0))
         || !(opts->noise >= 0.0 && opts->noise <= FGM_MAX_NOISE)
-        || !(opts->deadline >= 0.0) || !(damping >= 0.0 && damping < 1.0))
+        || !(opts->deadline >= 0.0) || !(damping >= 0.0 && damping < 1.0)
+        || isnan(opts->damping) || isnan(opts->tolerance))
         return FGM_EINVAL;      /* before any state changes */
     iters = opts->iterations > 0 ? opts->iterations : inf->iterations;
     tol = opts->use_tolerance ? opts->tolerance : inf->tolerance;

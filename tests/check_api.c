@@ -217,6 +217,14 @@ START_TEST(test_batch)
     ck_assert_int_eq(seen.solved, 8);
     ck_assert_msg(seen.in_order, "items come in input order");
     batch_close(&b);
+    /* A NaN timeout is refused before any puzzle is read (it was none). */
+    batch_open(&b, text, fgm_ir_sudoku(3), 9, 3);
+    b.bo.timeout_ms = NAN;
+    seen.n = 0;
+    ck_assert_int_eq(fgm_batch_run(b.r, &b.bo, emit, &seen, &reason),
+                     FGM_EINVAL);
+    ck_assert_int_eq(seen.n, 0);
+    batch_close(&b);
 }
 END_TEST
 
@@ -378,7 +386,7 @@ START_TEST(test_run_bad_opts)
     int t;
 
     ck_assert_int_eq(fgm_model_open_ir(ir, &mo, &m, NULL, NULL), FGM_OK);
-    for (t = 0; t < 9; t++) {
+    for (t = 0; t < 11; t++) {
         memset(&ro, 0, sizeof ro);
         switch (t) {
         case 0: ro.iterations = -1; break;
@@ -391,6 +399,10 @@ START_TEST(test_run_bad_opts)
          * messages, returned as FGM_OK. */
         case 6: ro.noise = FGM_MAX_NOISE * 1.01; break;
         case 7: ro.noise = INFINITY; break;
+        /* Any NaN, as the header says, even in a field its use_ flag
+         * leaves unused (they ran). */
+        case 8: ro.damping = NAN; break;
+        case 9: ro.tolerance = NAN; break;
         default: ro.use_damping = 1; ro.damping = 1.0; break;
         }
         ck_assert_msg(fgm_model_run(m, &ro, NULL) == FGM_EINVAL, "case %d",
@@ -1240,6 +1252,36 @@ START_TEST(test_other_errors)
     ck_assert_int_eq(fgm_generate_puzzle(7, 1, NULL, &p, NULL), FGM_EINVAL);
     ck_assert_int_eq(fgm_generate_puzzle(2, 1, NULL, NULL, NULL),
                      FGM_EINVAL);
+    {
+        /* A NaN limit is refused, here and in the solvers below (each
+         * took it for none). */
+        fgm_generate_opts go = { 0, 0, NAN, 0 };
+        fgm_ir *lir = fgm_ir_sudoku(2);
+        fgm_csp *csp = fgm_csp_new(lir, NULL);
+        fgm_dlx *d = fgm_dlx_new(csp, NULL);
+        fgm_dlx_limits lim = { 0, NAN, 0 };
+        fgm_puzzle q, a;
+        double marg[16 * 4];
+        long n;
+
+        ck_assert_int_eq(fgm_generate_puzzle(2, 1, &go, &p, NULL),
+                         FGM_EINVAL);
+        go.check_ms = 0;
+        go.total_ms = NAN;
+        ck_assert_int_eq(fgm_generate_puzzle(2, 1, &go, &p, NULL),
+                         FGM_EINVAL);
+        ck_assert_int_eq(fgm_dlx_run(d, NULL, &lim, &n, NULL, NULL, NULL),
+                         FGM_EINVAL);
+        ck_assert_int_eq(fgm_enumerate(csp, NULL, 0, NAN, marg, NULL),
+                         FGM_EINVAL);
+        ck_assert_int_eq(fgm_puzzle_parse("1...............", NULL, 0, 0,
+                                          &q, NULL, NULL), FGM_OK);
+        ck_assert_int_eq(fgm_solve_puzzle(fgm_solver_find("dlx"), csp, NULL,
+                                          &q, 0, NAN, &a, NULL), FGM_EINVAL);
+        fgm_dlx_free(d);
+        fgm_csp_free(csp);
+        fgm_ir_free(lir);
+    }
     ck_assert_int_eq(fgm_plugin_emit_c(NULL, "x.c", NULL, NULL), FGM_EINVAL);
     ck_assert_int_eq(fgm_plugin_emit_so(ir, NULL, NULL, NULL, NULL, NULL),
                      FGM_EINVAL);

@@ -25,6 +25,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include "dlx.h"
 #include "../solve/solver.h"
 
@@ -433,7 +434,7 @@ fgm_dlx_run(fgm_dlx *x, const int *given, const fgm_dlx_limits *lim,
     const fgm_csp *csp;
     int row;
 
-    if (!x || !count)
+    if (!x || !count || (lim && isnan(lim->deadline)))
         return FGM_EINVAL;
     csp = x->csp;
     *count = 0;

@@ -189,7 +189,7 @@ enumerate(const fgm_csp *csp, const int *given, long max_leaves,
     double z;
     fgm_status st = FGM_OK;
 
-    if (!csp || !marginals)
+    if (!csp || !marginals || isnan(deadline))
         return FGM_EINVAL;
     if (!fgm_csp_given_ok(csp, given))
         return FGM_EINVAL;

@@ -8,6 +8,7 @@
  * most NSLOTS chunks are in memory.  Each worker owns its runner (solver
  * workspace and RNG), so solving allocates nothing per puzzle.
  */
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,7 +246,8 @@ fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
     if (!reason)
         reason = &why;
     *reason = NULL;
-    if (!r || !opts || !opts->solver || !opts->csp || !emit)
+    if (!r || !opts || !opts->solver || !opts->csp || !emit
+        || isnan(opts->timeout_ms))
         return FGM_EINVAL;
     nthreads = opts->threads > 0 ? opts->threads : 1;
     chunk = opts->chunk > 0 ? opts->chunk : DEFAULT_CHUNK;

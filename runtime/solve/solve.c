@@ -7,6 +7,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 #include "run.h"
 
 fgm_status
@@ -25,7 +26,7 @@ fgm_solve_puzzle(const fgm_solver *solver, const fgm_csp *csp,
         res = &local;
     memset(res, 0, sizeof *res);    /* no counts from a refused call */
     res->status = FGM_EINVAL;
-    if (!solver || !csp || !p || !fgm_puzzle_fits(csp, p))
+    if (!solver || !csp || !p || !fgm_puzzle_fits(csp, p) || isnan(timeout_ms))
         return FGM_EINVAL;
     given = malloc((size_t)csp->nvars * sizeof *given);
     solution = malloc((size_t)csp->nvars * sizeof *solution);
