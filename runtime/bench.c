@@ -682,6 +682,11 @@ fgm_bench_run(const fgm_bench_opts *o, fgm_bench **out)
                   "is NULL");
         return FGM_EINVAL;
     }
+    if (isnan(o->timeout_ms) || isnan(o->fast_ms)) {
+        fgm_diagf(o->diag, o->diag_ctx, "error: a NaN timeout or fast "
+                  "threshold");
+        return FGM_EINVAL;
+    }
     memset(&rs, 0, sizeof rs);
     rs.o = o;
     rs.last = fgm_now();

@@ -670,7 +670,11 @@ typedef struct fgm_batch_opts {
     const fgm_solver *solver;
     const fgm_csp *csp;         /* the model every puzzle is solved on */
     const fgm_solve_opts *sopts;/* may be NULL */
-    int threads;                /* worker threads (below 1: one) */
+    int threads;                /* worker threads (below 1: one); a bound:
+                                 * past the first, one that cannot be
+                                 * started (no thread, no workspace)
+                                 * leaves the batch to those running,
+                                 * sopts->diag told */
     double timeout_ms;          /* per puzzle; <= 0: none */
     int seed_set;               /* seed = seed + index, else seed = index */
     unsigned long seed;
@@ -900,7 +904,8 @@ int fgm_bench_backend_find(const char *name);
  * fgm_bench owned by the caller (free with fgm_bench_free).  Otherwise
  * *OUT is NULL (OUT permitting) and the error was reported through o->diag:
  * FGM_EINVAL (O or OUT NULL, unreported; no solver or corpus, a NULL in
- * either list, unknown solver, empty corpus, a corpus mixing grid sizes),
+ * either list, a NaN timeout_ms or fast_ms, unknown solver, empty corpus,
+ * a corpus mixing grid sizes),
  * FGM_EPARSE or FGM_EIO (corpus unreadable),
  * FGM_ENOMEM, or the status of a solver that failed other than by timeout
  * or giving up.  A solver that refuses a corpus's model is not an error:

@@ -6,8 +6,8 @@
  *     '-' or 'x' for an empty cell; spaces are ignored;
  *   - a multi-line grid: N rows of N symbols, optionally in the seeds' boxed
  *     display, where '|' separates boxes and lines made of '-', '+', '='
- *     separate bands (a line of only '-' as long as a row is a row of
- *     empty cells inside a band, ambiguous elsewhere: dash_line).  Inside
+ *     separate bands (a line of only '-' as long as a row: a row of
+ *     empty cells inside a band, else a rule or ambiguous: dash_line).  Inside
  *     a boxed row a box may also be written with fixed-width cells and
  *     spaces for empties (notebook 000's display).
  * '#' starts a comment; blank lines are skipped.  Without an expected size
@@ -35,6 +35,8 @@ struct fgm_puzzle_reader {
     long count;
     int n, box;             /* expected size; 0 until known */
     int latin;              /* caller asked for no box constraint */
+    char empty;             /* the last puzzle's empty-cell symbol (0:
+                             * none yet), for dash_line */
     char *buf;
     size_t cap;
     int peeked;             /* PENDING holds a puzzle read by peek */
@@ -242,15 +244,18 @@ is_rule(const char *line)
 }
 
 /* What a rule-like line (is_rule) is in grid G: a separator, skipped; a
- * row of empty cells written with '-' (or a whole puzzle of them, on the
- * first line); or either, which the reader refuses.  A line of only '-'
- * (blanks and '|' aside) holding as many as a row has cells can be both:
- * skipped as a separator where it was a row, the grid would take the
- * next grid's first row in its place and be solved as a puzzle nobody
- * wrote.  Inside a band (a row count that no box divides) no separator
- * stands, so it is a row; where one may (the grid's start, between
- * bands), it is ambiguous.  A line with '+' or '=', or with a count of
- * '-' no row has, is a separator. */
+ * row of empty cells written with '-' (or, first, a whole puzzle of
+ * them); or either, which the reader refuses.  A line of only '-'
+ * (blanks and '|' aside) holding as many as a row has cells can be both,
+ * and taken for the wrong one, the grid takes the next grid's row or
+ * loses one of its own and a puzzle nobody wrote is solved.  Where the
+ * display can hold no separator (inside a band of boxes, boxes of the
+ * side's square root whatever the constraints: a Latin square can be
+ * shown boxed) it is a row.  Where it can (the grid's start, between
+ * bands), it is a separator when this grid, or else the puzzle before
+ * it, writes its empty cells with another symbol, and ambiguous when
+ * that symbol is '-' or not known yet.  A line with '+' or '=', or with
+ * a count of '-' no row has, is a separator. */
 enum { DASH_RULE, DASH_CELLS, DASH_AMBIGUOUS };
 
 static int
@@ -258,22 +263,24 @@ dash_line(const fgm_puzzle_reader *r, const grid *g, const char *line,
           int *dashes)
 {
     int i, n, box;
+    char empty = g->empty ? g->empty : r->empty;
 
     *dashes = 0;
-    if (g->rows == 0 && valid_total(r, (int)strlen(line)))
-        return DASH_CELLS;
     for (i = 0; line[i]; i++) {
         if (line[i] == '+' || line[i] == '=')
             return DASH_RULE;
         *dashes += line[i] == '-';
     }
+    /* A whole puzzle on one line, spaced or not (as compact reads it). */
+    if (g->rows == 0 && !strchr(line, '|') && valid_total(r, *dashes))
+        return DASH_CELLS;
     n = g->rows > 0 ? g->n : r->n;
     if (n ? *dashes != n : !valid_side(r, *dashes))
         return DASH_RULE;
-    box = r->box ? r->box : r->latin ? 0 : isqrt_exact(*dashes);
-    if (g->rows == 0 || (box > 1 && g->rows % box == 0))
-        return DASH_AMBIGUOUS;
-    return DASH_CELLS;
+    box = r->box ? r->box : isqrt_exact(*dashes);
+    if (g->rows > 0 && !(box > 1 && g->rows % box == 0))
+        return DASH_CELLS;
+    return empty && empty != '-' ? DASH_RULE : DASH_AMBIGUOUS;
 }
 
 /* Whether the LEN bytes at P are all spaces or tabs. */
@@ -411,6 +418,8 @@ finish(fgm_puzzle_reader *r, grid *g, fgm_puzzle *out)
     out->box = box;
     out->line = g->first_line;
     out->empty = g->empty ? g->empty : '.';
+    if (g->empty)
+        r->empty = g->empty;
     memcpy(out->cells, g->cells, (size_t)g->n * (size_t)g->n);
     r->count++;
     return FGM_OK;
@@ -480,8 +489,9 @@ feed(fgm_puzzle_reader *r, grid *g, const char *line, int indent, int *done)
         case DASH_RULE:
             return FGM_OK;
         case DASH_AMBIGUOUS:
-            ERR(r, r->line, "a line of %d '-' only: a row of empty cells or "
-                "a separator? write empty cells as '.' or '0'", dashes);
+            ERR(r, r->line, "a line of %d '-' only, where a rule may "
+                "stand: a row of empty cells or a rule? write empty cells "
+                "as '.' or a rule with '+'", dashes);
             return FGM_EPARSE;
         default:
             break;      /* cells, read below */

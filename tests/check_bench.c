@@ -4,6 +4,7 @@
  * Nothing here is timed: the statistics are checked on synthetic samples,
  * and the end-to-end runs only check counts, never durations.
  */
+#include <math.h>
 #include <check.h>
 #include <dirent.h>
 #include <stdio.h>
@@ -980,6 +981,30 @@ START_TEST(test_no_solvers)
 }
 END_TEST
 
+/* A NaN timeout or fast threshold is refused (it ran with no timeout,
+ * the header saying "runs under nan ms repeated"). */
+START_TEST(test_nan_limits)
+{
+    static const char *const solvers[] = { "dlx" };
+    static const char *const corpora[] = { "x.txt" };
+    fgm_bench_opts o;
+    fgm_bench *b = NULL;
+    sink diag = { 0 };
+    int t;
+
+    for (t = 0; t < 2; t++) {
+        bench_opts(&o, solvers, 1, corpora, 1, &diag);
+        if (t)
+            o.fast_ms = NAN;
+        else
+            o.timeout_ms = NAN;
+        ck_assert_int_eq(fgm_bench_run(&o, &b), FGM_EINVAL);
+        ck_assert_ptr_null(b);
+    }
+    ck_assert_int_eq(diag.count, 2);
+}
+END_TEST
+
 START_TEST(test_missing_corpus)
 {
     static const char *const solvers[] = { "dlx" };
@@ -1090,6 +1115,7 @@ bench_suite(void)
     tcase_add_test(limits, test_svg_extremes);
     tcase_add_test(errors, test_unknown_solver);
     tcase_add_test(errors, test_no_solvers);
+    tcase_add_test(errors, test_nan_limits);
     tcase_add_test(errors, test_missing_corpus);
     tcase_add_test(errors, test_bad_corpora);
     tcase_add_test(errors, test_save_failures);

@@ -286,20 +286,31 @@ START_TEST(test_missing_and_empty_file)
 }
 END_TEST
 
-/* A line of only '-' as long as a row: a row of empty cells inside a
- * band; where a separator may stand, refused as ambiguous -- skipped as
- * a rule, it let the next grid's first row in and a puzzle nobody wrote
- * be solved. */
+/* A line of only '-' as long as a row (dash_line): a row of empty cells
+ * inside a band; where a rule may stand, a rule when the grid (or the
+ * puzzle before it) writes empty cells otherwise, else refused as
+ * ambiguous.  Skipped as a rule when it was a row, or read as a row when
+ * it was a rule, it let a puzzle nobody wrote be solved. */
 START_TEST(test_dash_rows)
 {
-    fgm_puzzle p, q;
+    /* Notebook 002's grid (EASY) with 9-dash rules between its bands. */
+    static const char *boxed9 =
+        ". . 3 | . 2 . | 6 . .\n9 . . | 3 . 5 | . . 1\n"
+        ". . 1 | 8 . 6 | 4 . .\n---|---|---\n"
+        ". . 8 | 1 . 2 | 9 . .\n7 . . | . . . | . . 8\n"
+        ". . 6 | 7 . 8 | 2 . .\n---|---|---\n"
+        ". . 2 | 6 . 9 | 5 . .\n8 . . | 2 . 3 | . . 9\n"
+        ". . 5 | . 1 . | 3 . .\n";
+    fgm_puzzle p, q, e;
+    char *path;
+    fgm_puzzle_reader *r;
 
     ck_assert_int_eq(parse("1---\n----\n-3--\n----\n", &p), FGM_OK);
     ck_assert_int_eq(parse("1--------3------", &q), FGM_OK);
     ck_assert_mem_eq(p.cells, q.cells, 16);
     ck_assert_int_eq(parse("1---\n----\n----\n-3--\n", &p), FGM_EPARSE);
     ck_assert_ptr_nonnull(strstr(last_msg, "t.txt:3: error: a line of 4 '-' "
-                                 "only: a row of empty cells or a separator?"));
+                                 "only, where a rule may stand"));
     ck_assert_int_eq(parse("- - | - -\n1---\n----\n----\n-3--\n", &p),
                      FGM_EPARSE);
     ck_assert_ptr_nonnull(strstr(last_msg, "t.txt:1: error: a line of 4"));
@@ -310,6 +321,21 @@ START_TEST(test_dash_rows)
     ck_assert_int_eq(parse("1-|--\n--|--\n-----\n-3|--\n--|--\n", &p),
                      FGM_OK);
     ck_assert_mem_eq(p.cells, q.cells, 16);
+    /* A rule as long as a row, in a grid whose empty cells are '.'. */
+    ck_assert_int_eq(parse("1.|..\n..|..\n--|--\n.3|..\n..|..\n", &p),
+                     FGM_OK);
+    ck_assert_mem_eq(p.cells, q.cells, 16);
+    ck_assert_int_eq(parse(boxed9, &p), FGM_OK);
+    ck_assert_int_eq(parse(EASY, &e), FGM_OK);
+    ck_assert_mem_eq(p.cells, e.cells, 81);
+    /* So for a Latin reader (no box constraint, the display's boxes). */
+    ck_assert_int_eq(fgm_puzzle_parse(boxed9, "t.txt", 9, 0, &p, msg_sink,
+                                      NULL), FGM_OK);
+    ck_assert_mem_eq(p.cells, e.cells, 81);
+    /* An empty puzzle on one line, spaced, is a puzzle, not a rule. */
+    ck_assert_int_eq(parse("- - - - - - - - - - - - - - - -", &p), FGM_OK);
+    ck_assert_int_eq(p.n, 4);
+    /* Mixed symbols: '-' rows inside a band, '.' elsewhere. */
     ck_assert_int_eq(parse(
         "1 - - | - - - | - - -\n"
         "- - - | - - - | - - -\n"
@@ -324,6 +350,21 @@ START_TEST(test_dash_rows)
         ". . . | . . . | . . .\n", &p), FGM_OK);
     ck_assert_int_eq(p.cells[0], 1);
     ck_assert_int_eq(p.cells[19], 3);
+    /* Between two grids, the first one's '.' makes a rule of it. */
+    path = temp_file("..3.2.6..\n9..3.5..1\n..18.64..\n..81.29..\n"
+                     "7.......8\n..67.82..\n..26.95..\n8..2.3..9\n"
+                     "..5.1.3..\n---------\n..3.2.6..\n9..3.5..1\n"
+                     "..18.64..\n..81.29..\n7.......8\n..67.82..\n"
+                     "..26.95..\n8..2.3..9\n..5.1.3..\n");
+    r = fgm_puzzle_reader_open(path, 0, 0, msg_sink, NULL);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_OK);
+    ck_assert_int_eq(fgm_puzzle_read(r, &q), FGM_OK);
+    ck_assert_mem_eq(p.cells, e.cells, 81);
+    ck_assert_mem_eq(q.cells, e.cells, 81);
+    fgm_puzzle_reader_close(r);
+    unlink(path);
+    free(path);
 }
 END_TEST
 

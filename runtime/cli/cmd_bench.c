@@ -499,8 +499,9 @@ cmd_bench(cli_args *a)
     }
     if (blist)
         nbackends = split(blist, backends, (int)CLI_COUNTOF(backends));
-    if (nbackends < 0) {
-        code = cli_fail(CLI_EUSAGE, "bench: --backends has an empty name");
+    if (blist && nbackends <= 0) {
+        code = cli_fail(CLI_EUSAGE, nbackends ? "bench: --backends has an "
+                        "empty name" : "bench: --backends names no backend");
         goto out;
     }
     if (nbackends > (int)CLI_COUNTOF(backends)) {

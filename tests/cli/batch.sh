@@ -24,13 +24,14 @@ if (ulimit -v 200000 &&
         || fail "-j 256 on one puzzle under ulimit -v 400000: exit $?: $(head -c 300 "$TMP/err")"
     grep -q "solved=1/1" "$TMP/err" || fail "-j 256 on one puzzle: $(cat "$TMP/err")"
 fi
-# -j is a bound: where no more threads fit (8 MB of stack each under
-# ulimit -v 100000), the workers running finish the batch, and it says
-# so (it stopped, out of memory, after a few hundred puzzles).
-if (ulimit -v 100000 &&
+# -j is a bound: where no more threads fit (8 MB of stack each, set
+# here, under ulimit -v 100000), the workers running finish the batch,
+# and it says so (it stopped, out of memory, after a few hundred
+# puzzles).
+if (ulimit -s 8192 && ulimit -v 100000 &&
     ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=stderr" \
         "$FGM" list >/dev/null 2>&1); then
-    (ulimit -v 100000; exec "$FGM" solve -j 64 --solver dlx "$TMP/b.txt") >"$TMP/j64" 2>"$TMP/err" \
+    (ulimit -s 8192; ulimit -v 100000; exec "$FGM" solve -j 64 --solver dlx "$TMP/b.txt") >"$TMP/j64" 2>"$TMP/err" \
         || fail "-j 64 under ulimit -v 100000: exit $?: $(head -c 300 "$TMP/err")"
     cmp -s "$TMP/j1" "$TMP/j64" || fail "-j 64 under ulimit -v 100000: output differs from -j 1"
     grep -q "solved=2095/2095" "$TMP/err" || fail "-j 64 under ulimit -v 100000: $(cat "$TMP/err")"

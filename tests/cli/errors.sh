@@ -184,6 +184,8 @@ expect_err "^fgm: bench: backend exact is the exact solvers'; ep-robust runs on 
 expect_exit 2 "bench ep-robust@bogus" -- "$FGM" bench --solvers ep-robust@bogus puzzles/seed003.txt
 expect_err "^fgm: bench: unknown backend 'bogus' \(auto, compiled, interpreted\)$" "bench ep-robust@bogus"
 expect_exit 2 "bench: no solver" -- "$FGM" bench --solvers , "$TMP/len.txt"
+expect_exit 2 "bench: no backend" -- "$FGM" bench --solvers dlx --backends '' "$TMP/len.txt"
+expect_err "bench: --backends names no backend" "bench: no backend"
 # Options without puzzle files say so before the usage (the usage came
 # alone); a bare `fgm bench` prints the usage alone, as every command.
 expect_exit 2 "bench: no puzzle files" -- "$FGM" bench --solvers dlx
