@@ -253,9 +253,11 @@ is_rule(const char *line)
  * side's square root whatever the constraints: a Latin square can be
  * shown boxed) it is a row.  Where it can (the grid's start, between
  * bands), it is a separator when this grid, or else the puzzle before
- * it, writes its empty cells with another symbol, and ambiguous when
- * that symbol is '-' or not known yet.  A line with '+' or '=', or with
- * a count of '-' no row has, is a separator. */
+ * it, writes its empty cells with another symbol, or has shown rows but
+ * no empty cell yet (a band given in full, then a row of nothing but
+ * empty cells, is far less likely than a rule under it); ambiguous when
+ * that symbol is '-', or at a grid's start with nothing known.  A line
+ * with '+' or '=', or with a count of '-' no row has, is a separator. */
 enum { DASH_RULE, DASH_CELLS, DASH_AMBIGUOUS };
 
 static int
@@ -280,7 +282,9 @@ dash_line(const fgm_puzzle_reader *r, const grid *g, const char *line,
     box = r->box ? r->box : isqrt_exact(*dashes);
     if (g->rows > 0 && !(box > 1 && g->rows % box == 0))
         return DASH_CELLS;
-    return empty && empty != '-' ? DASH_RULE : DASH_AMBIGUOUS;
+    if (empty)
+        return empty != '-' ? DASH_RULE : DASH_AMBIGUOUS;
+    return g->rows > 0 ? DASH_RULE : DASH_AMBIGUOUS;
 }
 
 /* Whether the LEN bytes at P are all spaces or tabs. */

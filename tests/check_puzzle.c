@@ -321,6 +321,10 @@ START_TEST(test_dash_rows)
     ck_assert_int_eq(parse("1-|--\n--|--\n-----\n-3|--\n--|--\n", &p),
                      FGM_OK);
     ck_assert_mem_eq(p.cells, q.cells, 16);
+    /* A rule as long as a row under a band with no empty cell. */
+    ck_assert_int_eq(parse("12|34\n34|12\n--|--\n21|43\n43|21\n", &p),
+                     FGM_OK);
+    ck_assert_int_eq(p.cells[15], 1);
     /* A rule as long as a row, in a grid whose empty cells are '.'. */
     ck_assert_int_eq(parse("1.|..\n..|..\n--|--\n.3|..\n..|..\n", &p),
                      FGM_OK);
