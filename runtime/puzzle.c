@@ -5,8 +5,8 @@
  *   - one line of N*N symbols: 1-9 then A-Z for values above 9; '.', '0',
  *     '-' or 'x' for an empty cell; spaces are ignored;
  *   - a multi-line grid: N rows of N symbols, optionally in the seeds' boxed
- *     display, where '|' separates boxes and lines made of '-', '+', '='
- *     separate bands (a line of only '-' as long as a row: a row of
+ *     display, where '|' separates boxes and lines made of '-', '+', '=',
+ *     '*' separate bands (a line of only '-' as long as a row: a row of
  *     empty cells inside a band, else a rule or ambiguous: dash_line).  Inside
  *     a boxed row a box may also be written with fixed-width cells and
  *     spaces for empties (notebook 000's display).
@@ -228,14 +228,17 @@ compact(const char *line, int indent, char *out, int *cols, int max)
     return k;
 }
 
-/* Whether LINE separates bands of a displayed grid (only - + = | space). */
+/* Whether LINE separates bands of a displayed grid (only - + = * | and
+ * blanks; '*' for the corners of HoDoKu's and Sudoku Explainer's
+ * "*-----------*" borders). */
 static int
 is_rule(const char *line)
 {
     int i, dash = 0;
 
     for (i = 0; line[i]; i++) {
-        if (line[i] == '-' || line[i] == '+' || line[i] == '=')
+        if (line[i] == '-' || line[i] == '+' || line[i] == '='
+            || line[i] == '*')
             dash = 1;
         else if (line[i] != ' ' && line[i] != '\t' && line[i] != '|')
             return 0;
@@ -257,7 +260,8 @@ is_rule(const char *line)
  * no empty cell yet (a band given in full, then a row of nothing but
  * empty cells, is far less likely than a rule under it); ambiguous when
  * that symbol is '-', or at a grid's start with nothing known.  A line
- * with '+' or '=', or with a count of '-' no row has, is a separator. */
+ * with '+', '=' or '*', or with a count of '-' no row has, is a
+ * separator. */
 enum { DASH_RULE, DASH_CELLS, DASH_AMBIGUOUS };
 
 static int
@@ -269,7 +273,7 @@ dash_line(const fgm_puzzle_reader *r, const grid *g, const char *line,
 
     *dashes = 0;
     for (i = 0; line[i]; i++) {
-        if (line[i] == '+' || line[i] == '=')
+        if (line[i] == '+' || line[i] == '=' || line[i] == '*')
             return DASH_RULE;
         *dashes += line[i] == '-';
     }

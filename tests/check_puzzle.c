@@ -123,6 +123,25 @@ START_TEST(test_boxed_display_002)
 }
 END_TEST
 
+/* HoDoKu's and Sudoku Explainer's display: '*' at the border's corners
+ * (it was "line has 13 symbols"). */
+START_TEST(test_boxed_display_hodoku)
+{
+    fgm_puzzle p, q;
+
+    ck_assert_int_eq(parse(
+        "*-----------*\n"
+        "|..3|.2.|6..|\n|9..|3.5|..1|\n|..1|8.6|4..|\n"
+        "|---+---+---|\n"
+        "|..8|1.2|9..|\n|7..|...|..8|\n|..6|7.8|2..|\n"
+        "|---+---+---|\n"
+        "|..2|6.9|5..|\n|8..|2.3|..9|\n|..5|.1.|3..|\n"
+        "*-----------*\n", &p), FGM_OK);
+    ck_assert_int_eq(parse(EASY, &q), FGM_OK);
+    ck_assert_mem_eq(p.cells, q.cells, 81);
+}
+END_TEST
+
 /* Notebook 000's display: fixed-width cells, spaces for empty cells. */
 START_TEST(test_boxed_display_000)
 {
@@ -484,6 +503,7 @@ puzzle_suite(void)
     tcase_add_test(core, test_comments_blank_lines);
     tcase_add_test(core, test_boxed_display_002);
     tcase_add_test(core, test_boxed_display_000);
+    tcase_add_test(core, test_boxed_display_hodoku);
     tcase_add_test(core, test_writers_roundtrip);
     tcase_add_test(core, test_expected_size_latin);
     tcase_add_test(errors, test_bad_length);
