@@ -101,12 +101,13 @@ START_TEST(test_comments_blank_lines)
 }
 END_TEST
 
-/* Notebook 002's display: '|' between boxes, a rule of dashes. */
-START_TEST(test_boxed_display_002)
+/* Boxed displays of notebook 002's grid (EASY), each read as EASY:
+ * notebook 002's own ('|' between boxes, rules of dashes), and HoDoKu's
+ * and Sudoku Explainer's ('*' at the border's corners: it was "line has
+ * 13 symbols"). */
+START_TEST(test_boxed_displays)
 {
-    fgm_puzzle p, q;
-
-    ck_assert_int_eq(parse(
+    static const char *const displays[] = {
         ". . 3 | . 2 . | 6 . . \n"
         "9 . . | 3 . 5 | . . 1 \n"
         ". . 1 | 8 . 6 | 4 . . \n"
@@ -117,28 +118,24 @@ START_TEST(test_boxed_display_002)
         "---------------------\n"
         ". . 2 | 6 . 9 | 5 . . \n"
         "8 . . | 2 . 3 | . . 9 \n"
-        ". . 5 | . 1 . | 3 . . \n", &p), FGM_OK);
-    ck_assert_int_eq(parse(EASY, &q), FGM_OK);
-    ck_assert_mem_eq(p.cells, q.cells, 81);
-}
-END_TEST
-
-/* HoDoKu's and Sudoku Explainer's display: '*' at the border's corners
- * (it was "line has 13 symbols"). */
-START_TEST(test_boxed_display_hodoku)
-{
-    fgm_puzzle p, q;
-
-    ck_assert_int_eq(parse(
+        ". . 5 | . 1 . | 3 . . \n",
         "*-----------*\n"
         "|..3|.2.|6..|\n|9..|3.5|..1|\n|..1|8.6|4..|\n"
         "|---+---+---|\n"
         "|..8|1.2|9..|\n|7..|...|..8|\n|..6|7.8|2..|\n"
         "|---+---+---|\n"
         "|..2|6.9|5..|\n|8..|2.3|..9|\n|..5|.1.|3..|\n"
-        "*-----------*\n", &p), FGM_OK);
+        "*-----------*\n",
+    };
+    fgm_puzzle p, q;
+    size_t i;
+
     ck_assert_int_eq(parse(EASY, &q), FGM_OK);
-    ck_assert_mem_eq(p.cells, q.cells, 81);
+    for (i = 0; i < sizeof displays / sizeof displays[0]; i++) {
+        ck_assert_msg(parse(displays[i], &p) == FGM_OK, "display %zu: %s", i,
+                      last_msg);
+        ck_assert_mem_eq(p.cells, q.cells, 81);
+    }
 }
 END_TEST
 
@@ -501,9 +498,8 @@ puzzle_suite(void)
     tcase_add_test(core, test_empty_symbols);
     tcase_add_test(core, test_sizes_and_letters);
     tcase_add_test(core, test_comments_blank_lines);
-    tcase_add_test(core, test_boxed_display_002);
+    tcase_add_test(core, test_boxed_displays);
     tcase_add_test(core, test_boxed_display_000);
-    tcase_add_test(core, test_boxed_display_hodoku);
     tcase_add_test(core, test_writers_roundtrip);
     tcase_add_test(core, test_expected_size_latin);
     tcase_add_test(errors, test_bad_length);
