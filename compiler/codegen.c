@@ -221,14 +221,20 @@ table_arrays(FILE *f, const fgm_sched *s, const run *r, int idx)
     }
     fprintf(f, "\n};\n\nstatic const double run%d_pot[%d] = {", idx, npot);
     for (i = 0; i < r->count; i++) {
+        const fgm_sched_factor *sf = &s->factors[r->first + i];
+        /* A line a row of the table (its last variable's values), as the
+         * model's nested lists are written; 4 a line past 8 values. */
+        int w = s->card[s->edge_var[sf->edge + sf->arity - 1]];
+
         if (first[i] != i)
             continue;
+        w = w <= 8 ? w : 4;
         fprintf(f, "\n    /* ");
-        factor_comment(f, s, &s->factors[r->first + i]);
+        factor_comment(f, s, sf);
         fprintf(f, " */");
         p = row_pot(s, r, i, &n);
         for (j = 0; j < n; j++)
-            fprintf(f, "%s%.17g,", j % 4 == 0 ? "\n    " : " ", p[j]);
+            fprintf(f, "%s%.17g,", j % w == 0 ? "\n    " : " ", p[j]);
     }
     fprintf(f, "\n};\n\n");
     free(first);
