@@ -248,10 +248,23 @@ table_arrays(FILE *f, const fgm_sched *s, const run *r, int idx)
 static int
 run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
 {
+    /* What a row holds, said once above each table for its reader. */
+    static const char *const legend[] = {
+        [FGM_OP_NEQ] = "{ edge to x (y's: the next), x, y, rows run "
+                       "together (0: with a row above) }",
+        [FGM_OP_DIRICHLET] = "{ edge to the variable, variable, Dirichlet "
+                             "node, Dirichlet factor }",
+        [FGM_OP_ALLDIFF] = "{ first edge, arity, its variables }",
+        [FGM_OP_TABLE] = "{ first edge, offset of its variables' sizes "
+                         "in _cards, arity, offset in _pot }",
+    };
     int i, j, last = -1, uni, group = 0, left = 0;
 
-    fprintf(f, "/* run %d: %d %s update%s */\n", idx, r->count,
+    fprintf(f, "/* run %d: %d %s update%s", idx, r->count,
             fgm_sched_op_name(r->op), r->count == 1 ? "" : "s");
+    if ((size_t)r->op < sizeof legend / sizeof legend[0] && legend[r->op])
+        fprintf(f, "; a row:\n   %s", legend[r->op]);
+    fprintf(f, " */\n");
     if (r->op == FGM_OP_TABLE)
         return table_arrays(f, s, r, idx);
     fprintf(f, "static const int run%d[%d][%d] = {\n", idx, r->count,
