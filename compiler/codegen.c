@@ -23,13 +23,15 @@ typedef struct run {
     fgm_op op;
 } run;
 
-/* Prints an int table NAME of N entries, 12 per line. */
+/* Prints an int table NAME of N entries, 12 per line, under a comment
+ * saying WHAT it holds. */
 static void
-int_table(FILE *f, const char *name, const int *x, int n)
+int_table(FILE *f, const char *name, const char *what, const int *x, int n)
 {
     int i;
 
-    fprintf(f, "static const int %s[%d] = {", name, n > 0 ? n : 1);
+    fprintf(f, "/* %s */\nstatic const int %s[%d] = {", what, name,
+            n > 0 ? n : 1);
     for (i = 0; i < n; i++)
         fprintf(f, "%s%d,", i % 12 == 0 ? "\n    " : " ", x[i]);
     if (n == 0)
@@ -475,16 +477,25 @@ fgm_codegen_emit(const fgm_sched *s, FILE *f)
     /* Kernel vectors sized for this model's largest domain. */
     fprintf(f, "#define FGM_K_VCHUNKS %d\n", s->stride / FGM_K_LANES);
     fprintf(f, "#include \"plugin_abi.h\"\n#include \"kernels.h\"\n\n");
-    fprintf(f, "#define NVARS %d\n#define NEDGES %d\n#define S %d\n",
-            s->nvars, s->nedges, s->stride);
+    fprintf(f, "#define NVARS  %-8d /* variables */\n"
+            "#define NEDGES %-8d /* factor-variable edges, a message each */\n"
+            "#define S      %-8d /* doubles a message: the values, padded to "
+            "whole vectors */\n", s->nvars, s->nedges, s->stride);
     /* K is the domain size when all are equal; otherwise kernels read the
      * per-variable size from CARD (K is then unused but defined). */
-    fprintf(f, "#define K %d\n\n", k ? k : s->stride);
-    int_table(f, "edge_var", s->edge_var, s->nedges);
-    int_table(f, "var_edge_off", s->var_edge_off, s->nvars + 1);
-    int_table(f, "var_edges", s->var_edges, s->nedges);
+    fprintf(f, "#define K      %-8d /* %s */\n\n", k ? k : s->stride,
+            k ? "values of every variable"
+              : "unused: card[] holds each variable's number of values");
+    int_table(f, "edge_var", "the variable at each edge", s->edge_var,
+              s->nedges);
+    int_table(f, "var_edge_off", "variable v's edges are var_edges[i] for "
+              "var_edge_off[v] <= i < var_edge_off[v + 1]",
+              s->var_edge_off, s->nvars + 1);
+    int_table(f, "var_edges", "the edges of each variable, variable by "
+              "variable", s->var_edges, s->nedges);
     if (!k)
-        int_table(f, "card", s->card, s->nvars);
+        int_table(f, "card", "each variable's number of values", s->card,
+                  s->nvars);
     for (i = 0; i < nruns; i++)
         if (!run_table(f, s, &runs[i], i)) {
             free(runs);

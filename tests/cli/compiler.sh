@@ -144,6 +144,9 @@ printf 'var x[2000] in 0..1\ntable (x[i], x[i+1]) = [[4, 1], [1, 4]] for i in 0.
 expect_exit 0 "chain of 2000 tables, C" -- "$FGM" compile "$TMP/chain2k.fgm" --emit-c "$TMP/chain2k.c"
 [ "$(grep -c 'fgm_k_table(' "$TMP/chain2k.c")" = 1 ] || fail "chain of 2000 tables: $(grep -c 'fgm_k_table(' "$TMP/chain2k.c") kernel calls, want 1"
 grep -q 'static const double run0_pot\[4\]' "$TMP/chain2k.c" || fail "chain of 2000 tables: its potentials not shared"
+# Each table says what it holds.
+grep -q '^/\* the variable at each edge \*/$' "$TMP/chain2k.c" ||
+    fail "chain of 2000 tables: no comment above edge_var"
 # Each run's table says what its rows hold.
 grep -q "^   { first edge, offset of its variables' sizes in _cards, arity, offset in _pot } \*/$" "$TMP/chain2k.c" ||
     fail "chain of 2000 tables: no legend above its run's table"
