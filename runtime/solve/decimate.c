@@ -190,18 +190,25 @@ fgm_decimate_dead(const fgm_decimate *d, int v)
     return 1;
 }
 
+/* The doubles of one saved state: both message directions (factor
+ * messages in msg, the stored variable-to-factor ones in prev) and the
+ * beliefs. */
+static size_t
+state_doubles(const fgm_decimate *d)
+{
+    return 2 * d->nmsg + d->nbelief;
+}
+
 size_t
 fgm_decimate_state_bytes(const fgm_decimate *d)
 {
-    return (2 * d->nmsg + d->nbelief) * sizeof(double);
+    return state_doubles(d) * sizeof(double);
 }
 
 int
 fgm_decimate_save(fgm_decimate *d, int slot, int nslots)
 {
-    /* Both message directions (factor messages in msg, the stored
-     * variable-to-factor ones in prev) and the beliefs. */
-    size_t per = 2 * d->nmsg + d->nbelief;
+    size_t per = state_doubles(d);
     double *p;
 
     if (slot >= d->nslots) {
@@ -228,7 +235,7 @@ fgm_decimate_save(fgm_decimate *d, int slot, int nslots)
 void
 fgm_decimate_restore(fgm_decimate *d, int slot)
 {
-    const double *p = d->saved + (size_t)slot * (2 * d->nmsg + d->nbelief);
+    const double *p = d->saved + (size_t)slot * state_doubles(d);
 
     memcpy(d->model->st.msg, p, d->nmsg * sizeof *p);
     if (d->v2f)
