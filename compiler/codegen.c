@@ -224,12 +224,13 @@ table_arrays(FILE *f, const fgm_sched *s, const run *r, int idx)
     fprintf(f, "\n};\n\nstatic const double run%d_pot[%d] = {", idx, npot);
     for (i = 0; i < r->count; i++) {
         const fgm_sched_factor *sf = &s->factors[r->first + i];
-        /* A line a row of the table (its last variable's values), as the
-         * model's nested lists are written; 4 a line past 8 values. */
-        int w = s->card[s->edge_var[sf->edge + sf->arity - 1]];
+        int w;
 
         if (first[i] != i)
             continue;
+        /* A line a row of the table (its last variable's values), as the
+         * model's nested lists are written; 4 a line past 8 values. */
+        w = s->card[s->edge_var[sf->edge + sf->arity - 1]];
         w = w <= 8 ? w : 4;
         fprintf(f, "\n    /* ");
         factor_comment(f, s, sf);
