@@ -4,6 +4,8 @@
  * Accepted input, one puzzle at a time:
  *   - one line of N*N symbols: 1-9 then A-Z for values above 9; '.', '0',
  *     '-' or 'x' for an empty cell; spaces are ignored;
+ *   - a line of comma-separated fields: cells one to a field, or a record
+ *     of a table whose header names a puzzle column (puzzle_csv.c);
  *   - a multi-line grid: N rows of N symbols, optionally in the seeds' boxed
  *     display, where '|' separates boxes and lines made of '-', '+', '=',
  *     '*' separate bands (a line of only '-' as long as a row: a row of
@@ -26,6 +28,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "internal.h"
+#include "puzzle_csv.h"
 
 struct fgm_puzzle_reader {
     FILE *f;
@@ -39,6 +42,8 @@ struct fgm_puzzle_reader {
                              * none yet), for dash_line */
     char *buf;
     size_t cap;
+    int csv_seen;           /* this file has had a table record */
+    int csv_col;            /* and its records' puzzle field */
     int peeked;             /* PENDING holds a puzzle read by peek */
     int failed;             /* the input ended on a read error */
     fgm_puzzle pending;
@@ -142,6 +147,22 @@ report(const fgm_puzzle_reader *r, long line, const char *fmt, ...)
 
     va_start(ap, fmt);
     vreport(r, line, 0, fmt, ap);
+    va_end(ap);
+}
+
+/* ERR at column COL (1-based) of line LINE. */
+static void report_at(const fgm_puzzle_reader *r, long line, int col,
+                      const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+
+static void
+report_at(const fgm_puzzle_reader *r, long line, int col, const char *fmt,
+          ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vreport(r, line, col, fmt, ap);
     va_end(ap);
 }
 
@@ -558,6 +579,82 @@ feed(fgm_puzzle_reader *r, grid *g, const char *line, int indent, int *done)
     return FGM_OK;
 }
 
+/* Handles a non-blank line S with a comma (past INDENT leading blanks),
+ * as feed does.  Cells one to a field are the line with blanks for its
+ * commas.  Else the line is a record of a table: the first record of a
+ * file, when one of its fields names a puzzle column, is the header that
+ * says which field holds the puzzle in the records after it; without
+ * one, the first field does.  The puzzle field is a whole puzzle on one
+ * line; the other fields (a dataset's solution, rating, ...) are not
+ * read. */
+static fgm_status
+csv_line(fgm_puzzle_reader *r, grid *g, char *s, int indent, int *done)
+{
+    fgm_csv_field f[FGM_PUZZLE_MAXCELLS + 1];
+    char sym[FGM_PUZZLE_MAXCELLS];
+    int cols[FGM_PUZZLE_MAXCELLS];
+    int nf = fgm_csv_split(s, f, (int)FGM_COUNTOF(f)), i, k, first = 0;
+    fgm_status st;
+    fgm_csv_field p;
+
+    *done = 0;
+    if (nf <= (int)FGM_COUNTOF(f) && fgm_csv_cells_only(f, nf)) {
+        for (i = 0; i < nf; i++)
+            if (f[i].len == 0) {
+                report_at(r, r->line, indent + f[i].at + 1, "empty field "
+                          "%d among cells written one to a field: write "
+                          "an empty cell as '.' or '0'", i + 1);
+                return FGM_EPARSE;
+            }
+        for (i = 0; s[i]; i++)
+            if (s[i] == ',')
+                s[i] = ' ';
+        return feed(r, g, s, indent, done);
+    }
+    if (nf > (int)FGM_COUNTOF(f))
+        nf = (int)FGM_COUNTOF(f);
+    if (g->rows > 0) {
+        ERR(r, r->line, "a record of %d comma-separated fields inside a "
+            "grid, after %d of its %d rows", nf, g->rows, g->n);
+        return FGM_EPARSE;
+    }
+    if (!r->csv_seen) {
+        first = 1;
+        r->csv_seen = 1;
+        r->csv_col = fgm_csv_puzzle_column(s, f, nf);
+        if (r->csv_col >= 0)
+            return FGM_OK;      /* the header */
+        r->csv_col = 0;
+    }
+    if (r->csv_col >= nf) {
+        ERR(r, r->line, "a record of %d field%s; the puzzle is field %d",
+            nf, nf == 1 ? "" : "s", r->csv_col + 1);
+        return FGM_EPARSE;
+    }
+    p = f[r->csv_col];
+    s[p.at + p.len] = '\0';
+    k = compact(s + p.at, indent + p.at, sym, cols, FGM_PUZZLE_MAXCELLS);
+    if (!valid_total(r, k) || memchr(s + p.at, '|', (size_t)p.len)) {
+        if (fgm_csv_looks_like_header(s, f, nf))
+            ERR(r, r->line, first ? "a header that names no puzzle "
+                "column: name it 'puzzle', 'quizzes' or 'question'"
+                : "a header after the file's first record");
+        else if (r->n)
+            report_at(r, r->line, indent + p.at + 1, "field %d has %d "
+                      "symbols; a %dx%d puzzle on one line has %d",
+                      r->csv_col + 1, k, r->n, r->n, r->n * r->n);
+        else
+            report_at(r, r->line, indent + p.at + 1, "field %d has %d "
+                      "symbols; a puzzle on one line has 16, 81, 256 or "
+                      "625 (4x4, 9x9, 16x16, 25x25)", r->csv_col + 1, k);
+        return FGM_EPARSE;
+    }
+    st = feed(r, g, s + p.at, indent + p.at, done);
+    if (st == FGM_OK && !*done)
+        FGM_DIE("a one-line puzzle left its grid open");
+    return st;
+}
+
 /* Whether N x N puzzles (boxes of BOX, 0: none) fit fgm_puzzle; reports
  * when not. */
 static int
@@ -676,6 +773,7 @@ next_file(fgm_puzzle_reader *r)
     r->owns = nx->owns;
     memcpy(r->name, nx->name, sizeof r->name);
     r->line = 0;
+    r->csv_seen = 0;    /* each file has its own header */
     r->next = nx->next;
     nx->owns = 0;
     nx->next = NULL;
@@ -752,7 +850,10 @@ again:
         s = clean_line(r->buf);
         if (*s == '\0')
             continue;
-        st = feed(r, &g, s, (int)(s - r->buf), &done);
+        if (strchr(s, ',') || (!r->csv_seen && fgm_csv_is_puzzle_name(s)))
+            st = csv_line(r, &g, s, (int)(s - r->buf), &done);
+        else
+            st = feed(r, &g, s, (int)(s - r->buf), &done);
         if (st != FGM_OK)
             return st;
         if (done)

@@ -477,6 +477,125 @@ START_TEST(test_parse_one_puzzle)
 }
 END_TEST
 
+/* Reads every puzzle of TEXT (a temporary file, so that its CSV header
+ * state is a file's) into CELLS (up to MAX puzzles of 81 cells); returns
+ * how many were read, or -1 - that count on an error (last_msg). */
+static int
+read_all(const char *text, unsigned char (*cells)[81], int max)
+{
+    char *path = temp_file(text);
+    fgm_puzzle_reader *r = fgm_puzzle_reader_open(path, 0, 0, msg_sink,
+                                                  NULL);
+    fgm_puzzle p;
+    fgm_status st;
+    int k = 0;
+
+    last_msg[0] = '\0';
+    while ((st = fgm_puzzle_read(r, &p)) == FGM_OK) {
+        if (k < max)
+            memcpy(cells[k], p.cells, 81);
+        k++;
+    }
+    fgm_puzzle_reader_close(r);
+    unlink(path);
+    free(path);
+    return st == FGM_EIO ? k : -1 - k;
+}
+
+#define EASY_DOTS "..3.2.6..9..3.5..1..18.64....81.29..7.......8..67.82....26.95..8..2.3..9..5.1.3.."
+#define EASY_SOL "483921657967345821251876493548132976729564138136798245372689514814253769695417382"
+
+/* The public datasets' tables: the header names the puzzle column
+ * (Kaggle's quizzes,solutions; id,puzzle,solution,...; sudoku-extreme's
+ * question), blanks and quotes around a field are dropped, and without
+ * a header the first field is the puzzle; the other fields are not
+ * read.  Cells one to a field read as the line with blanks. */
+START_TEST(test_csv_tables)
+{
+    static const char *const tables[] = {
+        "quizzes,solutions\n" EASY "," EASY_SOL "\n",
+        "id,puzzle,solution,clues,difficulty\n0," EASY_DOTS "," EASY_SOL
+        ",32,1.2\n",
+        "source,question,answer,rating\r\nx, \"" EASY_DOTS "\" ,zz,0\r\n",
+        "Puzzle\n" EASY "\n",
+        EASY "," EASY_SOL ",hard\n",
+        "0,0,3,0,2,0,6,0,0,9,0,0,3,0,5,0,0,1,0,0,1,8,0,6,4,0,0,0,0,8,1,0,2,"
+        "9,0,0,7,0,0,0,0,0,0,0,8,0,0,6,7,0,8,2,0,0,0,0,2,6,0,9,5,0,0,8,0,0,"
+        "2,0,3,0,0,9,0,0,5,0,1,0,3,0,0\n",
+        "0,0,3,0,2,0,6,0,0\n9,0,0,3,0,5,0,0,1\n0,0,1,8,0,6,4,0,0\n"
+        "0,0,8,1,0,2,9,0,0\n7,0,0,0,0,0,0,0,8\n0,0,6,7,0,8,2,0,0\n"
+        "0,0,2,6,0,9,5,0,0\n8,0,0,2,0,3,0,0,9\n0,0,5,0,1,0,3,0,0\n",
+    };
+    unsigned char got[2][81];
+    fgm_puzzle q;
+    size_t i;
+
+    ck_assert_int_eq(parse(EASY, &q), FGM_OK);
+    for (i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+        ck_assert_msg(read_all(tables[i], got, 2) == 1, "table %zu: %s", i,
+                      last_msg);
+        ck_assert_mem_eq(got[0], q.cells, 81);
+    }
+    /* Each file of a list has its own header. */
+    {
+        char *a = temp_file("quizzes,solutions\n" EASY ",x\n");
+        char *b = temp_file("id,puzzle\n7," EASY_DOTS "\n");
+        const char *paths[] = { a, b };
+        fgm_puzzle_reader *r = fgm_puzzle_reader_open_list(paths, 2, 0, 0,
+                                                           msg_sink, NULL);
+        fgm_puzzle p;
+
+        ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_OK);
+        ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_OK);
+        ck_assert_mem_eq(p.cells, q.cells, 81);
+        ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_EIO);
+        fgm_puzzle_reader_close(r);
+        unlink(a);
+        unlink(b);
+        free(a);
+        free(b);
+    }
+}
+END_TEST
+
+/* Each malformed table is refused with its line (and column where a
+ * field is at fault), after the puzzles before it. */
+START_TEST(test_csv_errors)
+{
+    static const struct {
+        const char *text;
+        int read;           /* puzzles read before the error */
+        const char *msg;
+    } bad[] = {
+        { "name,grid\n" EASY ",1\n", 0,
+          ":1: error: a header that names no puzzle column" },
+        { "puzzle,solution\n" EASY ",1\npuzzle,solution\n", 1,
+          ":3: error: a header after the file's first record" },
+        { "id,rating,puzzle\n1,2," EASY "\n12,34\n", 1,
+          ":3: error: a record of 2 fields; the puzzle is field 3" },
+        { "quizzes,solutions\n" EASY "1,2\n", 0,
+          ":2:1: error: field 1 has 82 symbols; a puzzle on one line has "
+          "16, 81" },
+        { "id,puzzle\n1, 12|34\n", 0, ":2:4: error: field 2 has 4 symbols" },
+        { "003020600\n900305001\n" EASY ",1\n", 0,
+          ":3: error: a record of 2 comma-separated fields inside a grid, "
+          "after 2 of its 9 rows" },
+        { "1,,3\n", 0, ":1:3: error: empty field 2 among cells written one "
+          "to a field" },
+        { "1,2,3\n", 0, ":1: error: line has 3 symbols" },
+        { "0,0,3,0,2,0,6,0,y\n", 0, ":1:17: error: bad symbol 'y'" },
+    };
+    unsigned char got[2][81];
+    size_t i;
+
+    for (i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        ck_assert_int_eq(read_all(bad[i].text, got, 2), -1 - bad[i].read);
+        ck_assert_msg(strstr(last_msg, bad[i].msg) != NULL, "case %zu: %s",
+                      i, last_msg);
+    }
+}
+END_TEST
+
 START_TEST(test_binary_garbage)
 {
     fgm_puzzle p;
@@ -502,6 +621,7 @@ puzzle_suite(void)
     tcase_add_test(core, test_boxed_display_000);
     tcase_add_test(core, test_writers_roundtrip);
     tcase_add_test(core, test_expected_size_latin);
+    tcase_add_test(core, test_csv_tables);
     tcase_add_test(errors, test_bad_length);
     tcase_add_test(errors, test_unsupported_shapes);
     tcase_add_test(errors, test_bad_symbol);
@@ -512,6 +632,7 @@ puzzle_suite(void)
     tcase_add_test(errors, test_mixed_sizes_rejected);
     tcase_add_test(errors, test_reader_list);
     tcase_add_test(errors, test_binary_garbage);
+    tcase_add_test(errors, test_csv_errors);
     tcase_add_test(errors, test_parse_one_puzzle);
     suite_add_tcase(s, core);
     suite_add_tcase(s, errors);

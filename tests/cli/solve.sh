@@ -29,6 +29,18 @@ head -1 "$TMP/out" | grep -qx 'index,solver,backend,solved,valid,ms,nodes,infere
     fail "CSV header"
 [ "$(awk -F, 'NR>1 && $4==1 && $5==1' "$TMP/out" | wc -l)" = 3 ] || fail "CSV rows solved+valid"
 
+# A dataset's table (Kaggle's quizzes,solutions header): the puzzle
+# column is solved, each answer on a line of its own as the puzzle is
+# written, the other columns not read.
+{ echo 'id,puzzle,solution'
+  grep -v '^#' puzzles/seed002_top95.txt | awk '{ print NR "," $0 ",?" }'
+} > "$TMP/table.csv"
+expect_exit 0 "CSV table" -- "$FGM" solve "$TMP/table.csv"
+cmp -s "$TMP/out" "$TMP/ref" || fail "a table's puzzles solved as the plain file's"
+printf 'id,grid\n1,2\n' > "$TMP/nohdr.csv"
+expect_exit 1 "table without a puzzle column" -- "$FGM" solve "$TMP/nohdr.csv"
+expect_err "nohdr.csv:1: error: a header that names no puzzle column" "header error"
+
 # Unsolved puzzles come back unchanged: a timeout of 2 ms on the hard grid
 # (backtrack: 0.09 and 0.003 ms on the other two, 22 ms on it).
 expect_exit 0 "timeout" -- "$FGM" solve --solver backtrack --timeout-ms 2 puzzles/seed003.txt
