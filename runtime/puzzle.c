@@ -650,8 +650,13 @@ csv_line(fgm_puzzle_reader *r, grid *g, char *s, int indent, int *done)
         return FGM_EPARSE;
     }
     st = feed(r, g, s + p.at, indent + p.at, done);
-    if (st == FGM_OK && !*done)
-        FGM_DIE("a one-line puzzle left its grid open");
+    if (st == FGM_OK && !*done) {
+        /* A rule of the boxed display (******** ... of a puzzle's
+         * length), which feed skips. */
+        report_at(r, r->line, indent + p.at + 1, "field %d is a rule, not "
+                  "a puzzle", r->csv_col + 1);
+        return FGM_EPARSE;
+    }
     return st;
 }
 

@@ -580,6 +580,8 @@ START_TEST(test_csv_errors)
         { "003020600\n900305001\n" EASY ",1\n", 0,
           ":3: error: a record of 2 comma-separated fields inside a grid, "
           "after 2 of its 9 rows" },
+        { "id,puzzle\n1,****************\n", 0,
+          ":2:3: error: field 2 is a rule, not a puzzle" },
         { "1,,3\n", 0, ":1:3: error: empty field 2 among cells written one "
           "to a field" },
         { "1,2,3\n", 0, ":1: error: line has 3 symbols" },
