@@ -569,6 +569,68 @@ START_TEST(test_tree_bp_max_map)
 }
 END_TEST
 
+/* Naive Bayes, a star: class x0 (evidence 1/2, 1/2) and 244 features
+ * x1..x244 fixed by evidence, each read through a table of odds 999;
+ * AGAINST of them (first, or last with FIRST 0) say 0, the others 1.
+ * The exact marginal of x0 = 0 is r / (1 + r), r = (1/999)^(244 -
+ * 2 AGAINST). */
+static fgm_ir *
+naive_bayes_ir(fgm_algo algo, int against, int first)
+{
+    static const double pot[4] = { 0.999, 0.001, 0.001, 0.999 };
+    static const double half[2] = { 0.5, 0.5 };
+    int dims[1] = { 245 }, i;
+    fgm_ir *ir = fgm_ir_new("naive_bayes");
+    fgm_status st;
+
+    ck_assert_int_eq(fgm_ir_add_array(ir, "x", 1, dims, 0, 2, 0, &st), 0);
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1,
+                                       (int[1]){ 0 }, 2, half, &st), 0);
+    for (i = 1; i <= 244; i++) {
+        int says0 = first ? i <= against : i > 244 - against;
+        double fix[2] = { says0, !says0 };
+
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 2,
+                                           (int[2]){ 0, i }, 4, pot, &st),
+                         0);
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1,
+                                           &i, 2, fix, &st), 0);
+    }
+    ir->infer.algo = algo;
+    ir->infer.iterations = 3;
+    return ir;
+}
+
+/* The class's belief is the product of 244 messages of odds 999: with
+ * the 120 against the answer first, the running product's other value
+ * fell below the doubles' range and no later message brought it back,
+ * so that BP gave the wrong class with probability 1 (fgm_k_belief_full
+ * now sees the underflow and takes the exact path).  Either order,
+ * sum- and max-product, gives the exact marginal. */
+START_TEST(test_belief_product_underflow)
+{
+    static const fgm_algo algos[2] = { FGM_ALGO_BP_SUM, FGM_ALGO_BP_MAX };
+    double r = pow(0.001 / 0.999, 4), want = r / (1.0 + r), b[2];
+    int a, first;
+
+    for (a = 0; a < 2; a++)
+        for (first = 0; first < 2; first++) {
+            fgm_model *m = open_interp(naive_bayes_ir(algos[a], 120,
+                                                      first));
+
+            ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+            fgm_model_marginal(m, 0, b);
+            ck_assert_msg(fabs(b[0] - want) <= 1e-9 * want,
+                          "algo %d first %d: %.17g, want %.17g", a, first,
+                          b[0], want);
+            ck_assert_int_eq(fgm_model_argmax(m, 0), 1);
+            fgm_model_free(m);
+        }
+    compare_backends(naive_bayes_ir(FGM_ALGO_BP_SUM, 120, 1),
+                     naive_bayes_ir(FGM_ALGO_BP_SUM, 120, 1), NULL, 0);
+}
+END_TEST
+
 /* EP on the robust Sudoku model gives the same cell beliefs as bp-sum on
  * the plain model with the Dirichlet mean as unary evidence. */
 START_TEST(test_ep_equals_bp_with_prior_mean)
@@ -1309,6 +1371,7 @@ engine_suite(void)
     tcase_add_test(core, test_mixed_domains);
     tcase_add_test(core, test_tree_parallel_and_damped);
     tcase_add_test(core, test_tree_bp_max_map);
+    tcase_add_test(core, test_belief_product_underflow);
     tcase_add_test(core, test_ep_equals_bp_with_prior_mean);
     tcase_add_test(core, test_ep_robust_solves_easy);
     tcase_add_test(core, test_compiled_matches_interpreted);
