@@ -514,8 +514,9 @@ int fgm_model_argmax(const fgm_model *m, int v);
 
 /* The first variable whose every value the last run rules out -- a zero
  * in its evidence, clamp or prior message, or an incoming factor message
- * at the floor (1e-30: a factor's exact zero, or a weight under 1e-30 of
- * the message's largest, which the floor cannot tell apart) -- or whose
+ * at the floor (1e-30, a table's 1e-290: a factor's exact zero, or a
+ * weight under the floor times the message's largest, which the floor
+ * cannot tell apart) -- or whose
  * point-mass belief takes the value of another's in a native alldiff, or
  * -1 when there is none (or M is NULL, or no run yet).  Its marginal is
  * then no posterior: the observations contradict the model (Infer.NET

@@ -24,10 +24,11 @@
  * past K are zero in beliefs and unary vectors, finite and positive in
  * factor-to-variable messages (so belief / message is 0 there); readers
  * that need more mask them.  Factor-to-variable
- * messages are floored at FGM_K_FLOOR so that a variable's cavity
- * (belief / message) is always defined; the floor is far below anything
- * that changes an argmax, and a hard zero still enters a belief through
- * the unary message (clues, evidence), which is never divided out.
+ * messages are floored at FGM_K_FLOOR (a table's at FGM_K_TABLE_FLOOR)
+ * so that a variable's cavity (belief / message) is always defined; a
+ * hard zero still enters a belief through the unary message (clues,
+ * evidence), which is never divided out.  A floored zero is outweighed
+ * by other evidence stronger than 1 / floor (ops/common.h).
  * Damping mixes the new message with the previous one,
  * new = (1 - d) new + d old: both are normalized, so is the mix (the
  * scalar kernels still renormalize it; the vector ones do not).  The

@@ -675,19 +675,24 @@ fgm_model_marginal(const fgm_model *m, int v, double *out)
 }
 
 /* Whether every value of V is ruled out after the last run: a zero in its
- * unary vector, or some incoming factor message at the floor there. */
+ * unary vector, or some incoming factor message at its floor there (a
+ * table's, where TABLE_EDGE marks the edge, is far lower: a table message
+ * of 1e-36 is strong evidence, not a zero). */
 static int
-all_ruled_out(const fgm_model *m, int v)
+all_ruled_out(const fgm_model *m, int v, const unsigned char *table_edge)
 {
     const fgm_sched *s = m->sched;
     const double *u = m->st.unary + (size_t)v * (size_t)s->stride;
-    int x, j, out;
+    int x, j, e, out;
 
     for (x = 0; x < s->card[v]; x++) {
         out = !(u[x] > 0.0);
-        for (j = s->var_edge_off[v]; !out && j < s->var_edge_off[v + 1]; j++)
-            out = m->st.msg[(size_t)s->var_edges[j] * (size_t)s->stride + x]
-                  <= FGM_K_FLOOR;
+        for (j = s->var_edge_off[v]; !out && j < s->var_edge_off[v + 1];
+             j++) {
+            e = s->var_edges[j];
+            out = m->st.msg[(size_t)e * (size_t)s->stride + x]
+                  <= (table_edge[e] ? FGM_K_TABLE_FLOOR : FGM_K_FLOOR);
+        }
         if (!out)
             return 0;
     }
@@ -733,13 +738,24 @@ alldiff_clash(const fgm_model *m, const fgm_sched_factor *f)
 int
 fgm_model_contradiction(const fgm_model *m)
 {
-    int v, f, found = -1;
+    const fgm_sched *s;
+    unsigned char *table_edge;
+    int v, f, i, found = -1;
 
     if (!m || !m->ran)
         return -1;
-    for (v = 0; v < m->sched->nvars && found < 0; v++)
-        if (all_ruled_out(m, v))
+    s = m->sched;
+    table_edge = calloc((size_t)s->nedges + 1, 1);
+    if (!table_edge)
+        return -1;      /* none found: the answer's warning is lost */
+    for (f = 0; f < s->nfactors; f++)
+        for (i = 0; s->factors[f].op == FGM_OP_TABLE
+                    && i < s->factors[f].arity; i++)
+            table_edge[s->factors[f].edge + i] = 1;
+    for (v = 0; v < s->nvars && found < 0; v++)
+        if (all_ruled_out(m, v, table_edge))
             found = v;
+    free(table_edge);
     for (f = 0; f < m->sched->nfactors; f++)
         if (m->sched->factors[f].op == FGM_OP_ALLDIFF) {
             v = alldiff_clash(m, &m->sched->factors[f]);

@@ -162,7 +162,7 @@ alldiff_per_minor(fgm_state *st, int e0, const int *vars, int n, int stride,
     for (i = 0; i < n; i++) {
         double *m = st->msg + (e0 + i) * stride;
 
-        c = fgm_k_commit(m, out + i * k, st->damping, k);
+        c = fgm_k_commit(m, out + i * k, st->damping, FGM_K_FLOOR, k);
         change = c > change ? c : change;
         fgm_k_belief(st->belief + vars[i] * stride, q + i * k, m, k);
     }

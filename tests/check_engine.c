@@ -631,6 +631,53 @@ START_TEST(test_belief_product_underflow)
 }
 END_TEST
 
+/* A table's hard zero against strong evidence, on a tree: x0 read by
+ * twelve features x1..x12 (tables of odds 999, all saying 1: 1e36 for
+ * x0 = 1) and equal to x13 (an identity table), which is fixed to 0.
+ * x0 = 1 is impossible, but with the table's zero floored at 1e-30 BP
+ * gave it 0.999999, and warned of a contradiction that is not there. */
+START_TEST(test_table_zero_outweighs_evidence)
+{
+    static const double odds[4] = { 0.999, 0.001, 0.001, 0.999 };
+    static const double same[4] = { 1, 0, 0, 1 }, one[2] = { 0, 1 };
+    static const double zero[2] = { 1, 0 };
+    static const fgm_algo algos[2] = { FGM_ALGO_BP_SUM, FGM_ALGO_BP_MAX };
+    int a;
+
+    for (a = 0; a < 2; a++) {
+        int dims[1] = { 14 }, i, last = 13;
+        fgm_ir *ir = fgm_ir_new("sensors");
+        fgm_status st;
+        fgm_model *m;
+        double b[2];
+
+        ck_assert_int_eq(fgm_ir_add_array(ir, "x", 1, dims, 0, 2, 0, &st),
+                         0);
+        for (i = 1; i <= 12; i++) {
+            ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 2,
+                                               (int[2]){ 0, i }, 4, odds,
+                                               &st), 0);
+            ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1,
+                                               &i, 2, one, &st), 0);
+        }
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 2,
+                                           (int[2]){ 0, 13 }, 4, same, &st),
+                         0);
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1,
+                                           &last, 2, zero, &st), 0);
+        ir->infer.algo = algos[a];
+        ir->infer.iterations = 5;
+        m = open_interp(ir);
+        ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+        fgm_model_marginal(m, 0, b);
+        ck_assert_msg(b[1] < 1e-200, "algo %d: x0 = 1 has %g", a, b[1]);
+        ck_assert_int_eq(fgm_model_argmax(m, 0), 0);
+        ck_assert_int_eq(fgm_model_contradiction(m), -1);
+        fgm_model_free(m);
+    }
+}
+END_TEST
+
 /* EP on the robust Sudoku model gives the same cell beliefs as bp-sum on
  * the plain model with the Dirichlet mean as unary evidence. */
 START_TEST(test_ep_equals_bp_with_prior_mean)
@@ -1372,6 +1419,7 @@ engine_suite(void)
     tcase_add_test(core, test_tree_parallel_and_damped);
     tcase_add_test(core, test_tree_bp_max_map);
     tcase_add_test(core, test_belief_product_underflow);
+    tcase_add_test(core, test_table_zero_outweighs_evidence);
     tcase_add_test(core, test_ep_equals_bp_with_prior_mean);
     tcase_add_test(core, test_ep_robust_solves_easy);
     tcase_add_test(core, test_compiled_matches_interpreted);

@@ -331,7 +331,7 @@ fgm_k_ad_install(double *msg, double *newm, const double *cav,
         }
     }
 #endif
-    change = fgm_k_commit(msg, newm, d, k);
+    change = fgm_k_commit(msg, newm, d, FGM_K_FLOOR, k);
     if (belief)
         fgm_k_belief(belief, cav, msg, k);
     (void)v;

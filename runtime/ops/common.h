@@ -10,6 +10,15 @@
 #include "../plugin_abi.h"
 
 #define FGM_K_FLOOR 1e-30
+/* The floor of a table's messages.  A table writes hard zeros (a
+ * deterministic CPT) that other evidence must not outweigh: at 1e-30,
+ * twelve features of odds 999 (1e36) made a value the table rules out
+ * the likelier one on a tree.  The cavities of the `!=` and alldiff
+ * operators keep FGM_K_FLOOR, to which Sudoku's numbers are tuned.
+ * Low enough for evidence up to 1e290; high enough that a message times
+ * a normalized cavity (a value >= 1/K) stays normal, and that 1 / (a
+ * sum of such) stays finite. */
+#define FGM_K_TABLE_FLOOR 1e-290
 /* The seed's BP_EPS (notebook 001): its flooding BP floors every
  * normalized message at it and adds it to every message and evidence
  * entry inside its logs (fgm_k_neq_seed, fgm_k_v2f_store). */
@@ -52,10 +61,11 @@ fgm_k_cavity(double *out, const double *belief, const double *msg, int k)
 }
 
 /* Installs NEWM (K values, normalized here) as the message in MSG, damped
- * toward the old value by D and floored.  Returns the largest absolute
- * change of an entry. */
+ * toward the old value by D and floored at FLOOR (FGM_K_FLOOR, or a
+ * table's FGM_K_TABLE_FLOOR).  Returns the largest absolute change of an
+ * entry. */
 static inline double
-fgm_k_commit(double *msg, double *newm, double d, int k)
+fgm_k_commit(double *msg, double *newm, double d, double floor, int k)
 {
     double change = 0.0, diff;
     int i;
@@ -67,8 +77,8 @@ fgm_k_commit(double *msg, double *newm, double d, int k)
         fgm_k_normalize(newm, k);
     }
     for (i = 0; i < k; i++) {
-        if (newm[i] < FGM_K_FLOOR)
-            newm[i] = FGM_K_FLOOR;
+        if (newm[i] < floor)
+            newm[i] = floor;
         diff = newm[i] - msg[i];
         if (diff < 0.0)
             diff = -diff;

@@ -62,8 +62,8 @@ fgm_k_neq_max_update(fgm_state *st, int ea, int eb, int va, int vb,
     }
     fgm_k_neq_max(na, rb, k);
     fgm_k_neq_max(nb, ra, k);
-    c1 = fgm_k_commit(ma, na, st->damping, k);
-    c2 = fgm_k_commit(mb, nb, st->damping, k);
+    c1 = fgm_k_commit(ma, na, st->damping, FGM_K_FLOOR, k);
+    c2 = fgm_k_commit(mb, nb, st->damping, FGM_K_FLOOR, k);
     if (!st->parallel)
         for (i = 0; i < k; i++) {
             ba[i] = ra[i] * ma[i] * (1.0 / za);

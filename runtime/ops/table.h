@@ -54,7 +54,7 @@ fgm_k_table(fgm_state *st, int e0, const int *vars, const int *cards,
                 break;
         }
         c = fgm_k_commit(st->msg + (long)(e0 + i) * stride, out,
-                         st->damping, cards[i]);
+                         st->damping, FGM_K_TABLE_FLOOR, cards[i]);
         if (c > change)
             change = c;
         if (!st->parallel)
