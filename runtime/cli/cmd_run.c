@@ -73,9 +73,10 @@ print_vector(out_format fmt, long k, const char *kind, const char *name,
 
 /* Prints the marginals M (nvars x stride) and, when POST is not NULL, the
  * Dirichlet posteriors (ndirichlet x stride) of observation K.  INFO goes
- * on its header (text, JSON); CSV has none, so an INCOMPLETE result says
- * INFO on stderr instead of passing for a complete one; JSON marks it
- * "incomplete": true for scripts.  CLASH names the variable the run left
+ * on its header (text, JSON); an INCOMPLETE result also says INFO on
+ * stderr, in every format, so that one read without its header (CSV has
+ * none; a script that takes the marginals' lines) does not pass for a
+ * complete one; JSON marks it "incomplete": true for scripts.  CLASH names the variable the run left
  * no value (warn_contradiction), or is NULL; JSON records it too. */
 static void
 print_result(const fgm_ir *ir, out_format fmt, long k, const double *m,
@@ -88,7 +89,7 @@ print_result(const fgm_ir *ir, out_format fmt, long k, const double *m,
 
     if (fmt == FMT_TEXT)
         printf("# observation %ld: %s\n", k, info);
-    if (fmt == FMT_CSV && incomplete)
+    if (incomplete)
         fprintf(stderr, "fgm: run: observation %ld: %s\n", k, info);
     if (fmt == FMT_JSON)
         printf("%s{\"observation\": %ld, \"info\": \"%s\", \"marginals\": {",

@@ -131,6 +131,7 @@ expect_err "has no square 2-D var array" "solve on chain"
 # visited, and says so), never raw weight sums.
 expect_exit 0 "enumeration cap" -- "$FGM" run models/chain.fgm --backend exact --cap 3
 expect_out "incomplete: cap or timeout reached" "enumeration cap"
+expect_err "^fgm: run: observation 0: exact .*\(incomplete: cap or timeout reached\)$" "enumeration cap, on stderr too"
 awk '$1 == "x[0]" { s = $2 + $3 + $4; if (s < 0.999999 || s > 1.000001) bad = 1 }
      END { exit bad }' "$TMP/out" || fail "capped enumeration: x[0] does not sum to 1"
 
