@@ -427,9 +427,16 @@ inst_neq(fgmc *c, const fgmc_stmt *s)
         return 0;
     if (s->value && !sema_eval_int(c, s->value, "an offset", &off))
         return 0;
+    k = owner(c, c->scope[0])->card;
+    if (off == 0 && k == 1) {
+        /* As alldiff's: BP and EP would only floor every message. */
+        diag_error(c, refs_loc(s), "'!=' cannot hold: its variables' "
+                   "domain %d..%d has only 1 value",
+                   owner(c, c->scope[0])->lo, owner(c, c->scope[0])->lo);
+        return 0;
+    }
     if (off == 0)
         return add(c, s, FGM_FACTOR_NEQ, c->scope, 2, NULL, 0, -1);
-    k = owner(c, c->scope[0])->card;
     if (off >= k || off <= -k)
         return 1;
     w = arena_alloc(c, (size_t)(k * k) * sizeof *w);

@@ -611,6 +611,11 @@ static const bad_case bad_cases[] = {
       "'x[1]' appears twice in this '!='" },
     { "var x[4] in 1..3\nalldiff x\n", FGM_ESEMA,
       "alldiff over 4 variables cannot hold" },
+    /* As alldiff: it was accepted, and BP printed both variables 1 with
+     * no contradiction said. */
+    { "var x[2] in 1..1\nx[0] != x[1]\n", FGM_ESEMA,
+      "t.fgm:2:1: error: '!=' cannot hold: its variables' domain 1..1 has "
+      "only 1 value" },
     { "var x[3] in 1..3\nx[*] != x[0]\n", FGM_ESEMA,
       "'!=' compares two variables, and this is not a single variable" },
     /* A whole array, even of one variable: the message says to subscript
