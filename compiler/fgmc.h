@@ -185,6 +185,7 @@ struct fgmc_sym {
     const fgmc_stmt *decl;  /* declaring statement (NULL for loop vars) */
     int bad;                /* its declaration had an error */
     long long value;        /* CONST; LOOP: current value in expand */
+    int uses;               /* LOOP: names resolved to it in sema */
     int is_real;            /* CONST: a real, RVALUE, not VALUE */
     double rvalue;
     int ndims, dims[FGM_IR_MAXDIMS], count;

@@ -60,6 +60,7 @@ sema_resolve_num(fgmc *c, fgmc_node *e)
             return 0;
         }
         e->sym = s;
+        s->uses++;
         return 1;
     case N_NEG:
         return sema_resolve_num(c, e->a);
@@ -754,6 +755,17 @@ check_constraint(fgmc *c, fgmc_stmt *s)
         ok = 0;
     if (s->has_str && !check_string(c, s))
         ok = 0;
+    /* A loop variable the statement never names repeats its factors,
+     * once per value: `evidence x = [1, 2] for i in 0..1` squared the
+     * weights.  Surely a slip (a name mistyped, a loop left over). */
+    if (s->binders)
+        for (b = s->binders->kids; ok && b; b = b->next)
+            if (b->sym && b->sym->uses == 0) {
+                diag_error(c, b->nameloc, "loop variable '%s' is used "
+                           "nowhere in this statement: each of its values "
+                           "would add the same factors again", b->name);
+                ok = 0;
+            }
     if (s->binders)
         for (b = s->binders->kids; b; b = b->next)
             sym_pop(c, b->sym);

@@ -405,7 +405,8 @@ START_TEST(test_comprehensions)
         "alldiff(x[0], y, z[2])\n"
         "z[i] != z[i+1] for i in 0..1\n"
         "fix x[k] = k + 1 for k in 2..3\n"
-        "evidence z = [1, 2, 3, 4]\n");
+        "evidence z = [1, 2, 3, 4]\n"
+        "y != x[j] for i in 1..1, j in i..i\n");  /* i: in j's range */
     int i, neq = 0;
 
     for (i = 0; i < 6; i++) {
@@ -423,7 +424,8 @@ START_TEST(test_comprehensions)
     ck_assert_int_eq(ir->factors[7].kind, FGM_FACTOR_NEQ);
     ck_assert_int_eq(ir->factors[9].kind, FGM_FACTOR_EVIDENCE);
     ck_assert_double_eq(fgm_ir_params(ir, &ir->factors[9])[2], 1);
-    ck_assert_int_eq(ir->nfactors, 6 + 1 + 2 + 2 + 3);
+    ck_assert_int_eq(ir->nfactors, 6 + 1 + 2 + 2 + 3 + 1);
+    ck_assert_int_eq(ir->factors[14].kind, FGM_FACTOR_NEQ);
     ck_assert_int_eq(neq, 6);
     fgm_ir_free(ir);
 }
@@ -567,8 +569,8 @@ static const bad_case bad_cases[] = {
       "indices 0..2) (when i = 2)" },
     /* Past eight loop variables the rest are elided: a statement may bind
      * any number, and each message listed them all. */
-    { "var x[3] in 1..3\nx[a] != x[i+1] for a, b, c, d, e, f, g, h, i in "
-      "2..2\n", FGM_ESEMA,
+    { "var x[3] in 1..3\nx[a] != x[a+b+c+d+e+f+g+h+i-15] for a, b, c, d, "
+      "e, f, g, h, i in 2..2\n", FGM_ESEMA,
       "(when a = 2, b = 2, c = 2, d = 2, e = 2, f = 2, g = 2, h = 2, ...)\n" },
     { "var x[4] in 1..4\nalldiff x[3..1]\n", FGM_ESEMA,
       "t.fgm:2:11: error: slice 3..1 of 'x' is empty (its bounds are "
@@ -611,6 +613,11 @@ static const bad_case bad_cases[] = {
       "'x[1]' appears twice in this '!='" },
     { "var x[4] in 1..3\nalldiff x\n", FGM_ESEMA,
       "alldiff over 4 variables cannot hold" },
+    /* A loop variable left unused repeated the factors (the weights of
+     * an evidence squared); one used only in a later range is used. */
+    { "var x in 0..1\nevidence x = [1, 2] for i in 0..1\n", FGM_ESEMA,
+      "t.fgm:2:25: error: loop variable 'i' is used nowhere in this "
+      "statement" },
     /* As alldiff: it was accepted, and BP printed both variables 1 with
      * no contradiction said. */
     { "var x[2] in 1..1\nx[0] != x[1]\n", FGM_ESEMA,
