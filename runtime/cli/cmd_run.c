@@ -460,10 +460,14 @@ fractions_to_max(const fgm_ir *ir, double *m, int stride)
 
 /* Exact marginals of IR (the model of CSP) with the current clues GIVEN
  * -- max-marginals when IR's algorithm is bp-max, its exact answer --;
- * prints observation K. */
+ * prints observation K.  An observation with no consistent assignment
+ * (or none found within the cap or deadline) has no marginals: that is
+ * said, *UNSAT set, and CLI_OK returned, so that the sets after it are
+ * still run (the first such set of a puzzle file ended the run and lost
+ * the rest); the command then exits 1. */
 static int
 run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
-          const int *given, const run_cfg *cfg, long k)
+          const int *given, const run_cfg *cfg, long k, int *unsat)
 {
     int stride = fgm_csp_maxcard(csp);
     double *m = malloc((size_t)fgm_csp_nvars(csp) * (size_t)stride
@@ -490,8 +494,10 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         if (st == FGM_OK && count == 0) {
             /* The search ended, with nothing to stop it early. */
             free(m);
-            return cli_fail(CLI_EINPUT, "run: observation %ld has no "
-                            "consistent assignment", k);
+            cli_fail(CLI_EINPUT, "run: observation %ld has no consistent "
+                     "assignment", k);
+            *unsat = 1;
+            return CLI_OK;
         }
         if (max && count > 0)
             fractions_to_max(ir, m, stride);
@@ -508,8 +514,10 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
                                            "reached)" : "");
         if (st == FGM_EUNSOLVED) {
             free(m);
-            return cli_fail(CLI_EINPUT, "run: observation %ld has no "
-                            "consistent assignment", k);
+            cli_fail(CLI_EINPUT, "run: observation %ld has no consistent "
+                     "assignment", k);
+            *unsat = 1;
+            return CLI_OK;
         }
     }
     if (st == FGM_EUNSUPPORTED) {
@@ -526,8 +534,10 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         /* Stopped before the first solution: all zeros is no
          * distribution. */
         free(m);
-        return cli_fail(CLI_EINPUT, "run: observation %ld: no solution "
-                        "found before the cap or the deadline", k);
+        cli_fail(CLI_EINPUT, "run: observation %ld: no solution found "
+                 "before the cap or the deadline", k);
+        *unsat = 1;
+        return CLI_OK;
     }
     print_result(ir, cfg->fmt, k, m, NULL, stride, text, incomplete, NULL);
     free(m);
@@ -613,7 +623,7 @@ cmd_run(cli_args *a)
     fgm_model_opts mo;
     long iters = 0, k;
     int r, code = CLI_OK, n, box, v, assign = 0, nvars, stride = 1, kind;
-    int cap_set = 0, engine;
+    int cap_set = 0, engine, unsat = 0;
     fgm_puzzle_reader *rd = NULL;
     FILE *of = NULL;
     char *text = NULL;
@@ -862,11 +872,13 @@ cmd_run(cli_args *a)
                 break;
             }
         }
-        code = cfg.exact ? run_exact(ir, csp, dlx, given, &cfg, k)
+        code = cfg.exact ? run_exact(ir, csp, dlx, given, &cfg, k, &unsat)
                          : run_engine(fm, stride, &cfg, k);
     }
     if (cfg.fmt == FMT_JSON)
         printf("]\n");
+    if (code == CLI_OK && unsat)
+        code = CLI_EINPUT;      /* each such set has said so */
     code = cli_finish_stdout("run", code);
 done:
     if (of)

@@ -208,6 +208,12 @@ expect_err "no consistent assignment" "exact refuses a contradiction"
 echo '12....3...4.....' >"$TMP/contra4.txt"
 expect_exit 1 "exact (dlx), contradiction" -- "$FGM" run sudoku:2 --backend exact --observe "$TMP/contra4.txt"
 expect_err "observation 0 has no consistent assignment" "exact (dlx) refuses a contradiction"
+# One such set among others: the others are still run and printed (the
+# first one ended the run), and the exit says that one was refused.
+printf '1...............\n12....3...4.....\n.2..............\n' >"$TMP/contra4b.txt"
+expect_exit 1 "exact, one contradiction of three" -- "$FGM" run sudoku:2 --backend exact --observe "$TMP/contra4b.txt"
+expect_err "observation 1 has no consistent assignment" "the refused set named"
+[ "$(grep -c '^# observation [02]: exact' "$TMP/out")" = 2 ] || fail "the sets around a refused one are printed"
 for a in ep bp-sum bp-max; do
     expect_exit 0 "$a, contradiction" -- "$FGM" run "$TMP/clash.fgm" --backend interpreted --algo $a
     expect_err "warning: observation 0: the run left x no value the factors allow" "$a warns of a contradiction"
