@@ -275,12 +275,15 @@ key:
   | ALLDIFF                       { $$ = ast_name(c, &@1); }
   ;
 
-/* ---- expressions: integers and reals, + - * / %, parentheses ----------- */
+/* ---- expressions: integers and reals, + - * / %, parentheses, and the
+ * functions exp, log and sqrt (sema.c: FUNCS) -------------------------- */
 
 expr:
     INT                           { $$ = ast_int(c, &@1); }
   | REAL                          { $$ = ast_real(c, &@1); }
   | ref
+  | IDENT '(' expr ')'            { $$ = ast_call(c, &@1, $3, &@$); }
+  | IDENT '(' error               { $$ = ast_unclosed(c, &@2, "')'", NULL); }
   | '(' expr ')'                  { $$ = ast_paren(c, $2, &@$); }
   | '(' error                     { $$ = ast_unclosed(c, &@1, "')'", NULL); }
   | '-' expr %prec NEG            { $$ = ast_unary(c, N_NEG, $2, &@$); }

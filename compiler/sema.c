@@ -28,6 +28,59 @@
 
 /* ---- expressions -------------------------------------------------------- */
 
+/* The functions a number may call, of one real argument: potentials of
+ * log-linear and Ising models are written exp(J), exp(-J). */
+typedef enum { FN_NONE, FN_EXP, FN_LOG, FN_SQRT } fgmc_fn;
+
+static fgmc_fn
+function_named(const char *name)
+{
+    if (strcmp(name, "exp") == 0)
+        return FN_EXP;
+    if (strcmp(name, "log") == 0)
+        return FN_LOG;
+    if (strcmp(name, "sqrt") == 0)
+        return FN_SQRT;
+    return FN_NONE;
+}
+
+/* *OUT = the function of call E at X, or an error naming E. */
+static int
+apply_function(fgmc *c, const fgmc_node *e, double x, fgmc_num *out)
+{
+    out->is_real = 1;
+    switch (function_named(e->name)) {
+    case FN_EXP:
+        out->d = exp(x);
+        if (!isfinite(out->d)) {
+            diag_error(c, e->loc, "exp(%g) is too large for a double", x);
+            return 0;
+        }
+        if (out->d == 0.0) {
+            diag_error(c, e->loc, "exp(%g) is too small: it would be read "
+                       "as 0", x);
+            return 0;
+        }
+        return 1;
+    case FN_LOG:
+        if (!(x > 0.0)) {
+            diag_error(c, e->loc, "log(%g): its argument must be > 0", x);
+            return 0;
+        }
+        out->d = log(x);
+        return 1;
+    case FN_SQRT:
+        if (x < 0.0) {
+            diag_error(c, e->loc, "sqrt(%g): its argument must be >= 0", x);
+            return 0;
+        }
+        out->d = sqrt(x);
+        return 1;
+    default:
+        return 0;       /* refused by sema_resolve_num */
+    }
+}
+
 int
 sema_resolve_num(fgmc *c, fgmc_node *e)
 {
@@ -63,6 +116,13 @@ sema_resolve_num(fgmc *c, fgmc_node *e)
         s->uses++;
         return 1;
     case N_NEG:
+        return sema_resolve_num(c, e->a);
+    case N_CALL:
+        if (function_named(e->name) == FN_NONE) {
+            diag_error(c, e->nameloc, "unknown function '%s' (a number may "
+                       "call exp, log or sqrt)", e->name);
+            return 0;
+        }
         return sema_resolve_num(c, e->a);
     case N_ADD:
     case N_SUB:
@@ -201,6 +261,9 @@ sema_eval(fgmc *c, const fgmc_node *e, fgmc_num *out)
             out->i = -a.i;
         }
         return 1;
+    case N_CALL:
+        return sema_eval(c, e->a, &a)
+            && apply_function(c, e, a.is_real ? a.d : (double)a.i, out);
     case N_ADD:
     case N_SUB:
     case N_MUL:

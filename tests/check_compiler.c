@@ -301,6 +301,25 @@ START_TEST(test_real_const)
 }
 END_TEST
 
+/* exp, log and sqrt of numbers, consts and loop variables: real values
+ * (an Ising coupling's potentials). */
+START_TEST(test_functions)
+{
+    fgm_ir *ir = compile_ok("const J = log(2)\nvar s[3] in 0..1\n"
+                            "evidence s[0] = [exp(J), sqrt(9)]\n"
+                            "table (s[i], s[i+1]) = [[exp(J * i), 1], "
+                            "[1, exp(-J)]] for i in 0..1\n");
+    const double *e = fgm_ir_params(ir, &ir->factors[0]);
+    const double *t = fgm_ir_params(ir, &ir->factors[2]);
+
+    ck_assert_double_eq_tol(e[0], 2.0, 1e-15);
+    ck_assert_double_eq(e[1], 3.0);
+    ck_assert_double_eq_tol(t[0], 2.0, 1e-15);     /* i = 1 */
+    ck_assert_double_eq_tol(t[3], 0.5, 1e-15);
+    fgm_ir_free(ir);
+}
+END_TEST
+
 START_TEST(test_table_row_major)
 {
     fgm_ir *ir = compile_ok("model t\nvar x in 0..1\nvar y in 5..7\n"
@@ -613,6 +632,22 @@ static const bad_case bad_cases[] = {
       "'x[1]' appears twice in this '!='" },
     { "var x[4] in 1..3\nalldiff x\n", FGM_ESEMA,
       "alldiff over 4 variables cannot hold" },
+    /* Functions of numbers: their domains, and names that are none. */
+    { "var x in 0..1\nevidence x = [1, exp(710)]\n", FGM_ESEMA,
+      "t.fgm:2:18: error: exp(710) is too large for a double" },
+    { "var x in 0..1\nevidence x = [1, exp(-746)]\n", FGM_ESEMA,
+      "exp(-746) is too small: it would be read as 0" },
+    { "var x in 0..1\nevidence x = [1, log(0)]\n", FGM_ESEMA,
+      "log(0): its argument must be > 0" },
+    { "var x in 0..1\nevidence x = [1, sqrt(-2)]\n", FGM_ESEMA,
+      "sqrt(-2): its argument must be >= 0" },
+    { "var x in 0..1\nevidence x = [1, pow(2)]\n", FGM_ESEMA,
+      "t.fgm:2:18: error: unknown function 'pow' (a number may call exp, "
+      "log or sqrt)" },
+    { "var x in 0..1\nevidence x = [1, exp(1]\n", FGM_EPARSE,
+      "expected ')' (to close '(' at line 2)" },
+    { "var x[3] in 0..1\nx[0] != x[exp(0)]\n", FGM_ESEMA,
+      "must be an integer, not 1.0" },
     /* A loop variable left unused repeated the factors (the weights of
      * an evidence squared); one used only in a later range is used. */
     { "var x in 0..1\nevidence x = [1, 2] for i in 0..1\n", FGM_ESEMA,
@@ -1228,6 +1263,7 @@ compiler_suite(void)
     tcase_add_test(core, test_dice);
     tcase_add_test(core, test_chain);
     tcase_add_test(core, test_real_const);
+    tcase_add_test(core, test_functions);
     tcase_add_test(core, test_table_row_major);
     tcase_add_test(core, test_extreme_weights);
     tcase_add_test(core, test_comprehensions);
