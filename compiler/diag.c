@@ -18,6 +18,8 @@
  * had its chance to add a hint (diag_hint); any later message, or the end
  * of parsing, sends it.
  */
+#include <ctype.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -377,10 +379,59 @@ invalid_message(const fgmc *c, fgmc_loc loc, char *buf, size_t size)
         snprintf(buf, size, "invalid byte 0x%02x", b);
 }
 
+/* Whether the syntax error at LOC follows a line's first word, a
+ * mistyped keyword ("evidense x = ...", read as the name of an array,
+ * drew "unexpected name, expected '!=' or '['"): then BUF says which
+ * keyword it is likely to be, and *AT is the word. */
+static int
+keyword_slip(const fgmc *c, fgmc_loc loc, char *buf, size_t size,
+             fgmc_loc *at)
+{
+    static const char *const keywords[] = {
+        "model", "const", "var", "prior", "observed", "alldiff", "table",
+        "evidence", "fix", "infer",
+    };
+    char word[FGM_IR_MAXNAME];
+    const char *best = NULL;
+    int start = loc.start, end, i, d, bestd = INT_MAX, limit;
+    size_t k;
+
+    while (start > 0 && c->src[start - 1] != '\n')
+        start--;
+    while (start < loc.start && (c->src[start] == ' '
+                                 || c->src[start] == '\t'))
+        start++;
+    for (end = start; end < loc.start && (isalnum((unsigned char)c->src[end])
+                                          || c->src[end] == '_'); end++)
+        ;
+    if (end == start || end - start >= (int)sizeof word)
+        return 0;
+    for (i = end; i < loc.start; i++)
+        if (c->src[i] != ' ' && c->src[i] != '\t')
+            return 0;
+    memcpy(word, c->src + start, (size_t)(end - start));
+    word[end - start] = '\0';
+    limit = strlen(word) > 4 ? 2 : 1;
+    for (k = 0; k < sizeof keywords / sizeof *keywords; k++) {
+        d = sym_distance(word, keywords[k]);
+        if (d <= limit && d < bestd) {
+            best = keywords[k];
+            bestd = d;
+        }
+    }
+    if (!best)
+        return 0;
+    snprintf(buf, size, "unknown statement '%s' (did you mean '%s'?)", word,
+             best);
+    at->start = start;
+    at->end = end;
+    return 1;
+}
+
 void
 diag_syntax(fgmc *c, fgmc_loc loc, const char *msg)
 {
-    char buf[128];
+    char buf[FGM_IR_MAXNAME + 64];
 
     diag_flush(c);
     c->nsyntax++;
@@ -391,6 +442,8 @@ diag_syntax(fgmc *c, fgmc_loc loc, const char *msg)
         msg = buf;
     } else if (strcmp(msg, "memory exhausted") == 0) {
         msg = "input nested too deeply (the parser's stack is full)";
+    } else if (keyword_slip(c, loc, buf, sizeof buf, &loc)) {
+        msg = buf;
     }
     c->pending = strdup(msg);
     if (!c->pending) {

@@ -414,6 +414,9 @@ FGM_INTERNAL extern const char *const sym_kind_words[];
 #define SYM_MASK(k) (1u << (k))
 /* The symbol NAME is bound to (NULL: none). */
 FGM_INTERNAL fgmc_sym *sym_lookup(const fgmc *c, const char *name);
+/* Edit distance between A and B, or INT_MAX when either is longer than a
+ * name may be (typo suggestions). */
+FGM_INTERNAL int sym_distance(const char *a, const char *b);
 /* Declares NAME of KIND at LOC (DECL: its statement).  Returns the new
  * symbol, or NULL after reporting a duplicate or a name too long for the
  * IR. */

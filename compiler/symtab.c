@@ -120,9 +120,8 @@ sym_declare(fgmc *c, fgmc_sym_kind kind, const char *name, fgmc_loc loc,
     return s;
 }
 
-/* Edit distance between A and B, or a large number when either is long. */
-static int
-distance(const char *a, const char *b)
+int
+sym_distance(const char *a, const char *b)
 {
     int row[FGM_IR_MAXNAME + 1], la = (int)strlen(a), lb = (int)strlen(b);
     int i, j;
@@ -165,7 +164,7 @@ similar(const fgmc *c, const char *name, unsigned mask)
 
             if (!(mask & (1u << s->kind)))
                 continue;
-            d = distance(name, s->name);
+            d = sym_distance(name, s->name);
             if (d <= limit && (d < bestd || (d == bestd
                                              && strcmp(s->name,
                                                        best->name) < 0))) {

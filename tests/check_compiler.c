@@ -632,6 +632,13 @@ static const bad_case bad_cases[] = {
       "'x[1]' appears twice in this '!='" },
     { "var x[4] in 1..3\nalldiff x\n", FGM_ESEMA,
       "alldiff over 4 variables cannot hold" },
+    /* A mistyped keyword was read as an array's name ("unexpected name,
+     * expected '!=' or '['"). */
+    { "var x in 0..1\nevidense x = [1, 2]\n", FGM_EPARSE,
+      "t.fgm:2:1: error: unknown statement 'evidense' (did you mean "
+      "'evidence'?)" },
+    { "var x[2] in 0..1\nx y\n", FGM_EPARSE,
+      "t.fgm:2:3: error: unexpected name, expected '!=' or '['" },
     /* Functions of numbers: their domains, and names that are none. */
     { "var x in 0..1\nevidence x = [1, exp(710)]\n", FGM_ESEMA,
       "t.fgm:2:18: error: exp(710) is too large for a double" },
