@@ -9,8 +9,8 @@
  *
  * Columns are 1-based bytes.  Positions travel as byte offsets; the map
  * from offsets to lines is built the first time one is needed.  The source
- * line is shown as it is, except that control bytes and bytes that are not
- * UTF-8 become '?', and a very long line is cut to a window around the
+ * line is shown as it is, except that control bytes, bytes that are not
+ * UTF-8, and UTF-8 controls and bidirectional overrides become '?', and a very long line is cut to a window around the
  * caret; the caret line copies the tabs of the source line and counts a
  * UTF-8 character as one column, so the caret lands under the token.
  *
@@ -113,6 +113,23 @@ utf8_len(const unsigned char *s, int n)
     return len;
 }
 
+/* Whether the N-byte UTF-8 character at S is one a terminal acts on
+ * rather than shows: a C1 control (U+0080..U+009F; U+009B starts an
+ * escape sequence on some terminals) or a bidirectional override
+ * (U+202A..U+202E, U+2066..U+2069), which can make the line shown read
+ * otherwise than the line the compiler read. */
+static int
+utf8_control(const unsigned char *s, int n)
+{
+    if (n == 2)
+        return s[0] == 0xc2 && s[1] < 0xa0;
+    if (n == 3 && s[0] == 0xe2 && s[1] == 0x80)
+        return s[2] >= 0xaa && s[2] <= 0xae;
+    if (n == 3 && s[0] == 0xe2 && s[1] == 0x81)
+        return s[2] >= 0xa6 && s[2] <= 0xa9;
+    return 0;
+}
+
 /* Writes the source line around LOC and the caret line under it to F. */
 static void
 show_line(fgmc *c, fgmc_loc loc, FILE *f)
@@ -143,6 +160,8 @@ show_line(fgmc *c, fgmc_loc loc, FILE *f)
         if (n == 0) {
             fputc('?', f);
             n = 1;
+        } else if (n > 1 && utf8_control(src + p, n)) {
+            fputc('?', f);
         } else if (n > 1) {
             fwrite(src + p, 1, (size_t)n, f);
         } else {

@@ -871,6 +871,24 @@ START_TEST(test_byte_order_mark)
 }
 END_TEST
 
+/* The source line shown under a message writes what a terminal would
+ * act on as '?': control bytes, a C1 control in UTF-8 (U+009B, an escape
+ * sequence's start) and a bidirectional override (U+202E, which makes a
+ * line read backwards); other UTF-8 stays. */
+START_TEST(test_shown_line_controls)
+{
+    fgm_status st;
+    sink s;
+
+    compile("var x in 0..1\nx y \x1b[31m \xC2\x9B" "31m \xE2\x80\xAE "
+            "\xC3\xA9\n", &st, &s);
+    ck_assert_int_eq(st, FGM_EPARSE);
+    ck_assert_msg(strstr(s.text, "\nx y ?[31m ?31m ? \xC3\xA9\n"),
+                  "got: %s", s.text);
+    sink_free(&s);
+}
+END_TEST
+
 /* A chain of 257 additions is past the nesting cap, and the message says
  * why a flat chain counts (it said "nested too deeply" alone); 255 pass. */
 START_TEST(test_chain_depth_message)
@@ -1265,6 +1283,7 @@ compiler_suite(void)
     tcase_add_test(core, test_latin_matches_builder);
     tcase_add_test(core, test_naive_clues);
     tcase_add_test(core, test_byte_order_mark);
+    tcase_add_test(core, test_shown_line_controls);
     tcase_add_test(core, test_negative_zero);
     tcase_add_test(core, test_chain_depth_message);
     tcase_add_test(core, test_dice);
