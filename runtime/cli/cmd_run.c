@@ -153,18 +153,49 @@ seen_once(const fgm_ir *ir, long *given_on, const fgm_array_info *a, int i,
     return 0;
 }
 
-/* Whether TOK, "NAME[...]", is an element of an array of IR. */
+/* Reads TOK, "NAME[i][j]..." (one decimal subscript per dimension), into
+ * *AI (NAME's array) and *AT (the element's row-major index).  Returns 1,
+ * 0 when NAME is no array of IR (*AI untouched), or -1 after reporting
+ * a bad subscript (at column COL + its offset in TOK of line LINENO). */
 static int
-element_of_array(const fgm_ir *ir, const char *tok)
+array_element(const fgm_ir *ir, const char *tok, fgm_array_info *ai, int *at,
+              const char *path, long lineno, int col)
 {
     char name[FGM_IR_MAXNAME];
     size_t len = strcspn(tok, "[");
+    const char *p = tok + len;
+    int d = 0;
 
     if (len >= sizeof name)
         return 0;
     memcpy(name, tok, len);
     name[len] = '\0';
-    return fgm_ir_array_index(ir, name) >= 0;
+    if (fgm_ir_array_info(ir, fgm_ir_array_index(ir, name), ai) != FGM_OK)
+        return 0;
+    *at = 0;
+    for (; *p == '[' && d < ai->ndims; d++) {
+        const char *q = p + 1;
+        long v = 0;
+
+        while (isdigit((unsigned char)*q) && v <= ai->dims[d])
+            v = 10 * v + (*q++ - '0');
+        if (q == p + 1 || *q != ']' || v >= ai->dims[d]) {
+            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: '%s': a subscript of "
+                     "%s is an index 0..%d", path, lineno,
+                     col + (int)(p - tok), tok, name, ai->dims[d] - 1);
+            return -1;
+        }
+        *at = *at * ai->dims[d] + (int)v;
+        p = q + 1;
+    }
+    if (d < ai->ndims || *p) {
+        cli_fail(CLI_EINPUT, "%s:%ld:%d: error: '%s': %s has %d "
+                 "dimension%s; name one element with a subscript for each "
+                 "(or the whole array)", path, lineno, col, tok, name,
+                 ai->ndims, ai->ndims == 1 ? "" : "s");
+        return -1;
+    }
+    return 1;
 }
 
 /* What separates the tokens of an observation line: every byte isspace
@@ -229,7 +260,8 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
     while (ok && (len = getline(&line, &cap, f)) >= 0) {
         char *s = line, *eq, *tok, *save = NULL;
         fgm_array_info ai, *a = NULL;
-        int i = 0, want;
+        int i = 0, want, base = 0, element = 0, got;
+        char what[FGM_IR_MAXNAME + 64];     /* the array, or the element */
 
         lineno++;
         if ((size_t)len != strlen(line)) {
@@ -261,28 +293,42 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
         if (tok && fgm_ir_array_info(ir, fgm_ir_array_index(ir, tok), &ai)
                    == FGM_OK)
             a = &ai;
-        if (!a && tok && strchr(tok, '[')
-            && element_of_array(ir, tok)) {
-            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: '%s': an observation "
-                     "line gives a whole array (NAME = its values, '.' "
-                     "for those not observed)", path, lineno, COL(tok), tok);
-            ok = 0;
-            break;
+        if (!a && tok && strchr(tok, '[')) {
+            /* One element: NAME[i][j] = value (or a node's K). */
+            got = array_element(ir, tok, &ai, &base, path, lineno,
+                                COL(tok));
+            if (got < 0) {
+                ok = 0;
+                break;
+            }
+            if (got > 0) {
+                a = &ai;
+                element = 1;
+                snprintf(what, sizeof what, "%s", tok);
+            }
         }
         if (!a) {
-            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: unknown array '%s'",
-                     path, lineno, COL(tok ? tok : s), tok ? tok : "");
+            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: unknown array '%.*s'",
+                     path, lineno, COL(tok ? tok : s),
+                     tok ? (int)strcspn(tok, "[") : 0, tok ? tok : "");
             ok = 0;
             break;
         }
+        if (!element)
+            snprintf(what, sizeof what, "%s", a->name);
         if ((tok = strtok_r(NULL, OBS_BLANKS, &save)) != NULL) {
             cli_fail(CLI_EINPUT, "%s:%ld:%d: error: expected '=' after %s, "
-                     "not '%s'", path, lineno, COL(tok), a->name, tok);
+                     "not '%s'", path, lineno, COL(tok), what, tok);
             ok = 0;
             break;
         }
-        /* Values: one per variable, or K pseudo-counts per node. */
-        want = !a->dirichlet ? a->count : a->count * a->card;
+        /* Values: one per variable, or K pseudo-counts per node; for one
+         * element, its own, from value BASE. */
+        want = element ? 1 : a->count;
+        if (a->dirichlet) {
+            want *= a->card;
+            base *= a->card;
+        }
         save = NULL;
         for (tok = strtok_r(eq + 1, OBS_BLANKS, &save); tok && ok;
              tok = strtok_r(NULL, OBS_BLANKS, &save), i++) {
@@ -293,7 +339,8 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
                 break;      /* tok stays set: too many values */
             if (!a->dirichlet && strcmp(tok, ".") == 0)
                 continue;
-            if (!seen_once(ir, given_on, a, i, path, lineno, COL(tok))) {
+            if (!seen_once(ir, given_on, a, base + i, path, lineno,
+                           COL(tok))) {
                 ok = 0;
                 break;
             }
@@ -310,14 +357,14 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
                         || x != (int)x))
                 || (a->dirichlet && !(x > 0.0 && isfinite(x)))) {
                 cli_fail(CLI_EINPUT, "%s:%ld:%d: error: bad value '%s' for "
-                         "%s", path, lineno, COL(tok), tok, a->name);
+                         "%s", path, lineno, COL(tok), tok, what);
                 ok = 0;
             } else if (!a->dirichlet) {
                 if (o->model)
-                    fgm_model_observe_clue(o->model, a->first + i,
+                    fgm_model_observe_clue(o->model, a->first + base + i,
                                            (int)x - a->lo);
                 else
-                    o->given[a->first + i] = (int)x - a->lo;
+                    o->given[a->first + base + i] = (int)x - a->lo;
             } else if (!o->model) {
                 cli_fail(CLI_EINPUT, "%s:%ld:%d: error: pseudo-counts of %s "
                          "need an engine backend (exact enumeration uses "
@@ -326,7 +373,7 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
                 ok = 0;
             } else {
                 /* Pseudo-counts, K per node, nodes in order. */
-                int node = a->first + i / a->card;
+                int node = a->first + (base + i) / a->card;
 
                 o->vec[i % a->card] = x;
                 if (i % a->card == a->card - 1
@@ -334,7 +381,7 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
                                                    0) != FGM_OK) {
                     cli_fail(CLI_EINPUT, "%s:%ld:%d: error: bad pseudo-"
                              "counts for %s: each > 0, their sum at most "
-                             "%g", path, lineno, COL(tok), a->name,
+                             "%g", path, lineno, COL(tok), what,
                              FGM_MAX_PSEUDO_COUNT);
                     ok = 0;
                 }
@@ -344,10 +391,10 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
             if (tok)
                 cli_fail(CLI_EINPUT, "%s:%ld:%d: error: %s wants %d "
                          "value%s, got more", path, lineno, COL(tok),
-                         a->name, want, want == 1 ? "" : "s");
+                         what, want, want == 1 ? "" : "s");
             else
                 cli_fail(CLI_EINPUT, "%s:%ld:%d: error: %s wants %d "
-                         "value%s, not %d", path, lineno, COL(eq), a->name,
+                         "value%s, not %d", path, lineno, COL(eq), what,
                          want, want == 1 ? "" : "s", i);
             ok = 0;
         }

@@ -26,11 +26,24 @@ expect_exit 1 "missing observation file" -- "$FGM" run models/dice.fgm --out-dir
 expect_err "nonexistent.txt: error: cannot open" "missing observation file"
 [ ! -e "$TMP/noplug" ] || fail "missing observation file: a plugin was built first"
 
-# Pseudo-counts past the limit name it; an element instead of an array
-# says that a line gives a whole array (it was "unknown array 'roll[3]'").
+# Pseudo-counts past the limit name it.
 bad_observation pbig "pseudo-counts 1e200" "1:[0-9]+: error: bad pseudo-counts for p: each > 0, their sum at most 1e\+150" 'p = 1e200 1 1 1 1 1\n'
-bad_observation elem "an element" "1:1: error: 'roll\[3\]': an observation line gives a whole array" 'roll[3] = 2\n'
-bad_observation elem2 "an element of no array" "1:1: error: unknown array 'nosuch\[3\]'" 'nosuch[3] = 2\n'
+
+# One element a line, as the whole array's line with '.' elsewhere (it was
+# refused: "an observation line gives a whole array"); a bad subscript, a
+# missing one, or an element given twice is an error naming it.
+printf 'roll = %s\n' "$(printf '. %.0s' $(seq 19)) 6" > "$TMP/last.txt"
+printf 'roll[19] = 6\n' > "$TMP/elem.txt"
+expect_exit 0 "the last roll, whole-array line" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/last.txt"
+mv "$TMP/out" "$TMP/last.out"
+expect_exit 0 "the last roll, element line" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/elem.txt"
+grep -v '^#' "$TMP/out" | cmp -s - <(grep -v '^#' "$TMP/last.out") || fail "roll[19] = 6 is not roll = . ... 6"
+expect_out "^roll\[19\] 0 0 0 0 0 1" "the element is observed"
+bad_observation elem "an element past the array" "1:5: error: 'roll\[20\]': a subscript of roll is an index 0..19" 'roll[20] = 2\n'
+bad_observation elemd "two subscripts of a vector" "1:1: error: 'roll\[1\]\[2\]': roll has 1 dimension" 'roll[1][2] = 2\n'
+bad_observation elemtwice "an element twice" "2:11: error: roll\[3\] is already observed on line 1" 'roll = . . . 4%s\nroll[3] = 4\n' "$(printf ' .%.0s' $(seq 16))"
+bad_observation elemmany "two values for an element" "1:13: error: roll\[3\] wants 1 value, got more" 'roll[3] = 4 5\n'
+bad_observation elem2 "an element of no array" "1:1: error: unknown array 'nosuch'" 'nosuch[3] = 2\n'
 
 # A value out of range (1e300: no undefined cast to int on the way).
 bad_observation big "roll 1e300" "1:8: error: bad value '1e300' for roll" 'roll = 1e300%s\n' "${R#1}"
