@@ -202,6 +202,9 @@ array_element(const fgm_ir *ir, const char *tok, fgm_array_info *ai, int *at,
  * takes for a blank, as the line's leading blanks are skipped (a form
  * feed between a name and its '=' was quoted unseen in the name). */
 #define OBS_BLANKS " \t\r\n\f\v"
+/* Between values a comma separates too (o = 0, 1, 2), as in the lists of
+ * a model and the cells of a puzzle file. */
+#define OBS_VALUE_SEPS OBS_BLANKS ","
 
 /* Whether LINE (number LINENO of PATH, its comment cut off) is printable
  * ASCII and blanks; else reports its first other byte and returns 0.  In
@@ -330,8 +333,8 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
             base *= a->card;
         }
         save = NULL;
-        for (tok = strtok_r(eq + 1, OBS_BLANKS, &save); tok && ok;
-             tok = strtok_r(NULL, OBS_BLANKS, &save), i++) {
+        for (tok = strtok_r(eq + 1, OBS_VALUE_SEPS, &save); tok && ok;
+             tok = strtok_r(NULL, OBS_VALUE_SEPS, &save), i++) {
             char *end;
             double x;
 

@@ -44,6 +44,10 @@ bad_observation elemd "two subscripts of a vector" "1:1: error: 'roll\[1\]\[2\]'
 bad_observation elemtwice "an element twice" "2:11: error: roll\[3\] is already observed on line 1" 'roll = . . . 4%s\nroll[3] = 4\n' "$(printf ' .%.0s' $(seq 16))"
 bad_observation elemmany "two values for an element" "1:13: error: roll\[3\] wants 1 value, got more" 'roll[3] = 4 5\n'
 bad_observation elem2 "an element of no array" "1:1: error: unknown array 'nosuch'" 'nosuch[3] = 2\n'
+# Commas separate values as blanks do.
+printf 'roll = %s\n' "$(echo $R | sed 's/ /, /g')" > "$TMP/commas.txt"
+expect_exit 0 "rolls with commas" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/commas.txt"
+expect_out "^roll\[1\] 0 0 0 0 0 1" "rolls with commas observed"
 
 # A value out of range (1e300: no undefined cast to int on the way).
 bad_observation big "roll 1e300" "1:8: error: bad value '1e300' for roll" 'roll = 1e300%s\n' "${R#1}"
