@@ -235,18 +235,32 @@ ascii_line(const char *line, const char *path, long lineno)
     return 1;
 }
 
-/* Applies the assignment lines of F (one observation set) to O.  Returns
- * 0 after reporting a malformed line, or a variable or Dirichlet node
- * given a value on two lines: the later line silently won, so which
- * observation ran depended on the order of lines that contradict each
- * other ('.' gives no value, so lines may share out an array). */
+/* Whether S (a line past its blanks, its comment cut off) is a line of
+ * three or more '-' alone: the end of an observation set. */
 static int
-apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
+set_separator(const char *s)
+{
+    size_t n = strspn(s, "-");
+
+    return n >= 3 && s[n + strspn(s + n, OBS_BLANKS)] == '\0';
+}
+
+/* Applies the assignment lines of F to O, up to a set separator line
+ * (set_separator: *MORE set, the lines after it another observation set)
+ * or the end of F; *GOT says how many there were, *LINENO_IO counts F's
+ * lines across calls.  Returns 0
+ * after reporting a malformed line, or a variable or Dirichlet node
+ * given a value on two lines of one set: the later line silently won, so
+ * which observation ran depended on the order of lines that contradict
+ * each other ('.' gives no value, so lines may share out an array). */
+static int
+apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o,
+                  long *lineno_io, int *more, int *got)
 {
     char *line = NULL;
     size_t cap = 0;
     ssize_t len;
-    long lineno = 0;
+    long lineno = *lineno_io;
     int ok = 1, nvars = fgm_ir_nvars(ir);
     /* The line that gave each variable, then each node, its value. */
     long *given_on = calloc((size_t)nvars
@@ -263,7 +277,7 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
     while (ok && (len = getline(&line, &cap, f)) >= 0) {
         char *s = line, *eq, *tok, *save = NULL;
         fgm_array_info ai, *a = NULL;
-        int i = 0, want, base = 0, element = 0, got;
+        int i = 0, want, base = 0, element = 0, found;
         char what[FGM_IR_MAXNAME + 64];     /* the array, or the element */
 
         lineno++;
@@ -284,6 +298,11 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
             s++;
         if (!*s)
             continue;
+        if (set_separator(s)) {
+            *more = 1;
+            break;
+        }
+        ++*got;
         eq = strchr(s, '=');
         if (!eq) {
             cli_fail(CLI_EINPUT, "%s:%ld:%d: error: expected NAME = values",
@@ -298,13 +317,13 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
             a = &ai;
         if (!a && tok && strchr(tok, '[')) {
             /* One element: NAME[i][j] = value (or a node's K). */
-            got = array_element(ir, tok, &ai, &base, path, lineno,
-                                COL(tok));
-            if (got < 0) {
+            found = array_element(ir, tok, &ai, &base, path, lineno,
+                                  COL(tok));
+            if (found < 0) {
                 ok = 0;
                 break;
             }
-            if (got > 0) {
+            if (found > 0) {
                 a = &ai;
                 element = 1;
                 snprintf(what, sizeof what, "%s", tok);
@@ -403,6 +422,7 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o)
         }
     }
 #undef COL
+    *lineno_io = lineno;
     free(line);
     free(given_on);
     return ok;
@@ -673,7 +693,8 @@ cmd_run(cli_args *a)
     fgm_model_opts mo;
     long iters = 0, k;
     int r, code = CLI_OK, n, box, v, assign = 0, nvars, stride = 1, kind;
-    int cap_set = 0, engine, unsat = 0;
+    int cap_set = 0, engine, unsat = 0, more = 0;
+    long obs_line = 0;    /* lines of the observation file read so far */
     fgm_puzzle_reader *rd = NULL;
     FILE *of = NULL;
     char *text = NULL;
@@ -915,12 +936,26 @@ cmd_run(cli_args *a)
                 for (v = 0; v < p.n * p.n; v++)
                     fgm_model_observe_clue(fm, v, given[v]);
         } else {
-            if (k > 0)
+            int got = 0;
+
+            if (k > 0 && !more)
                 break;
-            if (assign && !apply_assignments(ir, of, shown, &sink)) {
-                code = CLI_EINPUT;
+            do {        /* a set of no lines (--- twice) is none */
+                if (k > 0) {
+                    /* A new set: nothing of the last one stays. */
+                    fgm_model_clear(fm);
+                    for (v = 0; v < nvars; v++)
+                        given[v] = -1;
+                }
+                more = 0;
+                if (assign && !apply_assignments(ir, of, shown, &sink,
+                                                 &obs_line, &more, &got)) {
+                    code = CLI_EINPUT;
+                    break;
+                }
+            } while (more && got == 0);
+            if (code != CLI_OK || (k > 0 && got == 0))
                 break;
-            }
         }
         code = cfg.exact ? run_exact(ir, csp, dlx, given, &cfg, k, &unsat)
                          : run_engine(fm, stride, &cfg, k);

@@ -44,6 +44,20 @@ bad_observation elemd "two subscripts of a vector" "1:1: error: 'roll\[1\]\[2\]'
 bad_observation elemtwice "an element twice" "2:11: error: roll\[3\] is already observed on line 1" 'roll = . . . 4%s\nroll[3] = 4\n' "$(printf ' .%.0s' $(seq 16))"
 bad_observation elemmany "two values for an element" "1:13: error: roll\[3\] wants 1 value, got more" 'roll[3] = 4 5\n'
 bad_observation elem2 "an element of no array" "1:1: error: unknown array 'nosuch'" 'nosuch[3] = 2\n'
+# A line of '---' ends an observation set: each set runs as if alone
+# (nothing of the one before stays observed), a set of no lines is none,
+# and line numbers run on through the file.
+printf 'roll = %s\n---\n# none\n---\nroll[2] = 3\n---\n' "$R" > "$TMP/sets.txt"
+printf 'roll[2] = 3\n' > "$TMP/setb.txt"
+for b in interpreted exact; do
+    expect_exit 0 "two sets, $b" -- "$FGM" run models/dice.fgm --backend $b --observe "$TMP/sets.txt"
+    [ "$(grep -c '^# observation' "$TMP/out")" = 2 ] || fail "two sets, $b: not two observations"
+    sed -n '/^# observation 1/,$p' "$TMP/out" | grep -v '^#' > "$TMP/sets1"
+    expect_exit 0 "the second set alone, $b" -- "$FGM" run models/dice.fgm --backend $b --observe "$TMP/setb.txt"
+    grep -v '^#' "$TMP/out" | cmp -s - "$TMP/sets1" || fail "the second set ran otherwise than alone ($b)"
+done
+bad_observation setdup "an element twice in a set" "4:11: error: roll\[1\] is already observed on line 3" 'roll[1] = 2\n---\nroll[1] = 2\nroll[1] = 3\n'
+
 # Commas separate values as blanks do.
 printf 'roll = %s\n' "$(echo $R | sed 's/ /, /g')" > "$TMP/commas.txt"
 expect_exit 0 "rolls with commas" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/commas.txt"

@@ -69,8 +69,8 @@ apply_checked(const uint8_t *data, size_t size, obs_sink *sink)
     FILE *f = fmemopen((void *)data, size, "r"), *saved = stderr;
     char *said = NULL;
     size_t said_len = 0;
-    long first;
-    int ok;
+    long first, lineno = 0;
+    int ok = 1, more = 1, got;
 
     if (!f)
         abort();
@@ -81,7 +81,12 @@ apply_checked(const uint8_t *data, size_t size, obs_sink *sink)
     stderr = open_memstream(&said, &said_len);
     if (!stderr)
         abort();
-    ok = apply_assignments(model_ir, f, NAME, sink);
+    /* Every set of the file, as cmd_run reads them. */
+    while (ok && more) {
+        more = got = 0;
+        ok = apply_assignments(model_ir, f, NAME, sink, &lineno, &more,
+                               &got);
+    }
     fclose(stderr);
     stderr = saved;
     fclose(f);
