@@ -626,21 +626,27 @@ instance(fgmc *c, const fgmc_stmt *s)
     }
 }
 
-/* Whether expression E uses a loop variable. */
+/* Whether expression E names a symbol of kind KIND. */
 static int
-uses_loop(const fgmc_node *e)
+uses_kind(const fgmc_node *e, fgmc_sym_kind kind)
 {
     if (!e)
         return 0;
     if (e->kind == N_REF)
-        return e->sym && e->sym->kind == SYM_LOOP;
-    return uses_loop(e->a) || uses_loop(e->b);
+        return e->sym && e->sym->kind == kind;
+    return uses_kind(e->a, kind) || uses_kind(e->b, kind);
 }
 
 /* Enters loop level K: evaluates its range and binds the variable to the
- * low end.  Returns 1, 0 for a (dependent) empty range, -1 on error. */
+ * low end.  Returns 1, 0 for an empty range that may be (*QUIET set when
+ * the clause may then stand for nothing), -1 on error.  An empty range
+ * may be when it depends on an outer loop variable (i+1..N-1 for the
+ * last i), or when it is empty by one and written with a const
+ * (0..T-2 for T = 1: a model's edge size, so that an HMM of one step has
+ * no transitions rather than an error); a range reversed further, or
+ * written with numbers alone, is an error. */
 static int
-enter(fgmc *c, int k, long long *hi)
+enter(fgmc *c, int k, long long *hi, int *quiet)
 {
     fgmc_node *b = c->bound[k], *r = b->a;
     long long lo;
@@ -650,8 +656,13 @@ enter(fgmc *c, int k, long long *hi)
         || !sema_eval_int(c, r->b, "a range bound", hi))
         return -1;
     if (*hi < lo) {
-        if (uses_loop(r->a) || uses_loop(r->b))
+        if (uses_kind(r->a, SYM_LOOP) || uses_kind(r->b, SYM_LOOP))
             return 0;
+        if (*hi == lo - 1 && (uses_kind(r->a, SYM_CONST)
+                              || uses_kind(r->b, SYM_CONST))) {
+            *quiet = 1;
+            return 0;
+        }
         diag_error(c, r->loc, "range %lld..%lld is empty", lo, *hi);
         return -1;
     }
@@ -666,7 +677,7 @@ expand_loops(fgmc *c, const fgmc_stmt *s)
 {
     long long *hi;
     fgmc_node *b;
-    int nb = 0, k = 0, r;
+    int nb = 0, k = 0, r, quiet = 0;
     long bodies = 0;
 
     if (!s->binders) {
@@ -681,7 +692,7 @@ expand_loops(fgmc *c, const fgmc_stmt *s)
     for (b = s->binders->kids; b; b = b->next)
         c->bound[k++] = b;
     k = 0;
-    r = enter(c, 0, &hi[0]);
+    r = enter(c, 0, &hi[0], &quiet);
     while (r >= 0) {
         if (++c->iters > FGMC_MAX_ITERS) {
             diag_error(c, s->loc, "more than %ld loop iterations in this "
@@ -691,7 +702,7 @@ expand_loops(fgmc *c, const fgmc_stmt *s)
         }
         if (r == 1 && k < nb - 1) {
             k++;
-            r = enter(c, k, &hi[k]);
+            r = enter(c, k, &hi[k], &quiet);
             continue;
         }
         if (r == 1) {
@@ -704,7 +715,7 @@ expand_loops(fgmc *c, const fgmc_stmt *s)
         while (k >= 0 && c->bound[k]->sym->value >= hi[k])
             k--;
         if (k < 0) {
-            if (bodies == 0) {
+            if (bodies == 0 && !quiet) {
                 c->nbound = 0;
                 diag_error(c, s->binders->kids->loc, "every binding of "
                            "this for clause has an empty range: the "

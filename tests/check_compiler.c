@@ -301,6 +301,21 @@ START_TEST(test_real_const)
 }
 END_TEST
 
+/* A range empty by one and written with a const stands for no binding:
+ * an HMM of T = 1 step has no transition (it was "range 0..-1 is
+ * empty"). */
+START_TEST(test_const_range_empty_by_one)
+{
+    fgm_ir *ir = compile_ok("const T = 1\nvar h[T] in 0..1\n"
+                            "table (h[t], h[t+1]) = [[0.7, 0.3], [0.4, 0.6]] "
+                            "for t in 0..T-2\nevidence h[0] = [0.6, 0.4]\n");
+
+    ck_assert_int_eq(ir->nfactors, 1);
+    ck_assert_int_eq(ir->factors[0].kind, FGM_FACTOR_EVIDENCE);
+    fgm_ir_free(ir);
+}
+END_TEST
+
 /* exp, log and sqrt of numbers, consts and loop variables: real values
  * (an Ising coupling's potentials). */
 START_TEST(test_functions)
@@ -598,6 +613,10 @@ static const bad_case bad_cases[] = {
       "slice 2..5 is out of range for 'x'" },
     { "var x[4] in 1..4\nalldiff x[i..3] for i in 3..2\n", FGM_ESEMA,
       "t.fgm:2:26: error: range 3..2 is empty" },
+    /* Empty by one and written with a const is allowed (below);
+     * reversed further, it is a slip. */
+    { "const N = 3\nvar x[4] in 1..4\nalldiff x[i..3] for i in N..1\n",
+      FGM_ESEMA, "t.fgm:3:26: error: range 3..1 is empty" },
     { "var x in 3..1\n", FGM_ESEMA, "domain 3..1 is empty" },
     { "var x[2][3] in 1..2\nalldiff x[1]\n", FGM_ESEMA,
       "'x' has 2 dimensions; 1 subscript given" },
@@ -1290,6 +1309,7 @@ compiler_suite(void)
     tcase_add_test(core, test_chain);
     tcase_add_test(core, test_real_const);
     tcase_add_test(core, test_functions);
+    tcase_add_test(core, test_const_range_empty_by_one);
     tcase_add_test(core, test_table_row_major);
     tcase_add_test(core, test_extreme_weights);
     tcase_add_test(core, test_comprehensions);
