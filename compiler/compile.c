@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "fgmc.h"
@@ -61,25 +62,48 @@ define_shown(fgmc *c, const char *d)
     return out;
 }
 
-const char *
-fgm_compile_check_define(const char *define)
+/* Reads the value TEXT of a define into *OUT: a decimal integer that
+ * fits a long long (as strtoll reads one), else a decimal real (digits,
+ * a point, an exponent: strtod's hex and inf are not numbers of the
+ * model language), finite.  Returns NULL, or what is wrong. */
+static const char *
+define_value(const char *text, fgmc_num *out)
 {
-    size_t len = define ? strcspn(define, "=") : 0;
-    const char *eq = define ? define + len + 1 : NULL;
+    const char *p = text;
     char *end;
 
-    if (!define || define[len] != '=' || !fgm_ir_is_ident(define, len))
-        return "expected NAME=VALUE";
     errno = 0;
-    (void)strtoll(eq, &end, 10);
-    if (end == eq || *end)
-        return "the value must be an integer";
-    if (errno)
+    out->is_real = 0;
+    out->i = strtoll(text, &end, 10);
+    out->d = 0.0;
+    if (end != text && !*end)
+        return errno ? "the value is out of range" : NULL;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (!*p || p[strspn(p, "+-.0123456789eE")] != '\0')
+        return "the value must be a number (an integer or a decimal real)";
+    errno = 0;
+    out->is_real = 1;
+    out->d = strtod(text, &end);
+    if (end == text || *end)
+        return "the value must be a number (an integer or a decimal real)";
+    if (errno == ERANGE || !isfinite(out->d))
         return "the value is out of range";
     return NULL;
 }
 
-/* Parses the -D options ("NAME=VALUE", VALUE an integer) into C. */
+const char *
+fgm_compile_check_define(const char *define)
+{
+    size_t len = define ? strcspn(define, "=") : 0;
+    fgmc_num v;
+
+    if (!define || define[len] != '=' || !fgm_ir_is_ident(define, len))
+        return "expected NAME=VALUE";
+    return define_value(define + len + 1, &v);
+}
+
+/* Parses the -D options ("NAME=VALUE", VALUE a number) into C. */
 static void
 parse_defines(fgmc *c)
 {
@@ -100,13 +124,13 @@ parse_defines(fgmc *c)
         const char *why = fgm_compile_check_define(d);
         size_t len = strcspn(d, "="), k;
         char *name;
-        long long v;
+        fgmc_num v;
 
         if (why) {
             diag_file_error(c, "-D %s: %s", define_shown(c, d), why);
             continue;
         }
-        v = strtoll(d + len + 1, NULL, 10);
+        (void)define_value(d + len + 1, &v);
         name = arena_alloc(c, len + 1);
         if (!name)
             return;

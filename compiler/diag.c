@@ -433,6 +433,8 @@ keyword_slip(const fgmc *c, fgmc_loc loc, char *buf, size_t size,
     limit = strlen(word) > 4 ? 2 : 1;
     for (k = 0; k < sizeof keywords / sizeof *keywords; k++) {
         d = sym_distance(word, keywords[k]);
+        if (d == 0)
+            return 0;   /* the keyword itself: the error is past it */
         if (d <= limit && d < bestd) {
             best = keywords[k];
             bestd = d;

@@ -275,7 +275,7 @@ typedef struct fgmc {
     int ndefines;           /* -D NAME=VALUE, parsed by compile.c */
     const char **define_names;
     const char **define_texts;      /* as given: "B=4" */
-    long long *define_values;
+    fgmc_num *define_values;
     unsigned char *define_used;
 
     /* expand.c (diag.c shows the bindings in messages) */

@@ -627,7 +627,7 @@ check_prior(fgmc *c, fgmc_stmt *s)
 
 /* A const is an integer or a real (const p = 0.3, for weights); a real
  * one where an integer is needed is sema_eval_int's error there.  -D
- * gives integers only. */
+ * gives either. */
 static void
 check_const(fgmc *c, fgmc_stmt *s)
 {
@@ -640,7 +640,7 @@ check_const(fgmc *c, fgmc_stmt *s)
             break;
     if (d < c->ndefines) {
         c->define_used[d] = 1;
-        v.i = c->define_values[d];
+        v = c->define_values[d];
     } else if (ok) {
         ok = sema_eval(c, s->value, &v);    /* finite, or an error */
     }

@@ -327,11 +327,13 @@ fgm_status fgm_compile_string(const char *text, const char *name,
 /* Checks one define as fgm_compile_opts.defines takes it: "NAME=VALUE",
  * NAME a name of the model language, VALUE a decimal integer that fits a
  * long long (as strtoll reads one: blanks and a sign may lead; nothing
- * may follow).  Returns NULL when it is well formed, else what is wrong
- * ("expected NAME=VALUE", "the value must be an integer", "the value is
- * out of range"), a constant string: a program can refuse a bad option
- * before it reads any model, by the compiler's own rule.  NULL is not
- * well formed. */
+ * may follow), which sets an integer const, or else a finite decimal real
+ * (digits, a point, an exponent; no hex, inf or nan), which sets a real
+ * one.  Returns NULL when it is well formed, else what is wrong
+ * ("expected NAME=VALUE", "the value must be a number (an integer or a
+ * decimal real)", "the value is out of range"), a constant string: a
+ * program can refuse a bad option before it reads any model, by the
+ * compiler's own rule.  NULL is not well formed. */
 const char *fgm_compile_check_define(const char *define);
 
 /* DEFINE as messages quote it, into OUT (4 strlen(DEFINE) + 1 bytes):

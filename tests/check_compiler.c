@@ -658,6 +658,9 @@ static const bad_case bad_cases[] = {
       "'evidence'?)" },
     { "var x[2] in 0..1\nx y\n", FGM_EPARSE,
       "t.fgm:2:3: error: unexpected name, expected '!=' or '['" },
+    /* A keyword itself is no slip (it said "did you mean 'const'?"). */
+    { "const = 1\n", FGM_EPARSE,
+      "t.fgm:1:7: error: unexpected '=', expected name" },
     /* Functions of numbers: their domains, and names that are none. */
     { "var x in 0..1\nevidence x = [1, exp(710)]\n", FGM_ESEMA,
       "t.fgm:2:18: error: exp(710) is too large for a double" },
@@ -984,8 +987,8 @@ START_TEST(test_defines)
     opts.defines = notint;
     ck_assert_int_eq(fgm_compile_string(text, "t.fgm", &opts, &ir, collect,
                                         &s), FGM_ESEMA);
-    ck_assert_ptr_nonnull(strstr(s.text, "-D N=x: the value must be an "
-                                 "integer"));
+    ck_assert_ptr_nonnull(strstr(s.text, "-D N=x: the value must be a "
+                                 "number"));
     /* An integer too large for a long long is out of range, not "not an
      * integer". */
     opts.defines = huge;
@@ -999,7 +1002,7 @@ START_TEST(test_defines)
     ck_assert_int_eq(fgm_compile_string(text, "t.fgm", &opts, &ir, collect,
                                         &s), FGM_ESEMA);
     ck_assert_ptr_nonnull(strstr(s.text, "-D N=3\\n4\\x01: the value must "
-                                 "be an integer"));
+                                 "be a number"));
     ck_assert_ptr_null(ir);
     sink_free(&s);
 }
@@ -1020,10 +1023,23 @@ START_TEST(test_define_problem)
     ck_assert_str_eq(fgm_compile_check_define("=4"),
                      "expected NAME=VALUE");
     ck_assert_str_eq(fgm_compile_check_define("N="),
-                     "the value must be an integer");
+                     "the value must be a number (an integer or a decimal "
+                     "real)");
     ck_assert_str_eq(fgm_compile_check_define("N=4x"),
-                     "the value must be an integer");
+                     "the value must be a number (an integer or a decimal "
+                     "real)");
     ck_assert_str_eq(fgm_compile_check_define("N=99999999999999999999"),
+                     "the value is out of range");
+    /* Reals too, in decimal: strtod's hex and infinities are refused. */
+    ck_assert_ptr_null(fgm_compile_check_define("J=0.5"));
+    ck_assert_ptr_null(fgm_compile_check_define("J=-2.5e-3"));
+    ck_assert_str_eq(fgm_compile_check_define("J=0x10"),
+                     "the value must be a number (an integer or a decimal "
+                     "real)");
+    ck_assert_str_eq(fgm_compile_check_define("J=inf"),
+                     "the value must be a number (an integer or a decimal "
+                     "real)");
+    ck_assert_str_eq(fgm_compile_check_define("J=1e999"),
                      "the value is out of range");
     fgm_compile_quote_define("N=a\nb\t\x01\xc3", out);
     ck_assert_str_eq(out, "N=a\\nb\\t\\x01\\xc3");

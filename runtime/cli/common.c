@@ -242,6 +242,20 @@ cli_missing(const cli_args *a, const char *what)
         cli_fail(CLI_EUSAGE, "%s: no %s", a->cmd, what);
 }
 
+/* X as the shortest %g text (up to 17 digits) that reads back as X, into
+ * OUT (SIZE bytes): one value, one plugin name. */
+static void
+real_text(double x, char *out, size_t size)
+{
+    int prec;
+
+    for (prec = 1; prec <= 17; prec++) {
+        snprintf(out, size, "%.*g", prec, x);
+        if (strtod(out, NULL) == x)
+            return;
+    }
+}
+
 int
 cli_add_define(const char *cmd, const char **defs, int *n, const char *d)
 {
@@ -364,16 +378,27 @@ cli_model_open(const char *cmd, const char *spec,
             size_t len = strcspn(kept[i], "=");
             const char *d;
 
-            /* Checked as NAME=INTEGER by cli_add_define. */
-            snprintf(value, sizeof value, "%lld",
-                     strtoll(kept[i] + len + 1, NULL, 10));
+            /* Checked as NAME=NUMBER by cli_add_define: an integer as
+             * itself, a real as the shortest text that reads back as it
+             * (%.17g), '.' written 'p' (W=1.50 is W1p5). */
+            {
+                const char *text = kept[i] + len + 1;
+                char *end;
+                long long iv = strtoll(text, &end, 10);
+
+                if (end != text && !*end)
+                    snprintf(value, sizeof value, "%lld", iv);
+                else
+                    real_text(strtod(text, NULL), value, sizeof value);
+            }
             memcpy(name, fgm_ir_name(ir), m);
             name[m++] = '_';
             for (d = kept[i]; d < kept[i] + len && m + 1 < sizeof name; d++)
                 if (isalnum((unsigned char)*d))
                     name[m++] = *d;
             for (d = value; *d && m + 1 < sizeof name; d++)
-                name[m++] = *d == '-' ? 'n' : *d;
+                if (*d != '+')
+                    name[m++] = *d == '-' ? 'n' : *d == '.' ? 'p' : *d;
             name[m] = '\0';
             fgm_ir_set_name(ir, name);
         }

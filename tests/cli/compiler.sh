@@ -73,11 +73,20 @@ for v in -1 1 -1; do
     expect_exit 0 "run -D O=$v" -- "$FGM" run -D O=$v "$TMP/off.fgm" --out-dir "$TMP/offgen"
 done
 grep -q "stale" "$TMP/err" && fail "-D O=-1 after -D O=1 rebuilt a stale plugin: $(head -c 300 "$TMP/err")"
+# A real -D sets a real const (a coupling swept from the command line),
+# the model named after it with '.' as 'p' and the shortest text that
+# reads back as it (1.50 and 1.5 are one plugin).
+printf 'const J = 0.5\nvar s[2] in 0..1\ntable (s[0], s[1]) = [[exp(J), 1], [1, exp(J)]]\nevidence s[0] = [0.2, 0.8]\n' > "$TMP/coup.fgm"
+expect_exit 0 "-D J=1.50" -- "$FGM" dump -D J=1.50 "$TMP/coup.fgm"
+expect_out "^model coup_J1p5$" "-D J=1.50 names the model coup_J1p5"
+expect_out "^f0 table s\[0\] s\[1\] params 4.4816890703380645 1 1 4.4816890703380645$" "-D J=1.50 sets the weights to exp(1.5)"
+expect_exit 0 "-D J=-0.25" -- "$FGM" dump -D J=-0.25 "$TMP/coup.fgm"
+expect_out "^model coup_Jn0p25$" "-D J=-0.25 names the model coup_Jn0p25"
 # A malformed -D is a usage error of the command, told before the model
 # is read: it was the model file's error ("models/sudoku.fgm: error: -D
 # B: expected NAME=VALUE", exit 1), though the option alone is at fault.
 expect_exit 2 "-D not an integer" -- "$FGM" dump -D B=two models/sudoku.fgm
-expect_err "^fgm: dump: -D B=two: the value must be an integer$" "-D not an integer"
+expect_err "^fgm: dump: -D B=two: the value must be a number \(an integer or a decimal real\)$" "-D not an integer"
 expect_exit 2 "-D without a value" -- "$FGM" dump -D B models/sudoku.fgm
 expect_err "^fgm: dump: -D B: expected NAME=VALUE$" "-D without a value"
 expect_exit 2 "-D out of range" -- "$FGM" graph -D B=99999999999999999999 models/sudoku.fgm
@@ -85,7 +94,7 @@ expect_err "^fgm: graph: -D B=99999999999999999999: the value is out of range$" 
 expect_exit 2 "-D before a missing model" -- "$FGM" dump -D B tests/golden/nonexistent.fgm
 expect_err "^fgm: dump: -D B: expected NAME=VALUE$" "-D before a missing model"
 expect_exit 2 "-D with a newline" -- "$FGM" dump -D "$(printf 'B=3\n4')" models/sudoku.fgm
-expect_err '^fgm: dump: -D B=3\\n4: the value must be an integer$' "-D with a newline"
+expect_err '^fgm: dump: -D B=3\\n4: the value must be a number \(an integer or a decimal real\)$' "-D with a newline"
 for c in "run models/dice.fgm --out-dir $TMP/dgen" \
          "compile models/dice.fgm --emit-c $TMP/d.c" \
          "solve --model models/sudoku.fgm --out-dir $TMP/dgen puzzles/seed003.txt" \
