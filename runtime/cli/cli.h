@@ -72,7 +72,8 @@ int cli_opt_value(cli_args *a, const char *name, const char **val);
 int cli_opt_flag(cli_args *a, const char *name);
 
 /* Parses an integer option value in LO..HI (or a double >= LO) into *OUT;
- * returns 0 and prints a usage error when malformed or out of range. */
+ * returns 0 and prints a usage error when malformed or out of range
+ * (cli_parse_double with CMD NULL prints none: the caller words it). */
 int cli_parse_long(const char *cmd, const char *name, const char *s,
                    long lo, long hi, long *out);
 int cli_parse_double(const char *cmd, const char *name, const char *s,

@@ -744,10 +744,13 @@ cmd_run(cli_args *a)
                                          FGM_MAX_ITERATIONS, &iters))
                 return CLI_EUSAGE;
         } else if ((r = cli_opt_value(a, "--damping", &val)) != 0) {
-            if (r < 0 || !cli_parse_double("run", "--damping", val, 0,
-                                           &cfg.ro.damping))
+            if (r < 0)
                 return CLI_EUSAGE;
-            if (cfg.ro.damping >= 1.0)
+            /* One message for every value out of [0, 1), NaN and -1
+             * included (they said "wants a number >= 0"). */
+            if (!cli_parse_double(NULL, "--damping", val, 0,
+                                  &cfg.ro.damping)
+                || cfg.ro.damping >= 1.0)
                 return cli_fail(CLI_EUSAGE, "run: --damping wants 0 <= d "
                                 "< 1, not '%s'", val);
             cfg.ro.use_damping = 1;

@@ -216,8 +216,9 @@ cli_parse_double(const char *cmd, const char *name, const char *s, double lo,
                                                    : DBL_TRUE_MIN;
     }
     if (errno || end == s || *end || !(v >= lo)) {
-        cli_fail(CLI_EUSAGE, "%s: %s wants a number >= %g, not '%s'", cmd,
-                 name, lo, s);
+        if (cmd)    /* NULL: the caller says it */
+            cli_fail(CLI_EUSAGE, "%s: %s wants a number >= %g, not '%s'",
+                     cmd, name, lo, s);
         return 0;
     }
     *out = v;

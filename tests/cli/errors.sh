@@ -513,10 +513,11 @@ bad_run() {     # PATTERN ARGS...: exit 2, stderr matching PATTERN
 }
 bad_run "^fgm: run: --iters wants an integer in 1\.\.1000000, not '0'$" --iters 0
 bad_run "^fgm: run: --iters wants an integer in 1\.\.1000000, not '5x'$" --iters 5x
-bad_run "^fgm: run: --damping wants a number >= 0, not '-0\.5'$" --damping -0.5
+bad_run "^fgm: run: --damping wants 0 <= d < 1, not '-0\.5'$" --damping -0.5
 bad_run "^fgm: run: --damping wants 0 <= d < 1, not '1'$" --damping 1
 bad_run "^fgm: run: --tolerance wants a number >= 0, not '-1'$" --tolerance -1
-bad_run "^fgm: run: --damping wants a number >= 0, not '1e400'$" --damping 1e400
+bad_run "^fgm: run: --damping wants 0 <= d < 1, not '1e400'$" --damping 1e400
+bad_run "^fgm: run: --damping wants 0 <= d < 1, not 'nan'$" --damping nan
 # Underflow is a number: it said ">= 0, not '1e-400'".  One that rounds to
 # 0 keeps its sign, as the smallest double: --timeout-ms 1e-400 is a
 # deadline, every puzzle timed out (it was 0, no timeout, all solved).
