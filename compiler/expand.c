@@ -745,7 +745,8 @@ expand_links(fgmc *c, const fgmc_stmt *s)
         int v = a->first + e;
 
         if (!add(c, s, FGM_FACTOR_DIRICHLET_DISCRETE, &v, 1, NULL, 0,
-                 p->first + (a->link_node >= 0 ? a->link_node : e)))
+                 p->first + (a->link_node >= 0 ? a->link_node
+                                               : e / a->link_div)))
             return;
     }
 }

@@ -195,6 +195,9 @@ struct fgmc_sym {
     unsigned flags;         /* FGM_ARRAY_* */
     fgmc_sym *link;         /* VAR: the prior of "~ discrete(p)", or NULL */
     int link_node;          /* VAR: one node of it for all, or -1: one each */
+    int link_div;           /* VAR, link_node -1: its elements per node
+                             * (1: shapes alike; a row per node when the
+                             * prior has the leading dimensions) */
     fgmc_sym *chain;        /* next in the hash bucket */
     fgmc_sym *next_array;   /* arrays in declaration order */
 };

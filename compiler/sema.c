@@ -388,7 +388,9 @@ check_domain(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
 }
 
 /* "~ discrete(p)": links var array A to a prior, elementwise when the
- * shapes match, shared when the prior is a scalar or one element. */
+ * shapes match, by its leading dimensions when the prior has those
+ * (var y[G][5] ~ discrete(theta), prior theta[G]: row g of y draws from
+ * theta[g]), shared when the prior is a scalar or one element. */
 static int
 check_link(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
 {
@@ -422,18 +424,22 @@ check_link(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
         return 0;
     }
     r->sym = p;
+    a->link_div = 1;
     if (r->nkids == 0 && p->ndims > 0) {
-        int same = p->ndims == a->ndims;
+        int same = p->ndims <= a->ndims;
 
-        for (d = 0; same && d < a->ndims; d++)
+        for (d = 0; same && d < p->ndims; d++)
             same = p->dims[d] == a->dims[d];
         if (!same) {
             diag_error(c, r->loc, "shape mismatch: '%s' is %s but '%s' is "
-                       "%s; give a prior of the same shape, a scalar prior "
-                       "or one element", s->name, shape(a, b1, sizeof b1),
-                       p->name, shape(p, b2, sizeof b2));
+                       "%s; give a prior of the same shape or of its "
+                       "leading dimensions, a scalar prior or one element",
+                       s->name, shape(a, b1, sizeof b1), p->name,
+                       shape(p, b2, sizeof b2));
             return 0;
         }
+        for (d = p->ndims; d < a->ndims; d++)
+            a->link_div *= a->dims[d];
         node = -1;
     } else if (r->nkids > 0) {
         if (r->nkids != p->ndims) {

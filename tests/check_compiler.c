@@ -472,7 +472,8 @@ START_TEST(test_priors_and_links)
         "prior q[2] ~ dirichlet(3)\n"
         "var a[4] in 0..2 ~ discrete(s)\n"         /* shared scalar */
         "var b[2] in 0..2 ~ discrete(q)\n"         /* elementwise */
-        "var c in 0..2 ~ discrete(q[1])\n");       /* one element */
+        "var c in 0..2 ~ discrete(q[1])\n"         /* one element */
+        "var d[2][3] in 0..2 ~ discrete(q)\n");    /* a row per node */
     int i;
 
     ck_assert_int_eq(ir->ndirichlet, 3);
@@ -483,7 +484,9 @@ START_TEST(test_priors_and_links)
     ck_assert_int_eq(ir->factors[4].aux, 1);
     ck_assert_int_eq(ir->factors[5].aux, 2);
     ck_assert_int_eq(ir->factors[6].aux, 2);
-    ck_assert_int_eq(ir->nfactors, 7);
+    for (i = 0; i < 6; i++)     /* d[0][*] draws from q[0], d[1][*] q[1] */
+        ck_assert_int_eq(ir->factors[7 + i].aux, 1 + i / 3);
+    ck_assert_int_eq(ir->nfactors, 13);
     fgm_ir_free(ir);
 }
 END_TEST
