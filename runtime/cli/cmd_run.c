@@ -32,6 +32,8 @@ typedef struct run_cfg {
     long cap;               /* exact: stop counting here */
     double timeout;         /* ms per observation; 0: none */
     fgm_run_opts ro;        /* engine: iterations, damping, tolerance */
+    long *printed;          /* results printed so far (JSON's commas: an
+                             * exact run may skip a set) */
 } run_cfg;
 
 static int
@@ -81,7 +83,7 @@ print_vector(out_format fmt, long k, const char *kind, const char *name,
 static void
 print_result(const fgm_ir *ir, out_format fmt, long k, const double *m,
              const double *post, int stride, const char *info,
-             int incomplete, const char *clash)
+             int incomplete, const char *clash, long *printed)
 {
     char name[FGM_IR_MAXNAME + 64];
     fgm_array_info ai;
@@ -93,7 +95,8 @@ print_result(const fgm_ir *ir, out_format fmt, long k, const double *m,
         fprintf(stderr, "fgm: run: observation %ld: %s\n", k, info);
     if (fmt == FMT_JSON)
         printf("%s{\"observation\": %ld, \"info\": \"%s\", \"marginals\": {",
-               k ? ",\n" : "", k, info);
+               *printed ? ",\n" : "", k, info);
+    ++*printed;
     for (v = 0; v < fgm_ir_nvars(ir); v++) {
         fgm_ir_array_info(ir, fgm_ir_var_array(ir, v), &ai);
         print_vector(fmt, k, "marginal", fgm_ir_var_name(ir, v, name,
@@ -235,6 +238,28 @@ ascii_line(const char *line, const char *path, long lineno)
     return 1;
 }
 
+/* The comma of values V that leaves an empty value before it or at the
+ * end ("1,,2", "1, 2,"), or NULL: strtok would pass over the hole and
+ * the values after it would shift by one.  ('.' leaves a value out.) */
+static const char *
+empty_value(const char *v)
+{
+    const char *comma = NULL;
+    int have = 0;           /* a value since the last comma */
+
+    for (; *v; v++) {
+        if (*v == ',') {
+            if (!have)
+                return v;
+            have = 0;
+            comma = v;
+        } else if (!strchr(OBS_BLANKS, *v)) {
+            have = 1;
+        }
+    }
+    return comma && !have ? comma : NULL;
+}
+
 /* Whether S (a line past its blanks, its comment cut off) is a line of
  * three or more '-' alone: the end of an observation set. */
 static int
@@ -350,6 +375,13 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o,
         if (a->dirichlet) {
             want *= a->card;
             base *= a->card;
+        }
+        if ((tok = (char *)empty_value(eq + 1)) != NULL) {
+            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: an empty value before "
+                     "this comma ('.' leaves a value out)", path, lineno,
+                     COL(tok));
+            ok = 0;
+            break;
         }
         save = NULL;
         for (tok = strtok_r(eq + 1, OBS_VALUE_SEPS, &save); tok && ok;
@@ -504,7 +536,7 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k)
              st == FGM_ETIMEOUT ? " (incomplete: timeout reached)" : "");
     clash = warn_contradiction(model, k, name, sizeof name);
     print_result(ir, cfg->fmt, k, m, post, stride, text,
-                 st == FGM_ETIMEOUT, clash);
+                 st == FGM_ETIMEOUT, clash, cfg->printed);
     free(m);
     free(post);
     return CLI_OK;
@@ -609,7 +641,8 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         *unsat = 1;
         return CLI_OK;
     }
-    print_result(ir, cfg->fmt, k, m, NULL, stride, text, incomplete, NULL);
+    print_result(ir, cfg->fmt, k, m, NULL, stride, text, incomplete, NULL,
+                 cfg->printed);
     free(m);
     return CLI_OK;
 }
@@ -672,6 +705,8 @@ observation_kind(FILE *f, long *line)
             /* An '=' in a trailing comment does not make an assignment
              * ("1... # x=1" is a puzzle). */
             s[strcspn(s, "#")] = '\0';
+            if (set_separator(s))
+                continue;   /* sets of assignments may start with one */
             kind = strchr(s, '=') ? OBS_ASSIGN : OBS_PUZZLES;
             break;
         }
@@ -695,6 +730,7 @@ cmd_run(cli_args *a)
     int r, code = CLI_OK, n, box, v, assign = 0, nvars, stride = 1, kind;
     int cap_set = 0, engine, unsat = 0, more = 0;
     long obs_line = 0;    /* lines of the observation file read so far */
+    long printed = 0;     /* results printed (run_cfg.printed) */
     fgm_puzzle_reader *rd = NULL;
     FILE *of = NULL;
     char *text = NULL;
@@ -710,6 +746,7 @@ cmd_run(cli_args *a)
     obs_sink sink;
 
     memset(&cfg, 0, sizeof cfg);
+    cfg.printed = &printed;
     memset(&mo, 0, sizeof mo);
     cfg.cap = 1000000;
     while (a->i < a->argc) {

@@ -223,6 +223,10 @@ printf '1...............\n12....3...4.....\n.2..............\n' >"$TMP/contra4b.
 expect_exit 1 "exact, one contradiction of three" -- "$FGM" run sudoku:2 --backend exact --observe "$TMP/contra4b.txt"
 expect_err "observation 1 has no consistent assignment" "the refused set named"
 [ "$(grep -c '^# observation [02]: exact' "$TMP/out")" = 2 ] || fail "the sets around a refused one are printed"
+# JSON stays a list when the refused set is the first (it began "[,").
+printf '12....3...4.....\n1...............\n' >"$TMP/contra4c.txt"
+expect_exit 1 "exact, the first set refused, JSON" -- "$FGM" run sudoku:2 --backend exact --observe "$TMP/contra4c.txt" --format json
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert [o["observation"] for o in d] == [1], d' "$TMP/out" || fail "JSON after a refused first set"
 for a in ep bp-sum bp-max; do
     expect_exit 0 "$a, contradiction" -- "$FGM" run "$TMP/clash.fgm" --backend interpreted --algo $a
     expect_err "warning: observation 0: the run left x no value the factors allow" "$a warns of a contradiction"

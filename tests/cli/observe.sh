@@ -62,6 +62,14 @@ bad_observation setdup "an element twice in a set" "4:11: error: roll\[1\] is al
 printf 'roll = %s\n' "$(echo $R | sed 's/ /, /g')" > "$TMP/commas.txt"
 expect_exit 0 "rolls with commas" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/commas.txt"
 expect_out "^roll\[1\] 0 0 0 0 0 1" "rolls with commas observed"
+# An empty value between commas, or after the last, is an error: the
+# values after it shifted by one.
+bad_observation hole "an empty value" "1:10: error: an empty value before this comma" 'roll = 1,,%s\n' "$(echo ${R#1 } | sed 's/ /,/g')"
+bad_observation trail "a trailing comma" "1:47: error: an empty value before this comma" 'roll = %s,\n' "$(echo $R | sed 's/ /,/g')"
+# A file of sets may open with a separator.
+printf -- '---\nroll[0] = 2\n' > "$TMP/lead.txt"
+expect_exit 0 "a leading ---" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/lead.txt"
+expect_out "^roll\[0\] 0 1 0 0 0 0" "a leading ---: roll[0] observed"
 
 # A value out of range (1e300: no undefined cast to int on the way).
 bad_observation big "roll 1e300" "1:8: error: bad value '1e300' for roll" 'roll = 1e300%s\n' "${R#1}"
