@@ -115,16 +115,19 @@ utf8_len(const unsigned char *s, int n)
 
 /* Whether the N-byte UTF-8 character at S is one a terminal acts on
  * rather than shows: a C1 control (U+0080..U+009F; U+009B starts an
- * escape sequence on some terminals) or a bidirectional override
- * (U+202A..U+202E, U+2066..U+2069), which can make the line shown read
- * otherwise than the line the compiler read. */
+ * escape sequence on some terminals), a bidirectional mark or override
+ * (U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069), which can
+ * make the line shown read otherwise than the line the compiler read, or
+ * a line or paragraph separator (U+2028, U+2029). */
 static int
 utf8_control(const unsigned char *s, int n)
 {
     if (n == 2)
-        return s[0] == 0xc2 && s[1] < 0xa0;
+        return (s[0] == 0xc2 && s[1] < 0xa0)
+               || (s[0] == 0xd8 && s[1] == 0x9c);
     if (n == 3 && s[0] == 0xe2 && s[1] == 0x80)
-        return s[2] >= 0xaa && s[2] <= 0xae;
+        return s[2] == 0x8e || s[2] == 0x8f
+               || (s[2] >= 0xa8 && s[2] <= 0xae);
     if (n == 3 && s[0] == 0xe2 && s[1] == 0x81)
         return s[2] >= 0xa6 && s[2] <= 0xa9;
     return 0;
@@ -398,8 +401,8 @@ invalid_message(const fgmc *c, fgmc_loc loc, char *buf, size_t size)
         snprintf(buf, size, "invalid byte 0x%02x", b);
 }
 
-/* Whether the syntax error at LOC follows a line's first word, a
- * mistyped keyword ("evidense x = ...", read as the name of an array,
+/* Whether the syntax error at LOC, where a statement's first name was
+ * read, follows a line's first word, a mistyped keyword ("evidense x = ...", read as the name of an array,
  * drew "unexpected name, expected '!=' or '['"): then BUF says which
  * keyword it is likely to be, and *AT is the word. */
 static int
@@ -463,7 +466,11 @@ diag_syntax(fgmc *c, fgmc_loc loc, const char *msg)
         msg = buf;
     } else if (strcmp(msg, "memory exhausted") == 0) {
         msg = "input nested too deeply (the parser's stack is full)";
-    } else if (keyword_slip(c, loc, buf, sizeof buf, &loc)) {
+    } else if (strstr(msg, "expecting '!=' or '['")
+               && keyword_slip(c, loc, buf, sizeof buf, &loc)) {
+        /* The parser read the word as a statement's first name (an
+         * array's, before '!=' or '['): not inside a list running on
+         * over lines, where "val 2]" suggested 'var'. */
         msg = buf;
     }
     c->pending = strdup(msg);

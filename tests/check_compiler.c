@@ -661,6 +661,10 @@ static const bad_case bad_cases[] = {
       "'evidence'?)" },
     { "var x[2] in 0..1\nx y\n", FGM_EPARSE,
       "t.fgm:2:3: error: unexpected name, expected '!=' or '['" },
+    /* Past a line's first word inside a list running on over lines, a
+     * name is no statement (it said "did you mean 'var'?"). */
+    { "var x in 0..1\nevidence x = [1,\n  val 2]\n", FGM_EPARSE,
+      "t.fgm:3:7: error: unexpected integer" },
     /* A keyword itself is no slip (it said "did you mean 'const'?"). */
     { "const = 1\n", FGM_EPARSE,
       "t.fgm:1:7: error: unexpected '=', expected name" },
@@ -906,9 +910,9 @@ START_TEST(test_shown_line_controls)
     sink s;
 
     compile("var x in 0..1\nx y \x1b[31m \xC2\x9B" "31m \xE2\x80\xAE "
-            "\xC3\xA9\n", &st, &s);
+            "\xE2\x80\x8F\xE2\x80\xA8\xD8\x9C \xC3\xA9\n", &st, &s);
     ck_assert_int_eq(st, FGM_EPARSE);
-    ck_assert_msg(strstr(s.text, "\nx y ?[31m ?31m ? \xC3\xA9\n"),
+    ck_assert_msg(strstr(s.text, "\nx y ?[31m ?31m ? ??? \xC3\xA9\n"),
                   "got: %s", s.text);
     sink_free(&s);
 }
