@@ -42,7 +42,8 @@ struct fgm_puzzle_reader {
                              * none yet), for dash_line */
     char *buf;
     size_t cap;
-    int csv_seen;           /* this file has had a table record */
+    int csv_seen;           /* this file has had a puzzle or a table
+                             * record: no header may follow */
     int csv_col;            /* and its records' puzzle field */
     int peeked;             /* PENDING holds a puzzle read by peek */
     int failed;             /* the input ended on a read error */
@@ -451,6 +452,7 @@ finish(fgm_puzzle_reader *r, grid *g, fgm_puzzle *out)
         r->empty = g->empty;
     memcpy(out->cells, g->cells, (size_t)g->n * (size_t)g->n);
     r->count++;
+    r->csv_seen = 1;    /* a header may only come first */
     return FGM_OK;
 }
 
@@ -634,6 +636,10 @@ csv_line(fgm_puzzle_reader *r, grid *g, char *s, int indent, int *done)
     p = f[r->csv_col];
     s[p.at + p.len] = '\0';
     k = compact(s + p.at, indent + p.at, sym, cols, FGM_PUZZLE_MAXCELLS);
+    /* A byte no puzzle has is named where it stands, before its count
+     * could be (feed's order). */
+    if (!ascii_symbols(r, sym, cols, k))
+        return FGM_EPARSE;
     if (!valid_total(r, k) || memchr(s + p.at, '|', (size_t)p.len)) {
         if (fgm_csv_looks_like_header(s, f, nf))
             ERR(r, r->line, first ? "a header that names no puzzle "
@@ -641,12 +647,14 @@ csv_line(fgm_puzzle_reader *r, grid *g, char *s, int indent, int *done)
                 : "a header after the file's first record");
         else if (r->n)
             report_at(r, r->line, indent + p.at + 1, "field %d has %d "
-                      "symbols; a %dx%d puzzle on one line has %d",
-                      r->csv_col + 1, k, r->n, r->n, r->n * r->n);
+                      "symbol%s; a %dx%d puzzle on one line has %d",
+                      r->csv_col + 1, k, k == 1 ? "" : "s", r->n, r->n,
+                      r->n * r->n);
         else
             report_at(r, r->line, indent + p.at + 1, "field %d has %d "
-                      "symbols; a puzzle on one line has 16, 81, 256 or "
-                      "625 (4x4, 9x9, 16x16, 25x25)", r->csv_col + 1, k);
+                      "symbol%s; a puzzle on one line has 16, 81, 256 or "
+                      "625 (4x4, 9x9, 16x16, 25x25)", r->csv_col + 1, k,
+                      k == 1 ? "" : "s");
         return FGM_EPARSE;
     }
     st = feed(r, g, s + p.at, indent + p.at, done);
@@ -855,6 +863,11 @@ again:
         s = clean_line(r->buf);
         if (*s == '\0')
             continue;
+        /* Spreadsheets write their CSV with a UTF-8 byte-order mark; a
+         * table's first line may have one (elsewhere it is an error). */
+        if (r->line == 1 && strncmp(s, "\xef\xbb\xbf", 3) == 0
+            && strchr(s, ','))
+            s += 3;
         if (strchr(s, ',') || (!r->csv_seen && fgm_csv_is_puzzle_name(s)))
             st = csv_line(r, &g, s, (int)(s - r->buf), &done);
         else

@@ -518,6 +518,7 @@ START_TEST(test_csv_tables)
         ",32,1.2\n",
         "source,question,answer,rating\r\nx, \"" EASY_DOTS "\" ,zz,0\r\n",
         "Puzzle\n" EASY "\n",
+        "\xef\xbb\xbfquizzes,solutions\n" EASY ",x\n",  /* a spreadsheet's */
         EASY "," EASY_SOL ",hard\n",
         "0,0,3,0,2,0,6,0,0,9,0,0,3,0,5,0,0,1,0,0,1,8,0,6,4,0,0,0,0,8,1,0,2,"
         "9,0,0,7,0,0,0,0,0,0,0,8,0,0,6,7,0,8,2,0,0,0,0,2,6,0,9,5,0,0,8,0,0,"
@@ -580,6 +581,10 @@ START_TEST(test_csv_errors)
         { "003020600\n900305001\n" EASY ",1\n", 0,
           ":3: error: a record of 2 comma-separated fields inside a grid, "
           "after 2 of its 9 rows" },
+        { EASY "\nquizzes,solutions\n", 1,
+          ":2: error: a header after the file's first record" },
+        { "quizzes,solutions\n\x01" EASY ",x\n", 0,
+          ":2:1: error: bad byte 0x01" },
         { "id,puzzle\n1,****************\n", 0,
           ":2:3: error: field 2 is a rule, not a puzzle" },
         { "1,,3\n", 0, ":1:3: error: empty field 2 among cells written one "
