@@ -37,9 +37,11 @@
  * they sum to 1 + K FGM_K_SEED_EPS (fgm_k_neq_seed).
  *
  * Headers: <stdint.h> via plugin_abi.h, <math.h> for the alldiff
- * max-product messages (log, exp) and <string.h> for its cache (memcmp,
- * memcpy); plugins are linked with -lm (runtime/plugin.c) and call the
- * same libm as the interpreter.  Nothing else.  fgm carries this file,
+ * max-product messages (log, exp) and the exact belief product (frexp,
+ * ldexp: ops/sweep.h), <float.h> and <limits.h> for DBL_MIN and LONG_MIN,
+ * and <string.h> for the alldiff cache (memcmp, memcpy); plugins are
+ * linked with -lm (runtime/plugin.c) and call the same libm as the
+ * interpreter.  Nothing else.  fgm carries this file,
  * its ops/ headers inlined, and plugin_abi.h as text (tools/kernel_text.c,
  * runtime/kernel_text.h) and writes them next to each plugin's C source;
  * `make install` copies them to PREFIX/include/fgm only for C compiled by

@@ -606,6 +606,7 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
      * compute the (then constant) messages out of pinned variables
      * (fgm_sched.pin_sweeps); later sweeps of an undamped run skip them.
      * Pinned variables are looked for only when a sweep can skip. */
+    m->st.lost = 0;
     may_skip = iters > m->sched->pin_sweeps && m->st.damping == 0.0
                && !m->st.damp_v2f && !opts->full_sweeps;
     if (may_skip)
@@ -628,6 +629,14 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
         m->st.skip_pinned = may_skip && i >= m->sched->pin_sweeps;
         change = m->desc ? m->desc->sweep(&m->st)
                          : fgm_interp_sweep(m->sched, &m->st);
+        if (m->st.lost) {
+            /* A belief moved in place lost a value to underflow: every
+             * belief rebuilt from its messages (with the exact path of
+             * ops/sweep.h), so that the next sweep's cavities hold it. */
+            m->st.lost = 0;
+            if (!m->st.parallel)
+                rebuild_beliefs(m);
+        }
         if (i == 0 && opts->deadline > 0 && iters > 1)
             every = fgm_now() - first > SLOW_SWEEP_S;
         if (tol > 0.0 && change < tol) {

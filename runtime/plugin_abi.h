@@ -19,7 +19,7 @@
 /* Bump on any change to fgm_state or to the meaning of a descriptor
  * field.  Changes to the kernels, the code generator or the schedule's
  * lowering need no bump: build_id (below) covers them. */
-#define FGM_PLUGIN_ABI_VERSION 14u
+#define FGM_PLUGIN_ABI_VERSION 15u
 #define FGM_PLUGIN_ENTRY fgm_plugin_entry
 #define FGM_PLUGIN_ENTRY_NAME "fgm_plugin_entry"
 /* On the entry's declaration: exported even when FGM_PLUGIN_CFLAGS
@@ -74,6 +74,10 @@ typedef struct fgm_state {
                          * cavities and the messages they gave, per edge
                          * of its scope (runtime/ops/alldiff.h); set to
                          * NaN bits before the first run */
+    int lost;           /* ABI 15: a sequential update's belief lost a
+                         * value to underflow (runtime/ops/table.h); the
+                         * runtime then rebuilds every belief after the
+                         * sweep, and clears it */
 } fgm_state;
 
 typedef struct fgm_plugin_desc {

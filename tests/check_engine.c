@@ -631,6 +631,56 @@ START_TEST(test_belief_product_underflow)
 }
 END_TEST
 
+/* The same star with one feature unobserved (x245) and a cycle apart
+ * (x246..x248), so that the schedule is sequential in statement order:
+ * the class's belief, moved in place by each update, lost a value to
+ * underflow, and the message to x245 came from it (x245 = 0 got 0.001,
+ * exact 0.999).  The runtime now rebuilds the beliefs after such a sweep
+ * (fgm_state.lost), both backends. */
+static fgm_model *open_backend(fgm_ir *ir, fgm_backend backend,
+                               const char *dir);
+
+START_TEST(test_belief_in_place_underflow)
+{
+    static const double pot[4] = { 0.999, 0.001, 0.001, 0.999 };
+    static const double two[4] = { 2, 1, 1, 2 };
+    static const fgm_backend backends[2] = { FGM_BACKEND_INTERPRETED,
+                                             FGM_BACKEND_COMPILED };
+    char dir[] = "/tmp/fgm_engine_XXXXXX";
+    int b;
+
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    for (b = 0; b < 2; b++) {
+        fgm_ir *ir = naive_bayes_ir(FGM_ALGO_BP_SUM, 124, 0);
+        fgm_status st;
+        fgm_model *m;
+        double x[2];
+        int i, dims[1] = { 4 };
+
+        ck_assert_int_eq(fgm_ir_add_array(ir, "y", 1, dims, 0, 2, 0, &st),
+                         245);
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 2,
+                                           (int[2]){ 0, 245 }, 4, pot, &st),
+                         0);
+        for (i = 0; i < 3; i++)
+            ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 2,
+                                               (int[2]){ 246 + i,
+                                                         246 + (i + 1) % 3 },
+                                               4, two, &st), 0);
+        ir->infer.iterations = 5;
+        m = open_backend(ir, backends[b], b ? dir : NULL);
+        ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+        fgm_model_marginal(m, 0, x);
+        ck_assert_double_lt(x[1], 1e-11);       /* class 0, as 124 say */
+        fgm_model_marginal(m, 245, x);
+        ck_assert_msg(fabs(x[0] - 0.999) < 1e-9, "backend %d: %.17g", b,
+                      x[0]);
+        fgm_model_free(m);
+    }
+    ck_assert_int_eq(system("rm -rf /tmp/fgm_engine_*") >= 0, 1);
+}
+END_TEST
+
 /* A table's hard zero against strong evidence, on a tree: x0 read by
  * twelve features x1..x12 (tables of odds 999, all saying 1: 1e36 for
  * x0 = 1) and equal to x13 (an identity table), which is fixed to 0.
@@ -1420,6 +1470,7 @@ engine_suite(void)
     tcase_add_test(core, test_tree_bp_max_map);
     tcase_add_test(core, test_belief_product_underflow);
     tcase_add_test(core, test_table_zero_outweighs_evidence);
+    tcase_add_test(core, test_belief_in_place_underflow);
     tcase_add_test(core, test_ep_equals_bp_with_prior_mean);
     tcase_add_test(core, test_ep_robust_solves_easy);
     tcase_add_test(core, test_compiled_matches_interpreted);

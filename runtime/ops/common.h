@@ -96,8 +96,10 @@ fgm_k_commit(double *msg, double *newm, double d, double floor, int k)
  * with d = 1 / (MA MB), *RA = BA (MB d) and *RB = BB (MA d).  Where the
  * divider bounds a sweep, half the divisions pay for the four
  * multiplications.  Two roundings more than BA / MA and no range lost:
- * messages lie in [FGM_K_FLOOR, 1], dead lanes too (kernels.h), so
- * MA MB is at least 1e-60 and MB d is 1 / MA within rounding. */
+ * the messages it takes, of x != y and alldiff factors (the flooding
+ * sweep's v2f step; a table's, floored far lower, never come here), lie
+ * in [FGM_K_FLOOR, 1], dead lanes too (kernels.h), so MA MB is at least
+ * 1e-60 and MB d is 1 / MA within rounding. */
 FGM_K_HOT void
 fgm_k_cavities2(fgm_v4 ba, fgm_v4 ma, fgm_v4 bb, fgm_v4 mb, fgm_v4 *ra,
                 fgm_v4 *rb)

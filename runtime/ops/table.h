@@ -7,6 +7,7 @@
 #ifndef FGM_OPS_TABLE_H
 #define FGM_OPS_TABLE_H
 
+#include <float.h>
 #include "common.h"
 
 #define FGM_K_TABLE_MAXARITY 16
@@ -57,10 +58,22 @@ fgm_k_table(fgm_state *st, int e0, const int *vars, const int *cards,
                          st->damping, FGM_K_TABLE_FLOOR, cards[i]);
         if (c > change)
             change = c;
-        if (!st->parallel)
-            fgm_k_belief(st->belief + (long)vars[i] * stride,
-                         scratch + (long)i * stride,
-                         st->msg + (long)(e0 + i) * stride, cards[i]);
+        if (!st->parallel) {
+            double *b = st->belief + (long)vars[i] * stride;
+            const double *cav = scratch + (long)i * stride;
+
+            fgm_k_belief(b, cav, st->msg + (long)(e0 + i) * stride,
+                         cards[i]);
+            /* A value of a normalized cavity times a message (>= the
+             * table floor) that reached the doubles' bottom: lost, and
+             * no later update in place brings it back (a hub with 244
+             * strong messages gave its neighbours messages from a
+             * belief with a value at 0).  The runtime rebuilds every
+             * belief after this sweep (fgm_state.lost). */
+            for (j = 0; j < cards[i]; j++)
+                if (cav[j] > 0.0 && !(b[j] >= DBL_MIN))
+                    st->lost = 1;
+        }
     }
     return change;
 }
