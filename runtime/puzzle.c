@@ -634,7 +634,7 @@ csv_line(fgm_puzzle_reader *r, grid *g, char *s, int indent, int *done)
         return FGM_EPARSE;
     }
     p = f[r->csv_col];
-    s[p.at + p.len] = '\0';
+    s[p.at + p.len] = '\0';     /* the field alone; nothing reads past it */
     k = compact(s + p.at, indent + p.at, sym, cols, FGM_PUZZLE_MAXCELLS);
     /* A byte no puzzle has is named where it stands, before its count
      * could be (feed's order). */

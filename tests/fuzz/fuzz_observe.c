@@ -81,7 +81,9 @@ apply_checked(const uint8_t *data, size_t size, obs_sink *sink)
     stderr = open_memstream(&said, &said_len);
     if (!stderr)
         abort();
-    /* Every set of the file, as cmd_run reads them. */
+    /* Every set of the file in turn, as cmd_run splits them (without
+     * clearing the sink between them, as cmd_run does: the oracles hold
+     * line by line). */
     while (ok && more) {
         more = got = 0;
         ok = apply_assignments(model_ir, f, NAME, sink, &lineno, &more,
