@@ -32,9 +32,14 @@ typedef struct run_cfg {
     long cap;               /* exact: stop counting here */
     double timeout;         /* ms per observation; 0: none */
     fgm_run_opts ro;        /* engine: iterations, damping, tolerance */
-    long *printed;          /* results printed so far (JSON's commas: an
-                             * exact run may skip a set) */
 } run_cfg;
+
+/* What the observation sets of one run came to. */
+typedef struct run_tally {
+    long printed;           /* results printed (JSON's commas: an exact
+                             * run may refuse a set) */
+    int refused;            /* a set had no marginals: the exit is 1 */
+} run_tally;
 
 static int
 usage(void)
@@ -83,7 +88,7 @@ print_vector(out_format fmt, long k, const char *kind, const char *name,
 static void
 print_result(const fgm_ir *ir, out_format fmt, long k, const double *m,
              const double *post, int stride, const char *info,
-             int incomplete, const char *clash, long *printed)
+             int incomplete, const char *clash, run_tally *t)
 {
     char name[FGM_IR_MAXNAME + 64];
     fgm_array_info ai;
@@ -95,8 +100,8 @@ print_result(const fgm_ir *ir, out_format fmt, long k, const double *m,
         fprintf(stderr, "fgm: run: observation %ld: %s\n", k, info);
     if (fmt == FMT_JSON)
         printf("%s{\"observation\": %ld, \"info\": \"%s\", \"marginals\": {",
-               *printed ? ",\n" : "", k, info);
-    ++*printed;
+               t->printed ? ",\n" : "", k, info);
+    t->printed++;
     for (v = 0; v < fgm_ir_nvars(ir); v++) {
         fgm_ir_array_info(ir, fgm_ir_var_array(ir, v), &ai);
         print_vector(fmt, k, "marginal", fgm_ir_var_name(ir, v, name,
@@ -460,6 +465,31 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o,
     return ok;
 }
 
+/* Reads the next observation set of assignment file F (PATH in messages)
+ * into O, passing over sets of no lines (--- twice).  *MORE says whether
+ * a separator ended the set read last (set it before the first);
+ * *LINENO counts F's lines.  Unless FIRST, the set before is cleared
+ * first: nothing of it stays observed.  Returns 1 for a set, 0 when none
+ * is left, -1 after reporting an error. */
+static int
+next_assignment_set(const fgm_ir *ir, FILE *f, const char *path,
+                    obs_sink *o, int first, long *lineno, int *more)
+{
+    int got = 0, v;
+
+    while (*more && got == 0) {
+        if (!first) {
+            fgm_model_clear(o->model);
+            for (v = 0; v < fgm_ir_nvars(ir); v++)
+                o->given[v] = -1;
+        }
+        *more = 0;
+        if (!apply_assignments(ir, f, path, o, lineno, more, &got))
+            return -1;
+    }
+    return got > 0 || first;
+}
+
 /* Says on stderr when the run of observation K left a variable no value
  * (fgm_model_contradiction): its marginal, printed as any other, is no
  * posterior, and the exact backend refuses such observations outright.
@@ -504,7 +534,8 @@ grid_labels_ok(const fgm_ir *ir, const char *path, long line)
 /* Runs the engine on the current observations and prints observation K;
  * STRIDE is at least every domain and every Dirichlet vector. */
 static int
-run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k)
+run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
+           run_tally *t)
 {
     const fgm_ir *ir = fgm_model_ir(model);
     int nvars = fgm_ir_nvars(ir), nodes = fgm_ir_ndirichlet(ir), v;
@@ -536,7 +567,7 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k)
              st == FGM_ETIMEOUT ? " (incomplete: timeout reached)" : "");
     clash = warn_contradiction(model, k, name, sizeof name);
     print_result(ir, cfg->fmt, k, m, post, stride, text,
-                 st == FGM_ETIMEOUT, clash, cfg->printed);
+                 st == FGM_ETIMEOUT, clash, t);
     free(m);
     free(post);
     return CLI_OK;
@@ -560,16 +591,25 @@ fractions_to_max(const fgm_ir *ir, double *m, int stride)
     }
 }
 
+/* Says that observation K has no marginals, WHY, and notes it in T;
+ * returns CLI_OK, so that the sets after it are still run (the first
+ * such set of a puzzle file ended the run and lost the rest): the
+ * command exits 1 at the end. */
+static int
+refuse_set(run_tally *t, long k, const char *why)
+{
+    cli_fail(CLI_EINPUT, "run: observation %ld%s", k, why);
+    t->refused = 1;
+    return CLI_OK;
+}
+
 /* Exact marginals of IR (the model of CSP) with the current clues GIVEN
  * -- max-marginals when IR's algorithm is bp-max, its exact answer --;
  * prints observation K.  An observation with no consistent assignment
- * (or none found within the cap or deadline) has no marginals: that is
- * said, *UNSAT set, and CLI_OK returned, so that the sets after it are
- * still run (the first such set of a puzzle file ended the run and lost
- * the rest); the command then exits 1. */
+ * (or none found within the cap or deadline) is refused (refuse_set). */
 static int
 run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
-          const int *given, const run_cfg *cfg, long k, int *unsat)
+          const int *given, const run_cfg *cfg, long k, run_tally *t)
 {
     int stride = fgm_csp_maxcard(csp);
     double *m = malloc((size_t)fgm_csp_nvars(csp) * (size_t)stride
@@ -596,10 +636,7 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         if (st == FGM_OK && count == 0) {
             /* The search ended, with nothing to stop it early. */
             free(m);
-            cli_fail(CLI_EINPUT, "run: observation %ld has no consistent "
-                     "assignment", k);
-            *unsat = 1;
-            return CLI_OK;
+            return refuse_set(t, k, " has no consistent assignment");
         }
         if (max && count > 0)
             fractions_to_max(ir, m, stride);
@@ -616,10 +653,7 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
                                            "reached)" : "");
         if (st == FGM_EUNSOLVED) {
             free(m);
-            cli_fail(CLI_EINPUT, "run: observation %ld has no consistent "
-                     "assignment", k);
-            *unsat = 1;
-            return CLI_OK;
+            return refuse_set(t, k, " has no consistent assignment");
         }
     }
     if (st == FGM_EUNSUPPORTED) {
@@ -636,13 +670,11 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         /* Stopped before the first solution: all zeros is no
          * distribution. */
         free(m);
-        cli_fail(CLI_EINPUT, "run: observation %ld: no solution found "
-                 "before the cap or the deadline", k);
-        *unsat = 1;
-        return CLI_OK;
+        return refuse_set(t, k, ": no solution found before the cap or "
+                          "the deadline");
     }
     print_result(ir, cfg->fmt, k, m, NULL, stride, text, incomplete, NULL,
-                 cfg->printed);
+                 t);
     free(m);
     return CLI_OK;
 }
@@ -728,9 +760,9 @@ cmd_run(cli_args *a)
     fgm_model_opts mo;
     long iters = 0, k;
     int r, code = CLI_OK, n, box, v, assign = 0, nvars, stride = 1, kind;
-    int cap_set = 0, engine, unsat = 0, more = 0;
+    int cap_set = 0, engine, more = 1;  /* next_assignment_set's */
     long obs_line = 0;    /* lines of the observation file read so far */
-    long printed = 0;     /* results printed (run_cfg.printed) */
+    run_tally tally = { 0, 0 };
     fgm_puzzle_reader *rd = NULL;
     FILE *of = NULL;
     char *text = NULL;
@@ -746,7 +778,6 @@ cmd_run(cli_args *a)
     obs_sink sink;
 
     memset(&cfg, 0, sizeof cfg);
-    cfg.printed = &printed;
     memset(&mo, 0, sizeof mo);
     cfg.cap = 1000000;
     while (a->i < a->argc) {
@@ -975,34 +1006,22 @@ cmd_run(cli_args *a)
             if (fm)
                 for (v = 0; v < p.n * p.n; v++)
                     fgm_model_observe_clue(fm, v, given[v]);
-        } else {
-            int got = 0;
-
-            if (k > 0 && !more)
+        } else if (assign) {
+            r = next_assignment_set(ir, of, shown, &sink, k == 0, &obs_line,
+                                    &more);
+            if (r < 0)
+                code = CLI_EINPUT;
+            if (r <= 0)
                 break;
-            do {        /* a set of no lines (--- twice) is none */
-                if (k > 0) {
-                    /* A new set: nothing of the last one stays. */
-                    fgm_model_clear(fm);
-                    for (v = 0; v < nvars; v++)
-                        given[v] = -1;
-                }
-                more = 0;
-                if (assign && !apply_assignments(ir, of, shown, &sink,
-                                                 &obs_line, &more, &got)) {
-                    code = CLI_EINPUT;
-                    break;
-                }
-            } while (more && got == 0);
-            if (code != CLI_OK || (k > 0 && got == 0))
-                break;
+        } else if (k > 0) {
+            break;      /* no observation file: one run */
         }
-        code = cfg.exact ? run_exact(ir, csp, dlx, given, &cfg, k, &unsat)
-                         : run_engine(fm, stride, &cfg, k);
+        code = cfg.exact ? run_exact(ir, csp, dlx, given, &cfg, k, &tally)
+                         : run_engine(fm, stride, &cfg, k, &tally);
     }
     if (cfg.fmt == FMT_JSON)
         printf("]\n");
-    if (code == CLI_OK && unsat)
+    if (code == CLI_OK && tally.refused)
         code = CLI_EINPUT;      /* each such set has said so */
     code = cli_finish_stdout("run", code);
 done:
