@@ -419,6 +419,7 @@ inst_alldiff(fgmc *c, const fgmc_stmt *s)
 static int
 inst_neq(fgmc *c, const fgmc_stmt *s)
 {
+    const fgmc_sym *dom;        /* the array of both variables' domain */
     long long off = 0;
     long a, b, k;
     double *w;
@@ -427,12 +428,12 @@ inst_neq(fgmc *c, const fgmc_stmt *s)
         return 0;
     if (s->value && !sema_eval_int(c, s->value, "an offset", &off))
         return 0;
-    k = owner(c, c->scope[0])->card;
+    dom = owner(c, c->scope[0]);
+    k = dom->card;
     if (off == 0 && k == 1) {
         /* As alldiff's: BP and EP would only floor every message. */
         diag_error(c, refs_loc(s), "'!=' cannot hold: its variables' "
-                   "domain %d..%d has only 1 value",
-                   owner(c, c->scope[0])->lo, owner(c, c->scope[0])->lo);
+                   "domain %d..%d has only 1 value", dom->lo, dom->lo);
         return 0;
     }
     if (off == 0)
