@@ -312,13 +312,11 @@ $(B)/fuzz/fuzz_model_small: tests/fuzz/fuzz_model.c $(FUZZ_SOBJ)
 $(B)/fuzz/fuzz_puzzle: tests/fuzz/fuzz_puzzle.c $(FUZZ_OBJ)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
 
-# `fgm run --observe`'s reader is the CLI's own (static functions of
-# cmd_run.c, which the target includes: a prerequisite, not compiled
-# apart), so the CLI's common.c comes too.
+# `fgm run --observe`'s reader is the CLI's own (run_observe.c), so the
+# CLI's common.c comes too.
 $(B)/fuzz/fuzz_observe: tests/fuzz/fuzz_observe.c runtime/cli/common.c \
-                        $(FUZZ_OBJ) runtime/cli/cmd_run.c runtime/cli/cli.h
-	$(FUZZ_CC) $(FUZZ_FLAGS) -Iruntime/cli -fsanitize=fuzzer -o $@ \
-	    $(filter-out runtime/cli/cmd_run.c %.h,$^) $(LIBS)
+                        runtime/cli/run_observe.c $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -Iruntime/cli -fsanitize=fuzzer -o $@ $^ $(LIBS)
 
 fuzz: $(B)/fuzz/fuzz_model $(B)/fuzz/fuzz_model_small $(B)/fuzz/fuzz_puzzle \
       $(B)/fuzz/fuzz_observe

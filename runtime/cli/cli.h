@@ -147,6 +147,29 @@ int cli_grid_values(const char *where, const char *model, const fgm_ir *ir,
 int cli_set_algo(const char *cmd, fgm_ir *ir, const char *name);
 
 /* Commands. */
+/* Where observations go: the engine's model, or the exact clues. */
+typedef struct obs_sink {
+    fgm_model *model;       /* engine backends */
+    double *vec;            /* engine backends: one node's pseudo-counts */
+    int *given;             /* exact backend: nvars */
+} obs_sink;
+
+/* What an observation file holds, judged by its first line of data
+ * (run_observe.c; the file is rewound, *LINE says which line it was). */
+enum { OBS_NONE, OBS_PUZZLES, OBS_ASSIGN };
+int observation_kind(FILE *f, long *line);
+
+/* Applies one set of assignment lines of F (PATH in messages) to O, up to
+ * a "---" line (*MORE set) or the end; *GOT counts its lines, *LINENO_IO
+ * F's lines across calls.  Returns 0 after reporting an error. */
+int apply_assignments(const fgm_ir *ir, FILE *f, const char *path,
+                      obs_sink *o, long *lineno_io, int *more, int *got);
+
+/* The next non-empty set of F into O (cleared first unless FIRST).
+ * Returns 1 for a set, 0 when none is left, -1 after an error. */
+int next_assignment_set(const fgm_ir *ir, FILE *f, const char *path,
+                        obs_sink *o, int first, long *lineno, int *more);
+
 int cmd_solve(cli_args *a);
 int cmd_compile(cli_args *a);
 int cmd_bench(cli_args *a);

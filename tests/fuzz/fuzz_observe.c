@@ -1,9 +1,9 @@
 /* tests/fuzz/fuzz_observe.c: libFuzzer target for `fgm run --observe`'s
- * assignment lines (runtime/cli/cmd_run.c).
+ * assignment lines (runtime/cli/run_observe.c).
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
- * The reader lives in the CLI, as static functions: this file includes
- * cmd_run.c itself and links the CLI's common.c and the library.  The
+ * The reader lives in the CLI: this file links run_observe.c, the CLI's
+ * common.c and the library.  The
  * model is a die with a Dirichlet prior (models/dice.fgm, with a second,
  * two-dimensional array): a discrete array whose labels start at 1, and
  * pseudo-counts.  Each input goes through observation_kind, as `fgm run`
@@ -16,9 +16,10 @@
  * messages are caught by pointing stderr at a memory stream); a value
  * it accepts is within its variable's labels.
  */
-#include "../../runtime/cli/cmd_run.c"
-
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
 
 #define NAME "o.txt"
 

@@ -1,0 +1,409 @@
+/* runtime/cli/run_observe.c: `fgm run --observe`'s assignment files.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * An observation file holds puzzles (read by the library's puzzle reader)
+ * or assignment lines, told apart by its first line of data
+ * (observation_kind).  Assignment lines give each variable and node a
+ * value on one line at most, in sets separated by lines of "---":
+ *     roll = 1 6 6 2 .     # labels of a discrete array, '.' unobserved
+ *     roll[3] = 2          # one element
+ *     p = 2 1 1 1 1 1      # pseudo-counts of a Dirichlet array (K each)
+ * Every error names the file, line and column (tests/fuzz/fuzz_observe.c
+ * holds the reader to that).
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+/* Records that value I of array A is given on line LINENO (column COL of
+ * PATH): variable a->first + I, or for a prior node a->first + I / K.
+ * Returns 0 after an error when an earlier line gave it (GIVEN_ON: the
+ * line per variable, then per node; 0 for none). */
+static int
+seen_once(const fgm_ir *ir, long *given_on, const fgm_array_info *a, int i,
+          const char *path, long lineno, int col)
+{
+    char name[FGM_IR_MAXNAME + 64];
+    int item = a->dirichlet ? a->first + i / a->card : a->first + i;
+    long *at = given_on + (a->dirichlet ? fgm_ir_nvars(ir) : 0) + item;
+
+    if (*at == 0 || *at == lineno) {
+        *at = lineno;
+        return 1;
+    }
+    if (a->dirichlet)
+        fgm_ir_node_name(ir, item, name, sizeof name);
+    else
+        fgm_ir_var_name(ir, item, name, sizeof name);
+    cli_fail(CLI_EINPUT, "%s:%ld:%d: error: %s is already observed on line "
+             "%ld", path, lineno, col, name, *at);
+    return 0;
+}
+
+/* Reads TOK, "NAME[i][j]..." (one decimal subscript per dimension), into
+ * *AI (NAME's array) and *AT (the element's row-major index).  Returns 1,
+ * 0 when NAME is no array of IR (*AI untouched), or -1 after reporting
+ * a bad subscript (at column COL + its offset in TOK of line LINENO). */
+static int
+array_element(const fgm_ir *ir, const char *tok, fgm_array_info *ai, int *at,
+              const char *path, long lineno, int col)
+{
+    char name[FGM_IR_MAXNAME];
+    size_t len = strcspn(tok, "[");
+    const char *p = tok + len;
+    int d = 0;
+
+    if (len >= sizeof name)
+        return 0;
+    memcpy(name, tok, len);
+    name[len] = '\0';
+    if (fgm_ir_array_info(ir, fgm_ir_array_index(ir, name), ai) != FGM_OK)
+        return 0;
+    *at = 0;
+    for (; *p == '[' && d < ai->ndims; d++) {
+        const char *q = p + 1;
+        long v = 0;
+
+        while (isdigit((unsigned char)*q) && v <= ai->dims[d])
+            v = 10 * v + (*q++ - '0');
+        if (q == p + 1 || *q != ']' || v >= ai->dims[d]) {
+            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: '%s': a subscript of "
+                     "%s is an index 0..%d", path, lineno,
+                     col + (int)(p - tok), tok, name, ai->dims[d] - 1);
+            return -1;
+        }
+        *at = *at * ai->dims[d] + (int)v;
+        p = q + 1;
+    }
+    if (d < ai->ndims || *p) {
+        cli_fail(CLI_EINPUT, "%s:%ld:%d: error: '%s': %s has %d "
+                 "dimension%s; name one element with a subscript for each "
+                 "(or the whole array)", path, lineno, col, tok, name,
+                 ai->ndims, ai->ndims == 1 ? "" : "s");
+        return -1;
+    }
+    return 1;
+}
+
+/* What separates the tokens of an observation line: every byte isspace
+ * takes for a blank, as the line's leading blanks are skipped (a form
+ * feed between a name and its '=' was quoted unseen in the name). */
+#define OBS_BLANKS " \t\r\n\f\v"
+/* Between values a comma separates too (o = 0, 1, 2), as in the lists of
+ * a model and the cells of a puzzle file. */
+#define OBS_VALUE_SEPS OBS_BLANKS ","
+
+/* Whether LINE (number LINENO of PATH, its comment cut off) is printable
+ * ASCII and blanks; else reports its first other byte and returns 0.  In
+ * a name or a value such a byte was quoted unseen: a UTF-8 byte-order
+ * mark gave "unknown array 'roll'", the mark invisible before "roll".
+ * Every such byte was refused already, as part of some token, so no line
+ * that ran is refused now. */
+static int
+ascii_line(const char *line, const char *path, long lineno)
+{
+    const unsigned char *p = (const unsigned char *)line;
+
+    for (; *p; p++) {
+        if ((*p < 0x7f && isprint(*p)) || isspace(*p))
+            continue;
+        if (lineno == 1 && p == (const unsigned char *)line
+            && p[0] == 0xef && p[1] == 0xbb && p[2] == 0xbf)
+            cli_fail(CLI_EINPUT, "%s:1:1: error: UTF-8 byte-order mark "
+                     "(bytes ef bb bf): an observation file is plain "
+                     "ASCII", path);
+        else
+            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: bad byte 0x%02x: an "
+                     "observation file is plain ASCII outside comments",
+                     path, lineno, (int)(p - (const unsigned char *)line)
+                                   + 1, *p);
+        return 0;
+    }
+    return 1;
+}
+
+/* The comma of values V that leaves an empty value before it or at the
+ * end ("1,,2", "1, 2,"), or NULL: strtok would pass over the hole and
+ * the values after it would shift by one.  ('.' leaves a value out.) */
+static const char *
+empty_value(const char *v)
+{
+    const char *comma = NULL;
+    int have = 0;           /* a value since the last comma */
+
+    for (; *v; v++) {
+        if (*v == ',') {
+            if (!have)
+                return v;
+            have = 0;
+            comma = v;
+        } else if (!strchr(OBS_BLANKS, *v)) {
+            have = 1;
+        }
+    }
+    return comma && !have ? comma : NULL;
+}
+
+/* Whether S (a line past its blanks, its comment cut off) is a line of
+ * three or more '-' alone: the end of an observation set. */
+static int
+set_separator(const char *s)
+{
+    size_t n = strspn(s, "-");
+
+    return n >= 3 && s[n + strspn(s + n, OBS_BLANKS)] == '\0';
+}
+
+/* Applies the assignment lines of F to O, up to a set separator line
+ * (set_separator: *MORE set, the lines after it another observation set)
+ * or the end of F; *GOT says how many there were, *LINENO_IO counts F's
+ * lines across calls.  Returns 0
+ * after reporting a malformed line, or a variable or Dirichlet node
+ * given a value on two lines of one set: the later line silently won, so
+ * which observation ran depended on the order of lines that contradict
+ * each other ('.' gives no value, so lines may share out an array). */
+int
+apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o,
+                  long *lineno_io, int *more, int *got)
+{
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t len;
+    long lineno = *lineno_io;
+    int ok = 1, nvars = fgm_ir_nvars(ir);
+    /* The line that gave each variable, then each node, its value. */
+    long *given_on = calloc((size_t)nvars
+                            + (size_t)fgm_ir_ndirichlet(ir) + 1,
+                            sizeof *given_on);
+
+    if (!given_on) {
+        cli_fail(CLI_EINTERNAL, "run: out of memory");
+        return 0;
+    }
+
+/* The 1-based column of P in the current line (tokens point into it). */
+#define COL(p) ((int)((p) - line) + 1)
+    while (ok && (len = getline(&line, &cap, f)) >= 0) {
+        char *s = line, *eq, *tok, *save = NULL;
+        fgm_array_info ai, *a = NULL;
+        int i = 0, want, base = 0, element = 0, found;
+        char what[FGM_IR_MAXNAME + 64];     /* the array, or the element */
+
+        lineno++;
+        if ((size_t)len != strlen(line)) {
+            /* The rest of the line would be dropped unseen. */
+            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: NUL byte in input", path,
+                     lineno, COL(line + strlen(line)));
+            ok = 0;
+            break;
+        }
+        if ((eq = strchr(s, '#')))
+            *eq = '\0';
+        if (!ascii_line(line, path, lineno)) {
+            ok = 0;
+            break;
+        }
+        while (isspace((unsigned char)*s))
+            s++;
+        if (!*s)
+            continue;
+        if (set_separator(s)) {
+            *more = 1;
+            break;
+        }
+        ++*got;
+        eq = strchr(s, '=');
+        if (!eq) {
+            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: expected NAME = values",
+                     path, lineno, COL(s));
+            ok = 0;
+            break;
+        }
+        *eq = '\0';
+        tok = strtok_r(s, OBS_BLANKS, &save);
+        if (tok && fgm_ir_array_info(ir, fgm_ir_array_index(ir, tok), &ai)
+                   == FGM_OK)
+            a = &ai;
+        if (!a && tok && strchr(tok, '[')) {
+            /* One element: NAME[i][j] = value (or a node's K). */
+            found = array_element(ir, tok, &ai, &base, path, lineno,
+                                  COL(tok));
+            if (found < 0) {
+                ok = 0;
+                break;
+            }
+            if (found > 0) {
+                a = &ai;
+                element = 1;
+                snprintf(what, sizeof what, "%s", tok);
+            }
+        }
+        if (!a) {
+            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: unknown array '%.*s'",
+                     path, lineno, COL(tok ? tok : s),
+                     tok ? (int)strcspn(tok, "[") : 0, tok ? tok : "");
+            ok = 0;
+            break;
+        }
+        if (!element)
+            snprintf(what, sizeof what, "%s", a->name);
+        if ((tok = strtok_r(NULL, OBS_BLANKS, &save)) != NULL) {
+            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: expected '=' after %s, "
+                     "not '%s'", path, lineno, COL(tok), what, tok);
+            ok = 0;
+            break;
+        }
+        /* Values: one per variable, or K pseudo-counts per node; for one
+         * element, its own, from value BASE. */
+        want = element ? 1 : a->count;
+        if (a->dirichlet) {
+            want *= a->card;
+            base *= a->card;
+        }
+        if ((tok = (char *)empty_value(eq + 1)) != NULL) {
+            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: an empty value before "
+                     "this comma ('.' leaves a value out)", path, lineno,
+                     COL(tok));
+            ok = 0;
+            break;
+        }
+        save = NULL;
+        for (tok = strtok_r(eq + 1, OBS_VALUE_SEPS, &save); tok && ok;
+             tok = strtok_r(NULL, OBS_VALUE_SEPS, &save), i++) {
+            char *end;
+            double x;
+
+            if (i >= want)
+                break;      /* tok stays set: too many values */
+            if (!a->dirichlet && strcmp(tok, ".") == 0)
+                continue;
+            if (!seen_once(ir, given_on, a, base + i, path, lineno,
+                           COL(tok))) {
+                ok = 0;
+                break;
+            }
+            errno = 0;
+            x = strtod(tok, &end);
+            if (errno || *end || end == tok
+                /* Written in decimal, a variable's value as an integer:
+                 * strtod also reads "0x10" and "1.0" passed for 1. */
+                || tok[strspn(tok, a->dirichlet ? "+-.0123456789eE"
+                                                : "+-0123456789")] != '\0'
+                /* Range first: (int)x is undefined outside int. */
+                || (!a->dirichlet
+                    && (!(x >= a->lo && x < a->lo + a->card)
+                        || x != (int)x))
+                || (a->dirichlet && !(x > 0.0 && isfinite(x)))) {
+                cli_fail(CLI_EINPUT, "%s:%ld:%d: error: bad value '%s' for "
+                         "%s", path, lineno, COL(tok), tok, what);
+                ok = 0;
+            } else if (!a->dirichlet) {
+                if (o->model)
+                    fgm_model_observe_clue(o->model, a->first + base + i,
+                                           (int)x - a->lo);
+                else
+                    o->given[a->first + base + i] = (int)x - a->lo;
+            } else if (!o->model) {
+                cli_fail(CLI_EINPUT, "%s:%ld:%d: error: pseudo-counts of %s "
+                         "need an engine backend (exact enumeration uses "
+                         "the model's prior)", path, lineno, COL(tok),
+                         a->name);
+                ok = 0;
+            } else {
+                /* Pseudo-counts, K per node, nodes in order. */
+                int node = a->first + (base + i) / a->card;
+
+                o->vec[i % a->card] = x;
+                if (i % a->card == a->card - 1
+                    && fgm_model_observe_dirichlet(o->model, node, o->vec,
+                                                   0) != FGM_OK) {
+                    cli_fail(CLI_EINPUT, "%s:%ld:%d: error: bad pseudo-"
+                             "counts for %s: each > 0, their sum at most "
+                             "%g", path, lineno, COL(tok), what,
+                             FGM_MAX_PSEUDO_COUNT);
+                    ok = 0;
+                }
+            }
+        }
+        if (ok && (tok || i != want)) {
+            if (tok)
+                cli_fail(CLI_EINPUT, "%s:%ld:%d: error: %s wants %d "
+                         "value%s, got more", path, lineno, COL(tok),
+                         what, want, want == 1 ? "" : "s");
+            else
+                cli_fail(CLI_EINPUT, "%s:%ld:%d: error: %s wants %d "
+                         "value%s, not %d", path, lineno, COL(eq), what,
+                         want, want == 1 ? "" : "s", i);
+            ok = 0;
+        }
+    }
+#undef COL
+    *lineno_io = lineno;
+    free(line);
+    free(given_on);
+    return ok;
+}
+
+/* Reads the next observation set of assignment file F (PATH in messages)
+ * into O, passing over sets of no lines (--- twice).  *MORE says whether
+ * a separator ended the set read last (set it before the first);
+ * *LINENO counts F's lines.  Unless FIRST, the set before is cleared
+ * first: nothing of it stays observed.  Returns 1 for a set, 0 when none
+ * is left, -1 after reporting an error. */
+int
+next_assignment_set(const fgm_ir *ir, FILE *f, const char *path,
+                    obs_sink *o, int first, long *lineno, int *more)
+{
+    int got = 0, v;
+
+    while (*more && got == 0) {
+        if (!first) {
+            fgm_model_clear(o->model);
+            for (v = 0; v < fgm_ir_nvars(ir); v++)
+                o->given[v] = -1;
+        }
+        *more = 0;
+        if (!apply_assignments(ir, f, path, o, lineno, more, &got))
+            return -1;
+    }
+    return got > 0 || first;
+}
+
+/* What an observation file holds: judged by its first line that is not
+ * blank or a comment (whole lines: a long comment cut by a fixed buffer
+ * looked like data). */
+int
+observation_kind(FILE *f, long *line)
+{
+    char *buf = NULL;
+    size_t cap = 0;
+    int kind = OBS_NONE;
+
+    *line = 0;
+    while (getline(&buf, &cap, f) >= 0) {
+        char *s = buf;
+
+        /* Judged past a byte-order mark, so that the reader of the kind
+         * that follows it names the mark (a mark before a comment made
+         * a puzzle line of the mark alone). */
+        if (++*line == 1 && strncmp(s, "\xef\xbb\xbf", 3) == 0)
+            s += 3;
+        while (isspace((unsigned char)*s))
+            s++;
+        if (*s && *s != '#') {
+            /* An '=' in a trailing comment does not make an assignment
+             * ("1... # x=1" is a puzzle). */
+            s[strcspn(s, "#")] = '\0';
+            if (set_separator(s))
+                continue;   /* sets of assignments may start with one */
+            kind = strchr(s, '=') ? OBS_ASSIGN : OBS_PUZZLES;
+            break;
+        }
+    }
+    free(buf);
+    rewind(f);
+    return kind;
+}
