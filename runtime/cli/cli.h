@@ -152,6 +152,7 @@ typedef struct obs_sink {
     fgm_model *model;       /* engine backends */
     double *vec;            /* engine backends: one node's pseudo-counts */
     int *given;             /* exact backend: nvars */
+    long set_line;          /* the line of the set's first assignment */
 } obs_sink;
 
 /* What an observation file holds, judged by its first line of data

@@ -37,6 +37,9 @@ typedef struct run_tally {
     long printed;           /* results printed (JSON's commas: an exact
                              * run may refuse a set) */
     int refused;            /* a set had no marginals: the exit is 1 */
+    const char *file;       /* where the set being run was read */
+    long line;              /* its first line in FILE; 0: FILE is the
+                             * model, run with no observation file */
 } run_tally;
 
 static int
@@ -228,14 +231,18 @@ fractions_to_max(const fgm_ir *ir, double *m, int stride)
     }
 }
 
-/* Says that observation K has no marginals, WHY, and notes it in T;
- * returns CLI_OK, so that the sets after it are still run (the first
- * such set of a puzzle file ended the run and lost the rest): the
- * command exits 1 at the end. */
+/* Says that observation K has no marginals, WHY, where the set came from
+ * (T's file and line), and notes it in T; returns CLI_OK, so that the
+ * sets after it are still run (the first such set of a puzzle file ended
+ * the run and lost the rest): the command exits 1 at the end. */
 static int
 refuse_set(run_tally *t, long k, const char *why)
 {
-    cli_fail(CLI_EINPUT, "run: observation %ld%s", k, why);
+    if (t->line > 0)
+        cli_fail(CLI_EINPUT, "%s:%ld: error: observation %ld%s", t->file,
+                 t->line, k, why);
+    else
+        cli_fail(CLI_EINPUT, "%s: error: the model%s", t->file, why);
     t->refused = 1;
     return CLI_OK;
 }
@@ -307,8 +314,8 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         /* Stopped before the first solution: all zeros is no
          * distribution. */
         free(m);
-        return refuse_set(t, k, ": no solution found before the cap or "
-                          "the deadline");
+        return refuse_set(t, k, ": no consistent assignment found before "
+                          "the cap or the deadline");
     }
     print_result(ir, cfg->fmt, k, m, NULL, stride, text, incomplete, NULL,
                  t);
@@ -361,7 +368,7 @@ cmd_run(cli_args *a)
     int r, code = CLI_OK, n, box, v, assign = 0, nvars, stride = 1, kind;
     int cap_set = 0, engine, more = 1;  /* next_assignment_set's */
     long obs_line = 0;    /* lines of the observation file read so far */
-    run_tally tally = { 0, 0 };
+    run_tally tally = { 0, 0, NULL, 0 };
     fgm_puzzle_reader *rd = NULL;
     FILE *of = NULL;
     char *text = NULL;
@@ -586,6 +593,7 @@ cmd_run(cli_args *a)
     sink.model = fm;
     sink.vec = vec;
     sink.given = given;
+    sink.set_line = 0;
     if (cfg.fmt == FMT_CSV)
         printf("observation,kind,variable,value,p\n");
     if (cfg.fmt == FMT_JSON)
@@ -602,6 +610,8 @@ cmd_run(cli_args *a)
                 break;
             }
             fgm_puzzle_to_given(&p, given);
+            tally.file = shown;
+            tally.line = p.line;
             if (fm)
                 for (v = 0; v < p.n * p.n; v++)
                     fgm_model_observe_clue(fm, v, given[v]);
@@ -612,8 +622,12 @@ cmd_run(cli_args *a)
                 code = CLI_EINPUT;
             if (r <= 0)
                 break;
+            tally.file = shown;
+            tally.line = sink.set_line;
         } else if (k > 0) {
             break;      /* no observation file: one run */
+        } else {
+            tally.file = model;
         }
         code = cfg.exact ? run_exact(ir, csp, dlx, given, &cfg, k, &tally)
                          : run_engine(fm, stride, &cfg, k, &tally);

@@ -214,7 +214,8 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o,
             *more = 1;
             break;
         }
-        ++*got;
+        if (++*got == 1)
+            o->set_line = lineno;
         eq = strchr(s, '=');
         if (!eq) {
             cli_fail(CLI_EINPUT, "%s:%ld:%d: error: expected NAME = values",

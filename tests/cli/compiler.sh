@@ -211,18 +211,22 @@ cp "$TMP/clash.fgm" "$TMP/fine.fgm"
 echo 'evidence y = [1, 0, 0]' >>"$TMP/clash.fgm"
 echo 'evidence y = [0, 1, 0]' >>"$TMP/fine.fgm"
 expect_exit 1 "exact, contradiction" -- "$FGM" run "$TMP/clash.fgm" --backend exact
-expect_err "no consistent assignment" "exact refuses a contradiction"
+expect_err "clash.fgm: error: the model has no consistent assignment" "exact refuses a contradiction"
 # The same through Dancing Links (an exact-cover model): a clue pair that
 # leaves a cell no value is no cap or deadline reached.
 echo '12....3...4.....' >"$TMP/contra4.txt"
 expect_exit 1 "exact (dlx), contradiction" -- "$FGM" run sudoku:2 --backend exact --observe "$TMP/contra4.txt"
-expect_err "observation 0 has no consistent assignment" "exact (dlx) refuses a contradiction"
+expect_err "contra4.txt:1: error: observation 0 has no consistent assignment" "exact (dlx) refuses a contradiction"
 # One such set among others: the others are still run and printed (the
 # first one ended the run), and the exit says that one was refused.
 printf '1...............\n12....3...4.....\n.2..............\n' >"$TMP/contra4b.txt"
 expect_exit 1 "exact, one contradiction of three" -- "$FGM" run sudoku:2 --backend exact --observe "$TMP/contra4b.txt"
-expect_err "observation 1 has no consistent assignment" "the refused set named"
+expect_err "contra4b.txt:2: error: observation 1 has no consistent assignment" "the refused set named"
 [ "$(grep -c '^# observation [02]: exact' "$TMP/out")" = 2 ] || fail "the sets around a refused one are printed"
+# A set of assignment lines is named by its first line (past the ---).
+printf 'x = 0\n---\n# none\n\ny = 0\nx = 0\n' >"$TMP/clash.obs"
+expect_exit 1 "exact, assignment sets, one contradiction" -- "$FGM" run "$TMP/fine.fgm" --backend exact --observe "$TMP/clash.obs"
+expect_err "clash.obs:5: error: observation 1 has no consistent assignment" "a refused assignment set named by its first line"
 # JSON stays a list when the refused set is the first (it began "[,").
 printf '12....3...4.....\n1...............\n' >"$TMP/contra4c.txt"
 expect_exit 1 "exact, the first set refused, JSON" -- "$FGM" run sudoku:2 --backend exact --observe "$TMP/contra4c.txt" --format json

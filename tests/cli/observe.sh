@@ -213,7 +213,7 @@ expect_exit 0 "engine, csv, no deadline" -- "$FGM" run models/dice.fgm --backend
 # complete assignment (13 pigeons, 12 holes), and then says it found none.
 printf 'var x[13] in 1..12\nx[i] != x[j] for i in 0..11, j in i+1..12\n' > "$TMP/pigeons.fgm"
 expect_exit 1 "enumeration deadline, no leaf" -- timeout 30 "$FGM" run "$TMP/pigeons.fgm" --backend exact --timeout-ms 200
-expect_err "no solution found before the cap or the deadline" "enumeration deadline, no leaf"
+expect_err "pigeons.fgm: error: the model: no consistent assignment found before the cap or the deadline" "enumeration deadline, no leaf"
 
 # Puzzle symbols 1..N are the values 1..N: on a grid of 0..2 they would
 # have been read as the 1st..3rd values (symbol 1 = label 0), unlike an
