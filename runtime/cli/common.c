@@ -268,6 +268,15 @@ cli_add_define(const char *cmd, const char **defs, int *n, const char *d)
         return 0;
     }
     if (!why) {
+        size_t len = strcspn(d, "=");
+        int i;
+
+        /* The later of two values wins, as with cc's -D; like cc, it
+         * is said (-D N=3 -D N=4 ran N = 4 with no word). */
+        for (i = 0; i < *n; i++)
+            if (strncmp(defs[i], d, len) == 0 && defs[i][len] == '=')
+                fprintf(stderr, "fgm: %s: warning: -D %s overrides -D %s\n",
+                        cmd, d, defs[i]);
         defs[(*n)++] = d;
         return 1;
     }

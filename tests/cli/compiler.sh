@@ -95,6 +95,13 @@ expect_exit 2 "-D before a missing model" -- "$FGM" dump -D B tests/golden/nonex
 expect_err "^fgm: dump: -D B: expected NAME=VALUE$" "-D before a missing model"
 expect_exit 2 "-D with a newline" -- "$FGM" dump -D "$(printf 'B=3\n4')" models/sudoku.fgm
 expect_err '^fgm: dump: -D B=3\\n4: the value must be a number \(an integer or a decimal real\)$' "-D with a newline"
+# A name given twice: the later wins (as with cc), and says so.
+printf 'const B = 3\nconst BB = 2\nvar x[B] in 0..BB\n' >"$TMP/bb.fgm"
+expect_exit 0 "-D twice" -- "$FGM" dump models/sudoku.fgm -D B=3 -D B=2
+expect_out "^vars 16 " "-D twice: the later wins"
+expect_err "^fgm: dump: warning: -D B=2 overrides -D B=3$" "-D twice: said"
+expect_exit 0 "-D of two names that share a prefix" -- "$FGM" dump -D B=2 -D BB=3 "$TMP/bb.fgm"
+[ ! -s "$TMP/err" ] || fail "-D B and -D BB: $(cat "$TMP/err")"
 for c in "run models/dice.fgm --out-dir $TMP/dgen" \
          "compile models/dice.fgm --emit-c $TMP/d.c" \
          "solve --model models/sudoku.fgm --out-dir $TMP/dgen puzzles/seed003.txt" \
