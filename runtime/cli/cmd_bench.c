@@ -364,6 +364,7 @@ cmd_bench(cli_args *a)
     char *list = NULL, *blist = NULL, labels[64][64];
     const char *backends[4] = { NULL };
     int nbackends = 0, nnames = 0, i, j;
+    int expanded = 0;   /* a solver ran once per --backends */
     fgm_bench_opts o;
     fgm_solve_opts so;
     fgm_bench *b = NULL;
@@ -562,12 +563,22 @@ cmd_bench(cli_args *a)
             solvers[o.nsolvers++] = names[i];
             continue;
         }
+        expanded = 1;
         for (j = 0; j < nbackends; j++) {
             snprintf(labels[o.nsolvers], sizeof labels[0], "%s@%s",
                      names[i], backends[j]);
             solvers[o.nsolvers] = labels[o.nsolvers];
             o.nsolvers++;
         }
+    }
+    if (nbackends && !expanded) {
+        /* Refused, as `fgm solve --solver dlx --backend compiled` is: the
+         * run timed no backend and said nothing of it. */
+        code = cli_fail(CLI_EUSAGE, "bench: --backends times the "
+                        "probabilistic solvers, and --solvers names none "
+                        "that takes it (%s)", nnames == 1 ? names[0]
+                        : "exact solvers, or solver@backend rows");
+        goto out;
     }
     if ((val = repeated(solvers, o.nsolvers)) != NULL) {
         /* Two rows of one name (dlx,dlx; ep-robust@compiled and

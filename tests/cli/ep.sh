@@ -203,9 +203,12 @@ expect_exit 2 "bad backend" -- "$FGM" solve --solver ep-robust --backend gpu "$T
 expect_exit 1 "ep-naive, failing compiler, compiled" -- env CC="$TMP/badcc" "$FGM" solve --solver ep-naive --backend compiled --out-dir "$G" "$TMP/one.txt"
 expect_err "solve: puzzle 1: the solver's model could not be prepared" "ep-naive, failing compiler, compiled"
 [ ! -s "$TMP/out" ] || fail "ep-naive, failing compiler: no puzzle printed"
-# bench --backends with no compiled row to compare: no backends section and
-# no plugin built to time (it printed an empty section and spent half a
-# second compiling the Sudoku model).
-expect_exit 0 "bench, exact solver only" -- "$FGM" bench --solvers dlx --backends compiled "$TMP/one.txt"
-grep -q "backends:\|plugin for" "$TMP/out" && fail "bench, exact solver only: no backends report"
+# bench --backends with no solver that takes it: a usage error, as `fgm
+# solve --solver dlx --backend compiled` (it timed dlx alone and said
+# nothing of the --backends; before that, it printed an empty section and
+# spent half a second compiling the Sudoku model).
+expect_exit 2 "bench, exact solver only" -- "$FGM" bench --solvers dlx --backends compiled "$TMP/one.txt"
+expect_err "^fgm: bench: --backends times the probabilistic solvers, and --solvers names none that takes it \(dlx\)$" "bench, exact solver only"
+[ ! -s "$TMP/out" ] || fail "bench, exact solver only: nothing run"
+expect_exit 2 "bench, default solvers, --backends" -- "$FGM" bench --backends compiled "$TMP/one.txt"
 finish
