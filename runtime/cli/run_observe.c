@@ -43,51 +43,6 @@ seen_once(const fgm_ir *ir, long *given_on, const fgm_array_info *a, int i,
     return 0;
 }
 
-/* Reads TOK, "NAME[i][j]..." (one decimal subscript per dimension), into
- * *AI (NAME's array) and *AT (the element's row-major index).  Returns 1,
- * 0 when NAME is no array of IR (*AI untouched), or -1 after reporting
- * a bad subscript (at column COL + its offset in TOK of line LINENO). */
-static int
-array_element(const fgm_ir *ir, const char *tok, fgm_array_info *ai, int *at,
-              const char *path, long lineno, int col)
-{
-    char name[FGM_IR_MAXNAME];
-    size_t len = strcspn(tok, "[");
-    const char *p = tok + len;
-    int d = 0;
-
-    if (len >= sizeof name)
-        return 0;
-    memcpy(name, tok, len);
-    name[len] = '\0';
-    if (fgm_ir_array_info(ir, fgm_ir_array_index(ir, name), ai) != FGM_OK)
-        return 0;
-    *at = 0;
-    for (; *p == '[' && d < ai->ndims; d++) {
-        const char *q = p + 1;
-        long v = 0;
-
-        while (isdigit((unsigned char)*q) && v <= ai->dims[d])
-            v = 10 * v + (*q++ - '0');
-        if (q == p + 1 || *q != ']' || v >= ai->dims[d]) {
-            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: '%s': a subscript of "
-                     "%s is an index 0..%d", path, lineno,
-                     col + (int)(p - tok), tok, name, ai->dims[d] - 1);
-            return -1;
-        }
-        *at = *at * ai->dims[d] + (int)v;
-        p = q + 1;
-    }
-    if (d < ai->ndims || *p) {
-        cli_fail(CLI_EINPUT, "%s:%ld:%d: error: '%s': %s has %d "
-                 "dimension%s; name one element with a subscript for each "
-                 "(or the whole array)", path, lineno, col, tok, name,
-                 ai->ndims, ai->ndims == 1 ? "" : "s");
-        return -1;
-    }
-    return 1;
-}
-
 /* What separates the tokens of an observation line: every byte isspace
  * takes for a blank, as the line's leading blanks are skipped (a form
  * feed between a name and its '=' was quoted unseen in the name). */
@@ -95,6 +50,92 @@ array_element(const fgm_ir *ir, const char *tok, fgm_array_info *ai, int *at,
 /* Between values a comma separates too (o = 0, 1, 2), as in the lists of
  * a model and the cells of a puzzle file. */
 #define OBS_VALUE_SEPS OBS_BLANKS ","
+
+/* Reads the target of an assignment line, S (its '=' already cut off to
+ * '\0', so S ends there; LINE is the whole line, for columns): "NAME", or
+ * "NAME[i][j]..." with one decimal subscript per dimension, blanks
+ * allowed around and inside the brackets (y[ 0 ][ 1 ] was cut at its
+ * first blank and refused as "'y[': a subscript of y ...").  Sets *AI to
+ * NAME's array, *ELEMENT to whether subscripts name one element, *AT to
+ * that element's row-major index (0 for the whole array) and WHAT to the
+ * target without blanks, for messages.  Returns 0 after reporting an
+ * error. */
+static int
+read_target(const fgm_ir *ir, const char *line, const char *s,
+            const char *path, long lineno, fgm_array_info *ai, int *at,
+            int *element, char *what, size_t size)
+{
+    char name[FGM_IR_MAXNAME];
+    const char *start = s + strspn(s, OBS_BLANKS), *p;
+    size_t len = strcspn(start, OBS_BLANKS "["), used;
+    int shown = (int)strlen(start), d = 0;
+
+    while (shown > 0 && strchr(OBS_BLANKS, start[shown - 1]))
+        shown--;            /* the target as written, for messages */
+    if (len < sizeof name) {
+        memcpy(name, start, len);
+        name[len] = '\0';
+    }
+    if (len == 0) {
+        cli_fail(CLI_EINPUT, "%s:%ld:%d: error: expected a name before "
+                 "'='", path, lineno, (int)(start - line) + 1);
+        return 0;
+    }
+    if (len >= sizeof name
+        || fgm_ir_array_info(ir, fgm_ir_array_index(ir, name), ai)
+           != FGM_OK) {
+        cli_fail(CLI_EINPUT, "%s:%ld:%d: error: unknown array '%.*s'",
+                 path, lineno, (int)(start - line) + 1, (int)len, start);
+        return 0;
+    }
+    *at = 0;
+    *element = 0;
+    used = (size_t)snprintf(what, size, "%s", name);
+    for (p = start + len + strspn(start + len, OBS_BLANKS); *p == '[';
+         p += strspn(p, OBS_BLANKS)) {
+        const char *q = p + 1 + strspn(p + 1, OBS_BLANKS), *digits = q;
+        long v = 0;
+
+        if (d == ai->ndims)
+            break;          /* one subscript too many: said below */
+        while (isdigit((unsigned char)*q) && v <= ai->dims[d])
+            v = 10 * v + (*q++ - '0');
+        if (q == digits || q[strspn(q, OBS_BLANKS)] != ']'
+            || v >= ai->dims[d]) {
+            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: '%.*s': a subscript of "
+                     "%s is an index 0..%d", path, lineno,
+                     (int)(p - line) + 1, shown, start, name,
+                     ai->dims[d] - 1);
+            return 0;
+        }
+        *at = *at * ai->dims[d++] + (int)v;
+        *element = 1;
+        if (used < size)
+            used += (size_t)snprintf(what + used, size - used, "[%ld]", v);
+        p = q + strspn(q, OBS_BLANKS) + 1;
+    }
+    if (*p == '[' && ai->ndims == 0) {
+        cli_fail(CLI_EINPUT, "%s:%ld:%d: error: '%.*s': %s has no "
+                 "dimensions: write it without a subscript", path, lineno, (int)(p - line) + 1,
+                 shown, start, name);
+        return 0;
+    }
+    if ((*element && d < ai->ndims) || *p == '[') {
+        cli_fail(CLI_EINPUT, "%s:%ld:%d: error: '%.*s': %s has %d "
+                 "dimension%s; name one element with a subscript for each "
+                 "(or the whole array)", path, lineno,
+                 (int)(start - line) + 1, shown, start, name, ai->ndims,
+                 ai->ndims == 1 ? "" : "s");
+        return 0;
+    }
+    if (*p) {
+        cli_fail(CLI_EINPUT, "%s:%ld:%d: error: expected '=' after %s, not "
+                 "'%.*s'", path, lineno, (int)(p - line) + 1, what,
+                 (int)strcspn(p, OBS_BLANKS), p);
+        return 0;
+    }
+    return 1;
+}
 
 /* Whether LINE (number LINENO of PATH, its comment cut off) is printable
  * ASCII and blanks; else reports its first other byte and returns 0.  In
@@ -189,7 +230,7 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o,
     while (ok && (len = getline(&line, &cap, f)) >= 0) {
         char *s = line, *eq, *tok, *save = NULL;
         fgm_array_info ai, *a = NULL;
-        int i = 0, want, base = 0, element = 0, found;
+        int i = 0, want, base = 0, element = 0;
         char what[FGM_IR_MAXNAME + 64];     /* the array, or the element */
 
         lineno++;
@@ -224,39 +265,12 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o,
             break;
         }
         *eq = '\0';
-        tok = strtok_r(s, OBS_BLANKS, &save);
-        if (tok && fgm_ir_array_info(ir, fgm_ir_array_index(ir, tok), &ai)
-                   == FGM_OK)
-            a = &ai;
-        if (!a && tok && strchr(tok, '[')) {
-            /* One element: NAME[i][j] = value (or a node's K). */
-            found = array_element(ir, tok, &ai, &base, path, lineno,
-                                  COL(tok));
-            if (found < 0) {
-                ok = 0;
-                break;
-            }
-            if (found > 0) {
-                a = &ai;
-                element = 1;
-                snprintf(what, sizeof what, "%s", tok);
-            }
-        }
-        if (!a) {
-            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: unknown array '%.*s'",
-                     path, lineno, COL(tok ? tok : s),
-                     tok ? (int)strcspn(tok, "[") : 0, tok ? tok : "");
+        if (!read_target(ir, line, s, path, lineno, &ai, &base, &element,
+                         what, sizeof what)) {
             ok = 0;
             break;
         }
-        if (!element)
-            snprintf(what, sizeof what, "%s", a->name);
-        if ((tok = strtok_r(NULL, OBS_BLANKS, &save)) != NULL) {
-            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: expected '=' after %s, "
-                     "not '%s'", path, lineno, COL(tok), what, tok);
-            ok = 0;
-            break;
-        }
+        a = &ai;
         /* Values: one per variable, or K pseudo-counts per node; for one
          * element, its own, from value BASE. */
         want = element ? 1 : a->count;
@@ -298,8 +312,15 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o,
                     && (!(x >= a->lo && x < a->lo + a->card)
                         || x != (int)x))
                 || (a->dirichlet && !(x > 0.0 && isfinite(x)))) {
-                cli_fail(CLI_EINPUT, "%s:%ld:%d: error: bad value '%s' for "
-                         "%s", path, lineno, COL(tok), tok, what);
+                if (a->dirichlet)
+                    cli_fail(CLI_EINPUT, "%s:%ld:%d: error: bad value '%s' "
+                             "for %s: a pseudo-count is a decimal number "
+                             "> 0", path, lineno, COL(tok), tok, what);
+                else
+                    cli_fail(CLI_EINPUT, "%s:%ld:%d: error: bad value '%s' "
+                             "for %s: a value is an integer %d..%d, or '.'",
+                             path, lineno, COL(tok), tok, what, a->lo,
+                             a->lo + a->card - 1);
                 ok = 0;
             } else if (!a->dirichlet) {
                 if (o->model)

@@ -44,6 +44,15 @@ bad_observation elemd "two subscripts of a vector" "1:1: error: 'roll\[1\]\[2\]'
 bad_observation elemtwice "an element twice" "2:11: error: roll\[3\] is already observed on line 1" 'roll = . . . 4%s\nroll[3] = 4\n' "$(printf ' .%.0s' $(seq 16))"
 bad_observation elemmany "two values for an element" "1:13: error: roll\[3\] wants 1 value, got more" 'roll[3] = 4 5\n'
 bad_observation elem2 "an element of no array" "1:1: error: unknown array 'nosuch'" 'nosuch[3] = 2\n'
+# Blanks around and inside the brackets (y[ 0 ] was cut at its blank and
+# refused as "'y[': a subscript ...").
+printf ' roll [ 19 ]= 6\n' > "$TMP/elemb.txt"
+expect_exit 0 "an element with blanks" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/elemb.txt"
+grep -v '^#' "$TMP/out" | cmp -s - <(grep -v '^#' "$TMP/last.out") || fail "roll [ 19 ] = 6 is not roll[19] = 6"
+bad_observation elemsp "two numbers in one subscript" "1:5: error: 'roll\[1 2\]': a subscript of roll is an index 0..19" 'roll[1 2] = 2\n'
+bad_observation elemafter "a word after the element" "1:11: error: expected '=' after roll\[3\], not 'x'" 'roll[ 3 ] x = 2\n'
+bad_observation elemnode "a subscript of a single node" "1:2: error: 'p\[0\]': p has no dimensions: write it without a subscript" 'p[0] = 1 1 1 1 1 1\n'
+bad_observation noname "no name" "1:1: error: expected a name before '='" '= 2\n'
 # A line of '---' ends an observation set: each set runs as if alone
 # (nothing of the one before stays observed), a set of no lines is none,
 # and line numbers run on through the file.
@@ -72,11 +81,11 @@ expect_exit 0 "a leading ---" -- "$FGM" run models/dice.fgm --backend interprete
 expect_out "^roll\[0\] 0 1 0 0 0 0" "a leading ---: roll[0] observed"
 
 # A value out of range (1e300: no undefined cast to int on the way).
-bad_observation big "roll 1e300" "1:8: error: bad value '1e300' for roll" 'roll = 1e300%s\n' "${R#1}"
+bad_observation big "roll 1e300" "1:8: error: bad value '1e300' for roll: a value is an integer 1..6, or '.'" 'roll = 1e300%s\n' "${R#1}"
 
 # Decimal only, a roll an integer (strtod read "0x10" as 16 and "2.0" as 2).
-bad_observation hexp "a hex pseudo-count" "1:5: error: bad value '0x10' for p" 'p = 0x10 1 1 1 1 1\n'
-bad_observation realroll "a roll written 2.0" "1:8: error: bad value '2.0' for roll" 'roll = 2.0%s\n' "${R#1}"
+bad_observation hexp "a hex pseudo-count" "1:5: error: bad value '0x10' for p: a pseudo-count is a decimal number > 0" 'p = 0x10 1 1 1 1 1\n'
+bad_observation realroll "a roll written 2.0" "1:8: error: bad value '2.0' for roll: a value is an integer 1..6, or '.'" 'roll = 2.0%s\n' "${R#1}"
 
 bad_observation word "a word after the name" "1:6: error: expected '=' after roll, not 'x'" 'roll x = %s\n' "$R"
 
