@@ -635,6 +635,18 @@ csv_line(fgm_puzzle_reader *r, grid *g, char *s, int indent, int *done)
     }
     p = f[r->csv_col];
     s[p.at + p.len] = '\0';     /* the field alone; nothing reads past it */
+    {
+        const char *quote = memchr(s + p.at, '"', (size_t)p.len);
+
+        /* One pair of quotes encloses a field: another is no symbol but
+         * a slip ("1..., with no closing quote, was "17 symbols"). */
+        if (quote) {
+            report_at(r, r->line, indent + (int)(quote - s) + 1, "a double "
+                      "quote inside field %d: quote a field whole, or not "
+                      "at all", r->csv_col + 1);
+            return FGM_EPARSE;
+        }
+    }
     k = compact(s + p.at, indent + p.at, sym, cols, FGM_PUZZLE_MAXCELLS);
     /* A byte no puzzle has is named where it stands, before its count
      * could be (feed's order). */
@@ -868,7 +880,9 @@ again:
         if (r->line == 1 && strncmp(s, "\xef\xbb\xbf", 3) == 0
             && strchr(s, ','))
             s += 3;
-        if (strchr(s, ',') || (!r->csv_seen && fgm_csv_is_puzzle_name(s)))
+        /* A table of one column may quote its fields ("12.4...") too. */
+        if (strchr(s, ',') || *s == '"'
+            || (!r->csv_seen && fgm_csv_is_puzzle_name(s)))
             st = csv_line(r, &g, s, (int)(s - r->buf), &done);
         else
             st = feed(r, &g, s, (int)(s - r->buf), &done);

@@ -518,6 +518,8 @@ START_TEST(test_csv_tables)
         ",32,1.2\n",
         "source,question,answer,rating\r\nx, \"" EASY_DOTS "\" ,zz,0\r\n",
         "Puzzle\n" EASY "\n",
+        "puzzle\n\"" EASY_DOTS "\"\n",  /* one column, quoted */
+        "\"" EASY_DOTS "\"\n",
         "\xef\xbb\xbfquizzes,solutions\n" EASY ",x\n",  /* a spreadsheet's */
         EASY "," EASY_SOL ",hard\n",
         "0,0,3,0,2,0,6,0,0,9,0,0,3,0,5,0,0,1,0,0,1,8,0,6,4,0,0,0,0,8,1,0,2,"
@@ -591,6 +593,11 @@ START_TEST(test_csv_errors)
           "to a field" },
         { "1,2,3\n", 0, ":1: error: line has 3 symbols" },
         { "0,0,3,0,2,0,6,0,y\n", 0, ":1:17: error: bad symbol 'y'" },
+        /* A quote not closed was "17 symbols", counted as one. */
+        { "\"1...............\n", 0, ":1:1: error: a double quote inside "
+          "field 1: quote a field whole, or not at all" },
+        { "id,puzzle\n1, 1..\"............\n", 0, ":2:7: error: a double "
+          "quote inside field 2" },
     };
     unsigned char got[2][81];
     size_t i;
