@@ -70,6 +70,13 @@ emit(void *ctx, const fgm_batch_item *it)
     }
     o->n++;
     o->solved += it->res.solved;
+    if (o->exact && it->res.status == FGM_EUNSOLVED)
+        /* An exact solver's search is complete: it proved that there is
+         * no solution, which the output alone (the puzzle echoed, solved
+         * 0) did not tell from a solver giving up. */
+        fprintf(stderr, "fgm: solve: puzzle %ld (line %ld of its file) has "
+                "no solution: %s searched every branch\n", it->index + 1,
+                it->puzzle.line, o->solver);
     if (it->res.status == FGM_ETIMEOUT) {
         o->timeouts++;
     } else {

@@ -143,4 +143,15 @@ expect_out "seed003.txt +dlx +0/3 +3 " "bench, runs past the timeout"
 expect_exit 0 "solve, runs past the timeout" -- "$FGM" solve --solver dlx --timeout-ms 0.000001 --csv puzzles/seed003.txt
 expect_err "solved=0/3 median_ms=nan mean_ms=nan timeouts=3 " "solve, runs past the timeout"
 [ "$(awk -F, 'NR>1{print $4 $14}' "$TMP/out" | sort -u)" = 01 ] || fail "solve, runs past the timeout: rows unsolved, timeout=1"
+# A puzzle with no solution: an exact solver's search is complete, so it
+# says so (the echoed puzzle and solved=0 looked like a solver giving up);
+# a timed-out search says nothing of the kind.
+printf '1234341221434321\n..12....3...4...\n' >"$TMP/nosol.txt"
+for s in dlx norvig mac; do
+    expect_exit 0 "no solution, $s" -- "$FGM" solve --solver $s "$TMP/nosol.txt"
+    expect_err "^fgm: solve: puzzle 2 \(line 2 of its file\) has no solution: $s searched every branch$" "no solution, $s"
+    [ "$(grep -c 'has no solution' "$TMP/err")" = 1 ] || fail "no solution, $s: the solved puzzle named"
+done
+expect_exit 0 "no solution, timed out" -- "$FGM" solve --solver dlx --timeout-ms 0.000001 "$TMP/nosol.txt"
+grep -q 'has no solution' "$TMP/err" && fail "a timed-out search said there is no solution"
 finish
