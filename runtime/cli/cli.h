@@ -147,7 +147,8 @@ int cli_grid_values(const char *where, const char *model, const fgm_ir *ir,
 int cli_set_algo(const char *cmd, fgm_ir *ir, const char *name);
 
 /* Commands. */
-/* Where observations go: the engine's model, or the exact clues. */
+/* Where observations go: the engine's model, or the exact clues; with
+ * neither, nowhere: the lines are only checked. */
 typedef struct obs_sink {
     fgm_model *model;       /* engine backends */
     double *vec;            /* engine backends: one node's pseudo-counts */

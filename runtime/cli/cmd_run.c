@@ -18,6 +18,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -354,6 +355,51 @@ read_whole(FILE *in, const char *shown, char **text, size_t *len)
     return CLI_OK;
 }
 
+/* Reads the whole observation input TEXT (LEN bytes, SHOWN in messages;
+ * assignment lines when ASSIGN, else puzzles of side N and box BOX),
+ * observing nothing, before any set runs: a malformed line is reported
+ * before a plugin is built for nothing (half a second for Sudoku) and
+ * before the sets above it print their results, which passed for the
+ * whole output.  Returns CLI_OK, or the exit code after the error. */
+static int
+check_observations(const fgm_ir *ir, const char *text, size_t len,
+                   const char *shown, int assign, int n, int box)
+{
+    FILE *f = fmemopen((void *)(uintptr_t)text, len, "r");
+    int code = CLI_OK;
+
+    if (!f)
+        return cli_fail(CLI_EINTERNAL, "run: out of memory");
+    if (assign) {
+        obs_sink none = { NULL, NULL, NULL, 0 };
+        long line = 0;
+        int more = 1, r, first = 1;
+
+        while ((r = next_assignment_set(ir, f, shown, &none, first, &line,
+                                        &more)) > 0)
+            first = 0;
+        if (r < 0)
+            code = CLI_EINPUT;
+    } else {
+        fgm_puzzle_reader *rd = fgm_puzzle_reader_file(f, shown, n, box,
+                                                       cli_diag, NULL);
+        fgm_puzzle p;
+        fgm_status st;
+
+        if (!rd) {
+            fclose(f);
+            return CLI_EINPUT;
+        }
+        while ((st = fgm_puzzle_read(rd, &p)) == FGM_OK)
+            ;
+        if (st != FGM_EIO || fgm_puzzle_reader_failed(rd))
+            code = cli_exit_code(st);
+        fgm_puzzle_reader_close(rd);
+    }
+    fclose(f);
+    return code;
+}
+
 int
 cmd_run(cli_args *a)
 {
@@ -551,6 +597,9 @@ cmd_run(cli_args *a)
             }
         }
     }
+    if (of && (code = check_observations(ir, text, len, shown, assign, n, box))
+           != CLI_OK)
+        goto done;
     nvars = fgm_ir_nvars(ir);
     csp = fgm_csp_new(ir, &st);
     given = malloc(((size_t)nvars + 1) * sizeof *given);

@@ -231,6 +231,7 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o,
         char *s = line, *eq, *tok, *save = NULL;
         fgm_array_info ai, *a = NULL;
         int i = 0, want, base = 0, element = 0;
+        double node_sum = 0.0;  /* a checked node's pseudo-counts so far */
         char what[FGM_IR_MAXNAME + 64];     /* the array, or the element */
 
         lineno++;
@@ -326,8 +327,20 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o,
                 if (o->model)
                     fgm_model_observe_clue(o->model, a->first + base + i,
                                            (int)x - a->lo);
-                else
+                else if (o->given)
                     o->given[a->first + base + i] = (int)x - a->lo;
+            } else if (!o->model && !o->given) {
+                /* Checked only: fgm_model_observe_dirichlet's bound on
+                 * the node's sum. */
+                node_sum = i % a->card ? node_sum + x : x;
+                if (i % a->card == a->card - 1
+                    && !(node_sum <= FGM_MAX_PSEUDO_COUNT)) {
+                    cli_fail(CLI_EINPUT, "%s:%ld:%d: error: bad pseudo-"
+                             "counts for %s: each > 0, their sum at most "
+                             "%g", path, lineno, COL(tok), what,
+                             FGM_MAX_PSEUDO_COUNT);
+                    ok = 0;
+                }
             } else if (!o->model) {
                 cli_fail(CLI_EINPUT, "%s:%ld:%d: error: pseudo-counts of %s "
                          "need an engine backend (exact enumeration uses "
@@ -383,9 +396,11 @@ next_assignment_set(const fgm_ir *ir, FILE *f, const char *path,
 
     while (*more && got == 0) {
         if (!first) {
-            fgm_model_clear(o->model);
-            for (v = 0; v < fgm_ir_nvars(ir); v++)
-                o->given[v] = -1;
+            if (o->model)
+                fgm_model_clear(o->model);
+            if (o->given)
+                for (v = 0; v < fgm_ir_nvars(ir); v++)
+                    o->given[v] = -1;
         }
         *more = 0;
         if (!apply_assignments(ir, f, path, o, lineno, more, &got))
