@@ -31,6 +31,7 @@ typedef struct run_cfg {
     long cap;               /* exact: stop counting here */
     double timeout;         /* ms per observation; 0: none */
     fgm_run_opts ro;        /* engine: iterations, damping, tolerance */
+    const char *model;      /* the model as given, for messages */
 } run_cfg;
 
 /* What the observation sets of one run came to. */
@@ -303,9 +304,9 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     }
     if (st == FGM_EUNSUPPORTED) {
         free(m);
-        return cli_fail(CLI_EINPUT, "run: --backend exact enumerates at most "
-                        "%d variables; this model has %d", FGM_EXACT_MAXVARS,
-                        fgm_csp_nvars(csp));
+        return cli_fail(CLI_EINPUT, "%s: error: --backend exact enumerates "
+                        "at most %d variables; this model has %d",
+                        cfg->model, FGM_EXACT_MAXVARS, fgm_csp_nvars(csp));
     }
     if (st != FGM_OK && st != FGM_ETIMEOUT) {
         free(m);
@@ -508,6 +509,7 @@ cmd_run(cli_args *a)
         cli_missing(a, "model (MODEL)");
         return usage();
     }
+    cfg.model = model;
     cfg.ro.iterations = (int)iters;
     if (strcmp(format, "text") == 0)
         cfg.fmt = FMT_TEXT;

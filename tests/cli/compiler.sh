@@ -182,7 +182,7 @@ printf 'const N = 100000\nvar x[N] in 0..2\n' > "$TMP/free100k.fgm"
 printf 'const N = 6000\nvar x[2*N] in 1..2\nalldiff(x[2*i], x[2*i+1]) for i in 0..N-1\n' > "$TMP/pairs.fgm"
 for m in free100k pairs; do
     expect_exit 1 "exact, $m" -- "$FGM" run "$TMP/$m.fgm" --backend exact --cap 10
-    expect_err "run: --backend exact enumerates at most 10000 variables; this model has 1[02]000" "exact, $m: refused"
+    expect_err "$m.fgm: error: --backend exact enumerates at most 10000 variables; this model has 1[02]000" "exact, $m: refused"
 done
 expect_exit 0 "exact 9x9" -- "$FGM" run models/sudoku.fgm --backend exact --observe puzzles/seed000.txt
 expect_out "^# observation 3: exact \(dancing links\), solutions=1$" "9x9 by Dancing Links"
