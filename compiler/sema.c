@@ -276,6 +276,39 @@ sema_eval(fgmc *c, const fgmc_node *e, fgmc_num *out)
     }
 }
 
+/* The -D ("N=3.0") that gave a real to a const that E reads, or NULL:
+ * an integer wanted of the expression is then the -D's slip, not the
+ * model line's, where the error stands. */
+static const char *
+real_define(const fgmc *c, const fgmc_node *e)
+{
+    const char *t;
+    int d;
+
+    if (!e)
+        return NULL;
+    switch (e->kind) {
+    case N_REF:
+        if (!e->sym || e->sym->kind != SYM_CONST || !e->sym->is_real)
+            return NULL;
+        for (d = 0; d < c->ndefines; d++)
+            if (strcmp(c->define_names[d], e->sym->name) == 0)
+                return c->define_texts[d];
+        return NULL;
+    case N_NEG:
+    case N_CALL:
+        return real_define(c, e->a);
+    case N_ADD:
+    case N_SUB:
+    case N_MUL:
+    case N_DIV:
+    case N_MOD:
+        return (t = real_define(c, e->a)) ? t : real_define(c, e->b);
+    default:
+        return NULL;
+    }
+}
+
 int
 sema_eval_int(fgmc *c, const fgmc_node *e, const char *what, long long *out)
 {
@@ -284,10 +317,14 @@ sema_eval_int(fgmc *c, const fgmc_node *e, const char *what, long long *out)
     if (!sema_eval(c, e, &v))
         return 0;
     if (v.is_real) {
+        const char *def = real_define(c, e);
+
         /* 3.0 shows as "3.0": "not 3" would puzzle. */
         diag_error(c, e->loc, fabs(v.d) < 1e15 && v.d == trunc(v.d)
-                   ? "%s must be an integer, not %.1f"
-                   : "%s must be an integer, not %g", what, v.d);
+                   ? "%s must be an integer, not %.1f%s%s%s"
+                   : "%s must be an integer, not %g%s%s%s", what, v.d,
+                   def ? " (-D " : "", def ? def : "",
+                   def ? " gave a real)" : "");
         return 0;
     }
     *out = v.i;

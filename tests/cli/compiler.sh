@@ -95,6 +95,10 @@ expect_exit 2 "-D before a missing model" -- "$FGM" dump -D B tests/golden/nonex
 expect_err "^fgm: dump: -D B: expected NAME=VALUE$" "-D before a missing model"
 expect_exit 2 "-D with a newline" -- "$FGM" dump -D "$(printf 'B=3\n4')" models/sudoku.fgm
 expect_err '^fgm: dump: -D B=3\\n4: the value must be a number \(an integer or a decimal real\)$' "-D with a newline"
+# A real from -D where an integer is needed names the -D, not only the
+# model line where the const is used.
+expect_exit 1 "-D real as a size" -- "$FGM" dump -D N=3.0 models/latin.fgm
+expect_err "^models/latin.fgm:6:18: error: an array size must be an integer, not 3.0 \(-D N=3.0 gave a real\)$" "-D real as a size"
 # A name given twice: the later wins (as with cc), and says so.
 printf 'const B = 3\nconst BB = 2\nvar x[B] in 0..BB\n' >"$TMP/bb.fgm"
 expect_exit 0 "-D twice" -- "$FGM" dump models/sudoku.fgm -D B=3 -D B=2
