@@ -7,6 +7,7 @@
  * value on one line at most, in sets separated by lines of "---":
  *     roll = 1 6 6 2 .     # labels of a discrete array, '.' unobserved
  *     roll[3] = 2          # one element
+ *     y[1] = 0 2 1 1 .     # row 1 of a 2-D array
  *     p = 2 1 1 1 1 1      # pseudo-counts of a Dirichlet array (K each)
  * Every error names the file, line and column (tests/fuzz/fuzz_observe.c
  * holds the reader to that).
@@ -53,17 +54,18 @@ seen_once(const fgm_ir *ir, long *given_on, const fgm_array_info *a, int i,
 
 /* Reads the target of an assignment line, S (its '=' already cut off to
  * '\0', so S ends there; LINE is the whole line, for columns): "NAME", or
- * "NAME[i][j]..." with one decimal subscript per dimension, blanks
- * allowed around and inside the brackets (y[ 0 ][ 1 ] was cut at its
- * first blank and refused as "'y[': a subscript of y ...").  Sets *AI to
- * NAME's array, *ELEMENT to whether subscripts name one element, *AT to
- * that element's row-major index (0 for the whole array) and WHAT to the
- * target without blanks, for messages.  Returns 0 after reporting an
- * error. */
+ * "NAME[i][j]..." with decimal subscripts for the leading dimensions
+ * (one for each names one element; fewer, the block of the elements they
+ * lead: y[1] is row 1 of a 2-D array), blanks allowed around and inside
+ * the brackets (y[ 0 ][ 1 ] was cut at its first blank and refused as
+ * "'y[': a subscript of y ...").  Sets *AI to NAME's array, *AT and
+ * *COUNT to the row-major index of the first element named and how many
+ * (0 and the array's count without subscripts) and WHAT to the target
+ * without blanks, for messages.  Returns 0 after reporting an error. */
 static int
 read_target(const fgm_ir *ir, const char *line, const char *s,
             const char *path, long lineno, fgm_array_info *ai, int *at,
-            int *element, char *what, size_t size)
+            int *count, char *what, size_t size)
 {
     char name[FGM_IR_MAXNAME];
     const char *start = s + strspn(s, OBS_BLANKS), *p;
@@ -89,7 +91,7 @@ read_target(const fgm_ir *ir, const char *line, const char *s,
         return 0;
     }
     *at = 0;
-    *element = 0;
+    *count = ai->count;
     used = (size_t)snprintf(what, size, "%s", name);
     for (p = start + len + strspn(start + len, OBS_BLANKS); *p == '[';
          p += strspn(p, OBS_BLANKS)) {
@@ -108,8 +110,8 @@ read_target(const fgm_ir *ir, const char *line, const char *s,
                      ai->dims[d] - 1);
             return 0;
         }
-        *at = *at * ai->dims[d++] + (int)v;
-        *element = 1;
+        *at = *at * ai->dims[d] + (int)v;
+        *count /= ai->dims[d++];
         if (used < size)
             used += (size_t)snprintf(what + used, size - used, "[%ld]", v);
         p = q + strspn(q, OBS_BLANKS) + 1;
@@ -120,14 +122,15 @@ read_target(const fgm_ir *ir, const char *line, const char *s,
                  shown, start, name);
         return 0;
     }
-    if ((*element && d < ai->ndims) || *p == '[') {
+    if (*p == '[') {
         cli_fail(CLI_EINPUT, "%s:%ld:%d: error: '%.*s': %s has %d "
-                 "dimension%s; name one element with a subscript for each "
-                 "(or the whole array)", path, lineno,
-                 (int)(start - line) + 1, shown, start, name, ai->ndims,
+                 "dimension%s, so at most %d subscript%s", path, lineno,
+                 (int)(p - line) + 1, shown, start, name, ai->ndims,
+                 ai->ndims == 1 ? "" : "s", ai->ndims,
                  ai->ndims == 1 ? "" : "s");
         return 0;
     }
+    *at *= *count;          /* the block's first element */
     if (*p) {
         cli_fail(CLI_EINPUT, "%s:%ld:%d: error: expected '=' after %s, not "
                  "'%.*s'", path, lineno, (int)(p - line) + 1, what,
@@ -230,7 +233,7 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o,
     while (ok && (len = getline(&line, &cap, f)) >= 0) {
         char *s = line, *eq, *tok, *save = NULL;
         fgm_array_info ai, *a = NULL;
-        int i = 0, want, base = 0, element = 0;
+        int i = 0, want, base = 0;
         double node_sum = 0.0;  /* a checked node's pseudo-counts so far */
         char what[FGM_IR_MAXNAME + 64];     /* the array, or the element */
 
@@ -266,15 +269,14 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o,
             break;
         }
         *eq = '\0';
-        if (!read_target(ir, line, s, path, lineno, &ai, &base, &element,
+        if (!read_target(ir, line, s, path, lineno, &ai, &base, &want,
                          what, sizeof what)) {
             ok = 0;
             break;
         }
         a = &ai;
-        /* Values: one per variable, or K pseudo-counts per node; for one
-         * element, its own, from value BASE. */
-        want = element ? 1 : a->count;
+        /* Values: one per variable, or K pseudo-counts per node, of the
+         * elements named, from value BASE. */
         if (a->dirichlet) {
             want *= a->card;
             base *= a->card;

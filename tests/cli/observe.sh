@@ -50,7 +50,7 @@ expect_exit 0 "the last roll, element line" -- "$FGM" run models/dice.fgm --back
 grep -v '^#' "$TMP/out" | cmp -s - <(grep -v '^#' "$TMP/last.out") || fail "roll[19] = 6 is not roll = . ... 6"
 expect_out "^roll\[19\] 0 0 0 0 0 1" "the element is observed"
 bad_observation elem "an element past the array" "1:5: error: 'roll\[20\]': a subscript of roll is an index 0..19" 'roll[20] = 2\n'
-bad_observation elemd "two subscripts of a vector" "1:1: error: 'roll\[1\]\[2\]': roll has 1 dimension" 'roll[1][2] = 2\n'
+bad_observation elemd "two subscripts of a vector" "1:8: error: 'roll\[1\]\[2\]': roll has 1 dimension, so at most 1 subscript" 'roll[1][2] = 2\n'
 bad_observation elemtwice "an element twice" "2:11: error: roll\[3\] is already observed on line 1" 'roll = . . . 4%s\nroll[3] = 4\n' "$(printf ' .%.0s' $(seq 16))"
 bad_observation elemmany "two values for an element" "1:13: error: roll\[3\] wants 1 value, got more" 'roll[3] = 4 5\n'
 bad_observation elem2 "an element of no array" "1:1: error: unknown array 'nosuch'" 'nosuch[3] = 2\n'
@@ -63,6 +63,23 @@ bad_observation elemsp "two numbers in one subscript" "1:5: error: 'roll\[1 2\]'
 bad_observation elemafter "a word after the element" "1:11: error: expected '=' after roll\[3\], not 'x'" 'roll[ 3 ] x = 2\n'
 bad_observation elemnode "a subscript of a single node" "1:2: error: 'p\[0\]': p has no dimensions: write it without a subscript" 'p[0] = 1 1 1 1 1 1\n'
 bad_observation noname "no name" "1:1: error: expected a name before '='" '= 2\n'
+# Fewer subscripts than dimensions name the block they lead: a row of a
+# 2-D array, or of a prior array's nodes (it was "name one element with a
+# subscript for each").
+printf 'prior theta[2] ~ dirichlet([1, 1, 1])\nvar y[2][4] in 0..2 ~ discrete(theta)\n' > "$TMP/rows.fgm"
+printf 'y[1] = 2 . 0 1\ntheta[0] = 1 2 3\n' > "$TMP/row.txt"
+printf 'y = . . . . 2 . 0 1\ntheta = 1 2 3 1 1 1\n' > "$TMP/rowall.txt"
+for b in interpreted exact; do
+    [ $b = exact ] && sed -i '/theta/d' "$TMP/row.txt" "$TMP/rowall.txt"
+    expect_exit 0 "a row, $b" -- "$FGM" run "$TMP/rows.fgm" --backend $b --observe "$TMP/row.txt"
+    mv "$TMP/out" "$TMP/row.out"
+    expect_exit 0 "the row as the whole array's line, $b" -- "$FGM" run "$TMP/rows.fgm" --backend $b --observe "$TMP/rowall.txt"
+    cmp -s <(grep -v "^#" "$TMP/out") <(grep -v "^#" "$TMP/row.out") || fail "y[1] = ... is not the whole array's line with '.' elsewhere ($b)"
+done
+expect_out "^y\[1\]\[0\] 0 0 1$" "the row is observed"
+printf 'y[1] = 2 0 1\n' > "$TMP/rowshort.txt"
+expect_exit 1 "a short row" -- "$FGM" run "$TMP/rows.fgm" --backend interpreted --observe "$TMP/rowshort.txt"
+expect_err "rowshort.txt:1:6: error: y\[1\] wants 4 values, not 3" "a short row"
 # A line of '---' ends an observation set: each set runs as if alone
 # (nothing of the one before stays observed), a set of no lines is none,
 # and line numbers run on through the file.
