@@ -15,10 +15,7 @@
  * else as an observed value), or sets of assignment lines, read by
  * run_observe.c.
  */
-#include <ctype.h>
 #include <errno.h>
-#include <math.h>
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -363,10 +360,10 @@ read_whole(FILE *in, const char *shown, char **text, size_t *len)
  * before the sets above it print their results, which passed for the
  * whole output.  Returns CLI_OK, or the exit code after the error. */
 static int
-check_observations(const fgm_ir *ir, const char *text, size_t len,
+check_observations(const fgm_ir *ir, char *text, size_t len,
                    const char *shown, int assign, int n, int box)
 {
-    FILE *f = fmemopen((void *)(uintptr_t)text, len, "r");
+    FILE *f = fmemopen(text, len, "r");
     int code = CLI_OK;
 
     if (!f)
