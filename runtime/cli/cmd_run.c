@@ -29,6 +29,8 @@ typedef struct run_cfg {
     double timeout;         /* ms per observation; 0: none */
     fgm_run_opts ro;        /* engine: iterations, damping, tolerance */
     const char *model;      /* the model as given, for messages */
+    unsigned char *show;    /* --show: 1 for each array printed (narrays);
+                             * NULL: every array */
 } run_cfg;
 
 /* What the observation sets of one run came to. */
@@ -48,9 +50,9 @@ usage(void)
             "interpreted|exact] [--algo A]\n"
             "               [--observe FILE|-] [--iters N] [--damping D] "
             "[--tolerance T]\n"
-            "               [--format text|csv|json] [--out-dir DIR] "
-            "[--cap N] [--timeout-ms T]\n"
-            "               [-D NAME=VALUE]...\n");
+            "               [--format text|csv|json] [--show A1,A2] "
+            "[--out-dir DIR]\n"
+            "               [--cap N] [--timeout-ms T] [-D NAME=VALUE]...\n");
     return CLI_EUSAGE;
 }
 
@@ -86,13 +88,14 @@ print_vector(out_format fmt, long k, const char *kind, const char *name,
  * complete one; JSON marks it "incomplete": true for scripts.  CLASH names the variable the run left
  * no value (warn_contradiction), or is NULL; JSON records it too. */
 static void
-print_result(const fgm_ir *ir, out_format fmt, long k, const double *m,
+print_result(const fgm_ir *ir, const run_cfg *cfg, long k, const double *m,
              const double *post, int stride, const char *info,
              int incomplete, const char *clash, run_tally *t)
 {
     char name[FGM_IR_MAXNAME + 64];
     fgm_array_info ai;
-    int v, first = 1;
+    out_format fmt = cfg->fmt;
+    int v, first = 1, arr;
 
     if (fmt == FMT_TEXT)
         printf("# observation %ld: %s\n", k, info);
@@ -103,7 +106,10 @@ print_result(const fgm_ir *ir, out_format fmt, long k, const double *m,
                t->printed ? ",\n" : "", k, info);
     t->printed++;
     for (v = 0; v < fgm_ir_nvars(ir); v++) {
-        fgm_ir_array_info(ir, fgm_ir_var_array(ir, v), &ai);
+        arr = fgm_ir_var_array(ir, v);
+        if (cfg->show && !cfg->show[arr])
+            continue;
+        fgm_ir_array_info(ir, arr, &ai);
         print_vector(fmt, k, "marginal", fgm_ir_var_name(ir, v, name,
                                                          sizeof name),
                      ai.lo, m + (size_t)v * (size_t)stride,
@@ -113,7 +119,10 @@ print_result(const fgm_ir *ir, out_format fmt, long k, const double *m,
         printf("}, \"alpha\": {");
     first = 1;
     for (v = 0; post && v < fgm_ir_ndirichlet(ir); v++) {
-        fgm_ir_array_info(ir, fgm_ir_node_array(ir, v), &ai);
+        arr = fgm_ir_node_array(ir, v);
+        if (cfg->show && !cfg->show[arr])
+            continue;
+        fgm_ir_array_info(ir, arr, &ai);
         print_vector(fmt, k, "alpha", fgm_ir_node_name(ir, v, name,
                                                        sizeof name),
                      1, post + (size_t)v * (size_t)stride, ai.card,
@@ -205,7 +214,7 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
              info.change, info.ms,
              st == FGM_ETIMEOUT ? " (incomplete: timeout reached)" : "");
     clash = warn_contradiction(model, k, name, sizeof name);
-    print_result(ir, cfg->fmt, k, m, post, stride, text,
+    print_result(ir, cfg, k, m, post, stride, text,
                  st == FGM_ETIMEOUT, clash, t);
     free(m);
     free(post);
@@ -316,7 +325,7 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         return refuse_set(t, k, ": no consistent assignment found before "
                           "the cap or the deadline");
     }
-    print_result(ir, cfg->fmt, k, m, NULL, stride, text, incomplete, NULL,
+    print_result(ir, cfg, k, m, NULL, stride, text, incomplete, NULL,
                  t);
     free(m);
     return CLI_OK;
@@ -351,6 +360,46 @@ read_whole(FILE *in, const char *shown, char **text, size_t *len)
         return cli_fail(CLI_EINPUT, "%s: error: cannot read: %s", shown,
                         strerror(errno));
     return CLI_OK;
+}
+
+/* --show LIST (array names, comma-separated) as CFG's mask of the arrays
+ * of IR to print.  Returns CLI_OK, or the exit code after naming a name
+ * the model does not have (and the arrays it has). */
+static int
+parse_show(const fgm_ir *ir, const char *list, run_cfg *cfg)
+{
+    int n = fgm_ir_narrays(ir), i;
+    const char *p = list;
+
+    cfg->show = calloc((size_t)n + 1, 1);
+    if (!cfg->show)
+        return cli_fail(CLI_EINTERNAL, "run: out of memory");
+    for (;;) {
+        size_t len = strcspn(p, ",");
+        char name[FGM_IR_MAXNAME];
+        fgm_array_info ai;
+
+        if (len > 0 && len < sizeof name) {
+            memcpy(name, p, len);
+            name[len] = '\0';
+            i = fgm_ir_array_index(ir, name);
+            if (i >= 0) {
+                cfg->show[i] = 1;
+                if (!p[len])
+                    return CLI_OK;
+                p += len + 1;
+                continue;
+            }
+        }
+        if (len == 0)
+            return cli_fail(CLI_EUSAGE, "run: --show has an empty name");
+        fprintf(stderr, "fgm: run: --show: the model has no array '%.*s'; "
+                "its arrays:", (int)len, p);
+        for (i = 0; fgm_ir_array_info(ir, i, &ai) == FGM_OK; i++)
+            fprintf(stderr, "%s %s", i ? "," : "", ai.name);
+        fputc('\n', stderr);
+        return CLI_EUSAGE;
+    }
 }
 
 /* Reads the whole observation input TEXT (LEN bytes, SHOWN in messages;
@@ -404,6 +453,7 @@ cmd_run(cli_args *a)
     const char *model = NULL, *backend = "auto", *observe = NULL, *val;
     const char *format = "text", *algo = NULL, *out_dir = NULL;
     const char *shown = NULL;   /* the observation file, as messages name it */
+    const char *show = NULL;    /* --show */
     const char *defs[CLI_MAXDEFINES];
     int ndefs = 0;
     run_cfg cfg;
@@ -437,6 +487,10 @@ cmd_run(cli_args *a)
             if (r < 0)
                 return usage();
             backend = val;
+        } else if ((r = cli_opt_value(a, "--show", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            show = val;
         } else if ((r = cli_opt_value(a, "--observe", &val)) != 0) {
             if (r < 0)
                 return usage();
@@ -546,6 +600,8 @@ cmd_run(cli_args *a)
         fgm_ir_free(ir);
         return CLI_EUSAGE;
     }
+    if (show && (code = parse_show(ir, show, &cfg)) != CLI_OK)
+        goto done;
     if (observe) {
         /* Read it whole (observation files are small): a pipe can then
          * be looked at twice, to tell puzzles from assignments.  Before
@@ -686,6 +742,7 @@ cmd_run(cli_args *a)
         code = CLI_EINPUT;      /* each such set has said so */
     code = cli_finish_stdout("run", code);
 done:
+    free(cfg.show);
     if (of)
         fclose(of);
     free(text);

@@ -77,6 +77,19 @@ for b in interpreted exact; do
     cmp -s <(grep -v "^#" "$TMP/out") <(grep -v "^#" "$TMP/row.out") || fail "y[1] = ... is not the whole array's line with '.' elsewhere ($b)"
 done
 expect_out "^y\[1\]\[0\] 0 0 1$" "the row is observed"
+# --show: only the arrays named, in every format; a name the model lacks
+# is a usage error listing the arrays it has.
+expect_exit 0 "--show theta" -- "$FGM" run "$TMP/rows.fgm" --backend interpreted --show theta --observe "$TMP/row.txt"
+[ "$(grep -vc '^#' "$TMP/out")" = 2 ] || fail "--show theta: not the two nodes alone"
+expect_out "^theta\[0\] alpha " "--show theta"
+expect_exit 0 "--show y,theta, csv" -- "$FGM" run "$TMP/rows.fgm" --backend interpreted --show y,theta --format csv --observe "$TMP/row.txt"
+[ "$(wc -l < "$TMP/out")" = $((1 + 8 * 3 + 2 * 3)) ] || fail "--show y,theta: every row"
+expect_exit 0 "--show y, json, exact" -- "$FGM" run "$TMP/rows.fgm" --backend exact --show y --format json
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d[0]["marginals"]) == 8 and d[0]["alpha"] == {}, d' "$TMP/out" || fail "--show y, json"
+expect_exit 2 "--show an unknown array" -- "$FGM" run "$TMP/rows.fgm" --show y,z
+expect_err "^fgm: run: --show: the model has no array 'z'; its arrays: theta, y$" "--show an unknown array"
+expect_exit 2 "--show an empty name" -- "$FGM" run "$TMP/rows.fgm" --show y,
+expect_err "^fgm: run: --show has an empty name$" "--show an empty name"
 printf 'y[1] = 2 0 1\n' > "$TMP/rowshort.txt"
 expect_exit 1 "a short row" -- "$FGM" run "$TMP/rows.fgm" --backend interpreted --observe "$TMP/rowshort.txt"
 expect_err "rowshort.txt:1:6: error: y\[1\] wants 4 values, not 3" "a short row"
