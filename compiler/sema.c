@@ -276,9 +276,11 @@ sema_eval(fgmc *c, const fgmc_node *e, fgmc_num *out)
     }
 }
 
-/* The -D ("N=3.0") that gave a real to a const that E reads, or NULL:
- * an integer wanted of the expression is then the -D's slip, not the
- * model line's, where the error stands. */
+/* A -D ("N=3.0") that set to a real a const that E reads, directly or
+ * through the value of another const, or NULL: where an integer is
+ * wanted of E, the message names it beside the model line (the -D may
+ * be the slip, though E could be real on its own too: the message says
+ * only what holds). */
 static const char *
 real_define(const fgmc *c, const fgmc_node *e)
 {
@@ -294,7 +296,7 @@ real_define(const fgmc *c, const fgmc_node *e)
         for (d = 0; d < c->ndefines; d++)
             if (strcmp(c->define_names[d], e->sym->name) == 0)
                 return c->define_texts[d];
-        return NULL;
+        return e->sym->decl ? real_define(c, e->sym->decl->value) : NULL;
     case N_NEG:
     case N_CALL:
         return real_define(c, e->a);
@@ -323,8 +325,8 @@ sema_eval_int(fgmc *c, const fgmc_node *e, const char *what, long long *out)
         diag_error(c, e->loc, fabs(v.d) < 1e15 && v.d == trunc(v.d)
                    ? "%s must be an integer, not %.1f%s%s%s"
                    : "%s must be an integer, not %g%s%s%s", what, v.d,
-                   def ? " (-D " : "", def ? def : "",
-                   def ? " gave a real)" : "");
+                   def ? " (it reads a real set by -D " : "",
+                   def ? def : "", def ? ")" : "");
         return 0;
     }
     *out = v.i;

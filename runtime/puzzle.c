@@ -600,7 +600,9 @@ csv_line(fgm_puzzle_reader *r, grid *g, char *s, int indent, int *done)
     fgm_csv_field p;
 
     *done = 0;
-    if (nf <= (int)FGM_COUNTOF(f) && fgm_csv_cells_only(f, nf)) {
+    /* Cells one to a field need commas: a line of one field is a
+     * record ("1", quoted, is a table's short puzzle, not a cell). */
+    if (nf > 1 && nf <= (int)FGM_COUNTOF(f) && fgm_csv_cells_only(f, nf)) {
         for (i = 0; i < nf; i++)
             if (f[i].len == 0) {
                 report_at(r, r->line, indent + f[i].at + 1, "empty field "

@@ -598,6 +598,8 @@ START_TEST(test_csv_errors)
           "field 1: quote a field whole, or not at all" },
         { "id,puzzle\n1, 1..\"............\n", 0, ":2:7: error: a double "
           "quote inside field 2" },
+        { "\"1\"\n", 0, ":1:2: error: field 1 has 1 symbol;" },
+        { "\"\n", 0, ":1:1: error: a double quote inside field 1" },
     };
     unsigned char got[2][81];
     size_t i;

@@ -154,6 +154,7 @@ typedef struct obs_sink {
     double *vec;            /* engine backends: one node's pseudo-counts */
     int *given;             /* exact backend: nvars */
     long set_line;          /* the line of the set's first assignment */
+    int exact;              /* the exact backend: pseudo-counts refused */
 } obs_sink;
 
 /* What an observation file holds, judged by its first line of data

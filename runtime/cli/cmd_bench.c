@@ -574,10 +574,17 @@ cmd_bench(cli_args *a)
     if (nbackends && !expanded) {
         /* Refused, as `fgm solve --solver dlx --backend compiled` is: the
          * run timed no backend and said nothing of it. */
-        code = cli_fail(CLI_EUSAGE, "bench: --backends times the "
-                        "probabilistic solvers, and --solvers names none "
-                        "that takes it (%s)", nnames == 1 ? names[0]
-                        : "exact solvers, or solver@backend rows");
+        if (!list)
+            code = cli_fail(CLI_EUSAGE, "bench: --backends times the "
+                            "probabilistic solvers, and the default "
+                            "solvers are the exact ones: name some with "
+                            "--solvers");
+        else
+            code = cli_fail(CLI_EUSAGE, "bench: --backends times the "
+                            "probabilistic solvers, and --solvers names "
+                            "none that takes it (%s)", nnames == 1
+                            ? names[0] : "exact solvers, or solver@backend "
+                                         "rows");
         goto out;
     }
     if ((val = repeated(solvers, o.nsolvers)) != NULL) {

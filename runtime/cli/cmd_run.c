@@ -402,15 +402,16 @@ parse_show(const fgm_ir *ir, const char *list, run_cfg *cfg)
     }
 }
 
-/* Reads the whole observation input TEXT (LEN bytes, SHOWN in messages;
- * assignment lines when ASSIGN, else puzzles of side N and box BOX),
- * observing nothing, before any set runs: a malformed line is reported
- * before a plugin is built for nothing (half a second for Sudoku) and
- * before the sets above it print their results, which passed for the
- * whole output.  Returns CLI_OK, or the exit code after the error. */
+/* Reads the whole observation input TEXT (LEN bytes, SHOWN in messages:
+ * assignment lines when ASSIGN, for the exact backend when EXACT, else
+ * puzzles of side N and box BOX), observing nothing, before any set
+ * runs: a malformed line is reported before a plugin is built for
+ * nothing (half a second for Sudoku) and before the sets above it print
+ * their results, which passed for the whole output.  Returns CLI_OK, or
+ * the exit code after the error. */
 static int
 check_observations(const fgm_ir *ir, char *text, size_t len,
-                   const char *shown, int assign, int n, int box)
+                   const char *shown, int assign, int exact, int n, int box)
 {
     FILE *f = fmemopen(text, len, "r");
     int code = CLI_OK;
@@ -418,7 +419,9 @@ check_observations(const fgm_ir *ir, char *text, size_t len,
     if (!f)
         return cli_fail(CLI_EINTERNAL, "run: out of memory");
     if (assign) {
-        obs_sink none = { NULL, NULL, NULL, 0 };
+        obs_sink none = { NULL, NULL, NULL, 0, 0 };
+
+        none.exact = exact;
         long line = 0;
         int more = 1, r, first = 1;
 
@@ -652,8 +655,8 @@ cmd_run(cli_args *a)
             }
         }
     }
-    if (of && (code = check_observations(ir, text, len, shown, assign, n, box))
-           != CLI_OK)
+    if (of && (code = check_observations(ir, text, len, shown, assign,
+                                         cfg.exact, n, box)) != CLI_OK)
         goto done;
     nvars = fgm_ir_nvars(ir);
     csp = fgm_csp_new(ir, &st);
@@ -698,6 +701,7 @@ cmd_run(cli_args *a)
     sink.vec = vec;
     sink.given = given;
     sink.set_line = 0;
+    sink.exact = cfg.exact;
     if (cfg.fmt == FMT_CSV)
         printf("observation,kind,variable,value,p\n");
     if (cfg.fmt == FMT_JSON)

@@ -272,11 +272,15 @@ cli_add_define(const char *cmd, const char **defs, int *n, const char *d)
         int i;
 
         /* The later of two values wins, as with cc's -D; like cc, it
-         * is said (-D N=3 -D N=4 ran N = 4 with no word). */
-        for (i = 0; i < *n; i++)
-            if (strncmp(defs[i], d, len) == 0 && defs[i][len] == '=')
-                fprintf(stderr, "fgm: %s: warning: -D %s overrides -D %s\n",
-                        cmd, d, defs[i]);
+         * is said (-D N=3 -D N=4 ran N = 4 with no word): against the
+         * value in force, and not for the same text again. */
+        for (i = *n - 1; i >= 0; i--)
+            if (strncmp(defs[i], d, len) == 0 && defs[i][len] == '=') {
+                if (strcmp(defs[i], d) != 0)
+                    fprintf(stderr, "fgm: %s: warning: -D %s overrides -D "
+                            "%s\n", cmd, d, defs[i]);
+                break;
+            }
         defs[(*n)++] = d;
         return 1;
     }

@@ -331,7 +331,7 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o,
                                            (int)x - a->lo);
                 else if (o->given)
                     o->given[a->first + base + i] = (int)x - a->lo;
-            } else if (!o->model && !o->given) {
+            } else if (!o->model && !o->exact) {
                 /* Checked only: fgm_model_observe_dirichlet's bound on
                  * the node's sum. */
                 node_sum = i % a->card ? node_sum + x : x;
@@ -343,7 +343,7 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o,
                              FGM_MAX_PSEUDO_COUNT);
                     ok = 0;
                 }
-            } else if (!o->model) {
+            } else if (o->exact) {
                 cli_fail(CLI_EINPUT, "%s:%ld:%d: error: pseudo-counts of %s "
                          "need an engine backend (exact enumeration uses "
                          "the model's prior)", path, lineno, COL(tok),

@@ -98,12 +98,19 @@ expect_err '^fgm: dump: -D B=3\\n4: the value must be a number \(an integer or a
 # A real from -D where an integer is needed names the -D, not only the
 # model line where the const is used.
 expect_exit 1 "-D real as a size" -- "$FGM" dump -D N=3.0 models/latin.fgm
-expect_err "^models/latin.fgm:6:18: error: an array size must be an integer, not 3.0 \(-D N=3.0 gave a real\)$" "-D real as a size"
+expect_err "^models/latin.fgm:6:18: error: an array size must be an integer, not 3.0 \(it reads a real set by -D N=3.0\)$" "-D real as a size"
+# ... through another const's value too.
+printf 'const N = 2\nconst M = N * 2\nvar x[M] in 0..1\n' >"$TMP/dm.fgm"
+expect_exit 1 "-D real through a const" -- "$FGM" dump -D N=3.0 "$TMP/dm.fgm"
+expect_err "dm.fgm:3:7: error: an array size must be an integer, not 6.0 \(it reads a real set by -D N=3.0\)$" "-D real through a const"
 # A name given twice: the later wins (as with cc), and says so.
 printf 'const B = 3\nconst BB = 2\nvar x[B] in 0..BB\n' >"$TMP/bb.fgm"
 expect_exit 0 "-D twice" -- "$FGM" dump models/sudoku.fgm -D B=3 -D B=2
 expect_out "^vars 16 " "-D twice: the later wins"
 expect_err "^fgm: dump: warning: -D B=2 overrides -D B=3$" "-D twice: said"
+expect_exit 0 "-D three times" -- "$FGM" dump models/sudoku.fgm -D B=3 -D B=2 -D B=4 -D B=4
+[ "$(grep -c warning "$TMP/err")" = 2 ] || fail "-D three times: one warning per change of the value in force: $(cat "$TMP/err")"
+expect_err "^fgm: dump: warning: -D B=4 overrides -D B=2$" "-D three times: against the value in force"
 expect_exit 0 "-D of two names that share a prefix" -- "$FGM" dump -D B=2 -D BB=3 "$TMP/bb.fgm"
 [ ! -s "$TMP/err" ] || fail "-D B and -D BB: $(cat "$TMP/err")"
 for c in "run models/dice.fgm --out-dir $TMP/dgen" \

@@ -211,4 +211,5 @@ expect_exit 2 "bench, exact solver only" -- "$FGM" bench --solvers dlx --backend
 expect_err "^fgm: bench: --backends times the probabilistic solvers, and --solvers names none that takes it \(dlx\)$" "bench, exact solver only"
 [ ! -s "$TMP/out" ] || fail "bench, exact solver only: nothing run"
 expect_exit 2 "bench, default solvers, --backends" -- "$FGM" bench --backends compiled "$TMP/one.txt"
+expect_err "^fgm: bench: --backends times the probabilistic solvers, and the default solvers are the exact ones: name some with --solvers$" "bench, default solvers, --backends"
 finish

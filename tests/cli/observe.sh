@@ -35,6 +35,11 @@ printf '1...............\n1..1............\n' > "$TMP/late4.txt"
 expect_exit 1 "a bad second puzzle" -- "$FGM" run sudoku:2 --out-dir "$TMP/noplug" --observe "$TMP/late4.txt"
 expect_err "late4.txt:2" "a bad second puzzle"
 [ ! -e "$TMP/noplug" ] || fail "a bad observation line: a plugin was built first"
+# ... on the exact backend too, for a line only it refuses (pseudo-counts).
+printf 'roll[0] = 2\n---\np = 1 2 3 4 5 6\n' > "$TMP/latep.txt"
+expect_exit 1 "pseudo-counts in the second set, exact" -- "$FGM" run models/dice.fgm --backend exact --observe "$TMP/latep.txt"
+expect_err "latep.txt:3:5: error: pseudo-counts of p need an engine backend" "pseudo-counts in the second set, exact"
+[ ! -s "$TMP/out" ] || fail "pseudo-counts in the second set, exact: the first set ran"
 
 # Pseudo-counts past the limit name it.
 bad_observation pbig "pseudo-counts 1e200" "1:[0-9]+: error: bad pseudo-counts for p: each > 0, their sum at most 1e\+150" 'p = 1e200 1 1 1 1 1\n'

@@ -11,7 +11,9 @@
  * interpreted engine model and to the exact backend's list of given
  * values (a fresh model each time: observations accumulate).
  *
- * Oracles: apply_assignments fails exactly when it said why; every
+ * Oracles: apply_assignments fails exactly when it said why, and on the
+ * dry check of a sink with neither model nor clues (cmd_run's
+ * check_observations) exactly when it fails on the backend's; every
  * message is "o.txt:LINE:COL: error: ..." with LINE and COL >= 1 (the
  * messages are caught by pointing stderr at a memory stream); a value
  * it accepts is within its variable's labels.
@@ -63,8 +65,9 @@ check_messages(const char *text, size_t len)
 }
 
 /* Applies the assignment file DATA to SINK with stderr caught; checks
- * the result against what was said. */
-static void
+ * the result against what was said.  Returns whether it was accepted
+ * (1 for a file of puzzles, which goes elsewhere). */
+static int
 apply_checked(const uint8_t *data, size_t size, obs_sink *sink)
 {
     FILE *f = fmemopen((void *)data, size, "r"), *saved = stderr;
@@ -77,7 +80,7 @@ apply_checked(const uint8_t *data, size_t size, obs_sink *sink)
         abort();
     if (observation_kind(f, &first) != OBS_ASSIGN) {
         fclose(f);
-        return;
+        return 1;
     }
     stderr = open_memstream(&said, &said_len);
     if (!stderr)
@@ -102,6 +105,7 @@ apply_checked(const uint8_t *data, size_t size, obs_sink *sink)
     }
     check_messages(said, said_len);
     free(said);
+    return ok;
 }
 
 int
@@ -112,7 +116,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fgm_model *fm = NULL;
     obs_sink sink;
     double vec[6];
-    int given[40], v, nvars;
+    int given[40], v, nvars, engine_ok, exact_ok;
 
     if (size == 0)
         return 0;
@@ -129,20 +133,34 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (fgm_model_open_ir(fgm_ir_copy(model_ir), &mo, &fm, NULL, NULL)
         != FGM_OK)
         abort();
+    memset(&sink, 0, sizeof sink);
     sink.model = fm;
     sink.vec = vec;
-    sink.given = given;
-    apply_checked(data, size, &sink);
+    engine_ok = apply_checked(data, size, &sink);
     fgm_model_free(fm);
 
     for (v = 0; v < nvars; v++)
         given[v] = -1;
     sink.model = NULL;
-    apply_checked(data, size, &sink);
+    sink.given = given;
+    sink.exact = 1;
+    exact_ok = apply_checked(data, size, &sink);
     for (v = 0; v < nvars; v++)
         if (given[v] < -1 || given[v] >= 6) {
             fprintf(stderr, "variable %d given label index %d\n", v,
                     given[v]);
+            abort();
+        }
+
+    /* The check `fgm run` makes of the whole file before any set runs
+     * (a sink with neither model nor clues) accepts exactly what the
+     * backend's own pass does: a set run after it never fails. */
+    sink.given = NULL;
+    for (sink.exact = 0; sink.exact <= 1; sink.exact++)
+        if (apply_checked(data, size, &sink)
+            != (sink.exact ? exact_ok : engine_ok)) {
+            fprintf(stderr, "the dry check (exact %d) and the backend's "
+                    "pass disagree\n", sink.exact);
             abort();
         }
     return 0;
