@@ -484,16 +484,34 @@ neq_lead(const fgmc_node *e)
     return e;
 }
 
+const char *
+fgmc_cmp_text(fgmc_cmp op)
+{
+    static const char *const text[] = { "!=", "==", "<", "<=", ">", ">=" };
+
+    return text[op];
+}
+
 fgmc_stmt *
-ast_neq(fgmc *c, fgmc_node *ref, fgmc_node *rhs, const fgmc_loc *loc)
+ast_compare(fgmc *c, fgmc_node *ref, const fgmc_loc *oploc, fgmc_node *rhs,
+            const fgmc_loc *loc)
 {
     fgmc_node *off = NULL, *y = rhs ? neq_split(c, rhs, &off) : NULL;
     fgmc_stmt *s = ast_constraint(c, S_NEQ, ref, y, NULL, loc);
+    const char *op = c->src + oploc->start;
+    int len = oploc->end - oploc->start;
 
+    /* The lexer's CMP: == <= >= < > (NEQ, '!=', is its own token). */
+    s->op = len == 1 ? (*op == '<' ? FGMC_CMP_LT : FGMC_CMP_GT)
+          : *op == '=' ? FGMC_CMP_EQ
+          : *op == '<' ? FGMC_CMP_LE
+          : *op == '>' ? FGMC_CMP_GE : FGMC_CMP_NE;
     if (rhs && !y && neq_lead(rhs))
-        diag_error(c, rhs->loc, "the right side of '!=' must be a variable, "
-                   "optionally plus or minus integers (x != y, x != y + 1, "
-                   "x != y - (j - i))");
+        diag_error(c, rhs->loc, "the right side of '%s' must be a variable, "
+                   "optionally plus or minus integers (x %s y, x %s y + 1, "
+                   "x %s y - (j - i))", fgmc_cmp_text(s->op),
+                   fgmc_cmp_text(s->op), fgmc_cmp_text(s->op),
+                   fgmc_cmp_text(s->op));
     if (!y)
         s->bad = 1;     /* reported here, or by the parser */
     s->value = off;

@@ -402,9 +402,10 @@ invalid_message(const fgmc *c, fgmc_loc loc, char *buf, size_t size)
 }
 
 /* Whether the syntax error at LOC, where a statement's first name was
- * read, follows a line's first word, a mistyped keyword ("evidense x = ...", read as the name of an array,
- * drew "unexpected name, expected '!=' or '['"): then BUF says which
- * keyword it is likely to be, and *AT is the word. */
+ * read, follows a line's first word, a mistyped keyword ("evidense x =
+ * ...", read as the name of an array, drew "unexpected name, expected
+ * '!=' or comparison or '['"): then BUF says which keyword it is likely
+ * to be, and *AT is the word. */
 static int
 keyword_slip(const fgmc *c, fgmc_loc loc, char *buf, size_t size,
              fgmc_loc *at)
@@ -466,10 +467,10 @@ diag_syntax(fgmc *c, fgmc_loc loc, const char *msg)
         msg = buf;
     } else if (strcmp(msg, "memory exhausted") == 0) {
         msg = "input nested too deeply (the parser's stack is full)";
-    } else if (strstr(msg, "expecting '!=' or '['")
+    } else if (strstr(msg, "expecting '!=' or comparison or '['")
                && keyword_slip(c, loc, buf, sizeof buf, &loc)) {
         /* The parser read the word as a statement's first name (an
-         * array's, before '!=' or '['): not inside a list running on
+         * array's, before a comparison or '['): not inside a list running on
          * over lines, where "val 2]" suggested 'var'. */
         msg = buf;
     }
@@ -481,6 +482,16 @@ diag_syntax(fgmc *c, fgmc_loc loc, const char *msg)
     c->pending_loc = loc;
     replace(c, &c->pending, "syntax error, ", "");
     replace(c, &c->pending, ", expecting ", ", expected ");
+    /* The parser's CMP stands for five operators: named as written
+     * where one was read, listed where one was wanted. */
+    if (strncmp(c->pending, "unexpected comparison", 21) == 0
+        && loc.end - loc.start <= 2) {
+        snprintf(buf, sizeof buf, "unexpected '%.*s'", loc.end - loc.start,
+                 c->src + loc.start);
+        replace(c, &c->pending, "unexpected comparison", buf);
+    }
+    replace(c, &c->pending, "'!=' or comparison",
+            "a comparison ('!=', '==', '<', '<=', '>', '>=')");
     if (loc.start >= c->len)
         replace(c, &c->pending, "unexpected end of line",
                 "unexpected end of file");

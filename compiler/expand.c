@@ -411,42 +411,75 @@ inst_alldiff(fgmc *c, const fgmc_stmt *s)
                0, -1);
 }
 
-/* x != y, or x != y + OFFSET (the statement's value, evaluated for this
- * binding): the native != factor when the offset is 0, else a table over
- * (x, y) that is 0 where x's value is y's plus the offset and 1
- * elsewhere (the N-queens diagonals: q[i] != q[j] + (j - i)).  An offset
- * as large as the domain rules nothing out: no factor. */
+/* Whether X OP Y holds. */
+static int
+compare(fgmc_cmp op, long long x, long long y)
+{
+    switch (op) {
+    case FGMC_CMP_NE: return x != y;
+    case FGMC_CMP_EQ: return x == y;
+    case FGMC_CMP_LT: return x < y;
+    case FGMC_CMP_LE: return x <= y;
+    case FGMC_CMP_GT: return x > y;
+    default:          return x >= y;
+    }
+}
+
+/* x OP y, or x OP y + OFFSET (the statement's value, evaluated for this
+ * binding), on the variables' values.  x != y is the native != factor
+ * (both variables of one domain); any other comparison, or one with an
+ * offset, a table over (x, y) of 1 where it holds and 0 elsewhere (the
+ * N-queens diagonals: q[i] != q[j] + (j - i)).  A comparison that every
+ * pair of values meets rules nothing out: no factor; one that none meets
+ * cannot hold, an error. */
 static int
 inst_neq(fgmc *c, const fgmc_stmt *s)
 {
-    const fgmc_sym *dom;        /* the array of both variables' domain */
+    const fgmc_sym *dx, *dy;    /* the arrays of x and y: their domains */
+    const char *op = fgmc_cmp_text(s->op);
+    char what[8], n1[LABEL], n2[LABEL];
     long long off = 0;
-    long a, b, k;
+    long a, b, n, held = 0;
     double *w;
 
-    if (!scope_of(c, s) || !distinct(c, "'!='") || !same_domain(c))
+    snprintf(what, sizeof what, "'%s'", op);
+    if (!scope_of(c, s) || !distinct(c, what)
+        || (s->op == FGMC_CMP_NE && !same_domain(c)))
         return 0;
     if (s->value && !sema_eval_int(c, s->value, "an offset", &off))
         return 0;
-    dom = owner(c, c->scope[0]);
-    k = dom->card;
-    if (off == 0 && k == 1) {
+    dx = owner(c, c->scope[0]);
+    dy = owner(c, c->scope[1]);
+    if (s->op == FGMC_CMP_NE && off == 0 && dx->card == 1) {
         /* As alldiff's: BP and EP would only floor every message. */
         diag_error(c, refs_loc(s), "'!=' cannot hold: its variables' "
-                   "domain %d..%d has only 1 value", dom->lo, dom->lo);
+                   "domain %d..%d has only 1 value", dx->lo, dx->lo);
         return 0;
     }
-    if (off == 0)
+    if (s->op == FGMC_CMP_NE && off == 0)
         return add(c, s, FGM_FACTOR_NEQ, c->scope, 2, NULL, 0, -1);
-    if (off >= k || off <= -k)
-        return 1;
-    w = arena_alloc(c, (size_t)(k * k) * sizeof *w);
+    n = (long)dx->card * dy->card;
+    w = arena_alloc(c, (size_t)n * sizeof *w);
     if (!w)
         return 0;
-    for (a = 0; a < k; a++)
-        for (b = 0; b < k; b++)
-            w[a * k + b] = a == b + off ? 0.0 : 1.0;
-    return add(c, s, FGM_FACTOR_TABLE, c->scope, 2, w, (int)(k * k), -1);
+    for (a = 0; a < dx->card; a++)
+        for (b = 0; b < dy->card; b++) {
+            w[a * dy->card + b] = compare(s->op, dx->lo + a,
+                                          dy->lo + b + off);
+            held += w[a * dy->card + b] != 0.0;
+        }
+    if (held == n)
+        return 1;
+    if (held == 0) {
+        diag_error(c, refs_loc(s), "'%s' cannot hold: no value of '%s' "
+                   "(%d..%d) is %s one of '%s' (%d..%d)%s", op,
+                   label(c, c->scope[0], n1, sizeof n1), dx->lo,
+                   dx->lo + dx->card - 1, op,
+                   label(c, c->scope[1], n2, sizeof n2), dy->lo,
+                   dy->lo + dy->card - 1, off ? " plus the offset" : "");
+        return 0;
+    }
+    return add(c, s, FGM_FACTOR_TABLE, c->scope, 2, w, (int)n, -1);
 }
 
 static int

@@ -139,7 +139,8 @@ typedef enum fgmc_stmt_kind {
     S_VAR,          /* [observed] var NAME dims in lo..hi [~ dist(link)] */
     S_PRIOR,        /* [observed] prior NAME dims ~ dist(arg) */
     S_ALLDIFF,      /* alldiff REF  |  alldiff(REF, ...) */
-    S_NEQ,          /* REF != REF  |  REF != REF + offset (value) */
+    S_NEQ,          /* REF OP REF  |  REF OP REF + offset (value): a
+                     * comparison, op FGMC_CMP_* ('!=' the native factor) */
     S_TABLE,        /* table (REF, ...) = LIST */
     S_EVIDENCE,     /* evidence REF = LIST */
     S_FIX,          /* fix REF = "string"  |  fix REF = value */
@@ -148,8 +149,15 @@ typedef enum fgmc_stmt_kind {
 
 typedef struct fgmc_stmt fgmc_stmt;
 
+/* The comparisons of S_NEQ: x OP y + offset on the variables' values. */
+typedef enum fgmc_cmp {
+    FGMC_CMP_NE, FGMC_CMP_EQ, FGMC_CMP_LT, FGMC_CMP_LE, FGMC_CMP_GT,
+    FGMC_CMP_GE
+} fgmc_cmp;
+
 struct fgmc_stmt {
     fgmc_stmt_kind kind;
+    fgmc_cmp op;            /* S_NEQ: the comparison */
     fgmc_loc loc;           /* the whole statement */
     const char *name;       /* declared name; infer: the algorithm */
     fgmc_loc nameloc;
@@ -315,11 +323,15 @@ FGM_INTERNAL fgmc_node *ast_unary(fgmc *c, fgmc_kind kind, fgmc_node *a,
                                   const fgmc_loc *loc);
 FGM_INTERNAL fgmc_node *ast_binary(fgmc *c, fgmc_kind kind, fgmc_node *a,
                                    fgmc_node *b, const fgmc_loc *loc);
-/* REF != RHS, RHS a variable optionally plus or minus integer terms
- * (x != y + 1, x != y - (j - i)): the variable becomes the second ref,
- * the terms the statement's value; anything else is an error. */
-FGM_INTERNAL fgmc_stmt *ast_neq(fgmc *c, fgmc_node *ref, fgmc_node *rhs,
-                                const fgmc_loc *loc);
+/* REF OP RHS, OP the comparison written at OPLOC ('!=', '==', '<', '<=',
+ * '>', '>='), RHS a variable optionally plus or minus integer terms
+ * (x != y + 1, x < y - (j - i)): the variable becomes the second ref, the
+ * terms the statement's value; anything else is an error. */
+FGM_INTERNAL fgmc_stmt *ast_compare(fgmc *c, fgmc_node *ref,
+                                    const fgmc_loc *oploc, fgmc_node *rhs,
+                                    const fgmc_loc *loc);
+/* The text of comparison OP ("<="). */
+FGM_INTERNAL const char *fgmc_cmp_text(fgmc_cmp op);
 FGM_INTERNAL fgmc_node *ast_paren(fgmc *c, fgmc_node *a,
                                   const fgmc_loc *loc);
 FGM_INTERNAL fgmc_node *ast_all(fgmc *c, const fgmc_loc *loc);

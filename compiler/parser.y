@@ -67,7 +67,7 @@ static void fgm_yyerror(FGM_YYLTYPE *loc, fgmc *c, void *scanner,
 %token TABLE "'table'" EVIDENCE "'evidence'" FIX "'fix'" INFER "'infer'"
 /* Words and literals (their text is read through the location). */
 %token IDENT "name" INT "integer" REAL "number" STRING "string"
-%token DOTDOT "'..'" NEQ "'!='"
+%token DOTDOT "'..'" NEQ "'!='" CMP "comparison"
 %token NL "end of line"
 %token INVALID "invalid character"
 
@@ -149,7 +149,9 @@ constraint:
         { $$ = ast_constraint(c, S_ALLDIFF, $4, NULL, NULL, &@$); }
   | ALLDIFF '(' error             { $$ = ast_unclosed(c, &@2, "')'", NULL); }
   | ref NEQ expr
-        { $$ = ast_neq(c, $1, $3, &@$); }
+        { $$ = ast_compare(c, $1, &@2, $3, &@$); }
+  | ref CMP expr
+        { $$ = ast_compare(c, $1, &@2, $3, &@$); }
   | TABLE '(' nls refs ')' '=' list
         { $$ = ast_constraint(c, S_TABLE, $4, NULL, $7, &@$); }
   | TABLE '(' error               { $$ = ast_unclosed(c, &@2, "')'", NULL); }

@@ -749,10 +749,11 @@ default_name(fgmc *c)
 /* ---- constraints -------------------------------------------------------- */
 
 /* Resolves constraint reference R: a variable array with no subscript
- * (the whole array) or one per dimension.  SINGLE: it must name one
+ * (the whole array) or one per dimension.  SINGLE, when not NULL, is the
+ * comparison ("!=", "<", ...) whose side R is: it must name one
  * variable. */
 static int
-resolve_vref(fgmc *c, fgmc_node *r, int single)
+resolve_vref(fgmc *c, fgmc_node *r, const char *single)
 {
     fgmc_sym *a = sym_lookup(c, r->name);
     fgmc_node *k;
@@ -794,14 +795,15 @@ resolve_vref(fgmc *c, fgmc_node *r, int single)
         /* Even an array of one variable: the rule is one element, shown
          * with a [0] per dimension (the string's last NDIMS of four). */
         _Static_assert(FGM_IR_MAXDIMS == 4, "one [0] per dimension");
-        diag_error(c, r->loc, "'!=' compares two variables; '%s' alone is "
+        diag_error(c, r->loc, "'%s' compares two variables; '%s' alone is "
                    "its whole array (write one element, such as '%s%s')",
-                   r->name, r->name, &"[0][0][0][0]"[3 * (4 - a->ndims)]);
+                   single, r->name, r->name,
+                   &"[0][0][0][0]"[3 * (4 - a->ndims)]);
         return 0;
     }
     if (ok && single && !one) {
-        diag_error(c, r->loc, "'!=' compares two variables, and this is "
-                   "not a single variable of '%s'", r->name);
+        diag_error(c, r->loc, "'%s' compares two variables, and this is "
+                   "not a single variable of '%s'", single, r->name);
         return 0;
     }
     r->sym = a;
@@ -855,7 +857,8 @@ check_constraint(fgmc *c, fgmc_stmt *s)
                 ok = 0;
         }
     for (r = s->refs->kids; r; r = r->next)
-        if (!resolve_vref(c, r, s->kind == S_NEQ))
+        if (!resolve_vref(c, r, s->kind == S_NEQ ? fgmc_cmp_text(s->op)
+                                                 : NULL))
             ok = 0;
     if (s->weights && !resolve_list(c, s->weights))
         ok = 0;

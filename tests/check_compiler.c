@@ -655,12 +655,27 @@ static const bad_case bad_cases[] = {
     { "var x[4] in 1..3\nalldiff x\n", FGM_ESEMA,
       "alldiff over 4 variables cannot hold" },
     /* A mistyped keyword was read as an array's name ("unexpected name,
-     * expected '!=' or '['"). */
+     * expected a comparison ... or '['"). */
     { "var x in 0..1\nevidense x = [1, 2]\n", FGM_EPARSE,
       "t.fgm:2:1: error: unknown statement 'evidense' (did you mean "
       "'evidence'?)" },
     { "var x[2] in 0..1\nx y\n", FGM_EPARSE,
-      "t.fgm:2:3: error: unexpected name, expected '!=' or '['" },
+      "t.fgm:2:3: error: unexpected name, expected a comparison ('!=', "
+      "'==', '<', '<=', '>', '>=') or '['" },
+    /* The parser's comparison token named as written. */
+    { "var x[2] in 0..3\nalldiff x < y\n", FGM_EPARSE,
+      "t.fgm:2:11: error: unexpected '<', expected 'for' or end of line" },
+    /* A comparison no pair of values meets. */
+    { "var x in 0..3\nvar y in 5..7\nx > y + 1\n", FGM_ESEMA,
+      "t.fgm:3:1: error: '>' cannot hold: no value of 'x' (0..3) is > one "
+      "of 'y' (5..7) plus the offset" },
+    { "var x[2] in 0..3\nx < x[1]\n", FGM_ESEMA,
+      "t.fgm:2:1: error: '<' compares two variables; 'x' alone is its "
+      "whole array" },
+    { "var x[2] in 0..3\nx[0] >= x[0]\n", FGM_ESEMA,
+      "'x[0]' appears twice in this '>='" },
+    { "var x[2] in 0..3\nx[0] == 2\n", FGM_ESEMA,
+      "t.fgm:2:9: error: the right side of '==' must be a variable" },
     /* Past a line's first word inside a list running on over lines, a
      * name is no statement (it said "did you mean 'var'?"). */
     { "var x in 0..1\nevidence x = [1,\n  val 2]\n", FGM_EPARSE,

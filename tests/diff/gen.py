@@ -151,6 +151,13 @@ def gen_model(rng, name, tree=False):
     return m
 
 
+CMP = {
+    "==": lambda x, y: x == y, "<": lambda x, y: x < y,
+    "<=": lambda x, y: x <= y, ">": lambda x, y: x > y,
+    ">=": lambda x, y: x >= y,
+}
+
+
 def fixed(m, v):
     return any(f[0] == "fix" and f[1][0] == v for f in m.factors)
 
@@ -204,6 +211,21 @@ def add_factors(rng, m, tree):
                 m.factors.append(("alldiff", scope))
                 m.lines.append("alldiff(%s)" % ", ".join(
                     m.vars[v][0] for v in scope))
+        elif r < 0.5 and n >= 2:
+            # x OP y + off on the values, any two domains; one that no
+            # pair meets is a compile error, not generated.
+            a, b = rng.sample(range(n), 2)
+            op = rng.choice(["==", "<", "<=", ">", ">="])
+            off = rng.choice([0, 0, 1, -1, 2])
+            (la, ha), (lb, hb) = m.doms[m.vars[a][1]], m.doms[m.vars[b][1]]
+            w = [1 if CMP[op](x, y + off) else 0
+                 for x in range(la, ha + 1) for y in range(lb, hb + 1)]
+            if any(w) and joins([a, b]):
+                m.factors.append(("table", [a, b], w))
+                m.lines.append("%s %s %s%s" % (
+                    m.vars[a][0], op, m.vars[b][0],
+                    " + %d" % off if off > 0 else
+                    " - %d" % -off if off < 0 else ""))
         elif r < 0.75:
             scope = rng.sample(range(n), min(rng.choice([1, 2, 2, 2, 3]), n))
             if joins(scope):
