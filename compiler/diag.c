@@ -490,6 +490,15 @@ diag_syntax(fgmc *c, fgmc_loc loc, const char *msg)
                  c->src + loc.start);
         replace(c, &c->pending, "unexpected comparison", buf);
     }
+    /* Other languages' spellings, read as two tokens: '<' then '>',
+     * '==' then '='. */
+    if (loc.start >= 2 && strncmp(c->src + loc.start - 1, "<>", 2) == 0)
+        replace(c, &c->pending, "unexpected '>'", "unexpected '>' ('<>' "
+                "is no operator here: write '!=' for 'differs')");
+    else if (loc.start >= 2
+             && strncmp(c->src + loc.start - 2, "===", 3) == 0)
+        replace(c, &c->pending, "unexpected '='", "unexpected '=' ('===' "
+                "is no operator here: write '==' for 'equals')");
     replace(c, &c->pending, "'!=' or comparison",
             "a comparison ('!=', '==', '<', '<=', '>', '>=')");
     if (loc.start >= c->len)

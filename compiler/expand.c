@@ -448,6 +448,12 @@ inst_neq(fgmc *c, const fgmc_stmt *s)
         return 0;
     if (s->value && !sema_eval_int(c, s->value, "an offset", &off))
         return 0;
+    /* Domains lie within int: an offset past 2^40 compares as 2^40 does,
+     * and y's value plus it cannot overflow (it did, near 2^63). */
+    if (off > (1LL << 40))
+        off = 1LL << 40;
+    if (off < -(1LL << 40))
+        off = -(1LL << 40);
     dx = owner(c, c->scope[0]);
     dy = owner(c, c->scope[1]);
     if (s->op == FGMC_CMP_NE && off == 0 && dx->card == 1) {

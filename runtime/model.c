@@ -744,6 +744,27 @@ alldiff_clash(const fgm_model *m, const fgm_sched_factor *f)
     return -1;
 }
 
+/* The first variable of table factor F when every variable of its scope
+ * has a point-mass belief and the table's entry at those values is 0,
+ * else -1.  Updates between pinned variables are skipped (skip_pinned),
+ * so such a clash, both sides of x < y observed, shows in no message. */
+static int
+table_clash(const fgm_model *m, const fgm_sched_factor *f)
+{
+    const int *vars = m->sched->edge_var + f->edge;
+    const double *w = m->sched->ir->param_pool + f->aux;
+    long at = 0;
+    int i, x;
+
+    for (i = 0; i < f->arity; i++) {
+        x = point_mass_value(m, vars[i]);
+        if (x < 0)
+            return -1;
+        at = at * m->sched->card[vars[i]] + x;
+    }
+    return w[at] == 0.0 ? vars[0] : -1;
+}
+
 int
 fgm_model_contradiction(const fgm_model *m)
 {
@@ -765,12 +786,16 @@ fgm_model_contradiction(const fgm_model *m)
         if (all_ruled_out(m, v, table_edge))
             found = v;
     free(table_edge);
-    for (f = 0; f < m->sched->nfactors; f++)
-        if (m->sched->factors[f].op == FGM_OP_ALLDIFF) {
+    for (f = 0; f < m->sched->nfactors; f++) {
+        if (m->sched->factors[f].op == FGM_OP_ALLDIFF)
             v = alldiff_clash(m, &m->sched->factors[f]);
-            if (v >= 0 && (found < 0 || v < found))
-                found = v;
-        }
+        else if (m->sched->factors[f].op == FGM_OP_TABLE)
+            v = table_clash(m, &m->sched->factors[f]);
+        else
+            continue;
+        if (v >= 0 && (found < 0 || v < found))
+            found = v;
+    }
     return found;
 }
 

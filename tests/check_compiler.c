@@ -229,6 +229,44 @@ START_TEST(test_naive_clues)
 }
 END_TEST
 
+/* Comparisons lower to 0/1 tables over the pair's values, any two
+ * domains; one that every pair meets adds no factor, even with an offset
+ * near 2^63 (y + off overflowed, ruling pairs out). */
+START_TEST(test_comparison_tables)
+{
+    static const struct {
+        const char *cmp;
+        int nfactors;
+        double w[6];    /* x in 0..1 by y in -1..1, row-major */
+    } cases[] = {
+        { "x < y", 1, { 0, 0, 1, 0, 0, 0 } },
+        { "x <= y", 1, { 0, 1, 1, 0, 0, 1 } },
+        { "x == y", 1, { 0, 1, 0, 0, 0, 1 } },
+        { "x > y - 1", 1, { 1, 1, 0, 1, 1, 1 } },
+        { "x >= y + (2 - 3)", 0, { 0 } },     /* every pair holds */
+        { "x < y + 9223372036854775807", 0, { 0 } },
+        { "x > y - 9223372036854775807 - 1", 0, { 0 } },
+    };
+    char text[160];
+    size_t i;
+    int j;
+
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fgm_ir *ir;
+
+        snprintf(text, sizeof text, "var x in 0..1\nvar y in -1..1\n%s\n",
+                 cases[i].cmp);
+        ir = compile_ok(text);
+        ck_assert_msg(ir->nfactors == cases[i].nfactors, "%s: %d factors",
+                      cases[i].cmp, ir->nfactors);
+        for (j = 0; ir->nfactors && j < 6; j++)
+            ck_assert_msg(fgm_ir_params(ir, &ir->factors[0])[j]
+                          == cases[i].w[j], "%s: entry %d", cases[i].cmp, j);
+        fgm_ir_free(ir);
+    }
+}
+END_TEST
+
 START_TEST(test_dice)
 {
     fgm_ir *ir = compile_model("models/dice.fgm", NULL, 0);
@@ -674,6 +712,13 @@ static const bad_case bad_cases[] = {
       "whole array" },
     { "var x[2] in 0..3\nx[0] >= x[0]\n", FGM_ESEMA,
       "'x[0]' appears twice in this '>='" },
+    /* Other languages' spellings of != and ==. */
+    { "var x[2] in 0..3\nx[0] <> x[1]\n", FGM_EPARSE,
+      "t.fgm:2:7: error: unexpected '>' ('<>' is no operator here: write "
+      "'!=' for 'differs')" },
+    { "var x[2] in 0..3\nx[0] === x[1]\n", FGM_EPARSE,
+      "t.fgm:2:8: error: unexpected '=' ('===' is no operator here: write "
+      "'==' for 'equals')" },
     { "var x[2] in 0..3\nx[0] == 2\n", FGM_ESEMA,
       "t.fgm:2:9: error: the right side of '==' must be a variable" },
     /* Past a line's first word inside a list running on over lines, a
@@ -1344,6 +1389,7 @@ compiler_suite(void)
     tcase_add_test(core, test_negative_zero);
     tcase_add_test(core, test_chain_depth_message);
     tcase_add_test(core, test_dice);
+    tcase_add_test(core, test_comparison_tables);
     tcase_add_test(core, test_chain);
     tcase_add_test(core, test_real_const);
     tcase_add_test(core, test_functions);

@@ -362,16 +362,18 @@ read_whole(FILE *in, const char *shown, char **text, size_t *len)
     return CLI_OK;
 }
 
-/* --show LIST (array names, comma-separated) as CFG's mask of the arrays
- * of IR to print.  Returns CLI_OK, or the exit code after naming a name
- * the model does not have (and the arrays it has). */
+/* --show LIST (array names, comma-separated) added to CFG's mask of the
+ * arrays of IR to print (several --show add up).  Returns CLI_OK, or the
+ * exit code after naming a name the model does not have (and the arrays
+ * it has), or a prior with --backend exact. */
 static int
 parse_show(const fgm_ir *ir, const char *list, run_cfg *cfg)
 {
     int n = fgm_ir_narrays(ir), i;
     const char *p = list;
 
-    cfg->show = calloc((size_t)n + 1, 1);
+    if (!cfg->show)
+        cfg->show = calloc((size_t)n + 1, 1);
     if (!cfg->show)
         return cli_fail(CLI_EINTERNAL, "run: out of memory");
     for (;;) {
@@ -383,6 +385,12 @@ parse_show(const fgm_ir *ir, const char *list, run_cfg *cfg)
             memcpy(name, p, len);
             name[len] = '\0';
             i = fgm_ir_array_index(ir, name);
+            if (i >= 0 && cfg->exact
+                && fgm_ir_array_info(ir, i, &ai) == FGM_OK && ai.dirichlet)
+                /* It would print nothing, and say nothing of why. */
+                return cli_fail(CLI_EUSAGE, "run: --show %s: --backend "
+                                "exact integrates the priors out and "
+                                "prints no pseudo-counts", name);
             if (i >= 0) {
                 cfg->show[i] = 1;
                 if (!p[len])
@@ -456,7 +464,8 @@ cmd_run(cli_args *a)
     const char *model = NULL, *backend = "auto", *observe = NULL, *val;
     const char *format = "text", *algo = NULL, *out_dir = NULL;
     const char *shown = NULL;   /* the observation file, as messages name it */
-    const char *show = NULL;    /* --show */
+    const char *shows[16];      /* --show, each a list */
+    int nshow = 0;
     const char *defs[CLI_MAXDEFINES];
     int ndefs = 0;
     run_cfg cfg;
@@ -493,7 +502,9 @@ cmd_run(cli_args *a)
         } else if ((r = cli_opt_value(a, "--show", &val)) != 0) {
             if (r < 0)
                 return usage();
-            show = val;
+            if (nshow == (int)CLI_COUNTOF(shows))
+                return cli_fail(CLI_EUSAGE, "run: too many --show");
+            shows[nshow++] = val;
         } else if ((r = cli_opt_value(a, "--observe", &val)) != 0) {
             if (r < 0)
                 return usage();
@@ -603,8 +614,9 @@ cmd_run(cli_args *a)
         fgm_ir_free(ir);
         return CLI_EUSAGE;
     }
-    if (show && (code = parse_show(ir, show, &cfg)) != CLI_OK)
-        goto done;
+    for (v = 0; v < nshow; v++)
+        if ((code = parse_show(ir, shows[v], &cfg)) != CLI_OK)
+            goto done;
     if (observe) {
         /* Read it whole (observation files are small): a pipe can then
          * be looked at twice, to tell puzzles from assignments.  Before

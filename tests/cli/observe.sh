@@ -93,6 +93,10 @@ expect_exit 0 "--show y, json, exact" -- "$FGM" run "$TMP/rows.fgm" --backend ex
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d[0]["marginals"]) == 8 and d[0]["alpha"] == {}, d' "$TMP/out" || fail "--show y, json"
 expect_exit 2 "--show an unknown array" -- "$FGM" run "$TMP/rows.fgm" --show y,z
 expect_err "^fgm: run: --show: the model has no array 'z'; its arrays: theta, y$" "--show an unknown array"
+expect_exit 0 "--show twice" -- "$FGM" run "$TMP/rows.fgm" --backend interpreted --show theta --show y --format csv --observe "$TMP/row.txt"
+[ "$(wc -l < "$TMP/out")" = $((1 + 8 * 3 + 2 * 3)) ] || fail "--show twice: both arrays"
+expect_exit 2 "--show a prior, exact" -- "$FGM" run "$TMP/rows.fgm" --backend exact --show theta
+expect_err "^fgm: run: --show theta: --backend exact integrates the priors out and prints no pseudo-counts$" "--show a prior, exact"
 expect_exit 2 "--show an empty name" -- "$FGM" run "$TMP/rows.fgm" --show y,
 expect_err "^fgm: run: --show has an empty name$" "--show an empty name"
 printf 'y[1] = 2 0 1\n' > "$TMP/rowshort.txt"
