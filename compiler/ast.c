@@ -506,15 +506,10 @@ ast_compare(fgmc *c, fgmc_node *ref, const fgmc_loc *oploc, fgmc_node *rhs,
           : *op == '=' ? FGMC_CMP_EQ
           : *op == '<' ? FGMC_CMP_LE
           : *op == '>' ? FGMC_CMP_GE : FGMC_CMP_NE;
-    if (rhs && !y && neq_lead(rhs))
-        diag_error(c, rhs->loc, "the right side of '%s' must be a variable, "
-                   "optionally plus or minus integers (x %s y, x %s y + 1, "
-                   "x %s y - (j - i))", fgmc_cmp_text(s->op),
-                   fgmc_cmp_text(s->op), fgmc_cmp_text(s->op),
-                   fgmc_cmp_text(s->op));
-    if (!y)
-        s->bad = 1;     /* reported here, or by the parser */
-    s->value = off;
+    s->rhs = rhs;
+    if (!y && !(rhs && neq_lead(rhs)))
+        s->bad = 1;     /* the parser gave up on it, and said so */
+    s->value = y ? off : NULL;
     return s;
 }
 

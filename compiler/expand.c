@@ -411,9 +411,10 @@ inst_alldiff(fgmc *c, const fgmc_stmt *s)
                0, -1);
 }
 
-/* Whether X OP Y holds. */
+/* Whether X OP Y holds (integers, or a value and a real number: exact
+ * for the values of any domain). */
 static int
-compare(fgmc_cmp op, long long x, long long y)
+compare(fgmc_cmp op, double x, double y)
 {
     switch (op) {
     case FGMC_CMP_NE: return x != y;
@@ -423,6 +424,41 @@ compare(fgmc_cmp op, long long x, long long y)
     case FGMC_CMP_GT: return x > y;
     default:          return x >= y;
     }
+}
+
+/* x OP N, N a number, integer or real (the statement's rhs, evaluated
+ * for this binding):
+ * an evidence factor of 1 where x's value meets the comparison and 0
+ * elsewhere; none when every value meets it, an error when none does. */
+static int
+inst_compare_number(fgmc *c, const fgmc_stmt *s)
+{
+    const char *op = fgmc_cmp_text(s->op);
+    const fgmc_sym *dx;
+    char name[LABEL];
+    double n;
+    long a, held = 0;
+    double *w;
+
+    if (!scope_of(c, s) || !sema_eval_real(c, s->rhs, &n))
+        return 0;
+    dx = owner(c, c->scope[0]);
+    w = arena_alloc(c, (size_t)dx->card * sizeof *w);
+    if (!w)
+        return 0;
+    for (a = 0; a < dx->card; a++)
+        held += (w[a] = compare(s->op, dx->lo + a, n)) != 0.0;
+    if (held == dx->card)
+        return 1;
+    if (held == 0) {
+        diag_error(c, refs_loc(s), "'%s' cannot hold: no value of '%s' "
+                   "(%d..%d) is %s %g", op,
+                   label(c, c->scope[0], name, sizeof name), dx->lo,
+                   dx->lo + dx->card - 1, op, n);
+        return 0;
+    }
+    return add(c, s, FGM_FACTOR_EVIDENCE, c->scope, 1, w, (int)dx->card,
+               -1);
 }
 
 /* x OP y, or x OP y + OFFSET (the statement's value, evaluated for this
@@ -442,6 +478,8 @@ inst_neq(fgmc *c, const fgmc_stmt *s)
     long a, b, n, held = 0;
     double *w;
 
+    if (s->refs->nkids == 1)
+        return inst_compare_number(c, s);
     snprintf(what, sizeof what, "'%s'", op);
     if (!scope_of(c, s) || !distinct(c, what)
         || (s->op == FGMC_CMP_NE && !same_domain(c)))
@@ -471,7 +509,7 @@ inst_neq(fgmc *c, const fgmc_stmt *s)
     for (a = 0; a < dx->card; a++)
         for (b = 0; b < dy->card; b++) {
             w[a * dy->card + b] = compare(s->op, dx->lo + a,
-                                          dy->lo + b + off);
+                                          (double)(dy->lo + b + off));
             held += w[a * dy->card + b] != 0.0;
         }
     if (held == n)

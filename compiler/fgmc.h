@@ -139,8 +139,9 @@ typedef enum fgmc_stmt_kind {
     S_VAR,          /* [observed] var NAME dims in lo..hi [~ dist(link)] */
     S_PRIOR,        /* [observed] prior NAME dims ~ dist(arg) */
     S_ALLDIFF,      /* alldiff REF  |  alldiff(REF, ...) */
-    S_NEQ,          /* REF OP REF  |  REF OP REF + offset (value): a
-                     * comparison, op FGMC_CMP_* ('!=' the native factor) */
+    S_NEQ,          /* REF OP REF  |  REF OP REF + offset (value)  |
+                     * REF OP number (rhs; one ref): a comparison, op
+                     * FGMC_CMP_* ('!=' of two the native factor) */
     S_TABLE,        /* table (REF, ...) = LIST */
     S_EVIDENCE,     /* evidence REF = LIST */
     S_FIX,          /* fix REF = "string"  |  fix REF = value */
@@ -164,6 +165,8 @@ struct fgmc_stmt {
     int observed;
     fgmc_node *dims;        /* N_SEQ of size expressions */
     fgmc_node *value;       /* const value; fix value; != offset */
+    fgmc_node *rhs;         /* S_NEQ: the right side as written (a number
+                             * when the comparison has one variable) */
     fgmc_node *domain;      /* var: N_RANGE */
     fgmc_node *dist;        /* var, prior: N_CALL "~ dist(arg)", or NULL */
     fgmc_node *refs;        /* N_SEQ of N_REF: constraint scope */
@@ -326,7 +329,9 @@ FGM_INTERNAL fgmc_node *ast_binary(fgmc *c, fgmc_kind kind, fgmc_node *a,
 /* REF OP RHS, OP the comparison written at OPLOC ('!=', '==', '<', '<=',
  * '>', '>='), RHS a variable optionally plus or minus integer terms
  * (x != y + 1, x < y - (j - i)): the variable becomes the second ref, the
- * terms the statement's value; anything else is an error. */
+ * terms the statement's value.  RHS is kept whole as the statement's rhs:
+ * when it is a number (x < 3, x != N + 1: sema tells a const from a
+ * variable), the comparison has one variable. */
 FGM_INTERNAL fgmc_stmt *ast_compare(fgmc *c, fgmc_node *ref,
                                     const fgmc_loc *oploc, fgmc_node *rhs,
                                     const fgmc_loc *loc);

@@ -748,6 +748,32 @@ default_name(fgmc *c)
 
 /* ---- constraints -------------------------------------------------------- */
 
+/* Whether expression E names a variable or prior array anywhere. */
+static int
+mentions_array(const fgmc *c, const fgmc_node *e)
+{
+    const fgmc_sym *a;
+
+    if (!e)
+        return 0;
+    if (e->kind == N_REF) {
+        a = sym_lookup(c, e->name);
+        return a && (a->kind == SYM_VAR || a->kind == SYM_PRIOR);
+    }
+    return mentions_array(c, e->a) || mentions_array(c, e->b);
+}
+
+/* Whether reference R (the right side's first term of a comparison)
+ * names a const or a loop variable: a number, not a variable. */
+static int
+number_name(const fgmc *c, const fgmc_node *r)
+{
+    const fgmc_sym *a = sym_lookup(c, r->name);
+
+    return r->nkids == 0 && a
+           && (a->kind == SYM_CONST || a->kind == SYM_LOOP);
+}
+
 /* Resolves constraint reference R: a variable array with no subscript
  * (the whole array) or one per dimension.  SINGLE, when not NULL, is the
  * comparison ("!=", "<", ...) whose side R is: it must name one
@@ -856,10 +882,33 @@ check_constraint(fgmc *c, fgmc_stmt *s)
             if (!b->sym)
                 ok = 0;
         }
+    if (s->kind == S_NEQ && s->refs->nkids == 2
+        && number_name(c, s->refs->kids->next)) {
+        /* x < N, x != i + 1: a const or loop variable, not a second
+         * variable; the right side is one number. */
+        s->refs->kids->next = NULL;
+        s->refs->tail = s->refs->kids;
+        s->refs->nkids = 1;
+        s->value = NULL;
+    }
     for (r = s->refs->kids; r; r = r->next)
         if (!resolve_vref(c, r, s->kind == S_NEQ ? fgmc_cmp_text(s->op)
                                                  : NULL))
             ok = 0;
+    if (s->kind == S_NEQ && s->refs->nkids == 1
+        && mentions_array(c, s->rhs)) {
+        /* x != 1 + y, x != y * 2: a variable, but not first or not
+         * plus integers. */
+        diag_error(c, s->rhs->loc, "the right side of '%s' must be a "
+                   "variable, optionally plus or minus integers (x %s y, "
+                   "x %s y + 1, x %s y - (j - i)), or a number",
+                   fgmc_cmp_text(s->op), fgmc_cmp_text(s->op),
+                   fgmc_cmp_text(s->op), fgmc_cmp_text(s->op));
+        ok = 0;
+    } else if (s->kind == S_NEQ && s->refs->nkids == 1
+               && !sema_resolve_num(c, s->rhs)) {
+        ok = 0;
+    }
     if (s->weights && !resolve_list(c, s->weights))
         ok = 0;
     if (s->value && !sema_resolve_num(c, s->value))

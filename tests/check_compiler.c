@@ -230,8 +230,9 @@ START_TEST(test_naive_clues)
 END_TEST
 
 /* Comparisons lower to 0/1 tables over the pair's values, any two
- * domains; one that every pair meets adds no factor, even with an offset
- * near 2^63 (y + off overflowed, ruling pairs out). */
+ * domains, or to 0/1 evidence against a number; one that every pair
+ * meets adds no factor, even with an offset near 2^63 (y + off
+ * overflowed, ruling pairs out). */
 START_TEST(test_comparison_tables)
 {
     static const struct {
@@ -246,6 +247,11 @@ START_TEST(test_comparison_tables)
         { "x >= y + (2 - 3)", 0, { 0 } },     /* every pair holds */
         { "x < y + 9223372036854775807", 0, { 0 } },
         { "x > y - 9223372036854775807 - 1", 0, { 0 } },
+        /* One variable against a number (a const, a real): evidence. */
+        { "y != 0", 1, { 1, 0, 1 } },
+        { "y < N - 1", 1, { 1, 1, 0 } },
+        { "y >= -0.5", 1, { 0, 1, 1 } },
+        { "x <= 1", 0, { 0 } },
     };
     char text[160];
     size_t i;
@@ -254,14 +260,18 @@ START_TEST(test_comparison_tables)
     for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         fgm_ir *ir;
 
-        snprintf(text, sizeof text, "var x in 0..1\nvar y in -1..1\n%s\n",
-                 cases[i].cmp);
+        snprintf(text, sizeof text, "const N = 2\nvar x in 0..1\nvar y in "
+                 "-1..1\n%s\n", cases[i].cmp);
         ir = compile_ok(text);
         ck_assert_msg(ir->nfactors == cases[i].nfactors, "%s: %d factors",
                       cases[i].cmp, ir->nfactors);
-        for (j = 0; ir->nfactors && j < 6; j++)
+        for (j = 0; ir->nfactors && j < ir->factors[0].nparams; j++)
             ck_assert_msg(fgm_ir_params(ir, &ir->factors[0])[j]
                           == cases[i].w[j], "%s: entry %d", cases[i].cmp, j);
+        if (ir->nfactors)
+            ck_assert_int_eq(ir->factors[0].kind,
+                             strchr(cases[i].cmp + 2, 'y') ? FGM_FACTOR_TABLE
+                                                           : FGM_FACTOR_EVIDENCE);
         fgm_ir_free(ir);
     }
 }
@@ -719,8 +729,12 @@ static const bad_case bad_cases[] = {
     { "var x[2] in 0..3\nx[0] === x[1]\n", FGM_EPARSE,
       "t.fgm:2:8: error: unexpected '=' ('===' is no operator here: write "
       "'==' for 'equals')" },
-    { "var x[2] in 0..3\nx[0] == 2\n", FGM_ESEMA,
-      "t.fgm:2:9: error: the right side of '==' must be a variable" },
+    { "var x[2] in 0..3\nx[0] < 0\n", FGM_ESEMA,
+      "t.fgm:2:1: error: '<' cannot hold: no value of 'x[0]' (0..3) is < 0" },
+    { "var x[2] in 0..3\nx[0] < 2 + x[1]\n", FGM_ESEMA,
+      "t.fgm:2:8: error: the right side of '<' must be a variable, "
+      "optionally plus or minus integers (x < y, x < y + 1, x < y - (j - "
+      "i)), or a number" },
     /* Past a line's first word inside a list running on over lines, a
      * name is no statement (it said "did you mean 'var'?"). */
     { "var x in 0..1\nevidence x = [1,\n  val 2]\n", FGM_EPARSE,

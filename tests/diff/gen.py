@@ -152,6 +152,7 @@ def gen_model(rng, name, tree=False):
 
 
 CMP = {
+    "!=": lambda x, y: x != y,
     "==": lambda x, y: x == y, "<": lambda x, y: x < y,
     "<=": lambda x, y: x <= y, ">": lambda x, y: x > y,
     ">=": lambda x, y: x >= y,
@@ -211,6 +212,17 @@ def add_factors(rng, m, tree):
                 m.factors.append(("alldiff", scope))
                 m.lines.append("alldiff(%s)" % ", ".join(
                     m.vars[v][0] for v in scope))
+        elif r < 0.43:
+            # x OP number (an integer or a half), evidence of 0s and 1s;
+            # one that no value meets is a compile error, not generated.
+            a = rng.randrange(n)
+            op = rng.choice(["!=", "==", "<", "<=", ">", ">="])
+            lo, hi = m.doms[m.vars[a][1]]
+            num = rng.randint(lo - 1, hi + 1) + rng.choice([0, 0, 0.5])
+            w = [1 if CMP[op](x, num) else 0 for x in range(lo, hi + 1)]
+            if any(w):
+                m.factors.append(("evid", [a], w))
+                m.lines.append("%s %s %s" % (m.vars[a][0], op, num))
         elif r < 0.5 and n >= 2:
             # x OP y + off on the values, any two domains; one that no
             # pair meets is a compile error, not generated.
