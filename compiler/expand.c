@@ -435,7 +435,7 @@ inst_compare_number(fgmc *c, const fgmc_stmt *s)
 {
     const char *op = fgmc_cmp_text(s->op);
     const fgmc_sym *dx;
-    char name[LABEL];
+    char name[LABEL], num[32];
     double n;
     long a, held = 0;
     double *w;
@@ -451,10 +451,21 @@ inst_compare_number(fgmc *c, const fgmc_stmt *s)
     if (held == dx->card)
         return 1;
     if (held == 0) {
-        diag_error(c, refs_loc(s), "'%s' cannot hold: no value of '%s' "
-                   "(%d..%d) is %s %g", op,
-                   label(c, c->scope[0], name, sizeof name), dx->lo,
-                   dx->lo + dx->card - 1, op, n);
+        /* The shortest text that reads back as N: "%g" made 2.0000001
+         * "2", a value of the domain. */
+        int prec = 6;
+        fgmc_loc at = refs_loc(s);
+
+        if (n == trunc(n) && fabs(n) < 1e15)
+            snprintf(num, sizeof num, "%.0f", n);
+        else
+            do
+                snprintf(num, sizeof num, "%.*g", prec, n);
+            while (strtod(num, NULL) != n && ++prec <= 17);
+        at.end = s->rhs->loc.end;   /* the comparison, as x OP y's */
+        diag_error(c, at, "'%s' cannot hold: no value of '%s' (%d..%d) is "
+                   "%s %s", op, label(c, c->scope[0], name, sizeof name),
+                   dx->lo, dx->lo + dx->card - 1, op, num);
         return 0;
     }
     return add(c, s, FGM_FACTOR_EVIDENCE, c->scope, 1, w, (int)dx->card,

@@ -775,9 +775,9 @@ number_name(const fgmc *c, const fgmc_node *r)
 }
 
 /* Resolves constraint reference R: a variable array with no subscript
- * (the whole array) or one per dimension.  SINGLE, when not NULL, is the
- * comparison ("!=", "<", ...) whose side R is: it must name one
- * variable. */
+ * (the whole array) or one per dimension.  SINGLE, when not NULL, says
+ * what the comparison whose side R is compares ("'<' compares two
+ * variables"): R must name one variable. */
 static int
 resolve_vref(fgmc *c, fgmc_node *r, const char *single)
 {
@@ -821,15 +821,14 @@ resolve_vref(fgmc *c, fgmc_node *r, const char *single)
         /* Even an array of one variable: the rule is one element, shown
          * with a [0] per dimension (the string's last NDIMS of four). */
         _Static_assert(FGM_IR_MAXDIMS == 4, "one [0] per dimension");
-        diag_error(c, r->loc, "'%s' compares two variables; '%s' alone is "
-                   "its whole array (write one element, such as '%s%s')",
-                   single, r->name, r->name,
+        diag_error(c, r->loc, "%s; '%s' alone is its whole array (write "
+                   "one element, such as '%s%s')", single, r->name, r->name,
                    &"[0][0][0][0]"[3 * (4 - a->ndims)]);
         return 0;
     }
     if (ok && single && !one) {
-        diag_error(c, r->loc, "'%s' compares two variables, and this is "
-                   "not a single variable of '%s'", single, r->name);
+        diag_error(c, r->loc, "%s, and this is not a single variable of "
+                   "'%s'", single, r->name);
         return 0;
     }
     r->sym = a;
@@ -867,6 +866,7 @@ check_constraint(fgmc *c, fgmc_stmt *s)
 {
     fgmc_node *b, *r, *range = NULL;
     int ok = 1;
+    char single[64];        /* what a comparison compares */
 
     /* Each range sees the loop variables before it, not its own. */
     if (s->binders)
@@ -883,7 +883,18 @@ check_constraint(fgmc *c, fgmc_stmt *s)
                 ok = 0;
         }
     if (s->kind == S_NEQ && s->refs->nkids == 2
-        && number_name(c, s->refs->kids->next)) {
+        && !sym_lookup(c, s->refs->kids->next->name)) {
+        /* A variable, a const or a loop variable may stand there. */
+        sym_unknown(c, s->refs->kids->next->nameloc, "undefined name",
+                    s->refs->kids->next->name, SYM_MASK(SYM_VAR)
+                    | SYM_MASK(SYM_CONST) | SYM_MASK(SYM_LOOP));
+        ok = 0;
+        s->refs->kids->next = NULL;     /* not reported again */
+        s->refs->tail = s->refs->kids;
+        s->refs->nkids = 1;
+        s->rhs = NULL;
+    } else if (s->kind == S_NEQ && s->refs->nkids == 2
+               && number_name(c, s->refs->kids->next)) {
         /* x < N, x != i + 1: a const or loop variable, not a second
          * variable; the right side is one number. */
         s->refs->kids->next = NULL;
@@ -891,12 +902,17 @@ check_constraint(fgmc *c, fgmc_stmt *s)
         s->refs->nkids = 1;
         s->value = NULL;
     }
+    if (s->kind == S_NEQ)
+        snprintf(single, sizeof single, "'%s' compares %s",
+                 fgmc_cmp_text(s->op), s->refs->nkids == 2 ? "two variables"
+                 : "a variable with a number");
     for (r = s->refs->kids; r; r = r->next)
-        if (!resolve_vref(c, r, s->kind == S_NEQ ? fgmc_cmp_text(s->op)
-                                                 : NULL))
+        if (!resolve_vref(c, r, s->kind == S_NEQ ? single : NULL))
             ok = 0;
-    if (s->kind == S_NEQ && s->refs->nkids == 1
-        && mentions_array(c, s->rhs)) {
+    if (s->kind == S_NEQ && s->refs->nkids == 1 && !s->rhs) {
+        ok = 0;         /* its name was unknown, and said so */
+    } else if (s->kind == S_NEQ && s->refs->nkids == 1
+               && mentions_array(c, s->rhs)) {
         /* x != 1 + y, x != y * 2: a variable, but not first or not
          * plus integers. */
         diag_error(c, s->rhs->loc, "the right side of '%s' must be a "

@@ -731,6 +731,16 @@ static const bad_case bad_cases[] = {
       "'==' for 'equals')" },
     { "var x[2] in 0..3\nx[0] < 0\n", FGM_ESEMA,
       "t.fgm:2:1: error: '<' cannot hold: no value of 'x[0]' (0..3) is < 0" },
+    /* The number as it reads back ("%g" said "== 2", a value of x). */
+    { "var x in 0..3\nx == 2.0000001\n", FGM_ESEMA,
+      "is == 2.0000001\nx == 2.0000001\n^~~~~~~~~~~~~~" },
+    { "var x in 0..3\nx < -1000000\n", FGM_ESEMA, "is < -1000000\n" },
+    /* A name on the right may be a const or a loop variable too. */
+    { "const Limit = 2\nvar x in 0..3\nx < Limt\n", FGM_ESEMA,
+      "t.fgm:3:5: error: undefined name 'Limt'; did you mean 'Limit'?" },
+    { "var a[2] in 0..3\na < 3\n", FGM_ESEMA,
+      "t.fgm:2:1: error: '<' compares a variable with a number; 'a' alone "
+      "is its whole array" },
     { "var x[2] in 0..3\nx[0] < 2 + x[1]\n", FGM_ESEMA,
       "t.fgm:2:8: error: the right side of '<' must be a variable, "
       "optionally plus or minus integers (x < y, x < y + 1, x < y - (j - "
@@ -963,7 +973,7 @@ START_TEST(test_byte_order_mark)
     sink_free(&s);
     ir = compile("\xEF\xBB\xBFvar x in 0..1\nx != z\n", &st, &s);
     ck_assert_int_eq(st, FGM_ESEMA);
-    ck_assert_msg(strstr(s.text, "t.fgm:2:6: error: unknown array 'z'"),
+    ck_assert_msg(strstr(s.text, "t.fgm:2:6: error: undefined name 'z'"),
                   "got: %s", s.text);
     sink_free(&s);
     ir = compile("var x in 0..1\n\xEF\xBB\xBFvar y in 0..1\n", &st, &s);
