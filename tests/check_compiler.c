@@ -91,11 +91,12 @@ START_TEST(test_models_compile)
 {
     static const char *const models[] = {
         "models/sudoku.fgm", "models/latin.fgm", "models/sudoku_naive.fgm",
-        "models/dice.fgm", "models/chain.fgm"
+        "models/dice.fgm", "models/chain.fgm", "models/queens.fgm",
+        "models/schedule.fgm"
     };
-    int i;
+    size_t i;
 
-    for (i = 0; i < 5; i++) {
+    for (i = 0; i < sizeof models / sizeof models[0]; i++) {
         fgm_ir *ir = compile_model(models[i], NULL, 0);
 
         ck_assert_str_eq(ir->source, models[i]);
