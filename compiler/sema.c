@@ -774,6 +774,59 @@ number_name(const fgmc *c, const fgmc_node *r)
            && (a->kind == SYM_CONST || a->kind == SYM_LOOP);
 }
 
+/* Makes comparison S one of a single variable: its second reference is
+ * dropped (the right side stays whole in s->rhs). */
+static void
+drop_second_ref(fgmc_stmt *s)
+{
+    s->refs->kids->next = NULL;
+    s->refs->tail = s->refs->kids;
+    s->refs->nkids = 1;
+}
+
+/* Tells the two forms of comparison S apart, where the parser could not:
+ * the first term of the right side names a variable (x < y + 1), or a
+ * const or loop variable (x < N, x != i + 1: a number, and S compares
+ * one variable).  Returns 0 after reporting that name unknown (S is then
+ * left with one reference and no right side, reported no further). */
+static int
+comparison_form(fgmc *c, fgmc_stmt *s)
+{
+    fgmc_node *y = s->refs->nkids == 2 ? s->refs->kids->next : NULL;
+
+    if (y && !sym_lookup(c, y->name)) {
+        /* A variable, a const or a loop variable may stand there. */
+        sym_unknown(c, y->nameloc, "undefined name", y->name,
+                    SYM_MASK(SYM_VAR) | SYM_MASK(SYM_CONST)
+                    | SYM_MASK(SYM_LOOP));
+        drop_second_ref(s);
+        s->rhs = NULL;
+        return 0;
+    }
+    if (y && number_name(c, y)) {
+        drop_second_ref(s);
+        s->value = NULL;
+    }
+    return 1;
+}
+
+/* Resolves the right side of comparison S of one variable: a number. */
+static int
+check_compared_number(fgmc *c, const fgmc_stmt *s)
+{
+    if (mentions_array(c, s->rhs)) {
+        /* x != 1 + y, x != y * 2: a variable, but not first or not
+         * plus integers. */
+        diag_error(c, s->rhs->loc, "the right side of '%s' must be a "
+                   "variable, optionally plus or minus integers (x %s y, "
+                   "x %s y + 1, x %s y - (j - i)), or a number",
+                   fgmc_cmp_text(s->op), fgmc_cmp_text(s->op),
+                   fgmc_cmp_text(s->op), fgmc_cmp_text(s->op));
+        return 0;
+    }
+    return sema_resolve_num(c, s->rhs);
+}
+
 /* Resolves constraint reference R: a variable array with no subscript
  * (the whole array) or one per dimension.  SINGLE, when not NULL, says
  * what the comparison whose side R is compares ("'<' compares two
@@ -882,26 +935,8 @@ check_constraint(fgmc *c, fgmc_stmt *s)
             if (!b->sym)
                 ok = 0;
         }
-    if (s->kind == S_NEQ && s->refs->nkids == 2
-        && !sym_lookup(c, s->refs->kids->next->name)) {
-        /* A variable, a const or a loop variable may stand there. */
-        sym_unknown(c, s->refs->kids->next->nameloc, "undefined name",
-                    s->refs->kids->next->name, SYM_MASK(SYM_VAR)
-                    | SYM_MASK(SYM_CONST) | SYM_MASK(SYM_LOOP));
+    if (s->kind == S_NEQ && !comparison_form(c, s))
         ok = 0;
-        s->refs->kids->next = NULL;     /* not reported again */
-        s->refs->tail = s->refs->kids;
-        s->refs->nkids = 1;
-        s->rhs = NULL;
-    } else if (s->kind == S_NEQ && s->refs->nkids == 2
-               && number_name(c, s->refs->kids->next)) {
-        /* x < N, x != i + 1: a const or loop variable, not a second
-         * variable; the right side is one number. */
-        s->refs->kids->next = NULL;
-        s->refs->tail = s->refs->kids;
-        s->refs->nkids = 1;
-        s->value = NULL;
-    }
     if (s->kind == S_NEQ)
         snprintf(single, sizeof single, "'%s' compares %s",
                  fgmc_cmp_text(s->op), s->refs->nkids == 2 ? "two variables"
@@ -909,22 +944,9 @@ check_constraint(fgmc *c, fgmc_stmt *s)
     for (r = s->refs->kids; r; r = r->next)
         if (!resolve_vref(c, r, s->kind == S_NEQ ? single : NULL))
             ok = 0;
-    if (s->kind == S_NEQ && s->refs->nkids == 1 && !s->rhs) {
-        ok = 0;         /* its name was unknown, and said so */
-    } else if (s->kind == S_NEQ && s->refs->nkids == 1
-               && mentions_array(c, s->rhs)) {
-        /* x != 1 + y, x != y * 2: a variable, but not first or not
-         * plus integers. */
-        diag_error(c, s->rhs->loc, "the right side of '%s' must be a "
-                   "variable, optionally plus or minus integers (x %s y, "
-                   "x %s y + 1, x %s y - (j - i)), or a number",
-                   fgmc_cmp_text(s->op), fgmc_cmp_text(s->op),
-                   fgmc_cmp_text(s->op), fgmc_cmp_text(s->op));
+    if (s->kind == S_NEQ && s->refs->nkids == 1 && s->rhs
+        && !check_compared_number(c, s))
         ok = 0;
-    } else if (s->kind == S_NEQ && s->refs->nkids == 1
-               && !sema_resolve_num(c, s->rhs)) {
-        ok = 0;
-    }
     if (s->weights && !resolve_list(c, s->weights))
         ok = 0;
     if (s->value && !sema_resolve_num(c, s->value))
