@@ -434,7 +434,7 @@ keyword_slip(const fgmc *c, fgmc_loc loc, char *buf, size_t size,
             return 0;
     memcpy(word, c->src + start, (size_t)(end - start));
     word[end - start] = '\0';
-    limit = strlen(word) > 4 ? 2 : 1;
+    limit = sym_typo_limit(word);
     for (k = 0; k < sizeof keywords / sizeof *keywords; k++) {
         d = sym_distance(word, keywords[k]);
         if (d == 0)

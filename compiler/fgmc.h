@@ -437,6 +437,9 @@ FGM_INTERNAL fgmc_sym *sym_lookup(const fgmc *c, const char *name);
 /* Edit distance between A and B, or INT_MAX when either is longer than a
  * name may be (typo suggestions). */
 FGM_INTERNAL int sym_distance(const char *a, const char *b);
+/* The largest edit distance at which a name is taken for a typo of
+ * NAME: 2 for a name of five or more bytes, else 1. */
+FGM_INTERNAL int sym_typo_limit(const char *name);
 /* Declares NAME of KIND at LOC (DECL: its statement).  Returns the new
  * symbol, or NULL after reporting a duplicate or a name too long for the
  * IR. */

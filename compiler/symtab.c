@@ -148,13 +148,19 @@ sym_distance(const char *a, const char *b)
     return row[lb];
 }
 
+int
+sym_typo_limit(const char *name)
+{
+    return strlen(name) > 4 ? 2 : 1;
+}
+
 /* A declared name of a kind in MASK close to NAME (a likely typo), or
  * NULL. */
 static const fgmc_sym *
 similar(const fgmc *c, const char *name, unsigned mask)
 {
     const fgmc_sym *best = NULL, *s;
-    int bestd = INT_MAX, i, limit = strlen(name) > 4 ? 2 : 1;
+    int bestd = INT_MAX, i, limit = sym_typo_limit(name);
 
     if (strlen(name) < 2)
         return NULL;
