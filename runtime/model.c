@@ -786,11 +786,11 @@ fgm_model_contradiction(const fgm_model *m)
         if (all_ruled_out(m, v, table_edge))
             found = v;
     free(table_edge);
-    for (f = 0; f < m->sched->nfactors; f++) {
-        if (m->sched->factors[f].op == FGM_OP_ALLDIFF)
-            v = alldiff_clash(m, &m->sched->factors[f]);
-        else if (m->sched->factors[f].op == FGM_OP_TABLE)
-            v = table_clash(m, &m->sched->factors[f]);
+    for (f = 0; f < s->nfactors; f++) {
+        if (s->factors[f].op == FGM_OP_ALLDIFF)
+            v = alldiff_clash(m, &s->factors[f]);
+        else if (s->factors[f].op == FGM_OP_TABLE)
+            v = table_clash(m, &s->factors[f]);
         else
             continue;
         if (v >= 0 && (found < 0 || v < found))
