@@ -76,6 +76,34 @@ factor_comment(FILE *f, const fgm_sched *s, const fgm_sched_factor *sf)
     }
 }
 
+/* Runs of more rows than this name a row's factor only where its source
+ * statement changes: a 200,000-variable chain's C was 42 MB, most of it
+ * one comment a row, and took its C compiler 7 s. */
+#define ROW_COMMENT_LIMIT 10000
+
+/* The comment above row SF of run R, where a new IR factor starts (*SHOWN:
+ * the row last commented, or NULL). */
+static void
+row_comment(FILE *f, const fgm_sched *s, const run *r,
+            const fgm_sched_factor *sf, const fgm_sched_factor **shown)
+{
+    const fgm_ir_factor *fa = &s->ir->factors[sf->ir_factor], *fb;
+    int long_run = r->count > ROW_COMMENT_LIMIT;
+
+    if (long_run && *shown) {
+        fb = &s->ir->factors[(*shown)->ir_factor];
+        if (fa->line == fb->line && fa->col == fb->col
+            && fa->kind == fb->kind)
+            return;
+    }
+    fprintf(f, "    /* ");
+    factor_comment(f, s, sf);
+    if (long_run)
+        fprintf(f, " and the rows below from its statement");
+    fprintf(f, " */\n");
+    *shown = sf;
+}
+
 /* The largest arity in run R, and whether every factor has it. */
 static int
 run_arity(const fgm_sched *s, const run *r, int *uniform)
@@ -185,7 +213,8 @@ pot_owners(const fgm_sched *s, const run *r, int *first)
 static int
 table_arrays(FILE *f, const fgm_sched *s, const run *r, int idx)
 {
-    int i, j, n, last = -1, ncards = 0, npot = 0;
+    int i, j, n, last = -1, ncards = 0, npot = 0, uni, pair;
+    const fgm_sched_factor *shown = NULL;
     int *first = malloc(2 * ((size_t)r->count + 1) * sizeof *first);
     int *off = first ? first + r->count + 1 : NULL;
     const double *p;
@@ -199,29 +228,36 @@ table_arrays(FILE *f, const fgm_sched *s, const run *r, int idx)
         off[i] = first[i] == i ? npot : off[first[i]];
         npot += first[i] == i ? n : 0;
     }
-    fprintf(f, "static const int run%d[%d][4] = {\n", idx, r->count);
+    pair = run_arity(s, r, &uni) == 2 && uni;
+    fprintf(f, "static const int run%d[%d][%d] = {\n", idx, r->count,
+            pair ? 2 : 4);
     for (i = 0; i < r->count; i++) {
         const fgm_sched_factor *sf = &s->factors[r->first + i];
 
         if (sf->ir_factor != last) {
-            fprintf(f, "    /* ");
-            factor_comment(f, s, sf);
-            fprintf(f, " */\n");
+            row_comment(f, s, r, sf, &shown);
             last = sf->ir_factor;
         }
-        fprintf(f, "    { %d, %d, %d, %d },\n", sf->edge, ncards, sf->arity,
-                off[i]);
+        if (pair)
+            fprintf(f, "    { %d, %d },\n", sf->edge, off[i]);
+        else
+            fprintf(f, "    { %d, %d, %d, %d },\n", sf->edge, ncards,
+                    sf->arity, off[i]);
         ncards += sf->arity;
     }
-    fprintf(f, "};\n\nstatic const int run%d_cards[%d] = {", idx, ncards);
-    for (i = 0, ncards = 0; i < r->count; i++) {
-        const fgm_sched_factor *sf = &s->factors[r->first + i];
+    fprintf(f, "};\n\n");
+    if (!pair) {
+        fprintf(f, "static const int run%d_cards[%d] = {", idx, ncards);
+        for (i = 0, ncards = 0; i < r->count; i++) {
+            const fgm_sched_factor *sf = &s->factors[r->first + i];
 
-        for (j = 0; j < sf->arity; j++, ncards++)
-            fprintf(f, "%s%d,", ncards % 12 == 0 ? "\n    " : " ",
-                    s->card[s->edge_var[sf->edge + j]]);
+            for (j = 0; j < sf->arity; j++, ncards++)
+                fprintf(f, "%s%d,", ncards % 12 == 0 ? "\n    " : " ",
+                        s->card[s->edge_var[sf->edge + j]]);
+        }
+        fprintf(f, "\n};\n\n");
     }
-    fprintf(f, "\n};\n\nstatic const double run%d_pot[%d] = {", idx, npot);
+    fprintf(f, "static const double run%d_pot[%d] = {", idx, npot);
     for (i = 0; i < r->count; i++) {
         const fgm_sched_factor *sf = &s->factors[r->first + i];
         int w;
@@ -262,11 +298,17 @@ run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
                          "in _cards, arity, offset in _pot }",
     };
     int i, j, last = -1, uni, group = 0, left = 0;
+    const fgm_sched_factor *shown = NULL;
+    const char *what = (size_t)r->op < sizeof legend / sizeof legend[0]
+                       ? legend[r->op] : NULL;
 
+    if (r->op == FGM_OP_TABLE && run_arity(s, r, &uni) == 2 && uni)
+        what = "{ edge to the first variable (the second's: the next), "
+               "offset in _pot }";
     fprintf(f, "/* run %d: %d %s update%s", idx, r->count,
             fgm_sched_op_name(r->op), r->count == 1 ? "" : "s");
-    if ((size_t)r->op < sizeof legend / sizeof legend[0] && legend[r->op])
-        fprintf(f, "; a row:\n   %s", legend[r->op]);
+    if (what)
+        fprintf(f, "; a row:\n   %s", what);
     fprintf(f, " */\n");
     if (r->op == FGM_OP_TABLE)
         return table_arrays(f, s, r, idx);
@@ -278,9 +320,7 @@ run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
         const int *vars = s->edge_var + sf->edge;
 
         if (sf->ir_factor != last) {
-            fprintf(f, "    /* ");
-            factor_comment(f, s, sf);
-            fprintf(f, " */\n");
+            row_comment(f, s, r, sf, &shown);
             last = sf->ir_factor;
         }
         switch (r->op) {
@@ -424,6 +464,22 @@ run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
         char nexpr[32];
 
         arity_expr(s, r, idx, 2, nexpr, sizeof nexpr);
+        if (strcmp(nexpr, "2") == 0) {
+            /* Pairwise tables: the kernel without the odometer, with the
+             * domain sizes as constants where every variable has K. */
+            fprintf(f, "        c = fgm_k_table2(st, run%d[i][0], "
+                    "edge_var[run%d[i][0]],\n                         "
+                    "edge_var[run%d[i][0] + 1], ", idx, idx, idx);
+            if (s->uniform_card)
+                fprintf(f, "K, K");
+            else
+                fprintf(f, "card[edge_var[run%d[i][0]]],\n"
+                        "                         card[edge_var[run%d[i][0] "
+                        "+ 1]]", idx, idx);
+            fprintf(f, ",\n                         run%d_pot + run%d[i][1], "
+                    "S, %d, st->scratch);\n", idx, idx, maxp);
+            break;
+        }
         fprintf(f, "        c = fgm_k_table(st, run%d[i][0], edge_var + "
                 "run%d[i][0],\n                        run%d_cards + "
                 "run%d[i][1], %s,\n                        run%d_pot + "

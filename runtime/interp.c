@@ -32,6 +32,11 @@ update(const fgm_sched *s, fgm_state *st, int i)
     case FGM_OP_TABLE: {
         int cards[FGM_K_TABLE_MAXARITY];
 
+        if (f->arity == 2)
+            return fgm_k_table2(st, f->edge, vars[0], vars[1],
+                                s->card[vars[0]], s->card[vars[1]],
+                                s->ir->param_pool + f->aux, S, maxp,
+                                st->scratch);
         for (j = 0; j < f->arity; j++)
             cards[j] = s->card[vars[j]];
         return fgm_k_table(st, f->edge, vars, cards, f->arity,

@@ -169,13 +169,24 @@ expect_out "^x\[0\] 0\.833333 0\.166667$" "x[0] = 0 has probability E[p0] = 5/6"
 # 10,000 factors the build took 146 s), now one call and one array of 4.
 printf 'var x[2000] in 0..1\ntable (x[i], x[i+1]) = [[4, 1], [1, 4]] for i in 0..1998\n' > "$TMP/chain2k.fgm"
 expect_exit 0 "chain of 2000 tables, C" -- "$FGM" compile "$TMP/chain2k.fgm" --emit-c "$TMP/chain2k.c"
-[ "$(grep -c 'fgm_k_table(' "$TMP/chain2k.c")" = 1 ] || fail "chain of 2000 tables: $(grep -c 'fgm_k_table(' "$TMP/chain2k.c") kernel calls, want 1"
+[ "$(grep -c 'fgm_k_table2(' "$TMP/chain2k.c")" = 1 ] || fail "chain of 2000 tables: $(grep -c 'fgm_k_table2(' "$TMP/chain2k.c") pairwise kernel calls, want 1"
+# Two-variable tables take the pairwise kernel, with the sizes as
+# constants (every variable has K values) and no table of sizes.
+grep -q 'edge_var\[run0\[i\]\[0\] + 1\], K, K,' "$TMP/chain2k.c" ||
+    fail "chain of 2000 tables: domain sizes not constants: $(grep -A3 'fgm_k_table2(' "$TMP/chain2k.c")"
+! grep -q 'run0_cards' "$TMP/chain2k.c" || fail "chain of 2000 tables: a table of sizes"
 grep -q 'static const double run0_pot\[4\]' "$TMP/chain2k.c" || fail "chain of 2000 tables: its potentials not shared"
+# Past 10,000 rows a run names its factors once a statement: a comment a
+# row made a 200,000-variable chain's C 42 MB.
+printf 'var x[12000] in 0..1\ntable (x[i], x[i+1]) = [[4, 1], [1, 4]] for i in 0..11998\n' > "$TMP/chain12k.fgm"
+expect_exit 0 "chain of 12000 tables, C" -- "$FGM" compile "$TMP/chain12k.fgm" --emit-c "$TMP/chain12k.c"
+[ "$(sed -n '/^static const int run0\[/,/^};/p' "$TMP/chain12k.c" | grep -c '/\*')" = 1 ] ||
+    fail "chain of 12000 tables: $(sed -n '/^static const int run0\[/,/^};/p' "$TMP/chain12k.c" | grep -c '/\*') comments in its run's table, want 1"
 # Each table says what it holds.
 grep -q '^/\* the variable at each edge \*/$' "$TMP/chain2k.c" ||
     fail "chain of 2000 tables: no comment above edge_var"
 # Each run's table says what its rows hold.
-grep -q "^   { first edge, offset of its variables' sizes in _cards, arity, offset in _pot } \*/$" "$TMP/chain2k.c" ||
+grep -q "^   { edge to the first variable (the second's: the next), offset in _pot } \*/$" "$TMP/chain2k.c" ||
     fail "chain of 2000 tables: no legend above its run's table"
 # A table's potentials are written a row a line, as the model writes them.
 grep -A2 'static const double run0_pot\[4\]' "$TMP/chain2k.c" | tail -1 | grep -q '^    4, 1,$' ||

@@ -38,6 +38,11 @@ same_bits neq_paths 15000 "the neq kernel differs from its scalar reference"
 # in a plugin), sum- and max-product (tests/alldiff_paths.c).
 same_bits alldiff_paths 11520 "the alldiff update differs between builds"
 
+# The pairwise table kernel (the interpreter's and a plugin's call for
+# a two-variable table, sizes constant in a plugin) equal to the general
+# table kernel on the same updates (tests/table_paths.c).
+same_bits table_paths 11616 "the pairwise table kernel differs from the general one"
+
 # The flooding sweep's belief refresh with stored variable-to-factor
 # messages, each build equal to the same refresh two edges at a time
 # (tests/v2f_paths.c).
