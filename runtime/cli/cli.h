@@ -173,6 +173,41 @@ int apply_assignments(const fgm_ir *ir, FILE *f, const char *path,
 int next_assignment_set(const fgm_ir *ir, FILE *f, const char *path,
                         obs_sink *o, int first, long *lineno, int *more);
 
+/* An observation file read whole and checked (obs_file.c). */
+typedef struct obs_file {
+    const char *cmd;        /* "run", "bench": for messages */
+    const char *shown;      /* the file as messages name it */
+    char *text;
+    size_t len;
+    int assign;             /* assignment sets; else puzzles */
+    long first_line;        /* its first line of data */
+    int n, box;             /* the model's grid, for puzzles */
+    int code;               /* the exit code of a failed obs_file_next */
+    FILE *f;                /* the walk: text, its reader, where it is */
+    fgm_puzzle_reader *rd;
+    long lineno;
+    int more, first;
+} obs_file;
+
+/* Reads PATH ("-": standard input) whole into O and checks every line
+ * against IR (the model file MODEL, grid side N and box BOX for puzzle
+ * lines; EXACT: as the exact backend takes them), observing nothing; O is
+ * then at its first set.  Returns CLI_OK, or the exit code after saying
+ * what is wrong (obs_file_close O in any case). */
+int obs_file_open(obs_file *o, const char *cmd, const char *path,
+                  const fgm_ir *ir, const char *model, int n, int box,
+                  int exact);
+
+/* Applies O's next set to SINK (a puzzle: its clues into SINK->given,
+ * and to SINK->model when set; SINK->set_line its first line).  Returns
+ * 1 for a set, 0 at the end, -1 after an error (O->code: the exit
+ * code). */
+int obs_file_next(obs_file *o, const fgm_ir *ir, obs_sink *sink);
+
+/* Puts O back at its first set; returns CLI_OK or the exit code. */
+int obs_file_rewind(obs_file *o);
+void obs_file_close(obs_file *o);
+
 int cmd_solve(cli_args *a);
 int cmd_compile(cli_args *a);
 int cmd_bench(cli_args *a);

@@ -158,27 +158,6 @@ warn_contradiction(const fgm_model *model, long k, char *name, size_t size)
     return name;
 }
 
-/* Whether puzzle lines can observe IR's grid: a puzzle's symbols 1..N
- * (0 and '.' being empty cells) are read as the grid's values 1..N, the
- * labels an assignment line or a fix string would give, only when the
- * grid's labels are 1..N.  Otherwise ('in 0..2': symbol 1 would have been
- * the value 0) says so at line LINE of PATH. */
-static int
-grid_labels_ok(const fgm_ir *ir, const char *path, long line)
-{
-    fgm_array_info ai;
-
-    if (fgm_ir_array_info(ir, fgm_ir_var_array(ir, 0), &ai) != FGM_OK
-        || ai.lo == 1)
-        return 1;
-    cli_fail(CLI_EINPUT, "%s:%ld: error: a puzzle line gives the symbols "
-             "1..%d, but %s takes the values %d..%d: write its values on "
-             "an assignment line instead ('%s = ...', '.' for a free cell)",
-             path, line, ai.card, ai.name, ai.lo, ai.lo + ai.card - 1,
-             ai.name);
-    return 0;
-}
-
 /* Runs the engine on the current observations and prints observation K;
  * STRIDE is at least every domain and every Dirichlet vector. */
 static int
@@ -331,37 +310,6 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     return CLI_OK;
 }
 
-/* Largest observation input read whole (the model reader's limit). */
-#define MAX_OBSERVE (64L << 20)
-
-/* Reads IN to its end into *TEXT (*LEN bytes so far).  Returns CLI_OK, or
- * the exit code after saying what stopped it (SHOWN names the input). */
-static int
-read_whole(FILE *in, const char *shown, char **text, size_t *len)
-{
-    size_t got;
-
-    do {
-        char *q;
-
-        if (*len > MAX_OBSERVE)
-            return cli_fail(CLI_EINPUT, "%s: error: larger than %ld bytes",
-                            shown, MAX_OBSERVE);
-        q = realloc(*text, *len + 65536);
-        if (!q)
-            return cli_fail(CLI_EINTERNAL, "run: out of memory");
-        *text = q;
-        got = fread(*text + *len, 1, 65536, in);
-        *len += got;
-    } while (got > 0);
-    /* A read error (a folder, an I/O error) is not an end of input: part
-     * of a file would be observed as if it were all of it. */
-    if (ferror(in))
-        return cli_fail(CLI_EINPUT, "%s: error: cannot read: %s", shown,
-                        strerror(errno));
-    return CLI_OK;
-}
-
 /* --show LIST (array names, comma-separated) added to CFG's mask of the
  * arrays of IR to print (several --show add up).  Returns CLI_OK, or the
  * exit code after naming a name the model does not have (and the arrays
@@ -410,60 +358,11 @@ parse_show(const fgm_ir *ir, const char *list, run_cfg *cfg)
     }
 }
 
-/* Reads the whole observation input TEXT (LEN bytes, SHOWN in messages:
- * assignment lines when ASSIGN, for the exact backend when EXACT, else
- * puzzles of side N and box BOX), observing nothing, before any set
- * runs: a malformed line is reported before a plugin is built for
- * nothing (half a second for Sudoku) and before the sets above it print
- * their results, which passed for the whole output.  Returns CLI_OK, or
- * the exit code after the error. */
-static int
-check_observations(const fgm_ir *ir, char *text, size_t len,
-                   const char *shown, int assign, int exact, int n, int box)
-{
-    FILE *f = fmemopen(text, len, "r");
-    int code = CLI_OK;
-
-    if (!f)
-        return cli_fail(CLI_EINTERNAL, "run: out of memory");
-    if (assign) {
-        obs_sink none = { NULL, NULL, NULL, 0, 0 };
-
-        none.exact = exact;
-        long line = 0;
-        int more = 1, r, first = 1;
-
-        while ((r = next_assignment_set(ir, f, shown, &none, first, &line,
-                                        &more)) > 0)
-            first = 0;
-        if (r < 0)
-            code = CLI_EINPUT;
-    } else {
-        fgm_puzzle_reader *rd = fgm_puzzle_reader_file(f, shown, n, box,
-                                                       cli_diag, NULL);
-        fgm_puzzle p;
-        fgm_status st;
-
-        if (!rd) {
-            fclose(f);
-            return CLI_EINPUT;
-        }
-        while ((st = fgm_puzzle_read(rd, &p)) == FGM_OK)
-            ;
-        if (st != FGM_EIO || fgm_puzzle_reader_failed(rd))
-            code = cli_exit_code(st);
-        fgm_puzzle_reader_close(rd);
-    }
-    fclose(f);
-    return code;
-}
-
 int
 cmd_run(cli_args *a)
 {
     const char *model = NULL, *backend = "auto", *observe = NULL, *val;
     const char *format = "text", *algo = NULL, *out_dir = NULL;
-    const char *shown = NULL;   /* the observation file, as messages name it */
     const char *shows[16];      /* --show, each a list */
     int nshow = 0;
     const char *defs[CLI_MAXDEFINES];
@@ -471,15 +370,10 @@ cmd_run(cli_args *a)
     run_cfg cfg;
     fgm_model_opts mo;
     long iters = 0, k;
-    int r, code = CLI_OK, n, box, v, assign = 0, nvars, stride = 1, kind;
-    int cap_set = 0, engine, more = 1;  /* next_assignment_set's */
-    long obs_line = 0;    /* lines of the observation file read so far */
+    int r, code = CLI_OK, n, box, v, nvars, stride = 1;
+    int cap_set = 0, engine;
     run_tally tally = { 0, 0, NULL, 0 };
-    fgm_puzzle_reader *rd = NULL;
-    FILE *of = NULL;
-    char *text = NULL;
-    size_t len = 0;
-    long first_line = 0;  /* of the observations */
+    obs_file of;
     fgm_ir *ir;
     fgm_csp *csp = NULL;
     fgm_dlx *dlx = NULL;
@@ -490,6 +384,7 @@ cmd_run(cli_args *a)
     obs_sink sink;
 
     memset(&cfg, 0, sizeof cfg);
+    memset(&of, 0, sizeof of);
     memset(&mo, 0, sizeof mo);
     cfg.cap = 1000000;
     while (a->i < a->argc) {
@@ -617,58 +512,10 @@ cmd_run(cli_args *a)
     for (v = 0; v < nshow; v++)
         if ((code = parse_show(ir, shows[v], &cfg)) != CLI_OK)
             goto done;
-    if (observe) {
-        /* Read it whole (observation files are small): a pipe can then
-         * be looked at twice, to tell puzzles from assignments.  Before
-         * the model is opened: a missing or unusable file is reported
-         * before a plugin is built for nothing. */
-        FILE *in = strcmp(observe, "-") == 0 ? stdin : fopen(observe, "r");
-
-        shown = in == stdin ? "<stdin>" : observe;
-        if (!in) {
-            code = cli_fail(CLI_EINPUT, "%s: error: cannot open: %s",
-                            shown, strerror(errno));
-            goto done;
-        }
-        code = read_whole(in, shown, &text, &len);
-        if (in != stdin)
-            fclose(in);
-        if (code != CLI_OK)
-            goto done;
-        of = len ? fmemopen(text, len, "r") : NULL;
-        if (len && !of) {
-            code = cli_fail(CLI_EINTERNAL, "run: out of memory");
-            goto done;
-        }
-        kind = of ? observation_kind(of, &first_line) : OBS_NONE;
-        if (kind == OBS_NONE) {
-            code = cli_fail(CLI_EINPUT, "%s:1: error: no observation in the "
-                            "input", shown);
-            goto done;
-        }
-        assign = kind == OBS_ASSIGN;
-        if (!assign && n == 0) {
-            char where[512];
-
-            snprintf(where, sizeof where, "%s:%ld: error: a line without "
-                     "'=' is a puzzle, but ", shown, first_line);
-            code = cli_no_grid(where, model);
-            goto done;
-        }
-        if (!assign && !grid_labels_ok(ir, shown, first_line)) {
-            code = CLI_EINPUT;
-            goto done;
-        }
-        if (!assign) {
-            rd = fgm_puzzle_reader_file(of, shown, n, box, cli_diag, NULL);
-            if (!rd) {
-                code = CLI_EINPUT;
-                goto done;
-            }
-        }
-    }
-    if (of && (code = check_observations(ir, text, len, shown, assign,
-                                         cfg.exact, n, box)) != CLI_OK)
+    /* Before the model is opened: a missing or unusable file is
+     * reported before a plugin is built for nothing. */
+    if (observe && (code = obs_file_open(&of, "run", observe, ir, model, n,
+                                         box, cfg.exact)) != CLI_OK)
         goto done;
     nvars = fgm_ir_nvars(ir);
     csp = fgm_csp_new(ir, &st);
@@ -719,30 +566,13 @@ cmd_run(cli_args *a)
     if (cfg.fmt == FMT_JSON)
         printf("[");
     for (k = 0; code == CLI_OK; k++) {
-        fgm_puzzle p;
-
-        if (rd) {
-            st = fgm_puzzle_read(rd, &p);
-            if (st == FGM_EIO && !fgm_puzzle_reader_failed(rd))
-                break;      /* the end of the input */
-            if (st != FGM_OK) {
-                code = cli_exit_code(st);
-                break;
-            }
-            fgm_puzzle_to_given(&p, given);
-            tally.file = shown;
-            tally.line = p.line;
-            if (fm)
-                for (v = 0; v < p.n * p.n; v++)
-                    fgm_model_observe_clue(fm, v, given[v]);
-        } else if (assign) {
-            r = next_assignment_set(ir, of, shown, &sink, k == 0, &obs_line,
-                                    &more);
+        if (observe) {
+            r = obs_file_next(&of, ir, &sink);
             if (r < 0)
-                code = CLI_EINPUT;
+                code = of.code;
             if (r <= 0)
                 break;
-            tally.file = shown;
+            tally.file = of.shown;
             tally.line = sink.set_line;
         } else if (k > 0) {
             break;      /* no observation file: one run */
@@ -759,12 +589,9 @@ cmd_run(cli_args *a)
     code = cli_finish_stdout("run", code);
 done:
     free(cfg.show);
-    if (of)
-        fclose(of);
-    free(text);
+    obs_file_close(&of);
     free(given);
     free(vec);
-    fgm_puzzle_reader_close(rd);
     fgm_dlx_free(dlx);
     fgm_model_free(fm);
     fgm_csp_free(csp);
