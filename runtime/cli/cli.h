@@ -204,9 +204,33 @@ int obs_file_open(obs_file *o, const char *cmd, const char *path,
  * code). */
 int obs_file_next(obs_file *o, const fgm_ir *ir, obs_sink *sink);
 
-/* Puts O back at its first set; returns CLI_OK or the exit code. */
-int obs_file_rewind(obs_file *o);
+/* Starts WALK, a second walk over O's sets from the first, sharing O's
+ * text (end it with obs_file_stop, before O's obs_file_close); returns
+ * CLI_OK or the exit code. */
+int obs_file_walk(const obs_file *o, obs_file *walk);
+void obs_file_stop(obs_file *walk);
+
 void obs_file_close(obs_file *o);
+
+/* `fgm bench --model MODEL` without puzzles (bench_infer.c). */
+typedef struct bench_infer_opts {
+    const char *spec;               /* --model */
+    const char *label;              /* it with its -D settings */
+    const char *const *defs;        /* -D */
+    int ndefs;
+    const char *observe;            /* --observe, or NULL */
+    const char *const *backends;    /* --backends; none: compiled and
+                                     * interpreted */
+    int nbackends;                  /* at most 4 */
+    int repeat;                     /* runs of a set under 250 ms */
+    int compiled;                   /* out: a backend ran a plugin */
+} bench_infer_opts;
+
+/* Times the model's inference on each backend, set by set, and prints
+ * the table, the ratios and the largest difference of the backends'
+ * marginals.  Returns CLI_OK or the exit code after saying what failed
+ * (CLI_EINTERNAL when the backends' marginals differ by over 1e-12). */
+int bench_inference(bench_infer_opts *o);
 
 int cmd_solve(cli_args *a);
 int cmd_compile(cli_args *a);

@@ -105,7 +105,11 @@ usage(void)
             "[--timeout-ms T]\n"
             "                 [--csv FILE] [--detail FILE] "
             "[--svg FILE]\n"
-            "                 PUZZLES...\n");
+            "                 PUZZLES...\n"
+            "       fgm bench --model MODEL [-D NAME=VALUE]... "
+            "[--observe FILE|-]\n"
+            "                 [--backends B1,B2] [--repeat R]"
+            "       (its inference alone)\n");
     return CLI_EUSAGE;
 }
 
@@ -226,27 +230,18 @@ plugin_times(const bench_model *bm, double *compile_ms, double *load_ms)
     return ok;
 }
 
-/* After a --backends run: interpreted/compiled ratios of the median time
- * per puzzle, and, when some row ran compiled, what the plugin costs to
- * build and to load. */
+/* What the plugin of BM's model (timed_model) costs to build and to load,
+ * one line. */
 static void
-backend_report(const fgm_bench *b, const bench_model *bm,
-               const char *const *rows, int nrows)
+plugin_report(const bench_model *bm)
 {
     /* "parse" for a model file; a built-in model's IR is built, not
      * parsed (that takes microseconds). */
     char label[512];
-    const char *front, *at;
+    const char *front;
     double cms, lms;
-    int parsed, i, compiled = 0;
+    int parsed;
 
-    fgm_bench_write_backends(b, stdout);
-    for (i = 0; i < nrows; i++) {
-        at = strchr(rows[i], '@');
-        compiled |= at && strcmp(at + 1, "interpreted") != 0;
-    }
-    if (!compiled)
-        return;
     timed_label(bm, label, sizeof label, &parsed);
     if (plugin_times(bm, &cms, &lms)) {
         front = parsed ? "parse" : "build the IR";
@@ -255,6 +250,25 @@ backend_report(const fgm_bench *b, const bench_model *bm,
                cms, front, lms);
     } else
         printf("plugin for %s: could not be built\n", label);
+}
+
+/* After a --backends run: interpreted/compiled ratios of the median time
+ * per puzzle, and, when some row ran compiled, what the plugin costs to
+ * build and to load. */
+static void
+backend_report(const fgm_bench *b, const bench_model *bm,
+               const char *const *rows, int nrows)
+{
+    const char *at;
+    int i, compiled = 0;
+
+    fgm_bench_write_backends(b, stdout);
+    for (i = 0; i < nrows; i++) {
+        at = strchr(rows[i], '@');
+        compiled |= at && strcmp(at + 1, "interpreted") != 0;
+    }
+    if (compiled)
+        plugin_report(bm);
 }
 
 /* The length of NAME without an "@auto" suffix: a solver row without a
@@ -356,11 +370,61 @@ split(char *s, const char **out, int max)
     return n;
 }
 
+/* `fgm bench --model BM` without PUZZLES: its inference timed on the
+ * backends of BLIST (compiled and interpreted when NULL; modified), with
+ * the observation sets of OBSERVE, REPEAT runs a set.  SOLVER_OPT, an
+ * option of the solvers' benchmark that was given, is refused rather than
+ * ignored.  Returns the exit code. */
+static int
+model_only(const char *solver_opt, const bench_model *bm,
+           const char *observe, char *blist, int repeat)
+{
+    const char *backends[4];
+    char label[512];
+    bench_infer_opts o;
+    int k, code;
+
+    if (solver_opt)
+        return cli_fail(CLI_EUSAGE, "bench: %s is for the solvers on "
+                        "PUZZLES; without PUZZLES, bench times the "
+                        "inference of --model", solver_opt);
+    memset(&o, 0, sizeof o);
+    if (blist) {
+        o.nbackends = split(blist, backends, (int)CLI_COUNTOF(backends));
+        if (o.nbackends <= 0)
+            return cli_fail(CLI_EUSAGE, o.nbackends ? "bench: --backends "
+                            "has an empty name" : "bench: --backends names "
+                            "no backend");
+        if (o.nbackends > (int)CLI_COUNTOF(backends))
+            return cli_fail(CLI_EUSAGE, "bench: --backends names %d "
+                            "backends; at most %d", o.nbackends,
+                            (int)CLI_COUNTOF(backends));
+        if ((o.backends = backends, repeated(backends, o.nbackends)))
+            return cli_fail(CLI_EUSAGE, "bench: backend '%s' is listed "
+                            "twice", repeated(backends, o.nbackends));
+        for (k = 0; k < o.nbackends; k++)
+            if (fgm_bench_backend_find(backends[k]) < 0)
+                return bad_backend(backends[k], NULL);
+    }
+    spec_label(bm, label, sizeof label);
+    o.spec = bm->spec;
+    o.label = label;
+    o.defs = bm->defs;
+    o.ndefs = bm->ndefs;
+    o.observe = observe;
+    o.repeat = repeat;
+    code = bench_inference(&o);
+    if (code == CLI_OK && o.compiled)
+        plugin_report(bm);
+    return cli_finish_stdout("bench", code);
+}
+
 int
 cmd_bench(cli_args *a)
 {
     const char *solvers[64], *csv = NULL, *svg = NULL, *detail = NULL;
-    const char *val, **corpora, *names[64];
+    const char *val, **corpora, *names[64], *observe = NULL;
+    const char *solver_opt = NULL;  /* the last option only solvers take */
     char *list = NULL, *blist = NULL, labels[64][64];
     const char *backends[4] = { NULL };
     int nbackends = 0, nnames = 0, i, j;
@@ -391,6 +455,7 @@ cmd_bench(cli_args *a)
             if (!blist)
                 goto usage;
         } else if ((r = cli_opt_value(a, "--solvers", &val)) != 0) {
+            solver_opt = "--solvers";
             if (r < 0)
                 goto usage;
             free(list);
@@ -402,14 +467,24 @@ cmd_bench(cli_args *a)
                                          &repeat))
                 goto usage;
         } else if ((r = cli_opt_value(a, "--seed", &val)) != 0) {
+            solver_opt = "--seed";
             if (r < 0 || !cli_parse_long("bench", "--seed", val, 0,
                                          0x7fffffffL, &seed))
                 goto usage;
             o.seed = (unsigned long)seed;
         } else if ((r = cli_opt_value(a, "--timeout-ms", &val)) != 0) {
+            solver_opt = "--timeout-ms";
             if (r < 0 || !cli_parse_double("bench", "--timeout-ms", val, 0,
                                            &o.timeout_ms))
                 goto usage;
+        } else if ((r = cli_opt_value(a, "--observe", &val)) != 0) {
+            if (r < 0)
+                goto usage;
+            if (!cli_check_name("bench", "--observe", val, "file")) {
+                code = CLI_EUSAGE;
+                goto out;
+            }
+            observe = val;
         } else if ((r = cli_opt_value(a, "--model", &val)) != 0) {
             if (r < 0)
                 goto usage;
@@ -422,6 +497,7 @@ cmd_bench(cli_args *a)
                 goto out;
             }
         } else if ((r = cli_opt_value(a, "--csv", &val)) != 0) {
+            solver_opt = "--csv";
             if (r < 0)
                 goto usage;
             if (!cli_check_name("bench", "--csv", val, "file")) {
@@ -430,6 +506,7 @@ cmd_bench(cli_args *a)
             }
             csv = val;
         } else if ((r = cli_opt_value(a, "--detail", &val)) != 0) {
+            solver_opt = "--detail";
             if (r < 0)
                 goto usage;
             if (!cli_check_name("bench", "--detail", val, "file")) {
@@ -438,6 +515,7 @@ cmd_bench(cli_args *a)
             }
             detail = val;
         } else if ((r = cli_opt_value(a, "--svg", &val)) != 0) {
+            solver_opt = "--svg";
             if (r < 0)
                 goto usage;
             if (!cli_check_name("bench", "--svg", val, "file")) {
@@ -456,9 +534,20 @@ cmd_bench(cli_args *a)
             corpora[ncorpora++] = a->argv[a->i++];
         }
     }
+    if (ncorpora == 0 && bm.spec) {
+        code = model_only(solver_opt, &bm, observe, blist, (int)repeat);
+        goto out;
+    }
     if (ncorpora == 0) {
         cli_missing(a, "puzzle files (PUZZLES...)");
         goto usage;
+    }
+    if (observe) {
+        code = cli_fail(CLI_EUSAGE, "bench: --observe gives the observation "
+                        "sets of --model's inference, timed without "
+                        "PUZZLES; the puzzles are the solvers' "
+                        "observations");
+        goto out;
     }
     for (i = 1; i < ncorpora; i++)
         for (j = 0; j < i; j++)

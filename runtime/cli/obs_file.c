@@ -188,10 +188,18 @@ obs_file_next(obs_file *o, const fgm_ir *ir, obs_sink *sink)
 }
 
 int
-obs_file_rewind(obs_file *o)
+obs_file_walk(const obs_file *o, obs_file *walk)
 {
-    stop(o);
-    return start(o);
+    *walk = *o;
+    walk->f = NULL;
+    walk->rd = NULL;
+    return start(walk);
+}
+
+void
+obs_file_stop(obs_file *walk)
+{
+    stop(walk);
 }
 
 void

@@ -1,0 +1,249 @@
+/* runtime/cli/bench_infer.c: `fgm bench --model MODEL` without puzzles: one model's inference timed on each backend.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * What `fgm run` runs (the model's inference block, on its evidence and
+ * each observation set of --observe), timed on every backend of
+ * --backends (compiled and interpreted by default) by the seeds'
+ * protocol: a run under 250 ms is repeated (--repeat, 3) and a set's time
+ * is the median of its runs; the table gives the median and IQR over the
+ * sets.  The backends' marginals are compared set by set: the plugin and
+ * the interpreter must give the same numbers, and the largest difference
+ * is printed next to the ratio of their times.
+ */
+#include <gsl/gsl_sort.h>
+#include <gsl/gsl_statistics_double.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+/* One backend: its model, its walk over the observation sets, its times
+ * (a median run per set) and its last marginals. */
+typedef struct backend_run {
+    const char *name;
+    fgm_model *fm;
+    int compiled;           /* it runs a plugin */
+    obs_file walk;          /* with --observe */
+    obs_sink sink;
+    double *ms;             /* nsets */
+    double *marg;           /* nvars x stride */
+    long runs;
+    int sweeps;             /* of the first set's runs */
+} backend_run;
+
+/* Opens B's model (a copy of IR) on its backend, with what its sets
+ * need (OF: the observation file, or none).  Returns CLI_OK or the exit
+ * code after saying why not. */
+static int
+open_backend(backend_run *b, const fgm_ir *ir, int stride, const obs_file *of,
+             long nsets)
+{
+    int nvars = fgm_ir_nvars(ir), v;
+    fgm_model_opts mo;
+    fgm_ir *copy = fgm_ir_copy(ir);
+
+    memset(&mo, 0, sizeof mo);
+    mo.backend = (fgm_backend)fgm_bench_backend_find(b->name);
+    b->ms = calloc((size_t)nsets, sizeof *b->ms);
+    b->marg = malloc((size_t)nvars * (size_t)stride * sizeof *b->marg);
+    b->sink.vec = malloc((size_t)stride * sizeof *b->sink.vec);
+    b->sink.given = malloc(((size_t)nvars + 1) * sizeof *b->sink.given);
+    if (!copy || !b->ms || !b->marg || !b->sink.vec || !b->sink.given) {
+        fgm_ir_free(copy);
+        return cli_fail(CLI_EINTERNAL, "bench: out of memory");
+    }
+    if (fgm_model_open_ir(copy, &mo, &b->fm, cli_diag, NULL) != FGM_OK)
+        return CLI_EINPUT;      /* the sink has said why */
+    b->compiled = fgm_model_is_compiled(b->fm);
+    b->sink.model = b->fm;
+    for (v = 0; v < nvars; v++)
+        b->sink.given[v] = -1;
+    return of->text ? obs_file_walk(of, &b->walk) : CLI_OK;
+}
+
+static void
+close_backend(backend_run *b)
+{
+    fgm_model_free(b->fm);
+    obs_file_stop(&b->walk);
+    free(b->ms);
+    free(b->marg);
+    free(b->sink.vec);
+    free(b->sink.given);
+}
+
+/* Runs set K (the next of B's walk, or the model alone) REPEAT times on
+ * B (once when a run takes 250 ms or more), its median run into B->ms[K],
+ * its marginals into B->marg.  Returns CLI_OK or the exit code. */
+static int
+time_set(backend_run *b, const fgm_ir *ir, int stride, long k, int repeat)
+{
+    double runs[100];
+    fgm_run_opts ro;
+    fgm_run_info info;
+    int i, r, v;
+
+    if (b->walk.text && (r = obs_file_next(&b->walk, ir, &b->sink)) <= 0)
+        return r < 0 ? b->walk.code
+                     : cli_fail(CLI_EINTERNAL, "bench: the sets ran out");
+    memset(&ro, 0, sizeof ro);
+    for (i = 0; i < repeat; i++) {
+        fgm_model_run(b->fm, &ro, &info);
+        runs[i] = info.ms;
+        if (i == 0 && info.ms >= 250.0)
+            repeat = 1;         /* the protocol: long runs once */
+    }
+    b->runs += repeat;
+    if (k == 0)
+        b->sweeps = info.sweeps;
+    gsl_sort(runs, 1, (size_t)repeat);
+    b->ms[k] = gsl_stats_median_from_sorted_data(runs, 1, (size_t)repeat);
+    for (v = 0; v < fgm_ir_nvars(ir); v++)
+        fgm_model_marginal(b->fm, v, b->marg + (size_t)v * (size_t)stride);
+    return CLI_OK;
+}
+
+/* The largest domain of IR's arrays (a Dirichlet's size included): the
+ * stride of a table of marginals. */
+static int
+max_card(const fgm_ir *ir)
+{
+    fgm_array_info ai;
+    int i, k = 1;
+
+    for (i = 0; fgm_ir_array_info(ir, i, &ai) == FGM_OK; i++)
+        if (ai.card > k)
+            k = ai.card;
+    return k;
+}
+
+/* Median of X[0..N-1] (sorted in place), and its quartiles. */
+static double
+quartiles(double *x, long n, double *p25, double *p75)
+{
+    gsl_sort(x, 1, (size_t)n);
+    *p25 = gsl_stats_quantile_from_sorted_data(x, 1, (size_t)n, 0.25);
+    *p75 = gsl_stats_quantile_from_sorted_data(x, 1, (size_t)n, 0.75);
+    return gsl_stats_median_from_sorted_data(x, 1, (size_t)n);
+}
+
+
+/* Prints the table of the NB backends B over NSETS sets, and the ratio
+ * of each to the first, with DIFF, the largest difference of their
+ * marginals.  Returns 0 when out of memory. */
+static int
+report(const bench_infer_opts *o, const fgm_ir *ir, const backend_run *b,
+       int nb, long nsets, double diff)
+{
+    double *x = malloc((size_t)nsets * sizeof *x + 1), p25, p75, med, t0, t;
+    int i;
+    long k;
+
+    if (!x)
+        return 0;
+    printf("# %s: %s, %d variables; %ld observation set%s%s; runs under "
+           "250 ms repeated %d times; median and IQR over the sets of each "
+           "set's median run\n", o->label, fgm_ir_algo(ir),
+           fgm_ir_nvars(ir), nsets, nsets == 1 ? "" : "s",
+           o->observe ? "" : " (the model's own evidence)", o->repeat);
+    printf("%-20s %6s %6s %10s %18s %10s %6s\n", "backend", "sets",
+           "sweeps", "median ms", "IQR ms (p25-p75)", "mean ms", "runs");
+    for (i = 0; i < nb; i++) {
+        char iqr[64], name[32];
+
+        /* auto says where it ran. */
+        snprintf(name, sizeof name, "%s%s", b[i].name,
+                 strcmp(b[i].name, "auto") != 0 ? ""
+                 : b[i].compiled ? " (compiled)" : " (interpreted)");
+        memcpy(x, b[i].ms, (size_t)nsets * sizeof *x);
+        med = quartiles(x, nsets, &p25, &p75);
+        snprintf(iqr, sizeof iqr, "%.4g-%.4g", p25, p75);
+        printf("%-20s %6ld %6d %10.4g %18s %10.4g %6ld\n", name, nsets,
+               b[i].sweeps, med, iqr,
+               gsl_stats_mean(b[i].ms, 1, (size_t)nsets), b[i].runs);
+    }
+    memcpy(x, b[0].ms, (size_t)nsets * sizeof *x);
+    t0 = quartiles(x, nsets, &p25, &p75);
+    for (i = 1; i < nb; i++) {
+        memcpy(x, b[i].ms, (size_t)nsets * sizeof *x);
+        t = quartiles(x, nsets, &p25, &p75);
+        for (k = 0; k < nsets; k++)
+            x[k] = b[i].ms[k] / b[0].ms[k];
+        med = quartiles(x, nsets, &p25, &p75);
+        printf("# backends: %s / %s: ratio of the medians %.3gx, median "
+               "ratio per set %.3gx (IQR %.3g-%.3gx); largest marginal "
+               "difference %.3g\n", b[i].name, b[0].name, t / t0, med, p25,
+               p75, diff);
+    }
+    free(x);
+    return 1;
+}
+
+int
+bench_inference(bench_infer_opts *o)
+{
+    static const char *const both[] = { "compiled", "interpreted" };
+    const char *const *names = o->nbackends ? o->backends : both;
+    int nb = o->nbackends ? o->nbackends : 2, n, box, code, i, j, stride;
+    backend_run b[4];
+    double diff = 0.0, d;
+    long nsets = 1, k;
+    size_t e, nm;
+    obs_file of;
+    fgm_ir *ir;
+
+    memset(&of, 0, sizeof of);
+    memset(b, 0, sizeof b);
+    ir = cli_model_open("bench", o->spec, o->defs, o->ndefs, &n, &box,
+                        &code);
+    if (!ir)
+        return code;
+    code = CLI_OK;
+    if (o->observe) {
+        obs_sink none = { NULL, NULL, NULL, 0, 0 };
+        obs_file count;
+
+        if ((code = obs_file_open(&of, "bench", o->observe, ir, o->spec, n,
+                                  box, 0)) != CLI_OK
+            || (code = obs_file_walk(&of, &count)) != CLI_OK)
+            goto done;
+        for (nsets = 0; obs_file_next(&count, ir, &none) > 0; nsets++)
+            ;
+        obs_file_stop(&count);
+    }
+    stride = max_card(ir);
+    nm = (size_t)fgm_ir_nvars(ir) * (size_t)stride;
+    /* Every model is opened (its plugin built) before any is timed. */
+    for (i = 0; i < nb && code == CLI_OK; i++) {
+        b[i].name = names[i];
+        code = open_backend(&b[i], ir, stride, &of, nsets);
+        o->compiled |= b[i].compiled;
+    }
+    /* Set by set, the backends' order turned each set, so that a shared
+     * machine whose speed changes for seconds at a time slows them
+     * alike (as `bench --backends` runs its rows). */
+    for (k = 0; k < nsets && code == CLI_OK; k++) {
+        for (j = 0; j < nb && code == CLI_OK; j++)
+            code = time_set(&b[(j + k) % nb], ir, stride, k, o->repeat);
+        for (i = 1; i < nb && code == CLI_OK; i++)
+            for (e = 0; e < nm; e++) {
+                d = fabs(b[i].marg[e] - b[0].marg[e]);
+                if (!(d <= diff))
+                    diff = d;   /* NaN included */
+            }
+    }
+    if (code != CLI_OK)
+        goto done;
+    if (!report(o, ir, b, nb, nsets, diff))
+        code = cli_fail(CLI_EINTERNAL, "bench: out of memory");
+    else if (!(diff <= 1e-12))
+        code = cli_fail(CLI_EINTERNAL, "bench: the backends' marginals "
+                        "differ by %.3g (at most 1e-12 expected): a bug in "
+                        "fgm", diff);
+done:
+    for (i = 0; i < nb; i++)
+        close_backend(&b[i]);
+    obs_file_close(&of);
+    fgm_ir_free(ir);
+    return code;
+}

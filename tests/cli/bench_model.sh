@@ -1,0 +1,64 @@
+# tests/cli/bench_model.sh: `fgm bench --model MODEL` without puzzles times the model's own inference.
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/common.bash"
+
+# The chain on its own evidence: one set, a row per backend, the ratio,
+# the backends' marginals compared (equal to the bit: difference 0), and
+# what the plugin costs to build and load.
+expect_exit 0 "bench the chain" -- "$FGM" bench --model models/chain.fgm
+expect_out "^# models/chain\.fgm: bp-sum, 6 variables; 1 observation set \(the model's own evidence\)" "chain: header"
+expect_out "^compiled +1 +10 " "chain: compiled row (1 set, 10 sweeps)"
+expect_out "^interpreted +1 +10 " "chain: interpreted row"
+expect_out "^# backends: interpreted / compiled: ratio of the medians [0-9.]+x, median ratio per set [0-9.]+x \(IQR [0-9.]+-[0-9.]+x\); largest marginal difference 0$" "chain: ratio and difference"
+expect_out "^plugin for models/chain\.fgm: parse \+ generate \+ compile \+ load [0-9]+ ms" "chain: plugin line"
+[ "$(grep -c '^compiled\|^interpreted' "$TMP/out")" = 2 ] || fail "chain: two backend rows"
+
+# Sets of assignment lines: each one run on each backend (the dice's
+# rolls, three sets), --repeat runs a set.
+printf 'roll = 1 2 3 4 5 6 1 2 3 4 5 6 1 2 3 4 5 6 6 6\n---\nroll = 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6 6\n---\nroll[0] = 3\n' >"$TMP/rolls.txt"
+expect_exit 0 "bench the dice, three sets" -- "$FGM" bench --model models/dice.fgm --observe "$TMP/rolls.txt" --repeat 5
+expect_out "; 3 observation sets;" "dice: three sets"
+expect_out "^compiled +3 +[0-9]+ .* 15$" "dice: 5 runs of each of 3 sets"
+expect_out "largest marginal difference 0$" "dice: same marginals"
+
+# Puzzle lines observe the grid, as `fgm run --observe` does.
+grep -v '^#' puzzles/seed002_easy.txt | head -2 >"$TMP/two.txt"
+expect_exit 0 "bench sudoku on two puzzles" -- "$FGM" bench --model models/sudoku.fgm --observe "$TMP/two.txt" --backends interpreted
+expect_out "; 2 observation sets;" "sudoku: two puzzles"
+[ "$(grep -c '^interpreted' "$TMP/out")" = 1 ] || fail "sudoku: one backend row"
+grep -q '^# backends\|^plugin for' "$TMP/out" && fail "sudoku: interpreted alone has no ratio and built no plugin"
+
+# auto says where it ran.
+expect_exit 0 "bench on auto" -- "$FGM" bench --model models/chain.fgm --backends auto
+expect_out "^auto \((compiled|interpreted)\) " "auto: says where it ran"
+
+# -D sets the model's consts, named in the header.
+expect_exit 0 "bench with -D" -- "$FGM" bench --model models/latin.fgm -D N=3 --backends interpreted
+expect_out "^# models/latin\.fgm \(N=3\): " "-D in the header"
+
+# Refusals: the solvers' options, --observe with puzzles, a bad backend,
+# a bad observation line (before anything runs), no C compiler with
+# --backends compiled.
+expect_exit 2 "--solvers without puzzles" -- "$FGM" bench --model models/chain.fgm --solvers ep-robust
+expect_err "bench: --solvers is for the solvers on PUZZLES; without PUZZLES, bench times the inference of --model" "--solvers without puzzles"
+expect_exit 2 "--csv without puzzles" -- "$FGM" bench --model models/chain.fgm --csv "$TMP/x.csv"
+expect_err "bench: --csv is for the solvers on PUZZLES" "--csv without puzzles"
+[ ! -e "$TMP/x.csv" ] || fail "--csv without puzzles wrote a file"
+expect_exit 2 "--observe with puzzles" -- "$FGM" bench --model models/sudoku.fgm --observe "$TMP/two.txt" "$TMP/two.txt"
+expect_err "bench: --observe gives the observation sets of --model's inference" "--observe with puzzles"
+expect_exit 2 "backend exact" -- "$FGM" bench --model models/chain.fgm --backends exact
+expect_err "backend exact" "backend exact"
+expect_exit 2 "a backend twice" -- "$FGM" bench --model models/chain.fgm --backends compiled,compiled
+expect_err "backend 'compiled' is listed twice" "a backend twice"
+printf 'roll[0] = 1\n---\nroll[0] = 9\n' >"$TMP/bad.txt"
+expect_exit 1 "a bad observation line" -- "$FGM" bench --model models/dice.fgm --observe "$TMP/bad.txt"
+expect_err "^$TMP/bad\.txt:3:[0-9]+: error: " "a bad observation line: file:line:col"
+[ ! -s "$TMP/out" ] || fail "a bad observation line: a table printed: $(head -c 200 "$TMP/out")"
+# (From a folder of its own, so that no plugin is up to date there.)
+mkdir "$TMP/cwd"
+fgm_abs=$(cd "$(dirname "$FGM")" && pwd)/$(basename "$FGM")
+expect_exit 1 "no C compiler" -- env -C "$TMP/cwd" CC=/nonexistent "$fgm_abs" bench --model "$PWD/models/chain.fgm" --backends compiled,interpreted
+expect_err "nonexistent" "no C compiler: says why"
+expect_exit 1 "no such model" -- "$FGM" bench --model "$TMP/none.fgm"
+
+finish
