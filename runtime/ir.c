@@ -420,12 +420,68 @@ fgm_ir_node_name(const fgm_ir *ir, int d, char *buf, size_t size)
 
 /* ---- canonical dump ------------------------------------------------- */
 
+/* Appends " %.17g" of X to BUF (room for 32 bytes) and returns the
+ * length added.  Integers under 1e15 in magnitude (the potentials of
+ * many tables, counts) skip the float formatter for the same text: the
+ * dump is what the IR hash reads, and a 200,000-factor chain's dumps
+ * spent most of a load in printf. */
+static int
+real_text(char *buf, double x)
+{
+    char digits[24];
+    long long v;
+    int n = 0, len = 0;
+
+    if (!(fabs(x) < 1e15) || x != (double)(long long)x
+        || (x == 0.0 && signbit(x)))
+        return snprintf(buf, 32, " %.17g", x);
+    v = (long long)x;
+    buf[len++] = ' ';
+    if (v < 0) {
+        buf[len++] = '-';
+        v = -v;
+    }
+    do {
+        digits[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v > 0);
+    while (n > 0)
+        buf[len++] = digits[--n];
+    buf[len] = '\0';
+    return len;
+}
+
+/* The text of " params P[0] .. P[N-1]" for the dump, in *BUF (grown as
+ * needed; *CAP bytes), or NULL when out of memory. */
+static const char *
+params_text(char **buf, size_t *cap, const double *p, int n)
+{
+    size_t need = 8 + 32 * (size_t)n, len;
+    int j;
+
+    if (need > *cap) {
+        char *q = realloc(*buf, need);
+
+        if (!q)
+            return NULL;
+        *buf = q;
+        *cap = need;
+    }
+    len = (size_t)snprintf(*buf, *cap, " params");
+    for (j = 0; j < n; j++)
+        len += (size_t)real_text(*buf + len, p[j]);
+    return *buf;
+}
+
 /* Writes the dump body (everything after the hash line) to F. */
 static void
 dump_body(const fgm_ir *ir, FILE *f)
 {
     char name[FGM_IR_MAXNAME + 16 * FGM_IR_MAXDIMS];
-    int i, j;
+    char *ptext = NULL;     /* the last factor's params, as text */
+    size_t pcap = 0;
+    const double *lastp = NULL;
+    int i, j, lastn = -1;
 
     fprintf(f, "model %s\n", ir->name);
     fprintf(f, "vars %d factors %d\n", ir->nvars, ir->nfactors);
@@ -458,12 +514,25 @@ dump_body(const fgm_ir *ir, FILE *f)
             fprintf(f, " ~ %s", fgm_ir_node_name(ir, fa->aux, name,
                                                  sizeof name));
         if (fa->nparams > 0) {
-            fprintf(f, " params");
-            for (j = 0; j < fa->nparams; j++)
-                fprintf(f, " %.17g", p[j]);
+            /* Factors of one statement mostly share their potentials:
+             * the text of the last one is written again. */
+            if (lastn != fa->nparams || !lastp
+                || memcmp(p, lastp, (size_t)fa->nparams * sizeof *p) != 0) {
+                lastn = params_text(&ptext, &pcap, p, fa->nparams)
+                        ? fa->nparams : -1;
+                lastp = p;
+            }
+            if (lastn >= 0) {
+                fputs(ptext, f);
+            } else {
+                fprintf(f, " params");
+                for (j = 0; j < fa->nparams; j++)
+                    fprintf(f, " %.17g", p[j]);
+            }
         }
         fputc('\n', f);
     }
+    free(ptext);
     fprintf(f, "infer %s iterations %d damping %.17g tolerance %.17g "
             "schedule %s alldiff %s projection %s\n",
             fgm_ir_algo_name(ir->infer.algo), ir->infer.iterations,

@@ -117,6 +117,56 @@ START_TEST(test_table_and_evidence)
 }
 END_TEST
 
+/* The dump writes each parameter as "%.17g" would, the integers it
+ * writes without the float formatter and the repeated potentials of
+ * consecutive factors included: the hash reads that text. */
+START_TEST(test_dump_params_text)
+{
+    static const double vals[] = {
+        0, 1, 7, 10, 99, 100, 123456789, 4294967295.0, 999999999999999.0,
+        1e15, 1e16, 9007199254740993.0, 0.5, 2.5, 0.001, 1e-300, 4.9e-324,
+        1e300, 3.0000000000000004, 1e14, 12345678901234.0
+    };
+    int n = (int)(sizeof vals / sizeof vals[0]);
+    fgm_ir *ir = fgm_ir_new("t");
+    int one[1] = { 1 }, two[1] = { 2 }, x = 0, y[2] = { 1, 2 }, i, f, len;
+    double pot[9];
+    char *text, want[64 * 32];
+    fgm_status st;
+
+    ck_assert_int_eq(fgm_ir_add_array(ir, "x", 1, one, 0, n, 0, &st), 0);
+    ck_assert_int_eq(fgm_ir_add_array(ir, "y", 1, two, 0, 3, 0, &st), 1);
+    ck_assert_int_eq(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, &x, n,
+                                       vals, &st), 0);
+    /* Three tables of the same potentials, then one that differs in one
+     * value: the text written again must be each factor's own. */
+    for (f = 0; f < 4; f++) {
+        for (i = 0; i < 9; i++)
+            pot[i] = vals[i + 3] * (f == 3 && i == 4 ? 3 : 1);
+        ck_assert_int_eq(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 2, y, 9,
+                                           pot, &st), f + 1);
+    }
+    text = dump_to_string(ir);
+    len = snprintf(want, sizeof want, "\nf0 evidence x[0] params");
+    for (i = 0; i < n; i++)
+        len += snprintf(want + len, sizeof want - (size_t)len, " %.17g",
+                        vals[i]);
+    ck_assert_msg(strstr(text, want) != NULL, "dump lacks '%s':\n%s", want,
+                  text);
+    for (f = 1; f <= 4; f++) {
+        len = snprintf(want, sizeof want, "\nf%d table y[0] y[1] params",
+                       f);
+        for (i = 0; i < 9; i++)
+            len += snprintf(want + len, sizeof want - (size_t)len, " %.17g",
+                            vals[i + 3] * (f == 4 && i == 4 ? 3 : 1));
+        ck_assert_msg(strstr(text, want) != NULL, "dump lacks '%s':\n%s",
+                      want, text);
+    }
+    free(text);
+    fgm_ir_free(ir);
+}
+END_TEST
+
 START_TEST(test_bad_builder_input)
 {
     fgm_ir *ir = fgm_ir_new("t");
@@ -153,6 +203,7 @@ ir_suite(void)
     tcase_add_test(core, test_dump_hash_line);
     tcase_add_test(core, test_hash_distinguishes);
     tcase_add_test(core, test_table_and_evidence);
+    tcase_add_test(core, test_dump_params_text);
     tcase_add_test(errors, test_bad_builder_input);
     suite_add_tcase(s, core);
     suite_add_tcase(s, errors);
