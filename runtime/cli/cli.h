@@ -222,15 +222,15 @@ typedef struct bench_infer_opts {
     const char *const *backends;    /* --backends; none: compiled and
                                      * interpreted */
     int nbackends;                  /* at most 4 */
-    int repeat;                     /* runs of a set under 250 ms */
-    int compiled;                   /* out: a backend ran a plugin */
+    int repeat;                     /* runs of a set at least */
 } bench_infer_opts;
 
 /* Times the model's inference on each backend, set by set, and prints
- * the table, the ratios and the largest difference of the backends'
- * marginals.  Returns CLI_OK or the exit code after saying what failed
- * (CLI_EINTERNAL when the backends' marginals differ by over 1e-12). */
-int bench_inference(bench_infer_opts *o);
+ * the table, the ratios, the largest difference of the backends' results
+ * and what the plugin cost.  Returns CLI_OK or the exit code after saying
+ * what failed (CLI_EINTERNAL when the backends' results differ by over
+ * 1e-12). */
+int bench_inference(const bench_infer_opts *o);
 
 int cmd_solve(cli_args *a);
 int cmd_compile(cli_args *a);

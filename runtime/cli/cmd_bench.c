@@ -382,7 +382,7 @@ model_only(const char *solver_opt, const bench_model *bm,
     const char *backends[4];
     char label[512];
     bench_infer_opts o;
-    int k, code;
+    int k;
 
     if (solver_opt)
         return cli_fail(CLI_EUSAGE, "bench: %s is for the solvers on "
@@ -413,10 +413,7 @@ model_only(const char *solver_opt, const bench_model *bm,
     o.ndefs = bm->ndefs;
     o.observe = observe;
     o.repeat = repeat;
-    code = bench_inference(&o);
-    if (code == CLI_OK && o.compiled)
-        plugin_report(bm);
-    return cli_finish_stdout("bench", code);
+    return cli_finish_stdout("bench", bench_inference(&o));
 }
 
 int

@@ -12,8 +12,8 @@
  * values (a fresh model each time: observations accumulate).
  *
  * Oracles: apply_assignments fails exactly when it said why, and on the
- * dry check of a sink with neither model nor clues (cmd_run's
- * check_observations) exactly when it fails on the backend's; every
+ * dry check of a sink with neither model nor clues (obs_file.c's
+ * check_all) exactly when it fails on the backend's; every
  * message is "o.txt:LINE:COL: error: ..." with LINE and COL >= 1 (the
  * messages are caught by pointing stderr at a memory stream); a value
  * it accepts is within its variable's labels.
