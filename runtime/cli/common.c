@@ -405,11 +405,23 @@ cli_model_open(const char *cmd, const char *spec,
                 else
                     real_text(strtod(text, NULL), value, sizeof value);
             }
+            /* One text one variant: the const's underscores doubled,
+             * and a '_' before the value where the name ends in a digit
+             * or underscore or the value is negative (-D A1=1 and -D
+             * A=11 were both A11, and An=1 and A=-1 both An1: one
+             * plugin file, each run rebuilding the other's). */
             memcpy(name, fgm_ir_name(ir), m);
             name[m++] = '_';
-            for (d = kept[i]; d < kept[i] + len && m + 1 < sizeof name; d++)
-                if (isalnum((unsigned char)*d))
+            for (d = kept[i]; d < kept[i] + len && m + 2 < sizeof name; d++)
+                if (isalnum((unsigned char)*d) || *d == '_') {
                     name[m++] = *d;
+                    if (*d == '_')
+                        name[m++] = '_';
+                }
+            if ((isdigit((unsigned char)kept[i][len - 1])
+                 || kept[i][len - 1] == '_' || value[0] == '-')
+                && m + 1 < sizeof name)
+                name[m++] = '_';
             for (d = value; *d && m + 1 < sizeof name; d++)
                 if (*d != '+')
                     name[m++] = *d == '-' ? 'n' : *d == '.' ? 'p' : *d;

@@ -68,7 +68,7 @@ expect_err "^models/sudoku.fgm: error: -D C=2: the model has no const 'C'$" "-D 
 # both were off_O1 and each run rebuilt the other's plugin as stale.
 printf 'model off\nconst O = 0\nvar x[2] in O..O+2\nx[0] != x[1]\n' > "$TMP/off.fgm"
 expect_exit 0 "graph -D O=-1" -- "$FGM" graph -D O=-1 "$TMP/off.fgm"
-expect_out "^graph \"off_On1\" \\{" "-D O=-1 names the model off_On1"
+expect_out "^graph \"off_O_n1\" \\{" "-D O=-1 names the model off_O_n1"
 for v in -1 1 -1; do
     expect_exit 0 "run -D O=$v" -- "$FGM" run -D O=$v "$TMP/off.fgm" --out-dir "$TMP/offgen"
 done
@@ -81,7 +81,16 @@ expect_exit 0 "-D J=1.50" -- "$FGM" dump -D J=1.50 "$TMP/coup.fgm"
 expect_out "^model coup_J1p5$" "-D J=1.50 names the model coup_J1p5"
 expect_out "^f0 table s\[0\] s\[1\] params 4.4816890703380645 1 1 4.4816890703380645$" "-D J=1.50 sets the weights to exp(1.5)"
 expect_exit 0 "-D J=-0.25" -- "$FGM" dump -D J=-0.25 "$TMP/coup.fgm"
-expect_out "^model coup_Jn0p25$" "-D J=-0.25 names the model coup_Jn0p25"
+expect_out "^model coup_J_n0p25$" "-D J=-0.25 names the model coup_J_n0p25"
+# One name one variant: -D A1=1 and -D A=11 were both A11, -D An=1 and
+# -D A=-1 both An1, and names with underscores met others' separators.
+printf 'model cl\nconst A = 1\nconst A1 = 1\nconst An = 1\nconst A1_1_B = 1\nconst B = 1\nvar x in 0..1\n' > "$TMP/cl.fgm"
+for d in "A=11:cl_A11" "A1=1:cl_A1_1" "A=-1:cl_A_n1" "An=1:cl_An1" "A1_1_B=2:cl_A1__1__B2"; do
+    expect_exit 0 "dump -D ${d%%:*}" -- "$FGM" dump -D "${d%%:*}" "$TMP/cl.fgm"
+    expect_out "^model ${d#*:}\$" "-D ${d%%:*} names the model ${d#*:}"
+done
+expect_exit 0 "dump -D A1=1 -D B=2" -- "$FGM" dump -D A1=1 -D B=2 "$TMP/cl.fgm"
+expect_out "^model cl_A1_1_B2$" "-D A1=1 -D B=2 names the model cl_A1_1_B2"
 # A malformed -D is a usage error of the command, told before the model
 # is read: it was the model file's error ("models/sudoku.fgm: error: -D
 # B: expected NAME=VALUE", exit 1), though the option alone is at fault.
