@@ -225,9 +225,10 @@ emit_plain(fgmc *c, const char *msg)
 }
 
 /* Sends one message: "FILE:LINE:COL: error: MSG" plus the source line
- * when LOC is given, else "FILE: error: MSG". */
+ * when LOC is given, else "FILE: error: MSG" ("warning" for WARN). */
 static void
-emit(fgmc *c, const fgmc_loc *loc, const char *msg, int bindings)
+emit_as(fgmc *c, const fgmc_loc *loc, const char *msg, int bindings,
+        int warn)
 {
     char *text = NULL;
     size_t size = 0;
@@ -249,13 +250,15 @@ emit(fgmc *c, const fgmc_loc *loc, const char *msg, int bindings)
         if (at.start >= c->len && c->len > 0 && c->src[c->len - 1] == '\n')
             at.start = at.end = c->len - 1;
         diag_linecol(c, at.start, &line, &col);
-        fprintf(f, "%s:%d:%d: error: %s", c->file, line, col, msg);
+        fprintf(f, "%s:%d:%d: %s: %s", c->file, line, col,
+                warn ? "warning" : "error", msg);
         if (bindings)
             show_bindings(c, f);
         fputc('\n', f);
         show_line(c, at, f);
     } else {
-        fprintf(f, "%s: error: %s", c->file, msg);
+        fprintf(f, "%s: %s: %s", c->file, warn ? "warning" : "error",
+                msg);
     }
     if (fclose(f) != 0 || !text) {
         free(text);
@@ -264,6 +267,12 @@ emit(fgmc *c, const fgmc_loc *loc, const char *msg, int bindings)
     }
     c->diag(c->diag_ctx, text);
     free(text);
+}
+
+static void
+emit(fgmc *c, const fgmc_loc *loc, const char *msg, int bindings)
+{
+    emit_as(c, loc, msg, bindings, 0);
 }
 
 /* Counts an error; returns 0 when it must be dropped (cap reached). */
@@ -347,6 +356,21 @@ diag_error(fgmc *c, fgmc_loc loc, const char *fmt, ...)
     va_start(ap, fmt);
     verror(c, &loc, fmt, ap);
     va_end(ap);
+}
+
+void
+diag_warning(fgmc *c, fgmc_loc loc, const char *fmt, ...)
+{
+    va_list ap;
+    char *msg;
+
+    diag_flush(c);
+    va_start(ap, fmt);
+    msg = vformat(c, fmt, ap);
+    va_end(ap);
+    if (msg)
+        emit_as(c, &loc, msg, 0, 1);
+    free(msg);
 }
 
 void

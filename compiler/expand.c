@@ -868,13 +868,39 @@ grow_vars(fgmc *c)
     return 1;
 }
 
+/* After comparison S expanded with no error: a warning when none of its
+ * bindings added a factor (every value of its variables meets it:
+ * `x != 7` on 0..2, a domain off by one), which is said rather than
+ * passed over, as `x == 7` is an error. */
+static void
+warn_always_holds(fgmc *c, const fgmc_stmt *s)
+{
+    fgmc_loc at = refs_loc(s);
+
+    if (s->rhs)
+        at.end = s->rhs->loc.end;
+    diag_warning(c, at, "'%s' holds for every value of %s%s: the statement "
+                 "adds no factor (is a domain%s off?)",
+                 fgmc_cmp_text(s->op), s->refs->nkids == 1 ? "its variable"
+                                                           : "its variables",
+                 s->binders ? ", in every binding" : "",
+                 s->refs->nkids == 1 ? " or the number"
+                 : s->value ? " or the offset" : "");
+}
+
 void
 expand_stmt(fgmc *c, const fgmc_stmt *s)
 {
+    long insts = c->ninsts;
+    int errors = c->nerrors;
+
     if (s->bad || c->too_big)
         return;
     if (s->kind == S_VAR)
         expand_links(c, s);
     else if (s->kind >= S_ALLDIFF && s->kind <= S_FIX && grow_vars(c))
         expand_loops(c, s);
+    if (s->kind == S_NEQ && c->ninsts == insts && c->nerrors == errors
+        && !c->too_big && !c->oom)
+        warn_always_holds(c, s);
 }

@@ -399,6 +399,10 @@ FGM_INTERNAL void *ast_unclosed(fgmc *c, const fgmc_loc *open,
  * under LOC. */
 FGM_INTERNAL void diag_error(fgmc *c, fgmc_loc loc, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Reports "file:line:col: warning: MSG", the source line and a caret
+ * line under LOC: said, not counted, the compile goes on. */
+FGM_INTERNAL void diag_warning(fgmc *c, fgmc_loc loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* Reports "file: error: MSG" (no position: options, I/O). */
 FGM_INTERNAL void diag_file_error(fgmc *c, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));

@@ -185,6 +185,16 @@ grep -q 'edge_var\[run0\[i\]\[0\] + 1\], K, K,' "$TMP/chain2k.c" ||
     fail "chain of 2000 tables: domain sizes not constants: $(grep -A3 'fgm_k_table2(' "$TMP/chain2k.c")"
 ! grep -q 'run0_cards' "$TMP/chain2k.c" || fail "chain of 2000 tables: a table of sizes"
 grep -q 'static const double run0_pot\[4\]' "$TMP/chain2k.c" || fail "chain of 2000 tables: its potentials not shared"
+# A comparison that every value meets adds no factor, and says so (a
+# domain off by one passed unnoticed; one that no value meets is an
+# error); one that adds a factor for some binding says nothing.
+printf 'var x in 0..2\nvar z[3] in 0..2\nx != 7\nz[i] < 5 for i in 0..2\nz[i] >= i for i in 0..2\n' > "$TMP/holds.fgm"
+expect_exit 0 "comparisons that always hold" -- "$FGM" dump "$TMP/holds.fgm"
+expect_err "^$TMP/holds\.fgm:3:1: warning: '!=' holds for every value of its variable: the statement adds no factor \(is a domain or the number off\?\)$" "x != 7 on 0..2 warns"
+expect_err "^$TMP/holds\.fgm:4:1: warning: '<' holds for every value of its variable, in every binding" "z[i] < 5 warns"
+[ "$(grep -c 'warning' "$TMP/err")" = 2 ] || fail "comparisons that always hold: $(grep -c warning "$TMP/err") warnings, want 2 (z[i] >= i adds factors)"
+expect_out "^vars 4 factors 2$" "z[i] >= i: factors for i = 1, 2 only"
+
 # Past 10,000 rows a run names its factors once a statement: a comment a
 # row made a 200,000-variable chain's C 42 MB.
 printf 'var x[12000] in 0..1\ntable (x[i], x[i+1]) = [[4, 1], [1, 4]] for i in 0..11998\n' > "$TMP/chain12k.fgm"
