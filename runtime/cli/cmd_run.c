@@ -29,8 +29,8 @@ typedef struct run_cfg {
     double timeout;         /* ms per observation; 0: none */
     fgm_run_opts ro;        /* engine: iterations, damping, tolerance */
     const char *model;      /* the model as given, for messages */
-    unsigned char *show;    /* --show: 1 for each array printed (narrays);
-                             * NULL: every array */
+    unsigned char *show;    /* --show: 1 for each variable, then each
+                             * Dirichlet node, printed; NULL: all */
 } run_cfg;
 
 /* What the observation sets of one run came to. */
@@ -107,7 +107,7 @@ print_result(const fgm_ir *ir, const run_cfg *cfg, long k, const double *m,
     t->printed++;
     for (v = 0; v < fgm_ir_nvars(ir); v++) {
         arr = fgm_ir_var_array(ir, v);
-        if (cfg->show && !cfg->show[arr])
+        if (cfg->show && !cfg->show[v])
             continue;
         fgm_ir_array_info(ir, arr, &ai);
         print_vector(fmt, k, "marginal", fgm_ir_var_name(ir, v, name,
@@ -120,7 +120,7 @@ print_result(const fgm_ir *ir, const run_cfg *cfg, long k, const double *m,
     first = 1;
     for (v = 0; post && v < fgm_ir_ndirichlet(ir); v++) {
         arr = fgm_ir_node_array(ir, v);
-        if (cfg->show && !cfg->show[arr])
+        if (cfg->show && !cfg->show[fgm_ir_nvars(ir) + v])
             continue;
         fgm_ir_array_info(ir, arr, &ai);
         print_vector(fmt, k, "alpha", fgm_ir_node_name(ir, v, name,
@@ -310,51 +310,107 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     return CLI_OK;
 }
 
-/* --show LIST (array names, comma-separated) added to CFG's mask of the
- * arrays of IR to print (several --show add up).  Returns CLI_OK, or the
+/* Reads the subscripts of a --show item after its array's name, TEXT
+ * (ITEM in messages: "y[1]", "h[0]", blanks allowed around brackets): the
+ * row-major index of the first element they name in *AT and how many in
+ * *COUNT (fewer subscripts than dimensions: the block they lead).
+ * Returns CLI_OK or the usage error after saying what is wrong. */
+static int
+show_subscripts(const fgm_array_info *ai, const char *text, const char *item,
+                int *at, int *count)
+{
+    const char *p = text;
+    int d = 0;
+
+    *at = 0;
+    *count = ai->count;
+    for (;;) {
+        char *end;
+        long i;
+
+        while (*p == ' ')
+            p++;
+        if (!*p)
+            return CLI_OK;
+        if (*p == '[' && d == ai->ndims)
+            return cli_fail(CLI_EUSAGE, "run: --show %s: more subscripts "
+                            "than %s has dimensions (%d)", item, ai->name,
+                            ai->ndims);
+        if (*p != '[')
+            return cli_fail(CLI_EUSAGE, "run: --show %s: '%c' where '[' or "
+                            "the end of the name was expected", item, *p);
+        i = strtol(p + 1, &end, 10);
+        while (*end == ' ')
+            end++;
+        if (end == p + 1 || *end != ']')
+            return cli_fail(CLI_EUSAGE, "run: --show %s: a subscript is a "
+                            "decimal integer in brackets", item);
+        if (i < 0 || i >= ai->dims[d])
+            return cli_fail(CLI_EUSAGE, "run: --show %s: subscript %ld out "
+                            "of range 0..%d of %s's dimension %d", item, i,
+                            ai->dims[d] - 1, ai->name, d + 1);
+        *count /= ai->dims[d];
+        *at += (int)i * *count;
+        d++;
+        p = end + 1;
+    }
+}
+
+/* --show LIST (arrays, or their elements or blocks: "x,h[0],y[1]",
+ * comma-separated) added to CFG's mask of the variables and Dirichlet
+ * nodes of IR to print (several --show add up).  Returns CLI_OK, or the
  * exit code after naming a name the model does not have (and the arrays
- * it has), or a prior with --backend exact. */
+ * it has), a subscript it cannot take, or a prior with --backend exact. */
 static int
 parse_show(const fgm_ir *ir, const char *list, run_cfg *cfg)
 {
-    int n = fgm_ir_narrays(ir), i;
+    int nvars = fgm_ir_nvars(ir), i, at, count, code;
     const char *p = list;
 
     if (!cfg->show)
-        cfg->show = calloc((size_t)n + 1, 1);
+        cfg->show = calloc((size_t)nvars + (size_t)fgm_ir_ndirichlet(ir)
+                           + 1, 1);
     if (!cfg->show)
         return cli_fail(CLI_EINTERNAL, "run: out of memory");
     for (;;) {
-        size_t len = strcspn(p, ",");
-        char name[FGM_IR_MAXNAME];
+        size_t len = strcspn(p, ","), nlen = strcspn(p, "[ ,");
+        char name[FGM_IR_MAXNAME], item[FGM_IR_MAXNAME + 64];
         fgm_array_info ai;
 
-        if (len > 0 && len < sizeof name) {
-            memcpy(name, p, len);
-            name[len] = '\0';
-            i = fgm_ir_array_index(ir, name);
-            if (i >= 0 && cfg->exact
-                && fgm_ir_array_info(ir, i, &ai) == FGM_OK && ai.dirichlet)
-                /* It would print nothing, and say nothing of why. */
-                return cli_fail(CLI_EUSAGE, "run: --show %s: --backend "
-                                "exact integrates the priors out and "
-                                "prints no pseudo-counts", name);
-            if (i >= 0) {
-                cfg->show[i] = 1;
-                if (!p[len])
-                    return CLI_OK;
-                p += len + 1;
-                continue;
-            }
-        }
         if (len == 0)
             return cli_fail(CLI_EUSAGE, "run: --show has an empty name");
-        fprintf(stderr, "fgm: run: --show: the model has no array '%.*s'; "
-                "its arrays:", (int)len, p);
-        for (i = 0; fgm_ir_array_info(ir, i, &ai) == FGM_OK; i++)
-            fprintf(stderr, "%s %s", i ? "," : "", ai.name);
-        fputc('\n', stderr);
-        return CLI_EUSAGE;
+        if (len >= sizeof item)
+            return cli_fail(CLI_EUSAGE, "run: --show: '%.20s...' is longer "
+                            "than any name", p);
+        snprintf(item, sizeof item, "%.*s", (int)len, p);
+        i = -1;
+        if (nlen < sizeof name) {
+            memcpy(name, p, nlen);
+            name[nlen] = '\0';
+            i = fgm_ir_array_index(ir, name);
+        }
+        if (i < 0) {
+            fprintf(stderr, "fgm: run: --show: the model has no array "
+                    "'%.*s'; its arrays:", (int)nlen, p);
+            for (i = 0; fgm_ir_array_info(ir, i, &ai) == FGM_OK; i++)
+                fprintf(stderr, "%s %s", i ? "," : "", ai.name);
+            fputc('\n', stderr);
+            return CLI_EUSAGE;
+        }
+        fgm_ir_array_info(ir, i, &ai);
+        if (cfg->exact && ai.dirichlet)
+            /* It would print nothing, and say nothing of why. */
+            return cli_fail(CLI_EUSAGE, "run: --show %s: --backend exact "
+                            "integrates the priors out and prints no "
+                            "pseudo-counts", item);
+        if ((code = show_subscripts(&ai, item + nlen, item, &at, &count))
+                != CLI_OK)
+            return code;
+        memset(cfg->show + (ai.dirichlet ? nvars : 0) + ai.first + at, 1,
+               (size_t)count);
+        if (!p[len])
+            return CLI_OK;
+        p += len + 1;
     }
 }
 

@@ -99,6 +99,17 @@ expect_exit 2 "--show a prior, exact" -- "$FGM" run "$TMP/rows.fgm" --backend ex
 expect_err "^fgm: run: --show theta: --backend exact integrates the priors out and prints no pseudo-counts$" "--show a prior, exact"
 expect_exit 2 "--show an empty name" -- "$FGM" run "$TMP/rows.fgm" --show y,
 expect_err "^fgm: run: --show has an empty name$" "--show an empty name"
+# Elements and blocks: y[1][2] one variable, y[0] a row, theta[1] one
+# node (a 200,000-variable chain could not print a few of its own).
+expect_exit 0 "--show elements" -- "$FGM" run "$TMP/rows.fgm" --backend interpreted --show 'y[1][2],y[ 0 ],theta[1]' --observe "$TMP/row.txt"
+[ "$(grep -v '^#' "$TMP/out" | cut -d' ' -f1 | tr '\n' ' ')" = "y[0][0] y[0][1] y[0][2] y[0][3] y[1][2] theta[1] " ] ||
+    fail "--show elements: $(grep -v '^#' "$TMP/out" | cut -d' ' -f1 | tr '\n' ' ')"
+expect_exit 2 "--show a subscript out of range" -- "$FGM" run "$TMP/rows.fgm" --show 'y[2]'
+expect_err "^fgm: run: --show y\[2\]: subscript 2 out of range 0..1 of y's dimension 1$" "--show a subscript out of range"
+expect_exit 2 "--show too many subscripts" -- "$FGM" run "$TMP/rows.fgm" --show 'y[0][0][0]'
+expect_err "more subscripts than y has dimensions \(2\)$" "--show too many subscripts"
+expect_exit 2 "--show a bad subscript" -- "$FGM" run "$TMP/rows.fgm" --show 'y[a]'
+expect_err "^fgm: run: --show y\[a\]: a subscript is a decimal integer in brackets$" "--show a bad subscript"
 printf 'y[1] = 2 0 1\n' > "$TMP/rowshort.txt"
 expect_exit 1 "a short row" -- "$FGM" run "$TMP/rows.fgm" --backend interpreted --observe "$TMP/rowshort.txt"
 expect_err "rowshort.txt:1:6: error: y\[1\] wants 4 values, not 3" "a short row"
