@@ -90,7 +90,8 @@ row_comment(FILE *f, const fgm_sched *s, const run *r,
     const fgm_ir_factor *fa = &s->ir->factors[sf->ir_factor], *fb;
     int long_run = r->count > ROW_COMMENT_LIMIT;
 
-    if (long_run && *shown) {
+    if (long_run && *shown && fa->line > 0) {
+        /* (Factors built in C have no line: each is named.) */
         fb = &s->ir->factors[(*shown)->ir_factor];
         if (fa->line == fb->line && fa->col == fb->col
             && fa->kind == fb->kind)
@@ -118,6 +119,16 @@ run_arity(const fgm_sched *s, const run *r, int *uniform)
         n = a > n ? a : n;
     }
     return n;
+}
+
+/* Whether table run R is of two-variable factors only: rows of { edge,
+ * offset in _pot }, the pairwise kernel (fgm_k_table2). */
+static int
+pairwise_run(const fgm_sched *s, const run *r)
+{
+    int uni;
+
+    return r->op == FGM_OP_TABLE && run_arity(s, r, &uni) == 2 && uni;
 }
 
 /* Whether two-variable factors F and G share a variable. */
@@ -213,7 +224,7 @@ pot_owners(const fgm_sched *s, const run *r, int *first)
 static int
 table_arrays(FILE *f, const fgm_sched *s, const run *r, int idx)
 {
-    int i, j, n, last = -1, ncards = 0, npot = 0, uni, pair;
+    int i, j, n, last = -1, ncards = 0, npot = 0, pair;
     const fgm_sched_factor *shown = NULL;
     int *first = malloc(2 * ((size_t)r->count + 1) * sizeof *first);
     int *off = first ? first + r->count + 1 : NULL;
@@ -228,7 +239,7 @@ table_arrays(FILE *f, const fgm_sched *s, const run *r, int idx)
         off[i] = first[i] == i ? npot : off[first[i]];
         npot += first[i] == i ? n : 0;
     }
-    pair = run_arity(s, r, &uni) == 2 && uni;
+    pair = pairwise_run(s, r);
     fprintf(f, "static const int run%d[%d][%d] = {\n", idx, r->count,
             pair ? 2 : 4);
     for (i = 0; i < r->count; i++) {
@@ -302,7 +313,7 @@ run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
     const char *what = (size_t)r->op < sizeof legend / sizeof legend[0]
                        ? legend[r->op] : NULL;
 
-    if (r->op == FGM_OP_TABLE && run_arity(s, r, &uni) == 2 && uni)
+    if (pairwise_run(s, r))
         what = "{ edge to the first variable (the second's: the next), "
                "offset in _pot }";
     fprintf(f, "/* run %d: %d %s update%s", idx, r->count,
@@ -463,8 +474,7 @@ run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
     default: {
         char nexpr[32];
 
-        arity_expr(s, r, idx, 2, nexpr, sizeof nexpr);
-        if (strcmp(nexpr, "2") == 0) {
+        if (pairwise_run(s, r)) {
             /* Pairwise tables: the kernel without the odometer, with the
              * domain sizes as constants where every variable has K. */
             fprintf(f, "        c = fgm_k_table2(st, run%d[i][0], "
@@ -480,6 +490,7 @@ run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
                     "S, %d, st->scratch);\n", idx, idx, maxp);
             break;
         }
+        arity_expr(s, r, idx, 2, nexpr, sizeof nexpr);
         fprintf(f, "        c = fgm_k_table(st, run%d[i][0], edge_var + "
                 "run%d[i][0],\n                        run%d_cards + "
                 "run%d[i][1], %s,\n                        run%d_pot + "

@@ -6,7 +6,10 @@
  * generated code does the same walk with the tables and sizes baked in
  * (and pairs of independent neq updates overlapped, fgm_k_neq_group, which
  * computes the same numbers): that, and the plugin's -march=native, is the
- * whole difference between the two backends.
+ * whole difference between the two backends.  (A two-variable table takes
+ * the pairwise kernel here, fgm_k_table2, and in a plugin's runs of
+ * pairwise tables only; in a run mixing arities the plugin calls the
+ * general one, whose bits it equals: tests/table_paths.c.)
  */
 #include "interp.h"
 

@@ -1,4 +1,4 @@
-/* tests/table_paths.c: the pairwise table kernel against the general one, to the bit.
+/* tests/table_paths.c: the pairwise table kernel, bit for bit.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Not a unit test (the Makefile links only tests/check_*.c):

@@ -1,4 +1,4 @@
-/* runtime/cli/bench_infer.c: `fgm bench --model MODEL` without puzzles: one model's inference timed on each backend.
+/* runtime/cli/bench_infer.c: `fgm bench --model MODEL`: its inference timed.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * What `fgm run` runs (the model's inference block, on its evidence and
@@ -115,10 +115,12 @@ time_set(backend_run *b, const fgm_ir *ir, int stride, long k, int repeat)
         return r < 0 ? b->walk.code
                      : cli_fail(CLI_EINTERNAL, "bench: the sets ran out");
     memset(&ro, 0, sizeof ro);
-    if (k == 0)
-        fgm_model_run(b->fm, &ro, &info);
+    if (k == 0 && fgm_model_run(b->fm, &ro, &info) != FGM_OK)
+        return cli_fail(CLI_EINTERNAL, "bench: the %s run failed", b->name);
     for (n = 0; n < MAX_RUNS;) {
-        fgm_model_run(b->fm, &ro, &info);
+        if (fgm_model_run(b->fm, &ro, &info) != FGM_OK)
+            return cli_fail(CLI_EINTERNAL, "bench: the %s run failed",
+                            b->name);
         b->runs[n++] = info.ms;
         spent += info.ms;
         if (n == 1 && info.ms >= 250.0)
@@ -167,14 +169,13 @@ quartiles(double *x, long n, double *p25, double *p75)
     return gsl_stats_median_from_sorted_data(x, 1, (size_t)n);
 }
 
-
 /* Prints the table of the NB backends B over NSETS sets, and the ratio
- * of each to the first, with DIFF, the largest difference of their
- * results.  With one set, the IQR is over its runs.  Returns 0 when out
+ * of each to the first, with DIFF[i], the largest difference of backend
+ * i's results from the first's.  With one set, the IQR is over its runs.  Returns 0 when out
  * of memory. */
 static int
 report(const bench_infer_opts *o, const fgm_ir *ir, const backend_run *b,
-       int nb, long nsets, double diff)
+       int nb, long nsets, const double *diff)
 {
     long nx = nsets > MAX_RUNS ? nsets : MAX_RUNS, k;
     double *x = malloc((size_t)nx * sizeof *x), p25, p75, med, t0, t;
@@ -220,7 +221,7 @@ report(const bench_infer_opts *o, const fgm_ir *ir, const backend_run *b,
                    p75);
         }
         printf("; largest difference of the marginals and pseudo-counts "
-               "%.3g\n", diff);
+               "%.3g\n", diff[i]);
     }
     free(x);
     return 1;
@@ -265,8 +266,9 @@ bench_inference(const bench_infer_opts *o)
     static const char *const both[] = { "compiled", "interpreted" };
     const char *const *names = o->nbackends ? o->backends : both;
     int nb = o->nbackends ? o->nbackends : 2, n, box, code, i, j, stride;
-    backend_run *b = calloc(4, sizeof *b);
-    double diff = 0.0, d, t0 = fgm_now(), parse_ms;
+    backend_run *b = calloc(3, sizeof *b);
+    double diff[3] = { 0.0, 0.0, 0.0 }, d, worst = 0.0;
+    double t0 = fgm_now(), parse_ms;
     long nsets = 1, k;
     size_t e, nm;
     obs_file of;
@@ -288,12 +290,15 @@ bench_inference(const bench_infer_opts *o)
         obs_file count;
 
         if ((code = obs_file_open(&of, "bench", o->observe, ir, o->spec, n,
-                                  box, 0)) != CLI_OK
-            || (code = obs_file_walk(&of, &count)) != CLI_OK)
+                                  box, 0)) != CLI_OK)
             goto done;
-        for (nsets = 0; obs_file_next(&count, ir, &none) > 0; nsets++)
+        code = obs_file_walk(&of, &count);
+        for (nsets = 0; code == CLI_OK
+                        && obs_file_next(&count, ir, &none) > 0; nsets++)
             ;
         obs_file_stop(&count);
+        if (code != CLI_OK)
+            goto done;
     }
     stride = max_card(ir);
     nm = items(ir) * (size_t)stride;
@@ -313,18 +318,20 @@ bench_inference(const bench_infer_opts *o)
             for (e = 0; e < nm; e++) {
                 d = fabs(b[i].marg[e] - b[0].marg[e])
                     / fmax(1.0, fabs(b[0].marg[e]));
-                if (!(d <= diff))
-                    diff = d;   /* NaN included */
+                if (!(d <= diff[i]))
+                    diff[i] = d;    /* NaN included */
+                if (!(d <= worst))
+                    worst = d;
             }
     }
     if (code != CLI_OK)
         goto done;
     if (!report(o, ir, b, nb, nsets, diff))
         code = cli_fail(CLI_EINTERNAL, "bench: out of memory");
-    else if (!(diff <= 1e-12))
+    else if (!(worst <= 1e-12))
         code = cli_fail(CLI_EINTERNAL, "bench: the backends' results "
                         "differ by %.3g (at most 1e-12 expected): a bug in "
-                        "fgm", diff);
+                        "fgm", worst);
     else
         plugin_line(o, ir, b, nb, parse_ms);
 done:

@@ -221,7 +221,7 @@ typedef struct bench_infer_opts {
     const char *observe;            /* --observe, or NULL */
     const char *const *backends;    /* --backends; none: compiled and
                                      * interpreted */
-    int nbackends;                  /* at most 4 */
+    int nbackends;                  /* at most 3 */
     int repeat;                     /* runs of a set at least */
 } bench_infer_opts;
 

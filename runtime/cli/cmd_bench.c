@@ -379,7 +379,7 @@ static int
 model_only(const char *solver_opt, const bench_model *bm,
            const char *observe, char *blist, int repeat)
 {
-    const char *backends[4];
+    const char *backends[3];   /* auto, compiled, interpreted */
     char label[512];
     bench_infer_opts o;
     int k;
@@ -399,7 +399,8 @@ model_only(const char *solver_opt, const bench_model *bm,
             return cli_fail(CLI_EUSAGE, "bench: --backends names %d "
                             "backends; at most %d", o.nbackends,
                             (int)CLI_COUNTOF(backends));
-        if ((o.backends = backends, repeated(backends, o.nbackends)))
+        o.backends = backends;
+        if (repeated(backends, o.nbackends))
             return cli_fail(CLI_EUSAGE, "bench: backend '%s' is listed "
                             "twice", repeated(backends, o.nbackends));
         for (k = 0; k < o.nbackends; k++)
@@ -533,6 +534,11 @@ cmd_bench(cli_args *a)
     }
     if (ncorpora == 0 && bm.spec) {
         code = model_only(solver_opt, &bm, observe, blist, (int)repeat);
+        goto out;
+    }
+    if (ncorpora == 0 && observe) {
+        code = cli_fail(CLI_EUSAGE, "bench: --observe gives the observation "
+                        "sets of a --model MODEL's inference");
         goto out;
     }
     if (ncorpora == 0) {

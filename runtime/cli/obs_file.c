@@ -1,4 +1,4 @@
-/* runtime/cli/obs_file.c: an observation file read whole and checked, then walked set by set.
+/* runtime/cli/obs_file.c: observation files, read whole, checked, walked.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * `fgm run --observe` and `fgm bench --model --observe` read their

@@ -59,6 +59,11 @@ expect_err "bench: --csv is for the solvers on PUZZLES" "--csv without puzzles"
 [ ! -e "$TMP/x.csv" ] || fail "--csv without puzzles wrote a file"
 expect_exit 2 "--observe with puzzles" -- "$FGM" bench --model models/sudoku.fgm --observe "$TMP/two.txt" "$TMP/two.txt"
 expect_err "bench: --observe gives the observation sets of --model's inference" "--observe with puzzles"
+expect_exit 2 "--observe without --model" -- "$FGM" bench --observe "$TMP/two.txt"
+expect_err "bench: --observe gives the observation sets of a --model MODEL's inference" "--observe without --model"
+# Three backends: each line its own pair's difference.
+expect_exit 0 "three backends" -- "$FGM" bench --model models/chain.fgm --backends interpreted,compiled,auto --repeat 1
+[ "$(grep -c '^# backends: .*pseudo-counts 0$' "$TMP/out")" = 2 ] || fail "three backends: two ratio lines"
 expect_exit 2 "backend exact" -- "$FGM" bench --model models/chain.fgm --backends exact
 expect_err "backend exact" "backend exact"
 expect_exit 2 "a backend twice" -- "$FGM" bench --model models/chain.fgm --backends compiled,compiled

@@ -201,6 +201,11 @@ printf 'var x[12000] in 0..1\ntable (x[i], x[i+1]) = [[4, 1], [1, 4]] for i in 0
 expect_exit 0 "chain of 12000 tables, C" -- "$FGM" compile "$TMP/chain12k.fgm" --emit-c "$TMP/chain12k.c"
 [ "$(sed -n '/^static const int run0\[/,/^};/p' "$TMP/chain12k.c" | grep -c '/\*')" = 1 ] ||
     fail "chain of 12000 tables: $(sed -n '/^static const int run0\[/,/^};/p' "$TMP/chain12k.c" | grep -c '/\*') comments in its run's table, want 1"
+# Factors built in C have no source line: each is named, however long
+# the run (sudoku:5's 20,000 != rows come from 75 alldiff factors).
+expect_exit 0 "sudoku:5, C" -- "$FGM" compile sudoku:5 --emit-c "$TMP/s5.c"
+[ "$(sed -n '/^static const int run0\[/,/^};/p' "$TMP/s5.c" | grep -c '/\*')" -gt 75 ] ||
+    fail "sudoku:5: its factors not named in its long run"
 # Each table says what it holds.
 grep -q '^/\* the variable at each edge \*/$' "$TMP/chain2k.c" ||
     fail "chain of 2000 tables: no comment above edge_var"
