@@ -370,6 +370,27 @@ split(char *s, const char **out, int max)
     return n;
 }
 
+/* If argv[i] is option NAME, whose value names a file: the value into
+ * *OUT, and NAME into *SEEN when SEEN is not NULL.  Returns 1, 0 for
+ * another argument, -1 when the value is missing, -2 when it is empty
+ * (each said). */
+static int
+file_option(cli_args *a, const char *name, const char **out,
+            const char **seen)
+{
+    const char *val;
+    int r = cli_opt_value(a, name, &val);
+
+    if (r <= 0)
+        return r;
+    if (seen)
+        *seen = name;
+    if (!cli_check_name("bench", name, val, "file"))
+        return -2;
+    *out = val;
+    return 1;
+}
+
 /* `fgm bench --model BM` without PUZZLES: its inference timed on the
  * backends of BLIST (compiled and interpreted when NULL; modified), with
  * the observation sets of OBSERVE, REPEAT runs a set.  SOLVER_OPT, an
@@ -475,14 +496,13 @@ cmd_bench(cli_args *a)
             if (r < 0 || !cli_parse_double("bench", "--timeout-ms", val, 0,
                                            &o.timeout_ms))
                 goto usage;
-        } else if ((r = cli_opt_value(a, "--observe", &val)) != 0) {
-            if (r < 0)
+        } else if ((r = file_option(a, "--observe", &observe, NULL)) != 0) {
+            if (r == -1)
                 goto usage;
-            if (!cli_check_name("bench", "--observe", val, "file")) {
+            if (r < 0) {
                 code = CLI_EUSAGE;
                 goto out;
             }
-            observe = val;
         } else if ((r = cli_opt_value(a, "--model", &val)) != 0) {
             if (r < 0)
                 goto usage;
@@ -494,33 +514,16 @@ cmd_bench(cli_args *a)
                 code = CLI_EUSAGE;
                 goto out;
             }
-        } else if ((r = cli_opt_value(a, "--csv", &val)) != 0) {
-            solver_opt = "--csv";
-            if (r < 0)
+        } else if ((r = file_option(a, "--csv", &csv, &solver_opt)) != 0
+                   || (r = file_option(a, "--detail", &detail,
+                                       &solver_opt)) != 0
+                   || (r = file_option(a, "--svg", &svg, &solver_opt)) != 0) {
+            if (r == -1)
                 goto usage;
-            if (!cli_check_name("bench", "--csv", val, "file")) {
+            if (r < 0) {
                 code = CLI_EUSAGE;
                 goto out;
             }
-            csv = val;
-        } else if ((r = cli_opt_value(a, "--detail", &val)) != 0) {
-            solver_opt = "--detail";
-            if (r < 0)
-                goto usage;
-            if (!cli_check_name("bench", "--detail", val, "file")) {
-                code = CLI_EUSAGE;
-                goto out;
-            }
-            detail = val;
-        } else if ((r = cli_opt_value(a, "--svg", &val)) != 0) {
-            solver_opt = "--svg";
-            if (r < 0)
-                goto usage;
-            if (!cli_check_name("bench", "--svg", val, "file")) {
-                code = CLI_EUSAGE;
-                goto out;
-            }
-            svg = val;
         } else if (cli_unknown_option(a)) {
             cli_fail(CLI_EUSAGE, "bench: unknown option '%s'", a->argv[a->i]);
             goto usage;
