@@ -146,6 +146,18 @@ dispatch(cli_args *a, int help)
         printf("fgm %s\n", FGM_VERSION);
         return cli_finish_stdout("version", CLI_OK);
     }
+    if (strcmp(cmd, "help") == 0 && a->argc == 3) {
+        /* `fgm help run`: as `fgm run --help` (it printed them all). */
+        int code;
+
+        a->cmd = a->argv[2];
+        a->i = a->first = 3;
+        code = dispatch(a, 1);
+        if (code >= 0)
+            return code;
+        cli_fail(CLI_EUSAGE, "help: unknown command '%s'", a->cmd);
+        return usage(stderr);
+    }
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0
         || strcmp(cmd, "-h") == 0) {
         usage(stdout);

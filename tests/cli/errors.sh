@@ -40,6 +40,13 @@ for c in solve bench compile run generate dump graph; do
     expect_exit 0 "$c --help" -- "$FGM" $c --help
     expect_out "^usage: fgm $c" "$c --help prints its usage"
 done
+# `fgm help CMD` is `fgm CMD --help` (it printed every command's usage);
+# an unknown CMD is a usage error.
+expect_exit 0 "help run" -- "$FGM" help run
+expect_out "^usage: fgm run MODEL" "help run prints run's usage"
+[ "$(grep -c '^usage:' "$TMP/out")" = 1 ] || fail "help run: more than run's usage"
+expect_exit 2 "help of an unknown command" -- "$FGM" help nope
+expect_err "^fgm: help: unknown command 'nope'$" "help of an unknown command"
 # --help among other arguments asks for help too (it was an unknown
 # option); after "--" it is an operand.
 expect_exit 0 "solve FILE --help" -- "$FGM" solve puzzles/seed003.txt --solver dlx --help
