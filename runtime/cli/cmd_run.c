@@ -85,12 +85,15 @@ print_vector(out_format fmt, long k, const char *kind, const char *name,
  * on its header (text, JSON); an INCOMPLETE result also says INFO on
  * stderr, in every format, so that one read without its header (CSV has
  * none; a script that takes the marginals' lines) does not pass for a
- * complete one; JSON marks it "incomplete": true for scripts.  CLASH names the variable the run left
- * no value (warn_contradiction), or is NULL; JSON records it too. */
+ * complete one; JSON marks it "incomplete": true for scripts, and gives
+ * an engine run's RI (NULL: exact) as "sweeps", "change" and "ms".
+ * CLASH names the variable the run left no value (warn_contradiction),
+ * or is NULL; JSON records it too. */
 static void
 print_result(const fgm_ir *ir, const run_cfg *cfg, long k, const double *m,
              const double *post, int stride, const char *info,
-             int incomplete, const char *clash, run_tally *t)
+             const fgm_run_info *ri, int incomplete, const char *clash,
+             run_tally *t)
 {
     char name[FGM_IR_MAXNAME + 64];
     fgm_array_info ai;
@@ -101,9 +104,15 @@ print_result(const fgm_ir *ir, const run_cfg *cfg, long k, const double *m,
         printf("# observation %ld: %s\n", k, info);
     if (incomplete)
         fprintf(stderr, "fgm: run: observation %ld: %s\n", k, info);
-    if (fmt == FMT_JSON)
-        printf("%s{\"observation\": %ld, \"info\": \"%s\", \"marginals\": {",
+    if (fmt == FMT_JSON) {
+        printf("%s{\"observation\": %ld, \"info\": \"%s\", ",
                t->printed ? ",\n" : "", k, info);
+        /* What the header says in words, as fields for scripts. */
+        if (ri)
+            printf("\"sweeps\": %d, \"change\": %.17g, \"ms\": %.6f, ",
+                   ri->sweeps, ri->change, ri->ms);
+        printf("\"marginals\": {");
+    }
     t->printed++;
     for (v = 0; v < fgm_ir_nvars(ir); v++) {
         arr = fgm_ir_var_array(ir, v);
@@ -193,7 +202,7 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
              info.change, info.ms,
              st == FGM_ETIMEOUT ? " (incomplete: timeout reached)" : "");
     clash = warn_contradiction(model, k, name, sizeof name);
-    print_result(ir, cfg, k, m, post, stride, text,
+    print_result(ir, cfg, k, m, post, stride, text, &info,
                  st == FGM_ETIMEOUT, clash, t);
     free(m);
     free(post);
@@ -304,7 +313,7 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         return refuse_set(t, k, ": no consistent assignment found before "
                           "the cap or the deadline");
     }
-    print_result(ir, cfg, k, m, NULL, stride, text, incomplete, NULL,
+    print_result(ir, cfg, k, m, NULL, stride, text, NULL, incomplete, NULL,
                  t);
     free(m);
     return CLI_OK;

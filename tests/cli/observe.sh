@@ -89,6 +89,10 @@ expect_exit 0 "--show theta" -- "$FGM" run "$TMP/rows.fgm" --backend interpreted
 expect_out "^theta\[0\] alpha " "--show theta"
 expect_exit 0 "--show y,theta, csv" -- "$FGM" run "$TMP/rows.fgm" --backend interpreted --show y,theta --format csv --observe "$TMP/row.txt"
 [ "$(wc -l < "$TMP/out")" = $((1 + 8 * 3 + 2 * 3)) ] || fail "--show y,theta: every row"
+# An engine run's JSON record gives its sweeps, last change and time as
+# numbers (they were only in the "info" text).
+expect_exit 0 "json fields" -- "$FGM" run models/chain.fgm --backend interpreted --format json
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))[0]; assert d["sweeps"] == 10 and 0 <= d["change"] < 1e-9 and d["ms"] >= 0, d' "$TMP/out" || fail "json fields: $(head -c 200 "$TMP/out")"
 expect_exit 0 "--show y, json, exact" -- "$FGM" run "$TMP/rows.fgm" --backend exact --show y --format json
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d[0]["marginals"]) == 8 and d[0]["alpha"] == {}, d' "$TMP/out" || fail "--show y, json"
 expect_exit 2 "--show an unknown array" -- "$FGM" run "$TMP/rows.fgm" --show y,z
