@@ -458,8 +458,18 @@ int fgm_model_is_compiled(const fgm_model *m);
 void fgm_model_plugin_info(const fgm_model *m, int *rebuilt, double *ms);
 
 /* Observes discrete variable V (flat index) at value index VALUE
- * (0..card-1), or clears it with VALUE < 0. */
+ * (0..card-1), or clears it with VALUE < 0 (its weights too). */
 fgm_status fgm_model_observe_var(fgm_model *m, int v, int value);
+
+/* Observes discrete variable V softly: likelihood WEIGHTS[0..card-1]
+ * (>= 0, finite, not all 0; only their ratios count) multiply its static
+ * evidence, in place of any observed value; WEIGHTS NULL clears them.
+ * Weights that rule out every value the evidence allows are a
+ * contradiction the run reports (fgm_model_contradiction).  Returns
+ * FGM_EINVAL, changing nothing, for M NULL, V out of range or other
+ * weights; FGM_ENOMEM. */
+fgm_status fgm_model_observe_weights(fgm_model *m, int v,
+                                     const double *weights);
 
 /* Observed values leave EPSILON (default 0) on the other values instead
  * of 0, then renormalized: the seed's Python BP writes clues as

@@ -30,6 +30,8 @@ fgm_model_free(fgm_model *m)
     free(m->adcache);
     free(m->dir_point);
     free(m->clamp);
+    free(m->soft);
+    free(m->has_soft);
     free(m->pinned);
     free(m->live);
     free(m->prior_of);
@@ -151,6 +153,18 @@ evidence_row(const fgm_model *m, int v, double *u)
 
     memcpy(u, s->evidence + (size_t)v * (size_t)s->stride,
            (size_t)s->stride * sizeof *u);
+    if (m->has_soft && m->has_soft[v]) {
+        const double *w = m->soft + (size_t)v * (size_t)s->stride;
+        double sum = 0.0;
+
+        for (j = 0; j < s->card[v]; j++)
+            sum += u[j] *= w[j];
+        /* Normalized as the static evidence is, but a product of zeros
+         * stays zero: a contradiction the run reports, not a uniform
+         * row (fgm_k_normalize's fallback). */
+        for (j = 0; sum > 0.0 && j < s->card[v]; j++)
+            u[j] /= sum;
+    }
     if (m->clamp[v] >= 0) {
         for (j = 0; j < s->card[v]; j++)
             if (j != m->clamp[v])
@@ -225,6 +239,8 @@ fgm_model_clear(fgm_model *m)
     if (!m)
         return;
     v2f_unpin(m);
+    if (m->has_soft)
+        memset(m->has_soft, 0, (size_t)m->sched->nvars);
     for (v = 0; v < m->sched->nvars; v++) {
         m->clamp[v] = -1;
         set_unary(m, v);
@@ -370,6 +386,8 @@ fgm_model_observe_var(fgm_model *m, int v, int value)
 {
     if (!m || v < 0 || v >= m->sched->nvars || value >= m->sched->card[v])
         return FGM_EINVAL;
+    if (m->has_soft)
+        m->has_soft[v] = 0;
     m->clamp[v] = value < 0 ? -1 : value;
     set_unary(m, v);
     /* After fgm_model_v2f_start, a decision as the seed's v4 makes it:
@@ -380,6 +398,50 @@ fgm_model_observe_var(fgm_model *m, int v, int value)
         if (value >= 0)
             v2f_from_evidence(m, v, NULL, 0.0);
     }
+    return FGM_OK;
+}
+
+fgm_status
+fgm_model_observe_weights(fgm_model *m, int v, const double *weights)
+{
+    const fgm_sched *s = m ? m->sched : NULL;
+    double top = 0.0, *row;
+    int j;
+
+    if (!m || v < 0 || v >= s->nvars)
+        return FGM_EINVAL;
+    for (j = 0; weights && j < s->card[v]; j++) {
+        if (!(weights[j] >= 0.0 && isfinite(weights[j])))
+            return FGM_EINVAL;
+        top = weights[j] > top ? weights[j] : top;
+    }
+    if (weights && top == 0.0)
+        return FGM_EINVAL;
+    if (weights && !m->soft) {
+        m->soft = calloc((size_t)s->nvars * (size_t)s->stride,
+                         sizeof *m->soft);
+        m->has_soft = calloc((size_t)s->nvars, 1);
+        if (!m->soft || !m->has_soft) {
+            free(m->soft);
+            free(m->has_soft);
+            m->soft = NULL;
+            m->has_soft = NULL;
+            return FGM_ENOMEM;
+        }
+    }
+    if (m->has_soft)
+        m->has_soft[v] = weights != NULL;
+    if (weights) {
+        /* Scaled to a largest weight of 1: only the ratios count, and
+         * 1e-300 weights would underflow against the evidence. */
+        row = m->soft + (size_t)v * (size_t)s->stride;
+        for (j = 0; j < s->card[v]; j++)
+            row[j] = weights[j] / top;
+        m->clamp[v] = -1;
+    }
+    set_unary(m, v);
+    if (m->v2f_pins)
+        m->pinned[v] = m->clamp[v] >= 0;
     return FGM_OK;
 }
 

@@ -18,6 +18,10 @@ struct fgm_model {
                                  * factors */
     unsigned char *dir_point;   /* ndirichlet */
     int *clamp;                 /* nvars: observed value index or -1 */
+    double *soft;               /* nvars x stride, NULL until the first
+                                 * fgm_model_observe_weights: each
+                                 * variable's observed weights, largest 1 */
+    unsigned char *has_soft;    /* nvars, with SOFT: the row is in force */
     unsigned char *pinned;      /* nvars: st.pinned, set by each run
                                  * that may skip, else by
                                  * fgm_model_v2f_start and the

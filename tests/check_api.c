@@ -558,6 +558,91 @@ START_TEST(test_observe_clue_plain)
 }
 END_TEST
 
+/* Soft evidence: weights on a variable give the marginals of the same
+ * model with an evidence statement, replace and are replaced by an
+ * observed value, clear with NULL and with fgm_model_clear; weights that
+ * rule out what the model's evidence allows are a contradiction; bad
+ * weights change nothing. */
+START_TEST(test_observe_weights)
+{
+    static const char chain[] =
+        "var x[3] in 0..2\n"
+        "table (x[i], x[i+1]) = [[4, 1, 1], [1, 4, 1], [1, 1, 4]] "
+        "for i in 0..1\n"
+        "evidence x[2] = [1, 1, 0]\n"
+        "infer bp-sum(iterations = 5)\n";
+    static const double w[3] = { 7, 2, 1 }, none[3] = { 0, 0, 0 };
+    static const double neg[3] = { 1, -1, 1 }, off[3] = { 0, 0, 5 };
+    char *with = malloc(sizeof chain + 64);
+    double got[3], want[3], plain[3];
+    fgm_model_opts mo = { .backend = FGM_BACKEND_INTERPRETED };
+    fgm_model *m, *ref;
+    fgm_ir *ir;
+    int j;
+
+    ck_assert_ptr_nonnull(with);
+    snprintf(with, sizeof chain + 64, "%sevidence x[0] = [7, 2, 1]\n", chain);
+    ck_assert_int_eq(fgm_compile_string(with, "w.fgm", NULL, &ir, NULL,
+                                        NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_open_ir(ir, &mo, &ref, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_run(ref, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_marginal(ref, 1, want), FGM_OK);
+    ck_assert_int_eq(fgm_compile_string(chain, "c.fgm", NULL, &ir, NULL,
+                                        NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_open_ir(ir, &mo, &m, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_marginal(m, 1, plain), FGM_OK);
+
+    ck_assert_int_eq(fgm_model_observe_weights(m, 0, w), FGM_OK);
+    ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_marginal(m, 1, got), FGM_OK);
+    for (j = 0; j < 3; j++)
+        ck_assert_double_eq_tol(got[j], want[j], 1e-12);
+    ck_assert_double_gt(fabs(want[0] - plain[0]), 0.01);
+    /* Bad weights: refused, the weights in force kept. */
+    ck_assert_int_eq(fgm_model_observe_weights(m, 0, none), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_observe_weights(m, 0, neg), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_observe_weights(m, 3, w), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_observe_weights(NULL, 0, w), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_marginal(m, 1, got), FGM_OK);
+    ck_assert_double_eq_tol(got[0], want[0], 1e-12);
+    /* An observed value replaces them; clearing it leaves none. */
+    ck_assert_int_eq(fgm_model_observe_var(m, 0, 2), FGM_OK);
+    ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_marginal(m, 0, got), FGM_OK);
+    ck_assert_double_eq_tol(got[2], 1.0, 1e-12);
+    ck_assert_int_eq(fgm_model_observe_var(m, 0, -1), FGM_OK);
+    ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_marginal(m, 1, got), FGM_OK);
+    ck_assert_double_eq_tol(got[0], plain[0], 1e-12);
+    /* Weights replace a value; NULL and fgm_model_clear clear them. */
+    ck_assert_int_eq(fgm_model_observe_var(m, 0, 2), FGM_OK);
+    ck_assert_int_eq(fgm_model_observe_weights(m, 0, w), FGM_OK);
+    ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_marginal(m, 1, got), FGM_OK);
+    ck_assert_double_eq_tol(got[0], want[0], 1e-12);
+    ck_assert_int_eq(fgm_model_observe_weights(m, 0, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_marginal(m, 1, got), FGM_OK);
+    ck_assert_double_eq_tol(got[0], plain[0], 1e-12);
+    ck_assert_int_eq(fgm_model_observe_weights(m, 0, w), FGM_OK);
+    fgm_model_clear(m);
+    ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_marginal(m, 1, got), FGM_OK);
+    ck_assert_double_eq_tol(got[0], plain[0], 1e-12);
+    /* x[2]'s evidence rules out its value 2: weights on 2 alone leave it
+     * none. */
+    ck_assert_int_eq(fgm_model_contradiction(m), -1);
+    ck_assert_int_eq(fgm_model_observe_weights(m, 2, off), FGM_OK);
+    ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_contradiction(m), 2);
+    fgm_model_free(m);
+    fgm_model_free(ref);
+    free(with);
+}
+END_TEST
+
 /* 288 Sudokus of side 4; 12 Latin squares of side 3, each value at each
  * cell in a third of them. */
 START_TEST(test_exact_counts)
@@ -1554,6 +1639,7 @@ api_suite(void)
     tcase_add_test(core, test_ir_queries);
     tcase_add_test(core, test_observe_clue);
     tcase_add_test(core, test_observe_clue_plain);
+    tcase_add_test(core, test_observe_weights);
     tcase_add_test(core, test_run_bad_opts);
     tcase_add_test(core, test_open_bad_backend);
     tcase_add_test(core, test_run_deadline);

@@ -201,6 +201,85 @@ set_separator(const char *s)
     return n >= 3 && s[n + strspn(s + n, OBS_BLANKS)] == '\0';
 }
 
+/* The weights of one variable, "[w1, w2, ...]" at VAL (the value of an
+ * assignment line LINE, LINENO of PATH), for element BASE of array A
+ * (WHAT in messages; WANT elements named) into O: likelihoods, as an
+ * evidence statement's list.  GIVEN_ON as apply_assignments keeps it.
+ * Returns 0 after reporting an error. */
+static int
+apply_weights(const fgm_ir *ir, const char *line, char *val, const char *path,
+              long lineno, const fgm_array_info *a, int base, int want,
+              const char *what, long *given_on, obs_sink *o)
+{
+    double w[64], top = 0.0;
+    char *p = val + 1, *end;
+    int n = 0;
+
+#define COL(q) ((int)((q) - line) + 1)
+    if (a->dirichlet || want != 1) {
+        cli_fail(CLI_EINPUT, "%s:%ld:%d: error: a list of weights observes "
+                 "one variable%s", path, lineno, COL(val), a->dirichlet
+                 ? "; pseudo-counts are written without brackets"
+                 : ": name one element");
+        return 0;
+    }
+    for (;;) {
+        p += strspn(p, OBS_BLANKS);
+        if (*p == ']' && n > 0)
+            break;
+        if (!*p) {
+            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: the weights of %s have "
+                     "no ']'", path, lineno, COL(val), what);
+            return 0;
+        }
+        if (n == a->card || n == (int)(sizeof w / sizeof *w)) {
+            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: %s has %d values: %d "
+                     "weights, got more", path, lineno, COL(p), what,
+                     a->card, a->card);
+            return 0;
+        }
+        errno = 0;
+        w[n] = strtod(p, &end);
+        if (end == p || errno || !(w[n] >= 0.0 && isfinite(w[n]))
+            /* Written in decimal: strtod also reads "0x10" and "inf". */
+            || p + strspn(p, "+-.0123456789eE") < end) {
+            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: bad weight for %s: a "
+                     "weight is a decimal number >= 0", path, lineno,
+                     COL(p), what);
+            return 0;
+        }
+        top = w[n] > top ? w[n] : top;
+        n++;
+        /* Commas or blanks between weights, as between values. */
+        p = end + strspn(end, OBS_BLANKS);
+        if (*p == ',')
+            p++;
+    }
+    if (n != a->card || top == 0.0 || p[1 + strspn(p + 1, OBS_BLANKS)]) {
+        cli_fail(CLI_EINPUT, "%s:%ld:%d: error: %s", path, lineno,
+                 COL(n != a->card || top == 0.0 ? val : p + 1),
+                 n != a->card ? "the weights of a variable are one per "
+                                "value" : top == 0.0 ? "the weights are all "
+                 "zero" : "nothing may follow the weights' ']'");
+        return 0;
+    }
+    if (!seen_once(ir, given_on, a, base, path, lineno, COL(val)))
+        return 0;
+    if (o->exact) {
+        cli_fail(CLI_EINPUT, "%s:%ld:%d: error: weights on %s need an "
+                 "engine backend (exact enumeration takes values only)",
+                 path, lineno, COL(val), what);
+        return 0;
+    }
+    if (o->model && fgm_model_observe_weights(o->model, a->first + base, w)
+                        != FGM_OK) {
+        cli_fail(CLI_EINTERNAL, "run: out of memory");
+        return 0;
+    }
+    return 1;
+#undef COL
+}
+
 /* Applies the assignment lines of F to O, up to a set separator line
  * (set_separator: *MORE set, the lines after it another observation set)
  * or the end of F; *GOT says how many there were, *LINENO_IO counts F's
@@ -280,6 +359,13 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o,
         if (a->dirichlet) {
             want *= a->card;
             base *= a->card;
+        }
+        tok = eq + 1 + strspn(eq + 1, OBS_BLANKS);
+        if (*tok == '[') {
+            /* Weights of one variable: soft evidence. */
+            ok = apply_weights(ir, line, tok, path, lineno, a, base, want,
+                               what, given_on, o);
+            continue;
         }
         if ((tok = (char *)empty_value(eq + 1)) != NULL) {
             cli_fail(CLI_EINPUT, "%s:%ld:%d: error: an empty value before "

@@ -89,6 +89,45 @@ expect_exit 0 "--show theta" -- "$FGM" run "$TMP/rows.fgm" --backend interpreted
 expect_out "^theta\[0\] alpha " "--show theta"
 expect_exit 0 "--show y,theta, csv" -- "$FGM" run "$TMP/rows.fgm" --backend interpreted --show y,theta --format csv --observe "$TMP/row.txt"
 [ "$(wc -l < "$TMP/out")" = $((1 + 8 * 3 + 2 * 3)) ] || fail "--show y,theta: every row"
+# Weights of one variable ("x[0] = [0.7, 0.2, 0.1]"): soft evidence, the
+# run equal to the model with that evidence statement (and to exact
+# marginals on this chain), on both backends; the next set starts
+# without it; wrong lists are errors at their column; exact refuses them.
+printf 'model soft\nvar x[3] in 0..2\ntable (x[i], x[i+1]) = [[4, 1, 1], [1, 4, 1], [1, 1, 4]] for i in 0..1\ninfer bp-sum(iterations = 5)\n' > "$TMP/soft.fgm"
+sed 's/^model soft/model softev/; $i evidence x[0] = [0.7, 0.2, 0.1]' "$TMP/soft.fgm" > "$TMP/softev.fgm"
+printf 'x[0] = [7, 2, 1]\n---\nx[1] = 2\n' > "$TMP/soft.txt"
+expect_exit 0 "exact marginals with the evidence statement" -- "$FGM" run "$TMP/softev.fgm" --backend exact --format csv
+grep -v '^observation,' "$TMP/out" | cut -d, -f3- > "$TMP/softev.exact"
+for b in compiled interpreted; do
+    expect_exit 0 "weights, $b" -- "$FGM" run "$TMP/soft.fgm" --backend $b --observe "$TMP/soft.txt" --format csv --out-dir "$TMP/softgen"
+    awk -F, '$1 == 0' "$TMP/out" | cut -d, -f3- > "$TMP/soft.$b"
+    python3 - "$TMP/soft.$b" "$TMP/softev.exact" <<'PY' || fail "weights, $b: not the evidence statement's marginals"
+import sys
+a = [l.split(",") for l in open(sys.argv[1]).read().split()]
+b = [l.split(",") for l in open(sys.argv[2]).read().split()]
+assert len(a) == len(b) == 9, (a, b)
+assert all(x[:2] == y[:2] and abs(float(x[2]) - float(y[2])) < 1e-12 for x, y in zip(a, b)), (a, b)
+PY
+    # The second set: x[1] = 2 alone, x[0]'s weights gone.
+    awk -F, '$1 == 1 && $3 == "x[0]"' "$TMP/out" | cut -d, -f5 | tr '\n' ' ' > "$TMP/soft.x0"
+    python3 -c 'import sys; v = [float(x) for x in open(sys.argv[1]).read().split()]; assert abs(v[0] - v[1]) < 1e-12 and v[2] > v[0], v' "$TMP/soft.x0" ||
+        fail "weights, $b: the second set kept the first one's weights: $(cat "$TMP/soft.x0")"
+done
+cmp -s "$TMP/soft.compiled" "$TMP/soft.interpreted" || fail "weights: compiled and interpreted differ"
+for bad in 'x[0] = [0, 0, 0]:1:8:the weights are all zero' \
+           'x = [1, 2, 3]:1:5:a list of weights observes one variable: name one element' \
+           'x[0] = [1, 2]:1:8:the weights of a variable are one per value' \
+           'x[0] = [1, -2, 3]:1:12:bad weight for x\[0\]: a weight is a decimal number >= 0' \
+           'x[0] = [1, 2, 3:1:8:the weights of x\[0\] have no' \
+           'x[0] = [1, 2, 3] 4:1:17:nothing may follow'; do
+    printf '%s\n' "${bad%%:*}" > "$TMP/softbad.txt"
+    rest=${bad#*:}
+    expect_exit 1 "weights: ${bad%%:*}" -- "$FGM" run "$TMP/soft.fgm" --backend interpreted --observe "$TMP/softbad.txt"
+    expect_err "softbad.txt:${rest%%:*}:$(echo "$rest" | cut -d: -f2): error: $(echo "$rest" | cut -d: -f3-)" "weights: ${bad%%:*}"
+done
+printf 'x[0] = [1, 2, 3]\n' > "$TMP/softbad.txt"
+expect_exit 1 "weights, exact" -- "$FGM" run "$TMP/soft.fgm" --backend exact --observe "$TMP/softbad.txt"
+expect_err "softbad.txt:1:8: error: weights on x\[0\] need an engine backend" "weights, exact"
 # An engine run's JSON record gives its sweeps, last change and time as
 # numbers (they were only in the "info" text).
 expect_exit 0 "json fields" -- "$FGM" run models/chain.fgm --backend interpreted --format json
