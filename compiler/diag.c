@@ -439,9 +439,8 @@ keyword_slip(const fgmc *c, fgmc_loc loc, char *buf, size_t size,
         "evidence", "fix", "infer",
     };
     char word[FGM_IR_MAXNAME];
-    const char *best = NULL;
-    int start = loc.start, end, i, d, bestd = INT_MAX, limit;
-    size_t k;
+    const char *best;
+    int start = loc.start, end, i, exact;
 
     while (start > 0 && c->src[start - 1] != '\n')
         start--;
@@ -458,18 +457,10 @@ keyword_slip(const fgmc *c, fgmc_loc loc, char *buf, size_t size,
             return 0;
     memcpy(word, c->src + start, (size_t)(end - start));
     word[end - start] = '\0';
-    limit = sym_typo_limit(word);
-    for (k = 0; k < sizeof keywords / sizeof *keywords; k++) {
-        d = sym_distance(word, keywords[k]);
-        if (d == 0)
-            return 0;   /* the keyword itself: the error is past it */
-        if (d <= limit && d < bestd) {
-            best = keywords[k];
-            bestd = d;
-        }
-    }
-    if (!best)
-        return 0;
+    best = sym_closest(word, keywords, sizeof keywords / sizeof *keywords,
+                       &exact);
+    if (exact || !best)
+        return 0;   /* the keyword itself: the error is past it */
     snprintf(buf, size, "unknown statement '%s' (did you mean '%s'?)", word,
              best);
     at->start = start;

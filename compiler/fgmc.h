@@ -444,6 +444,11 @@ FGM_INTERNAL int sym_distance(const char *a, const char *b);
 /* The largest edit distance at which a name is taken for a typo of
  * NAME: 2 for a name of five or more bytes, else 1. */
 FGM_INTERNAL int sym_typo_limit(const char *name);
+/* Of the N words of LIST, the closest to WORD within sym_typo_limit (the
+ * first of equals), or NULL; *EXACT set when WORD is one of them. */
+FGM_INTERNAL const char *sym_closest(const char *word,
+                                     const char *const *list, size_t n,
+                                     int *exact);
 /* Declares NAME of KIND at LOC (DECL: its statement).  Returns the new
  * symbol, or NULL after reporting a duplicate or a name too long for the
  * IR. */

@@ -136,11 +136,11 @@ apply_setting(fgmc *c, const fgmc_node *set, int key)
 void
 sema_infer(fgmc *c, fgmc_stmt *s)
 {
-    const char *algos[FGM_NALGOS + 1];
+    const char *algos[FGM_NALGOS + 1], *near;
     char list[160];
     const fgmc_node *set;
     unsigned seen;
-    int i, algo, ok = 1;
+    int i, algo, ok = 1, exact;
 
     if (c->infer_stmt) {
         diag_error(c, s->loc, "second infer block (the first is at line %d)",
@@ -154,8 +154,12 @@ sema_infer(fgmc *c, fgmc_stmt *s)
         for (i = 0; i < FGM_NALGOS; i++)
             algos[i] = fgm_ir_algo_name((fgm_algo)i);
         algos[FGM_NALGOS] = NULL;
-        diag_error(c, s->nameloc, "unknown algorithm '%s'; valid: %s",
-                   s->name ? s->name : "", join(algos, list, sizeof list));
+        near = s->name ? sym_closest(s->name, algos, FGM_NALGOS, &exact)
+                       : NULL;
+        diag_error(c, s->nameloc, "unknown algorithm '%s'%s%s%s; valid: %s",
+                   s->name ? s->name : "", near ? " (did you mean '" : "",
+                   near ? near : "", near ? "'?)" : "",
+                   join(algos, list, sizeof list));
         ok = 0;
     } else {
         c->infer.algo = (fgm_algo)algo;
@@ -169,8 +173,11 @@ sema_infer(fgmc *c, fgmc_stmt *s)
             if (strcmp(setting_names[i], set->name) == 0)
                 break;
         if (i == NSETTINGS) {
-            diag_error(c, set->nameloc, "unknown setting '%s'; valid: %s",
-                       set->name, join(setting_names, list, sizeof list));
+            near = sym_closest(set->name, setting_names, NSETTINGS, &exact);
+            diag_error(c, set->nameloc, "unknown setting '%s'%s%s%s; valid: "
+                       "%s", set->name, near ? " (did you mean '" : "",
+                       near ? near : "", near ? "'?)" : "",
+                       join(setting_names, list, sizeof list));
             ok = 0;
         } else if (seen & (1u << i)) {
             diag_error(c, set->nameloc, "setting '%s' is given twice",

@@ -154,6 +154,26 @@ sym_typo_limit(const char *name)
     return strlen(name) > 4 ? 2 : 1;
 }
 
+const char *
+sym_closest(const char *word, const char *const *list, size_t n, int *exact)
+{
+    const char *best = NULL;
+    int bestd = INT_MAX, limit = sym_typo_limit(word), d;
+    size_t k;
+
+    *exact = 0;
+    for (k = 0; k < n; k++) {
+        d = sym_distance(word, list[k]);
+        if (d == 0)
+            *exact = 1;
+        if (d <= limit && d < bestd) {
+            best = list[k];
+            bestd = d;
+        }
+    }
+    return best;
+}
+
 /* A declared name of a kind in MASK close to NAME (a likely typo), or
  * NULL. */
 static const fgmc_sym *

@@ -185,6 +185,10 @@ grep -q 'edge_var\[run0\[i\]\[0\] + 1\], K, K,' "$TMP/chain2k.c" ||
     fail "chain of 2000 tables: domain sizes not constants: $(grep -A3 'fgm_k_table2(' "$TMP/chain2k.c")"
 ! grep -q 'run0_cards' "$TMP/chain2k.c" || fail "chain of 2000 tables: a table of sizes"
 grep -q 'static const double run0_pot\[4\]' "$TMP/chain2k.c" || fail "chain of 2000 tables: its potentials not shared"
+# A mistyped infer setting or algorithm gets the name it is close to.
+printf 'var x in 0..1\ninfer bp-sum(iteration = 5)\n' > "$TMP/typo_set.fgm"
+expect_exit 1 "a mistyped setting" -- "$FGM" dump "$TMP/typo_set.fgm"
+expect_err "^$TMP/typo_set\.fgm:2:14: error: unknown setting 'iteration' \(did you mean 'iterations'\?\); valid: " "a mistyped setting"
 # A comparison that every value meets adds no factor, and says so (a
 # domain off by one passed unnoticed; one that no value meets is an
 # error); one that adds a factor for some binding says nothing.
