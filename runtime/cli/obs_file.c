@@ -141,13 +141,13 @@ obs_file_open(obs_file *o, const char *cmd, const char *path,
         return cli_fail(CLI_EINPUT, "%s:1: error: no observation in the "
                         "input", o->shown);
     o->assign = kind == OBS_ASSIGN;
-    if (!o->assign && n == 0) {
-        char where[512];
-
-        snprintf(where, sizeof where, "%s:%ld: error: a line without '=' "
-                 "is a puzzle, but ", o->shown, o->first_line);
-        return cli_no_grid(where, model);
-    }
+    if (!o->assign && n == 0)
+        /* Said for a mistyped assignment too ("o[1] 1"): its form. */
+        return cli_fail(CLI_EINPUT, "%s:%ld: error: a line without '=' is a "
+                        "puzzle, but %s has no square 2-D var array starting "
+                        "at its first variable to put puzzles on (an "
+                        "assignment line is 'NAME = values')", o->shown,
+                        o->first_line, model);
     if (!o->assign && !grid_labels_ok(o, ir))
         return CLI_EINPUT;
     if ((code = check_all(o, ir, exact)) != CLI_OK)
