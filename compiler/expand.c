@@ -769,7 +769,9 @@ expand_loops(fgmc *c, const fgmc_stmt *s)
     int nb = 0, k = 0, r, quiet = 0;
     long bodies = 0;
 
+    c->bodies = 0;
     if (!s->binders) {
+        c->bodies = 1;
         instance(c, s);
         return;
     }
@@ -796,6 +798,7 @@ expand_loops(fgmc *c, const fgmc_stmt *s)
         }
         if (r == 1) {
             bodies++;
+            c->bodies = bodies;
             if (!instance(c, s))
                 break;
         } else {
@@ -894,13 +897,16 @@ expand_stmt(fgmc *c, const fgmc_stmt *s)
     long insts = c->ninsts;
     int errors = c->nerrors;
 
+    c->bodies = 0;
+
     if (s->bad || c->too_big)
         return;
     if (s->kind == S_VAR)
         expand_links(c, s);
     else if (s->kind >= S_ALLDIFF && s->kind <= S_FIX && grow_vars(c))
         expand_loops(c, s);
+    /* (A loop with no binding stands for nothing: no warning.) */
     if (s->kind == S_NEQ && c->ninsts == insts && c->nerrors == errors
-        && !c->too_big && !c->oom)
+        && c->bodies > 0 && !c->too_big && !c->oom)
         warn_always_holds(c, s);
 }

@@ -257,6 +257,7 @@ typedef struct fgmc {
     fgm_diag_fn diag;
     void *diag_ctx;
     int nerrors, nsyntax, max_errors;
+    long bodies;            /* bindings expanded by the last statement */
     int *lines, nlines;     /* line start offsets, built on first need */
     char *pending;          /* syntax error waiting for a hint */
     fgmc_loc pending_loc;

@@ -301,6 +301,9 @@ fgm_status fgm_ir_schedule(const fgm_ir *ir, int *nupdates, int *nedges);
  * reported through DIAG as "file:line:col: error: message", followed by the
  * source line and a caret line under the offending token; compilation goes
  * on past an error so that one run reports several, up to max_errors.
+ * Warnings ("file:line:col: warning: message", the same lines after it:
+ * a comparison that adds no factor) go to DIAG too, on a compile that
+ * succeeds; they are not counted as errors.
  * ---------------------------------------------------------------------- */
 
 typedef struct fgm_compile_opts {
@@ -463,7 +466,9 @@ fgm_status fgm_model_observe_var(fgm_model *m, int v, int value);
 
 /* Observes discrete variable V softly: likelihood WEIGHTS[0..card-1]
  * (>= 0, finite, not all 0; only their ratios count) multiply its static
- * evidence, in place of any observed value; WEIGHTS NULL clears them.
+ * evidence, in place of any observed value (fgm_model_observe_var's, or
+ * the point mass fgm_model_observe_clue puts on its prior; either one
+ * replaces the weights in turn); WEIGHTS NULL clears them.
  * Weights that rule out every value the evidence allows are a
  * contradiction the run reports (fgm_model_contradiction).  Returns
  * FGM_EINVAL, changing nothing, for M NULL, V out of range or other

@@ -144,7 +144,7 @@ seed_flooding(const fgm_sched *s)
 }
 
 /* Writes into U (stride doubles) variable V's static evidence times its
- * clamp. */
+ * observed weights (fgm_model_observe_weights) or its clamp. */
 static void
 evidence_row(const fgm_model *m, int v, double *u)
 {
@@ -174,7 +174,7 @@ evidence_row(const fgm_model *m, int v, double *u)
     }
 }
 
-/* Rebuilds variable V's unary vector: static evidence times its clamp. */
+/* Rebuilds variable V's unary vector (evidence_row). */
 static void
 set_unary(fgm_model *m, int v)
 {
@@ -431,6 +431,10 @@ fgm_model_observe_weights(fgm_model *m, int v, const double *weights)
     }
     if (m->has_soft)
         m->has_soft[v] = weights != NULL;
+    if (weights && m->prior_of[v] >= 0 && m->dir_point[m->prior_of[v]])
+        /* A clue's point mass on the variable's prior is its observed
+         * value (fgm_model_observe_clue): replaced too. */
+        fgm_model_observe_dirichlet(m, m->prior_of[v], NULL, 0);
     if (weights) {
         /* Scaled to a largest weight of 1: only the ratios count, and
          * 1e-300 weights would underflow against the evidence. */

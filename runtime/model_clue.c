@@ -22,6 +22,9 @@ fgm_model_observe_clue_eps(fgm_model *m, int v, int value, double eps)
     d = m->prior_of[v];
     if (d < 0)
         return fgm_model_observe_var(m, v, value);
+    /* The value replaces weights, as fgm_model_observe_var's does. */
+    if (m->has_soft && m->has_soft[v])
+        fgm_model_observe_weights(m, v, NULL);
     if (value < 0)
         return fgm_model_observe_dirichlet(m, d, NULL, 0);
     for (j = 0; j < k; j++)

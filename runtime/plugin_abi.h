@@ -30,7 +30,7 @@
  * is indexed [item * stride + value]; stride is the largest domain rounded
  * up to whole vector chunks (fgm_sched.stride). */
 typedef struct fgm_state {
-    double *unary;      /* nvars: evidence x clamps */
+    double *unary;      /* nvars: evidence x observed weights or clamps */
     double *belief;     /* nvars: normalized beliefs */
     double *msg;        /* nedges: factor-to-variable messages */
     double *prev;       /* nedges: variable-to-factor messages, stored

@@ -108,6 +108,7 @@ add_factor(fgm_sched *s, int *fcap, int *ecap, fgm_op op, int arity,
 static int
 fold_evidence(fgm_sched *s, const fgm_ir *ir)
 {
+    double sum;
     int v, i, j;
 
     s->evidence = malloc((size_t)s->nvars * (size_t)s->stride
@@ -127,9 +128,14 @@ fold_evidence(fgm_sched *s, const fgm_ir *ir)
             continue;
         v = fgm_ir_scope(ir, f)[0];
         e = s->evidence + (size_t)v * s->stride;
+        sum = 0.0;
         for (j = 0; j < s->card[v]; j++)
-            e[j] *= p[j];
-        fgm_k_normalize(e, s->card[v]);
+            sum += e[j] *= p[j];
+        /* Statements that rule out every value leave zeros, which the run
+         * reports as a contradiction: normalized, they became a uniform
+         * row (fgm_k_normalize's fallback) and passed for no evidence. */
+        for (j = 0; sum > 0.0 && j < s->card[v]; j++)
+            e[j] /= sum;
     }
     return 1;
 }

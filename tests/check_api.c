@@ -643,6 +643,37 @@ START_TEST(test_observe_weights)
 }
 END_TEST
 
+/* On a variable drawn from an observed prior (the seed's robust Sudoku
+ * model), a clue is a point mass on the prior: weights replace it, and a
+ * later clue replaces the weights. */
+START_TEST(test_observe_weights_clue)
+{
+    static const char *const defs[] = { "B=2" };
+    fgm_compile_opts co = { defs, 1, 0 };
+    fgm_model_opts mo = { .backend = FGM_BACKEND_INTERPRETED };
+    double g[4], w[4] = { 0, 1, 0, 0 };
+    fgm_model *m;
+    fgm_ir *ir;
+    int want[3] = { 0, 1, 2 }, step;
+
+    ck_assert_int_eq(fgm_compile_file("models/sudoku.fgm", &co, &ir, NULL,
+                                      NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_open_ir(ir, &mo, &m, NULL, NULL), FGM_OK);
+    for (step = 0; step < 3; step++) {
+        if (step == 1)
+            ck_assert_int_eq(fgm_model_observe_weights(m, 0, w), FGM_OK);
+        else
+            ck_assert_int_eq(fgm_model_observe_clue(m, 0, want[step]),
+                             FGM_OK);
+        ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+        ck_assert_int_eq(fgm_model_marginal(m, 0, g), FGM_OK);
+        ck_assert_msg(g[want[step]] > 0.999, "step %d: %g %g %g %g", step,
+                      g[0], g[1], g[2], g[3]);
+    }
+    fgm_model_free(m);
+}
+END_TEST
+
 /* 288 Sudokus of side 4; 12 Latin squares of side 3, each value at each
  * cell in a third of them. */
 START_TEST(test_exact_counts)
@@ -1640,6 +1671,7 @@ api_suite(void)
     tcase_add_test(core, test_observe_clue);
     tcase_add_test(core, test_observe_clue_plain);
     tcase_add_test(core, test_observe_weights);
+    tcase_add_test(core, test_observe_weights_clue);
     tcase_add_test(core, test_run_bad_opts);
     tcase_add_test(core, test_open_bad_backend);
     tcase_add_test(core, test_run_deadline);

@@ -171,8 +171,8 @@ quartiles(double *x, long n, double *p25, double *p75)
 
 /* Prints the table of the NB backends B over NSETS sets, and the ratio
  * of each to the first, with DIFF[i], the largest difference of backend
- * i's results from the first's.  With one set, the IQR is over its runs.  Returns 0 when out
- * of memory. */
+ * i's results from the first's.  With one set, the IQR is over its
+ * runs.  Returns 0 when out of memory. */
 static int
 report(const bench_infer_opts *o, const fgm_ir *ir, const backend_run *b,
        int nb, long nsets, const double *diff)

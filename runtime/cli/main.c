@@ -146,7 +146,13 @@ dispatch(cli_args *a, int help)
         printf("fgm %s\n", FGM_VERSION);
         return cli_finish_stdout("version", CLI_OK);
     }
-    if (strcmp(cmd, "help") == 0 && a->argc == 3) {
+    if (strcmp(cmd, "help") == 0 && a->argc > 3) {
+        cli_fail(CLI_EUSAGE, "help: one command at a time");
+        return usage(stderr);
+    }
+    if (strcmp(cmd, "help") == 0 && a->argc == 3
+        && strcmp(a->argv[2], "help") != 0 && strcmp(a->argv[2], "-h") != 0
+        && strcmp(a->argv[2], "--help") != 0) {
         /* `fgm help run`: as `fgm run --help` (it printed them all). */
         int code;
 

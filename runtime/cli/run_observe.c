@@ -48,6 +48,10 @@ seen_once(const fgm_ir *ir, long *given_on, const fgm_array_info *a, int i,
  * takes for a blank, as the line's leading blanks are skipped (a form
  * feed between a name and its '=' was quoted unseen in the name). */
 #define OBS_BLANKS " \t\r\n\f\v"
+/* Values a variable can have at most: the IR's FGM_IR_MAXCARD, which
+ * the public API does not export. */
+#define OBS_MAXCARD 64
+
 /* Between values a comma separates too (o = 0, 1, 2), as in the lists of
  * a model and the cells of a puzzle file. */
 #define OBS_VALUE_SEPS OBS_BLANKS ","
@@ -211,9 +215,9 @@ apply_weights(const fgm_ir *ir, const char *line, char *val, const char *path,
               long lineno, const fgm_array_info *a, int base, int want,
               const char *what, long *given_on, obs_sink *o)
 {
-    double w[64], top = 0.0;
+    double w[OBS_MAXCARD], top = 0.0;
     char *p = val + 1, *end;
-    int n = 0;
+    int n = 0, comma = 0;
 
 #define COL(q) ((int)((q) - line) + 1)
     if (a->dirichlet || want != 1) {
@@ -225,8 +229,14 @@ apply_weights(const fgm_ir *ir, const char *line, char *val, const char *path,
     }
     for (;;) {
         p += strspn(p, OBS_BLANKS);
-        if (*p == ']' && n > 0)
+        if (*p == ']' && n > 0 && !comma)
             break;
+        if (*p == ']' || *p == ',') {
+            /* "[]", "[1,, 2]", "[1, 2,]": a hole, as values refuse it. */
+            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: an empty weight for %s",
+                     path, lineno, COL(p), what);
+            return 0;
+        }
         if (!*p) {
             cli_fail(CLI_EINPUT, "%s:%ld:%d: error: the weights of %s have "
                      "no ']'", path, lineno, COL(val), what);
@@ -240,9 +250,13 @@ apply_weights(const fgm_ir *ir, const char *line, char *val, const char *path,
         }
         errno = 0;
         w[n] = strtod(p, &end);
-        if (end == p || errno || !(w[n] >= 0.0 && isfinite(w[n]))
+        if (end == p || !(w[n] >= 0.0 && isfinite(w[n]))
+            /* Underflow to a subnormal or 0 is a weight; overflow not. */
+            || (errno && !(errno == ERANGE && w[n] < 1.0))
             /* Written in decimal: strtod also reads "0x10" and "inf". */
-            || p + strspn(p, "+-.0123456789eE") < end) {
+            || p + strspn(p, "+-.0123456789eE") < end
+            /* One number a token: "1.5.5" and "1+2" were two. */
+            || !(*end == ',' || *end == ']' || strchr(OBS_BLANKS, *end))) {
             cli_fail(CLI_EINPUT, "%s:%ld:%d: error: bad weight for %s: a "
                      "weight is a decimal number >= 0", path, lineno,
                      COL(p), what);
@@ -252,8 +266,8 @@ apply_weights(const fgm_ir *ir, const char *line, char *val, const char *path,
         n++;
         /* Commas or blanks between weights, as between values. */
         p = end + strspn(end, OBS_BLANKS);
-        if (*p == ',')
-            p++;
+        comma = *p == ',';
+        p += comma;
     }
     if (n != a->card || top == 0.0 || p[1 + strspn(p + 1, OBS_BLANKS)]) {
         cli_fail(CLI_EINPUT, "%s:%ld:%d: error: %s", path, lineno,

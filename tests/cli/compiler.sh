@@ -199,6 +199,16 @@ expect_err "^$TMP/holds\.fgm:4:1: warning: '<' holds for every value of its vari
 [ "$(grep -c 'warning' "$TMP/err")" = 2 ] || fail "comparisons that always hold: $(grep -c warning "$TMP/err") warnings, want 2 (z[i] >= i adds factors)"
 expect_out "^vars 4 factors 2$" "z[i] >= i: factors for i = 1, 2 only"
 
+# A loop with no binding stands for nothing: no warning.
+printf 'const N = 1\nvar x[3] in 0..2\nx[i] != x[i+1] for i in 0..N-2\n' > "$TMP/noloop.fgm"
+expect_exit 0 "a comparison in an empty loop" -- "$FGM" dump "$TMP/noloop.fgm"
+! grep -q warning "$TMP/err" || fail "a comparison in an empty loop warns: $(cat "$TMP/err")"
+# Evidence statements that rule out every value are a contradiction the
+# run reports (their product was normalized to a uniform row, silently).
+printf 'var x in 0..1\nvar y in 0..1\ntable (x, y) = [[3, 1], [1, 3]]\nevidence x = [1, 0]\nevidence x = [0, 1]\ninfer bp-sum\n' > "$TMP/zev.fgm"
+expect_exit 0 "contradictory evidence statements" -- "$FGM" run "$TMP/zev.fgm" --backend interpreted
+expect_err "warning: observation 0: the run left x no value" "contradictory evidence statements"
+
 # Past 10,000 rows a run names its factors once a statement: a comment a
 # row made a 200,000-variable chain's C 42 MB.
 printf 'var x[12000] in 0..1\ntable (x[i], x[i+1]) = [[4, 1], [1, 4]] for i in 0..11998\n' > "$TMP/chain12k.fgm"

@@ -47,6 +47,10 @@ expect_out "^usage: fgm run MODEL" "help run prints run's usage"
 [ "$(grep -c '^usage:' "$TMP/out")" = 1 ] || fail "help run: more than run's usage"
 expect_exit 2 "help of an unknown command" -- "$FGM" help nope
 expect_err "^fgm: help: unknown command 'nope'$" "help of an unknown command"
+expect_exit 2 "help of two commands" -- "$FGM" help run solve
+expect_err "^fgm: help: one command at a time$" "help of two commands"
+expect_exit 0 "help help" -- "$FGM" help help
+expect_out "^usage: fgm COMMAND" "help help: the commands"
 # --help among other arguments asks for help too (it was an unknown
 # option); after "--" it is an operand.
 expect_exit 0 "solve FILE --help" -- "$FGM" solve puzzles/seed003.txt --solver dlx --help

@@ -119,7 +119,10 @@ for bad in 'x[0] = [0, 0, 0]:1:8:the weights are all zero' \
            'x[0] = [1, 2]:1:8:the weights of a variable are one per value' \
            'x[0] = [1, -2, 3]:1:12:bad weight for x\[0\]: a weight is a decimal number >= 0' \
            'x[0] = [1, 2, 3:1:8:the weights of x\[0\] have no' \
-           'x[0] = [1, 2, 3] 4:1:17:nothing may follow'; do
+           'x[0] = [1, 2, 3] 4:1:17:nothing may follow' \
+           'x[0] = [1.5.5, 1, 1]:1:9:bad weight' \
+           'x[0] = [1, 2, 3,]:1:17:an empty weight for x\[0\]' \
+           'x[0] = []:1:9:an empty weight'; do
     printf '%s\n' "${bad%%:*}" > "$TMP/softbad.txt"
     rest=${bad#*:}
     expect_exit 1 "weights: ${bad%%:*}" -- "$FGM" run "$TMP/soft.fgm" --backend interpreted --observe "$TMP/softbad.txt"
