@@ -3,12 +3,13 @@
  *
  * What `fgm run` runs (the model's inference block, on its evidence and
  * each observation set of --observe), timed on every backend of
- * --backends (compiled and interpreted by default) by the seeds'
- * protocol: a run under 250 ms is repeated (--repeat, 3) and a set's time
- * is the median of its runs; the table gives the median and IQR over the
- * sets.  The backends' marginals are compared set by set: the plugin and
- * the interpreter must give the same numbers, and the largest difference
- * is printed next to the ratio of their times.
+ * --backends (compiled and interpreted by default): a set runs at least
+ * --repeat times (3) and for SET_BUDGET_MS, once past 250 ms as the
+ * seeds' protocol says, and its time is the median run; the table gives
+ * the median and IQR over the sets (over the runs, with one set).  The
+ * backends' marginals and pseudo-counts are compared set by set: the
+ * plugin and the interpreter must give the same numbers, and the largest
+ * difference is printed next to the ratio of their times.
  */
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
