@@ -370,6 +370,31 @@ split(char *s, const char **out, int max)
     return n;
 }
 
+/* --backends LIST (modified) into BACKENDS[0..MAX-1], *N of them: each
+ * a backend bench runs (bad_backend), none empty or twice, at most MAX.
+ * Returns CLI_OK or the usage error after saying why. */
+static int
+parse_backends(char *list, const char **backends, int max, int *n)
+{
+    const char *twice;
+    int i;
+
+    *n = split(list, backends, max);
+    if (*n <= 0)
+        return cli_fail(CLI_EUSAGE, *n ? "bench: --backends has an empty "
+                        "name" : "bench: --backends names no backend");
+    if (*n > max)
+        return cli_fail(CLI_EUSAGE, "bench: --backends names %d backends; "
+                        "at most %d", *n, max);
+    if ((twice = repeated(backends, *n)) != NULL)
+        return cli_fail(CLI_EUSAGE, "bench: backend '%s' is listed twice",
+                        twice);
+    for (i = 0; i < *n; i++)
+        if (fgm_bench_backend_find(backends[i]) < 0)
+            return bad_backend(backends[i], NULL);
+    return CLI_OK;
+}
+
 /* If argv[i] is option NAME, whose value names a file: the value into
  * *OUT, and NAME into *SEEN when SEEN is not NULL.  Returns 1, 0 for
  * another argument, -1 when the value is missing, -2 when it is empty
@@ -403,31 +428,18 @@ model_only(const char *solver_opt, const bench_model *bm,
     const char *backends[3];   /* auto, compiled, interpreted */
     char label[512];
     bench_infer_opts o;
-    int k;
+    int code;
 
     if (solver_opt)
         return cli_fail(CLI_EUSAGE, "bench: %s is for the solvers on "
                         "PUZZLES; without PUZZLES, bench times the "
                         "inference of --model", solver_opt);
     memset(&o, 0, sizeof o);
-    if (blist) {
-        o.nbackends = split(blist, backends, (int)CLI_COUNTOF(backends));
-        if (o.nbackends <= 0)
-            return cli_fail(CLI_EUSAGE, o.nbackends ? "bench: --backends "
-                            "has an empty name" : "bench: --backends names "
-                            "no backend");
-        if (o.nbackends > (int)CLI_COUNTOF(backends))
-            return cli_fail(CLI_EUSAGE, "bench: --backends names %d "
-                            "backends; at most %d", o.nbackends,
-                            (int)CLI_COUNTOF(backends));
-        o.backends = backends;
-        if (repeated(backends, o.nbackends))
-            return cli_fail(CLI_EUSAGE, "bench: backend '%s' is listed "
-                            "twice", repeated(backends, o.nbackends));
-        for (k = 0; k < o.nbackends; k++)
-            if (fgm_bench_backend_find(backends[k]) < 0)
-                return bad_backend(backends[k], NULL);
-    }
+    if (blist && (code = parse_backends(blist, backends,
+                                        (int)CLI_COUNTOF(backends),
+                                        &o.nbackends)) != CLI_OK)
+        return code;
+    o.backends = backends;
     spec_label(bm, label, sizeof label);
     o.spec = bm->spec;
     o.label = label;
@@ -593,28 +605,10 @@ cmd_bench(cli_args *a)
                         "most %d", nnames, (int)CLI_COUNTOF(names));
         goto out;
     }
-    if (blist)
-        nbackends = split(blist, backends, (int)CLI_COUNTOF(backends));
-    if (blist && nbackends <= 0) {
-        code = cli_fail(CLI_EUSAGE, nbackends ? "bench: --backends has an "
-                        "empty name" : "bench: --backends names no backend");
+    if (blist && (code = parse_backends(blist, backends,
+                                        (int)CLI_COUNTOF(backends),
+                                        &nbackends)) != CLI_OK)
         goto out;
-    }
-    if (nbackends > (int)CLI_COUNTOF(backends)) {
-        code = cli_fail(CLI_EUSAGE, "bench: --backends names %d backends; "
-                        "at most %d", nbackends, (int)CLI_COUNTOF(backends));
-        goto out;
-    }
-    if ((val = repeated(backends, nbackends)) != NULL) {
-        code = cli_fail(CLI_EUSAGE, "bench: backend '%s' is listed twice",
-                        val);
-        goto out;
-    }
-    for (i = 0; i < nbackends; i++)
-        if (fgm_bench_backend_find(backends[i]) < 0) {
-            code = bad_backend(backends[i], NULL);
-            goto out;
-        }
     /* --backends: one row per backend for each probabilistic solver
      * ("ep-robust@compiled"); exact solvers have one backend. */
     o.nsolvers = 0;
