@@ -86,6 +86,39 @@ fgm_k_table(fgm_state *st, int e0, const int *vars, const int *cards,
     return change;
 }
 
+/* One message of a two-variable table, into edge E of a variable of
+ * belief B and cavity CAV (NOUT values): entry r is the sum (or max) over
+ * c = 0..NIN-1, in that order, of POT[r RS + c CS] times OTHER[c], the
+ * other variable's cavity, as fgm_k_table forms it; then committed and,
+ * in a sequential sweep, the belief rebuilt.  OUT: NOUT doubles of
+ * scratch.  Returns the message's largest change. */
+static inline double
+fgm_k_table2_send(fgm_state *st, int e, double *b, const double *cav,
+                  const double *other, const double *pot, int nout, int nin,
+                  int rs, int cs, int stride, int max_product, double *out)
+{
+    double w, c;
+    int r, k;
+
+    for (r = 0; r < nout; r++) {
+        out[r] = 0.0;
+        for (k = 0; k < nin; k++) {
+            w = pot[r * rs + k * cs];
+            if (w != 0.0)
+                w *= other[k];
+            if (!max_product)
+                out[r] += w;
+            else if (w > out[r])
+                out[r] = w;
+        }
+    }
+    c = fgm_k_commit(st->msg + (long)e * stride, out, st->damping,
+                     FGM_K_TABLE_FLOOR, nout);
+    if (!st->parallel)
+        fgm_k_table_belief(st, b, cav, e, stride, nout);
+    return c;
+}
+
 /* fgm_k_table for ARITY 2: variables A, B (KA, KB values, edges E0 and
  * E0 + 1), POT a KA x KB row-major matrix.  The same operations in the
  * same order, so the same bits; without the general kernel's index
@@ -98,48 +131,19 @@ fgm_k_table2(fgm_state *st, int e0, int a, int b, int ka, int kb,
              double *scratch)
 {
     double *cava = scratch, *cavb = scratch + stride;
-    double *out = scratch + 2L * stride, change, c, w;
+    double *out = scratch + 2L * stride, ca, cb;
     double *ba = st->belief + (long)a * stride;
     double *bb = st->belief + (long)b * stride;
-    int i, j;
 
     fgm_k_cavity(cava, ba, st->msg + (long)e0 * stride, ka);
     fgm_k_cavity(cavb, bb, st->msg + (long)(e0 + 1) * stride, kb);
-    /* To A: row i of POT against B's cavity. */
-    for (i = 0; i < ka; i++) {
-        out[i] = 0.0;
-        for (j = 0; j < kb; j++) {
-            w = pot[i * kb + j];
-            if (w != 0.0)
-                w *= cavb[j];
-            if (!max_product)
-                out[i] += w;
-            else if (w > out[i])
-                out[i] = w;
-        }
-    }
-    change = fgm_k_commit(st->msg + (long)e0 * stride, out, st->damping,
-                          FGM_K_TABLE_FLOOR, ka);
-    if (!st->parallel)
-        fgm_k_table_belief(st, ba, cava, e0, stride, ka);
-    /* To B: column j against A's cavity, summed down the rows. */
-    for (j = 0; j < kb; j++)
-        out[j] = 0.0;
-    for (i = 0; i < ka; i++)
-        for (j = 0; j < kb; j++) {
-            w = pot[i * kb + j];
-            if (w != 0.0)
-                w *= cava[i];
-            if (!max_product)
-                out[j] += w;
-            else if (w > out[j])
-                out[j] = w;
-        }
-    c = fgm_k_commit(st->msg + (long)(e0 + 1) * stride, out, st->damping,
-                     FGM_K_TABLE_FLOOR, kb);
-    if (!st->parallel)
-        fgm_k_table_belief(st, bb, cavb, e0 + 1, stride, kb);
-    return c > change ? c : change;
+    /* To A: row i of POT against B's cavity; to B: column j against
+     * A's, summed down the rows. */
+    ca = fgm_k_table2_send(st, e0, ba, cava, cavb, pot, ka, kb, kb, 1,
+                           stride, max_product, out);
+    cb = fgm_k_table2_send(st, e0 + 1, bb, cavb, cava, pot, kb, ka, 1, kb,
+                           stride, max_product, out);
+    return cb > ca ? cb : ca;
 }
 
 #endif /* FGM_OPS_TABLE_H */
