@@ -287,19 +287,10 @@ bench_inference(const bench_infer_opts *o)
     }
     code = CLI_OK;
     if (o->observe) {
-        obs_sink none = { NULL, NULL, NULL, 0, 0 };
-        obs_file count;
-
         if ((code = obs_file_open(&of, "bench", o->observe, ir, o->spec, n,
                                   box, 0)) != CLI_OK)
             goto done;
-        code = obs_file_walk(&of, &count);
-        for (nsets = 0; code == CLI_OK
-                        && obs_file_next(&count, ir, &none) > 0; nsets++)
-            ;
-        obs_file_stop(&count);
-        if (code != CLI_OK)
-            goto done;
+        nsets = of.nsets;
     }
     stride = max_card(ir);
     nm = items(ir) * (size_t)stride;

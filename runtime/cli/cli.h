@@ -183,6 +183,7 @@ typedef struct obs_file {
     long first_line;        /* its first line of data */
     int n, box;             /* the model's grid, for puzzles */
     int code;               /* the exit code of a failed obs_file_next */
+    long nsets;             /* its sets, counted by the check */
     FILE *f;                /* the walk: text, its reader, where it is */
     fgm_puzzle_reader *rd;
     long lineno;

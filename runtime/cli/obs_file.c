@@ -105,8 +105,9 @@ check_all(obs_file *o, const fgm_ir *ir, int exact)
     none.exact = exact;
     if ((code = start(o)) != CLI_OK)
         return code;
+    o->nsets = 0;
     while ((r = obs_file_next(o, ir, &none)) > 0)
-        ;
+        o->nsets++;
     stop(o);
     return r < 0 ? o->code : CLI_OK;
 }
