@@ -788,6 +788,33 @@ fgm_status fgm_enumerate_max(const fgm_csp *csp, const int *given,
                              long max_leaves, double deadline,
                              double *maxmarginals, long *leaves);
 
+/* Exact marginals by variable elimination: the same weights as
+ * fgm_enumerate (Dirichlet nodes integrated out, clues GIVEN conditioned
+ * on), computed on a bucket tree whose cliques come from a greedy
+ * min-fill elimination order.  Its cost is the size of the cliques'
+ * tables, not the number of assignments: any chain or tree is cheap, a
+ * Sudoku grid is not.  MAX_ENTRIES (<= 0: FGM_ELIM_MAX_ENTRIES) bounds
+ * the largest clique's table, and four times it all of them together.
+ * MAX nonzero: max-marginals, as fgm_enumerate_max.  *INFO (nullable)
+ * says how large the tree was, and the log of the total weight (the sum
+ * over assignments of their weights; with MAX the largest weight).
+ * Returns FGM_OK, FGM_EUNSUPPORTED when the tables would pass the bound
+ * (use fgm_enumerate then), FGM_EUNSOLVED when no assignment has positive
+ * weight, FGM_ENOMEM, FGM_EINVAL (CSP or MARGINALS NULL, or a clue neither
+ * -1 nor a value index). */
+#define FGM_ELIM_MAX_ENTRIES (1L << 21)
+
+typedef struct fgm_elim_info {
+    int width;          /* most variables in a clique */
+    long largest;       /* entries of the largest clique table */
+    long entries;       /* entries of all clique tables */
+    double log_z;       /* log of the total (MAX: largest) weight */
+} fgm_elim_info;
+
+fgm_status fgm_eliminate(const fgm_csp *csp, const int *given,
+                         long max_entries, int max, double *marginals,
+                         fgm_elim_info *info);
+
 /* ------------------------------------------------------------------------
  * Puzzle generation: a random full grid, then clues removed in a random
  * order while the puzzle keeps exactly one solution (counted by Dancing

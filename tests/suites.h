@@ -11,6 +11,7 @@
     X(puzzle)               \
     X(bench)                \
     X(exact)                \
+    X(eliminate)            \
     X(dlx)                  \
     X(norvig)               \
     X(generate)             \

@@ -12,7 +12,7 @@
  *     / Gamma(a_k)   (p integrated out exactly, A = sum a, n_k = counts),
  *
  * computed in the log domain (GSL's gsl_sf_lngamma; sums of logs past
- * pseudo-counts of 1000, log_rising).  The marginal of
+ * pseudo-counts of 1000, fgm_log_rising).  The marginal of
  * x_v = k is the normalized sum of the weights of the assignments with
  * x_v = k; its max-marginal (the oracle for bp-max) their largest weight,
  * normalized over k.  Cost: the number of consistent assignments, so it
@@ -51,8 +51,8 @@ typedef struct walk {
  * P = 0.87 for a true 3e-18 (gsl_sf_lnpoch returns 0 there). */
 #define LNGAMMA_MAX_A 1e3
 
-static double
-log_rising(double a, int c)
+double
+fgm_log_rising(double a, int c)
 {
     double s = 0.0;
     int j;
@@ -110,9 +110,9 @@ log_weight(walk *w)
 
             A += alpha[k];
             n += c;
-            lw += log_rising(alpha[k], c);
+            lw += fgm_log_rising(alpha[k], c);
         }
-        lw -= log_rising(A, n);
+        lw -= fgm_log_rising(A, n);
     }
     return lw;
 }

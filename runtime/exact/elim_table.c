@@ -1,0 +1,129 @@
+/* runtime/exact/elim_table.c: dense tables for variable elimination.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Both operations walk the larger table in row-major order with an
+ * odometer over its variables, moving an index into the smaller table by
+ * that variable's stride there (0 when the smaller table lacks it): one
+ * addition per entry, no division or modulo.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "eliminate.h"
+
+fgm_status
+fgm_etab_init(fgm_etab *t, const int *vars, int n, const int *card)
+{
+    long i;
+    int j;
+
+    memset(t, 0, sizeof *t);
+    t->vars = malloc(((size_t)n + 1) * sizeof *t->vars);
+    if (!t->vars)
+        return FGM_ENOMEM;
+    t->n = n;
+    t->size = 1;
+    for (j = 0; j < n; j++) {
+        t->vars[j] = vars[j];
+        t->size *= card[vars[j]];   /* fgm_elim_order bounds it */
+    }
+    t->p = malloc((size_t)t->size * sizeof *t->p);
+    if (!t->p) {
+        fgm_etab_free(t);
+        return FGM_ENOMEM;
+    }
+    for (i = 0; i < t->size; i++)
+        t->p[i] = 1.0;
+    return FGM_OK;
+}
+
+void
+fgm_etab_free(fgm_etab *t)
+{
+    free(t->vars);
+    free(t->p);
+    memset(t, 0, sizeof *t);
+}
+
+/* STRIDE[j]: how far G's index moves when T's variable j moves by one
+ * (0 when G lacks it).  Both variable lists ascend. */
+static void
+strides_in(const fgm_etab *t, const fgm_etab *g, const int *card,
+           long *stride)
+{
+    long s = 1;
+    int j, i = g->n - 1;
+
+    for (j = t->n - 1; j >= 0; j--) {
+        if (i >= 0 && g->vars[i] == t->vars[j]) {
+            stride[j] = s;
+            s *= card[g->vars[i]];
+            i--;
+        } else {
+            stride[j] = 0;
+        }
+    }
+}
+
+/* Moves T's odometer IDX one entry on; returns the change of the index
+ * into the other table (STRIDE: strides_in). */
+static long
+step(const fgm_etab *t, int *idx, const long *stride, const int *card)
+{
+    long d = 0;
+    int j;
+
+    for (j = t->n - 1; j >= 0; j--) {
+        d += stride[j];
+        if (++idx[j] < card[t->vars[j]])
+            return d;
+        d -= stride[j] * card[t->vars[j]];
+        idx[j] = 0;
+    }
+    return d;
+}
+
+void
+fgm_etab_mul(fgm_etab *t, const fgm_etab *g, const int *card)
+{
+    long stride[FGM_ETAB_MAXVARS], gi = 0, i;
+    int idx[FGM_ETAB_MAXVARS] = { 0 };
+
+    strides_in(t, g, card, stride);
+    for (i = 0; i < t->size; i++) {
+        t->p[i] *= g->p[gi];
+        gi += step(t, idx, stride, card);
+    }
+}
+
+void
+fgm_etab_reduce(const fgm_etab *t, fgm_etab *out, const int *card, int max)
+{
+    long stride[FGM_ETAB_MAXVARS], oi = 0, i;
+    int idx[FGM_ETAB_MAXVARS] = { 0 };
+
+    strides_in(t, out, card, stride);
+    memset(out->p, 0, (size_t)out->size * sizeof *out->p);
+    for (i = 0; i < t->size; i++) {
+        if (max)
+            out->p[oi] = t->p[i] > out->p[oi] ? t->p[i] : out->p[oi];
+        else
+            out->p[oi] += t->p[i];
+        oi += step(t, idx, stride, card);
+    }
+}
+
+double
+fgm_etab_rescale(fgm_etab *t)
+{
+    double top = 0.0;
+    long i;
+
+    for (i = 0; i < t->size; i++)
+        top = t->p[i] > top ? t->p[i] : top;
+    if (!(top > 0.0))
+        return -HUGE_VAL;
+    for (i = 0; i < t->size; i++)
+        t->p[i] /= top;
+    return log(top);
+}

@@ -1,0 +1,603 @@
+/* runtime/exact/eliminate.c: exact marginals by variable elimination.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * The same weights as the enumeration oracle (enumerate.c): tables,
+ * evidence, neq and alldiff as "v != w" between peers (the csp view),
+ * clues as fixed values, and each Dirichlet node integrated out as a
+ * Dirichlet-multinomial over its children.  Instead of visiting every
+ * assignment, the model's factors go into the cliques of a bucket tree
+ * (elim_order.c: an elimination order by least fill-in); one pass of
+ * messages from the leaves to the roots and one back (sum-product, or
+ * max-product for max-marginals) give every variable's marginal.  The
+ * cost is the cliques' table sizes: linear in the length of a chain or
+ * tree, whatever its number of assignments.
+ *
+ * Clues are conditioned on, not multiplied in: a clue's variable has one
+ * value (its effective card is 1), so that a factor over it shrinks to
+ * its other variables and the clue joins no clique (on a Sudoku grid the
+ * clues' peers lose their values, but the free cells' cliques stay far
+ * too large: Dancing Links and enumeration take those).
+ *
+ * A Dirichlet node's observed children fold into its pseudo-counts
+ * (a + c); its free children share one factor over all of them, whose
+ * weight depends on their value counts m:
+ *   prod_k (a_k + c_k)^(m_k rising) / (A + C)^(m rising),
+ * one category's rising factorial per count (the constant for the
+ * observed children goes into the log of the total weight).
+ *
+ * Every table is divided by its largest entry as it is made, its log
+ * added to the log of the total weight: products of thousands of factors
+ * neither overflow nor underflow.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "eliminate.h"
+#include "enumerate.h"
+
+/* The run: the model, its clues, and what the passes build. */
+typedef struct elim {
+    const fgm_csp *csp;
+    const fgm_ir *ir;
+    const int *given;
+    int max;
+    int *ecard;             /* nvars: 1 for a clue, else its card */
+    double log_z;           /* log of the total weight so far */
+    int zero;               /* a factor of weight 0 everywhere */
+    fgm_etab *in;           /* the model's factors as tables */
+    int nin, incap;
+    fgm_elim_tree tree;
+    fgm_etab *psi, *up, *down;   /* by place in the order */
+    int *child_off, *child;      /* children of each place, by place */
+} elim;
+
+/* The value of variable V at index I of its effective domain. */
+static int
+value_of(const elim *e, int v, int i)
+{
+    return e->given && e->given[v] >= 0 ? e->given[v] : i;
+}
+
+static int
+cmp_int(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* The free variables of SCOPE (N entries), ascending and unique, into
+ * OUT; returns how many. */
+static int
+free_vars(const elim *e, const int *scope, int n, int *out)
+{
+    int i, m = 0;
+
+    for (i = 0; i < n; i++)
+        if (!(e->given && e->given[scope[i]] >= 0))
+            out[m++] = scope[i];
+    qsort(out, (size_t)m, sizeof *out, cmp_int);
+    for (i = 0, n = m, m = 0; i < n; i++)
+        if (m == 0 || out[m - 1] != out[i])
+            out[m++] = out[i];
+    return m;
+}
+
+/* A new input table over VARS (N, ascending), entries 1; NULL out of
+ * memory (*ST set) or when its entries would pass MAX_ENTRIES (*ST
+ * FGM_EUNSUPPORTED). */
+static fgm_etab *
+new_input(elim *e, const int *vars, int n, double max_entries,
+          fgm_status *st)
+{
+    double size = 1.0;
+    int j;
+
+    for (j = 0; j < n; j++)
+        size *= e->ecard[vars[j]];
+    if (size > max_entries || n > FGM_ETAB_MAXVARS) {
+        *st = FGM_EUNSUPPORTED;
+        return NULL;
+    }
+    if (e->nin == e->incap) {
+        int cap = e->incap ? 2 * e->incap : 16;
+        fgm_etab *p = realloc(e->in, (size_t)cap * sizeof *p);
+
+        if (!p) {
+            *st = FGM_ENOMEM;
+            return NULL;
+        }
+        e->in = p;
+        e->incap = cap;
+    }
+    *st = fgm_etab_init(&e->in[e->nin], vars, n, e->ecard);
+    return *st == FGM_OK ? &e->in[e->nin++] : NULL;
+}
+
+/* Folds a factor whose variables are all clues, of weight W, into the
+ * total. */
+static void
+add_constant(elim *e, double w)
+{
+    if (w > 0.0)
+        e->log_z += log(w);
+    else
+        e->zero = 1;
+}
+
+/* Row-major position, in F's parameters, of the assignment at odometer
+ * IDX of table T (the clues' values for the rest of F's scope). */
+static long
+param_pos(const elim *e, const fgm_ir_factor *f, const fgm_etab *t,
+          const int *idx)
+{
+    const int *s = fgm_ir_scope(e->ir, f);
+    long pos = 0;
+    int j, i;
+
+    for (j = 0; j < f->arity; j++) {
+        int a = -1;
+
+        for (i = 0; i < t->n && a < 0; i++)
+            if (t->vars[i] == s[j])
+                a = idx[i];
+        pos = pos * e->csp->card[s[j]] + value_of(e, s[j], a);
+    }
+    return pos;
+}
+
+/* Moves odometer IDX of T one entry on. */
+static void
+next_index(const elim *e, const fgm_etab *t, int *idx)
+{
+    int j;
+
+    for (j = t->n - 1; j >= 0; j--) {
+        if (++idx[j] < e->ecard[t->vars[j]])
+            return;
+        idx[j] = 0;
+    }
+}
+
+/* A table or evidence factor F as an input table. */
+static fgm_status
+add_weights(elim *e, const fgm_ir_factor *f, double max_entries)
+{
+    const double *p = fgm_ir_params(e->ir, f);
+    int vars[FGM_ETAB_MAXVARS], idx[FGM_ETAB_MAXVARS] = { 0 };
+    fgm_status st = FGM_OK;
+    fgm_etab *t;
+    long i;
+    int n;
+
+    if (f->arity > FGM_ETAB_MAXVARS)
+        return FGM_EUNSUPPORTED;
+    n = free_vars(e, fgm_ir_scope(e->ir, f), f->arity, vars);
+    if (n == 0) {
+        add_constant(e, p[param_pos(e, f, &(fgm_etab){ 0, vars, 1, NULL },
+                                    idx)]);
+        return FGM_OK;
+    }
+    t = new_input(e, vars, n, max_entries, &st);
+    for (i = 0; t && i < t->size; i++) {
+        t->p[i] = p[param_pos(e, f, t, idx)];
+        next_index(e, t, idx);
+    }
+    return st;
+}
+
+/* "V != W" for every pair of peers V < W (neq and alldiff factors, as
+ * the enumeration reads them: value indices compared). */
+static fgm_status
+add_peers(elim *e, double max_entries)
+{
+    const fgm_csp *c = e->csp;
+    fgm_status st = FGM_OK;
+    int v, j, w, a, b, vars[2];
+    fgm_etab *t;
+
+    for (v = 0; v < c->nvars; v++)
+        for (j = c->peer_off[v]; j < c->peer_off[v + 1]; j++) {
+            if ((w = c->peers[j]) <= v)
+                continue;
+            vars[0] = v;
+            vars[1] = w;
+            a = e->given && e->given[v] >= 0;
+            b = e->given && e->given[w] >= 0;
+            if (a && b) {
+                add_constant(e, e->given[v] != e->given[w]);
+                continue;
+            }
+            t = new_input(e, a ? vars + 1 : vars, 2 - a - b, max_entries,
+                          &st);
+            if (!t)
+                return st;
+            for (a = 0; a < e->ecard[v]; a++)
+                for (b = 0; b < e->ecard[w]; b++)
+                    if (value_of(e, v, a) == value_of(e, w, b))
+                        t->p[t->n == 2 ? a * e->ecard[w] + b
+                                       : (t->vars[0] == v ? a : b)] = 0.0;
+        }
+    return FGM_OK;
+}
+
+/* Dirichlet node D integrated out (see the top of the file). */
+static fgm_status
+add_dirichlet(elim *e, int d, int *kids, int *mult, double max_entries)
+{
+    const fgm_ir *ir = e->ir;
+    const fgm_ir_array *arr = &ir->arrays[ir->dir_array[d]];
+    const double *alpha = ir->param_pool + arr->alpha;
+    int kc = arr->card, i, j, k, n = 0, nkids = 0, total = 0;
+    int idx[FGM_ETAB_MAXVARS] = { 0 };
+    double a[FGM_IR_MAXCARD], big = 0.0, w;
+    int cnt[FGM_IR_MAXCARD] = { 0 }, m[FGM_IR_MAXCARD];
+    fgm_status st = FGM_OK;
+    fgm_etab *t;
+
+    for (i = 0; i < ir->nfactors; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+        int v = fgm_ir_scope(ir, f)[0];
+
+        if (f->kind != FGM_FACTOR_DIRICHLET_DISCRETE || f->aux != d)
+            continue;
+        if (e->given && e->given[v] >= 0) {
+            cnt[e->given[v]]++;
+            continue;
+        }
+        for (j = 0; j < nkids && kids[j] != v; j++)
+            ;
+        if (j == nkids) {
+            if (nkids == FGM_ETAB_MAXVARS)
+                return FGM_EUNSUPPORTED;
+            kids[nkids] = v;
+            mult[nkids++] = 0;
+        }
+        mult[j]++;
+        total++;
+    }
+    for (k = 0; k < kc; k++) {
+        a[k] = alpha[k] + cnt[k];
+        big += alpha[k];
+        n += cnt[k];
+        e->log_z += fgm_log_rising(alpha[k], cnt[k]);
+    }
+    e->log_z -= fgm_log_rising(big, n);
+    big += n;
+    if (nkids == 0)
+        return FGM_OK;
+    /* Sort the children (and their multiplicities) for the table. */
+    for (i = 1; i < nkids; i++)
+        for (j = i; j > 0 && kids[j - 1] > kids[j]; j--) {
+            k = kids[j], kids[j] = kids[j - 1], kids[j - 1] = k;
+            k = mult[j], mult[j] = mult[j - 1], mult[j - 1] = k;
+        }
+    t = new_input(e, kids, nkids, max_entries, &st);
+    for (i = 0; t && i < t->size; i++) {
+        memset(m, 0, (size_t)kc * sizeof *m);
+        for (j = 0; j < nkids; j++)
+            m[idx[j]] += mult[j];
+        w = -fgm_log_rising(big, total);
+        for (k = 0; k < kc; k++)
+            w += fgm_log_rising(a[k], m[k]);
+        t->p[i] = exp(w);
+        next_index(e, t, idx);
+    }
+    return st;
+}
+
+/* Every factor of the model as an input table (or a constant). */
+static fgm_status
+add_factors(elim *e, double max_entries)
+{
+    const fgm_ir *ir = e->ir;
+    int *kids = malloc(2 * ((size_t)FGM_ETAB_MAXVARS) * sizeof *kids);
+    fgm_status st = kids ? add_peers(e, max_entries) : FGM_ENOMEM;
+    int i;
+
+    for (i = 0; i < ir->nfactors && st == FGM_OK; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+
+        if (f->kind == FGM_FACTOR_TABLE || f->kind == FGM_FACTOR_EVIDENCE)
+            st = add_weights(e, f, max_entries);
+    }
+    for (i = 0; i < ir->ndirichlet && st == FGM_OK; i++)
+        st = add_dirichlet(e, i, kids, kids + FGM_ETAB_MAXVARS, max_entries);
+    free(kids);
+    return st;
+}
+
+/* The bucket tree of the input tables' scopes, and each place's
+ * children. */
+static fgm_status
+make_tree(elim *e, double max_entries)
+{
+    int n = e->csp->nvars, i, j, k, *off, *scopes, *fill;
+    long total = 0;
+    fgm_status st;
+
+    for (i = 0; i < e->nin; i++)
+        total += e->in[i].n;
+    off = malloc(((size_t)e->nin + 1) * sizeof *off);
+    scopes = malloc(((size_t)total + 1) * sizeof *scopes);
+    if (!off || !scopes) {
+        free(off);
+        free(scopes);
+        return FGM_ENOMEM;
+    }
+    for (i = 0, off[0] = 0; i < e->nin; i++) {
+        memcpy(scopes + off[i], e->in[i].vars,
+               (size_t)e->in[i].n * sizeof *scopes);
+        off[i + 1] = off[i] + e->in[i].n;
+    }
+    st = fgm_elim_order(n, e->ecard, off, scopes, e->nin, max_entries,
+                        &e->tree);
+    free(off);
+    free(scopes);
+    if (st != FGM_OK)
+        return st;
+    e->child_off = calloc((size_t)n + 2, sizeof *e->child_off);
+    e->child = malloc(((size_t)n + 1) * sizeof *e->child);
+    fill = calloc((size_t)n + 1, sizeof *fill);
+    if (!e->child_off || !e->child || !fill) {
+        free(fill);
+        return FGM_ENOMEM;
+    }
+    for (k = 0; k < n; k++)
+        if ((j = e->tree.parent[e->tree.order[k]]) >= 0)
+            e->child_off[e->tree.pos[j] + 1]++;
+    for (k = 0; k < n; k++)
+        e->child_off[k + 1] += e->child_off[k];
+    for (k = 0; k < n; k++)
+        if ((j = e->tree.parent[e->tree.order[k]]) >= 0) {
+            j = e->tree.pos[j];
+            e->child[e->child_off[j] + fill[j]++] = k;
+        }
+    free(fill);
+    return FGM_OK;
+}
+
+/* PSI[k]: the input tables of place k's clique (each goes to the clique
+ * of its first variable to be eliminated, which holds its whole scope),
+ * multiplied and rescaled. */
+static fgm_status
+fill_cliques(elim *e)
+{
+    const fgm_elim_tree *t = &e->tree;
+    int i, j, k, first;
+    fgm_status st;
+
+    for (k = 0; k < t->nvars; k++) {
+        st = fgm_etab_init(&e->psi[k], t->clique + t->clique_off[k],
+                           t->clique_off[k + 1] - t->clique_off[k],
+                           e->ecard);
+        if (st != FGM_OK)
+            return st;
+    }
+    for (i = 0; i < e->nin; i++) {
+        for (j = 0, first = e->in[i].vars[0]; j < e->in[i].n; j++)
+            if (t->pos[e->in[i].vars[j]] < t->pos[first])
+                first = e->in[i].vars[j];
+        fgm_etab_mul(&e->psi[t->pos[first]], &e->in[i], e->ecard);
+        fgm_etab_free(&e->in[i]);
+    }
+    for (k = 0; k < t->nvars; k++) {
+        double s = fgm_etab_rescale(&e->psi[k]);
+
+        if (s == -HUGE_VAL)
+            return FGM_EUNSOLVED;
+        e->log_z += s;
+    }
+    return FGM_OK;
+}
+
+/* A copy of table S into D (initialised over S's variables). */
+static fgm_status
+copy_table(fgm_etab *d, const fgm_etab *s, const int *card)
+{
+    fgm_status st = fgm_etab_init(d, s->vars, s->n, card);
+
+    if (st == FGM_OK)
+        memcpy(d->p, s->p, (size_t)s->size * sizeof *d->p);
+    return st;
+}
+
+/* OUT, over place K's clique less its own variable, receives TAB reduced
+ * onto it and rescaled; returns the scale's log (-HUGE_VAL: all 0). */
+static double
+to_separator(elim *e, int k, const fgm_etab *tab, fgm_etab *out,
+             fgm_status *st)
+{
+    const fgm_elim_tree *t = &e->tree;
+    int v = t->order[k], vars[FGM_ETAB_MAXVARS], i, n = 0;
+
+    for (i = t->clique_off[k]; i < t->clique_off[k + 1]; i++)
+        if (t->clique[i] != v)
+            vars[n++] = t->clique[i];
+    if ((*st = fgm_etab_init(out, vars, n, e->ecard)) != FGM_OK)
+        return 0.0;
+    fgm_etab_reduce(tab, out, e->ecard, e->max);
+    return fgm_etab_rescale(out);
+}
+
+/* Leaves to roots: UP[k], place k's message to its parent, is its
+ * clique's inputs times its children's messages, reduced.  A root's
+ * reduction is its tree's total weight. */
+static fgm_status
+upward(elim *e)
+{
+    const fgm_elim_tree *t = &e->tree;
+    fgm_etab w, none;
+    fgm_status st;
+    double s;
+    int k, j;
+
+    for (k = 0; k < t->nvars; k++) {
+        if ((st = copy_table(&w, &e->psi[k], e->ecard)) != FGM_OK)
+            return st;
+        for (j = e->child_off[k]; j < e->child_off[k + 1]; j++)
+            fgm_etab_mul(&w, &e->up[e->child[j]], e->ecard);
+        if (t->parent[t->order[k]] >= 0) {
+            s = to_separator(e, k, &w, &e->up[k], &st);
+        } else if ((st = fgm_etab_init(&none, NULL, 0, e->ecard)) == FGM_OK) {
+            fgm_etab_reduce(&w, &none, e->ecard, e->max);
+            s = none.p[0] > 0.0 ? log(none.p[0]) : -HUGE_VAL;
+            fgm_etab_free(&none);
+        }
+        fgm_etab_free(&w);
+        if (st != FGM_OK)
+            return st;
+        if (s == -HUGE_VAL)
+            return FGM_EUNSOLVED;
+        e->log_z += s;
+    }
+    return FGM_OK;
+}
+
+/* Place K's variable's marginal from its clique's belief B, normalized
+ * (max-marginals over their own sum, as fgm_enumerate_max). */
+static fgm_status
+write_marginal(elim *e, int k, const fgm_etab *b, double *marginals)
+{
+    int v = e->tree.order[k], mc = e->csp->maxcard, i;
+    fgm_etab one;
+    fgm_status st = fgm_etab_init(&one, &v, 1, e->ecard);
+    double z = 0.0;
+
+    if (st != FGM_OK)
+        return st;
+    fgm_etab_reduce(b, &one, e->ecard, e->max);
+    for (i = 0; i < one.size; i++)
+        z += one.p[i];
+    for (i = 0; i < one.size; i++)
+        marginals[(long)v * mc + value_of(e, v, i)] = one.p[i] / z;
+    fgm_etab_free(&one);
+    return FGM_OK;
+}
+
+/* Roots to leaves: place K's clique belief (inputs, the message from its
+ * parent, its children's) gives its marginal, and each child's message
+ * DOWN is that belief without the child's own message, reduced.  The
+ * products of the other children's messages come from a running prefix
+ * and stored suffixes (SUF: one clique table per child, when they fit in
+ * MAX_ENTRIES; else recomputed, quadratic in the children). */
+static fgm_status
+downward_one(elim *e, int k, double *marginals, double max_entries)
+{
+    int c0 = e->child_off[k], m = e->child_off[k + 1] - c0, i, j;
+    fgm_etab pre, tmp, *suf = NULL;
+    fgm_status st;
+
+    if ((st = copy_table(&pre, &e->psi[k], e->ecard)) != FGM_OK)
+        return st;
+    if (e->tree.parent[e->tree.order[k]] >= 0)
+        fgm_etab_mul(&pre, &e->down[k], e->ecard);
+    if (m > 1 && (double)m * pre.size <= max_entries)
+        suf = calloc((size_t)m, sizeof *suf);
+    for (i = m - 1; suf && i > 0 && st == FGM_OK; i--) {
+        /* SUF[i]: the messages of children i..m-1. */
+        st = i == m - 1 ? fgm_etab_init(&suf[i], pre.vars, pre.n, e->ecard)
+                        : copy_table(&suf[i], &suf[i + 1], e->ecard);
+        if (st == FGM_OK)
+            fgm_etab_mul(&suf[i], &e->up[e->child[c0 + i]], e->ecard);
+    }
+    for (i = 0; i < m && st == FGM_OK; i++) {
+        int c = e->child[c0 + i];
+
+        if ((st = copy_table(&tmp, &pre, e->ecard)) != FGM_OK)
+            break;
+        if (suf && i + 1 < m)
+            fgm_etab_mul(&tmp, &suf[i + 1], e->ecard);
+        for (j = i + 1; !suf && j < m; j++)
+            fgm_etab_mul(&tmp, &e->up[e->child[c0 + j]], e->ecard);
+        /* Its scale does not matter: marginals are normalized.  All 0
+         * cannot be: the total weight is not 0. */
+        to_separator(e, c, &tmp, &e->down[c], &st);
+        fgm_etab_free(&tmp);
+        fgm_etab_mul(&pre, &e->up[c], e->ecard);
+    }
+    if (st == FGM_OK)
+        st = write_marginal(e, k, &pre, marginals);
+    for (i = 0; suf && i < m; i++)
+        fgm_etab_free(&suf[i]);
+    free(suf);
+    fgm_etab_free(&pre);
+    return st;
+}
+
+static void
+elim_free(elim *e)
+{
+    int k, n = e->tree.nvars;
+
+    for (k = 0; k < e->nin; k++)
+        fgm_etab_free(&e->in[k]);
+    for (k = 0; k < n; k++) {
+        if (e->psi)
+            fgm_etab_free(&e->psi[k]);
+        if (e->up)
+            fgm_etab_free(&e->up[k]);
+        if (e->down)
+            fgm_etab_free(&e->down[k]);
+    }
+    free(e->in);
+    free(e->psi);
+    free(e->up);
+    free(e->down);
+    free(e->ecard);
+    free(e->child_off);
+    free(e->child);
+    fgm_elim_tree_free(&e->tree);
+}
+
+fgm_status
+fgm_eliminate(const fgm_csp *csp, const int *given, long max_entries,
+              int max, double *marginals, fgm_elim_info *info)
+{
+    elim e;
+    fgm_status st;
+    double cap = max_entries > 0 ? (double)max_entries : FGM_ELIM_MAX_ENTRIES;
+    int v, k, n;
+
+    if (!csp || !marginals || !fgm_csp_given_ok(csp, given))
+        return FGM_EINVAL;
+    memset(&e, 0, sizeof e);
+    e.csp = csp;
+    e.ir = csp->ir;
+    e.given = given;
+    e.max = max != 0;
+    n = csp->nvars;
+    e.ecard = malloc(((size_t)n + 1) * sizeof *e.ecard);
+    if (!e.ecard)
+        return FGM_ENOMEM;
+    for (v = 0; v < n; v++)
+        e.ecard[v] = given && given[v] >= 0 ? 1 : csp->card[v];
+    st = add_factors(&e, cap);
+    if (st == FGM_OK && e.zero)
+        st = FGM_EUNSOLVED;
+    if (st == FGM_OK)
+        st = make_tree(&e, cap);
+    if (st == FGM_OK) {
+        e.psi = calloc((size_t)n + 1, sizeof *e.psi);
+        e.up = calloc((size_t)n + 1, sizeof *e.up);
+        e.down = calloc((size_t)n + 1, sizeof *e.down);
+        st = e.psi && e.up && e.down ? fill_cliques(&e) : FGM_ENOMEM;
+    }
+    if (st == FGM_OK)
+        st = upward(&e);
+    if (st == FGM_OK) {
+        memset(marginals, 0, (size_t)n * (size_t)csp->maxcard
+                             * sizeof *marginals);
+        for (k = n - 1; k >= 0 && st == FGM_OK; k--)
+            st = downward_one(&e, k, marginals, cap);
+    }
+    if (info) {
+        memset(info, 0, sizeof *info);
+        info->width = e.tree.width;
+        info->largest = (long)e.tree.largest;
+        info->entries = (long)e.tree.entries;
+        info->log_z = st == FGM_OK ? e.log_z : -HUGE_VAL;
+    }
+    elim_free(&e);
+    return st;
+}

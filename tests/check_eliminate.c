@@ -1,0 +1,320 @@
+/* tests/check_eliminate.c: variable elimination against enumeration and BP.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * fgm_eliminate must give fgm_enumerate's marginals and max-marginals
+ * (1e-9) on random small models that mix every factor kind the exact
+ * oracle reads: tables with zero entries, evidence, neq, alldiff, and
+ * Dirichlet nodes with free and observed children, under random clues.
+ * On a chain far too long to enumerate it must give bp-sum's marginals,
+ * which are exact on a tree; its log of the total weight is checked
+ * against sums done by hand.
+ */
+#include <check.h>
+#include <gsl/gsl_rng.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "../runtime/ir.h"
+#include "../runtime/exact/csp.h"
+#include "suites.h"
+
+/* A random model of 3-7 variables (2-4 values each) from RNG, with its
+ * random clues in GIVEN (-1 free). */
+static fgm_ir *
+random_model(gsl_rng *rng, int *given)
+{
+    fgm_ir *ir = fgm_ir_new("rand");
+    fgm_status st;
+    int n = 3 + (int)gsl_rng_uniform_int(rng, 5), card[8], v, f, j, a;
+    int dims[1] = { 1 }, scope[3], nf;
+    double w[64];
+    char name[8];
+
+    ck_assert_ptr_nonnull(ir);
+    for (v = 0; v < n; v++) {
+        card[v] = 2 + (int)gsl_rng_uniform_int(rng, 3);
+        snprintf(name, sizeof name, "x%d", v);
+        ck_assert_int_eq(fgm_ir_add_array(ir, name, 1, dims, 0, card[v],
+                                          FGM_ARRAY_OBSERVED, &st), v);
+    }
+    nf = 2 + (int)gsl_rng_uniform_int(rng, 6);
+    for (f = 0; f < nf; f++) {
+        int arity = 1 + (int)gsl_rng_uniform_int(rng, 3), size = 1;
+        double kind = gsl_rng_uniform(rng);
+
+        for (j = 0; j < arity; j++) {
+            scope[j] = (int)gsl_rng_uniform_int(rng, (unsigned long)n);
+            for (a = 0; a < j; a++)
+                if (scope[a] == scope[j])
+                    scope[j] = (scope[j] + 1) % n;
+            size *= card[scope[j]];
+        }
+        if (arity == 2 && kind < 0.3 && scope[0] != scope[1]) {
+            ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_NEQ, 2, scope,
+                                               0, NULL, &st), 0);
+            continue;
+        }
+        if (arity == 3 && kind < 0.3 && scope[0] != scope[1]
+            && scope[1] != scope[2] && scope[0] != scope[2]) {
+            ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_ALLDIFF, 3,
+                                               scope, 0, NULL, &st), 0);
+            continue;
+        }
+        for (j = 0; j < size; j++)
+            w[j] = gsl_rng_uniform(rng) < 0.15 ? 0.0
+                                               : 0.1 + gsl_rng_uniform(rng);
+        if (arity == 1)
+            ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1,
+                                               scope, size, w, &st), 0);
+        else
+            ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, arity,
+                                               scope, size, w, &st), 0);
+    }
+    if (gsl_rng_uniform(rng) < 0.6) {
+        /* A prior over the domain of x0's size; the variables of that
+         * size draw from it (two to four of them, some observed). */
+        double alpha[4];
+        int node;
+
+        for (j = 0; j < card[0]; j++)
+            alpha[j] = 0.5 + 2.0 * gsl_rng_uniform(rng);
+        node = fgm_ir_add_dirichlet_array(ir, "p", 1, dims, card[0], alpha,
+                                          0, &st);
+        ck_assert_int_ge(node, 0);
+        for (v = 0; v < n; v++)
+            if (card[v] == card[0])
+                ck_assert_int_ge(fgm_ir_add_dirichlet_discrete(ir, v, node,
+                                                               &st), 0);
+    }
+    for (v = 0; v < n; v++)
+        given[v] = gsl_rng_uniform(rng) < 0.25
+                   ? (int)gsl_rng_uniform_int(rng, (unsigned long)card[v])
+                   : -1;
+    return ir;
+}
+
+/* Both oracles on IR with clues GIVEN (sum- or max-product): the same
+ * status, and on FGM_OK the same numbers to 1e-9. */
+static void
+assert_agree(const fgm_ir *ir, const int *given, int max, int seed)
+{
+    fgm_status st;
+    fgm_csp *csp = fgm_csp_new(ir, &st);
+    double a[8 * 64], b[8 * 64];
+    fgm_elim_info info;
+    fgm_status se, sv;
+    int i;
+
+    ck_assert_ptr_nonnull(csp);
+    se = max ? fgm_enumerate_max(csp, given, 0, 0, a, NULL)
+             : fgm_enumerate(csp, given, 0, 0, a, NULL);
+    sv = fgm_eliminate(csp, given, 0, max, b, &info);
+    ck_assert_msg(se == sv, "seed %d max %d: enumeration %d, elimination %d",
+                  seed, max, se, sv);
+    for (i = 0; se == FGM_OK && i < ir->nvars * csp->maxcard; i++)
+        ck_assert_msg(fabs(a[i] - b[i]) < 1e-9,
+                      "seed %d max %d entry %d: enumeration %.17g, "
+                      "elimination %.17g", seed, max, i, a[i], b[i]);
+    if (se == FGM_OK)
+        ck_assert(info.width >= 1 && isfinite(info.log_z));
+    fgm_csp_free(csp);
+}
+
+START_TEST(test_random_models)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    int given[8], none[8], v;
+    fgm_ir *ir;
+
+    gsl_rng_set(rng, 1000 + (unsigned long)_i);
+    ir = random_model(rng, given);
+    for (v = 0; v < 8; v++)
+        none[v] = -1;
+    assert_agree(ir, none, 0, _i);
+    assert_agree(ir, none, 1, _i);
+    assert_agree(ir, given, 0, _i);
+    assert_agree(ir, given, 1, _i);
+    fgm_ir_free(ir);
+    gsl_rng_free(rng);
+}
+END_TEST
+
+/* log Z by hand: x (3 values) with evidence (1, 2, 3) and y (2 values)
+ * with x != y: the assignments' weights sum to 1 (x = 0, y = 1) + 2
+ * (x = 1, y = 0) + 3 + 3 (x = 2) = 9. */
+START_TEST(test_log_z)
+{
+    static const double ev[3] = { 1, 2, 3 };
+    fgm_ir *ir = fgm_ir_new("z");
+    int dims[1] = { 1 }, s[2] = { 0, 1 };
+    double m[2 * 3];
+    fgm_elim_info info;
+    fgm_status st;
+    fgm_csp *csp;
+
+    ck_assert_int_eq(fgm_ir_add_array(ir, "x", 1, dims, 0, 3, 0, &st), 0);
+    ck_assert_int_eq(fgm_ir_add_array(ir, "y", 1, dims, 0, 2, 0, &st), 1);
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, s, 3, ev,
+                                       &st), 0);
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_NEQ, 2, s, 0, NULL,
+                                       &st), 0);
+    csp = fgm_csp_new(ir, &st);
+    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, m, &info), FGM_OK);
+    ck_assert_double_eq_tol(info.log_z, log(9.0), 1e-12);
+    ck_assert_double_eq_tol(m[0], 1.0 / 9, 1e-12);      /* x = 0 */
+    ck_assert_double_eq_tol(m[3 + 0], 5.0 / 9, 1e-12);  /* y = 0: x = 1, 2 */
+    /* Max: the best assignment is x = 2 (weight 3). */
+    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 1, m, &info), FGM_OK);
+    ck_assert_double_eq_tol(info.log_z, log(3.0), 1e-12);
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+/* A Dirichlet node (pseudo-counts 1, 1) with three children: given two
+ * observed 0s, the third's predictive is (3, 1) / 4, and the evidence
+ * P(0, 0) = 1/2 * 2/3 = 1/3. */
+START_TEST(test_dirichlet_predictive)
+{
+    static const double alpha[2] = { 1, 1 };
+    fgm_ir *ir = fgm_ir_new("urn");
+    int dims[1] = { 3 }, one[1] = { 1 }, given[3] = { 0, 0, -1 }, v, node;
+    double m[3 * 2];
+    fgm_elim_info info;
+    fgm_status st;
+    fgm_csp *csp;
+
+    ck_assert_int_eq(fgm_ir_add_array(ir, "x", 1, dims, 0, 2,
+                                      FGM_ARRAY_OBSERVED, &st), 0);
+    node = fgm_ir_add_dirichlet_array(ir, "p", 1, one, 2, alpha, 0, &st);
+    for (v = 0; v < 3; v++)
+        ck_assert_int_ge(fgm_ir_add_dirichlet_discrete(ir, v, node, &st), 0);
+    csp = fgm_csp_new(ir, &st);
+    ck_assert_int_eq(fgm_eliminate(csp, given, 0, 0, m, &info), FGM_OK);
+    ck_assert_double_eq_tol(m[4], 0.75, 1e-12);
+    ck_assert_double_eq_tol(m[5], 0.25, 1e-12);
+    ck_assert_double_eq_tol(info.log_z, log(1.0 / 3), 1e-12);
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+/* A chain of N variables (3 values) with random pairwise tables and
+ * evidence on every tenth: elimination against bp-sum, exact on a tree,
+ * where enumeration would visit 3^N assignments. */
+START_TEST(test_long_chain)
+{
+    enum { N = 3000 };
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    fgm_ir *ir = fgm_ir_new("chain");
+    int dims[1] = { N }, s[2], v, j;
+    double w[9], *m = malloc(sizeof(double) * N * 3), bp[3];
+    fgm_model_opts o;
+    fgm_model *model = NULL;
+    fgm_elim_info info;
+    fgm_status st;
+    fgm_csp *csp;
+
+    ck_assert_ptr_nonnull(m);
+    gsl_rng_set(rng, 7);
+    ck_assert_int_eq(fgm_ir_add_array(ir, "x", 1, dims, 0, 3, 0, &st), 0);
+    for (v = 0; v + 1 < N; v++) {
+        s[0] = v;
+        s[1] = v + 1;
+        for (j = 0; j < 9; j++)
+            w[j] = 0.05 + gsl_rng_uniform(rng);
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 2, s, 9, w,
+                                           &st), 0);
+        if (v % 10 == 0) {
+            for (j = 0; j < 3; j++)
+                w[j] = 0.1 + gsl_rng_uniform(rng);
+            ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, s,
+                                               3, w, &st), 0);
+        }
+    }
+    ir->infer.algo = FGM_ALGO_BP_SUM;
+    ir->infer.iterations = 2;   /* a tree schedule: one sweep is exact */
+    csp = fgm_csp_new(ir, &st);
+    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, m, &info), FGM_OK);
+    ck_assert_int_eq(info.width, 2);
+    ck_assert_int_eq(info.largest, 9);
+    memset(&o, 0, sizeof o);
+    o.backend = FGM_BACKEND_INTERPRETED;
+    fgm_csp_free(csp);
+    ck_assert_int_eq(fgm_model_open_ir(ir, &o, &model, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_run(model, NULL, NULL), FGM_OK);
+    for (v = 0; v < N; v++) {
+        fgm_model_marginal(model, v, bp);
+        for (j = 0; j < 3; j++)
+            ck_assert_msg(fabs(bp[j] - m[v * 3 + j]) < 1e-9,
+                          "x[%d] = %d: bp-sum %.17g, elimination %.17g", v, j,
+                          bp[j], m[v * 3 + j]);
+    }
+    fgm_model_free(model);
+    free(m);
+    gsl_rng_free(rng);
+}
+END_TEST
+
+/* An empty 9x9 Sudoku is out of reach (its cliques hold dozens of
+ * cells): FGM_EUNSUPPORTED, promptly, not a blown memory budget; a
+ * contradiction is FGM_EUNSOLVED; bad arguments FGM_EINVAL. */
+START_TEST(test_refusals)
+{
+    fgm_ir *ir = fgm_ir_sudoku(3);
+    fgm_status st;
+    fgm_csp *csp = fgm_csp_new(ir, &st);
+    double *m = malloc(sizeof(double) * 81 * 9);
+    int given[81], v;
+
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, m, NULL),
+                     FGM_EUNSUPPORTED);
+    for (v = 0; v < 81; v++)
+        given[v] = -1;
+    given[0] = given[1] = 4;    /* two 5s in a row */
+    ck_assert_int_eq(fgm_eliminate(csp, given, 0, 0, m, NULL),
+                     FGM_EUNSOLVED);
+    given[1] = 9;
+    ck_assert_int_eq(fgm_eliminate(csp, given, 0, 0, m, NULL), FGM_EINVAL);
+    ck_assert_int_eq(fgm_eliminate(NULL, NULL, 0, 0, m, NULL), FGM_EINVAL);
+    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, NULL, NULL), FGM_EINVAL);
+    free(m);
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+/* A 4x4 Sudoku is small enough: elimination agrees with enumeration
+ * (and with Dancing Links' solution fractions, which enumeration
+ * matches on unweighted models). */
+START_TEST(test_sudoku4)
+{
+    fgm_ir *ir = fgm_ir_sudoku(2);
+    int given[16], v;
+
+    for (v = 0; v < 16; v++)
+        given[v] = -1;
+    given[0] = 0;
+    given[5] = 2;
+    assert_agree(ir, given, 0, -1);
+    assert_agree(ir, given, 1, -1);
+    fgm_ir_free(ir);
+}
+END_TEST
+
+Suite *
+eliminate_suite(void)
+{
+    Suite *s = suite_create("eliminate");
+    TCase *core = tcase_create("core");
+
+    tcase_add_loop_test(core, test_random_models, 0, 300);
+    tcase_add_test(core, test_log_z);
+    tcase_add_test(core, test_dirichlet_predictive);
+    tcase_add_test(core, test_long_chain);
+    tcase_add_test(core, test_refusals);
+    tcase_add_test(core, test_sudoku4);
+    suite_add_tcase(s, core);
+    return s;
+}
