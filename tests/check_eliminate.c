@@ -28,7 +28,7 @@ random_model(gsl_rng *rng, int *given)
     int n = 3 + (int)gsl_rng_uniform_int(rng, 5), card[8], v, f, j, a;
     int dims[1] = { 1 }, scope[3], nf;
     double w[64];
-    char name[8];
+    char name[16];
 
     ck_assert_ptr_nonnull(ir);
     for (v = 0; v < n; v++) {

@@ -22,9 +22,17 @@
 
 typedef enum { FMT_TEXT, FMT_CSV, FMT_JSON } out_format;
 
+/* --exact-method: how --backend exact computes its marginals. */
+typedef enum {
+    EXACT_AUTO,             /* Dancing Links, elimination, enumeration */
+    EXACT_ELIMINATION,      /* variable elimination only */
+    EXACT_ENUMERATION       /* enumeration only */
+} exact_method;
+
 typedef struct run_cfg {
     out_format fmt;
     int exact;              /* --backend exact */
+    exact_method method;    /* --exact-method */
     long cap;               /* exact: stop counting here */
     double timeout;         /* ms per observation; 0: none */
     fgm_run_opts ro;        /* engine: iterations, damping, tolerance */
@@ -52,7 +60,9 @@ usage(void)
             "[--tolerance T]\n"
             "               [--format text|csv|json] [--show A1,A2] "
             "[--out-dir DIR]\n"
-            "               [--cap N] [--timeout-ms T] [-D NAME=VALUE]...\n");
+            "               [--exact-method auto|elimination|enumeration] "
+            "[--cap N]\n"
+            "               [--timeout-ms T] [-D NAME=VALUE]...\n");
     return CLI_EUSAGE;
 }
 
@@ -243,6 +253,23 @@ refuse_set(run_tally *t, long k, const char *why)
     return CLI_OK;
 }
 
+/* Variable elimination's marginals (MAX: max-marginals) of CSP with
+ * clues GIVEN into M, and the header's words into TEXT (SIZE bytes).
+ * Returns fgm_eliminate's status: FGM_EUNSUPPORTED when its tables would
+ * be too large, for enumeration to take over. */
+static fgm_status
+run_elimination(const fgm_csp *csp, const int *given, int max, double *m,
+                char *text, size_t size)
+{
+    fgm_elim_info info;
+    fgm_status st = fgm_eliminate(csp, given, 0, max, m, &info);
+
+    snprintf(text, size, "%s (variable elimination), width=%d, %s=%.10g",
+             max ? "exact max-marginals" : "exact", info.width,
+             max ? "log max weight" : "log Z", info.log_z);
+    return st;
+}
+
 /* Exact marginals of IR (the model of CSP) with the current clues GIVEN
  * -- max-marginals when IR's algorithm is bp-max, its exact answer --;
  * prints observation K.  An observation with no consistent assignment
@@ -280,6 +307,22 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         }
         if (max && count > 0)
             fractions_to_max(ir, m, stride);
+    } else if (cfg->method != EXACT_ENUMERATION
+               && (st = run_elimination(csp, given, max, m, text,
+                                        sizeof text)) != FGM_EUNSUPPORTED) {
+        incomplete = 0;
+        count = 1;
+        if (st == FGM_EUNSOLVED) {
+            free(m);
+            return refuse_set(t, k, " has no consistent assignment");
+        }
+    } else if (cfg->method == EXACT_ELIMINATION) {
+        free(m);
+        return cli_fail(CLI_EINPUT, "%s: error: --exact-method elimination: "
+                        "the model's cliques are too large (a table of more "
+                        "than %ld entries); --exact-method enumeration "
+                        "visits its assignments instead", cfg->model,
+                        (long)FGM_ELIM_MAX_ENTRIES);
     } else {
         double deadline = cfg->timeout > 0 ? fgm_now() + cfg->timeout * 1e-3
                                            : 0;
@@ -436,7 +479,7 @@ cmd_run(cli_args *a)
     fgm_model_opts mo;
     long iters = 0, k;
     int r, code = CLI_OK, n, box, v, nvars, stride = 1;
-    int cap_set = 0, engine;
+    int cap_set = 0, method_set = 0, engine;
     run_tally tally = { 0, 0, NULL, 0 };
     obs_file of;
     fgm_ir *ir;
@@ -505,6 +548,19 @@ cmd_run(cli_args *a)
                                            &cfg.ro.tolerance))
                 return CLI_EUSAGE;
             cfg.ro.use_tolerance = 1;
+        } else if ((r = cli_opt_value(a, "--exact-method", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            if (strcmp(val, "auto") == 0)
+                cfg.method = EXACT_AUTO;
+            else if (strcmp(val, "elimination") == 0)
+                cfg.method = EXACT_ELIMINATION;
+            else if (strcmp(val, "enumeration") == 0)
+                cfg.method = EXACT_ENUMERATION;
+            else
+                return cli_fail(CLI_EUSAGE, "run: unknown --exact-method "
+                                "'%s' (auto, elimination, enumeration)", val);
+            method_set = 1;
         } else if ((r = cli_opt_value(a, "--cap", &val)) != 0) {
             if (r < 0 || !cli_parse_long("run", "--cap", val, 1,
                                          1000000000000L, &cfg.cap))
@@ -558,12 +614,15 @@ cmd_run(cli_args *a)
      * so that one command line can loop over the backends. */
     if (cfg.exact && (iters || cfg.ro.use_damping || cfg.ro.use_tolerance))
         return cli_fail(CLI_EUSAGE, "run: %s has no effect with "
-                        "--backend exact, which enumerates the assignments",
+                        "--backend exact, which runs no message passing",
                         iters ? "--iters" : cfg.ro.use_damping ? "--damping"
                         : "--tolerance");
     if (!cfg.exact && cap_set)
         return cli_fail(CLI_EUSAGE, "run: --cap caps the assignments of "
                         "--backend exact");
+    if (!cfg.exact && method_set)
+        return cli_fail(CLI_EUSAGE, "run: --exact-method is how --backend "
+                        "exact computes; give --backend exact too");
     mo.out_dir = out_dir;
 
     ir = cli_model_open("run", model, defs, ndefs, &n, &box, &code);
@@ -594,7 +653,8 @@ cmd_run(cli_args *a)
     if (cfg.exact) {
         /* Dancing Links counts solutions: their fractions are the
          * marginals only when no factor weighs them. */
-        if (!fgm_dlx_refuses(csp) && !fgm_csp_weighted(csp))
+        if (cfg.method == EXACT_AUTO && !fgm_dlx_refuses(csp)
+            && !fgm_csp_weighted(csp))
             dlx = fgm_dlx_new(csp, &st);
     } else {
         /* The model owns a copy of the IR; csp keeps reading IR. */

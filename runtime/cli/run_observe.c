@@ -281,7 +281,7 @@ apply_weights(const fgm_ir *ir, const char *line, char *val, const char *path,
         return 0;
     if (o->exact) {
         cli_fail(CLI_EINPUT, "%s:%ld:%d: error: weights on %s need an "
-                 "engine backend (exact enumeration takes values only)",
+                 "engine backend (the exact backend takes values only)",
                  path, lineno, COL(val), what);
         return 0;
     }

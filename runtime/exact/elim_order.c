@@ -216,7 +216,9 @@ eliminate_one(adj *g, int v, fgm_elim_tree *t, int *nclique, int *cap)
         *cap = c;
     }
     at = *nclique + adj_find(&g[v], v);     /* v's place, ascending */
-    memcpy(t->clique + *nclique, g[v].v, (size_t)g[v].n * sizeof *g[v].v);
+    if (g[v].n > 0)     /* (an isolated variable has no list at all) */
+        memcpy(t->clique + *nclique, g[v].v,
+               (size_t)g[v].n * sizeof *g[v].v);
     memmove(t->clique + at + 1, t->clique + at,
             (size_t)(need - 1 - at) * sizeof *t->clique);
     t->clique[at] = v;

@@ -42,6 +42,7 @@ typedef struct elim {
     const int *given;
     int max;
     int *ecard;             /* nvars: 1 for a clue, else its card */
+    int *uses;              /* nvars: factors of the model holding each */
     double log_z;           /* log of the total weight so far */
     int zero;               /* a factor of weight 0 everywhere */
     fgm_etab *in;           /* the model's factors as tables */
@@ -221,6 +222,22 @@ add_peers(elim *e, double max_entries)
     return FGM_OK;
 }
 
+/* Whether each of the N free children KIDS of a Dirichlet node is in no
+ * factor but its one draw (e->uses): then summing the others out leaves
+ * it the node's posterior predictive, and no joint table is needed (the
+ * unobserved rolls of a die).  A sum-product shortcut only: the largest
+ * joint weight does not factor so. */
+static int
+all_loose(const elim *e, const int *kids, int n)
+{
+    int j;
+
+    for (j = 0; j < n; j++)
+        if (e->uses[kids[j]] != 1)
+            return 0;
+    return 1;
+}
+
 /* Dirichlet node D integrated out (see the top of the file). */
 static fgm_status
 add_dirichlet(elim *e, int d, int *kids, int *mult, double max_entries)
@@ -266,6 +283,15 @@ add_dirichlet(elim *e, int d, int *kids, int *mult, double max_entries)
     big += n;
     if (nkids == 0)
         return FGM_OK;
+    if (!e->max && all_loose(e, kids, nkids)) {
+        /* Each child alone: the posterior predictive (a + c) / (A + C),
+         * which sums to 1 (the weight's total is unchanged). */
+        for (j = 0; j < nkids && st == FGM_OK; j++)
+            if ((t = new_input(e, &kids[j], 1, max_entries, &st)) != NULL)
+                for (k = 0; k < kc; k++)
+                    t->p[k] = a[k] / big;
+        return st;
+    }
     /* Sort the children (and their multiplicities) for the table. */
     for (i = 1; i < nkids; i++)
         for (j = i; j > 0 && kids[j - 1] > kids[j]; j--) {
@@ -293,7 +319,11 @@ add_factors(elim *e, double max_entries)
     const fgm_ir *ir = e->ir;
     int *kids = malloc(2 * ((size_t)FGM_ETAB_MAXVARS) * sizeof *kids);
     fgm_status st = kids ? add_peers(e, max_entries) : FGM_ENOMEM;
-    int i;
+    int i, j;
+
+    for (i = 0; i < ir->nfactors; i++)
+        for (j = 0; j < ir->factors[i].arity; j++)
+            e->uses[fgm_ir_scope(ir, &ir->factors[i])[j]]++;
 
     for (i = 0; i < ir->nfactors && st == FGM_OK; i++) {
         const fgm_ir_factor *f = &ir->factors[i];
@@ -429,7 +459,7 @@ upward(elim *e)
     const fgm_elim_tree *t = &e->tree;
     fgm_etab w, none;
     fgm_status st;
-    double s;
+    double s = -HUGE_VAL;
     int k, j;
 
     for (k = 0; k < t->nvars; k++) {
@@ -545,6 +575,7 @@ elim_free(elim *e)
     free(e->up);
     free(e->down);
     free(e->ecard);
+    free(e->uses);
     free(e->child_off);
     free(e->child);
     fgm_elim_tree_free(&e->tree);
@@ -568,8 +599,11 @@ fgm_eliminate(const fgm_csp *csp, const int *given, long max_entries,
     e.max = max != 0;
     n = csp->nvars;
     e.ecard = malloc(((size_t)n + 1) * sizeof *e.ecard);
-    if (!e.ecard)
+    e.uses = calloc((size_t)n + 1, sizeof *e.uses);
+    if (!e.ecard || !e.uses) {
+        elim_free(&e);
         return FGM_ENOMEM;
+    }
     for (v = 0; v < n; v++)
         e.ecard[v] = given && given[v] >= 0 ? 1 : csp->card[v];
     st = add_factors(&e, cap);

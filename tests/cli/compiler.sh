@@ -164,7 +164,7 @@ printf '%s\n' 'model soft' 'var x[2] in 0..1' 'alldiff x' \
     'evidence x[0] = [3, 1]' >"$TMP/weighted_soft.fgm"
 expect_exit 0 "exact, weighted exact cover" -- "$FGM" run "$TMP/weighted_soft.fgm" --backend exact
 expect_out "^x\[0\] 0\.75 0\.25$" "evidence weighs the two solutions"
-grep -q "enumeration" "$TMP/out" || fail "weighted model not enumerated"
+grep -q "dancing links" "$TMP/out" && fail "weighted model counted by Dancing Links"
 printf '%s\n' 'model dir' 'prior p ~ dirichlet([5, 1])' \
     'var x[2] in 0..1 ~ discrete(p)' 'var y[2] in 0..1' \
     'alldiff(x[0], y[0])' 'alldiff(x[1], y[1])' >"$TMP/weighted_dir.fgm"
@@ -241,9 +241,17 @@ same "$TMP/chain2k.interpreted" "$TMP/chain2k.compiled" || fail "chain of 2000 t
 printf 'const N = 100000\nvar x[N] in 0..2\n' > "$TMP/free100k.fgm"
 printf 'const N = 6000\nvar x[2*N] in 1..2\nalldiff(x[2*i], x[2*i+1]) for i in 0..N-1\n' > "$TMP/pairs.fgm"
 for m in free100k pairs; do
-    expect_exit 1 "exact, $m" -- "$FGM" run "$TMP/$m.fgm" --backend exact --cap 10
+    expect_exit 1 "exact, $m" -- "$FGM" run "$TMP/$m.fgm" --backend exact --exact-method enumeration --cap 10
     expect_err "$m.fgm: error: --backend exact enumerates at most 10000 variables; this model has 1[02]000" "exact, $m: refused"
 done
+# Variable elimination recurses nowhere and takes both, exactly (the
+# default: Dancing Links refuses the pairs, as enumeration does).
+expect_exit 0 "exact, free100k, elimination" -- "$FGM" run "$TMP/free100k.fgm" --backend exact --show 'x[99999]'
+expect_out "^# observation 0: exact \(variable elimination\), width=1, log Z=109861\.2289" "free100k: 3^100000 assignments"
+expect_out "^x\[99999\] 0\.333333 0\.333333 0\.333333$" "free100k: uniform"
+expect_exit 0 "exact, pairs, elimination" -- "$FGM" run "$TMP/pairs.fgm" --backend exact --show 'x[11999]'
+expect_out "^# observation 0: exact \(variable elimination\), width=2, log Z=4158\.88" "pairs: 2^6000 solutions"
+expect_out "^x\[11999\] 0\.5 0\.5$" "pairs: either value"
 expect_exit 0 "exact 9x9" -- "$FGM" run models/sudoku.fgm --backend exact --observe puzzles/seed000.txt
 expect_out "^# observation 3: exact \(dancing links\), solutions=1$" "9x9 by Dancing Links"
 
@@ -253,9 +261,12 @@ expect_out "^# observation 3: exact \(dancing links\), solutions=1$" "9x9 by Dan
 # mass.  bp-max itself agrees (a tree).
 printf '%s\n' 'model map2' 'var a in 0..1' 'var b in 0..1' \
     'table (a, b) = [[4, 0], [3, 3]]' 'infer bp-max' >"$TMP/map2.fgm"
-expect_exit 0 "exact bp-max" -- "$FGM" run "$TMP/map2.fgm" --backend exact
+expect_exit 0 "exact bp-max" -- "$FGM" run "$TMP/map2.fgm" --backend exact --exact-method enumeration
 expect_out "^# observation 0: exact max-marginals \(enumeration\), assignments=3$" "exact bp-max header"
 expect_out "^a 0\.571429 0\.428571$" "exact max-marginal of a"
+expect_exit 0 "exact bp-max, elimination" -- "$FGM" run "$TMP/map2.fgm" --backend exact
+expect_out "^# observation 0: exact max-marginals \(variable elimination\), width=2, log max weight=1\.386294361$" "exact bp-max header, elimination: log 4"
+expect_out "^a 0\.571429 0\.428571$" "exact max-marginal of a, elimination"
 expect_exit 0 "exact bp-sum" -- "$FGM" run "$TMP/map2.fgm" --backend exact --algo bp-sum
 expect_out "^a 0\.4 0\.6$" "exact marginal of a"
 expect_exit 0 "bp-max" -- "$FGM" run "$TMP/map2.fgm" --backend interpreted

@@ -3,13 +3,28 @@
 . "$(dirname "$0")/common.bash"
 
 # The exact backend counts the published numbers of solutions (OEIS
-# A000170: 2, 10, 4, 40, 92 for N = 4..8).
+# A000170: 2, 10, 4, 40, 92 for N = 4..8): enumeration visits them, and
+# variable elimination's total weight is their number (every solution
+# weighs 1).
 for nc in 4:2 5:10 6:4 7:40 8:92; do
     n=${nc%%:*} count=${nc#*:}
-    expect_exit 0 "exact queens N=$n" -- \
-        "$FGM" run --backend exact -D "N=$n" models/queens.fgm
+    expect_exit 0 "exact queens N=$n" -- "$FGM" run --backend exact \
+        --exact-method enumeration -D "N=$n" models/queens.fgm
     expect_out "^# observation 0: exact \(enumeration\), assignments=$count\$" \
         "N=$n has $count solutions"
+    expect_exit 0 "elimination, queens N=$n" -- \
+        "$FGM" run --backend exact -D "N=$n" models/queens.fgm
+    if [ "$n" = 8 ]; then
+        # Eight queens all see each other: a clique of 8^8 entries, past
+        # elimination's bound, so the default falls back to enumeration.
+        expect_out "^# observation 0: exact \(enumeration\), assignments=92\$" \
+            "N=8 falls back to enumeration"
+        continue
+    fi
+    z=$(sed -n 's/^# observation 0: exact (variable elimination), width=[0-9]*, log Z=//p' \
+        "$TMP/out")
+    awk -v z="$z" -v c="$count" 'BEGIN { d = z - log(c); exit !(z != "" && d < 1e-9 && d > -1e-9) }' ||
+        fail "N=$n: log Z '$z' is not log $count"
 done
 
 # Its marginals are those of a brute force over all N^N placements,
@@ -55,7 +70,8 @@ cmp -s "$TMP/compiled" "$TMP/out" ||
 # The offset's sign: x != y + 1 rules out (2, 1) and (3, 2), leaving 7
 # pairs, 3 of them with x = 1.
 printf 'model s\nvar x in 1..3\nvar y in 1..3\nx != y + 1\n' > "$TMP/s.fgm"
-expect_exit 0 "exact x != y + 1" -- "$FGM" run --backend exact "$TMP/s.fgm"
+expect_exit 0 "exact x != y + 1" -- "$FGM" run --backend exact \
+    --exact-method enumeration "$TMP/s.fgm"
 expect_out "^# observation 0: exact \(enumeration\), assignments=7\$" "7 pairs"
 expect_out "^x 0\.428571 0\.285714 0\.285714\$" "x = 1 in 3 of 7"
 

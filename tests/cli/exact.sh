@@ -1,0 +1,84 @@
+# tests/cli/exact.sh: --backend exact by variable elimination.
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/common.bash"
+
+# csv_p FILE: "variable value p" rows of an `fgm run --format csv`.
+csv_p() { awk -F, 'NR > 1 { print $1, $3, $4, $5 }' "$1"; }
+
+# agree A B WHAT: the p columns of two such row files agree to 1e-9,
+# row for row, and have as many rows.
+agree() {
+    [ "$(wc -l < "$1")" -eq "$(wc -l < "$2")" ] && [ -s "$1" ] ||
+        { fail "$3: $(wc -l < "$1") rows against $(wc -l < "$2")"; return; }
+    paste -d' ' "$1" "$2" | awk -v what="$3" '
+        $1 != $5 || $2 != $6 || $3 != $7 { print what ": rows differ: " $0; bad = 1; exit }
+        { d = $4 - $8; if (d < 0) d = -d; if (d > 1e-9) { print what ": " $0; bad = 1; exit } }
+        END { exit bad }' >&2 || fail "$3"
+}
+
+# The chain model, under several observation sets: elimination (the
+# default) and enumeration give the same marginals.
+printf 'x[2] = 1\n---\nx[5] = 0\nx[1] = 2\n---\nx[3] = 2\n' > "$TMP/obs.txt"
+expect_exit 0 "chain, elimination" -- "$FGM" run models/chain.fgm --backend exact --observe "$TMP/obs.txt" --format csv
+csv_p "$TMP/out" > "$TMP/elim"
+expect_exit 0 "chain, enumeration" -- "$FGM" run models/chain.fgm --backend exact --exact-method enumeration --observe "$TMP/obs.txt" --format csv
+csv_p "$TMP/out" > "$TMP/enum"
+agree "$TMP/elim" "$TMP/enum" "chain: elimination against enumeration"
+expect_exit 0 "chain, text" -- "$FGM" run models/chain.fgm --backend exact --observe "$TMP/obs.txt"
+expect_out "^# observation 2: exact \(variable elimination\), width=2, log Z=" "header names the method"
+
+# A die whose rolls are coupled through its Dirichlet prior
+# and through evidence, some observed (the clues fold into the
+# pseudo-counts, the free rolls share one table).
+printf '%s\n' 'model die' 'prior p ~ dirichlet([1, 2, 0.5])' \
+    'observed var r[6] in 1..3 ~ discrete(p)' \
+    'evidence r[4] = [0.2, 0.3, 0.5]' 'table (r[0], r[5]) = [[1, 2, 3], [1, 1, 1], [4, 0, 1]]' \
+    'infer ep' > "$TMP/die.fgm"
+printf 'r[1] = 3\nr[2] = 3\nr[3] = 1\n' > "$TMP/rolls.txt"
+for m in elimination enumeration; do
+    expect_exit 0 "die, $m" -- "$FGM" run "$TMP/die.fgm" --backend exact --exact-method $m --observe "$TMP/rolls.txt" --format csv
+    csv_p "$TMP/out" > "$TMP/die.$m"
+done
+agree "$TMP/die.elimination" "$TMP/die.enumeration" "die: elimination against enumeration"
+
+# A hidden Markov chain of 2000 steps, 3^2000 assignments: elimination
+# is exact at once, and so is bp-sum on a tree; both backends agree.
+{
+    echo 'model hmm'
+    echo 'const T = 2000'
+    echo 'var h[T] in 0..2'
+    echo 'observed var y[T] in 0..1'
+    echo 'table (h[t], h[t+1]) = [[8, 1, 1], [1, 8, 1], [2, 1, 7]] for t in 0..T-2'
+    echo 'table (h[t], y[t]) = [[9, 1], [5, 5], [1, 9]] for t in 0..T-1'
+    echo 'infer bp-sum(iterations = 2, schedule = sequential)'
+} > "$TMP/hmm.fgm"
+awk 'BEGIN { srand(3); for (t = 0; t < 2000; t++) printf "y[%d] = %d\n", t, rand() < 0.5 }' > "$TMP/ys.txt"
+expect_exit 0 "hmm, elimination" -- "$FGM" run "$TMP/hmm.fgm" --backend exact --observe "$TMP/ys.txt" --format csv --show h
+csv_p "$TMP/out" > "$TMP/hmm.exact"
+expect_exit 0 "hmm, bp-sum" -- "$FGM" run "$TMP/hmm.fgm" --backend interpreted --observe "$TMP/ys.txt" --format csv --show h
+csv_p "$TMP/out" > "$TMP/hmm.bp"
+agree "$TMP/hmm.exact" "$TMP/hmm.bp" "hmm: elimination against bp-sum"
+[ "$(wc -l < "$TMP/hmm.exact")" -eq 6000 ] || fail "hmm: 6000 rows"
+
+# Max-marginals: the same on the chain by both methods.
+for m in elimination enumeration; do
+    expect_exit 0 "chain bp-max, $m" -- "$FGM" run models/chain.fgm --algo bp-max --backend exact --exact-method $m --format csv
+    csv_p "$TMP/out" > "$TMP/max.$m"
+done
+agree "$TMP/max.elimination" "$TMP/max.enumeration" "bp-max: elimination against enumeration"
+
+# Out of elimination's reach (eight queens: one clique of 8^8 entries):
+# --exact-method elimination says so, by file, and exits 1.
+expect_exit 1 "elimination refused" -- "$FGM" run models/queens.fgm -D N=8 --backend exact --exact-method elimination
+expect_err "queens.fgm: error: --exact-method elimination: the model's cliques are too large" "elimination refused: says why"
+# A contradiction is refused as with enumeration.
+printf 'var x in 0..1\nvar y in 0..1\nx != y\nevidence x = [1, 0]\nevidence y = [1, 0]\n' > "$TMP/no.fgm"
+expect_exit 1 "contradiction" -- "$FGM" run "$TMP/no.fgm" --backend exact
+expect_err "no.fgm: error: the model has no consistent assignment" "contradiction: says so"
+# Usage errors (exit 2).
+expect_exit 2 "unknown method" -- "$FGM" run models/chain.fgm --backend exact --exact-method guess
+expect_err "unknown --exact-method 'guess' \(auto, elimination, enumeration\)" "unknown method: lists them"
+expect_exit 2 "method without exact" -- "$FGM" run models/chain.fgm --exact-method elimination
+expect_err "give --backend exact too" "method without exact: says what"
+
+finish
