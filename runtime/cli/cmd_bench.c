@@ -371,10 +371,13 @@ split(char *s, const char **out, int max)
 }
 
 /* --backends LIST (modified) into BACKENDS[0..MAX-1], *N of them: each
- * a backend bench runs (bad_backend), none empty or twice, at most MAX.
- * Returns CLI_OK or the usage error after saying why. */
+ * a backend bench runs (bad_backend; "exact" too when EXACT_OK: a
+ * model's inference timed against variable elimination), none empty or
+ * twice, at most MAX.  Returns CLI_OK or the usage error after saying
+ * why. */
 static int
-parse_backends(char *list, const char **backends, int max, int *n)
+parse_backends(char *list, const char **backends, int max, int *n,
+               int exact_ok)
 {
     const char *twice;
     int i;
@@ -389,9 +392,15 @@ parse_backends(char *list, const char **backends, int max, int *n)
     if ((twice = repeated(backends, *n)) != NULL)
         return cli_fail(CLI_EUSAGE, "bench: backend '%s' is listed twice",
                         twice);
-    for (i = 0; i < *n; i++)
+    for (i = 0; i < *n; i++) {
+        if (exact_ok && strcmp(backends[i], "exact") == 0)
+            continue;
+        if (exact_ok && fgm_bench_backend_find(backends[i]) < 0)
+            return cli_fail(CLI_EUSAGE, "bench: unknown backend '%s' (auto, "
+                            "compiled, interpreted, exact)", backends[i]);
         if (fgm_bench_backend_find(backends[i]) < 0)
             return bad_backend(backends[i], NULL);
+    }
     return CLI_OK;
 }
 
@@ -425,7 +434,7 @@ static int
 model_only(const char *solver_opt, const bench_model *bm,
            const char *observe, char *blist, int repeat)
 {
-    const char *backends[3];   /* auto, compiled, interpreted */
+    const char *backends[4];   /* auto, compiled, interpreted, exact */
     char label[512];
     bench_infer_opts o;
     int code;
@@ -437,7 +446,7 @@ model_only(const char *solver_opt, const bench_model *bm,
     memset(&o, 0, sizeof o);
     if (blist && (code = parse_backends(blist, backends,
                                         (int)CLI_COUNTOF(backends),
-                                        &o.nbackends)) != CLI_OK)
+                                        &o.nbackends, 1)) != CLI_OK)
         return code;
     o.backends = backends;
     spec_label(bm, label, sizeof label);
@@ -607,7 +616,7 @@ cmd_bench(cli_args *a)
     }
     if (blist && (code = parse_backends(blist, backends,
                                         (int)CLI_COUNTOF(backends),
-                                        &nbackends)) != CLI_OK)
+                                        &nbackends, 0)) != CLI_OK)
         goto out;
     /* --backends: one row per backend for each probabilistic solver
      * ("ep-robust@compiled"); exact solvers have one backend. */

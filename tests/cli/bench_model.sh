@@ -64,8 +64,24 @@ expect_err "bench: --observe gives the observation sets of a --model MODEL's inf
 # Three backends: each line its own pair's difference.
 expect_exit 0 "three backends" -- "$FGM" bench --model models/chain.fgm --backends interpreted,compiled,auto --repeat 1
 [ "$(grep -c '^# backends: .*pseudo-counts 0$' "$TMP/out")" = 2 ] || fail "three backends: two ratio lines"
-expect_exit 2 "backend exact" -- "$FGM" bench --model models/chain.fgm --backends exact
-expect_err "backend exact" "backend exact"
+# The exact backend (variable elimination) times the same sets, and
+# gives each engine backend's distance from the exact marginals: none on
+# the chain (a tree), BP's error on schedule.fgm's loop (no failure).
+printf 'x[2] = 1\n---\nx[4] = 0\n' >"$TMP/chain_obs.txt"
+expect_exit 0 "backend exact" -- "$FGM" bench --model models/chain.fgm --observe "$TMP/chain_obs.txt" --backends exact,interpreted --repeat 1
+expect_out "^exact +2 +0 " "backend exact: a row, no sweeps"
+grep -Eq '^# backends: interpreted / exact: .*largest difference of the marginals from exact [0-9.e-]+$' "$TMP/out" ||
+    fail "backend exact: the distance line: $(cat "$TMP/out")"
+awk '/from exact/ { exit !($NF + 0 < 1e-12) }' "$TMP/out" || fail "chain: bp-sum is exact on a tree"
+expect_exit 0 "backend exact, a loop" -- "$FGM" bench --model models/schedule.fgm --backends interpreted,exact --repeat 1
+awk '/from exact/ { exit !($NF + 0 > 1e-3) }' "$TMP/out" || fail "schedule: BP's error on a loop shows: $(cat "$TMP/out")"
+expect_exit 1 "backend exact, out of reach" -- "$FGM" bench --model models/sudoku.fgm --backends exact
+expect_err "bench: backend exact: the model's cliques are too large for variable elimination" "backend exact, out of reach"
+printf 'x[2] = [1, 2, 3]\n' >"$TMP/soft.txt"
+expect_exit 1 "backend exact, weights" -- "$FGM" bench --model models/chain.fgm --observe "$TMP/soft.txt" --backends exact
+expect_err "soft.txt:1:[0-9]+: error: weights on x\[2\] need an engine backend" "backend exact, weights: refused before anything runs"
+expect_exit 2 "backend unknown" -- "$FGM" bench --model models/chain.fgm --backends exakt
+expect_err "unknown backend 'exakt' \(auto, compiled, interpreted, exact\)" "backend unknown"
 expect_exit 2 "a backend twice" -- "$FGM" bench --model models/chain.fgm --backends compiled,compiled
 expect_err "backend 'compiled' is listed twice" "a backend twice"
 printf 'roll[0] = 1\n---\nroll[0] = 9\n' >"$TMP/bad.txt"
