@@ -204,6 +204,13 @@ fgm_status fgm_ir_graph(const fgm_ir *ir, FILE *f);
 /* Returns a deep copy of SRC (owned by the caller), or NULL. */
 fgm_ir *fgm_ir_copy(const fgm_ir *src);
 
+/* Multiplies variable V's evidence by the weights W (one per value, each
+ * finite and >= 0, not all 0): one more evidence factor, as an
+ * `evidence` statement adds (soft evidence for the exact backend, which
+ * runs on an IR, where a model takes fgm_model_observe_weights).
+ * Returns FGM_OK, FGM_EINVAL, or FGM_ENOMEM. */
+fgm_status fgm_ir_add_evidence(fgm_ir *ir, int v, const double *w);
+
 /* The seed's robust model of SRC (a new IR, owned by the caller): a
  * uniform Dirichlet prior per variable, observed (clues become its point
  * mass, fgm_model_observe_clue), ahead of SRC's factors; a copy of SRC

@@ -5,6 +5,7 @@
  * contract) can change without breaking programs built on the library.
  * These accessors are all a user, the fgm tool included, reads of it.
  */
+#include <math.h>
 #include <string.h>
 #include "ir.h"
 #include "schedule.h"
@@ -45,6 +46,27 @@ fgm_ir_set_algo(fgm_ir *ir, const char *name)
         return FGM_EINVAL;
     ir->infer.algo = (fgm_algo)k;
     return FGM_OK;
+}
+
+fgm_status
+fgm_ir_add_evidence(fgm_ir *ir, int v, const double *w)
+{
+    fgm_status st = FGM_EINVAL;
+    double top = 0.0;
+    int k, card;
+
+    if (!ir || !w || v < 0 || v >= ir->nvars)
+        return FGM_EINVAL;
+    card = ir->arrays[ir->var_array[v]].card;
+    for (k = 0; k < card; k++) {
+        if (!(w[k] >= 0.0 && isfinite(w[k])))
+            return FGM_EINVAL;
+        top = w[k] > top ? w[k] : top;
+    }
+    if (top == 0.0)
+        return FGM_EINVAL;
+    return fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, &v, card, w, &st)
+           < 0 ? st : FGM_OK;
 }
 
 int

@@ -303,6 +303,40 @@ START_TEST(test_sudoku4)
 }
 END_TEST
 
+/* fgm_ir_add_evidence: soft evidence as a factor (what the exact
+ * backend does with an observation file's weights), checked; refused
+ * for a bad variable or weights. */
+START_TEST(test_add_evidence)
+{
+    static const double w[3] = { 1, 0, 3 }, neg[3] = { 1, -1, 1 };
+    static const double zero[3] = { 0, 0, 0 };
+    double nan3[3] = { 1, NAN, 1 }, m[3];
+    fgm_ir *ir = fgm_ir_new("w");
+    int dims[1] = { 1 };
+    fgm_status st;
+    fgm_csp *csp;
+
+    ck_assert_int_eq(fgm_ir_add_array(ir, "x", 1, dims, 0, 3, 0, &st), 0);
+    ck_assert_int_eq(fgm_ir_add_evidence(ir, 0, w), FGM_OK);
+    ck_assert_int_eq(fgm_ir_add_evidence(ir, 0, w), FGM_OK);   /* twice */
+    ck_assert_int_eq(fgm_ir_add_evidence(ir, 1, w), FGM_EINVAL);
+    ck_assert_int_eq(fgm_ir_add_evidence(ir, -1, w), FGM_EINVAL);
+    ck_assert_int_eq(fgm_ir_add_evidence(ir, 0, neg), FGM_EINVAL);
+    ck_assert_int_eq(fgm_ir_add_evidence(ir, 0, zero), FGM_EINVAL);
+    ck_assert_int_eq(fgm_ir_add_evidence(ir, 0, nan3), FGM_EINVAL);
+    ck_assert_int_eq(fgm_ir_add_evidence(NULL, 0, w), FGM_EINVAL);
+    ck_assert_int_eq(fgm_ir_add_evidence(ir, 0, NULL), FGM_EINVAL);
+    ck_assert_int_eq(ir->nfactors, 2);
+    csp = fgm_csp_new(ir, &st);
+    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, m, NULL), FGM_OK);
+    ck_assert_double_eq_tol(m[0], 0.1, 1e-15);      /* 1 : 0 : 9 */
+    ck_assert(m[1] == 0.0);
+    ck_assert_double_eq_tol(m[2], 0.9, 1e-15);
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+}
+END_TEST
+
 Suite *
 eliminate_suite(void)
 {
@@ -315,6 +349,7 @@ eliminate_suite(void)
     tcase_add_test(core, test_long_chain);
     tcase_add_test(core, test_refusals);
     tcase_add_test(core, test_sudoku4);
+    tcase_add_test(core, test_add_evidence);
     suite_add_tcase(s, core);
     return s;
 }

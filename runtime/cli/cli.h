@@ -155,6 +155,10 @@ typedef struct obs_sink {
     int *given;             /* exact backend: nvars */
     long set_line;          /* the line of the set's first assignment */
     int exact;              /* the exact backend: pseudo-counts refused */
+    fgm_ir *soft;           /* exact backend (GIVEN set): the set's weights
+                             * as evidence factors on a copy of the
+                             * model, NULL when it has none; the caller
+                             * frees the last one */
 } obs_sink;
 
 /* What an observation file holds, judged by its first line of data

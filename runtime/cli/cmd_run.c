@@ -362,6 +362,27 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     return CLI_OK;
 }
 
+/* run_exact on the set in SINK: with weights (soft evidence), on the
+ * model with them as evidence factors (never Dancing Links, which counts
+ * solutions unweighted). */
+static int
+run_exact_set(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
+              const obs_sink *sink, const run_cfg *cfg, long k,
+              run_tally *t)
+{
+    fgm_csp *soft;
+    fgm_status st;
+    int code;
+
+    if (!sink->soft)
+        return run_exact(ir, csp, dlx, sink->given, cfg, k, t);
+    if (!(soft = fgm_csp_new(sink->soft, &st)))
+        return cli_fail(cli_exit_code(st), "run: %s", fgm_strerror(st));
+    code = run_exact(sink->soft, soft, NULL, sink->given, cfg, k, t);
+    fgm_csp_free(soft);
+    return code;
+}
+
 /* Reads the subscripts of a --show item after its array's name, TEXT
  * (ITEM in messages: "y[1]", "h[0]", blanks allowed around brackets): the
  * row-major index of the first element they name in *AT and how many in
@@ -493,6 +514,7 @@ cmd_run(cli_args *a)
 
     memset(&cfg, 0, sizeof cfg);
     memset(&of, 0, sizeof of);
+    memset(&sink, 0, sizeof sink);
     memset(&mo, 0, sizeof mo);
     cfg.cap = 1000000;
     while (a->i < a->argc) {
@@ -704,7 +726,8 @@ cmd_run(cli_args *a)
         } else {
             tally.file = model;
         }
-        code = cfg.exact ? run_exact(ir, csp, dlx, given, &cfg, k, &tally)
+        code = cfg.exact ? run_exact_set(ir, csp, dlx, &sink, &cfg, k,
+                                         &tally)
                          : run_engine(fm, stride, &cfg, k, &tally);
     }
     if (cfg.fmt == FMT_JSON)
@@ -713,6 +736,7 @@ cmd_run(cli_args *a)
         code = CLI_EINPUT;      /* each such set has said so */
     code = cli_finish_stdout("run", code);
 done:
+    fgm_ir_free(sink.soft);
     free(cfg.show);
     obs_file_close(&of);
     free(given);

@@ -99,9 +99,10 @@ stop(obs_file *o)
 static int
 check_all(obs_file *o, const fgm_ir *ir, int exact)
 {
-    obs_sink none = { NULL, NULL, NULL, 0, 0 };
+    obs_sink none;
     int code, r;
 
+    memset(&none, 0, sizeof none);
     none.exact = exact;
     if ((code = start(o)) != CLI_OK)
         return code;

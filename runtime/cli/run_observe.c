@@ -205,6 +205,23 @@ set_separator(const char *s)
     return n >= 3 && s[n + strspn(s + n, OBS_BLANKS)] == '\0';
 }
 
+/* The exact backend's soft evidence: weights W on variable V as one more
+ * evidence factor, on O's copy of the model for this set (made on the
+ * first weights of the set).  Returns 0 after reporting an error. */
+static int
+soft_evidence(const fgm_ir *ir, int v, const double *w, obs_sink *o)
+{
+    fgm_status st = FGM_ENOMEM;
+
+    if (!o->soft)
+        o->soft = fgm_ir_copy(ir);
+    if (!o->soft || (st = fgm_ir_add_evidence(o->soft, v, w)) != FGM_OK) {
+        cli_fail(cli_exit_code(st), "run: %s", fgm_strerror(st));
+        return 0;
+    }
+    return 1;
+}
+
 /* The weights of one variable, "[w1, w2, ...]" at VAL (the value of an
  * assignment line LINE, LINENO of PATH), for element BASE of array A
  * (WHAT in messages; WANT elements named) into O: likelihoods, as an
@@ -279,12 +296,8 @@ apply_weights(const fgm_ir *ir, const char *line, char *val, const char *path,
     }
     if (!seen_once(ir, given_on, a, base, path, lineno, COL(val)))
         return 0;
-    if (o->exact) {
-        cli_fail(CLI_EINPUT, "%s:%ld:%d: error: weights on %s need an "
-                 "engine backend (the exact backend takes values only)",
-                 path, lineno, COL(val), what);
-        return 0;
-    }
+    if (o->exact && o->given)
+        return soft_evidence(ir, a->first + base, w, o);
     if (o->model && fgm_model_observe_weights(o->model, a->first + base, w)
                         != FGM_OK) {
         cli_fail(CLI_EINTERNAL, "run: out of memory");
@@ -445,7 +458,7 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o,
                 }
             } else if (o->exact) {
                 cli_fail(CLI_EINPUT, "%s:%ld:%d: error: pseudo-counts of %s "
-                         "need an engine backend (exact enumeration uses "
+                         "need an engine backend (the exact backend uses "
                          "the model's prior)", path, lineno, COL(tok),
                          a->name);
                 ok = 0;
@@ -504,6 +517,8 @@ next_assignment_set(const fgm_ir *ir, FILE *f, const char *path,
                 for (v = 0; v < fgm_ir_nvars(ir); v++)
                     o->given[v] = -1;
         }
+        fgm_ir_free(o->soft);   /* the weights of the set before */
+        o->soft = NULL;
         *more = 0;
         if (!apply_assignments(ir, f, path, o, lineno, more, &got))
             return -1;

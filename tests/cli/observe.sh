@@ -92,7 +92,7 @@ expect_exit 0 "--show y,theta, csv" -- "$FGM" run "$TMP/rows.fgm" --backend inte
 # Weights of one variable ("x[0] = [0.7, 0.2, 0.1]"): soft evidence, the
 # run equal to the model with that evidence statement (and to exact
 # marginals on this chain), on both backends; the next set starts
-# without it; wrong lists are errors at their column; exact refuses them.
+# without it; wrong lists are errors at their column.
 printf 'model soft\nvar x[3] in 0..2\ntable (x[i], x[i+1]) = [[4, 1, 1], [1, 4, 1], [1, 1, 4]] for i in 0..1\ninfer bp-sum(iterations = 5)\n' > "$TMP/soft.fgm"
 sed 's/^model soft/model softev/; $i evidence x[0] = [0.7, 0.2, 0.1]' "$TMP/soft.fgm" > "$TMP/softev.fgm"
 printf 'x[0] = [7, 2, 1]\n---\nx[1] = 2\n' > "$TMP/soft.txt"
@@ -128,9 +128,22 @@ for bad in 'x[0] = [0, 0, 0]:1:8:the weights are all zero' \
     expect_exit 1 "weights: ${bad%%:*}" -- "$FGM" run "$TMP/soft.fgm" --backend interpreted --observe "$TMP/softbad.txt"
     expect_err "softbad.txt:${rest%%:*}:$(echo "$rest" | cut -d: -f2): error: $(echo "$rest" | cut -d: -f3-)" "weights: ${bad%%:*}"
 done
-printf 'x[0] = [1, 2, 3]\n' > "$TMP/softbad.txt"
-expect_exit 1 "weights, exact" -- "$FGM" run "$TMP/soft.fgm" --backend exact --observe "$TMP/softbad.txt"
-expect_err "softbad.txt:1:8: error: weights on x\[0\] need an engine backend" "weights, exact"
+# The exact backend takes them too, as that evidence statement (by
+# elimination and by enumeration), and drops them with their set.
+for m in elimination enumeration; do
+    expect_exit 0 "weights, exact $m" -- "$FGM" run "$TMP/soft.fgm" --backend exact --exact-method $m --observe "$TMP/soft.txt" --format csv
+    awk -F, '$1 == 0' "$TMP/out" | cut -d, -f3- > "$TMP/soft.exact"
+    python3 - "$TMP/soft.exact" "$TMP/softev.exact" <<'PY' || fail "weights, exact $m: not the evidence statement's marginals"
+import sys
+a = [l.split(",") for l in open(sys.argv[1]).read().split()]
+b = [l.split(",") for l in open(sys.argv[2]).read().split()]
+assert len(a) == len(b) == 9, (a, b)
+assert all(x[:2] == y[:2] and abs(float(x[2]) - float(y[2])) < 1e-12 for x, y in zip(a, b)), (a, b)
+PY
+    awk -F, '$1 == 1 && $3 == "x[0]"' "$TMP/out" | cut -d, -f5 | tr '\n' ' ' > "$TMP/soft.x0"
+    python3 -c 'import sys; v = [float(x) for x in open(sys.argv[1]).read().split()]; assert abs(v[0] - v[1]) < 1e-12 and v[2] > v[0], v' "$TMP/soft.x0" ||
+        fail "weights, exact $m: the second set kept the first one's weights: $(cat "$TMP/soft.x0")"
+done
 # An engine run's JSON record gives its sweeps, last change and time as
 # numbers (they were only in the "info" text).
 expect_exit 0 "json fields" -- "$FGM" run models/chain.fgm --backend interpreted --format json
