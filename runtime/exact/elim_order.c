@@ -6,14 +6,13 @@
  * lowest index, so the order is deterministic): on a tree every leaf has
  * no fill and goes first, so cliques stay pairs.  The scores live in a
  * heap with lazy deletion (a stamp per variable): eliminating v changes
- * only its neighbours' scores, which are pushed again, so a chain of
- * 200,000 variables orders in O(n log n), not O(n^2).  The scores of the
- * neighbours' neighbours can change too (an edge added between two of
- * their neighbours); they are left as they were, as min-fill
- * implementations commonly do: the order stays valid, only its quality
- * is heuristic anyway.
+ * only the scores of its neighbours (new neighbours) and of theirs (a
+ * new edge between two of their neighbours), which are pushed again, so
+ * a chain of 200,000 variables orders in O(n log n), not O(n^2).
+ * Greedy orders are not optimal: a 12x12 grid (treewidth 12) gets
+ * cliques of 17 variables (min-degree first: 17 too; 14x14, 20 against
+ * 21).
  */
-#include <float.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,6 +231,29 @@ eliminate_one(adj *g, int v, fgm_elim_tree *t, int *nclique, int *cap)
     return FGM_OK;
 }
 
+/* New scores, after V's elimination at step K, for the variables whose
+ * fill it can change: V's neighbours (new neighbours) and theirs (an
+ * edge added between two of their neighbours).  SEEN marks each once a
+ * step. */
+static fgm_status
+rescore(const adj *g, const int *card, int v, int k, int *stamp, int *seen,
+        heap *h, double max_entries)
+{
+    int i, j, u, w;
+
+    for (i = 0; i < g[v].n; i++)
+        for (j = -1, u = g[v].v[i]; j < g[u].n; j++) {
+            w = j < 0 ? u : g[u].v[j];
+            if (seen[w] == k + 1 || stamp[w] < 0)
+                continue;
+            seen[w] = k + 1;
+            if (heap_push(h, score_of(g, card, w, ++stamp[w], max_entries))
+                < 0)
+                return FGM_ENOMEM;
+        }
+    return FGM_OK;
+}
+
 fgm_status
 fgm_elim_order(int nvars, const int *card, const int *scope_off,
                const int *scopes, int nscopes, double max_entries,
@@ -239,6 +261,7 @@ fgm_elim_order(int nvars, const int *card, const int *scope_off,
 {
     adj *g = calloc((size_t)nvars + 1, sizeof *g);
     int *stamp = calloc((size_t)nvars + 1, sizeof *stamp);
+    int *seen = calloc((size_t)nvars + 1, sizeof *seen);
     heap h = { NULL, 0, 0 };
     fgm_status st = FGM_OK;
     int v, k, i, nclique = 0, cap = 0;
@@ -250,7 +273,7 @@ fgm_elim_order(int nvars, const int *card, const int *scope_off,
     t->pos = malloc(((size_t)nvars + 1) * sizeof *t->pos);
     t->parent = malloc(((size_t)nvars + 1) * sizeof *t->parent);
     t->clique_off = malloc(((size_t)nvars + 1) * sizeof *t->clique_off);
-    if (!g || !stamp || !t->order || !t->pos || !t->parent || !t->clique_off
+    if (!g || !stamp || !seen || !t->order || !t->pos || !t->parent || !t->clique_off
         || build_graph(g, scope_off, scopes, nscopes) < 0) {
         st = FGM_ENOMEM;
         goto out;
@@ -275,13 +298,8 @@ fgm_elim_order(int nvars, const int *card, const int *scope_off,
         t->pos[v] = k;
         t->clique_off[k] = nclique;
         st = eliminate_one(g, v, t, &nclique, &cap);
-        for (i = 0; i < g[v].n && st == FGM_OK; i++) {
-            int w = g[v].v[i];
-
-            if (heap_push(&h, score_of(g, card, w, ++stamp[w], max_entries))
-                < 0)
-                st = FGM_ENOMEM;
-        }
+        if (st == FGM_OK)
+            st = rescore(g, card, v, k, stamp, seen, &h, max_entries);
     }
     if (st == FGM_OK) {
         t->clique_off[nvars] = nclique;
@@ -301,6 +319,7 @@ out:
         free(g[v].v);
     free(g);
     free(stamp);
+    free(seen);
     free(h.s);
     if (st != FGM_OK)
         fgm_elim_tree_free(t);
