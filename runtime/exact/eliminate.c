@@ -43,6 +43,8 @@ typedef struct elim {
     int max;
     int *ecard;             /* nvars: 1 for a clue, else its card */
     int *uses;              /* nvars: factors of the model holding each */
+    int *slot;              /* nvars: a child's place in add_dirichlet's
+                             * list, else -1 */
     double log_z;           /* log of the total weight so far */
     int zero;               /* a factor of weight 0 everywhere */
     fgm_etab *in;           /* the model's factors as tables */
@@ -240,7 +242,8 @@ all_loose(const elim *e, const int *kids, int n)
 
 /* Dirichlet node D integrated out (see the top of the file). */
 static fgm_status
-add_dirichlet(elim *e, int d, int *kids, int *mult, double max_entries)
+add_dirichlet(elim *e, int d, const int *draws, int ndraws, int *kids,
+              int *mult, double max_entries)
 {
     const fgm_ir *ir = e->ir;
     const fgm_ir_array *arr = &ir->arrays[ir->dir_array[d]];
@@ -252,27 +255,23 @@ add_dirichlet(elim *e, int d, int *kids, int *mult, double max_entries)
     fgm_status st = FGM_OK;
     fgm_etab *t;
 
-    for (i = 0; i < ir->nfactors; i++) {
-        const fgm_ir_factor *f = &ir->factors[i];
-        int v = fgm_ir_scope(ir, f)[0];
+    for (i = 0; i < ndraws; i++) {
+        int v = draws[i];
 
-        if (f->kind != FGM_FACTOR_DIRICHLET_DISCRETE || f->aux != d)
-            continue;
         if (e->given && e->given[v] >= 0) {
             cnt[e->given[v]]++;
             continue;
         }
-        for (j = 0; j < nkids && kids[j] != v; j++)
-            ;
-        if (j == nkids) {
-            if (nkids == FGM_ETAB_MAXVARS)
-                return FGM_EUNSUPPORTED;
-            kids[nkids] = v;
-            mult[nkids++] = 0;
+        if ((j = e->slot[v]) < 0) {
+            j = e->slot[v] = nkids++;
+            kids[j] = v;
+            mult[j] = 0;
         }
         mult[j]++;
         total++;
     }
+    for (j = 0; j < nkids; j++)
+        e->slot[kids[j]] = -1;      /* for the next node */
     for (k = 0; k < kc; k++) {
         a[k] = alpha[k] + cnt[k];
         big += alpha[k];
@@ -292,6 +291,8 @@ add_dirichlet(elim *e, int d, int *kids, int *mult, double max_entries)
                     t->p[k] = a[k] / big;
         return st;
     }
+    if (nkids > FGM_ETAB_MAXVARS)
+        return FGM_EUNSUPPORTED;    /* a table past 2^64 entries anyway */
     /* Sort the children (and their multiplicities) for the table. */
     for (i = 1; i < nkids; i++)
         for (j = i; j > 0 && kids[j - 1] > kids[j]; j--) {
@@ -317,13 +318,30 @@ static fgm_status
 add_factors(elim *e, double max_entries)
 {
     const fgm_ir *ir = e->ir;
-    int *kids = malloc(2 * ((size_t)FGM_ETAB_MAXVARS) * sizeof *kids);
-    fgm_status st = kids ? add_peers(e, max_entries) : FGM_ENOMEM;
-    int i, j;
+    size_t nf = (size_t)ir->nfactors + 1;
+    /* Each node's draws (the variable of each of its factors, grouped by
+     * node: OFF), and the work lists of add_dirichlet. */
+    int *off = calloc((size_t)ir->ndirichlet + 2, sizeof *off);
+    int *draws = malloc(3 * nf * sizeof *draws);
+    fgm_status st = off && draws ? add_peers(e, max_entries) : FGM_ENOMEM;
+    int i, j, d;
 
-    for (i = 0; i < ir->nfactors; i++)
-        for (j = 0; j < ir->factors[i].arity; j++)
-            e->uses[fgm_ir_scope(ir, &ir->factors[i])[j]]++;
+    for (i = 0; i < ir->nfactors && st == FGM_OK; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+
+        for (j = 0; j < f->arity; j++)
+            e->uses[fgm_ir_scope(ir, f)[j]]++;
+        if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE)
+            off[f->aux + 2]++;
+    }
+    for (d = 0; st == FGM_OK && d < ir->ndirichlet; d++)
+        off[d + 2] += off[d + 1];
+    for (i = 0; i < ir->nfactors && st == FGM_OK; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+
+        if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE)
+            draws[off[f->aux + 1]++] = fgm_ir_scope(ir, f)[0];
+    }
 
     for (i = 0; i < ir->nfactors && st == FGM_OK; i++) {
         const fgm_ir_factor *f = &ir->factors[i];
@@ -331,9 +349,11 @@ add_factors(elim *e, double max_entries)
         if (f->kind == FGM_FACTOR_TABLE || f->kind == FGM_FACTOR_EVIDENCE)
             st = add_weights(e, f, max_entries);
     }
-    for (i = 0; i < ir->ndirichlet && st == FGM_OK; i++)
-        st = add_dirichlet(e, i, kids, kids + FGM_ETAB_MAXVARS, max_entries);
-    free(kids);
+    for (d = 0; d < ir->ndirichlet && st == FGM_OK; d++)
+        st = add_dirichlet(e, d, draws + off[d], off[d + 1] - off[d],
+                           draws + nf, draws + 2 * nf, max_entries);
+    free(off);
+    free(draws);
     return st;
 }
 
@@ -576,6 +596,7 @@ elim_free(elim *e)
     free(e->down);
     free(e->ecard);
     free(e->uses);
+    free(e->slot);
     free(e->child_off);
     free(e->child);
     fgm_elim_tree_free(&e->tree);
@@ -600,12 +621,15 @@ fgm_eliminate(const fgm_csp *csp, const int *given, long max_entries,
     n = csp->nvars;
     e.ecard = malloc(((size_t)n + 1) * sizeof *e.ecard);
     e.uses = calloc((size_t)n + 1, sizeof *e.uses);
-    if (!e.ecard || !e.uses) {
+    e.slot = malloc(((size_t)n + 1) * sizeof *e.slot);
+    if (!e.ecard || !e.uses || !e.slot) {
         elim_free(&e);
         return FGM_ENOMEM;
     }
-    for (v = 0; v < n; v++)
+    for (v = 0; v < n; v++) {
         e.ecard[v] = given && given[v] >= 0 ? 1 : csp->card[v];
+        e.slot[v] = -1;
+    }
     st = add_factors(&e, cap);
     if (st == FGM_OK && e.zero)
         st = FGM_EUNSOLVED;
