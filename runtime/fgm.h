@@ -801,7 +801,8 @@ fgm_status fgm_enumerate_max(const fgm_csp *csp, const int *given,
  * min-fill elimination order.  Its cost is the size of the cliques'
  * tables, not the number of assignments: any chain or tree is cheap, a
  * Sudoku grid is not.  MAX_ENTRIES (<= 0: FGM_ELIM_MAX_ENTRIES) bounds
- * the largest clique's table, and four times it all of them together.
+ * the largest clique's table, and four times it all of them together;
+ * a table holds at most FGM_ELIM_MAX_VARS variables.
  * MAX nonzero: max-marginals, as fgm_enumerate_max.  *INFO (nullable)
  * says how large the tree was, and the log of the total weight (the sum
  * over assignments of their weights; with MAX the largest weight).
@@ -810,6 +811,7 @@ fgm_status fgm_enumerate_max(const fgm_csp *csp, const int *given,
  * weight, FGM_ENOMEM, FGM_EINVAL (CSP or MARGINALS NULL, or a clue neither
  * -1 nor a value index). */
 #define FGM_ELIM_MAX_ENTRIES (1L << 21)
+#define FGM_ELIM_MAX_VARS 64    /* most variables in one table */
 
 typedef struct fgm_elim_info {
     int width;          /* most variables in a clique */

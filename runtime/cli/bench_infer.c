@@ -150,10 +150,10 @@ run_once(backend_run *b, const fgm_ir *ir, long k, double *ms,
                        NULL);
     *ms = (fgm_now() - t0) * 1e3;
     if (st == FGM_EUNSUPPORTED)
-        return cli_fail(CLI_EINPUT, "bench: backend exact: the model's "
-                        "cliques are too large for variable elimination (a "
-                        "table of more than %ld entries)",
-                        (long)FGM_ELIM_MAX_ENTRIES);
+        return cli_fail(CLI_EINPUT, "bench: backend exact: the model is out "
+                        "of variable elimination's reach (a clique or factor "
+                        "table of more than %ld entries or %d variables)",
+                        (long)FGM_ELIM_MAX_ENTRIES, FGM_ELIM_MAX_VARS);
     if (st == FGM_EUNSOLVED)
         return cli_fail(CLI_EINPUT, "bench: backend exact: observation "
                         "set %ld has no consistent assignment", k);

@@ -319,10 +319,11 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     } else if (cfg->method == EXACT_ELIMINATION) {
         free(m);
         return cli_fail(CLI_EINPUT, "%s: error: --exact-method elimination: "
-                        "the model's cliques are too large (a table of more "
-                        "than %ld entries); --exact-method enumeration "
-                        "visits its assignments instead", cfg->model,
-                        (long)FGM_ELIM_MAX_ENTRIES);
+                        "the model is out of its reach (a clique or factor "
+                        "table of more than %ld entries or %d variables); "
+                        "--exact-method enumeration visits its assignments "
+                        "instead", cfg->model, (long)FGM_ELIM_MAX_ENTRIES,
+                        FGM_ELIM_MAX_VARS);
     } else {
         double deadline = cfg->timeout > 0 ? fgm_now() + cfg->timeout * 1e-3
                                            : 0;

@@ -83,17 +83,32 @@ step(const fgm_etab *t, int *idx, const long *stride, const int *card)
     return d;
 }
 
-void
-fgm_etab_mul(fgm_etab *t, const fgm_etab *g, const int *card)
+double
+fgm_etab_mul(fgm_etab *t, const fgm_etab *g, const int *card,
+             double *log_scale)
 {
     long stride[FGM_ETAB_MAXVARS], gi = 0, i;
     int idx[FGM_ETAB_MAXVARS] = { 0 };
+    double top = 0.0;
 
     strides_in(t, g, card, stride);
     for (i = 0; i < t->size; i++) {
         t->p[i] *= g->p[gi];
+        top = t->p[i] > top ? t->p[i] : top;
         gi += step(t, idx, stride, card);
     }
+    if (top > 0.0 && top < FGM_ETAB_TINY) {
+        /* Rescued before the next product takes it below the doubles:
+         * a few hundred factors that disagree (naive Bayes with half
+         * its features against each class) did, and the run reported
+         * no consistent assignment. */
+        for (i = 0; i < t->size; i++)
+            t->p[i] /= top;
+        if (log_scale)
+            *log_scale += log(top);
+        top = 1.0;
+    }
+    return top;
 }
 
 void

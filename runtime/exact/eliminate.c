@@ -29,6 +29,7 @@
  * added to the log of the total weight: products of thousands of factors
  * neither overflow nor underflow.
  */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,8 @@ typedef struct elim {
     int *uses;              /* nvars: factors of the model holding each */
     int *slot;              /* nvars: a child's place in add_dirichlet's
                              * list, else -1 */
+    int *twin;              /* nvars: the variable whose marginal this
+                             * one's is (drop_loose), else -1 */
     double log_z;           /* log of the total weight so far */
     int zero;               /* a factor of weight 0 everywhere */
     fgm_etab *in;           /* the model's factors as tables */
@@ -224,20 +227,38 @@ add_peers(elim *e, double max_entries)
     return FGM_OK;
 }
 
-/* Whether each of the N free children KIDS of a Dirichlet node is in no
- * factor but its one draw (e->uses): then summing the others out leaves
- * it the node's posterior predictive, and no joint table is needed (the
- * unobserved rolls of a die).  A sum-product shortcut only: the largest
- * joint weight does not factor so. */
+/* Sum-product only: drops the loose children among the N free children
+ * KIDS (multiplicities MULT) of a Dirichlet node -- those in no factor
+ * but their one draw (e->uses) -- all but one, which stands in for them
+ * (e->twin: they get its marginal).  Summing a loose draw out leaves the
+ * Dirichlet-multinomial of the others, and the loose draws are
+ * exchangeable given them: each has the stand-in's marginal.  So the
+ * unobserved rolls of a die, with one of them weighted by evidence, need
+ * a table over two draws, not all of them.  Returns the children kept;
+ * *TOTAL loses the dropped draws.  (The largest joint weight does not
+ * factor so: max-product keeps every child.) */
 static int
-all_loose(const elim *e, const int *kids, int n)
+drop_loose(elim *e, int *kids, int *mult, int n, int *total)
 {
-    int j;
+    int j, m = 0, stand_in = -1;
 
-    for (j = 0; j < n; j++)
-        if (e->uses[kids[j]] != 1)
-            return 0;
-    return 1;
+    if (e->max)
+        return n;
+    for (j = 0; j < n; j++) {
+        if (e->uses[kids[j]] == 1 && stand_in >= 0) {
+            /* Summed out: one value of weight 1 left to it, for the
+             * total weight (its marginal is the stand-in's). */
+            e->twin[kids[j]] = stand_in;
+            e->ecard[kids[j]] = 1;
+            *total -= mult[j];
+            continue;
+        }
+        if (e->uses[kids[j]] == 1)
+            stand_in = kids[j];
+        kids[m] = kids[j];
+        mult[m++] = mult[j];
+    }
+    return m;
 }
 
 /* Dirichlet node D integrated out (see the top of the file). */
@@ -282,15 +303,7 @@ add_dirichlet(elim *e, int d, const int *draws, int ndraws, int *kids,
     big += n;
     if (nkids == 0)
         return FGM_OK;
-    if (!e->max && all_loose(e, kids, nkids)) {
-        /* Each child alone: the posterior predictive (a + c) / (A + C),
-         * which sums to 1 (the weight's total is unchanged). */
-        for (j = 0; j < nkids && st == FGM_OK; j++)
-            if ((t = new_input(e, &kids[j], 1, max_entries, &st)) != NULL)
-                for (k = 0; k < kc; k++)
-                    t->p[k] = a[k] / big;
-        return st;
-    }
+    nkids = drop_loose(e, kids, mult, nkids, &total);
     if (nkids > FGM_ETAB_MAXVARS)
         return FGM_EUNSUPPORTED;    /* a table past 2^64 entries anyway */
     /* Sort the children (and their multiplicities) for the table. */
@@ -425,10 +438,17 @@ fill_cliques(elim *e)
             return st;
     }
     for (i = 0; i < e->nin; i++) {
+        /* Each input at most 1, so that products stay at most 1. */
+        double s = fgm_etab_rescale(&e->in[i]);
+
+        if (s == -HUGE_VAL)
+            return FGM_EUNSOLVED;
+        e->log_z += s;
         for (j = 0, first = e->in[i].vars[0]; j < e->in[i].n; j++)
             if (t->pos[e->in[i].vars[j]] < t->pos[first])
                 first = e->in[i].vars[j];
-        fgm_etab_mul(&e->psi[t->pos[first]], &e->in[i], e->ecard);
+        fgm_etab_mul(&e->psi[t->pos[first]], &e->in[i], e->ecard,
+                     &e->log_z);
         fgm_etab_free(&e->in[i]);
     }
     for (k = 0; k < t->nvars; k++) {
@@ -486,7 +506,7 @@ upward(elim *e)
         if ((st = copy_table(&w, &e->psi[k], e->ecard)) != FGM_OK)
             return st;
         for (j = e->child_off[k]; j < e->child_off[k + 1]; j++)
-            fgm_etab_mul(&w, &e->up[e->child[j]], e->ecard);
+            fgm_etab_mul(&w, &e->up[e->child[j]], e->ecard, &e->log_z);
         if (t->parent[t->order[k]] >= 0) {
             s = to_separator(e, k, &w, &e->up[k], &st);
         } else if ((st = fgm_etab_init(&none, NULL, 0, e->ecard)) == FGM_OK) {
@@ -519,58 +539,74 @@ write_marginal(elim *e, int k, const fgm_etab *b, double *marginals)
     fgm_etab_reduce(b, &one, e->ecard, e->max);
     for (i = 0; i < one.size; i++)
         z += one.p[i];
-    for (i = 0; i < one.size; i++)
-        marginals[(long)v * mc + value_of(e, v, i)] = one.p[i] / z;
+    for (i = 0; i < one.size; i++) {
+        /* A subnormal is a product that left the doubles (a value
+         * against thousands of factors): its digits are gone, and 0 is
+         * as near the truth. */
+        double p = one.p[i] / z;
+
+        marginals[(long)v * mc + value_of(e, v, i)] = p < DBL_MIN ? 0.0 : p;
+    }
     fgm_etab_free(&one);
     return FGM_OK;
 }
 
-/* Roots to leaves: place K's clique belief (inputs, the message from its
- * parent, its children's) gives its marginal, and each child's message
- * DOWN is that belief without the child's own message, reduced.  The
- * products of the other children's messages come from a running prefix
- * and stored suffixes (SUF: one clique table per child, when they fit in
- * MAX_ENTRIES; else recomputed, quadratic in the children). */
+/* The messages DOWN to place K's children C[LO..HI-1] (indices into
+ * e->child), P being the product over K's clique of its inputs, its
+ * parent's message and the messages of its other children: halves in
+ * turn, each with the other half's messages multiplied in, so that no
+ * child's own message is ever taken out (a division would meet zeros)
+ * and M children cost M log M products of the clique, with log M tables
+ * alive at a time (a hub over 16,000 leaves took 54 s recomputing every
+ * other child's product for each). */
 static fgm_status
-downward_one(elim *e, int k, double *marginals, double max_entries)
+down_range(elim *e, const int *c, int lo, int hi, const fgm_etab *p)
 {
-    int c0 = e->child_off[k], m = e->child_off[k + 1] - c0, i, j;
-    fgm_etab pre, tmp, *suf = NULL;
+    fgm_etab half;
+    fgm_status st = FGM_OK;
+    int mid = lo + (hi - lo) / 2, side, j;
+
+    if (hi - lo == 1) {
+        /* Its scale does not matter: marginals are normalized.  All 0
+         * cannot be: the total weight is not 0. */
+        to_separator(e, c[lo], p, &e->down[c[lo]], &st);
+        return st;
+    }
+    for (side = 0; side < 2 && st == FGM_OK; side++) {
+        /* Side 0 recurses into the low half with the high half's
+         * messages multiplied in; side 1 the other way round. */
+        if ((st = copy_table(&half, p, e->ecard)) != FGM_OK)
+            break;
+        for (j = side ? lo : mid; j < (side ? mid : hi); j++)
+            fgm_etab_mul(&half, &e->up[c[j]], e->ecard, NULL);
+        st = side ? down_range(e, c, mid, hi, &half)
+                  : down_range(e, c, lo, mid, &half);
+        fgm_etab_free(&half);
+    }
+    return st;
+}
+
+/* Roots to leaves: place K's clique belief (its inputs, the message from
+ * its parent, its children's) gives its marginal, and each child's
+ * message DOWN is that belief without the child's own message, reduced
+ * (down_range). */
+static fgm_status
+downward_one(elim *e, int k, double *marginals)
+{
+    int c0 = e->child_off[k], m = e->child_off[k + 1] - c0, j;
+    fgm_etab pre;
     fgm_status st;
 
     if ((st = copy_table(&pre, &e->psi[k], e->ecard)) != FGM_OK)
         return st;
     if (e->tree.parent[e->tree.order[k]] >= 0)
-        fgm_etab_mul(&pre, &e->down[k], e->ecard);
-    if (m > 1 && (double)m * pre.size <= max_entries)
-        suf = calloc((size_t)m, sizeof *suf);
-    for (i = m - 1; suf && i > 0 && st == FGM_OK; i--) {
-        /* SUF[i]: the messages of children i..m-1. */
-        st = i == m - 1 ? fgm_etab_init(&suf[i], pre.vars, pre.n, e->ecard)
-                        : copy_table(&suf[i], &suf[i + 1], e->ecard);
-        if (st == FGM_OK)
-            fgm_etab_mul(&suf[i], &e->up[e->child[c0 + i]], e->ecard);
-    }
-    for (i = 0; i < m && st == FGM_OK; i++) {
-        int c = e->child[c0 + i];
-
-        if ((st = copy_table(&tmp, &pre, e->ecard)) != FGM_OK)
-            break;
-        if (suf && i + 1 < m)
-            fgm_etab_mul(&tmp, &suf[i + 1], e->ecard);
-        for (j = i + 1; !suf && j < m; j++)
-            fgm_etab_mul(&tmp, &e->up[e->child[c0 + j]], e->ecard);
-        /* Its scale does not matter: marginals are normalized.  All 0
-         * cannot be: the total weight is not 0. */
-        to_separator(e, c, &tmp, &e->down[c], &st);
-        fgm_etab_free(&tmp);
-        fgm_etab_mul(&pre, &e->up[c], e->ecard);
-    }
+        fgm_etab_mul(&pre, &e->down[k], e->ecard, NULL);
+    if (m > 0)
+        st = down_range(e, e->child + c0, 0, m, &pre);
+    for (j = 0; j < m && st == FGM_OK; j++)
+        fgm_etab_mul(&pre, &e->up[e->child[c0 + j]], e->ecard, NULL);
     if (st == FGM_OK)
         st = write_marginal(e, k, &pre, marginals);
-    for (i = 0; suf && i < m; i++)
-        fgm_etab_free(&suf[i]);
-    free(suf);
     fgm_etab_free(&pre);
     return st;
 }
@@ -597,6 +633,7 @@ elim_free(elim *e)
     free(e->ecard);
     free(e->uses);
     free(e->slot);
+    free(e->twin);
     free(e->child_off);
     free(e->child);
     fgm_elim_tree_free(&e->tree);
@@ -611,6 +648,10 @@ fgm_eliminate(const fgm_csp *csp, const int *given, long max_entries,
     double cap = max_entries > 0 ? (double)max_entries : FGM_ELIM_MAX_ENTRIES;
     int v, k, n;
 
+    if (info) {
+        memset(info, 0, sizeof *info);
+        info->log_z = -HUGE_VAL;
+    }
     if (!csp || !marginals || !fgm_csp_given_ok(csp, given))
         return FGM_EINVAL;
     memset(&e, 0, sizeof e);
@@ -622,13 +663,14 @@ fgm_eliminate(const fgm_csp *csp, const int *given, long max_entries,
     e.ecard = malloc(((size_t)n + 1) * sizeof *e.ecard);
     e.uses = calloc((size_t)n + 1, sizeof *e.uses);
     e.slot = malloc(((size_t)n + 1) * sizeof *e.slot);
-    if (!e.ecard || !e.uses || !e.slot) {
+    e.twin = malloc(((size_t)n + 1) * sizeof *e.twin);
+    if (!e.ecard || !e.uses || !e.slot || !e.twin) {
         elim_free(&e);
         return FGM_ENOMEM;
     }
     for (v = 0; v < n; v++) {
         e.ecard[v] = given && given[v] >= 0 ? 1 : csp->card[v];
-        e.slot[v] = -1;
+        e.slot[v] = e.twin[v] = -1;
     }
     st = add_factors(&e, cap);
     if (st == FGM_OK && e.zero)
@@ -647,10 +689,14 @@ fgm_eliminate(const fgm_csp *csp, const int *given, long max_entries,
         memset(marginals, 0, (size_t)n * (size_t)csp->maxcard
                              * sizeof *marginals);
         for (k = n - 1; k >= 0 && st == FGM_OK; k--)
-            st = downward_one(&e, k, marginals, cap);
+            st = downward_one(&e, k, marginals);
+        for (v = 0; v < n; v++)
+            if (e.twin[v] >= 0)
+                memcpy(marginals + (size_t)v * (size_t)csp->maxcard,
+                       marginals + (size_t)e.twin[v] * (size_t)csp->maxcard,
+                       (size_t)csp->maxcard * sizeof *marginals);
     }
     if (info) {
-        memset(info, 0, sizeof *info);
         info->width = e.tree.width;
         info->largest = (long)e.tree.largest;
         info->entries = (long)e.tree.entries;

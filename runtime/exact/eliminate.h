@@ -16,7 +16,8 @@
 /* A dense nonnegative table over N variables VARS (ascending), row-major:
  * the last variable varies fastest.  CARD (given to every operation)
  * gives each variable's number of values. */
-#define FGM_ETAB_MAXVARS 64    /* most variables in a table (a clique) */
+/* Most variables in a table (a clique). */
+#define FGM_ETAB_MAXVARS FGM_ELIM_MAX_VARS
 
 typedef struct fgm_etab {
     int n;
@@ -31,9 +32,14 @@ FGM_INTERNAL fgm_status fgm_etab_init(fgm_etab *t, const int *vars, int n,
                                       const int *card);
 FGM_INTERNAL void fgm_etab_free(fgm_etab *t);
 
-/* T = T * G, G's variables a subset of T's. */
-FGM_INTERNAL void fgm_etab_mul(fgm_etab *t, const fgm_etab *g,
-                               const int *card);
+/* T = T * G, G's variables a subset of T's; the product divided by its
+ * largest entry when that is below FGM_ETAB_TINY, the divisor's log
+ * added to *LOG_SCALE (nullable).  Entries of T and G at most 1 (every
+ * table is rescaled as it is made) keep T at most 1 too.  Returns T's
+ * largest entry (0: every entry is 0). */
+#define FGM_ETAB_TINY 1e-100
+FGM_INTERNAL double fgm_etab_mul(fgm_etab *t, const fgm_etab *g,
+                                 const int *card, double *log_scale);
 
 /* OUT (already initialised over a subset of T's variables) receives T
  * summed (MAX: maximized) over the variables OUT lacks. */

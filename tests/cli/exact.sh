@@ -70,7 +70,7 @@ agree "$TMP/max.elimination" "$TMP/max.enumeration" "bp-max: elimination against
 # Out of elimination's reach (eight queens: one clique of 8^8 entries):
 # --exact-method elimination says so, by file, and exits 1.
 expect_exit 1 "elimination refused" -- "$FGM" run models/queens.fgm -D N=8 --backend exact --exact-method elimination
-expect_err "queens.fgm: error: --exact-method elimination: the model's cliques are too large" "elimination refused: says why"
+expect_err "queens.fgm: error: --exact-method elimination: the model is out of its reach" "elimination refused: says why"
 # A contradiction is refused as with enumeration.
 printf 'var x in 0..1\nvar y in 0..1\nx != y\nevidence x = [1, 0]\nevidence y = [1, 0]\n' > "$TMP/no.fgm"
 expect_exit 1 "contradiction" -- "$FGM" run "$TMP/no.fgm" --backend exact
