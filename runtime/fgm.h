@@ -801,8 +801,9 @@ fgm_status fgm_enumerate_max(const fgm_csp *csp, const int *given,
  * min-fill elimination order.  Its cost is the size of the cliques'
  * tables, not the number of assignments: any chain or tree is cheap, a
  * Sudoku grid is not.  MAX_ENTRIES (<= 0: FGM_ELIM_MAX_ENTRIES) bounds
- * the largest clique's table, and four times it all of them together;
- * a table holds at most FGM_ELIM_MAX_VARS variables.
+ * the largest clique's table, four times it all of them together, and
+ * eight times it the model's factors as tables; a table holds at most
+ * FGM_ELIM_MAX_VARS variables.
  * MAX nonzero: max-marginals, as fgm_enumerate_max.  *INFO (nullable)
  * says how large the tree was, and the log of the total weight (the sum
  * over assignments of their weights; with MAX the largest weight).

@@ -469,6 +469,49 @@ START_TEST(test_star)
 }
 END_TEST
 
+/* Leaves in groups on a clique: a, b, c (3 values) joined pairwise,
+ * six binary leaves on a, five on b, one on (b, c): children that share
+ * a separator are grouped for the messages down (down_groups); against
+ * enumeration, sum and max. */
+START_TEST(test_groups)
+{
+    static const double pair[9] = { 1, 2, 3, 2, 1, 1, 3, 1, 2 };
+    static const double leaf[6] = { 1, 2, 3, 1, 2, 5 };
+    static const double tri[18] = { 1, 2, 2, 1, 3, 1, 1, 1, 2,
+                                    2, 1, 4, 1, 1, 2, 3, 1, 1 };
+    fgm_ir *ir = fgm_ir_new("groups");
+    int one[1] = { 1 }, dims[1] = { 12 }, s[3], v, none[15];
+    fgm_status st;
+
+    ck_assert_int_eq(fgm_ir_add_array(ir, "a", 1, one, 0, 3, 0, &st), 0);
+    ck_assert_int_eq(fgm_ir_add_array(ir, "b", 1, one, 0, 3, 0, &st), 1);
+    ck_assert_int_eq(fgm_ir_add_array(ir, "c", 1, one, 0, 3, 0, &st), 2);
+    ck_assert_int_eq(fgm_ir_add_array(ir, "l", 1, dims, 0, 2, 0, &st), 3);
+    for (v = 0; v < 3; v++) {
+        s[0] = v;
+        s[1] = (v + 1) % 3;
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 2, s, 9,
+                                           pair, &st), 0);
+    }
+    for (v = 0; v < 11; v++) {
+        s[0] = 3 + v;
+        s[1] = v < 6 ? 0 : 1;
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 2, s, 6,
+                                           leaf, &st), 0);
+    }
+    s[0] = 14;
+    s[1] = 1;
+    s[2] = 2;
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 3, s, 18, tri,
+                                       &st), 0);
+    for (v = 0; v < 15; v++)
+        none[v] = -1;
+    assert_agree(ir, none, 0, -2);
+    assert_agree(ir, none, 1, -2);
+    fgm_ir_free(ir);
+}
+END_TEST
+
 Suite *
 eliminate_suite(void)
 {
@@ -485,6 +528,7 @@ eliminate_suite(void)
     tcase_add_test(core, test_underflow);
     tcase_add_test(core, test_loose_draws);
     tcase_add_test(core, test_star);
+    tcase_add_test(core, test_groups);
     suite_add_tcase(s, core);
     return s;
 }

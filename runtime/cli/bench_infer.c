@@ -259,11 +259,11 @@ quartiles(double *x, long n, double *p25, double *p75)
 
 /* Prints the table of the NB backends B over NSETS sets, and the ratio
  * of each to the first, with DIFF[i], the largest difference of backend
- * i's results from the first's.  With one set, the IQR is over its
+ * i's results from backend REF[i]'s.  With one set, the IQR is over its
  * runs.  Returns 0 when out of memory. */
 static int
 report(const bench_infer_opts *o, const fgm_ir *ir, const backend_run *b,
-       int nb, long nsets, const double *diff)
+       int nb, long nsets, const double *diff, const int *ref)
 {
     long nx = nsets > MAX_RUNS ? nsets : MAX_RUNS, k;
     double *x = malloc((size_t)nx * sizeof *x), p25, p75, med, t0, t;
@@ -308,9 +308,12 @@ report(const bench_infer_opts *o, const fgm_ir *ir, const backend_run *b,
             printf(", median ratio per set %.3gx (IQR %.3g-%.3gx)", med, p25,
                    p75);
         }
-        if (b[i].csp || b[0].csp)
+        if (b[i].csp || b[ref[i]].csp)
             printf("; largest difference of the marginals from exact "
                    "%.3g\n", diff[i]);
+        else if (ref[i] != 0)
+            printf("; largest difference of the marginals and "
+                   "pseudo-counts from %s %.3g\n", b[ref[i]].name, diff[i]);
         else
             printf("; largest difference of the marginals and "
                    "pseudo-counts %.3g\n", diff[i]);
@@ -361,6 +364,7 @@ bench_inference(const bench_infer_opts *o)
     int exact = 0;
     backend_run *b = calloc(4, sizeof *b);
     double diff[4] = { 0.0, 0.0, 0.0, 0.0 }, d, worst = 0.0;
+    int ref[4] = { 0, 0, 0, 0 };    /* the backend each is compared with */
     double t0 = fgm_now(), parse_ms;
     long nsets = 1, k;
     size_t e, nm, nv;
@@ -391,6 +395,17 @@ bench_inference(const bench_infer_opts *o)
     stride = max_card(ir);
     nm = items(ir) * (size_t)stride;
     nv = (size_t)fgm_ir_nvars(ir) * (size_t)stride;
+    /* Each backend's results are compared with the first's, but with
+     * exact first, an engine backend after the first engine backend is
+     * compared with that one: the plugin and the interpreter are always
+     * held to the same numbers. */
+    for (i = 0, j = -1; i < nb; i++) {
+        int engine = strcmp(names[i], "exact") != 0;
+
+        ref[i] = engine && j >= 0 && !strcmp(names[0], "exact") ? j : 0;
+        if (engine && j < 0)
+            j = i;
+    }
     /* Every model is opened (its plugin built) before any is timed. */
     for (i = 0; i < nb && code == CLI_OK; i++) {
         b[i].name = names[i];
@@ -406,11 +421,11 @@ bench_inference(const bench_infer_opts *o)
         for (i = 1; i < nb && code == CLI_OK; i++) {
             /* Against exact: the marginals only (it gives no
              * pseudo-counts), and an approximation's error, no bug. */
-            int vs_exact = b[i].csp || b[0].csp;
+            int r = ref[i], vs_exact = b[i].csp || b[r].csp;
 
             for (e = 0; e < (vs_exact ? nv : nm); e++) {
-                d = fabs(b[i].marg[e] - b[0].marg[e])
-                    / fmax(1.0, fabs(b[0].marg[e]));
+                d = fabs(b[i].marg[e] - b[r].marg[e])
+                    / fmax(1.0, fabs(b[r].marg[e]));
                 if (!(d <= diff[i]))
                     diff[i] = d;    /* NaN included */
                 if (!vs_exact && !(d <= worst))
@@ -420,7 +435,7 @@ bench_inference(const bench_infer_opts *o)
     }
     if (code != CLI_OK)
         goto done;
-    if (!report(o, ir, b, nb, nsets, diff))
+    if (!report(o, ir, b, nb, nsets, diff, ref))
         code = cli_fail(CLI_EINTERNAL, "bench: out of memory");
     else if (!(worst <= 1e-12))
         code = cli_fail(CLI_EINTERNAL, "bench: the backends' results "

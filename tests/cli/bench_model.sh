@@ -77,6 +77,10 @@ expect_exit 0 "backend exact, a loop" -- "$FGM" bench --model models/schedule.fg
 awk '/from exact/ { exit !($NF + 0 > 1e-3) }' "$TMP/out" || fail "schedule: BP's error on a loop shows: $(cat "$TMP/out")"
 expect_exit 1 "backend exact, out of reach" -- "$FGM" bench --model models/sudoku.fgm --backends exact
 expect_err "bench: backend exact: the model is out of variable elimination's reach" "backend exact, out of reach"
+# With exact first, the plugin is still held to the interpreter's
+# numbers (the second engine backend against the first).
+expect_exit 0 "exact first" -- "$FGM" bench --model models/dice.fgm --backends exact,compiled,interpreted --repeat 1
+expect_out "^# backends: interpreted / exact: .*largest difference of the marginals and pseudo-counts from compiled 0$" "exact first: the engines compared"
 # Weights (soft evidence): on every backend, the same marginals.
 printf 'x[2] = [1, 2, 3]\n---\nx[4] = [0, 1, 5]\nx[0] = 1\n' >"$TMP/soft.txt"
 expect_exit 0 "backend exact, weights" -- "$FGM" bench --model models/chain.fgm --observe "$TMP/soft.txt" --backends interpreted,exact --repeat 1
