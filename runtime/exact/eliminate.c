@@ -497,40 +497,6 @@ to_separator(elim *e, int k, const fgm_etab *tab, fgm_etab *out,
     return fgm_etab_rescale(out);
 }
 
-/* Leaves to roots: UP[k], place k's message to its parent, is its
- * clique's inputs times its children's messages, reduced.  A root's
- * reduction is its tree's total weight. */
-static fgm_status
-upward(elim *e)
-{
-    const fgm_elim_tree *t = &e->tree;
-    fgm_etab w, none;
-    fgm_status st;
-    double s = -HUGE_VAL;
-    int k, j;
-
-    for (k = 0; k < t->nvars; k++) {
-        if ((st = copy_table(&w, &e->psi[k], e->ecard)) != FGM_OK)
-            return st;
-        for (j = e->child_off[k]; j < e->child_off[k + 1]; j++)
-            fgm_etab_mul(&w, &e->up[e->child[j]], e->ecard, &e->log_z);
-        if (t->parent[t->order[k]] >= 0) {
-            s = to_separator(e, k, &w, &e->up[k], &st);
-        } else if ((st = fgm_etab_init(&none, NULL, 0, e->ecard)) == FGM_OK) {
-            fgm_etab_reduce(&w, &none, e->ecard, e->max);
-            s = none.p[0] > 0.0 ? log(none.p[0]) : -HUGE_VAL;
-            fgm_etab_free(&none);
-        }
-        fgm_etab_free(&w);
-        if (st != FGM_OK)
-            return st;
-        if (s == -HUGE_VAL)
-            return FGM_EUNSOLVED;
-        e->log_z += s;
-    }
-    return FGM_OK;
-}
-
 /* Place K's variable's marginal from its clique's belief B, normalized
  * (max-marginals over their own sum, as fgm_enumerate_max). */
 static fgm_status
@@ -667,10 +633,12 @@ same_vars(const fgm_etab *a, const fgm_etab *b)
 }
 
 /* Place K's M children (e->child from C0) sorted by separator into C,
- * and grouped (G, *NG of them) with their messages' products.  Returns
- * FGM_OK or FGM_ENOMEM. */
+ * and grouped (G, *NG of them) with their messages' products, whose
+ * rescalings' logs go to *LOG_SCALE (nullable).  Returns FGM_OK or
+ * FGM_ENOMEM. */
 static fgm_status
-group_children(elim *e, int c0, int m, int *c, child_group *g, int *ng)
+group_children(elim *e, int c0, int m, int *c, child_group *g, int *ng,
+               double *log_scale)
 {
     keyed *kd = malloc((size_t)m * sizeof *kd);
     fgm_status st = FGM_OK;
@@ -703,9 +671,56 @@ group_children(elim *e, int c0, int m, int *c, child_group *g, int *ng)
             ++*ng;
         }
         g[*ng - 1].n++;
-        fgm_etab_mul(&g[*ng - 1].prod, u, e->ecard, NULL);
+        fgm_etab_mul(&g[*ng - 1].prod, u, e->ecard, log_scale);
     }
     free(kd);
+    return st;
+}
+
+/* Leaves to roots: UP[k], place k's message to its parent, is its
+ * clique's inputs times its children's messages, reduced.  A root's
+ * reduction is its tree's total weight.  Children with one separator
+ * are multiplied together first (group_children): 200 leaves on one
+ * variable of a 2.1M-entry clique are one pass over it, not 200. */
+static fgm_status
+upward(elim *e)
+{
+    const fgm_elim_tree *t = &e->tree;
+    int n = t->nvars, *c = malloc(((size_t)n + 1) * sizeof *c);
+    child_group *g = calloc((size_t)n + 1, sizeof *g);
+    fgm_status st = c && g ? FGM_OK : FGM_ENOMEM;
+    fgm_etab w, none;
+    double s = -HUGE_VAL;
+    int k, j, ng = 0, m;
+
+    for (k = 0; k < n && st == FGM_OK; k++) {
+        m = e->child_off[k + 1] - e->child_off[k];
+        if ((st = group_children(e, e->child_off[k], m, c, g, &ng,
+                                 &e->log_z)) != FGM_OK
+            || (st = copy_table(&w, &e->psi[k], e->ecard)) != FGM_OK)
+            break;
+        for (j = 0; j < ng; j++) {
+            fgm_etab_mul(&w, &g[j].prod, e->ecard, &e->log_z);
+            fgm_etab_free(&g[j].prod);
+        }
+        ng = 0;
+        if (t->parent[t->order[k]] >= 0) {
+            s = to_separator(e, k, &w, &e->up[k], &st);
+        } else if ((st = fgm_etab_init(&none, NULL, 0, e->ecard)) == FGM_OK) {
+            fgm_etab_reduce(&w, &none, e->ecard, e->max);
+            s = none.p[0] > 0.0 ? log(none.p[0]) : -HUGE_VAL;
+            fgm_etab_free(&none);
+        }
+        fgm_etab_free(&w);
+        if (st == FGM_OK && s == -HUGE_VAL)
+            st = FGM_EUNSOLVED;
+        if (st == FGM_OK)
+            e->log_z += s;
+    }
+    for (j = 0; g && j < ng; j++)
+        fgm_etab_free(&g[j].prod);
+    free(g);
+    free(c);
     return st;
 }
 
@@ -726,7 +741,8 @@ downward_one(elim *e, int k, double *marginals)
     if (st == FGM_OK) {
         if (e->tree.parent[e->tree.order[k]] >= 0)
             fgm_etab_mul(&pre, &e->down[k], e->ecard, NULL);
-        if (m > 0 && (st = group_children(e, c0, m, c, g, &ng)) == FGM_OK)
+        if (m > 0
+            && (st = group_children(e, c0, m, c, g, &ng, NULL)) == FGM_OK)
             st = down_groups(e, c, g, 0, ng, &pre);
         for (j = 0; j < ng && st == FGM_OK; j++)
             fgm_etab_mul(&pre, &g[j].prod, e->ecard, NULL);
