@@ -825,6 +825,16 @@ fgm_status fgm_eliminate(const fgm_csp *csp, const int *given,
                          long max_entries, int max, double *marginals,
                          fgm_elim_info *info);
 
+/* The most probable assignment (MAP; on a hidden Markov chain, Viterbi's
+ * path) by the same elimination, max-product, and a traceback: ASSIGNMENT
+ * (nvars value indices; the clues' own) receives one assignment of the
+ * largest weight (among equals, each variable's lowest value given those
+ * decided before it), INFO->log_z that weight's log.  Returns as
+ * fgm_eliminate (FGM_EINVAL when ASSIGNMENT is NULL). */
+fgm_status fgm_eliminate_map(const fgm_csp *csp, const int *given,
+                             long max_entries, int *assignment,
+                             fgm_elim_info *info);
+
 /* ------------------------------------------------------------------------
  * Puzzle generation: a random full grid, then clues removed in a random
  * order while the puzzle keeps exactly one solution (counted by Dancing

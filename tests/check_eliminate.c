@@ -93,6 +93,39 @@ random_model(gsl_rng *rng, int *given)
     return ir;
 }
 
+/* fgm_eliminate_map on CSP with clues GIVEN, against the enumeration's
+ * max-marginals MM (status SE) and the largest weight's log LOG_MAX: the
+ * same status; each variable's value in the assignment has its largest
+ * max-marginal (what every assignment of the largest weight has), the
+ * clues their values, and the weight's log is LOG_MAX. */
+static void
+assert_map(const fgm_csp *csp, const int *given, const double *mm,
+           fgm_status se, double log_max, int seed)
+{
+    int *x = malloc(((size_t)csp->nvars + 1) * sizeof *x), v, k;
+    int mc = csp->maxcard;
+    fgm_elim_info info;
+    double top;
+
+    ck_assert_ptr_nonnull(x);
+    ck_assert_int_eq(fgm_eliminate_map(csp, given, 0, x, &info), se);
+    if (se != FGM_OK) {
+        free(x);
+        return;
+    }
+    ck_assert_double_eq_tol(info.log_z, log_max, 1e-9);
+    for (v = 0; v < csp->nvars; v++) {
+        for (top = 0.0, k = 0; k < csp->card[v]; k++)
+            top = mm[v * mc + k] > top ? mm[v * mc + k] : top;
+        ck_assert_msg(x[v] >= 0 && x[v] < csp->card[v]
+                      && mm[v * mc + x[v]] > top * (1 - 1e-9),
+                      "seed %d: x%d = %d, max-marginal %g, best %g", seed, v,
+                      x[v], mm[v * mc + x[v]], top);
+        ck_assert(!given || given[v] < 0 || x[v] == given[v]);
+    }
+    free(x);
+}
+
 /* Both oracles on IR with clues GIVEN (sum- or max-product): the same
  * status, and on FGM_OK the same numbers to 1e-9. */
 static void
@@ -117,6 +150,8 @@ assert_agree(const fgm_ir *ir, const int *given, int max, int seed)
                       "elimination %.17g", seed, max, i, a[i], b[i]);
     if (se == FGM_OK)
         ck_assert(info.width >= 1 && isfinite(info.log_z));
+    if (max)
+        assert_map(csp, given, a, se, info.log_z, seed);
     fgm_csp_free(csp);
 }
 
@@ -512,6 +547,70 @@ START_TEST(test_groups)
 }
 END_TEST
 
+/* MAP on a chain of N variables (3 values) with random pairwise tables
+ * and evidence: Viterbi's path, by the dynamic programme written here,
+ * and its log weight. */
+START_TEST(test_viterbi)
+{
+    enum { N = 500, K = 3 };
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    fgm_ir *ir = fgm_ir_new("viterbi");
+    static double pot[N][K * K], ev[N][K], best[N][K];
+    static int from[N][K], x[N], path[N];
+    int dims[1] = { N }, s[2], v, a, b;
+    fgm_elim_info info;
+    fgm_status st;
+    fgm_csp *csp;
+    double w;
+
+    gsl_rng_set(rng, 11);
+    ck_assert_int_eq(fgm_ir_add_array(ir, "x", 1, dims, 0, K, 0, &st), 0);
+    for (v = 0; v < N; v++) {
+        s[0] = v;
+        s[1] = v + 1;
+        for (a = 0; a < K; a++)
+            ev[v][a] = 0.1 + gsl_rng_uniform(rng);
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, s, K,
+                                           ev[v], &st), 0);
+        if (v + 1 == N)
+            break;
+        for (a = 0; a < K * K; a++)
+            pot[v][a] = 0.1 + gsl_rng_uniform(rng);
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 2, s, K * K,
+                                           pot[v], &st), 0);
+    }
+    for (a = 0; a < K; a++)
+        best[0][a] = log(ev[0][a]);
+    for (v = 1; v < N; v++)
+        for (b = 0; b < K; b++) {
+            best[v][b] = -HUGE_VAL;
+            for (a = 0; a < K; a++) {
+                w = best[v - 1][a] + log(pot[v - 1][a * K + b]);
+                if (w > best[v][b]) {
+                    best[v][b] = w;
+                    from[v][b] = a;
+                }
+            }
+            best[v][b] += log(ev[v][b]);
+        }
+    for (path[N - 1] = 0, a = 1; a < K; a++)
+        if (best[N - 1][a] > best[N - 1][path[N - 1]])
+            path[N - 1] = a;
+    for (v = N - 1; v > 0; v--)
+        path[v - 1] = from[v][path[v]];
+    csp = fgm_csp_new(ir, &st);
+    ck_assert_int_eq(fgm_eliminate_map(csp, NULL, 0, x, &info), FGM_OK);
+    for (v = 0; v < N; v++)
+        ck_assert_msg(x[v] == path[v], "x[%d] = %d, Viterbi %d", v, x[v],
+                      path[v]);
+    ck_assert_double_eq_tol(info.log_z, best[N - 1][path[N - 1]], 1e-9);
+    ck_assert_int_eq(fgm_eliminate_map(csp, NULL, 0, NULL, NULL), FGM_EINVAL);
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+    gsl_rng_free(rng);
+}
+END_TEST
+
 Suite *
 eliminate_suite(void)
 {
@@ -529,6 +628,7 @@ eliminate_suite(void)
     tcase_add_test(core, test_loose_draws);
     tcase_add_test(core, test_star);
     tcase_add_test(core, test_groups);
+    tcase_add_test(core, test_viterbi);
     suite_add_tcase(s, core);
     return s;
 }

@@ -797,6 +797,66 @@ elim_free(elim *e)
     fgm_elim_tree_free(&e->tree);
 }
 
+/* Everything up to the messages to the roots: E set up for CSP with
+ * clues GIVEN (MAX: max-product), its tables bounded by CAP.  E must be
+ * freed (elim_free) whatever the status. */
+static fgm_status
+elim_up(elim *e, const fgm_csp *csp, const int *given, int max, double cap)
+{
+    fgm_status st;
+    int v, n = csp->nvars;
+
+    memset(e, 0, sizeof *e);
+    e->csp = csp;
+    e->ir = csp->ir;
+    e->given = given;
+    e->max = max != 0;
+    e->ecard = malloc(((size_t)n + 1) * sizeof *e->ecard);
+    e->uses = calloc((size_t)n + 1, sizeof *e->uses);
+    e->slot = malloc(((size_t)n + 1) * sizeof *e->slot);
+    e->twin = malloc(((size_t)n + 1) * sizeof *e->twin);
+    if (!e->ecard || !e->uses || !e->slot || !e->twin)
+        return FGM_ENOMEM;
+    for (v = 0; v < n; v++) {
+        e->ecard[v] = given && given[v] >= 0 ? 1 : csp->card[v];
+        e->slot[v] = e->twin[v] = -1;
+    }
+    st = add_factors(e, cap);
+    if (st == FGM_OK && e->zero)
+        st = FGM_EUNSOLVED;
+    if (st == FGM_OK)
+        st = make_tree(e, cap);
+    if (st == FGM_OK) {
+        e->psi = calloc((size_t)n + 1, sizeof *e->psi);
+        e->up = calloc((size_t)n + 1, sizeof *e->up);
+        e->down = calloc((size_t)n + 1, sizeof *e->down);
+        st = e->psi && e->up && e->down ? fill_cliques(e) : FGM_ENOMEM;
+    }
+    return st == FGM_OK ? upward(e) : st;
+}
+
+/* *INFO (nullable) from E after a run that ended with ST. */
+static void
+elim_info(const elim *e, fgm_status st, fgm_elim_info *info)
+{
+    if (!info)
+        return;
+    info->width = e->tree.width;
+    info->largest = (long)e->tree.largest;
+    info->entries = (long)e->tree.entries;
+    info->log_z = st == FGM_OK ? e->log_z : -HUGE_VAL;
+}
+
+/* *INFO (nullable) as a refusal leaves it. */
+static void
+no_info(fgm_elim_info *info)
+{
+    if (info) {
+        memset(info, 0, sizeof *info);
+        info->log_z = -HUGE_VAL;
+    }
+}
+
 fgm_status
 fgm_eliminate(const fgm_csp *csp, const int *given, long max_entries,
               int max, double *marginals, fgm_elim_info *info)
@@ -806,43 +866,11 @@ fgm_eliminate(const fgm_csp *csp, const int *given, long max_entries,
     double cap = max_entries > 0 ? (double)max_entries : FGM_ELIM_MAX_ENTRIES;
     int v, k, n;
 
-    if (info) {
-        memset(info, 0, sizeof *info);
-        info->log_z = -HUGE_VAL;
-    }
+    no_info(info);
     if (!csp || !marginals || !fgm_csp_given_ok(csp, given))
         return FGM_EINVAL;
-    memset(&e, 0, sizeof e);
-    e.csp = csp;
-    e.ir = csp->ir;
-    e.given = given;
-    e.max = max != 0;
     n = csp->nvars;
-    e.ecard = malloc(((size_t)n + 1) * sizeof *e.ecard);
-    e.uses = calloc((size_t)n + 1, sizeof *e.uses);
-    e.slot = malloc(((size_t)n + 1) * sizeof *e.slot);
-    e.twin = malloc(((size_t)n + 1) * sizeof *e.twin);
-    if (!e.ecard || !e.uses || !e.slot || !e.twin) {
-        elim_free(&e);
-        return FGM_ENOMEM;
-    }
-    for (v = 0; v < n; v++) {
-        e.ecard[v] = given && given[v] >= 0 ? 1 : csp->card[v];
-        e.slot[v] = e.twin[v] = -1;
-    }
-    st = add_factors(&e, cap);
-    if (st == FGM_OK && e.zero)
-        st = FGM_EUNSOLVED;
-    if (st == FGM_OK)
-        st = make_tree(&e, cap);
-    if (st == FGM_OK) {
-        e.psi = calloc((size_t)n + 1, sizeof *e.psi);
-        e.up = calloc((size_t)n + 1, sizeof *e.up);
-        e.down = calloc((size_t)n + 1, sizeof *e.down);
-        st = e.psi && e.up && e.down ? fill_cliques(&e) : FGM_ENOMEM;
-    }
-    if (st == FGM_OK)
-        st = upward(&e);
+    st = elim_up(&e, csp, given, max, cap);
     if (st == FGM_OK) {
         memset(marginals, 0, (size_t)n * (size_t)csp->maxcard
                              * sizeof *marginals);
@@ -854,12 +882,77 @@ fgm_eliminate(const fgm_csp *csp, const int *given, long max_entries,
                        marginals + (size_t)e.twin[v] * (size_t)csp->maxcard,
                        (size_t)csp->maxcard * sizeof *marginals);
     }
-    if (info) {
-        info->width = e.tree.width;
-        info->largest = (long)e.tree.largest;
-        info->entries = (long)e.tree.entries;
-        info->log_z = st == FGM_OK ? e.log_z : -HUGE_VAL;
+    elim_info(&e, st, info);
+    elim_free(&e);
+    return st;
+}
+
+/* The log of T's entry at the assignment X (effective value indices, by
+ * variable). */
+static double
+log_at(const fgm_etab *t, const int *x, const int *card)
+{
+    long i = 0;
+    int j;
+
+    for (j = 0; j < t->n; j++)
+        i = i * card[t->vars[j]] + x[t->vars[j]];
+    return t->p[i] > 0.0 ? log(t->p[i]) : -HUGE_VAL;
+}
+
+/* Roots to leaves after a max-product upward pass: each place's
+ * variable takes its best value given those of its separator, decided
+ * before it (they are eliminated after it): its clique's inputs times
+ * its children's messages there, in logs (a hub's thousands of messages
+ * would underflow a product), the lowest value among equals.  X
+ * receives effective value indices.  The standard traceback: the
+ * messages up hold, for each separator value, the best the subtree
+ * below can do, so these choices make one assignment of the largest
+ * weight. */
+static void
+traceback(const elim *e, int *x)
+{
+    const fgm_elim_tree *t = &e->tree;
+    double w, best;
+    int k, v, i, j, top;
+
+    for (k = t->nvars - 1; k >= 0; k--) {
+        v = t->order[k];
+        best = -HUGE_VAL;
+        top = 0;
+        for (i = 0; i < e->ecard[v]; i++) {
+            x[v] = i;
+            w = log_at(&e->psi[k], x, e->ecard);
+            for (j = e->child_off[k]; j < e->child_off[k + 1]; j++)
+                w += log_at(&e->up[e->child[j]], x, e->ecard);
+            if (w > best) {
+                best = w;
+                top = i;
+            }
+        }
+        x[v] = top;
     }
+}
+
+fgm_status
+fgm_eliminate_map(const fgm_csp *csp, const int *given, long max_entries,
+                  int *assignment, fgm_elim_info *info)
+{
+    elim e;
+    fgm_status st;
+    double cap = max_entries > 0 ? (double)max_entries : FGM_ELIM_MAX_ENTRIES;
+    int v;
+
+    no_info(info);
+    if (!csp || !assignment || !fgm_csp_given_ok(csp, given))
+        return FGM_EINVAL;
+    st = elim_up(&e, csp, given, 1, cap);
+    if (st == FGM_OK) {
+        traceback(&e, assignment);
+        for (v = 0; v < csp->nvars; v++)
+            assignment[v] = value_of(&e, v, assignment[v]);
+    }
+    elim_info(&e, st, info);
     elim_free(&e);
     return st;
 }
