@@ -33,6 +33,7 @@ typedef struct run_cfg {
     out_format fmt;
     int exact;              /* --backend exact */
     exact_method method;    /* --exact-method */
+    int map;                /* --map: the most probable assignment */
     long cap;               /* exact: stop counting here */
     double timeout;         /* ms per observation; 0: none */
     fgm_run_opts ro;        /* engine: iterations, damping, tolerance */
@@ -61,7 +62,7 @@ usage(void)
             "               [--format text|csv|json] [--show A1,A2] "
             "[--out-dir DIR]\n"
             "               [--exact-method auto|elimination|enumeration] "
-            "[--cap N]\n"
+            "[--map] [--cap N]\n"
             "               [--timeout-ms T] [-D NAME=VALUE]...\n");
     return CLI_EUSAGE;
 }
@@ -363,6 +364,66 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     return CLI_OK;
 }
 
+/* --map: the most probable assignment of IR (the model of CSP) with
+ * clues GIVEN, by variable elimination (fgm_eliminate_map), printed for
+ * observation K as assignment lines (an observation file's syntax: the
+ * answer can be observed back), CSV rows of kind "map" (p 1) or a JSON
+ * "map" object of labels. */
+static int
+run_map(const fgm_ir *ir, const fgm_csp *csp, const int *given,
+        const run_cfg *cfg, long k, run_tally *t)
+{
+    int n = fgm_ir_nvars(ir), v, lo, first = 1;
+    int *x = malloc(((size_t)n + 1) * sizeof *x);
+    char text[160], name[FGM_IR_MAXNAME + 64];
+    fgm_array_info ai;
+    fgm_elim_info info;
+    fgm_status st;
+
+    if (!x)
+        return cli_fail(CLI_EINTERNAL, "run: out of memory");
+    st = fgm_eliminate_map(csp, given, 0, x, &info);
+    if (st != FGM_OK) {
+        free(x);
+        if (st == FGM_EUNSOLVED)
+            return refuse_set(t, k, " has no consistent assignment");
+        if (st == FGM_EUNSUPPORTED)
+            return cli_fail(CLI_EINPUT, "%s: error: --map: the model is out "
+                            "of variable elimination's reach (a clique or "
+                            "factor table of more than %ld entries or %d "
+                            "variables)", cfg->model,
+                            (long)FGM_ELIM_MAX_ENTRIES, FGM_ELIM_MAX_VARS);
+        return cli_fail(cli_exit_code(st), "run: %s", fgm_strerror(st));
+    }
+    snprintf(text, sizeof text, "exact MAP (variable elimination), width=%d, "
+             "log weight=%.10g", info.width, info.log_z);
+    if (cfg->fmt == FMT_TEXT)
+        printf("# observation %ld: %s\n", k, text);
+    if (cfg->fmt == FMT_JSON)
+        printf("%s{\"observation\": %ld, \"info\": \"%s\", \"log_weight\": "
+               "%.17g, \"map\": {", t->printed ? ",\n" : "", k, text,
+               info.log_z);
+    t->printed++;
+    for (v = 0; v < n; v++) {
+        if (cfg->show && !cfg->show[v])
+            continue;
+        fgm_ir_array_info(ir, fgm_ir_var_array(ir, v), &ai);
+        lo = ai.lo;
+        fgm_ir_var_name(ir, v, name, sizeof name);
+        if (cfg->fmt == FMT_TEXT)
+            printf("%s = %d\n", name, lo + x[v]);
+        else if (cfg->fmt == FMT_CSV)
+            printf("%ld,map,%s,%d,1\n", k, name, lo + x[v]);
+        else
+            printf("%s\"%s\": %d", first ? "" : ", ", name, lo + x[v]);
+        first = 0;
+    }
+    if (cfg->fmt == FMT_JSON)
+        printf("}}");
+    free(x);
+    return CLI_OK;
+}
+
 /* run_exact on the set in SINK: with weights (soft evidence), on the
  * model with them as evidence factors (never Dancing Links, which counts
  * solutions unweighted). */
@@ -376,10 +437,13 @@ run_exact_set(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     int code;
 
     if (!sink->soft)
-        return run_exact(ir, csp, dlx, sink->given, cfg, k, t);
+        return cfg->map ? run_map(ir, csp, sink->given, cfg, k, t)
+                        : run_exact(ir, csp, dlx, sink->given, cfg, k, t);
     if (!(soft = fgm_csp_new(sink->soft, &st)))
         return cli_fail(cli_exit_code(st), "run: %s", fgm_strerror(st));
-    code = run_exact(sink->soft, soft, NULL, sink->given, cfg, k, t);
+    code = cfg->map ? run_map(sink->soft, soft, sink->given, cfg, k, t)
+                    : run_exact(sink->soft, soft, NULL, sink->given, cfg, k,
+                                t);
     fgm_csp_free(soft);
     return code;
 }
@@ -584,6 +648,8 @@ cmd_run(cli_args *a)
                 return cli_fail(CLI_EUSAGE, "run: unknown --exact-method "
                                 "'%s' (auto, elimination, enumeration)", val);
             method_set = 1;
+        } else if (cli_opt_flag(a, "--map")) {
+            cfg.map = 1;
         } else if ((r = cli_opt_value(a, "--cap", &val)) != 0) {
             if (r < 0 || !cli_parse_long("run", "--cap", val, 1,
                                          1000000000000L, &cfg.cap))
@@ -643,6 +709,10 @@ cmd_run(cli_args *a)
     if (!cfg.exact && cap_set)
         return cli_fail(CLI_EUSAGE, "run: --cap caps the assignments of "
                         "--backend exact");
+    if (cfg.map && (!cfg.exact || cfg.method == EXACT_ENUMERATION))
+        return cli_fail(CLI_EUSAGE, "run: --map is the most probable "
+                        "assignment by variable elimination: give --backend "
+                        "exact (and no --exact-method enumeration)");
     if (!cfg.exact && method_set)
         return cli_fail(CLI_EUSAGE, "run: --exact-method is how --backend "
                         "exact computes; give --backend exact too");
@@ -676,7 +746,7 @@ cmd_run(cli_args *a)
     if (cfg.exact) {
         /* Dancing Links counts solutions: their fractions are the
          * marginals only when no factor weighs them. */
-        if (cfg.method == EXACT_AUTO && !fgm_dlx_refuses(csp)
+        if (cfg.method == EXACT_AUTO && !cfg.map && !fgm_dlx_refuses(csp)
             && !fgm_csp_weighted(csp))
             dlx = fgm_dlx_new(csp, &st);
     } else {

@@ -67,6 +67,30 @@ for m in elimination enumeration; do
 done
 agree "$TMP/max.elimination" "$TMP/max.enumeration" "bp-max: elimination against enumeration"
 
+# --map: the most probable assignment, as assignment lines.  On the chain
+# every variable follows x[0]'s evidence: weight 0.7 * 4^5.  Observed
+# back, it is the model's only assignment: its total weight is the MAP
+# weight.
+expect_exit 0 "map" -- "$FGM" run models/chain.fgm --backend exact --map
+expect_out "^# observation 0: exact MAP \(variable elimination\), width=2, log weight=6\.574796862$" "map: log(0.7 * 4^5)"
+[ "$(grep -c '^x\[[0-5]\] = 0$' "$TMP/out")" = 6 ] || fail "map: all 0: $(cat "$TMP/out")"
+expect_exit 0 "map, hmm" -- "$FGM" run "$TMP/hmm.fgm" --backend exact --observe "$TMP/ys.txt" --map
+w=$(sed -n 's/^# observation 0: .*log weight=//p' "$TMP/out")
+grep -v "^#" "$TMP/out" > "$TMP/best.txt"    # y too, as observed
+expect_exit 0 "map observed back" -- "$FGM" run "$TMP/hmm.fgm" --backend exact --observe "$TMP/best.txt" --show 'h[0]'
+z=$(sed -n 's/^# observation 0: .*log Z=//p' "$TMP/out")
+awk -v w="$w" -v z="$z" 'BEGIN { d = w - z; exit !(w != "" && d < 1e-6 && d > -1e-6) }' ||
+    fail "map: observed back, log Z $z is not the MAP's log weight $w"
+expect_exit 0 "map, csv" -- "$FGM" run models/chain.fgm --backend exact --map --format csv --show 'x[5]'
+expect_out "^0,map,x\[5\],0,1$" "map, csv"
+expect_exit 0 "map, json" -- "$FGM" run models/chain.fgm --backend exact --map --format json --show 'x[0],x[1]'
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))[0]; assert d["map"] == {"x[0]": 0, "x[1]": 0} and abs(d["log_weight"] - 6.574796862) < 1e-8, d' "$TMP/out" || fail "map, json: $(cat "$TMP/out")"
+expect_exit 2 "map, not exact" -- "$FGM" run models/chain.fgm --map
+expect_err "give --backend exact" "map, not exact"
+expect_exit 2 "map, enumeration" -- "$FGM" run models/chain.fgm --backend exact --exact-method enumeration --map
+expect_exit 1 "map, out of reach" -- "$FGM" run models/queens.fgm -D N=8 --backend exact --map
+expect_err "queens.fgm: error: --map: the model is out of variable elimination's reach" "map, out of reach"
+
 # Out of elimination's reach (eight queens: one clique of 8^8 entries):
 # --exact-method elimination says so, by file, and exits 1.
 expect_exit 1 "elimination refused" -- "$FGM" run models/queens.fgm -D N=8 --backend exact --exact-method elimination
