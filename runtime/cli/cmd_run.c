@@ -16,6 +16,7 @@
  * run_observe.c.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -97,14 +98,15 @@ print_vector(out_format fmt, long k, const char *kind, const char *name,
  * stderr, in every format, so that one read without its header (CSV has
  * none; a script that takes the marginals' lines) does not pass for a
  * complete one; JSON marks it "incomplete": true for scripts, and gives
- * an engine run's RI (NULL: exact) as "sweeps", "change" and "ms".
+ * an engine run's RI (NULL: exact) as "sweeps", "change" and "ms", and
+ * variable elimination's LOG_Z (NAN: none) as "log_z".
  * CLASH names the variable the run left no value (warn_contradiction),
  * or is NULL; JSON records it too. */
 static void
 print_result(const fgm_ir *ir, const run_cfg *cfg, long k, const double *m,
              const double *post, int stride, const char *info,
-             const fgm_run_info *ri, int incomplete, const char *clash,
-             run_tally *t)
+             const fgm_run_info *ri, double log_z, int incomplete,
+             const char *clash, run_tally *t)
 {
     char name[FGM_IR_MAXNAME + 64];
     fgm_array_info ai;
@@ -122,6 +124,8 @@ print_result(const fgm_ir *ir, const run_cfg *cfg, long k, const double *m,
         if (ri)
             printf("\"sweeps\": %d, \"change\": %.17g, \"ms\": %.6f, ",
                    ri->sweeps, ri->change, ri->ms);
+        if (!isnan(log_z))
+            printf("\"log_z\": %.17g, ", log_z);
         printf("\"marginals\": {");
     }
     t->printed++;
@@ -213,7 +217,7 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
              info.change, info.ms,
              st == FGM_ETIMEOUT ? " (incomplete: timeout reached)" : "");
     clash = warn_contradiction(model, k, name, sizeof name);
-    print_result(ir, cfg, k, m, post, stride, text, &info,
+    print_result(ir, cfg, k, m, post, stride, text, &info, NAN,
                  st == FGM_ETIMEOUT, clash, t);
     free(m);
     free(post);
@@ -255,16 +259,18 @@ refuse_set(run_tally *t, long k, const char *why)
 }
 
 /* Variable elimination's marginals (MAX: max-marginals) of CSP with
- * clues GIVEN into M, and the header's words into TEXT (SIZE bytes).
+ * clues GIVEN into M, the header's words into TEXT (SIZE bytes) and the
+ * log of the total weight into *LOG_Z.
  * Returns fgm_eliminate's status: FGM_EUNSUPPORTED when its tables would
  * be too large, for enumeration to take over. */
 static fgm_status
 run_elimination(const fgm_csp *csp, const int *given, int max, double *m,
-                char *text, size_t size)
+                char *text, size_t size, double *log_z)
 {
     fgm_elim_info info;
     fgm_status st = fgm_eliminate(csp, given, 0, max, m, &info);
 
+    *log_z = info.log_z;
     snprintf(text, size, "%s (variable elimination), width=%d, %s=%.10g",
              max ? "exact max-marginals" : "exact", info.width,
              max ? "log max weight" : "log Z", info.log_z);
@@ -288,6 +294,7 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     fgm_status st;
     long count = 0;
     int incomplete;
+    double log_z = NAN;     /* variable elimination's */
 
     if (!m)
         return cli_fail(CLI_EINTERNAL, "run: out of memory");
@@ -310,7 +317,8 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
             fractions_to_max(ir, m, stride);
     } else if (cfg->method != EXACT_ENUMERATION
                && (st = run_elimination(csp, given, max, m, text,
-                                        sizeof text)) != FGM_EUNSUPPORTED) {
+                                        sizeof text, &log_z))
+                  != FGM_EUNSUPPORTED) {
         incomplete = 0;
         count = 1;
         if (st == FGM_EUNSOLVED) {
@@ -358,8 +366,8 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         return refuse_set(t, k, ": no consistent assignment found before "
                           "the cap or the deadline");
     }
-    print_result(ir, cfg, k, m, NULL, stride, text, NULL, incomplete, NULL,
-                 t);
+    print_result(ir, cfg, k, m, NULL, stride, text, NULL, log_z, incomplete,
+                 NULL, t);
     free(m);
     return CLI_OK;
 }

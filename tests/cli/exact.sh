@@ -67,6 +67,12 @@ for m in elimination enumeration; do
 done
 agree "$TMP/max.elimination" "$TMP/max.enumeration" "bp-max: elimination against enumeration"
 
+# JSON gives log Z as a number (elimination only).
+expect_exit 0 "json log_z" -- "$FGM" run models/chain.fgm --backend exact --format json --show 'x[0]'
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))[0]; assert abs(d["log_z"] - 8.958797346) < 1e-8, d' "$TMP/out" || fail "json log_z: $(cat "$TMP/out")"
+expect_exit 0 "json, enumeration" -- "$FGM" run models/chain.fgm --backend exact --exact-method enumeration --format json
+grep -q log_z "$TMP/out" && fail "json, enumeration: a log_z"
+
 # --map: the most probable assignment, as assignment lines.  On the chain
 # every variable follows x[0]'s evidence: weight 0.7 * 4^5.  Observed
 # back, it is the model's only assignment: its total weight is the MAP
