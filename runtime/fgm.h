@@ -807,10 +807,12 @@ fgm_status fgm_enumerate_max(const fgm_csp *csp, const int *given,
  * MAX nonzero: max-marginals, as fgm_enumerate_max.  *INFO (nullable)
  * says how large the tree was, and the log of the total weight (the sum
  * over assignments of their weights; with MAX the largest weight).
+ * DEADLINE (fgm_now() seconds, 0: none) is polled once a clique.
  * Returns FGM_OK, FGM_EUNSUPPORTED when the tables would pass the bound
  * (use fgm_enumerate then), FGM_EUNSOLVED when no assignment has positive
- * weight, FGM_ENOMEM, FGM_EINVAL (CSP or MARGINALS NULL, or a clue neither
- * -1 nor a value index). */
+ * weight, FGM_ETIMEOUT (no marginals: there is no partial answer),
+ * FGM_ENOMEM, FGM_EINVAL (CSP or MARGINALS NULL, a clue neither -1 nor a
+ * value index, or a NaN DEADLINE). */
 #define FGM_ELIM_MAX_ENTRIES (1L << 21)
 #define FGM_ELIM_MAX_VARS 64    /* most variables in one table */
 
@@ -822,8 +824,8 @@ typedef struct fgm_elim_info {
 } fgm_elim_info;
 
 fgm_status fgm_eliminate(const fgm_csp *csp, const int *given,
-                         long max_entries, int max, double *marginals,
-                         fgm_elim_info *info);
+                         long max_entries, double deadline, int max,
+                         double *marginals, fgm_elim_info *info);
 
 /* The most probable assignment (MAP; on a hidden Markov chain, Viterbi's
  * path) by the same elimination, max-product, and a traceback: ASSIGNMENT
@@ -832,8 +834,8 @@ fgm_status fgm_eliminate(const fgm_csp *csp, const int *given,
  * decided before it), INFO->log_z that weight's log.  Returns as
  * fgm_eliminate (FGM_EINVAL when ASSIGNMENT is NULL). */
 fgm_status fgm_eliminate_map(const fgm_csp *csp, const int *given,
-                             long max_entries, int *assignment,
-                             fgm_elim_info *info);
+                             long max_entries, double deadline,
+                             int *assignment, fgm_elim_info *info);
 
 /* ------------------------------------------------------------------------
  * Puzzle generation: a random full grid, then clues removed in a random

@@ -108,7 +108,7 @@ assert_map(const fgm_csp *csp, const int *given, const double *mm,
     double top;
 
     ck_assert_ptr_nonnull(x);
-    ck_assert_int_eq(fgm_eliminate_map(csp, given, 0, x, &info), se);
+    ck_assert_int_eq(fgm_eliminate_map(csp, given, 0, 0, x, &info), se);
     if (se != FGM_OK) {
         free(x);
         return;
@@ -141,7 +141,7 @@ assert_agree(const fgm_ir *ir, const int *given, int max, int seed)
     ck_assert_ptr_nonnull(csp);
     se = max ? fgm_enumerate_max(csp, given, 0, 0, a, NULL)
              : fgm_enumerate(csp, given, 0, 0, a, NULL);
-    sv = fgm_eliminate(csp, given, 0, max, b, &info);
+    sv = fgm_eliminate(csp, given, 0, 0, max, b, &info);
     ck_assert_msg(se == sv, "seed %d max %d: enumeration %d, elimination %d",
                   seed, max, se, sv);
     for (i = 0; se == FGM_OK && i < ir->nvars * csp->maxcard; i++)
@@ -198,12 +198,20 @@ START_TEST(test_log_z)
     ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_NEQ, 2, s, 0, NULL,
                                        &st), 0);
     csp = fgm_csp_new(ir, &st);
-    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, m, &info), FGM_OK);
+    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, 0, m, &info), FGM_OK);
     ck_assert_double_eq_tol(info.log_z, log(9.0), 1e-12);
     ck_assert_double_eq_tol(m[0], 1.0 / 9, 1e-12);      /* x = 0 */
     ck_assert_double_eq_tol(m[3 + 0], 5.0 / 9, 1e-12);  /* y = 0: x = 1, 2 */
+    /* A deadline already passed: no answer; a NaN one refused. */
+    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, fgm_now() - 1.0, 0, m,
+                                   &info), FGM_ETIMEOUT);
+    ck_assert(info.log_z == -HUGE_VAL);
+    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, NAN, 0, m, &info),
+                     FGM_EINVAL);
+    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, fgm_now() + 60.0, 0, m,
+                                   &info), FGM_OK);
     /* Max: the best assignment is x = 2 (weight 3). */
-    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 1, m, &info), FGM_OK);
+    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, 1, m, &info), FGM_OK);
     ck_assert_double_eq_tol(info.log_z, log(3.0), 1e-12);
     fgm_csp_free(csp);
     fgm_ir_free(ir);
@@ -229,7 +237,7 @@ START_TEST(test_dirichlet_predictive)
     for (v = 0; v < 3; v++)
         ck_assert_int_ge(fgm_ir_add_dirichlet_discrete(ir, v, node, &st), 0);
     csp = fgm_csp_new(ir, &st);
-    ck_assert_int_eq(fgm_eliminate(csp, given, 0, 0, m, &info), FGM_OK);
+    ck_assert_int_eq(fgm_eliminate(csp, given, 0, 0, 0, m, &info), FGM_OK);
     ck_assert_double_eq_tol(m[4], 0.75, 1e-12);
     ck_assert_double_eq_tol(m[5], 0.25, 1e-12);
     ck_assert_double_eq_tol(info.log_z, log(1.0 / 3), 1e-12);
@@ -274,7 +282,7 @@ START_TEST(test_long_chain)
     ir->infer.algo = FGM_ALGO_BP_SUM;
     ir->infer.iterations = 2;   /* a tree schedule: one sweep is exact */
     csp = fgm_csp_new(ir, &st);
-    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, m, &info), FGM_OK);
+    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, 0, m, &info), FGM_OK);
     ck_assert_int_eq(info.width, 2);
     ck_assert_int_eq(info.largest, 9);
     memset(&o, 0, sizeof o);
@@ -307,17 +315,17 @@ START_TEST(test_refusals)
     int given[81], v;
 
     ck_assert_ptr_nonnull(m);
-    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, m, NULL),
+    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, 0, m, NULL),
                      FGM_EUNSUPPORTED);
     for (v = 0; v < 81; v++)
         given[v] = -1;
     given[0] = given[1] = 4;    /* two 5s in a row */
-    ck_assert_int_eq(fgm_eliminate(csp, given, 0, 0, m, NULL),
+    ck_assert_int_eq(fgm_eliminate(csp, given, 0, 0, 0, m, NULL),
                      FGM_EUNSOLVED);
     given[1] = 9;
-    ck_assert_int_eq(fgm_eliminate(csp, given, 0, 0, m, NULL), FGM_EINVAL);
-    ck_assert_int_eq(fgm_eliminate(NULL, NULL, 0, 0, m, NULL), FGM_EINVAL);
-    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, NULL, NULL), FGM_EINVAL);
+    ck_assert_int_eq(fgm_eliminate(csp, given, 0, 0, 0, m, NULL), FGM_EINVAL);
+    ck_assert_int_eq(fgm_eliminate(NULL, NULL, 0, 0, 0, m, NULL), FGM_EINVAL);
+    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, 0, NULL, NULL), FGM_EINVAL);
     free(m);
     fgm_csp_free(csp);
     fgm_ir_free(ir);
@@ -367,7 +375,7 @@ START_TEST(test_add_evidence)
     ck_assert_int_eq(fgm_ir_add_evidence(ir, 0, NULL), FGM_EINVAL);
     ck_assert_int_eq(ir->nfactors, 2);
     csp = fgm_csp_new(ir, &st);
-    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, m, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, 0, m, NULL), FGM_OK);
     ck_assert_double_eq_tol(m[0], 0.1, 1e-15);      /* 1 : 0 : 9 */
     ck_assert(m[1] == 0.0);
     ck_assert_double_eq_tol(m[2], 0.9, 1e-15);
@@ -406,7 +414,7 @@ START_TEST(test_underflow)
         given[1 + v] = v % 2;
     csp = fgm_csp_new(ir, &st);
     for (max = 0; max < 2; max++) {
-        ck_assert_int_eq(fgm_eliminate(csp, given, 0, max, m, &info),
+        ck_assert_int_eq(fgm_eliminate(csp, given, 0, 0, max, m, &info),
                          FGM_OK);
         ck_assert_double_eq_tol(m[0], 0.5, 1e-12);
         want = (max ? 0.0 : log(2.0)) + 200.0 * log(0.9 * 0.01);
@@ -441,14 +449,14 @@ START_TEST(test_loose_draws)
     plain = fgm_ir_copy(ir);
     ck_assert_int_eq(fgm_ir_add_evidence(ir, 19, ev), FGM_OK);
     csp = fgm_csp_new(ir, &st);
-    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, m, &info), FGM_OK);
+    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, 0, m, &info), FGM_OK);
     ck_assert_double_eq_tol(m[19 * 6 + 5], 2.0 / 7, 1e-12);
     for (v = 0; v < 19; v++)
         ck_assert_double_eq_tol(m[v * 6 + 5], 9.0 / 49, 1e-12);
     ck_assert_double_eq_tol(info.log_z, log(7.0 / 6), 1e-12);
     fgm_csp_free(csp);
     csp = fgm_csp_new(plain, &st);
-    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, m, &info), FGM_OK);
+    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, 0, m, &info), FGM_OK);
     for (v = 0; v < 20 * 6; v++)
         ck_assert_double_eq_tol(m[v], 1.0 / 6, 1e-12);
     ck_assert_double_eq_tol(info.log_z, 0.0, 1e-12);
@@ -493,7 +501,7 @@ START_TEST(test_star)
     for (h = 0; h < K; h++)
         p1 += exp(lw[h] - top) / z * pot[2 * h + 1] / (1.0 + pot[2 * h + 1]);
     csp = fgm_csp_new(ir, &st);
-    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, m, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, 0, m, NULL), FGM_OK);
     for (h = 0; h < K; h++)
         ck_assert_double_eq_tol(m[h], exp(lw[h] - top) / z, 1e-9);
     ck_assert_double_eq_tol(m[1 * K + 1], p1, 1e-9);
@@ -599,12 +607,12 @@ START_TEST(test_viterbi)
     for (v = N - 1; v > 0; v--)
         path[v - 1] = from[v][path[v]];
     csp = fgm_csp_new(ir, &st);
-    ck_assert_int_eq(fgm_eliminate_map(csp, NULL, 0, x, &info), FGM_OK);
+    ck_assert_int_eq(fgm_eliminate_map(csp, NULL, 0, 0, x, &info), FGM_OK);
     for (v = 0; v < N; v++)
         ck_assert_msg(x[v] == path[v], "x[%d] = %d, Viterbi %d", v, x[v],
                       path[v]);
     ck_assert_double_eq_tol(info.log_z, best[N - 1][path[N - 1]], 1e-9);
-    ck_assert_int_eq(fgm_eliminate_map(csp, NULL, 0, NULL, NULL), FGM_EINVAL);
+    ck_assert_int_eq(fgm_eliminate_map(csp, NULL, 0, 0, NULL, NULL), FGM_EINVAL);
     fgm_csp_free(csp);
     fgm_ir_free(ir);
     gsl_rng_free(rng);

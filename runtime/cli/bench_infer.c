@@ -145,7 +145,7 @@ run_once(backend_run *b, const fgm_ir *ir, long k, double *ms,
         return CLI_OK;
     }
     t0 = fgm_now();
-    st = fgm_eliminate(b->set_csp ? b->set_csp : b->csp, b->sink.given, 0,
+    st = fgm_eliminate(b->set_csp ? b->set_csp : b->csp, b->sink.given, 0, 0,
                        strcmp(fgm_ir_algo(ir), "bp-max") == 0, b->exact,
                        NULL);
     *ms = (fgm_now() - t0) * 1e3;

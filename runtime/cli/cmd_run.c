@@ -258,17 +258,26 @@ refuse_set(run_tally *t, long k, const char *why)
     return CLI_OK;
 }
 
+/* The fgm_now() time --timeout-ms gives an observation set from now; 0
+ * without it. */
+static double
+deadline_of(const run_cfg *cfg)
+{
+    return cfg->timeout > 0 ? fgm_now() + cfg->timeout * 1e-3 : 0;
+}
+
 /* Variable elimination's marginals (MAX: max-marginals) of CSP with
  * clues GIVEN into M, the header's words into TEXT (SIZE bytes) and the
  * log of the total weight into *LOG_Z.
  * Returns fgm_eliminate's status: FGM_EUNSUPPORTED when its tables would
  * be too large, for enumeration to take over. */
 static fgm_status
-run_elimination(const fgm_csp *csp, const int *given, int max, double *m,
-                char *text, size_t size, double *log_z)
+run_elimination(const fgm_csp *csp, const int *given, const run_cfg *cfg,
+                int max, double *m, char *text, size_t size, double *log_z)
 {
     fgm_elim_info info;
-    fgm_status st = fgm_eliminate(csp, given, 0, max, m, &info);
+    fgm_status st = fgm_eliminate(csp, given, 0, deadline_of(cfg), max, m,
+                                  &info);
 
     *log_z = info.log_z;
     snprintf(text, size, "%s (variable elimination), width=%d, %s=%.10g",
@@ -301,8 +310,7 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     if (dlx) {
         fgm_dlx_limits lim = { cfg->cap, 0, 0 };
 
-        lim.deadline = cfg->timeout > 0 ? fgm_now() + cfg->timeout * 1e-3
-                                        : 0;
+        lim.deadline = deadline_of(cfg);
         st = fgm_dlx_run(dlx, given, &lim, &count, m, NULL, NULL);
         incomplete = !(st == FGM_OK && count < cfg->cap);
         snprintf(text, sizeof text, "%s (dancing links), solutions=%ld%s",
@@ -316,14 +324,17 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         if (max && count > 0)
             fractions_to_max(ir, m, stride);
     } else if (cfg->method != EXACT_ENUMERATION
-               && (st = run_elimination(csp, given, max, m, text,
+               && (st = run_elimination(csp, given, cfg, max, m, text,
                                         sizeof text, &log_z))
                   != FGM_EUNSUPPORTED) {
         incomplete = 0;
         count = 1;
-        if (st == FGM_EUNSOLVED) {
+        if (st == FGM_EUNSOLVED || st == FGM_ETIMEOUT) {
             free(m);
-            return refuse_set(t, k, " has no consistent assignment");
+            return refuse_set(t, k, st == FGM_EUNSOLVED
+                              ? " has no consistent assignment"
+                              : ": variable elimination ran past "
+                                "--timeout-ms (it has no partial answer)");
         }
     } else if (cfg->method == EXACT_ELIMINATION) {
         free(m);
@@ -334,8 +345,7 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
                         "instead", cfg->model, (long)FGM_ELIM_MAX_ENTRIES,
                         FGM_ELIM_MAX_VARS);
     } else {
-        double deadline = cfg->timeout > 0 ? fgm_now() + cfg->timeout * 1e-3
-                                           : 0;
+        double deadline = deadline_of(cfg);
 
         st = max ? fgm_enumerate_max(csp, given, cfg->cap, deadline, m,
                                      &count)
@@ -390,11 +400,14 @@ run_map(const fgm_ir *ir, const fgm_csp *csp, const int *given,
 
     if (!x)
         return cli_fail(CLI_EINTERNAL, "run: out of memory");
-    st = fgm_eliminate_map(csp, given, 0, x, &info);
+    st = fgm_eliminate_map(csp, given, 0, deadline_of(cfg), x, &info);
     if (st != FGM_OK) {
         free(x);
         if (st == FGM_EUNSOLVED)
             return refuse_set(t, k, " has no consistent assignment");
+        if (st == FGM_ETIMEOUT)
+            return refuse_set(t, k, ": variable elimination ran past "
+                              "--timeout-ms (it has no partial answer)");
         if (st == FGM_EUNSUPPORTED)
             return cli_fail(CLI_EINPUT, "%s: error: --map: the model is out "
                             "of variable elimination's reach (a clique or "

@@ -43,6 +43,7 @@ typedef struct elim {
     const fgm_ir *ir;
     const int *given;
     int max;
+    double deadline;        /* fgm_now() time to give up at; 0: none */
     int *ecard;             /* nvars: 1 for a clue, else its card */
     int *uses;              /* nvars: factors of the model holding each */
     int *slot;              /* nvars: a child's place in add_dirichlet's
@@ -58,6 +59,15 @@ typedef struct elim {
     fgm_etab *psi, *up, *down;   /* by place in the order */
     int *child_off, *child;      /* children of each place, by place */
 } elim;
+
+/* Whether E's deadline has passed (polled once a clique and a step of
+ * the messages down: the passes are bounded, but a clique of 2^21
+ * entries with many children can take seconds). */
+static int
+past_deadline(const elim *e)
+{
+    return e->deadline > 0 && fgm_now() > e->deadline;
+}
 
 /* The value of variable V at index I of its effective domain. */
 static int
@@ -540,6 +550,8 @@ down_range(elim *e, const int *c, int lo, int hi, const fgm_etab *p)
     fgm_status st = FGM_OK;
     int mid = lo + (hi - lo) / 2, side, j;
 
+    if (past_deadline(e))
+        return FGM_ETIMEOUT;
     if (hi - lo == 1) {
         /* Its scale does not matter: marginals are normalized.  All 0
          * cannot be: the total weight is not 0. */
@@ -587,6 +599,8 @@ down_groups(elim *e, const int *c, const child_group *g, int lo, int hi,
     fgm_status st = FGM_OK;
     int mid = lo + (hi - lo) / 2, side, j;
 
+    if (past_deadline(e))
+        return FGM_ETIMEOUT;
     if (hi - lo == 1) {
         const fgm_etab *sep = &g[lo].prod;
 
@@ -698,6 +712,10 @@ upward(elim *e)
     int k, j, ng = 0, m;
 
     for (k = 0; k < n && st == FGM_OK; k++) {
+        if (past_deadline(e)) {
+            st = FGM_ETIMEOUT;
+            break;
+        }
         m = e->child_off[k + 1] - e->child_off[k];
         if ((m >= GROUP_MIN
              && (st = group_children(e, e->child_off[k], m, c, g, &ng,
@@ -798,10 +816,11 @@ elim_free(elim *e)
 }
 
 /* Everything up to the messages to the roots: E set up for CSP with
- * clues GIVEN (MAX: max-product), its tables bounded by CAP.  E must be
- * freed (elim_free) whatever the status. */
+ * clues GIVEN (MAX: max-product), its tables bounded by CAP, given up at
+ * DEADLINE.  E must be freed (elim_free) whatever the status. */
 static fgm_status
-elim_up(elim *e, const fgm_csp *csp, const int *given, int max, double cap)
+elim_up(elim *e, const fgm_csp *csp, const int *given, int max, double cap,
+        double deadline)
 {
     fgm_status st;
     int v, n = csp->nvars;
@@ -811,6 +830,7 @@ elim_up(elim *e, const fgm_csp *csp, const int *given, int max, double cap)
     e->ir = csp->ir;
     e->given = given;
     e->max = max != 0;
+    e->deadline = deadline;
     e->ecard = malloc(((size_t)n + 1) * sizeof *e->ecard);
     e->uses = calloc((size_t)n + 1, sizeof *e->uses);
     e->slot = malloc(((size_t)n + 1) * sizeof *e->slot);
@@ -859,7 +879,8 @@ no_info(fgm_elim_info *info)
 
 fgm_status
 fgm_eliminate(const fgm_csp *csp, const int *given, long max_entries,
-              int max, double *marginals, fgm_elim_info *info)
+              double deadline, int max, double *marginals,
+              fgm_elim_info *info)
 {
     elim e;
     fgm_status st;
@@ -867,15 +888,17 @@ fgm_eliminate(const fgm_csp *csp, const int *given, long max_entries,
     int v, k, n;
 
     no_info(info);
-    if (!csp || !marginals || !fgm_csp_given_ok(csp, given))
+    if (!csp || !marginals || !fgm_csp_given_ok(csp, given)
+        || isnan(deadline))
         return FGM_EINVAL;
     n = csp->nvars;
-    st = elim_up(&e, csp, given, max, cap);
+    st = elim_up(&e, csp, given, max, cap, deadline);
     if (st == FGM_OK) {
         memset(marginals, 0, (size_t)n * (size_t)csp->maxcard
                              * sizeof *marginals);
         for (k = n - 1; k >= 0 && st == FGM_OK; k--)
-            st = downward_one(&e, k, marginals);
+            st = past_deadline(&e) ? FGM_ETIMEOUT
+                                   : downward_one(&e, k, marginals);
         for (v = 0; v < n; v++)
             if (e.twin[v] >= 0)
                 memcpy(marginals + (size_t)v * (size_t)csp->maxcard,
@@ -936,7 +959,7 @@ traceback(const elim *e, int *x)
 
 fgm_status
 fgm_eliminate_map(const fgm_csp *csp, const int *given, long max_entries,
-                  int *assignment, fgm_elim_info *info)
+                  double deadline, int *assignment, fgm_elim_info *info)
 {
     elim e;
     fgm_status st;
@@ -944,9 +967,10 @@ fgm_eliminate_map(const fgm_csp *csp, const int *given, long max_entries,
     int v;
 
     no_info(info);
-    if (!csp || !assignment || !fgm_csp_given_ok(csp, given))
+    if (!csp || !assignment || !fgm_csp_given_ok(csp, given)
+        || isnan(deadline))
         return FGM_EINVAL;
-    st = elim_up(&e, csp, given, 1, cap);
+    st = elim_up(&e, csp, given, 1, cap, deadline);
     if (st == FGM_OK) {
         traceback(&e, assignment);
         for (v = 0; v < csp->nvars; v++)

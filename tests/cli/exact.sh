@@ -60,6 +60,13 @@ csv_p "$TMP/out" > "$TMP/hmm.bp"
 agree "$TMP/hmm.exact" "$TMP/hmm.bp" "hmm: elimination against bp-sum"
 [ "$(wc -l < "$TMP/hmm.exact")" -eq 6000 ] || fail "hmm: 6000 rows"
 
+# --timeout-ms stops elimination too (polled once a clique); it has no
+# partial answer, so the set is refused (exit 1), as with --map.
+for map in "" --map; do
+    expect_exit 1 "elimination deadline $map" -- "$FGM" run "$TMP/hmm.fgm" --backend exact --observe "$TMP/ys.txt" --timeout-ms 0.000001 $map
+    expect_err "ys.txt:1: error: observation 0: variable elimination ran past --timeout-ms \(it has no partial answer\)" "elimination deadline $map: says so"
+done
+
 # Max-marginals: the same on the chain by both methods.
 for m in elimination enumeration; do
     expect_exit 0 "chain bp-max, $m" -- "$FGM" run models/chain.fgm --algo bp-max --backend exact --exact-method $m --format csv
