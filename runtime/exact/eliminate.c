@@ -695,6 +695,19 @@ group_children(elim *e, int c0, int m, int *c, child_group *g, int *ng,
     return st;
 }
 
+/* Frees the NG groups G (nullable) and the list C that group_children
+ * filled. */
+static void
+free_groups(child_group *g, int ng, int *c)
+{
+    int j;
+
+    for (j = 0; g && j < ng; j++)
+        fgm_etab_free(&g[j].prod);
+    free(g);
+    free(c);
+}
+
 /* Leaves to roots: UP[k], place k's message to its parent, is its
  * clique's inputs times its children's messages, reduced.  A root's
  * reduction is its tree's total weight.  Children with one separator
@@ -743,10 +756,7 @@ upward(elim *e)
         if (st == FGM_OK)
             e->log_z += s;
     }
-    for (j = 0; g && j < ng; j++)
-        fgm_etab_free(&g[j].prod);
-    free(g);
-    free(c);
+    free_groups(g, ng, c);
     return st;
 }
 
@@ -767,11 +777,13 @@ downward_one(elim *e, int k, double *marginals)
     if (st == FGM_OK) {
         if (e->tree.parent[e->tree.order[k]] >= 0)
             fgm_etab_mul(&pre, &e->down[k], e->ecard, NULL);
-        if (m >= GROUP_MIN
-            && (st = group_children(e, c0, m, c, g, &ng, NULL)) == FGM_OK)
-            st = down_groups(e, c, g, 0, ng, &pre);
-        else if (m > 0)
+        if (m >= GROUP_MIN) {
+            st = group_children(e, c0, m, c, g, &ng, NULL);
+            if (st == FGM_OK)
+                st = down_groups(e, c, g, 0, ng, &pre);
+        } else if (m > 0) {
             st = down_range(e, e->child + c0, 0, m, &pre);
+        }
         for (j = 0; j < ng && st == FGM_OK; j++)
             fgm_etab_mul(&pre, &g[j].prod, e->ecard, NULL);
         for (j = 0; m < GROUP_MIN && j < m && st == FGM_OK; j++)
@@ -780,10 +792,7 @@ downward_one(elim *e, int k, double *marginals)
             st = write_marginal(e, k, &pre, marginals);
         fgm_etab_free(&pre);
     }
-    for (j = 0; g && j < ng; j++)
-        fgm_etab_free(&g[j].prod);
-    free(g);
-    free(c);
+    free_groups(g, ng, c);
     return st;
 }
 
