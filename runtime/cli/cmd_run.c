@@ -3,11 +3,15 @@
  *
  * --backend auto|compiled|interpreted runs the model's inference block
  * (EP or BP) on the engine; --backend exact computes exact marginals, by
- * Dancing Links over all solutions on exact-cover models (Sudoku, Latin
- * squares) and by enumeration otherwise: the oracle approximate inference
- * is checked against.  A count stopped by --cap or --timeout-ms is
- * reported as incomplete rather than passed off as exact, and so is an
- * engine run stopped by --timeout-ms (the marginals of its last sweep).
+ * Dancing Links over all solutions on unweighted exact-cover models
+ * (Sudoku, Latin squares), else by variable elimination where its
+ * cliques are small, else by enumeration (--exact-method picks one;
+ * --map, the most probable assignment, by elimination): the oracle
+ * approximate inference is checked against.  A count stopped by --cap or
+ * --timeout-ms is reported as incomplete rather than passed off as exact,
+ * and so is an engine run stopped by --timeout-ms (the marginals of its
+ * last sweep); elimination stopped by --timeout-ms has no answer at all,
+ * and the set is refused.
  *
  * Observations (--observe FILE, "-" for stdin) are either puzzles, one
  * observation set per puzzle, set on the model's first 2-D array (as a
