@@ -287,10 +287,6 @@ eliminate_one(graph *g, int v, fgm_elim_tree *t, int *nclique, int *cap,
     return FGM_OK;
 }
 
-/* Most neighbours a variable may have for its neighbours to be rescored
- * through it: a hub's leaves would be, a hub's every time. */
-#define RESCORE_MAX_DEGREE 256
-
 /* Pushes W's new score, unless W is gone or was rescored at step K
  * already (SEEN).  Returns 0, or -1 out of memory. */
 static int

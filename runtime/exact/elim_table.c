@@ -37,6 +37,16 @@ fgm_etab_init(fgm_etab *t, const int *vars, int n, const int *card)
     return FGM_OK;
 }
 
+fgm_status
+fgm_etab_copy(fgm_etab *d, const fgm_etab *s, const int *card)
+{
+    fgm_status st = fgm_etab_init(d, s->vars, s->n, card);
+
+    if (st == FGM_OK)
+        memcpy(d->p, s->p, (size_t)s->size * sizeof *d->p);
+    return st;
+}
+
 void
 fgm_etab_free(fgm_etab *t)
 {

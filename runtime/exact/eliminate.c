@@ -23,7 +23,9 @@
  * weight depends on their value counts m:
  *   prod_k (a_k + c_k)^(m_k rising) / (A + C)^(m rising),
  * one category's rising factorial per count (the constant for the
- * observed children goes into the log of the total weight).
+ * observed children goes into the log of the total weight); with
+ * sum-product, the children in no other factor are summed out of it but
+ * one, whose marginal they share (drop_loose).
  *
  * Every table is divided by its largest entry as it is made, its log
  * added to the log of the total weight: products of thousands of factors
@@ -147,23 +149,19 @@ add_constant(elim *e, double w)
 }
 
 /* Row-major position, in F's parameters, of the assignment at odometer
- * IDX of table T (the clues' values for the rest of F's scope). */
+ * IDX of its input table, AT[j] being the table's place of F's scope
+ * variable j (-1 for a clue: its value). */
 static long
-param_pos(const elim *e, const fgm_ir_factor *f, const fgm_etab *t,
+param_pos(const elim *e, const fgm_ir_factor *f, const int *at,
           const int *idx)
 {
     const int *s = fgm_ir_scope(e->ir, f);
     long pos = 0;
-    int j, i;
+    int j;
 
-    for (j = 0; j < f->arity; j++) {
-        int a = -1;
-
-        for (i = 0; i < t->n && a < 0; i++)
-            if (t->vars[i] == s[j])
-                a = idx[i];
-        pos = pos * e->csp->card[s[j]] + value_of(e, s[j], a);
-    }
+    for (j = 0; j < f->arity; j++)
+        pos = pos * e->csp->card[s[j]]
+              + value_of(e, s[j], at[j] < 0 ? -1 : idx[at[j]]);
     return pos;
 }
 
@@ -185,23 +183,28 @@ static fgm_status
 add_weights(elim *e, const fgm_ir_factor *f, double max_entries)
 {
     const double *p = fgm_ir_params(e->ir, f);
+    const int *s = fgm_ir_scope(e->ir, f);
     int vars[FGM_ETAB_MAXVARS], idx[FGM_ETAB_MAXVARS] = { 0 };
+    int at[FGM_ETAB_MAXVARS];
     fgm_status st = FGM_OK;
     fgm_etab *t;
     long i;
-    int n;
+    int n, j, k;
 
     if (f->arity > FGM_ETAB_MAXVARS)
         return FGM_EUNSUPPORTED;
-    n = free_vars(e, fgm_ir_scope(e->ir, f), f->arity, vars);
+    n = free_vars(e, s, f->arity, vars);
+    for (j = 0; j < f->arity; j++)
+        for (at[j] = -1, k = 0; k < n; k++)
+            if (vars[k] == s[j])
+                at[j] = k;
     if (n == 0) {
-        add_constant(e, p[param_pos(e, f, &(fgm_etab){ 0, vars, 1, NULL },
-                                    idx)]);
+        add_constant(e, p[param_pos(e, f, at, idx)]);
         return FGM_OK;
     }
     t = new_input(e, vars, n, max_entries, &st);
     for (i = 0; t && i < t->size; i++) {
-        t->p[i] = p[param_pos(e, f, t, idx)];
+        t->p[i] = p[param_pos(e, f, at, idx)];
         next_index(e, t, idx);
     }
     return st;
@@ -233,11 +236,12 @@ add_peers(elim *e, double max_entries)
                           &st);
             if (!t)
                 return st;
+            /* Row-major over (v, w) whichever is a clue (its card 1,
+             * its index 0). */
             for (a = 0; a < e->ecard[v]; a++)
                 for (b = 0; b < e->ecard[w]; b++)
                     if (value_of(e, v, a) == value_of(e, w, b))
-                        t->p[t->n == 2 ? a * e->ecard[w] + b
-                                       : (t->vars[0] == v ? a : b)] = 0.0;
+                        t->p[a * e->ecard[w] + b] = 0.0;
         }
     return FGM_OK;
 }
@@ -478,17 +482,6 @@ fill_cliques(elim *e)
     return FGM_OK;
 }
 
-/* A copy of table S into D (initialised over S's variables). */
-static fgm_status
-copy_table(fgm_etab *d, const fgm_etab *s, const int *card)
-{
-    fgm_status st = fgm_etab_init(d, s->vars, s->n, card);
-
-    if (st == FGM_OK)
-        memcpy(d->p, s->p, (size_t)s->size * sizeof *d->p);
-    return st;
-}
-
 /* OUT, over place K's clique less its own variable, receives TAB reduced
  * onto it and rescaled; returns the scale's log (-HUGE_VAL: all 0). */
 static double
@@ -534,44 +527,6 @@ write_marginal(elim *e, int k, const fgm_etab *b, double *marginals)
     return FGM_OK;
 }
 
-/* The messages DOWN to children C[LO..HI-1] (places), P being the
- * product over their parent's clique (or, within a group, over their
- * common separator) of the parent's inputs, its own parent's message and
- * the messages of its other children: halves in turn, each with the
- * other half's messages multiplied in, so that no child's own message is
- * ever taken out (a division would meet zeros), and M children cost M
- * log M products of P's table, with log M tables alive at a time (a hub
- * over 16,000 leaves took 54 s recomputing every other child's product
- * for each). */
-static fgm_status
-down_range(elim *e, const int *c, int lo, int hi, const fgm_etab *p)
-{
-    fgm_etab half;
-    fgm_status st = FGM_OK;
-    int mid = lo + (hi - lo) / 2, side, j;
-
-    if (past_deadline(e))
-        return FGM_ETIMEOUT;
-    if (hi - lo == 1) {
-        /* Its scale does not matter: marginals are normalized.  All 0
-         * cannot be: the total weight is not 0. */
-        to_separator(e, c[lo], p, &e->down[c[lo]], &st);
-        return st;
-    }
-    for (side = 0; side < 2 && st == FGM_OK; side++) {
-        /* Side 0 recurses into the low half with the high half's
-         * messages multiplied in; side 1 the other way round. */
-        if ((st = copy_table(&half, p, e->ecard)) != FGM_OK)
-            break;
-        for (j = side ? lo : mid; j < (side ? mid : hi); j++)
-            fgm_etab_mul(&half, &e->up[c[j]], e->ecard, NULL);
-        st = side ? down_range(e, c, mid, hi, &half)
-                  : down_range(e, c, lo, mid, &half);
-        fgm_etab_free(&half);
-    }
-    return st;
-}
-
 /* Fewest children grouped: one or two cost less alone than a sort (a
  * chain's 2,000 cliques ran 40% slower grouped). */
 #define GROUP_MIN 3
@@ -583,16 +538,44 @@ typedef struct child_group {
     fgm_etab prod;
 } child_group;
 
-/* The messages down to the children of groups G[LO..HI-1], P the
- * product over the parent's clique of everything but those groups'
- * messages: down_range over groups, each group's product standing for
- * its children; a group alone reduces P onto its separator once, and its
- * children share out that small table (down_range again).  Leaves that
- * hang off one variable of a large clique (a hub) cost one pass over
- * the clique, not one per leaf: 200 of them on a 2.1M-entry clique took
+static fgm_status down_halves(elim *e, const int *c, const child_group *g,
+                              int lo, int hi, const fgm_etab *p);
+
+/* The messages down to group G's children (in C), P the product over
+ * the parent's clique of everything but theirs: P reduced onto their
+ * separator once, which they share out (down_halves).  Leaves that hang
+ * off one variable of a large clique (a hub) cost one pass over the
+ * clique, not one per leaf: 200 of them on a 2.1M-entry clique took
  * 27 s. */
 static fgm_status
-down_groups(elim *e, const int *c, const child_group *g, int lo, int hi,
+down_group(elim *e, const int *c, const child_group *g, const fgm_etab *p)
+{
+    fgm_etab sep;
+    fgm_status st = fgm_etab_init(&sep, g->prod.vars, g->prod.n, e->ecard);
+
+    if (st != FGM_OK)
+        return st;
+    fgm_etab_reduce(p, &sep, e->ecard, e->max);
+    fgm_etab_rescale(&sep);
+    st = down_halves(e, c + g->first, NULL, 0, g->n, &sep);
+    fgm_etab_free(&sep);
+    return st;
+}
+
+/* The messages down to items LO..HI-1 -- the groups G, or without G the
+ * children C (places) -- P being the product over their parent's clique
+ * (or their group's separator) of the parent's inputs, its own parent's
+ * message and the messages of every other item: halves in turn, each
+ * with the other half's messages multiplied in, so that no item's own
+ * message is ever taken out (a division would meet zeros), and M items
+ * cost M log M products of P's table, with log M tables alive at a time
+ * (a hub over 16,000 leaves took 54 s recomputing every other child's
+ * product for each).  An item alone: a child's message is P reduced
+ * onto its separator (its scale does not matter, marginals are
+ * normalized; all 0 cannot be, the total weight is not 0), a group's
+ * down_group. */
+static fgm_status
+down_halves(elim *e, const int *c, const child_group *g, int lo, int hi,
             const fgm_etab *p)
 {
     fgm_etab half;
@@ -601,25 +584,22 @@ down_groups(elim *e, const int *c, const child_group *g, int lo, int hi,
 
     if (past_deadline(e))
         return FGM_ETIMEOUT;
+    if (hi - lo == 1 && g)
+        return down_group(e, c, &g[lo], p);
     if (hi - lo == 1) {
-        const fgm_etab *sep = &g[lo].prod;
-
-        if ((st = fgm_etab_init(&half, sep->vars, sep->n, e->ecard))
-            != FGM_OK)
-            return st;
-        fgm_etab_reduce(p, &half, e->ecard, e->max);
-        fgm_etab_rescale(&half);
-        st = down_range(e, c + g[lo].first, 0, g[lo].n, &half);
-        fgm_etab_free(&half);
+        to_separator(e, c[lo], p, &e->down[c[lo]], &st);
         return st;
     }
     for (side = 0; side < 2 && st == FGM_OK; side++) {
-        if ((st = copy_table(&half, p, e->ecard)) != FGM_OK)
+        /* Side 0 recurses into the low half with the high half's
+         * messages multiplied in; side 1 the other way round. */
+        if ((st = fgm_etab_copy(&half, p, e->ecard)) != FGM_OK)
             break;
         for (j = side ? lo : mid; j < (side ? mid : hi); j++)
-            fgm_etab_mul(&half, &g[j].prod, e->ecard, NULL);
-        st = side ? down_groups(e, c, g, mid, hi, &half)
-                  : down_groups(e, c, g, lo, mid, &half);
+            fgm_etab_mul(&half, g ? &g[j].prod : &e->up[c[j]], e->ecard,
+                         NULL);
+        st = side ? down_halves(e, c, g, mid, hi, &half)
+                  : down_halves(e, c, g, lo, mid, &half);
         fgm_etab_free(&half);
     }
     return st;
@@ -733,7 +713,7 @@ upward(elim *e)
         if ((m >= GROUP_MIN
              && (st = group_children(e, e->child_off[k], m, c, g, &ng,
                                      &e->log_z)) != FGM_OK)
-            || (st = copy_table(&w, &e->psi[k], e->ecard)) != FGM_OK)
+            || (st = fgm_etab_copy(&w, &e->psi[k], e->ecard)) != FGM_OK)
             break;
         for (j = 0; j < ng; j++) {
             fgm_etab_mul(&w, &g[j].prod, e->ecard, &e->log_z);
@@ -763,7 +743,7 @@ upward(elim *e)
 /* Roots to leaves: place K's clique belief (its inputs, the message from
  * its parent, its children's) gives its marginal, and each child's
  * message DOWN is that belief without the child's own message, reduced
- * (down_groups). */
+ * (down_halves). */
 static fgm_status
 downward_one(elim *e, int k, double *marginals)
 {
@@ -771,7 +751,7 @@ downward_one(elim *e, int k, double *marginals)
     int *c = malloc(((size_t)m + 1) * sizeof *c);
     child_group *g = calloc((size_t)m + 1, sizeof *g);
     fgm_etab pre;
-    fgm_status st = c && g ? copy_table(&pre, &e->psi[k], e->ecard)
+    fgm_status st = c && g ? fgm_etab_copy(&pre, &e->psi[k], e->ecard)
                            : FGM_ENOMEM;
 
     if (st == FGM_OK) {
@@ -780,9 +760,9 @@ downward_one(elim *e, int k, double *marginals)
         if (m >= GROUP_MIN) {
             st = group_children(e, c0, m, c, g, &ng, NULL);
             if (st == FGM_OK)
-                st = down_groups(e, c, g, 0, ng, &pre);
+                st = down_halves(e, c, g, 0, ng, &pre);
         } else if (m > 0) {
-            st = down_range(e, e->child + c0, 0, m, &pre);
+            st = down_halves(e, e->child + c0, NULL, 0, m, &pre);
         }
         for (j = 0; j < ng && st == FGM_OK; j++)
             fgm_etab_mul(&pre, &g[j].prod, e->ecard, NULL);

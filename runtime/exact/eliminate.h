@@ -32,6 +32,11 @@ FGM_INTERNAL fgm_status fgm_etab_init(fgm_etab *t, const int *vars, int n,
                                       const int *card);
 FGM_INTERNAL void fgm_etab_free(fgm_etab *t);
 
+/* D, a new table over S's variables, holds S's entries.  Returns as
+ * fgm_etab_init. */
+FGM_INTERNAL fgm_status fgm_etab_copy(fgm_etab *d, const fgm_etab *s,
+                                      const int *card);
+
 /* T = T * G, G's variables a subset of T's; the product divided by its
  * largest entry when that is below FGM_ETAB_TINY, the divisor's log
  * added to *LOG_SCALE (nullable).  Entries of T and G at most 1 (every
