@@ -151,9 +151,8 @@ run_once(backend_run *b, const fgm_ir *ir, long k, double *ms,
     *ms = (fgm_now() - t0) * 1e3;
     if (st == FGM_EUNSUPPORTED)
         return cli_fail(CLI_EINPUT, "bench: backend exact: the model is out "
-                        "of variable elimination's reach (a clique or factor "
-                        "table of more than %ld entries or %d variables)",
-                        (long)FGM_ELIM_MAX_ENTRIES, FGM_ELIM_MAX_VARS);
+                        "of variable elimination's reach (" CLI_ELIM_BOUND
+                        ")", CLI_ELIM_BOUND_ARGS);
     if (st == FGM_EUNSOLVED)
         return cli_fail(CLI_EINPUT, "bench: backend exact: observation "
                         "set %ld has no consistent assignment", k);
@@ -382,11 +381,21 @@ bench_inference(const bench_infer_opts *o)
         return code;
     }
     code = CLI_OK;
-    for (i = 0; i < nb; i++)
-        exact |= strcmp(names[i], "exact") == 0;
+    /* Each backend's results are compared with the first's, but with
+     * exact first, an engine backend after the first engine backend is
+     * compared with that one: the plugin and the interpreter are always
+     * held to the same numbers. */
+    for (i = 0, j = -1; i < nb; i++) {
+        int engine = strcmp(names[i], "exact") != 0;
+
+        exact |= !engine;
+        ref[i] = engine && j >= 0 && !strcmp(names[0], "exact") ? j : 0;
+        if (engine && j < 0)
+            j = i;
+    }
     if (o->observe) {
-        /* With exact, what it cannot take (pseudo-counts, weights) is
-         * refused before anything runs. */
+        /* With exact, what it cannot take (pseudo-counts) is refused
+         * before anything runs. */
         if ((code = obs_file_open(&of, "bench", o->observe, ir, o->spec, n,
                                   box, exact)) != CLI_OK)
             goto done;
@@ -395,17 +404,6 @@ bench_inference(const bench_infer_opts *o)
     stride = max_card(ir);
     nm = items(ir) * (size_t)stride;
     nv = (size_t)fgm_ir_nvars(ir) * (size_t)stride;
-    /* Each backend's results are compared with the first's, but with
-     * exact first, an engine backend after the first engine backend is
-     * compared with that one: the plugin and the interpreter are always
-     * held to the same numbers. */
-    for (i = 0, j = -1; i < nb; i++) {
-        int engine = strcmp(names[i], "exact") != 0;
-
-        ref[i] = engine && j >= 0 && !strcmp(names[0], "exact") ? j : 0;
-        if (engine && j < 0)
-            j = i;
-    }
     /* Every model is opened (its plugin built) before any is timed. */
     for (i = 0; i < nb && code == CLI_OK; i++) {
         b[i].name = names[i];

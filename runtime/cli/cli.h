@@ -161,6 +161,13 @@ typedef struct obs_sink {
                              * frees the last one */
 } obs_sink;
 
+/* Variable elimination's bounds in words, for a printf format, and the
+ * arguments that go with it: what a refusal of a model out of its reach
+ * says (fgm run, fgm bench). */
+#define CLI_ELIM_BOUND \
+    "a clique or factor table of more than %ld entries or %d variables"
+#define CLI_ELIM_BOUND_ARGS (long)FGM_ELIM_MAX_ENTRIES, FGM_ELIM_MAX_VARS
+
 /* What an observation file holds, judged by its first line of data
  * (run_observe.c; the file is rewound, *LINE says which line it was). */
 enum { OBS_NONE, OBS_PUZZLES, OBS_ASSIGN };

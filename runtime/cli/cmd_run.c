@@ -262,6 +262,17 @@ refuse_set(run_tally *t, long k, const char *why)
     return CLI_OK;
 }
 
+/* Refuses observation K (refuse_set) for variable elimination's status
+ * ST: FGM_EUNSOLVED or FGM_ETIMEOUT. */
+static int
+refuse_elimination(run_tally *t, long k, fgm_status st)
+{
+    return refuse_set(t, k, st == FGM_EUNSOLVED
+                      ? " has no consistent assignment"
+                      : ": variable elimination ran past --timeout-ms (it "
+                        "has no partial answer)");
+}
+
 /* The fgm_now() time --timeout-ms gives an observation set from now; 0
  * without it. */
 static double
@@ -335,19 +346,14 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         count = 1;
         if (st == FGM_EUNSOLVED || st == FGM_ETIMEOUT) {
             free(m);
-            return refuse_set(t, k, st == FGM_EUNSOLVED
-                              ? " has no consistent assignment"
-                              : ": variable elimination ran past "
-                                "--timeout-ms (it has no partial answer)");
+            return refuse_elimination(t, k, st);
         }
     } else if (cfg->method == EXACT_ELIMINATION) {
         free(m);
         return cli_fail(CLI_EINPUT, "%s: error: --exact-method elimination: "
-                        "the model is out of its reach (a clique or factor "
-                        "table of more than %ld entries or %d variables); "
+                        "the model is out of its reach (" CLI_ELIM_BOUND "); "
                         "--exact-method enumeration visits its assignments "
-                        "instead", cfg->model, (long)FGM_ELIM_MAX_ENTRIES,
-                        FGM_ELIM_MAX_VARS);
+                        "instead", cfg->model, CLI_ELIM_BOUND_ARGS);
     } else {
         double deadline = deadline_of(cfg);
 
@@ -407,17 +413,12 @@ run_map(const fgm_ir *ir, const fgm_csp *csp, const int *given,
     st = fgm_eliminate_map(csp, given, 0, deadline_of(cfg), x, &info);
     if (st != FGM_OK) {
         free(x);
-        if (st == FGM_EUNSOLVED)
-            return refuse_set(t, k, " has no consistent assignment");
-        if (st == FGM_ETIMEOUT)
-            return refuse_set(t, k, ": variable elimination ran past "
-                              "--timeout-ms (it has no partial answer)");
+        if (st == FGM_EUNSOLVED || st == FGM_ETIMEOUT)
+            return refuse_elimination(t, k, st);
         if (st == FGM_EUNSUPPORTED)
             return cli_fail(CLI_EINPUT, "%s: error: --map: the model is out "
-                            "of variable elimination's reach (a clique or "
-                            "factor table of more than %ld entries or %d "
-                            "variables)", cfg->model,
-                            (long)FGM_ELIM_MAX_ENTRIES, FGM_ELIM_MAX_VARS);
+                            "of variable elimination's reach (" CLI_ELIM_BOUND
+                            ")", cfg->model, CLI_ELIM_BOUND_ARGS);
         return cli_fail(cli_exit_code(st), "run: %s", fgm_strerror(st));
     }
     snprintf(text, sizeof text, "exact MAP (variable elimination), width=%d, "
@@ -449,26 +450,27 @@ run_map(const fgm_ir *ir, const fgm_csp *csp, const int *given,
     return CLI_OK;
 }
 
-/* run_exact on the set in SINK: with weights (soft evidence), on the
- * model with them as evidence factors (never Dancing Links, which counts
- * solutions unweighted). */
+/* run_exact, or run_map with --map, on the set in SINK: with weights
+ * (soft evidence), on the model with them as evidence factors (never
+ * Dancing Links, which counts solutions unweighted). */
 static int
 run_exact_set(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
               const obs_sink *sink, const run_cfg *cfg, long k,
               run_tally *t)
 {
-    fgm_csp *soft;
+    fgm_csp *soft = NULL;
     fgm_status st;
     int code;
 
-    if (!sink->soft)
-        return cfg->map ? run_map(ir, csp, sink->given, cfg, k, t)
-                        : run_exact(ir, csp, dlx, sink->given, cfg, k, t);
-    if (!(soft = fgm_csp_new(sink->soft, &st)))
-        return cli_fail(cli_exit_code(st), "run: %s", fgm_strerror(st));
-    code = cfg->map ? run_map(sink->soft, soft, sink->given, cfg, k, t)
-                    : run_exact(sink->soft, soft, NULL, sink->given, cfg, k,
-                                t);
+    if (sink->soft) {
+        if (!(soft = fgm_csp_new(sink->soft, &st)))
+            return cli_fail(cli_exit_code(st), "run: %s", fgm_strerror(st));
+        ir = sink->soft;
+        csp = soft;
+        dlx = NULL;
+    }
+    code = cfg->map ? run_map(ir, csp, sink->given, cfg, k, t)
+                    : run_exact(ir, csp, dlx, sink->given, cfg, k, t);
     fgm_csp_free(soft);
     return code;
 }
