@@ -16,7 +16,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "../runtime/exact/enumerate.h"
 #include "../runtime/model.h"
 #include "alldiff_ref.h"
 #include "suites.h"

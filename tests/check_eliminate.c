@@ -425,6 +425,64 @@ START_TEST(test_underflow)
 }
 END_TEST
 
+/* Weights across e^4000: 14 binary variables on a ring of pair tables
+ * whose entries are exp(+-300 u), u uniform, and evidence exp(+-200 u).
+ * Enumeration meets its leaves in an order whose log weights climb by
+ * thousands, so it moves its scale many times (enumerate.c,
+ * SHIFT_SLACK) and must still give elimination's marginals and
+ * max-marginals. */
+START_TEST(test_wide_weights)
+{
+    enum { NV = 14 };
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    fgm_ir *ir = fgm_ir_new("wide");
+    int dims[1] = { NV }, s[2], v, i, max, tiny = 0;
+    double pot[4], ev[2], a[NV * 2], b[NV * 2];
+    fgm_elim_info info;
+    fgm_status st;
+    fgm_csp *csp;
+
+    gsl_rng_set(rng, 7);
+    ck_assert_int_eq(fgm_ir_add_array(ir, "x", 1, dims, 0, 2, 0, &st), 0);
+    for (v = 0; v < NV; v++) {
+        s[0] = v;
+        s[1] = (v + 1) % NV;
+        for (i = 0; i < 4; i++)
+            pot[i] = exp(300.0 * (2.0 * gsl_rng_uniform(rng) - 1.0));
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 2, s, 4,
+                                           pot, &st), 0);
+        ev[0] = exp(200.0 * (2.0 * gsl_rng_uniform(rng) - 1.0));
+        ev[1] = exp(200.0 * (2.0 * gsl_rng_uniform(rng) - 1.0));
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, s, 2,
+                                           ev, &st), 0);
+    }
+    csp = fgm_csp_new(ir, &st);
+    ck_assert_ptr_nonnull(csp);
+    for (max = 0; max < 2; max++) {
+        ck_assert_int_eq(max ? fgm_enumerate_max(csp, NULL, 0, 0, a, NULL)
+                             : fgm_enumerate(csp, NULL, 0, 0, a, NULL),
+                         FGM_OK);
+        ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, max, b, &info),
+                         FGM_OK);
+        /* Its marginals are 1 or far below (down to 1e-253 here): each
+         * to 1e-9 of elimination's relative to itself, whose scale
+         * reads in the smallest (a sum whose scale was not moved with
+         * the rest gave 3e-42 for a 1). */
+        for (i = 0; i < NV * 2; i++) {
+            ck_assert_msg(fabs(a[i] - b[i]) <= 1e-9 * b[i]
+                          || (b[i] < 1e-290 && a[i] < 1e-290),
+                          "max %d entry %d: enumeration %.17g, "
+                          "elimination %.17g", max, i, a[i], b[i]);
+            tiny += b[i] > 1e-290 && b[i] < 1e-200;
+        }
+    }
+    ck_assert_int_gt(tiny, 0);
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+    gsl_rng_free(rng);
+}
+END_TEST
+
 /* Twenty draws of a die (prior all 1s), none observed, the last weighed
  * by evidence (1, 1, 1, 1, 1, 2): the nineteen others are summed out
  * but for one stand-in.  The last is 6 with probability 2/7, each other
@@ -633,6 +691,7 @@ eliminate_suite(void)
     tcase_add_test(core, test_sudoku4);
     tcase_add_test(core, test_add_evidence);
     tcase_add_test(core, test_underflow);
+    tcase_add_test(core, test_wide_weights);
     tcase_add_test(core, test_loose_draws);
     tcase_add_test(core, test_star);
     tcase_add_test(core, test_groups);

@@ -5,7 +5,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "../runtime/exact/enumerate.h"
 #include "../compiler/codegen.h"
 #include "../runtime/interp.h"
 #include "../runtime/kernels.h"

@@ -35,7 +35,9 @@ typedef struct fgm_csp {
     int *var_unit_off;      /* nvars + 1: units holding each variable */
     int *var_units;
     int ntables;
-    int *tables;            /* ntables: factor indices of TABLE factors */
+    int *tables;            /* ntables: factor indices of the TABLE
+                             * factors with a zero weight (the others
+                             * forbid nothing) */
     int *var_table_off;     /* nvars + 1 */
     int *var_tables;        /* indices into tables[] */
 } fgm_csp;

@@ -112,6 +112,21 @@ expect_err "queens.fgm: error: --exact-method elimination: the model is out of i
 printf 'var x in 0..1\nvar y in 0..1\nx != y\nevidence x = [1, 0]\nevidence y = [1, 0]\n' > "$TMP/no.fgm"
 expect_exit 1 "contradiction" -- "$FGM" run "$TMP/no.fgm" --backend exact
 expect_err "no.fgm: error: the model has no consistent assignment" "contradiction: says so"
+# Enumeration past its cap, where auto falls back to it (a 40x40 Ising
+# grid, out of elimination's reach): "incomplete" in the header and on
+# stderr, a distribution over what it visited, at once (each factor is
+# weighed where its last variable is set, each variable's sums kept at
+# its own nodes: at every leaf over all of them, a 30x30 grid ran 10 s
+# to its cap of 10^6 and a 100x100 one 2.5 min).
+printf '%s\n' 'const N = 40' 'var s[N][N] in 0..1' \
+    'table (s[i][j], s[i][j+1]) = [[2, 1], [1, 2]] for i in 0..N-1, j in 0..N-2' \
+    'table (s[i][j], s[i+1][j]) = [[2, 1], [1, 2]] for i in 0..N-2, j in 0..N-1' > "$TMP/grid40.fgm"
+expect_exit 0 "grid40, auto past the cap" -- "$FGM" run "$TMP/grid40.fgm" --backend exact --cap 100000 --show 's[39][39],s[39][38]'
+expect_out "^# observation 0: exact \(enumeration\), assignments=100000 \(incomplete: cap or timeout reached\)$" "grid40: incomplete, said"
+expect_err "observation 0: exact \(enumeration\), assignments=100000 \(incomplete" "grid40: incomplete, on stderr"
+awk '!/^#/ { s = $2 + $3; if (s < 1 - 1e-12 || s > 1 + 1e-12) bad = 1; n++ } END { exit bad || n != 2 }' "$TMP/out" ||
+    fail "grid40: not two distributions: $(cat "$TMP/out")"
+
 # Usage errors (exit 2).
 expect_exit 2 "unknown method" -- "$FGM" run models/chain.fgm --backend exact --exact-method guess
 expect_err "unknown --exact-method 'guess' \(auto, elimination, enumeration\)" "unknown method: lists them"

@@ -13,7 +13,8 @@ three oracles and a sanity check:
      run from one --out-dir per model, so each plugin is compiled once;
   2. --backend exact == brute.py's enumeration to 1e-9 (Dirichlet priors
      integrated out; max-marginals for a bp-max model), and exit 1
-     exactly when no assignment is possible;
+     exactly when no assignment is possible; with its default method
+     (variable elimination here) and with --exact-method enumeration;
   3. on forests without priors, bp-sum (bp-max for a bp-max model) ==
      --backend exact to 1e-9;
   4. sanity, on every output: exit 0, no NaN, marginals >= 0 summing to 1,
@@ -219,6 +220,13 @@ def check(case, rng, counts):
     d = diff_to(labels, jex, truth)
     if d > EXACT_TOL:
         raise Failure("exact backend differs from brute force", [ex], d,
+                      "brute force: %s\n" % json.dumps(dict(zip(labels,
+                                                               truth))))
+    # The backend's own enumeration too (auto runs elimination on these).
+    en = case.run("exact", ["--exact-method", "enumeration"])
+    d = diff_to(labels, must_succeed(case, en), truth)
+    if d > EXACT_TOL:
+        raise Failure("exact enumeration differs from brute force", [en], d,
                       "brute force: %s\n" % json.dumps(dict(zip(labels,
                                                                truth))))
     observed_sanity(case, ex)
