@@ -3,8 +3,13 @@
  *
  * Both operations walk the larger table in row-major order with an
  * odometer over its variables, moving an index into the smaller table by
- * that variable's stride there (0 when the smaller table lacks it): one
- * addition per entry, no division or modulo.
+ * that variable's stride there (0 when the smaller table lacks it): no
+ * division or modulo.  The odometer turns once a block, not once an
+ * entry: the larger table's last variables, while the smaller one lacks
+ * them all (one entry of it against the block) or has them as its own
+ * last, in the same order (the block's entries against as many
+ * consecutive ones).  On a 12x12 grid the odometer's steps were a fifth
+ * of elimination's time.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -75,15 +80,37 @@ strides_in(const fgm_etab *t, const fgm_etab *g, const int *card,
     }
 }
 
-/* Moves T's odometer IDX one entry on; returns the change of the index
- * into the other table (STRIDE: strides_in). */
+/* The block of T's last variables against G (STRIDE: strides_in): its
+ * entries, and in *INNER G's stride along it, 0 (G lacks them all) or 1
+ * (G's last variables, in step with T's).  *OUTER: how many of T's
+ * variables the odometer still turns. */
 static long
-step(const fgm_etab *t, int *idx, const long *stride, const int *card)
+block_of(const fgm_etab *t, const long *stride, const int *card,
+         long *inner, int *outer)
+{
+    long b = 1;
+    int j = t->n - 1;
+
+    *inner = j >= 0 && stride[j] != 0;
+    while (j >= 0 && stride[j] == *inner * b) {
+        b *= card[t->vars[j]];
+        j--;
+    }
+    *outer = j + 1;
+    return b;
+}
+
+/* Moves T's odometer IDX over its first OUTER variables one block on;
+ * returns the change of the index into the other table (STRIDE:
+ * strides_in). */
+static long
+step_outer(const fgm_etab *t, int outer, int *idx, const long *stride,
+           const int *card)
 {
     long d = 0;
     int j;
 
-    for (j = t->n - 1; j >= 0; j--) {
+    for (j = outer - 1; j >= 0; j--) {
         d += stride[j];
         if (++idx[j] < card[t->vars[j]])
             return d;
@@ -97,15 +124,25 @@ double
 fgm_etab_mul(fgm_etab *t, const fgm_etab *g, const int *card,
              double *log_scale)
 {
-    long stride[FGM_ETAB_MAXVARS], gi = 0, i;
-    int idx[FGM_ETAB_MAXVARS] = { 0 };
-    double top = 0.0;
+    long stride[FGM_ETAB_MAXVARS], gi = 0, i, b, n, inner;
+    int idx[FGM_ETAB_MAXVARS] = { 0 }, outer;
+    double top = 0.0, *x;
 
     strides_in(t, g, card, stride);
-    for (i = 0; i < t->size; i++) {
-        t->p[i] *= g->p[gi];
-        top = t->p[i] > top ? t->p[i] : top;
-        gi += step(t, idx, stride, card);
+    n = block_of(t, stride, card, &inner, &outer);
+    for (i = 0; i < t->size; i += n) {
+        x = t->p + i;
+        if (inner)
+            for (b = 0; b < n; b++) {
+                x[b] *= g->p[gi + b];
+                top = x[b] > top ? x[b] : top;
+            }
+        else
+            for (b = 0; b < n; b++) {
+                x[b] *= g->p[gi];
+                top = x[b] > top ? x[b] : top;
+            }
+        gi += step_outer(t, outer, idx, stride, card);
     }
     if (top > 0.0 && top < FGM_ETAB_TINY) {
         /* Rescued before the next product takes it below the doubles:
@@ -124,17 +161,28 @@ fgm_etab_mul(fgm_etab *t, const fgm_etab *g, const int *card,
 void
 fgm_etab_reduce(const fgm_etab *t, fgm_etab *out, const int *card, int max)
 {
-    long stride[FGM_ETAB_MAXVARS], oi = 0, i;
-    int idx[FGM_ETAB_MAXVARS] = { 0 };
+    long stride[FGM_ETAB_MAXVARS], oi = 0, i, b, n, inner;
+    int idx[FGM_ETAB_MAXVARS] = { 0 }, outer;
+    const double *x;
+    double a;
 
     strides_in(t, out, card, stride);
+    n = block_of(t, stride, card, &inner, &outer);
     memset(out->p, 0, (size_t)out->size * sizeof *out->p);
-    for (i = 0; i < t->size; i++) {
-        if (max)
-            out->p[oi] = t->p[i] > out->p[oi] ? t->p[i] : out->p[oi];
-        else
-            out->p[oi] += t->p[i];
-        oi += step(t, idx, stride, card);
+    for (i = 0; i < t->size; i += n) {
+        x = t->p + i;
+        if (inner)
+            for (b = 0; b < n; b++)
+                out->p[oi + b] = max ? (x[b] > out->p[oi + b]
+                                        ? x[b] : out->p[oi + b])
+                                     : out->p[oi + b] + x[b];
+        else {
+            /* The block's entries in order, as one at a time would. */
+            for (a = out->p[oi], b = 0; b < n; b++)
+                a = max ? (x[b] > a ? x[b] : a) : a + x[b];
+            out->p[oi] = a;
+        }
+        oi += step_outer(t, outer, idx, stride, card);
     }
 }
 
