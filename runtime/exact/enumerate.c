@@ -194,43 +194,43 @@ visit(walk *w, int v, double lw)
     return sum;
 }
 
-/* W's done lists: each table and evidence factor under the last variable
- * of its scope, each draw under its variable.  Returns 0, or -1 out of
- * memory. */
+/* The variable under which factor F of IR is weighed: the last of its
+ * scope for a table or evidence, its variable for a draw; -1 for the
+ * hard constraints (neq, alldiff: the csp's consistency). */
+static int
+completed_by(const fgm_ir *ir, const fgm_ir_factor *f)
+{
+    const int *s = fgm_ir_scope(ir, f);
+    int j, last = s[0];
+
+    if (f->kind != FGM_FACTOR_TABLE && f->kind != FGM_FACTOR_EVIDENCE
+        && f->kind != FGM_FACTOR_DIRICHLET_DISCRETE)
+        return -1;
+    for (j = 1; j < f->arity; j++)
+        last = s[j] > last ? s[j] : last;
+    return last;
+}
+
+/* W's done lists (completed_by), by a counting sort.  Returns 0, or -1
+ * out of memory. */
 static int
 completions(walk *w)
 {
     const fgm_ir *ir = w->ir;
-    int i, j, last, n = w->csp->nvars;
+    int i, v, n = w->csp->nvars;
 
     w->done_off = calloc((size_t)n + 2, sizeof *w->done_off);
     w->done = malloc(((size_t)ir->nfactors + 1) * sizeof *w->done);
     if (!w->done_off || !w->done)
         return -1;
-    for (i = 0; i < ir->nfactors; i++) {
-        const fgm_ir_factor *f = &ir->factors[i];
-        const int *s = fgm_ir_scope(ir, f);
-
-        if (f->kind != FGM_FACTOR_TABLE && f->kind != FGM_FACTOR_EVIDENCE
-            && f->kind != FGM_FACTOR_DIRICHLET_DISCRETE)
-            continue;
-        for (last = s[0], j = 1; j < f->arity; j++)
-            last = s[j] > last ? s[j] : last;
-        w->done_off[last + 2]++;
-    }
+    for (i = 0; i < ir->nfactors; i++)
+        if ((v = completed_by(ir, &ir->factors[i])) >= 0)
+            w->done_off[v + 2]++;
     for (i = 0; i < n; i++)     /* counts at +2: starts at +1 */
         w->done_off[i + 2] += w->done_off[i + 1];
-    for (i = 0; i < ir->nfactors; i++) {
-        const fgm_ir_factor *f = &ir->factors[i];
-        const int *s = fgm_ir_scope(ir, f);
-
-        if (f->kind != FGM_FACTOR_TABLE && f->kind != FGM_FACTOR_EVIDENCE
-            && f->kind != FGM_FACTOR_DIRICHLET_DISCRETE)
-            continue;
-        for (last = s[0], j = 1; j < f->arity; j++)
-            last = s[j] > last ? s[j] : last;
-        w->done[w->done_off[last + 1]++] = i;
-    }
+    for (i = 0; i < ir->nfactors; i++)
+        if ((v = completed_by(ir, &ir->factors[i])) >= 0)
+            w->done[w->done_off[v + 1]++] = i;
     return 0;
 }
 
