@@ -285,38 +285,47 @@ fgm_csp_init_domains(const fgm_csp *csp, const int *given, fgm_dom *dom)
     return 1;
 }
 
-/* Whether the table factor F of IR has a nonzero tuple compatible
+/* Whether the table factor F of CSP's IR has a nonzero tuple compatible
  * with the per-variable value sets given by SETS (indexed by scope
- * position).  Walks the table in row-major order. */
+ * position).  Walks only the tuples the sets allow, in row-major order,
+ * an odometer over each set's values: a check with one variable fixed
+ * reads one row, not the table (and the domain sizes come from the csp:
+ * a call into the IR for each of them was half of an enumeration of ten
+ * queens). */
 static int
-table_has_support(const fgm_ir *ir, const fgm_ir_factor *f,
+table_has_support(const fgm_csp *csp, const fgm_ir_factor *f,
                   const fgm_dom *sets)
 {
-    const int *s = fgm_ir_scope(ir, f);
-    const double *p = fgm_ir_params(ir, f);
-    int idx[64], k, i, a = f->arity;
-    long pos = 0;
+    const int *s = fgm_ir_scope(csp->ir, f);
+    const double *p = fgm_ir_params(csp->ir, f);
+    long stride[64], pos = 0, step = 1;
+    int idx[64], k, a = f->arity;
+    fgm_dom rest;
 
     if (a > 64)
         return 1;   /* too wide to check here; fgm_csp_verify checks it */
-    for (i = 0; i < a; i++)
-        idx[i] = 0;
+    for (k = a - 1; k >= 0; k--) {
+        if (!sets[k])
+            return 0;
+        stride[k] = step;
+        step *= csp->card[s[k]];
+        idx[k] = fgm_dom_first(sets[k]);
+        pos += idx[k] * stride[k];
+    }
     for (;;) {
-        int ok = p[pos] != 0.0;
-
-        for (i = 0; ok && i < a; i++)
-            ok = (sets[i] >> idx[i]) & 1;
-        if (ok)
+        if (p[pos] != 0.0)
             return 1;
-        /* Advance the odometer (last index fastest, row-major). */
+        /* The next allowed tuple (last index fastest). */
         for (k = a - 1; k >= 0; k--) {
-            if (++idx[k] < fgm_ir_card(ir, s[k]))
+            pos -= idx[k] * stride[k];
+            rest = sets[k] & ~(((fgm_dom)2 << idx[k]) - 1);   /* above */
+            idx[k] = fgm_dom_first(rest ? rest : sets[k]);
+            pos += idx[k] * stride[k];
+            if (rest)
                 break;
-            idx[k] = 0;
         }
         if (k < 0)
             return 0;
-        pos++;
     }
 }
 
@@ -334,7 +343,7 @@ fgm_csp_table_supported(const fgm_csp *csp, int t, const fgm_dom *dom, int v,
         return 1;
     for (i = 0; i < f->arity; i++)
         sets[i] = s[i] == v ? FGM_DOM_BIT(val) : dom[s[i]];
-    return table_has_support(ir, f, sets);
+    return table_has_support(csp, f, sets);
 }
 
 int
@@ -364,7 +373,7 @@ fgm_csp_consistent(const fgm_csp *csp, const int *assign, int v, int val)
             else
                 sets[k] = csp->full[s[k]];
         }
-        if (!table_has_support(csp->ir, f, sets))
+        if (!table_has_support(csp, f, sets))
             return 0;
     }
     return 1;

@@ -23,8 +23,9 @@
  * order of the queue does not change the resulting domains.
  *
  * Everything here is static inline: the header is included by the five
- * solver files only, and each gets its own copy of the workspace functions
- * for its descriptor.
+ * solver files and by enumerate.c (the exact marginals' search, which
+ * keeps arc consistency as mac does) only, and each gets its own copy of
+ * the workspace functions.
  */
 #ifndef FGM_SEARCH_H
 #define FGM_SEARCH_H
