@@ -808,9 +808,11 @@ fgm_status fgm_enumerate_max(const fgm_csp *csp, const int *given,
  * says how large the tree was, and the log of the total weight (the sum
  * over assignments of their weights; with MAX the largest weight).
  * DEADLINE (fgm_now() seconds, 0: none) is polled once a clique.
- * Returns FGM_OK, FGM_EUNSUPPORTED when the tables would pass the bound
- * (use fgm_enumerate then), FGM_EUNSOLVED when no assignment has positive
- * weight, FGM_ETIMEOUT (no marginals: there is no partial answer),
+ * Returns FGM_OK, FGM_EUNSUPPORTED when the tables would pass the bound,
+ * or when weights that span more than the doubles' range (1e300 and
+ * 1e-300 in one table) lost, below the doubles, more than 1e-12 of an
+ * answer (use fgm_enumerate then: it weighs in logs), FGM_EUNSOLVED when
+ * no assignment has positive weight, FGM_ETIMEOUT (no marginals: there is no partial answer),
  * FGM_ENOMEM, FGM_EINVAL (CSP or MARGINALS NULL, a clue neither -1 nor a
  * value index, or a NaN DEADLINE). */
 #define FGM_ELIM_MAX_ENTRIES (1L << 21)

@@ -547,6 +547,69 @@ START_TEST(test_enumerate_weighted_sudoku)
 }
 END_TEST
 
+/* Weights past the doubles' range.  Enumeration, in logs: x's leaves
+ * weigh 1 and e^499 (x = 0), e^1000 twice (x = 1), met in that order,
+ * so its sums moved by e^1000 - e^499 > e^708 at once: P(x = 0) is
+ * (1 + e^499) / (1 + e^499 + 2 e^1000) = e^-501 / 2 = 1.31e-218, its
+ * max-marginal e^-501 (the sums were rescaled by e^-501 in one factor,
+ * which underflowed: 0 was printed).  Elimination, in plain doubles:
+ * 1e300 and 1e-300 in one table under x != y, whose two assignments
+ * weigh 1e-300 each: divided by 1e300 they went to 0, and it said "no
+ * consistent assignment"; it now refuses (FGM_EUNSUPPORTED: the CLI's
+ * auto falls back to enumeration, which gives 1/2 each). */
+START_TEST(test_beyond_doubles)
+{
+    static const double big[4] = { 1e300, 1e-300, 1e-300, 1e-300 };
+    double pot[4] = { 1.0, 0.0, 0.0, 0.0 }, m[4];
+    fgm_ir *ir = fgm_ir_new("far"), *wide = fgm_ir_new("wide");
+    int one[1] = { 1 }, s[2] = { 0, 1 }, max;
+    fgm_elim_info info;
+    fgm_status st;
+    fgm_csp *csp;
+
+    pot[1] = exp(499.0);
+    pot[2] = pot[3] = exp(500.0);
+    ck_assert_int_eq(fgm_ir_add_array(ir, "x", 1, one, 0, 2, 0, &st), 0);
+    ck_assert_int_eq(fgm_ir_add_array(ir, "y", 1, one, 0, 2, 0, &st), 1);
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 2, s, 4, pot,
+                                       &st), 0);
+    pot[0] = 1.0;
+    pot[1] = exp(500.0);
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, s, 2,
+                                       pot, &st), 0);
+    csp = fgm_csp_new(ir, &st);
+    for (max = 0; max < 2; max++) {
+        ck_assert_int_eq(max ? fgm_enumerate_max(csp, NULL, 0, 0, m, NULL)
+                             : fgm_enumerate(csp, NULL, 0, 0, m, NULL),
+                         FGM_OK);
+        ck_assert_msg(fabs(m[0] / (exp(-501.0) / (max ? 1.0 : 2.0)) - 1.0)
+                      < 1e-9, "max %d: P(x = 0) = %g", max, m[0]);
+    }
+    fgm_csp_free(csp);
+
+    ck_assert_int_eq(fgm_ir_add_array(wide, "x", 1, one, 0, 2, 0, &st), 0);
+    ck_assert_int_eq(fgm_ir_add_array(wide, "y", 1, one, 0, 2, 0, &st), 1);
+    ck_assert_int_ge(fgm_ir_add_factor(wide, FGM_FACTOR_TABLE, 2, s, 4, big,
+                                       &st), 0);
+    ck_assert_int_ge(fgm_ir_add_factor(wide, FGM_FACTOR_NEQ, 2, s, 0, NULL,
+                                       &st), 0);
+    csp = fgm_csp_new(wide, &st);
+    for (max = 0; max < 2; max++) {
+        ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, max, m, &info),
+                         FGM_EUNSUPPORTED);
+        ck_assert_int_eq(max ? fgm_enumerate_max(csp, NULL, 0, 0, m, NULL)
+                             : fgm_enumerate(csp, NULL, 0, 0, m, NULL),
+                         FGM_OK);
+        ck_assert_double_eq_tol(m[0], 0.5, 1e-12);
+    }
+    ck_assert_int_eq(fgm_eliminate_map(csp, NULL, 0, 0, s, &info),
+                     FGM_EUNSUPPORTED);
+    fgm_csp_free(csp);
+    fgm_ir_free(wide);
+    fgm_ir_free(ir);
+}
+END_TEST
+
 /* Twenty draws of a die (prior all 1s), none observed, the last weighed
  * by evidence (1, 1, 1, 1, 1, 2): the nineteen others are summed out
  * but for one stand-in.  The last is 6 with probability 2/7, each other
@@ -756,6 +819,7 @@ eliminate_suite(void)
     tcase_add_test(core, test_add_evidence);
     tcase_add_test(core, test_underflow);
     tcase_add_test(core, test_wide_weights);
+    tcase_add_test(core, test_beyond_doubles);
     tcase_add_test(core, test_enumerate_weighted_sudoku);
     tcase_add_test(core, test_loose_draws);
     tcase_add_test(core, test_star);

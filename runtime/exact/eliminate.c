@@ -280,6 +280,29 @@ drop_loose(elim *e, int *kids, int *mult, int n, int *total)
     return m;
 }
 
+/* The status of a table T whose every entry is 0: no assignment has
+ * weight, unless a weight went to 0 below the doubles on the way to it
+ * (T->lost: weights that span more than the doubles' range, 1e-254 and
+ * 5e273 in one table), where the answer is not known here
+ * (FGM_EUNSUPPORTED: enumeration, in logs, takes over; it said "no
+ * consistent assignment" of models that had one). */
+static fgm_status
+no_assignment(const fgm_etab *t)
+{
+    return t->lost > -HUGE_VAL ? FGM_EUNSUPPORTED : FGM_EUNSOLVED;
+}
+
+/* Whether T's loss below the doubles (fgm_etab_mul) may pass LOST_MAX
+ * of its total weight Z (its largest with max-product): its answer is
+ * then not known to that (FGM_EUNSUPPORTED, as no_assignment). */
+#define LOST_MAX 1e-12
+
+static int
+lost_matters(const fgm_etab *t, double z)
+{
+    return t->lost > -HUGE_VAL && !(t->lost < log(z) + log(LOST_MAX));
+}
+
 /* log(A (A + 1) ... (A + C - 1)) = log Gamma(A + C) - log Gamma(A), the
  * Dirichlet-multinomial's factor for C draws of a category of
  * pseudo-count A.  The difference of GSL's lngammas is off by about
@@ -314,7 +337,8 @@ add_dirichlet(elim *e, int d, const int *draws, int ndraws, int *kids,
     const double *alpha = ir->param_pool + arr->alpha;
     int kc = arr->card, i, j, k, n = 0, nkids = 0, total = 0;
     int idx[FGM_ETAB_MAXVARS] = { 0 };
-    double a[FGM_IR_MAXCARD], big = 0.0, w;
+    double a[FGM_IR_MAXCARD], big = 0.0, w, top = 0.0;
+    long under = 0;
     int cnt[FGM_IR_MAXCARD] = { 0 }, m[FGM_IR_MAXCARD];
     fgm_status st = FGM_OK;
     fgm_etab *t;
@@ -365,9 +389,22 @@ add_dirichlet(elim *e, int d, const int *draws, int ndraws, int *kids,
         w = -log_rising(big, total);
         for (k = 0; k < kc; k++)
             w += log_rising(a[k], m[k]);
-        t->p[i] = exp(w);
+        t->p[i] = w;    /* a log until the largest is known */
+        top = i == 0 || w > top ? w : top;
         next_index(e, t, idx);
     }
+    /* Exponentiated against the largest: a pseudo-count of 1e-300 gave
+     * weights below the doubles, every one 0, and the model "no
+     * consistent assignment". */
+    for (i = 0; t && i < t->size; i++) {
+        w = exp(t->p[i] - top);
+        under += w < DBL_MIN && t->p[i] > -HUGE_VAL;
+        t->p[i] = w;
+    }
+    if (t && under > 0)
+        t->lost = log((double)under * DBL_MIN);
+    if (t)
+        e->log_z += top;
     return st;
 }
 
@@ -487,7 +524,7 @@ fill_cliques(elim *e)
         double s = fgm_etab_rescale(&e->in[i]);
 
         if (s == -HUGE_VAL)
-            return FGM_EUNSOLVED;
+            return FGM_EUNSOLVED;   /* all zero as written */
         e->log_z += s;
         for (j = 0, first = e->in[i].vars[0]; j < e->in[i].n; j++)
             if (t->pos[e->in[i].vars[j]] < t->pos[first])
@@ -500,7 +537,7 @@ fill_cliques(elim *e)
         double s = fgm_etab_rescale(&e->psi[k]);
 
         if (s == -HUGE_VAL)
-            return FGM_EUNSOLVED;
+            return no_assignment(&e->psi[k]);
         e->log_z += s;
     }
     return FGM_OK;
@@ -539,6 +576,10 @@ write_marginal(elim *e, int k, const fgm_etab *b, double *marginals)
     fgm_etab_reduce(b, &one, e->ecard, e->max);
     for (i = 0; i < one.size; i++)
         z += one.p[i];
+    if (lost_matters(&one, z)) {
+        fgm_etab_free(&one);
+        return FGM_EUNSUPPORTED;
+    }
     for (i = 0; i < one.size; i++) {
         /* A subnormal is a product that left the doubles (a value
          * against thousands of factors): its digits are gone, and 0 is
@@ -750,13 +791,17 @@ upward(elim *e)
         if (t->parent[t->order[k]] >= 0) {
             s = to_separator(e, k, &w, &e->up[k], &st);
         } else if ((st = fgm_etab_init(&none, NULL, 0, e->ecard)) == FGM_OK) {
+            /* A root: its total (or best), which no loss below the
+             * doubles may come near (log Z, and the MAP's traceback). */
             fgm_etab_reduce(&w, &none, e->ecard, e->max);
             s = none.p[0] > 0.0 ? log(none.p[0]) : -HUGE_VAL;
+            if (s > -HUGE_VAL && lost_matters(&none, none.p[0]))
+                st = FGM_EUNSUPPORTED;
             fgm_etab_free(&none);
         }
-        fgm_etab_free(&w);
         if (st == FGM_OK && s == -HUGE_VAL)
-            st = FGM_EUNSOLVED;
+            st = no_assignment(&w);
+        fgm_etab_free(&w);
         if (st == FGM_OK)
             e->log_z += s;
     }

@@ -24,6 +24,10 @@ typedef struct fgm_etab {
     int *vars;
     long size;          /* product of the cards: entries of P */
     double *p;
+    double lost;        /* the log of a bound on the weight (in P's
+                         * units) that went below the doubles, here or in
+                         * the tables that made this one; -HUGE_VAL: none
+                         * (see fgm_etab_mul) */
 } fgm_etab;
 
 /* T over VARS[0..N-1] (ascending, unique), every entry 1.  Returns FGM_OK
@@ -41,7 +45,13 @@ FGM_INTERNAL fgm_status fgm_etab_copy(fgm_etab *d, const fgm_etab *s,
  * largest entry when that is below FGM_ETAB_TINY, the divisor's log
  * added to *LOG_SCALE (nullable).  Entries of T and G at most 1 (every
  * table is rescaled as it is made) keep T at most 1 too.  Returns T's
- * largest entry (0: every entry is 0). */
+ * largest entry (0: every entry is 0).  A product below DBL_MIN (0 or
+ * subnormal) has lost its value, all but at most DBL_MIN of it: T->lost
+ * bounds the total so lost, and what T's and G's own bounds become in
+ * the product, so that a caller can tell a loss that cannot matter
+ * (weights e^1000 below the rest) from one that may (weights that span
+ * more than the doubles, where the assignments left after the zeros
+ * were the ones lost). */
 #define FGM_ETAB_TINY 1e-100
 FGM_INTERNAL double fgm_etab_mul(fgm_etab *t, const fgm_etab *g,
                                  const int *card, double *log_scale);

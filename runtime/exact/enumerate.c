@@ -138,6 +138,22 @@ unset(walk *w, int v)
  * at double precision. */
 #define SHIFT_SLACK 500.0
 
+/* X times e^D, in two halves: a sum may stand e^500 above the shift
+ * (SHIFT_SLACK), so that e^D alone can underflow (D < -745: every sum
+ * lost, 1e-218 printed as 0) or lose bits (D < -708, a subnormal) where
+ * the product is a plain double.  0 stays 0 whatever D (a frame whose
+ * shift was never set has none yet). */
+static double
+rescaled(double x, double d)
+{
+    double h;
+
+    if (x == 0.0)
+        return 0.0;
+    h = exp(0.5 * d);
+    return x * h * h;
+}
+
 /* A leaf of log weight LW: its weight as exp(LW - shift), the shift
  * moved (and acc with it) first if LW is past it by SHIFT_SLACK. */
 static double
@@ -146,10 +162,8 @@ leaf_weight(walk *w, double lw)
     int i, n = w->csp->nvars * w->csp->maxcard;
 
     if (!w->scaled || lw > w->shift + SHIFT_SLACK) {
-        double scale = w->scaled ? exp(w->shift - lw) : 0.0;
-
         for (i = 0; i < n; i++)
-            w->acc[i] *= scale;
+            w->acc[i] = w->scaled ? rescaled(w->acc[i], w->shift - lw) : 0.0;
         w->shift = lw;
         w->scaled = 1;
     }
@@ -233,8 +247,7 @@ visit(walk *w, int depth, double lw)
         unset(w, v);
         srch_undo(w->ws, mark);
         if (w->shift != at) {   /* a leaf below moved it: SUM to it */
-            if (sum != 0.0)
-                sum *= exp(at - w->shift);
+            sum = rescaled(sum, at - w->shift);
             at = w->shift;
         }
         acc = &w->acc[v * w->csp->maxcard + a];
