@@ -22,6 +22,11 @@ void cli_diag(void *ctx, const char *msg);
 int cli_fail(int code, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* cli_fail on ERR: a message kept with the output of one observation set
+ * until the sets before it are printed (fgm run -j). */
+int cli_fail_to(FILE *err, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* Maps a library status to an exit code. */
 int cli_exit_code(fgm_status st);
 

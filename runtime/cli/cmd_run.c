@@ -17,10 +17,15 @@
  * observation set per puzzle, set on the model's first 2-D array (as a
  * point-mass prior where the cell has a Dirichlet prior, as the seed does,
  * else as an observed value), or sets of assignment lines, read by
- * run_observe.c.
+ * run_observe.c.  -j N runs the sets on N threads (run_all), each set's
+ * output and messages kept in memory until the sets before it are
+ * printed: what -j 1 prints, in the same order.
  */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
@@ -49,8 +54,7 @@ typedef struct run_cfg {
 
 /* What the observation sets of one run came to. */
 typedef struct run_tally {
-    long printed;           /* results printed (JSON's commas: an exact
-                             * run may refuse a set) */
+    FILE *out, *err;        /* where the set's output and messages go */
     int refused;            /* a set had no marginals: the exit is 1 */
     const char *file;       /* where the set being run was read */
     long line;              /* its first line in FILE; 0: FILE is the
@@ -68,30 +72,32 @@ usage(void)
             "[--out-dir DIR]\n"
             "               [--exact-method auto|elimination|enumeration] "
             "[--map] [--cap N]\n"
-            "               [--timeout-ms T] [-D NAME=VALUE]...\n");
+            "               [--timeout-ms T] [-j N] [-D NAME=VALUE]...\n");
     return CLI_EUSAGE;
 }
 
 /* Prints one vector (marginal or pseudo-counts) of item NAME. */
 static void
-print_vector(out_format fmt, long k, const char *kind, const char *name,
-             int lo, const double *x, int n, int *first)
+print_vector(FILE *out, out_format fmt, long k, const char *kind,
+             const char *name, int lo, const double *x, int n, int *first)
 {
     int j;
 
     if (fmt == FMT_TEXT) {
-        printf("%s%s", name, strcmp(kind, "alpha") == 0 ? " alpha" : "");
+        fprintf(out, "%s%s", name,
+                strcmp(kind, "alpha") == 0 ? " alpha" : "");
         for (j = 0; j < n; j++)
-            printf(" %.6g", x[j]);
-        putchar('\n');
+            fprintf(out, " %.6g", x[j]);
+        fputc('\n', out);
     } else if (fmt == FMT_JSON) {
-        printf("%s\"%s\": [", *first ? "" : ", ", name);
+        fprintf(out, "%s\"%s\": [", *first ? "" : ", ", name);
         for (j = 0; j < n; j++)
-            printf("%s%.17g", j ? ", " : "", x[j]);
-        putchar(']');
+            fprintf(out, "%s%.17g", j ? ", " : "", x[j]);
+        fputc(']', out);
     } else {
         for (j = 0; j < n; j++)
-            printf("%ld,%s,%s,%d,%.17g\n", k, kind, name, lo + j, x[j]);
+            fprintf(out, "%ld,%s,%s,%d,%.17g\n", k, kind, name, lo + j,
+                    x[j]);
     }
     *first = 0;
 }
@@ -118,51 +124,50 @@ print_result(const fgm_ir *ir, const run_cfg *cfg, long k, const double *m,
     int v, first = 1, arr;
 
     if (fmt == FMT_TEXT)
-        printf("# observation %ld: %s\n", k, info);
+        fprintf(t->out, "# observation %ld: %s\n", k, info);
     if (incomplete)
-        fprintf(stderr, "fgm: run: observation %ld: %s\n", k, info);
+        fprintf(t->err, "fgm: run: observation %ld: %s\n", k, info);
     if (fmt == FMT_JSON) {
-        printf("%s{\"observation\": %ld, \"info\": \"%s\", ",
-               t->printed ? ",\n" : "", k, info);
+        fprintf(t->out, "{\"observation\": %ld, \"info\": \"%s\", ", k,
+                info);
         /* What the header says in words, as fields for scripts. */
         if (ri)
-            printf("\"sweeps\": %d, \"change\": %.17g, \"ms\": %.6f, ",
-                   ri->sweeps, ri->change, ri->ms);
+            fprintf(t->out, "\"sweeps\": %d, \"change\": %.17g, "
+                    "\"ms\": %.6f, ", ri->sweeps, ri->change, ri->ms);
         if (!isnan(log_z))
-            printf("\"log_z\": %.17g, ", log_z);
-        printf("\"marginals\": {");
+            fprintf(t->out, "\"log_z\": %.17g, ", log_z);
+        fprintf(t->out, "\"marginals\": {");
     }
-    t->printed++;
     for (v = 0; v < fgm_ir_nvars(ir); v++) {
         arr = fgm_ir_var_array(ir, v);
         if (cfg->show && !cfg->show[v])
             continue;
         fgm_ir_array_info(ir, arr, &ai);
-        print_vector(fmt, k, "marginal", fgm_ir_var_name(ir, v, name,
+        print_vector(t->out, fmt, k, "marginal", fgm_ir_var_name(ir, v, name,
                                                          sizeof name),
                      ai.lo, m + (size_t)v * (size_t)stride,
                      fgm_ir_card(ir, v), &first);
     }
     if (fmt == FMT_JSON)
-        printf("}, \"alpha\": {");
+        fprintf(t->out, "}, \"alpha\": {");
     first = 1;
     for (v = 0; post && v < fgm_ir_ndirichlet(ir); v++) {
         arr = fgm_ir_node_array(ir, v);
         if (cfg->show && !cfg->show[fgm_ir_nvars(ir) + v])
             continue;
         fgm_ir_array_info(ir, arr, &ai);
-        print_vector(fmt, k, "alpha", fgm_ir_node_name(ir, v, name,
+        print_vector(t->out, fmt, k, "alpha", fgm_ir_node_name(ir, v, name,
                                                        sizeof name),
                      1, post + (size_t)v * (size_t)stride, ai.card,
                      &first);
     }
     if (fmt == FMT_JSON) {
-        printf("}");
+        fprintf(t->out, "}");
         if (incomplete)
-            printf(", \"incomplete\": true");
+            fprintf(t->out, ", \"incomplete\": true");
         if (clash)
-            printf(", \"contradiction\": \"%s\"", clash);
-        printf("}");
+            fprintf(t->out, ", \"contradiction\": \"%s\"", clash);
+        fprintf(t->out, "}");
     }
 }
 
@@ -171,14 +176,15 @@ print_result(const fgm_ir *ir, const run_cfg *cfg, long k, const double *m,
  * posterior, and the exact backend refuses such observations outright.
  * Returns that variable's name in NAME (SIZE bytes), or NULL. */
 static const char *
-warn_contradiction(const fgm_model *model, long k, char *name, size_t size)
+warn_contradiction(const fgm_model *model, long k, char *name, size_t size,
+                   FILE *err)
 {
     int v = fgm_model_contradiction(model);
 
     if (v < 0)
         return NULL;
     fgm_ir_var_name(fgm_model_ir(model), v, name, size);
-    fprintf(stderr, "fgm: run: warning: observation %ld: the run left %s "
+    fprintf(err, "fgm: run: warning: observation %ld: the run left %s "
             "no value the factors allow, so its marginal is no posterior: "
             "the observations contradict the model, or %s reached a "
             "contradiction of its own (--backend exact tells which on a "
@@ -205,7 +211,7 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
     if (!m || !post) {
         free(m);
         free(post);
-        return cli_fail(CLI_EINTERNAL, "run: out of memory");
+        return cli_fail_to(t->err, CLI_EINTERNAL, "run: out of memory");
     }
     if (cfg->timeout > 0)
         ro.deadline = fgm_now() + cfg->timeout * 1e-3;
@@ -220,7 +226,7 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
              fgm_ir_algo(ir), info.sweeps, info.sweeps == 1 ? "" : "s",
              info.change, info.ms,
              st == FGM_ETIMEOUT ? " (incomplete: timeout reached)" : "");
-    clash = warn_contradiction(model, k, name, sizeof name);
+    clash = warn_contradiction(model, k, name, sizeof name, t->err);
     print_result(ir, cfg, k, m, post, stride, text, &info, NAN,
                  st == FGM_ETIMEOUT, clash, t);
     free(m);
@@ -254,10 +260,11 @@ static int
 refuse_set(run_tally *t, long k, const char *why)
 {
     if (t->line > 0)
-        cli_fail(CLI_EINPUT, "%s:%ld: error: observation %ld%s", t->file,
-                 t->line, k, why);
+        cli_fail_to(t->err, CLI_EINPUT, "%s:%ld: error: observation %ld%s",
+                    t->file, t->line, k, why);
     else
-        cli_fail(CLI_EINPUT, "%s: error: the model%s", t->file, why);
+        cli_fail_to(t->err, CLI_EINPUT, "%s: error: the model%s", t->file,
+                    why);
     t->refused = 1;
     return CLI_OK;
 }
@@ -321,7 +328,7 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     double log_z = NAN;     /* variable elimination's */
 
     if (!m)
-        return cli_fail(CLI_EINTERNAL, "run: out of memory");
+        return cli_fail_to(t->err, CLI_EINTERNAL, "run: out of memory");
     if (dlx) {
         fgm_dlx_limits lim = { cfg->cap, 0, 0 };
 
@@ -350,10 +357,11 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         }
     } else if (cfg->method == EXACT_ELIMINATION) {
         free(m);
-        return cli_fail(CLI_EINPUT, "%s: error: --exact-method elimination: "
-                        "the model is out of its reach (" CLI_ELIM_BOUND "); "
-                        "--exact-method enumeration visits its assignments "
-                        "instead", cfg->model, CLI_ELIM_BOUND_ARGS);
+        return cli_fail_to(t->err, CLI_EINPUT, "%s: error: --exact-method "
+                           "elimination: the model is out of its reach ("
+                           CLI_ELIM_BOUND "); --exact-method enumeration "
+                           "visits its assignments instead", cfg->model,
+                           CLI_ELIM_BOUND_ARGS);
     } else {
         double deadline = deadline_of(cfg);
 
@@ -371,13 +379,15 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     }
     if (st == FGM_EUNSUPPORTED) {
         free(m);
-        return cli_fail(CLI_EINPUT, "%s: error: --backend exact enumerates "
-                        "at most %d variables; this model has %d",
-                        cfg->model, FGM_EXACT_MAXVARS, fgm_csp_nvars(csp));
+        return cli_fail_to(t->err, CLI_EINPUT, "%s: error: --backend exact "
+                           "enumerates at most %d variables; this model has "
+                           "%d", cfg->model, FGM_EXACT_MAXVARS,
+                           fgm_csp_nvars(csp));
     }
     if (st != FGM_OK && st != FGM_ETIMEOUT) {
         free(m);
-        return cli_fail(cli_exit_code(st), "run: %s", fgm_strerror(st));
+        return cli_fail_to(t->err, cli_exit_code(st), "run: %s",
+                           fgm_strerror(st));
     }
     if (count == 0) {
         /* Stopped before the first solution: all zeros is no
@@ -409,27 +419,27 @@ run_map(const fgm_ir *ir, const fgm_csp *csp, const int *given,
     fgm_status st;
 
     if (!x)
-        return cli_fail(CLI_EINTERNAL, "run: out of memory");
+        return cli_fail_to(t->err, CLI_EINTERNAL, "run: out of memory");
     st = fgm_eliminate_map(csp, given, 0, deadline_of(cfg), x, &info);
     if (st != FGM_OK) {
         free(x);
         if (st == FGM_EUNSOLVED || st == FGM_ETIMEOUT)
             return refuse_elimination(t, k, st);
         if (st == FGM_EUNSUPPORTED)
-            return cli_fail(CLI_EINPUT, "%s: error: --map: the model is out "
-                            "of variable elimination's reach (" CLI_ELIM_BOUND
-                            ")", cfg->model, CLI_ELIM_BOUND_ARGS);
-        return cli_fail(cli_exit_code(st), "run: %s", fgm_strerror(st));
+            return cli_fail_to(t->err, CLI_EINPUT, "%s: error: --map: the "
+                               "model is out of variable elimination's reach "
+                               "(" CLI_ELIM_BOUND ")", cfg->model,
+                               CLI_ELIM_BOUND_ARGS);
+        return cli_fail_to(t->err, cli_exit_code(st), "run: %s",
+                           fgm_strerror(st));
     }
     snprintf(text, sizeof text, "exact MAP (variable elimination), width=%d, "
              "log weight=%.10g", info.width, info.log_z);
     if (cfg->fmt == FMT_TEXT)
-        printf("# observation %ld: %s\n", k, text);
+        fprintf(t->out, "# observation %ld: %s\n", k, text);
     if (cfg->fmt == FMT_JSON)
-        printf("%s{\"observation\": %ld, \"info\": \"%s\", \"log_weight\": "
-               "%.17g, \"map\": {", t->printed ? ",\n" : "", k, text,
-               info.log_z);
-    t->printed++;
+        fprintf(t->out, "{\"observation\": %ld, \"info\": \"%s\", "
+                "\"log_weight\": %.17g, \"map\": {", k, text, info.log_z);
     for (v = 0; v < n; v++) {
         if (cfg->show && !cfg->show[v])
             continue;
@@ -437,15 +447,16 @@ run_map(const fgm_ir *ir, const fgm_csp *csp, const int *given,
         lo = ai.lo;
         fgm_ir_var_name(ir, v, name, sizeof name);
         if (cfg->fmt == FMT_TEXT)
-            printf("%s = %d\n", name, lo + x[v]);
+            fprintf(t->out, "%s = %d\n", name, lo + x[v]);
         else if (cfg->fmt == FMT_CSV)
-            printf("%ld,map,%s,%d,1\n", k, name, lo + x[v]);
+            fprintf(t->out, "%ld,map,%s,%d,1\n", k, name, lo + x[v]);
         else
-            printf("%s\"%s\": %d", first ? "" : ", ", name, lo + x[v]);
+            fprintf(t->out, "%s\"%s\": %d", first ? "" : ", ", name,
+                    lo + x[v]);
         first = 0;
     }
     if (cfg->fmt == FMT_JSON)
-        printf("}}");
+        fprintf(t->out, "}}");
     free(x);
     return CLI_OK;
 }
@@ -464,7 +475,8 @@ run_exact_set(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
 
     if (sink->soft) {
         if (!(soft = fgm_csp_new(sink->soft, &st)))
-            return cli_fail(cli_exit_code(st), "run: %s", fgm_strerror(st));
+            return cli_fail_to(t->err, cli_exit_code(st), "run: %s",
+                               fgm_strerror(st));
         ir = sink->soft;
         csp = soft;
         dlx = NULL;
@@ -472,6 +484,265 @@ run_exact_set(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     code = cfg->map ? run_map(ir, csp, sink->given, cfg, k, t)
                     : run_exact(ir, csp, dlx, sink->given, cfg, k, t);
     fgm_csp_free(soft);
+    return code;
+}
+
+/* One observation set's output and messages, kept until the sets before
+ * it are printed: with -j N they are run N at a time, in any order, and
+ * printed in theirs. */
+typedef struct set_out {
+    char *out, *err;
+    size_t outlen, errlen;
+    int code;               /* CLI_OK, or the exit code that ends the run */
+    int refused;            /* it had no marginals (the exit is then 1) */
+    int done;
+} set_out;
+
+/* What the workers of one run share. */
+typedef struct run_shared {
+    const fgm_ir *ir;
+    const fgm_csp *csp;
+    const run_cfg *cfg;
+    const obs_file *of;     /* the observation file; NULL: one set, the
+                             * model alone */
+    int stride, nworkers;
+    long nsets;
+    set_out *sets;          /* nsets */
+    pthread_mutex_t mu;     /* guards the sets' done, stop_at, next */
+    pthread_cond_t cv;      /* a set is done */
+    long stop_at;           /* the first set that ended the run (LONG_MAX:
+                             * none yet): the sets after it are not run,
+                             * those before it are, and printed */
+    long next;              /* the first set not printed */
+    int printed;            /* a set printed output (JSON's commas) */
+    int refused, code;
+} run_shared;
+
+/* One worker: its own walk over the sets, model state and clue arrays. */
+typedef struct run_worker {
+    run_shared *sh;
+    int id;
+    obs_file walk;
+    obs_sink sink;
+    fgm_model *fm;          /* engine backends */
+    fgm_dlx *dlx;           /* exact backend, on exact-cover models */
+    int *given;             /* nvars */
+    double *vec;            /* stride: one node's pseudo-counts */
+    pthread_t tid;
+} run_worker;
+
+/* Prints the sets done in order from SH->next on (SH->mu held), and
+ * notes how the run stands; past a set that ended the run, prints
+ * nothing more. */
+static void
+print_ready(run_shared *sh)
+{
+    set_out *o;
+
+    while (sh->code == CLI_OK && sh->next < sh->nsets
+           && sh->sets[sh->next].done) {
+        o = &sh->sets[sh->next++];
+        if (o->errlen)
+            fwrite(o->err, 1, o->errlen, stderr);
+        if (o->outlen) {
+            if (sh->cfg->fmt == FMT_JSON && sh->printed)
+                fputs(",\n", stdout);
+            fwrite(o->out, 1, o->outlen, stdout);
+            sh->printed = 1;
+        }
+        sh->refused |= o->refused;
+        sh->code = o->code;
+        free(o->out);
+        free(o->err);
+        o->out = o->err = NULL;
+    }
+}
+
+/* Runs set K (in W's sink) into its set_out.  Returns its code. */
+static int
+run_set(run_worker *w, long k)
+{
+    run_shared *sh = w->sh;
+    set_out *o = &sh->sets[k];
+    run_tally t = { NULL, NULL, 0, NULL, 0 };
+    int code;
+
+    t.out = open_memstream(&o->out, &o->outlen);
+    t.err = open_memstream(&o->err, &o->errlen);
+    if (!t.out || !t.err) {
+        if (t.out)
+            fclose(t.out);
+        if (t.err)
+            fclose(t.err);
+        free(o->out);
+        free(o->err);
+        o->out = o->err = NULL;
+        o->outlen = o->errlen = 0;
+        return cli_fail(CLI_EINTERNAL, "run: out of memory");
+    }
+    t.file = sh->of ? sh->of->shown : sh->cfg->model;
+    t.line = sh->of ? w->sink.set_line : 0;
+    code = sh->cfg->exact ? run_exact_set(sh->ir, sh->csp, w->dlx, &w->sink,
+                                          sh->cfg, k, &t)
+                          : run_engine(w->fm, sh->stride, sh->cfg, k, &t);
+    if (fclose(t.out) != 0 || fclose(t.err) != 0)
+        code = cli_fail(CLI_EINTERNAL, "run: out of memory");
+    o->refused = t.refused;
+    return code;
+}
+
+/* A worker's loop: every set is read by every worker (reading is cheap
+ * next to a run, and each walk has its own state), set K is run by
+ * worker K mod nworkers.  With one worker it runs on the caller's
+ * thread and prints each set as it is done. */
+static void *
+run_sets(void *arg)
+{
+    run_worker *w = arg;
+    run_shared *sh = w->sh;
+    long k;
+    int r, code;
+
+    for (k = 0; k < sh->nsets; k++) {
+        pthread_mutex_lock(&sh->mu);
+        r = k > sh->stop_at;
+        pthread_mutex_unlock(&sh->mu);
+        if (r)
+            break;
+        if (sh->of && (r = obs_file_next(&w->walk, sh->ir, &w->sink)) <= 0)
+            code = r < 0 ? w->walk.code : cli_fail(CLI_EINTERNAL, "run: "
+                                                   "the sets ran out");
+        else if (k % sh->nworkers != w->id)
+            continue;
+        else
+            code = run_set(w, k);
+        pthread_mutex_lock(&sh->mu);
+        sh->sets[k].code = code;
+        sh->sets[k].done = 1;
+        if (code != CLI_OK && k < sh->stop_at)
+            sh->stop_at = k;
+        if (sh->nworkers == 1)
+            print_ready(sh);
+        pthread_cond_broadcast(&sh->cv);
+        pthread_mutex_unlock(&sh->mu);
+    }
+    return NULL;
+}
+
+/* Worker ID's model, clue arrays and walk, for a run on IR with options
+ * MO (worker 0's are the caller's).  Returns CLI_OK or the exit code. */
+static int
+worker_open(run_worker *w, const fgm_ir *ir, const fgm_model_opts *mo)
+{
+    run_shared *sh = w->sh;
+    int nvars = fgm_ir_nvars(ir), v;
+    fgm_status st = FGM_OK;
+
+    if (!w->given && !(w->given = malloc(((size_t)nvars + 1)
+                                         * sizeof *w->given)))
+        return cli_fail(CLI_EINTERNAL, "run: out of memory");
+    for (v = 0; v < nvars; v++)
+        w->given[v] = -1;
+    if (sh->cfg->exact && !w->dlx && w->id > 0 && sh->cfg->method
+        == EXACT_AUTO && !sh->cfg->map && !fgm_dlx_refuses(sh->csp)
+        && !fgm_csp_weighted(sh->csp)
+        && !(w->dlx = fgm_dlx_new(sh->csp, &st)))
+        return cli_fail(cli_exit_code(st), "run: %s", fgm_strerror(st));
+    if (!sh->cfg->exact && !w->fm) {
+        /* The plugin is up to date now (worker 0 built it, if it had
+         * to): each worker loads it for a state of its own. */
+        fgm_ir *copy = fgm_ir_copy(ir);
+
+        w->vec = malloc((size_t)sh->stride * sizeof *w->vec);
+        if (!copy || !w->vec) {
+            fgm_ir_free(copy);
+            return cli_fail(CLI_EINTERNAL, "run: out of memory");
+        }
+        if (fgm_model_open_ir(copy, mo, &w->fm, cli_diag, NULL) != FGM_OK)
+            return CLI_EINPUT;      /* the sink has said why */
+    }
+    w->sink.model = w->fm;
+    w->sink.vec = w->vec;
+    w->sink.given = w->given;
+    w->sink.exact = sh->cfg->exact;
+    return sh->of ? obs_file_walk(sh->of, &w->walk) : CLI_OK;
+}
+
+static void
+worker_close(run_worker *w)
+{
+    if (w->sh->of)
+        obs_file_stop(&w->walk);
+    fgm_ir_free(w->sink.soft);
+    if (w->id == 0)
+        return;     /* the caller's */
+    fgm_model_free(w->fm);
+    fgm_dlx_free(w->dlx);
+    free(w->given);
+    free(w->vec);
+}
+
+/* Runs SH's sets on NJOBS workers (at most one a set), worker 0 on
+ * W0's model and arrays, and prints them in order.  Returns the exit
+ * code. */
+static int
+run_all(run_shared *sh, run_worker *w0, const fgm_model_opts *mo, int njobs)
+{
+    run_worker *ws;
+    int i, made = 0, started = 0, code = CLI_OK;
+
+    if (njobs > sh->nsets)
+        njobs = sh->nsets > 0 ? (int)sh->nsets : 1;
+    sh->sets = calloc((size_t)sh->nsets + 1, sizeof *sh->sets);
+    ws = calloc((size_t)njobs, sizeof *ws);
+    if (!sh->sets || !ws) {
+        free(sh->sets);
+        free(ws);
+        return cli_fail(CLI_EINTERNAL, "run: out of memory");
+    }
+    pthread_mutex_init(&sh->mu, NULL);
+    pthread_cond_init(&sh->cv, NULL);
+    sh->nworkers = njobs;
+    sh->stop_at = LONG_MAX;
+    ws[0] = *w0;
+    for (i = 0; i < njobs && code == CLI_OK; i++, made++) {
+        ws[i].sh = sh;
+        ws[i].id = i;
+        code = worker_open(&ws[i], sh->ir, mo);
+    }
+    if (code == CLI_OK && njobs == 1)
+        run_sets(&ws[0]);
+    for (i = 0; code == CLI_OK && njobs > 1 && i < njobs; i++, started++)
+        if (pthread_create(&ws[i].tid, NULL, run_sets, &ws[i]) != 0) {
+            code = cli_fail(CLI_EINTERNAL, "run: cannot start a thread");
+            break;
+        }
+    pthread_mutex_lock(&sh->mu);
+    if (code != CLI_OK)
+        sh->stop_at = -1;   /* no set more: the run has failed */
+    while (started > 0) {
+        print_ready(sh);
+        if (sh->next >= sh->nsets || sh->next > sh->stop_at
+            || sh->code != CLI_OK)
+            break;
+        pthread_cond_wait(&sh->cv, &sh->mu);
+    }
+    pthread_mutex_unlock(&sh->mu);
+    for (i = 0; i < started; i++)
+        pthread_join(ws[i].tid, NULL);
+    print_ready(sh);    /* the threads are done: no lock needed */
+    if (code == CLI_OK)
+        code = sh->code;
+    for (i = 0; i < made; i++)
+        worker_close(&ws[i]);
+    for (i = 0; i < sh->nsets; i++) {
+        free(sh->sets[i].out);
+        free(sh->sets[i].err);
+    }
+    free(sh->sets);
+    free(ws);
+    pthread_mutex_destroy(&sh->mu);
+    pthread_cond_destroy(&sh->cv);
     return code;
 }
 
@@ -590,10 +861,11 @@ cmd_run(cli_args *a)
     int ndefs = 0;
     run_cfg cfg;
     fgm_model_opts mo;
-    long iters = 0, k;
+    long iters = 0, jobs = 1;
     int r, code = CLI_OK, n, box, v, nvars, stride = 1;
     int cap_set = 0, method_set = 0, engine;
-    run_tally tally = { 0, 0, NULL, 0 };
+    run_shared sh;
+    run_worker w0;
     obs_file of;
     fgm_ir *ir;
     fgm_csp *csp = NULL;
@@ -602,11 +874,11 @@ cmd_run(cli_args *a)
     fgm_status st;
     int *given = NULL;
     double *vec = NULL;
-    obs_sink sink;
 
     memset(&cfg, 0, sizeof cfg);
     memset(&of, 0, sizeof of);
-    memset(&sink, 0, sizeof sink);
+    memset(&sh, 0, sizeof sh);
+    memset(&w0, 0, sizeof w0);
     memset(&mo, 0, sizeof mo);
     cfg.cap = 1000000;
     while (a->i < a->argc) {
@@ -685,6 +957,9 @@ cmd_run(cli_args *a)
         } else if ((r = cli_opt_value(a, "--timeout-ms", &val)) != 0) {
             if (r < 0 || !cli_parse_double("run", "--timeout-ms", val, 0,
                                            &cfg.timeout))
+                return CLI_EUSAGE;
+        } else if ((r = cli_opt_value(a, "-j", &val)) != 0) {
+            if (r < 0 || !cli_parse_long("run", "-j", val, 1, 256, &jobs))
                 return CLI_EUSAGE;
         } else if ((r = cli_opt_value(a, "-D", &val)) != 0) {
             if (r < 0)
@@ -801,40 +1076,28 @@ cmd_run(cli_args *a)
             goto done;
         }
     }
-    sink.model = fm;
-    sink.vec = vec;
-    sink.given = given;
-    sink.set_line = 0;
-    sink.exact = cfg.exact;
+    /* Worker 0 runs on these; -j N opens N - 1 more of its own. */
+    w0.fm = fm;
+    w0.dlx = dlx;
+    w0.given = given;
+    w0.vec = vec;
+    sh.ir = ir;
+    sh.csp = csp;
+    sh.cfg = &cfg;
+    sh.of = observe ? &of : NULL;
+    sh.stride = stride;
+    sh.nsets = observe ? of.nsets : 1;
     if (cfg.fmt == FMT_CSV)
         printf("observation,kind,variable,value,p\n");
     if (cfg.fmt == FMT_JSON)
         printf("[");
-    for (k = 0; code == CLI_OK; k++) {
-        if (observe) {
-            r = obs_file_next(&of, ir, &sink);
-            if (r < 0)
-                code = of.code;
-            if (r <= 0)
-                break;
-            tally.file = of.shown;
-            tally.line = sink.set_line;
-        } else if (k > 0) {
-            break;      /* no observation file: one run */
-        } else {
-            tally.file = model;
-        }
-        code = cfg.exact ? run_exact_set(ir, csp, dlx, &sink, &cfg, k,
-                                         &tally)
-                         : run_engine(fm, stride, &cfg, k, &tally);
-    }
+    code = run_all(&sh, &w0, &mo, (int)jobs);
     if (cfg.fmt == FMT_JSON)
         printf("]\n");
-    if (code == CLI_OK && tally.refused)
+    if (code == CLI_OK && sh.refused)
         code = CLI_EINPUT;      /* each such set has said so */
     code = cli_finish_stdout("run", code);
 done:
-    fgm_ir_free(sink.soft);
     free(cfg.show);
     obs_file_close(&of);
     free(given);

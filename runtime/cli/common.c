@@ -24,34 +24,62 @@ located(const char *msg)
                  || strncmp(s + 2, "warning: ", 9) == 0);
 }
 
+/* MSG to TO as cli_diag says it. */
+static void
+say(FILE *to, const char *msg)
+{
+    /* Messages that start with a location already name their file. */
+    if (located(msg))
+        fprintf(to, "%s\n", msg);
+    else
+        fprintf(to, "fgm: %s\n", msg);
+}
+
 void
 cli_diag(void *ctx, const char *msg)
 {
     (void)ctx;
-    /* Messages that start with a location already name their file. */
-    if (located(msg))
-        fprintf(stderr, "%s\n", msg);
-    else
-        fprintf(stderr, "fgm: %s\n", msg);
+    say(stderr, msg);
 }
 
-int
-cli_fail(int code, const char *fmt, ...)
+/* cli_fail to TO. */
+static int
+vfail(FILE *to, int code, const char *fmt, va_list ap)
 {
     char buf[2048], *big = NULL;
-    va_list ap, again;
+    va_list again;
     int n;
 
-    va_start(ap, fmt);
     va_copy(again, ap);
     n = vsnprintf(buf, sizeof buf, fmt, ap);
     /* As fgm_diagf: a long path must not cut off the reason after it. */
     if (n >= (int)sizeof buf && (big = malloc((size_t)n + 1)) != NULL)
         vsnprintf(big, (size_t)n + 1, fmt, again);
     va_end(again);
-    va_end(ap);
-    cli_diag(NULL, big ? big : buf);
+    say(to, big ? big : buf);
     free(big);
+    return code;
+}
+
+int
+cli_fail(int code, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    code = vfail(stderr, code, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+int
+cli_fail_to(FILE *err, int code, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    code = vfail(err, code, fmt, ap);
+    va_end(ap);
     return code;
 }
 
