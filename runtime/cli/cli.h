@@ -170,7 +170,8 @@ typedef struct obs_sink {
  * arguments that go with it: what a refusal of a model out of its reach
  * says (fgm run, fgm bench). */
 #define CLI_ELIM_BOUND \
-    "a clique or factor table of more than %ld entries or %d variables"
+    "a clique or factor table of more than %ld entries or %d variables, " \
+    "or weights past the doubles' range"
 #define CLI_ELIM_BOUND_ARGS (long)FGM_ELIM_MAX_ENTRIES, FGM_ELIM_MAX_VARS
 
 /* What an observation file holds, judged by its first line of data
