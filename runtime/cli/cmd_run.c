@@ -516,6 +516,7 @@ typedef struct run_shared {
     long next;              /* the first set not printed */
     int printed;            /* a set printed output (JSON's commas) */
     int refused, code;
+    int failed;             /* a walk's exit code: it could not read a set */
 } run_shared;
 
 /* One worker: its own walk over the sets, model state and clue arrays. */
@@ -540,7 +541,7 @@ print_ready(run_shared *sh)
     set_out *o;
 
     while (sh->code == CLI_OK && sh->next < sh->nsets
-           && sh->sets[sh->next].done) {
+           && sh->next <= sh->stop_at && sh->sets[sh->next].done) {
         o = &sh->sets[sh->next++];
         if (o->errlen)
             fwrite(o->err, 1, o->errlen, stderr);
@@ -609,13 +610,22 @@ run_sets(void *arg)
         pthread_mutex_unlock(&sh->mu);
         if (r)
             break;
-        if (sh->of && (r = obs_file_next(&w->walk, sh->ir, &w->sink)) <= 0)
+        if (sh->of && (r = obs_file_next(&w->walk, sh->ir, &w->sink)) <= 0) {
+            /* The file was checked whole, so only memory runs out here;
+             * this walk cannot go on: the sets before K are printed,
+             * none from K on (another worker may be running K). */
             code = r < 0 ? w->walk.code : cli_fail(CLI_EINTERNAL, "run: "
                                                    "the sets ran out");
-        else if (k % sh->nworkers != w->id)
+            pthread_mutex_lock(&sh->mu);
+            sh->stop_at = k - 1 < sh->stop_at ? k - 1 : sh->stop_at;
+            sh->failed = sh->failed ? sh->failed : code;
+            pthread_cond_broadcast(&sh->cv);
+            pthread_mutex_unlock(&sh->mu);
+            break;
+        }
+        if (k % sh->nworkers != w->id)
             continue;
-        else
-            code = run_set(w, k);
+        code = run_set(w, k);
         pthread_mutex_lock(&sh->mu);
         sh->sets[k].code = code;
         sh->sets[k].done = 1;
@@ -629,10 +639,12 @@ run_sets(void *arg)
     return NULL;
 }
 
-/* Worker ID's model, clue arrays and walk, for a run on IR with options
- * MO (worker 0's are the caller's).  Returns CLI_OK or the exit code. */
+/* Worker W's model, clue arrays and walk, for a run on IR with options
+ * MO (worker 0's, W0, are the caller's).  Returns CLI_OK or the exit
+ * code. */
 static int
-worker_open(run_worker *w, const fgm_ir *ir, const fgm_model_opts *mo)
+worker_open(run_worker *w, const run_worker *w0, const fgm_ir *ir,
+            const fgm_model_opts *mo)
 {
     run_shared *sh = w->sh;
     int nvars = fgm_ir_nvars(ir), v;
@@ -649,16 +661,21 @@ worker_open(run_worker *w, const fgm_ir *ir, const fgm_model_opts *mo)
         && !(w->dlx = fgm_dlx_new(sh->csp, &st)))
         return cli_fail(cli_exit_code(st), "run: %s", fgm_strerror(st));
     if (!sh->cfg->exact && !w->fm) {
-        /* The plugin is up to date now (worker 0 built it, if it had
-         * to): each worker loads it for a state of its own. */
+        /* On the backend worker 0 got: the plugin it loaded (or built),
+         * up to date now, for a state of its own; or the interpreter
+         * where it fell back (with auto, each worker tried the build
+         * again and said why it failed again). */
         fgm_ir *copy = fgm_ir_copy(ir);
+        fgm_model_opts o = *mo;
 
+        o.backend = fgm_model_is_compiled(w0->fm) ? FGM_BACKEND_COMPILED
+                                                  : FGM_BACKEND_INTERPRETED;
         w->vec = malloc((size_t)sh->stride * sizeof *w->vec);
         if (!copy || !w->vec) {
             fgm_ir_free(copy);
             return cli_fail(CLI_EINTERNAL, "run: out of memory");
         }
-        if (fgm_model_open_ir(copy, mo, &w->fm, cli_diag, NULL) != FGM_OK)
+        if (fgm_model_open_ir(copy, &o, &w->fm, cli_diag, NULL) != FGM_OK)
             return CLI_EINPUT;      /* the sink has said why */
     }
     w->sink.model = w->fm;
@@ -708,7 +725,7 @@ run_all(run_shared *sh, run_worker *w0, const fgm_model_opts *mo, int njobs)
     for (i = 0; i < njobs && code == CLI_OK; i++, made++) {
         ws[i].sh = sh;
         ws[i].id = i;
-        code = worker_open(&ws[i], sh->ir, mo);
+        code = worker_open(&ws[i], &ws[0], sh->ir, mo);
     }
     if (code == CLI_OK && njobs == 1)
         run_sets(&ws[0]);
@@ -732,7 +749,7 @@ run_all(run_shared *sh, run_worker *w0, const fgm_model_opts *mo, int njobs)
         pthread_join(ws[i].tid, NULL);
     print_ready(sh);    /* the threads are done: no lock needed */
     if (code == CLI_OK)
-        code = sh->code;
+        code = sh->code != CLI_OK ? sh->code : sh->failed;
     for (i = 0; i < made; i++)
         worker_close(&ws[i]);
     for (i = 0; i < sh->nsets; i++) {

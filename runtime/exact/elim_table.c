@@ -157,16 +157,36 @@ step_outer(const fgm_etab *t, int outer, int *idx, const long *stride,
     return d;
 }
 
+/* What a loss of G's scales by in T * G: the largest sum of the entries
+ * of T that one entry of G multiplies (T reduced onto G's variables),
+ * each lost part of an entry of G being lost times them.  (The largest
+ * entry of T times how many meet one of G grew the bound by the domain
+ * size a step: a 1,000-step chain was refused for one underflow at its
+ * end.)  Out of memory, that coarser bound. */
+static double
+spread_of(const fgm_etab *t, const fgm_etab *g, const int *card)
+{
+    fgm_etab onto;
+    double s;
+
+    if (fgm_etab_init(&onto, g->vars, g->n, card) != FGM_OK)
+        return largest(t->p, t->size) * ((double)t->size / (double)g->size);
+    fgm_etab_reduce(t, &onto, card, 0);
+    s = largest(onto.p, onto.size);
+    fgm_etab_free(&onto);
+    return s;
+}
+
 double
 fgm_etab_mul(fgm_etab *t, const fgm_etab *g, const int *card,
              double *log_scale)
 {
     long stride[FGM_ETAB_MAXVARS], gi = 0, i, b, n, inner, under = 0;
     int idx[FGM_ETAB_MAXVARS] = { 0 }, outer;
-    double top = 0.0, *x, tmax = 0.0, lost;
+    double top = 0.0, *x, spread = 0.0, lost;
 
     if (g->lost > -HUGE_VAL)
-        tmax = largest(t->p, t->size);  /* for G's loss, spread over T */
+        spread = spread_of(t, g, card);
     feclearexcept(FE_UNDERFLOW);
     strides_in(t, g, card, stride);
     n = block_of(t, stride, card, &inner, &outer);
@@ -193,8 +213,7 @@ fgm_etab_mul(fgm_etab *t, const fgm_etab *g, const int *card,
         if (t->lost > -HUGE_VAL)
             lost = log_add(lost, t->lost + log(largest(g->p, g->size)));
         if (g->lost > -HUGE_VAL)
-            lost = log_add(lost, g->lost + log(tmax)
-                                 + log((double)t->size / (double)g->size));
+            lost = log_add(lost, g->lost + log(spread));
         t->lost = lost;
     }
     if (top > 0.0 && top < FGM_ETAB_TINY) {

@@ -64,7 +64,15 @@ agree_jobs "fatal" models/queens.fgm -D N=9 --backend exact --exact-method elimi
 grep -q "^exit 1$" "$TMP/jn.err" || fail "fatal: $(tail -1 "$TMP/jn.err")"
 
 # No observation file: one set, whatever -j says.
-agree_jobs "no sets" models/dice.fgm
+"$FGM" run models/dice.fgm --out-dir "$TMP/gen" > /dev/null 2>&1
+agree_jobs "no sets" models/dice.fgm --out-dir "$TMP/gen"
+
+# With --backend auto and no working C compiler, the plugin's build fails
+# once and every thread interprets: one message, not one a thread (each
+# thread opened the model on auto and tried the build again).
+CC=/bin/false agree_jobs "no compiler" models/chain.fgm --out-dir "$TMP/nocc" --observe "$TMP/chain.obs"
+[ "$(grep -c 'interpreting' "$TMP/jn.err")" = 1 ] || fail "no compiler: $(cat "$TMP/jn.err")"
+grep -q "^# observation 2: interpreted" "$TMP/jn.out" || fail "no compiler: $(head -3 "$TMP/jn.out")"
 
 # Usage.
 expect_exit 2 "-j 0" -- "$FGM" run models/chain.fgm -j 0
