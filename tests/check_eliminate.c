@@ -610,6 +610,46 @@ START_TEST(test_beyond_doubles)
 }
 END_TEST
 
+/* A loss below the doubles that cannot matter is not refused: a
+ * 1,000-step chain of [[1, 0.01], [0.01, 1]] whose first pair table and
+ * evidence hold 1e-160 (their product, 1e-320, underflows).  The rest of
+ * the chain is symmetric, so P(x0 = 0) = 1e-160 (1 + 1e-160) / (1e-160
+ * (1 + 1e-160) + 2) = 5e-161.  (The bound of the loss grew by the domain
+ * size a step, and the chain was refused.) */
+START_TEST(test_harmless_loss)
+{
+    static const double first[4] = { 1e-160, 1, 1, 1 };
+    static const double pair[4] = { 1, 0.01, 0.01, 1 };
+    static const double ev[2] = { 1e-160, 1 };
+    enum { N = 1000 };
+    fgm_ir *ir = fgm_ir_new("loss");
+    int dims[1] = { N }, s[2], v, x[N];
+    double m[N * 2], want = 1e-160 * (1 + 1e-160)
+                             / (1e-160 * (1 + 1e-160) + 2);
+    fgm_elim_info info;
+    fgm_status st;
+    fgm_csp *csp;
+
+    ck_assert_int_eq(fgm_ir_add_array(ir, "x", 1, dims, 0, 2, 0, &st), 0);
+    for (v = 0; v + 1 < N; v++) {
+        s[0] = v;
+        s[1] = v + 1;
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 2, s, 4,
+                                           v ? pair : first, &st), 0);
+    }
+    s[0] = 0;
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, s, 2, ev,
+                                       &st), 0);
+    csp = fgm_csp_new(ir, &st);
+    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, 0, m, &info), FGM_OK);
+    ck_assert_msg(fabs(m[0] / want - 1.0) < 1e-9, "P(x0 = 0) = %g", m[0]);
+    ck_assert_int_eq(fgm_eliminate_map(csp, NULL, 0, 0, x, &info), FGM_OK);
+    ck_assert_int_eq(x[0], 1);
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+}
+END_TEST
+
 /* Twenty draws of a die (prior all 1s), none observed, the last weighed
  * by evidence (1, 1, 1, 1, 1, 2): the nineteen others are summed out
  * but for one stand-in.  The last is 6 with probability 2/7, each other
@@ -820,6 +860,7 @@ eliminate_suite(void)
     tcase_add_test(core, test_underflow);
     tcase_add_test(core, test_wide_weights);
     tcase_add_test(core, test_beyond_doubles);
+    tcase_add_test(core, test_harmless_loss);
     tcase_add_test(core, test_enumerate_weighted_sudoku);
     tcase_add_test(core, test_loose_draws);
     tcase_add_test(core, test_star);
