@@ -1,0 +1,105 @@
+/* runtime/cli/run.h: `fgm run`'s pieces (cmd_run.c, run_jobs.c).
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#ifndef FGM_CLI_RUN_H
+#define FGM_CLI_RUN_H
+
+#include <pthread.h>
+#include <stdio.h>
+#include "cli.h"
+
+typedef enum { FMT_TEXT, FMT_CSV, FMT_JSON } out_format;
+
+/* --exact-method: how --backend exact computes its marginals. */
+typedef enum {
+    EXACT_AUTO,             /* Dancing Links, elimination, enumeration */
+    EXACT_ELIMINATION,      /* variable elimination only */
+    EXACT_ENUMERATION       /* enumeration only */
+} exact_method;
+
+typedef struct run_cfg {
+    out_format fmt;
+    int exact;              /* --backend exact */
+    exact_method method;    /* --exact-method */
+    int map;                /* --map: the most probable assignment */
+    long cap;               /* exact: stop counting here */
+    double timeout;         /* ms per observation; 0: none */
+    fgm_run_opts ro;        /* engine: iterations, damping, tolerance */
+    const char *model;      /* the model as given, for messages */
+    unsigned char *show;    /* --show: 1 for each variable, then each
+                             * Dirichlet node, printed; NULL: all */
+} run_cfg;
+
+/* What the observation sets of one run came to. */
+typedef struct run_tally {
+    FILE *out, *err;        /* where the set's output and messages go */
+    int refused;            /* a set had no marginals: the exit is 1 */
+    const char *file;       /* where the set being run was read */
+    long line;              /* its first line in FILE; 0: FILE is the
+                             * model, run with no observation file */
+} run_tally;
+
+/* Runs the engine on the current observations of MODEL and prints
+ * observation K (cmd_run.c); STRIDE is at least every domain and every
+ * Dirichlet vector.  Returns CLI_OK or the exit code that ends the run. */
+int run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
+               run_tally *t);
+
+/* Exact marginals (or --map) of the set in SINK on IR and CSP (DLX:
+ * Dancing Links, or NULL), printed as observation K (cmd_run.c). */
+int run_exact_set(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
+                  const obs_sink *sink, const run_cfg *cfg, long k,
+                  run_tally *t);
+
+/* One observation set's output and messages, kept until the sets before
+ * it are printed: with -j N they are run N at a time, in any order, and
+ * printed in theirs. */
+typedef struct set_out {
+    char *out, *err;
+    size_t outlen, errlen;
+    int code;               /* CLI_OK, or the exit code that ends the run */
+    int refused;            /* it had no marginals (the exit is then 1) */
+    int done;
+} set_out;
+
+/* What the workers of one run share. */
+typedef struct run_shared {
+    const fgm_ir *ir;
+    const fgm_csp *csp;
+    const run_cfg *cfg;
+    const obs_file *of;     /* the observation file; NULL: one set, the
+                             * model alone */
+    int stride, nworkers;
+    long nsets;
+    set_out *sets;          /* nsets */
+    pthread_mutex_t mu;     /* guards the sets' done, stop_at, next */
+    pthread_cond_t cv;      /* a set is done */
+    long stop_at;           /* the first set that ended the run (LONG_MAX:
+                             * none yet): the sets after it are not run,
+                             * those before it are, and printed */
+    long next;              /* the first set not printed */
+    int printed;            /* a set printed output (JSON's commas) */
+    int refused, code;
+    int failed;             /* a walk's exit code: it could not read a set */
+} run_shared;
+
+/* One worker: its own walk over the sets, model state and clue arrays. */
+typedef struct run_worker {
+    run_shared *sh;
+    int id;
+    obs_file walk;
+    obs_sink sink;
+    fgm_model *fm;          /* engine backends */
+    fgm_dlx *dlx;           /* exact backend, on exact-cover models */
+    int *given;             /* nvars */
+    double *vec;            /* stride: one node's pseudo-counts */
+    pthread_t tid;
+} run_worker;
+
+/* Runs SH's sets on NJOBS workers (run_jobs.c), worker 0 on W0's
+ * model and arrays (the caller's: it frees them), the others on their
+ * own, opened with MO; prints them in order.  Returns the exit code. */
+int run_all(run_shared *sh, run_worker *w0, const fgm_model_opts *mo,
+            int njobs);
+
+#endif /* FGM_CLI_RUN_H */
