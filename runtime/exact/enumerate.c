@@ -171,23 +171,11 @@ leaf_weight(walk *w, double lw)
 }
 
 /* The variable to set at DEPTH: with hard constraints the unset one with
- * the fewest values left (the lowest index of those), else DEPTH. */
+ * the fewest values left (srch_fewest), else DEPTH. */
 static int
 next_var(const walk *w, int depth)
 {
-    int v, best = -1, c, fewest = 65;
-
-    if (!w->hard)
-        return depth;
-    for (v = 0; v < w->csp->nvars; v++)
-        if (w->assign[v] < 0
-            && (c = fgm_dom_count(w->ws->dom[v])) < fewest) {
-            fewest = c;
-            best = v;
-            if (c == 1)
-                break;
-        }
-    return best;
+    return w->hard ? srch_fewest(w->ws) : depth;
 }
 
 /* Narrows V's domain to VAL and propagates (hard constraints only).

@@ -71,25 +71,13 @@ static int
 search(fgm_solve_job *job, fgm_search *ws)
 {
     const fgm_csp *csp = job->csp;
-    int v, best = -1, bestn = 65, r, mark;
+    int best, r, mark;
     fgm_dom m;
 
     job->stats.nodes++;
     if (fgm_job_expired(job))
         return SRCH_EXPIRED;
-    for (v = 0; v < csp->nvars; v++) {
-        int c;
-
-        if (ws->assign[v] >= 0)
-            continue;
-        c = fgm_dom_count(ws->dom[v]);
-        if (c < bestn) {
-            best = v;
-            bestn = c;
-            if (c <= 1)
-                break;  /* forward checking keeps domains nonempty */
-        }
-    }
+    best = srch_fewest(ws);     /* forward checking keeps domains nonempty */
     if (best < 0)
         return SRCH_FOUND;
     mark = ws->ntrail;

@@ -129,6 +129,29 @@ srch_has_tables(const fgm_csp *csp, int v)
     return csp->var_table_off[v] < csp->var_table_off[v + 1];
 }
 
+/* The unassigned variable (assign[v] < 0) with the fewest values left,
+ * the lowest index of those; -1 when every one is assigned (fc's
+ * branching, and enumerate.c's).  A domain of one ends the scan: none
+ * is smaller while propagation keeps domains nonempty. */
+static inline int
+srch_fewest(const fgm_search *ws)
+{
+    int v, best = -1, bestn = 65, c;
+
+    for (v = 0; v < ws->nvars; v++) {
+        if (ws->assign[v] >= 0)
+            continue;
+        c = fgm_dom_count(ws->dom[v]);
+        if (c < bestn) {
+            best = v;
+            bestn = c;
+            if (c <= 1)
+                break;
+        }
+    }
+    return best;
+}
+
 /* Values held by the assigned peers of V. */
 static inline fgm_dom
 srch_used(const fgm_csp *csp, const int *assign, int v)
