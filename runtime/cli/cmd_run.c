@@ -750,8 +750,6 @@ cmd_run(cli_args *a)
         code = cli_fail(cli_exit_code(st), "run: %s", fgm_strerror(st));
         goto done;
     }
-    for (v = 0; v < nvars; v++)
-        given[v] = -1;
     if (cfg.exact) {
         /* Dancing Links counts solutions: their fractions are the
          * marginals only when no factor weighs them. */

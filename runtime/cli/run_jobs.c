@@ -135,10 +135,9 @@ worker_open(run_worker *w, const run_worker *w0, const fgm_ir *ir,
         return cli_fail(CLI_EINTERNAL, "run: out of memory");
     for (v = 0; v < nvars; v++)
         w->given[v] = -1;
-    if (sh->cfg->exact && !w->dlx && w->id > 0 && sh->cfg->method
-        == EXACT_AUTO && !sh->cfg->map && !fgm_dlx_refuses(sh->csp)
-        && !fgm_csp_weighted(sh->csp)
-        && !(w->dlx = fgm_dlx_new(sh->csp, &st)))
+    /* Dancing Links where worker 0 has it (cmd_run.c decides), so that
+     * every set is counted the same way whichever worker runs it. */
+    if (w0->dlx && !w->dlx && !(w->dlx = fgm_dlx_new(sh->csp, &st)))
         return cli_fail(cli_exit_code(st), "run: %s", fgm_strerror(st));
     if (!sh->cfg->exact && !w->fm) {
         /* On the backend worker 0 got: the plugin it loaded (or built),

@@ -34,6 +34,10 @@ for fmt in text csv json; do
 done
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert [s["observation"] for s in d] == list(range(len(d))) and len(d) >= 10, len(d)' "$TMP/jn.out" ||
     fail "sudoku, json: not the sets in order: $(head -c 200 "$TMP/jn.out")"
+# Exact marginals of the same puzzles by Dancing Links, on every thread.
+agree_jobs "sudoku, dancing links" models/sudoku.fgm --observe "$TMP/p.txt" --backend exact
+[ "$(grep -c '^# observation [0-9]*: exact (dancing links)' "$TMP/jn.out")" -ge 10 ] ||
+    fail "sudoku, dancing links: $(grep '^#' "$TMP/jn.out" | head -3)"
 
 # Exact marginals with sets refused in the middle (no consistent
 # assignment): each said on stderr in its place, the others printed, JSON
