@@ -337,10 +337,8 @@ walk_init(walk *w, const fgm_csp *csp)
 static int
 start_domains(walk *w, const int *given)
 {
-    fgm_search *ws = w->ws;
+    fgm_search *ws = srch_reset(w->ws);
 
-    ws->ntrail = 0;
-    ws->qhead = ws->qlen = 0;
     if (!fgm_csp_init_domains(w->csp, given, ws->dom))
         return 0;
     return !w->hard || srch_propagate_all(ws, w->csp);

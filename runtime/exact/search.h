@@ -109,6 +109,15 @@ srch_new(const fgm_csp *csp, const fgm_solve_opts *opts, fgm_status *st)
     return ws;
 }
 
+/* WS with an empty trail and queue, for a new search. */
+static inline fgm_search *
+srch_reset(fgm_search *ws)
+{
+    ws->ntrail = 0;
+    ws->qhead = ws->qlen = 0;
+    return ws;
+}
+
 /* The job's workspace when it fits the job's csp, else NULL. */
 static inline fgm_search *
 srch_ws(fgm_solve_job *job)
@@ -118,9 +127,7 @@ srch_ws(fgm_solve_job *job)
     if (!ws || ws->nvars != job->csp->nvars
         || ws->maxcard < job->csp->maxcard)
         return NULL;
-    ws->ntrail = 0;
-    ws->qhead = ws->qlen = 0;
-    return ws;
+    return srch_reset(ws);
 }
 
 static inline int
