@@ -110,9 +110,8 @@ largest(const double *p, long n)
     return top;
 }
 
-/* The bound of what N values below DBL_MIN lost (log). */
-static double
-lost_below(long n)
+double
+fgm_etab_lost_below(long n)
 {
     return n > 0 ? log((double)n * DBL_MIN) : -HUGE_VAL;
 }
@@ -209,7 +208,7 @@ fgm_etab_mul(fgm_etab *t, const fgm_etab *g, const int *card,
      * left the doubles, so every entry is counted as lost. */
     under = fetestexcept(FE_UNDERFLOW) ? t->size : 0;
     if (t->lost > -HUGE_VAL || g->lost > -HUGE_VAL || under > 0) {
-        lost = lost_below(under);
+        lost = fgm_etab_lost_below(under);
         if (t->lost > -HUGE_VAL)
             lost = log_add(lost, t->lost + log(largest(g->p, g->size)));
         if (g->lost > -HUGE_VAL)
@@ -264,7 +263,7 @@ double
 fgm_etab_rescale(fgm_etab *t)
 {
     double top = largest(t->p, t->size);
-    long i;
+    long i, under;
 
     if (!(top > 0.0))
         return -HUGE_VAL;
@@ -272,7 +271,7 @@ fgm_etab_rescale(fgm_etab *t)
     feclearexcept(FE_UNDERFLOW);
     for (i = 0; i < t->size; i++)
         t->p[i] /= top;
-    t->lost = log_add(t->lost - log(top),
-                      lost_below(fetestexcept(FE_UNDERFLOW) ? t->size : 0));
+    under = fetestexcept(FE_UNDERFLOW) ? t->size : 0;
+    t->lost = log_add(t->lost - log(top), fgm_etab_lost_below(under));
     return log(top);
 }

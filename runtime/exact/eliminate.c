@@ -401,8 +401,8 @@ add_dirichlet(elim *e, int d, const int *draws, int ndraws, int *kids,
         under += w < DBL_MIN && t->p[i] > -HUGE_VAL;
         t->p[i] = w;
     }
-    if (t && under > 0)
-        t->lost = log((double)under * DBL_MIN);
+    if (t)
+        t->lost = fgm_etab_lost_below(under);
     if (t)
         e->log_z += top;
     return st;

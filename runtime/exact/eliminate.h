@@ -56,6 +56,10 @@ FGM_INTERNAL fgm_status fgm_etab_copy(fgm_etab *d, const fgm_etab *s,
 FGM_INTERNAL double fgm_etab_mul(fgm_etab *t, const fgm_etab *g,
                                  const int *card, double *log_scale);
 
+/* The log of a bound on what N values that fell below the doubles lost
+ * (each less than DBL_MIN); -HUGE_VAL for none (fgm_etab.lost). */
+FGM_INTERNAL double fgm_etab_lost_below(long n);
+
 /* OUT (already initialised over a subset of T's variables) receives T
  * summed (MAX: maximized) over the variables OUT lacks. */
 FGM_INTERNAL void fgm_etab_reduce(const fgm_etab *t, fgm_etab *out,
