@@ -73,7 +73,7 @@ typedef struct run_shared {
     long nsets;
     set_out *sets;          /* nsets */
     pthread_mutex_t mu;     /* guards the sets' done, stop_at, next */
-    pthread_cond_t cv;      /* a set is done */
+    pthread_cond_t cv;      /* a set is done, or printed */
     long stop_at;           /* the first set that ended the run (LONG_MAX:
                              * none yet): the sets after it are not run,
                              * those before it are, and printed */

@@ -7,10 +7,17 @@
  * messages.  The caller's thread prints the sets in their order as they
  * are done, so that stdout and stderr are what one worker prints, byte
  * for byte (timings aside).  With one worker no thread is started.
+ *
+ * A worker runs no set more than RUN_AHEAD sets a worker past the first
+ * set not printed: behind one slow set, the others' output waits in
+ * memory, and without a bound a long file's whole output would.
  */
 #include <limits.h>
 #include <stdlib.h>
 #include "run.h"
+
+/* Sets a worker may run past the first one not printed, per worker. */
+#define RUN_AHEAD 16
 
 /* Prints the sets done in order from SH->next on (SH->mu held), and
  * notes how the run stands; past a set that ended the run, prints
@@ -37,6 +44,19 @@ print_ready(run_shared *sh)
         free(o->err);
         o->out = o->err = NULL;
     }
+}
+
+/* Waits (SH->mu held) until set K may run: it is within RUN_AHEAD sets
+ * a worker of the first set not printed.  Returns 0 when the run ends
+ * before K (a set before it ended the run). */
+static int
+wait_turn(run_shared *sh, long k)
+{
+    long ahead = (long)RUN_AHEAD * sh->nworkers;
+
+    while (k <= sh->stop_at && sh->code == CLI_OK && k - sh->next >= ahead)
+        pthread_cond_wait(&sh->cv, &sh->mu);
+    return k <= sh->stop_at && sh->code == CLI_OK;
 }
 
 /* Runs set K (in W's sink) into its set_out.  Returns its code. */
@@ -105,6 +125,11 @@ run_sets(void *arg)
         }
         if (k % sh->nworkers != w->id)
             continue;
+        pthread_mutex_lock(&sh->mu);
+        r = wait_turn(sh, k);
+        pthread_mutex_unlock(&sh->mu);
+        if (!r)
+            break;
         code = run_set(w, k);
         pthread_mutex_lock(&sh->mu);
         sh->sets[k].code = code;
@@ -218,6 +243,7 @@ run_all(run_shared *sh, run_worker *w0, const fgm_model_opts *mo, int njobs)
         sh->stop_at = -1;   /* no set more: the run has failed */
     while (started > 0) {
         print_ready(sh);
+        pthread_cond_broadcast(&sh->cv);    /* wait_turn: room ahead */
         if (sh->next >= sh->nsets || sh->next > sh->stop_at
             || sh->code != CLI_OK)
             break;

@@ -78,6 +78,30 @@ CC=/bin/false agree_jobs "no compiler" models/chain.fgm --out-dir "$TMP/nocc" --
 [ "$(grep -c 'interpreting' "$TMP/jn.err")" = 1 ] || fail "no compiler: $(cat "$TMP/jn.err")"
 grep -q "^# observation 2: interpreted" "$TMP/jn.out" || fail "no compiler: $(head -3 "$TMP/jn.out")"
 
+# Behind one slow set the other threads run only so far ahead: their
+# output waits in memory until the slow set is printed.  An empty grid
+# counted to 10^6 solutions, then 2,000 grids of 2.4 KB output each
+# (4.8 MB), run on one thread and on two: the peak resident memory
+# (VmHWM, sampled while the run lasts) may grow by the second thread's
+# model, not by the output held (unbounded: +8 MB here).
+peak_kib() {
+    local pid hwm=0 h
+    "$@" > /dev/null 2>&1 &
+    pid=$!
+    while h=$(awk '/^VmHWM:/ { print $2 }' /proc/$pid/status 2>/dev/null) && [ -n "$h" ]; do
+        hwm=$h
+        sleep 0.05
+    done
+    wait $pid
+    echo "$hwm"
+}
+if [ -r /proc/self/status ]; then
+    { printf '%081d\n' 0; for i in $(seq 40); do grep -v '^#' "$SHARED/puzzles/easy50.txt"; done; } > "$TMP/slow.txt"
+    p1=$(peak_kib "$FGM" run models/sudoku.fgm --backend exact --cap 1000000 --observe "$TMP/slow.txt" -j 1)
+    p2=$(peak_kib "$FGM" run models/sudoku.fgm --backend exact --cap 1000000 --observe "$TMP/slow.txt" -j 2)
+    [ "$p2" -lt $((p1 + 4096)) ] || fail "slow first set: -j 2 peaked at $p2 KiB, -j 1 at $p1 KiB"
+fi
+
 # Usage.
 expect_exit 2 "-j 0" -- "$FGM" run models/chain.fgm -j 0
 expect_err "run: -j wants an integer in 1\.\.256" "-j 0: says the range"
