@@ -12,8 +12,10 @@
  * Extra oracles (abort, so the fuzzer records them):
  *   - a failing status with no diagnostic at all (silent failure);
  *   - a diagnostic whose first line is not "NAME:LINE:COL: error: ..." or
- *     "NAME: error: ..." (positions must be >= 1);
- *   - FGM_OK together with an error diagnostic;
+ *     "NAME: error: ..." (positions must be >= 1), or the same with
+ *     "warning" (a statement that adds no factor, a -D given twice);
+ *   - a failing status with warnings only, or FGM_OK together with an
+ *     error diagnostic;
  *   - an accepted model that the interpreter refuses to open (other than
  *     as unsupported by its algorithm) or run;
  *   - a marginal with a negative, infinite or NaN entry, or (unless the
@@ -32,13 +34,25 @@
 #define SMALL_FACTORS 2000
 #define INFER_SWEEPS 3
 
-static int ndiag;
+static int ndiag;       /* diagnostics of this input */
+static int nerror;      /* those that are errors, not warnings */
 static FILE *devnull;
 static char tmppath[64];
 
 static const char *curname = NAME;
 
-static void
+/* Whether MSG starts with KIND (error, warning) and ": ". */
+static int
+is_kind(const char *msg, const char *kind)
+{
+    size_t kl = strlen(kind);
+
+    return strncmp(msg, kind, kl) == 0 && msg[kl] == ':' && msg[kl + 1] == ' ';
+}
+
+/* Checks the form of diagnostic MSG (see the top).  Returns 1 for an
+ * error, 0 for a warning. */
+static int
 check_msg(const char *msg)
 {
     size_t nl = strlen(curname);
@@ -51,8 +65,8 @@ check_msg(const char *msg)
         abort();
     }
     p = msg + nl + 1;
-    if (strncmp(p, " error: ", 8) == 0)
-        return;
+    if (*p == ' ' && (is_kind(p + 1, "error") || is_kind(p + 1, "warning")))
+        return is_kind(p + 1, "error");
     line = strtol(p, &end, 10);
     if (end == p || *end != ':' || line < 1) {
         fprintf(stderr, "BAD DIAG (line): %s\n", msg);
@@ -64,10 +78,12 @@ check_msg(const char *msg)
         fprintf(stderr, "BAD DIAG (col): %s\n", msg);
         abort();
     }
-    if (strncmp(end, ": error: ", 9) != 0) {
-        fprintf(stderr, "BAD DIAG (no error:): %s\n", msg);
+    if (*end != ':' || *++end != ' '
+        || !(is_kind(end + 1, "error") || is_kind(end + 1, "warning"))) {
+        fprintf(stderr, "BAD DIAG (no error: or warning:): %s\n", msg);
         abort();
     }
+    return is_kind(end + 1, "error");
 }
 
 /* Opens small IR (owned from now on) interpreted, runs it and checks its
@@ -132,7 +148,7 @@ diag(void *ctx, const char *msg)
     ndiag++;
     if (getenv("FUZZ_SHOW"))
         fprintf(stderr, "%s\n", msg);
-    check_msg(msg);
+    nerror += check_msg(msg);
 }
 
 int
@@ -169,7 +185,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&opts, 0, sizeof opts);
     opts.defines = defs;
     opts.ndefines = ndefs;
-    ndiag = 0;
+    ndiag = nerror = 0;
     if (memchr(text, '\0', size)) {
         FILE *f;
 
@@ -188,13 +204,13 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         st = fgm_compile_string(text, NAME, &opts, &ir, diag, NULL);
     }
     {
-        if (st != FGM_OK && ndiag == 0) {
-            fprintf(stderr, "SILENT FAILURE: status %d, no diagnostic\n",
-                    (int)st);
+        if (st != FGM_OK && nerror == 0) {
+            fprintf(stderr, "SILENT FAILURE: status %d, %d warnings and no "
+                    "error\n", (int)st, ndiag);
             abort();
         }
-        if (st == FGM_OK && ndiag != 0) {
-            fprintf(stderr, "OK with %d diagnostics\n", ndiag);
+        if (st == FGM_OK && nerror != 0) {
+            fprintf(stderr, "OK with %d errors\n", nerror);
             abort();
         }
         if (st != FGM_OK && st != FGM_EPARSE && st != FGM_ESEMA) {
