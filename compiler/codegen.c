@@ -503,8 +503,9 @@ run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
     fprintf(f, "    return change;\n}\n\n");
 }
 
-fgm_status
-fgm_codegen_emit(const fgm_sched *s, FILE *f)
+/* fgm_codegen_emit in the caller's locale. */
+static fgm_status
+emit(const fgm_sched *s, FILE *f)
 {
     const fgm_ir *ir = s->ir;
     run *runs;
@@ -610,6 +611,19 @@ fgm_codegen_emit(const fgm_sched *s, FILE *f)
             "    return fgm_plugin_cpu_ok() ? &desc : 0;\n}\n");
     free(runs);
     return ferror(f) ? FGM_EIO : FGM_OK;
+}
+
+fgm_status
+fgm_codegen_emit(const fgm_sched *s, FILE *f)
+{
+    /* The tables' doubles (%.17g) with a decimal point whatever locale
+     * the program has set: "2,718" would be two numbers to the C
+     * compiler. */
+    locale_t old = fgm_c_locale_begin();
+    fgm_status st = emit(s, f);
+
+    fgm_c_locale_end(old);
+    return st;
 }
 
 fgm_status

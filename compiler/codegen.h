@@ -11,7 +11,8 @@
  * only plugin_abi.h and kernels.h, exports FGM_PLUGIN_ENTRY, and bakes the
  * schedule into static const tables.  The output depends on nothing but
  * the IR and its schedule (no time, no path but ir->source), so identical
- * IR gives byte-identical C.  Returns FGM_OK or FGM_EIO.
+ * IR gives byte-identical C, whatever the caller's locale.  Returns
+ * FGM_OK or FGM_EIO.
  * requires: a schedule built by fgm_sched_new; produces: C text;
  * breaks: nothing. */
 FGM_INTERNAL fgm_status fgm_codegen_emit(const fgm_sched *s, FILE *f);

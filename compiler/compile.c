@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "fgmc.h"
+#include "internal.h"
 
 void
 fgm_compile_quote_define(const char *define, char *out)
@@ -84,7 +85,7 @@ define_value(const char *text, fgmc_num *out)
         return "the value must be a number (an integer or a decimal real)";
     errno = 0;
     out->is_real = 1;
-    out->d = strtod(text, &end);
+    out->d = fgm_strtod_c(text, &end);
     if (end == text || *end)
         return "the value must be a number (an integer or a decimal real)";
     if (errno == ERANGE || !isfinite(out->d))
@@ -147,11 +148,12 @@ parse_defines(fgmc *c)
     }
 }
 
-/* Compiles SRC (LEN bytes, NUL-terminated) named FILE in messages. */
+/* Compiles SRC (LEN bytes, NUL-terminated) named FILE in messages, in
+ * the C locale (compile). */
 static fgm_status
-compile(const char *src, int len, const char *file,
-        const fgm_compile_opts *opts, fgm_ir **out, fgm_diag_fn diag,
-        void *ctx)
+compile_c(const char *src, int len, const char *file,
+          const fgm_compile_opts *opts, fgm_ir **out, fgm_diag_fn diag,
+          void *ctx)
 {
     fgmc *c = calloc(1, sizeof *c);
     fgm_status st = FGM_OK;
@@ -206,6 +208,20 @@ compile(const char *src, int len, const char *file,
     free(c->fixed);
     arena_free(&c->arena);
     free(c);
+    return st;
+}
+
+/* compile_c with numbers read and written with a decimal point whatever
+ * the caller's locale (fgm_c_locale_begin). */
+static fgm_status
+compile(const char *src, int len, const char *file,
+        const fgm_compile_opts *opts, fgm_ir **out, fgm_diag_fn diag,
+        void *ctx)
+{
+    locale_t old = fgm_c_locale_begin();
+    fgm_status st = compile_c(src, len, file, opts, out, diag, ctx);
+
+    fgm_c_locale_end(old);
     return st;
 }
 

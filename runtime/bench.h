@@ -76,6 +76,11 @@ FGM_INTERNAL void fgm_bench_row_stats(fgm_bench_row *row, double *scratch);
  * microsecond-level values stay readable in ms) into BUF. */
 FGM_INTERNAL void fgm_bench_fmt_ms(double ms, char *buf, size_t size);
 
+/* WRITE(B, F) with numbers written with a decimal point whatever the
+ * caller's locale (fgm_c_locale_begin): the public writers. */
+FGM_INTERNAL fgm_status fgm_bench_in_c_locale(fgm_bench_writer write,
+                                              const fgm_bench *b, FILE *f);
+
 /* The protocol as both reports state it, into BUF (SIZE bytes, at most
  * FGM_BENCH_PROTOCOL_MAX needed: under 160): the timeout, the repeats and
  * the seed as given, e.g. "timeout 10000 ms per run; runs under 250 ms

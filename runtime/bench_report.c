@@ -86,8 +86,8 @@ protocol(const fgm_bench *b, FILE *f)
             "not in times\n", line);
 }
 
-fgm_status
-fgm_bench_write_table(const fgm_bench *b, FILE *f)
+static fgm_status
+write_table(const fgm_bench *b, FILE *f)
 {
     int wcorpus = (int)strlen("corpus"), wsolver = (int)strlen("solver");
     int w[NCOLS];
@@ -241,8 +241,8 @@ interpreted_pair(const fgm_bench *b, int c, int s)
  * NAME@interpreted row (backend_line), over the puzzles both timed.
  * Nothing at all without such a pair (one backend, exact solvers only,
  * or no puzzle both timed). */
-fgm_status
-fgm_bench_write_backends(const fgm_bench *b, FILE *f)
+static fgm_status
+write_backends(const fgm_bench *b, FILE *f)
 {
     /* The columns are as wide as the longest corpus and solver name (at
      * least 12 and 14), so that a long one does not shift its line. */
@@ -313,8 +313,8 @@ csvms(FILE *f, const fgm_bench_row *row, double ms)
         fputc(',', f);
 }
 
-fgm_status
-fgm_bench_write_csv(const fgm_bench *b, FILE *f)
+static fgm_status
+write_csv(const fgm_bench *b, FILE *f)
 {
     int i;
 
@@ -350,8 +350,8 @@ fgm_bench_write_csv(const fgm_bench *b, FILE *f)
     return fgm_stream_status(f);
 }
 
-fgm_status
-fgm_bench_write_detail(const fgm_bench *b, FILE *f)
+static fgm_status
+write_detail(const fgm_bench *b, FILE *f)
 {
     int c, s, i, n;
 
@@ -412,4 +412,38 @@ fgm_bench_save(const fgm_bench *b, const char *path, fgm_bench_writer write,
     if (!b || !path || !write)
         return FGM_EINVAL;
     return fgm_write_atomic(path, save_cb, &sa, diag, ctx);
+}
+
+fgm_status
+fgm_bench_write_table(const fgm_bench *b, FILE *f)
+{
+    return fgm_bench_in_c_locale(write_table, b, f);
+}
+
+fgm_status
+fgm_bench_write_backends(const fgm_bench *b, FILE *f)
+{
+    return fgm_bench_in_c_locale(write_backends, b, f);
+}
+
+fgm_status
+fgm_bench_write_csv(const fgm_bench *b, FILE *f)
+{
+    return fgm_bench_in_c_locale(write_csv, b, f);
+}
+
+fgm_status
+fgm_bench_write_detail(const fgm_bench *b, FILE *f)
+{
+    return fgm_bench_in_c_locale(write_detail, b, f);
+}
+
+fgm_status
+fgm_bench_in_c_locale(fgm_bench_writer write, const fgm_bench *b, FILE *f)
+{
+    locale_t old = fgm_c_locale_begin();
+    fgm_status st = write(b, f);
+
+    fgm_c_locale_end(old);
+    return st;
 }

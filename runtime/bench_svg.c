@@ -372,8 +372,8 @@ titles(const fgm_bench *b, FILE *f)
             MARGIN);
 }
 
-fgm_status
-fgm_bench_write_svg(const fgm_bench *b, FILE *f)
+static fgm_status
+write_svg(const fgm_bench *b, FILE *f)
 {
     layout l;
     char fill[32];
@@ -404,4 +404,10 @@ fgm_bench_write_svg(const fgm_bench *b, FILE *f)
     legend(b, &l, f);
     fputs("</svg>\n", f);
     return fgm_stream_status(f);
+}
+
+fgm_status
+fgm_bench_write_svg(const fgm_bench *b, FILE *f)
+{
+    return fgm_bench_in_c_locale(write_svg, b, f);
 }

@@ -4,6 +4,7 @@
 #ifndef FGM_INTERNAL_H
 #define FGM_INTERNAL_H
 
+#include <locale.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,6 +19,18 @@
 /* Formats a message and passes it to DIAG (if not NULL). */
 FGM_INTERNAL void fgm_diagf(fgm_diag_fn diag, void *ctx, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+
+/* Numbers in text -- the model language, -D values, the IR dump and its
+ * hash, generated C, messages, reports -- are read and written with a
+ * decimal point whatever locale the program that links the library has
+ * set (a "1.5" read as 1, a plugin's "2,718" as two numbers).  Begin
+ * switches the calling thread to the C locale and returns what end
+ * restores (0: no switch, newlocale failed); the pairs may nest. */
+FGM_INTERNAL locale_t fgm_c_locale_begin(void);
+FGM_INTERNAL void fgm_c_locale_end(locale_t old);
+
+/* strtod in the C locale (see fgm_c_locale_begin). */
+FGM_INTERNAL double fgm_strtod_c(const char *s, char **end);
 
 struct stat;
 

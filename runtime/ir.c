@@ -3,14 +3,15 @@
  *
  * The canonical dump is the identity of a model: the plugin loader compares
  * its hash with the one baked into a plugin.  It must therefore be fully
- * deterministic (no pointers, no locale-dependent number formatting: doubles
- * are printed with %.17g, which round-trips) and list everything that
- * changes the messages a run computes.
+ * deterministic (no pointers; doubles printed with %.17g, which
+ * round-trips, in the C locale whatever the caller's: dump_c) and list
+ * everything that changes the messages a run computes.
  */
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include "internal.h"
 #include "ir.h"
 
 static const char *const kind_names[] = {
@@ -629,6 +630,18 @@ dump_body(const fgm_ir *ir, dump_out *f)
         out_fmt(f, "infer damp both directions\n");
 }
 
+/* dump_body of IR to O, its numbers with a decimal point whatever the
+ * caller's locale: the dump, and so the hash, are the IR's alone. */
+static void
+dump_c(const fgm_ir *ir, dump_out *o)
+{
+    locale_t old = fgm_c_locale_begin();
+
+    dump_body(ir, o);
+    out_flush(o);
+    fgm_c_locale_end(old);
+}
+
 uint64_t
 fgm_ir_hash(const fgm_ir *ir)
 {
@@ -640,8 +653,7 @@ fgm_ir_hash(const fgm_ir *ir)
     o->f = NULL;
     o->h = 14695981039346656037ull;     /* FNV-1a 64 offset basis */
     o->n = 0;
-    dump_body(ir, o);
-    out_flush(o);
+    dump_c(ir, o);
     h = o->h;
     free(o);
     return h;
@@ -660,8 +672,7 @@ fgm_ir_dump(const fgm_ir *ir, FILE *f)
         return FGM_ENOMEM;
     o->f = f;
     o->n = 0;
-    dump_body(ir, o);
-    out_flush(o);
+    dump_c(ir, o);
     free(o);
     return fgm_stream_status(f);
 }

@@ -423,7 +423,7 @@ cc_timeout(void)
 
     if (blank(v))
         return 300.0;
-    t = strtod(v, &end);
+    t = fgm_strtod_c(v, &end);
     end += strspn(end, " \t\n");     /* blanks around, as strtod skips */
     return *end == '\0' && t > 0 && t < 1e6 ? t : -1.0;
 }

@@ -1,7 +1,9 @@
-/* runtime/util.c: status strings, the diagnostic helper, the clock.
+/* runtime/util.c: status strings, the diagnostic helper, the clock, the
+ * C locale for number text.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #define _POSIX_C_SOURCE 200809L
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -38,21 +40,51 @@ fgm_diagf(fgm_diag_fn diag, void *ctx, const char *fmt, ...)
 {
     char buf[1024], *big = NULL;
     va_list ap, again;
+    locale_t old;
     int n;
 
     if (!diag)
         return;
     va_start(ap, fmt);
     va_copy(again, ap);
+    old = fgm_c_locale_begin();
     n = vsnprintf(buf, sizeof buf, fmt, ap);
     /* A message that names a long path (a 5,000-byte -o or MODEL) would
      * be cut inside the path, losing what went wrong: format it whole. */
     if (n >= (int)sizeof buf && (big = malloc((size_t)n + 1)) != NULL)
         vsnprintf(big, (size_t)n + 1, fmt, again);
+    fgm_c_locale_end(old);
     va_end(again);
     va_end(ap);
     diag(ctx, big ? big : buf);
     free(big);
+}
+
+locale_t
+fgm_c_locale_begin(void)
+{
+    /* "C" for every category: glibc hands out its static C locale, so
+     * this allocates nothing and cannot fail there. */
+    locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+
+    return c == (locale_t)0 ? (locale_t)0 : uselocale(c);
+}
+
+void
+fgm_c_locale_end(locale_t old)
+{
+    if (old != (locale_t)0)
+        freelocale(uselocale(old));
+}
+
+double
+fgm_strtod_c(const char *s, char **end)
+{
+    locale_t old = fgm_c_locale_begin();
+    double x = strtod(s, end);
+
+    fgm_c_locale_end(old);
+    return x;
 }
 
 double
