@@ -100,7 +100,7 @@ print_result(const fgm_ir *ir, const run_cfg *cfg, long k, const double *m,
         if (ri)
             fprintf(t->out, "\"sweeps\": %d, \"change\": %.17g, "
                     "\"ms\": %.6f, ", ri->sweeps, ri->change, ri->ms);
-        if (!isnan(log_z))
+        if (isfinite(log_z))    /* JSON has no inf */
             fprintf(t->out, "\"log_z\": %.17g, ", log_z);
         fprintf(t->out, "\"marginals\": {");
     }
@@ -256,7 +256,8 @@ deadline_of(const run_cfg *cfg)
 
 /* Variable elimination's marginals (MAX: max-marginals) of CSP with
  * clues GIVEN into M, the header's words into TEXT (SIZE bytes) and the
- * log of the total weight into *LOG_Z.
+ * log of the total weight into *LOG_Z (NaN unless it succeeded: where it
+ * declines, enumeration's answer has none).
  * Returns fgm_eliminate's status: FGM_EUNSUPPORTED when its tables would
  * be too large, for enumeration to take over. */
 static fgm_status
@@ -267,7 +268,7 @@ run_elimination(const fgm_csp *csp, const int *given, const run_cfg *cfg,
     fgm_status st = fgm_eliminate(csp, given, 0, deadline_of(cfg), max, m,
                                   &info);
 
-    *log_z = info.log_z;
+    *log_z = st == FGM_OK ? info.log_z : NAN;
     snprintf(text, size, "%s (variable elimination), width=%d, %s=%.10g",
              max ? "exact max-marginals" : "exact", info.width,
              max ? "log max weight" : "log Z", info.log_z);

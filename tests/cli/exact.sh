@@ -79,6 +79,13 @@ expect_exit 0 "json log_z" -- "$FGM" run models/chain.fgm --backend exact --form
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))[0]; assert abs(d["log_z"] - 8.958797346) < 1e-8, d' "$TMP/out" || fail "json log_z: $(cat "$TMP/out")"
 expect_exit 0 "json, enumeration" -- "$FGM" run models/chain.fgm --backend exact --exact-method enumeration --format json
 grep -q log_z "$TMP/out" && fail "json, enumeration: a log_z"
+# Where elimination declines (a Dirichlet shared by 8 draws: one table of
+# 8^8 entries) and auto enumerates, the record has no log_z either: it
+# had elimination's unset -inf, which is not JSON.
+printf 'prior p ~ dirichlet(8)\nvar x[8] in 0..7 ~ discrete(p)\nalldiff x\n' > "$TMP/dperm.fgm"
+expect_exit 0 "json, elimination declines" -- "$FGM" run "$TMP/dperm.fgm" --backend exact --format json
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))[0]; assert "log_z" not in d and "enumeration" in d["info"], d' "$TMP/out" ||
+    fail "json, elimination declines: $(head -c 300 "$TMP/out")"
 
 # --map: the most probable assignment, as assignment lines.  On the chain
 # every variable follows x[0]'s evidence: weight 0.7 * 4^5.  Observed
