@@ -216,7 +216,7 @@ cmd_solve(cli_args *a)
     fgm_solve_opts so;
     solve_out out;
     long threads = 1, seed = 0, cap = 2, iters = 0, fix = 0, restarts = -1;
-    int count = 0, cap_set = 0;
+    int count = 0, cap_set = 0, solver_given = 0;
     double timeout = 0;
     int r, code, n = 0, box = 0, engine;
     fgm_puzzle first;
@@ -235,6 +235,7 @@ cmd_solve(cli_args *a)
             if (r < 0)
                 return usage();
             solver_name = val;
+            solver_given = 1;
         } else if ((r = cli_opt_value(a, "--model", &val)) != 0) {
             if (r < 0)
                 return usage();
@@ -417,6 +418,15 @@ cmd_solve(cli_args *a)
         fgm_puzzle_reader_close(rd);
         fgm_ir_free(ir);
         return cli_fail(cli_exit_code(st), "solve: %s", fgm_strerror(st));
+    }
+    if (!solver_given && !count && fgm_dlx_refuses(csp)) {
+        /* The default solver takes exact-cover models only (Sudoku,
+         * Latin squares); a grid model with other constraints (a
+         * Futoshiki's <) is searched by maintaining arc consistency,
+         * exact on any model, and the summary names it. */
+        solver_name = "mac";
+        bo.solver = fgm_solver_find(solver_name);
+        out.solver = solver_name;
     }
     if (count) {
         code = count_solutions(rd, csp, cap, timeout, out.csv);

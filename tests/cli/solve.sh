@@ -107,6 +107,21 @@ expect_err "seed003.txt:4: error: line has 81 symbols; expected 16" "misfit inpu
 printf '1....\n.....\n.....\n.....\n....1\n' > "$TMP/latin.txt"
 expect_exit 0 "latin" -- "$FGM" solve --model latin:5 --solver mac "$TMP/latin.txt"
 expect_err "solved=1/1" "latin solved"
+# A grid model that is not an exact cover (a 4x4 Futoshiki: Latin rows
+# and columns, inequalities): without --solver, mac searches it, as the
+# summary says (dlx, the default, refused it with exit 1).
+printf '%s\n' 'var g[4][4] in 1..4' 'alldiff g[i][*] for i in 0..3' \
+    'alldiff g[*][j] for j in 0..3' 'g[0][0] < g[0][1]' 'g[1][1] > g[2][1]' \
+    'g[3][2] < g[3][3]' 'g[2][3] < g[1][3]' > "$TMP/futo.fgm"
+printf '1...............\n' > "$TMP/futo.txt"
+expect_exit 0 "futoshiki, default solver" -- "$FGM" solve --model "$TMP/futo.fgm" "$TMP/futo.txt"
+expect_err "^fgm: solver=mac backend=exact solved=1/1 " "futoshiki: mac, said"
+python3 -c 'import sys; g = [int(c) for c in open(sys.argv[1]).read().strip()]; r = [g[4*i:4*i+4] for i in range(4)]
+assert len(g) == 16 and g[0] == 1 and all(sorted(x) == [1, 2, 3, 4] for x in r + [list(c) for c in zip(*r)])
+assert r[0][0] < r[0][1] and r[1][1] > r[2][1] and r[3][2] < r[3][3] and r[2][3] < r[1][3], r' "$TMP/out" ||
+    fail "futoshiki: not a solution: $(cat "$TMP/out")"
+expect_exit 1 "futoshiki, dlx asked" -- "$FGM" solve --model "$TMP/futo.fgm" --solver dlx "$TMP/futo.txt"
+expect_err "dlx needs every constraint to be an alldiff" "futoshiki, dlx asked: says why"
 # --count on a model with variables past the grid: they are free (they
 # were read unset, and the count came out 0 for a solvable puzzle).  One
 # 4x4 grid times the 4! orders of a free alldiff of 4.
