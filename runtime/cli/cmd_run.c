@@ -454,24 +454,74 @@ run_exact_set(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     return code;
 }
 
+/* Reads one subscript of a --show item at P (after its '['; ITEM in
+ * messages) into LO..HI for dimension D of AI: "3", "0..2" or "*" (the
+ * whole dimension), as the model language writes them.  Returns the
+ * byte after its ']', or NULL after saying what is wrong. */
+static const char *
+show_subscript(const fgm_array_info *ai, int d, const char *p,
+               const char *item, long *lo, long *hi)
+{
+    char *end;
+
+    while (*p == ' ')
+        p++;
+    if (*p == '*') {
+        *lo = 0;
+        *hi = ai->dims[d] - 1;
+        end = (char *)p + 1;
+    } else {
+        *lo = *hi = strtol(p, &end, 10);
+        if (end == p)
+            goto bad;
+        while (*end == ' ')
+            end++;
+        if (end[0] == '.' && end[1] == '.') {
+            p = end + 2;
+            *hi = strtol(p, &end, 10);
+            if (end == p)
+                goto bad;
+        }
+    }
+    while (*end == ' ')
+        end++;
+    if (*end != ']')
+        goto bad;
+    if (*lo > *hi) {
+        cli_fail(CLI_EUSAGE, "run: --show %s: the range %ld..%ld is empty",
+                 item, *lo, *hi);
+        return NULL;
+    }
+    if (*lo < 0 || *hi >= ai->dims[d]) {
+        cli_fail(CLI_EUSAGE, "run: --show %s: subscript %ld out of range "
+                 "0..%d of %s's dimension %d", item, *lo < 0 ? *lo : *hi,
+                 ai->dims[d] - 1, ai->name, d + 1);
+        return NULL;
+    }
+    return end + 1;
+bad:
+    cli_fail(CLI_EUSAGE, "run: --show %s: a subscript is an integer, a "
+             "range LO..HI or * in brackets", item);
+    return NULL;
+}
+
 /* Reads the subscripts of a --show item after its array's name, TEXT
- * (ITEM in messages: "y[1]", "h[0]", blanks allowed around brackets): the
- * row-major index of the first element they name in *AT and how many in
- * *COUNT (fewer subscripts than dimensions: the block they lead).
- * Returns CLI_OK or the usage error after saying what is wrong. */
+ * (ITEM in messages: "y[1]", "h[0..2]", "s[*][3]", blanks allowed around
+ * brackets) into each dimension's range LO[d]..HI[d] (a dimension
+ * without a subscript: the whole of it).  Returns CLI_OK or the usage
+ * error after saying what is wrong. */
 static int
 show_subscripts(const fgm_array_info *ai, const char *text, const char *item,
-                int *at, int *count)
+                long *lo, long *hi)
 {
     const char *p = text;
-    int d = 0;
+    int d;
 
-    *at = 0;
-    *count = ai->count;
-    for (;;) {
-        char *end;
-        long i;
-
+    for (d = 0; d < ai->ndims; d++) {
+        lo[d] = 0;
+        hi[d] = ai->dims[d] - 1;
+    }
+    for (d = 0;; d++) {
         while (*p == ' ')
             p++;
         if (!*p)
@@ -483,32 +533,43 @@ show_subscripts(const fgm_array_info *ai, const char *text, const char *item,
         if (*p != '[')
             return cli_fail(CLI_EUSAGE, "run: --show %s: '%c' where '[' or "
                             "the end of the name was expected", item, *p);
-        i = strtol(p + 1, &end, 10);
-        while (*end == ' ')
-            end++;
-        if (end == p + 1 || *end != ']')
-            return cli_fail(CLI_EUSAGE, "run: --show %s: a subscript is a "
-                            "decimal integer in brackets", item);
-        if (i < 0 || i >= ai->dims[d])
-            return cli_fail(CLI_EUSAGE, "run: --show %s: subscript %ld out "
-                            "of range 0..%d of %s's dimension %d", item, i,
-                            ai->dims[d] - 1, ai->name, d + 1);
-        *count /= ai->dims[d];
-        *at += (int)i * *count;
-        d++;
-        p = end + 1;
+        if (!(p = show_subscript(ai, d, p + 1, item, &lo[d], &hi[d])))
+            return CLI_EUSAGE;
     }
 }
 
-/* --show LIST (arrays, or their elements or blocks: "x,h[0],y[1]",
- * comma-separated) added to CFG's mask of the variables and Dirichlet
+/* Sets MASK[i] for each element i (row-major in AI's array) whose every
+ * index d lies in LO[d]..HI[d]. */
+static void
+show_mark(const fgm_array_info *ai, const long *lo, const long *hi,
+          unsigned char *mask)
+{
+    long at, rest;
+    int i, d, in;
+
+    for (i = 0; i < ai->count; i++) {
+        rest = i;
+        in = 1;
+        for (d = ai->ndims - 1; d >= 0 && in; d--) {
+            at = rest % ai->dims[d];
+            rest /= ai->dims[d];
+            in = at >= lo[d] && at <= hi[d];
+        }
+        if (in)
+            mask[i] = 1;
+    }
+}
+
+/* --show LIST (arrays, or their elements or blocks: "x,h[0],y[1..2]",
+ * comma-separated, blanks around the names allowed) added to CFG's mask of the variables and Dirichlet
  * nodes of IR to print (several --show add up).  Returns CLI_OK, or the
  * exit code after naming a name the model does not have (and the arrays
  * it has), a subscript it cannot take, or a prior with --backend exact. */
 static int
 parse_show(const fgm_ir *ir, const char *list, run_cfg *cfg)
 {
-    int nvars = fgm_ir_nvars(ir), i, at, count, code;
+    int nvars = fgm_ir_nvars(ir), i, code;
+    long lo[FGM_IR_MAXDIMS], hi[FGM_IR_MAXDIMS];
     const char *p = list;
 
     if (!cfg->show)
@@ -517,9 +578,15 @@ parse_show(const fgm_ir *ir, const char *list, run_cfg *cfg)
     if (!cfg->show)
         return cli_fail(CLI_EINTERNAL, "run: out of memory");
     for (;;) {
-        size_t len = strcspn(p, ","), nlen = strcspn(p, "[ ,");
+        size_t len, nlen;
         char name[FGM_IR_MAXNAME], item[FGM_IR_MAXNAME + 64];
         fgm_array_info ai;
+
+        p += strspn(p, " ");
+        len = strcspn(p, ",");
+        nlen = strcspn(p, "[ ,");
+        while (len > 0 && p[len - 1] == ' ')
+            len--;
 
         if (len == 0)
             return cli_fail(CLI_EUSAGE, "run: --show has an empty name");
@@ -547,14 +614,15 @@ parse_show(const fgm_ir *ir, const char *list, run_cfg *cfg)
             return cli_fail(CLI_EUSAGE, "run: --show %s: --backend exact "
                             "integrates the priors out and prints no "
                             "pseudo-counts", item);
-        if ((code = show_subscripts(&ai, item + nlen, item, &at, &count))
+        if ((code = show_subscripts(&ai, item + nlen, item, lo, hi))
                 != CLI_OK)
             return code;
-        memset(cfg->show + (ai.dirichlet ? nvars : 0) + ai.first + at, 1,
-               (size_t)count);
-        if (!p[len])
+        show_mark(&ai, lo, hi, cfg->show + (ai.dirichlet ? nvars : 0)
+                               + ai.first);
+        p += len + strspn(p + len, " ");
+        if (!*p)
             return CLI_OK;
-        p += len + 1;
+        p++;        /* the comma */
     }
 }
 

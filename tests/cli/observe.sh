@@ -158,7 +158,15 @@ expect_err "^fgm: run: --show y\[2\]: subscript 2 out of range 0..1 of y's dimen
 expect_exit 2 "--show too many subscripts" -- "$FGM" run "$TMP/rows.fgm" --show 'y[0][0][0]'
 expect_err "more subscripts than y has dimensions \(2\)$" "--show too many subscripts"
 expect_exit 2 "--show a bad subscript" -- "$FGM" run "$TMP/rows.fgm" --show 'y[a]'
-expect_err "^fgm: run: --show y\[a\]: a subscript is a decimal integer in brackets$" "--show a bad subscript"
+expect_err "^fgm: run: --show y\[a\]: a subscript is an integer, a range LO..HI or \* in brackets$" "--show a bad subscript"
+# Ranges and * as the model language writes them, blanks around names.
+expect_exit 0 "--show ranges" -- "$FGM" run "$TMP/rows.fgm" --backend interpreted --show ' y[*][1..2] , y[1][ 3 ]' --observe "$TMP/row.txt"
+[ "$(grep -v '^#' "$TMP/out" | cut -d' ' -f1 | tr '\n' ' ')" = "y[0][1] y[0][2] y[1][1] y[1][2] y[1][3] " ] ||
+    fail "--show ranges: $(grep -v '^#' "$TMP/out" | cut -d' ' -f1 | tr '\n' ' ')"
+expect_exit 2 "--show an empty range" -- "$FGM" run "$TMP/rows.fgm" --show 'y[0][3..1]'
+expect_err "^fgm: run: --show y\[0\]\[3..1\]: the range 3..1 is empty$" "--show an empty range"
+expect_exit 2 "--show a range past the end" -- "$FGM" run "$TMP/rows.fgm" --show 'y[0..2]'
+expect_err "^fgm: run: --show y\[0..2\]: subscript 2 out of range 0..1 of y's dimension 1$" "--show a range past the end"
 printf 'y[1] = 2 0 1\n' > "$TMP/rowshort.txt"
 expect_exit 1 "a short row" -- "$FGM" run "$TMP/rows.fgm" --backend interpreted --observe "$TMP/rowshort.txt"
 expect_err "rowshort.txt:1:6: error: y\[1\] wants 4 values, not 3" "a short row"
