@@ -86,7 +86,8 @@ cmd_list(cli_args *a)
            "  compiled     generated C built into a plugin (never "
            "interprets)\n"
            "  interpreted  the same schedule and kernels, no plugin\n"
-           "  exact        search or enumeration over the model\n");
+           "  exact        exact marginals: Dancing Links, variable "
+           "elimination or enumeration\n");
     printf("models:\n"
            "  MODEL.fgm    a model file (-D NAME=VALUE sets a const)\n"
            "  sudoku:B     built-in Sudoku with box side B (2..5)\n"
