@@ -620,14 +620,37 @@ capture_diag(void *ctx, const char *msg)
         sayf(cap->why, cap->whysize, "%s", msg);
 }
 
-/* Makes sure DIR (shown as SHOWN) is a folder we may write: creates it if
- * missing (one level). */
+/* mkdir DIR, and its missing parents before it (mkdir -p): 0, or -1
+ * with errno (EEXIST when DIR exists). */
+static int
+make_dirs(const char *dir)
+{
+    char *path = strdup(dir), *p;
+    int e;
+
+    if (!path)
+        return -1;
+    for (p = path + 1; (p = strchr(p, '/')) != NULL; p++) {
+        /* Each parent in turn; one that exists (or that this process
+         * may not make) is the final mkdir's to report. */
+        *p = '\0';
+        (void)mkdir(path, 0777);
+        *p = '/';
+    }
+    e = mkdir(path, 0777) == 0 ? 0 : errno;
+    free(path);
+    errno = e;
+    return e ? -1 : 0;
+}
+
+/* Makes sure DIR (shown as SHOWN) is a folder we may write: creates it,
+ * and its missing parents, if missing. */
 static fgm_status
 writable_dir(const char *dir, const char *shown, char *why, size_t whysize)
 {
     int e;
 
-    if (mkdir(dir, 0777) == 0)
+    if (make_dirs(dir) == 0)
         return FGM_OK;
     e = errno;
     if (e == EEXIST && (e = fgm_dir_error(dir)) == 0)

@@ -442,4 +442,12 @@ def best(path):
     return {k: v[0] for k, v in b.items()}
 assert best(sys.argv[1]) == best(sys.argv[2]), (best(sys.argv[1]), best(sys.argv[2]))
 PY
+
+# --out-dir makes its missing parents too, as mkdir -p (it made one
+# level: "plug/sub" with no plug ended in "no plugin").
+expect_exit 0 "out-dir, nested" -- "$FGM" compile models/chain.fgm --out-dir "$TMP/plug/sub/dir"
+[ -f "$TMP/plug/sub/dir/chain.bp-sum.so" ] || fail "out-dir, nested: no plugin in it: $(ls -R "$TMP/plug")"
+printf 'x' > "$TMP/afile"
+expect_exit 1 "out-dir under a file" -- "$FGM" compile models/chain.fgm --out-dir "$TMP/afile/sub"
+expect_err "afile/sub/: cannot write: Not a directory" "out-dir under a file: says why"
 finish
