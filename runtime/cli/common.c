@@ -374,6 +374,75 @@ define_cmp(const char *a, const char *b)
     return c ? c : la < lb ? -1 : la > lb;
 }
 
+/* Appends define D's suffix to NAME at *M (room for 2 strlen(D) + 36
+ * bytes): "_", the const's name with its underscores doubled, a "_"
+ * before the value where the name ends in a digit or underscore or the
+ * value is negative (-D A1=1 and -D A=11 were both A11, and An=1 and
+ * A=-1 both An1: one plugin file, each run rebuilding the other's), and
+ * the value as the number it is: an integer as itself, a real as the
+ * shortest text that reads back as it, '-' written 'n', '.' 'p' (W=1.50
+ * is W1p5; D was checked as NAME=NUMBER by cli_add_define). */
+static void
+append_define(char *name, size_t *m, const char *d)
+{
+    size_t len = strcspn(d, "=");
+    const char *text = d + len + 1, *c;
+    char value[32], *end;
+    long long iv = strtoll(text, &end, 10);
+
+    if (end != text && !*end)
+        snprintf(value, sizeof value, "%lld", iv);
+    else
+        real_text(strtod(text, NULL), value, sizeof value);
+    name[(*m)++] = '_';
+    for (c = d; c < d + len; c++)
+        if (isalnum((unsigned char)*c) || *c == '_') {
+            name[(*m)++] = *c;
+            if (*c == '_')
+                name[(*m)++] = '_';
+        }
+    if (isdigit((unsigned char)d[len - 1]) || d[len - 1] == '_'
+        || value[0] == '-')
+        name[(*m)++] = '_';
+    for (c = value; *c; c++)
+        if (*c != '+')
+            name[(*m)++] = *c == '-' ? 'n' : *c == '.' ? 'p' : *c;
+    name[*m] = '\0';
+}
+
+/* Names IR after its defines KEPT (N of them, in the names' order):
+ * its name and each one's suffix (append_define).  A name too long for a
+ * model's (FGM_IR_MAXNAME) keeps its first 40 bytes and ends in "_h"
+ * and 16 hex digits of the whole name's FNV-1a hash: variants with long
+ * const names still get plugins of their own (the name was cut, and
+ * each such variant rebuilt the others' plugin).  Returns 0 when out of
+ * memory. */
+static int
+variant_name(fgm_ir *ir, const char *const *kept, int n)
+{
+    size_t size = strlen(fgm_ir_name(ir)) + 1, m;
+    unsigned long long h = 14695981039346656037ull;
+    char *name;
+    int i;
+
+    for (i = 0; i < n; i++)
+        size += 2 * strlen(kept[i]) + 36;
+    if (!(name = malloc(size)))
+        return 0;
+    m = strlen(fgm_ir_name(ir));
+    memcpy(name, fgm_ir_name(ir), m + 1);
+    for (i = 0; i < n; i++)
+        append_define(name, &m, kept[i]);
+    if (m >= FGM_IR_MAXNAME) {
+        for (i = 0; name[i]; i++)
+            h = (h ^ (unsigned char)name[i]) * 1099511628211ull;
+        snprintf(name + 40, size - 40, "_h%016llx", h);
+    }
+    fgm_ir_set_name(ir, name);
+    free(name);
+    return 1;
+}
+
 fgm_ir *
 cli_model_open(const char *cmd, const char *spec,
                const char *const *defines, int ndefines, int *n, int *box,
@@ -403,7 +472,8 @@ cli_model_open(const char *cmd, const char *spec,
          * the integer it is, so that the name and the IR hash say what
          * the model is, not how the options were written (-D A=2 -D C=3
          * and -D C=3 -D A=2, or B=3 and B=03, were two plugins).  A name
-         * that would grow too long keeps the suffixes it has. */
+         * too long for a model's is cut and ends in a hash of the whole
+         * (variant_name). */
         for (k = 0; k < ndefines && nkept < CLI_MAXDEFINES; k++)
             if (!overridden(defines, ndefines, k))
                 kept[nkept++] = defines[k];
@@ -414,47 +484,10 @@ cli_model_open(const char *cmd, const char *spec,
                 kept[j] = kept[j - 1];
                 kept[j - 1] = t;
             }
-        for (i = 0; i < nkept; i++) {
-            char name[2 * FGM_IR_MAXNAME], value[32];
-            size_t m = strlen(fgm_ir_name(ir));
-            size_t len = strcspn(kept[i], "=");
-            const char *d;
-
-            /* Checked as NAME=NUMBER by cli_add_define: an integer as
-             * itself, a real as the shortest text that reads back as it
-             * (%.17g), '.' written 'p' (W=1.50 is W1p5). */
-            {
-                const char *text = kept[i] + len + 1;
-                char *end;
-                long long iv = strtoll(text, &end, 10);
-
-                if (end != text && !*end)
-                    snprintf(value, sizeof value, "%lld", iv);
-                else
-                    real_text(strtod(text, NULL), value, sizeof value);
-            }
-            /* One text one variant: the const's underscores doubled,
-             * and a '_' before the value where the name ends in a digit
-             * or underscore or the value is negative (-D A1=1 and -D
-             * A=11 were both A11, and An=1 and A=-1 both An1: one
-             * plugin file, each run rebuilding the other's). */
-            memcpy(name, fgm_ir_name(ir), m);
-            name[m++] = '_';
-            for (d = kept[i]; d < kept[i] + len && m + 2 < sizeof name; d++)
-                if (isalnum((unsigned char)*d) || *d == '_') {
-                    name[m++] = *d;
-                    if (*d == '_')
-                        name[m++] = '_';
-                }
-            if ((isdigit((unsigned char)kept[i][len - 1])
-                 || kept[i][len - 1] == '_' || value[0] == '-')
-                && m + 1 < sizeof name)
-                name[m++] = '_';
-            for (d = value; *d && m + 1 < sizeof name; d++)
-                if (*d != '+')
-                    name[m++] = *d == '-' ? 'n' : *d == '.' ? 'p' : *d;
-            name[m] = '\0';
-            fgm_ir_set_name(ir, name);
+        if (nkept > 0 && !variant_name(ir, kept, nkept)) {
+            fgm_ir_free(ir);
+            *code = cli_fail(CLI_EINTERNAL, "%s: out of memory", cmd);
+            return NULL;
         }
         fgm_ir_grid(ir, n, box);
         return ir;

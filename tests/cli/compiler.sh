@@ -91,6 +91,16 @@ for d in "A=11:cl_A11" "A1=1:cl_A1_1" "A=-1:cl_A_n1" "An=1:cl_An1" "A1_1_B=2:cl_
 done
 expect_exit 0 "dump -D A1=1 -D B=2" -- "$FGM" dump -D A1=1 -D B=2 "$TMP/cl.fgm"
 expect_out "^model cl_A1_1_B2$" "-D A1=1 -D B=2 names the model cl_A1_1_B2"
+# A name past a model's 63 bytes is cut and ends in a hash of the whole:
+# each variant its own (they shared the name cut short, so one plugin).
+L=$(printf 'L%.0s' $(seq 60))
+printf 'model cl\nconst %s = 1\nvar x in 0..1\n' "$L" > "$TMP/long.fgm"
+for v in 1 2; do
+    expect_exit 0 "dump, long -D $v" -- "$FGM" dump -D "$L=$v" "$TMP/long.fgm"
+    grep '^model ' "$TMP/out" > "$TMP/long$v"
+done
+grep -Eq '^model cl_L{37}_h[0-9a-f]{16}$' "$TMP/long1" || fail "long -D: name $(cat "$TMP/long1")"
+cmp -s "$TMP/long1" "$TMP/long2" && fail "long -D: two variants, one name: $(cat "$TMP/long1")"
 # A malformed -D is a usage error of the command, told before the model
 # is read: it was the model file's error ("models/sudoku.fgm: error: -D
 # B: expected NAME=VALUE", exit 1), though the option alone is at fault.
