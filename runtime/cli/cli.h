@@ -109,7 +109,8 @@ int cli_check_name(const char *cmd, const char *name, const char *s,
 int cli_add_define(const char *cmd, const char **defs, int *n,
                    const char *d);
 
-/* Whether the model SPEC names is a .fgm file (else a built-in one). */
+/* Whether the model SPEC names is a file: a name ending in .fgm, or a
+ * file that exists (else a built-in model, sudoku:B or latin:N). */
 int cli_is_model_file(const char *spec);
 
 /* Builds the IR named by SPEC: "sudoku:B" (box side 2..5), "latin:N", or a

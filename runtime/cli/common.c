@@ -346,8 +346,14 @@ int
 cli_is_model_file(const char *spec)
 {
     size_t len = strlen(spec);
+    struct stat sb;
 
-    return len > 4 && strcmp(spec + len - 4, ".fgm") == 0;
+    if (len > 4 && strcmp(spec + len - 4, ".fgm") == 0)
+        return 1;
+    /* A file of another name (hmm.model) is a model file too; the
+     * built-in forms are never read as files. */
+    return strncmp(spec, "sudoku:", 7) != 0 && strncmp(spec, "latin:", 6) != 0
+           && stat(spec, &sb) == 0 && !S_ISDIR(sb.st_mode);
 }
 
 /* Whether a define after DEFINES[K] sets the same name. */

@@ -78,9 +78,9 @@ usage(FILE *f)
         "                                        backends, model forms\n"
         "  version\n"
         "\n"
-        "MODEL is MODEL.fgm (-D NAME=VALUE sets a const), sudoku:B (box "
-        "side 2..5)\nor latin:N.  A command run without arguments prints its "
-        "own usage.\n");
+        "MODEL is a model file, MODEL.fgm (-D NAME=VALUE sets a const; a file "
+        "of another\nname is read as one too), sudoku:B (box side 2..5) or "
+        "latin:N.  A command run\nwithout arguments prints its own usage.\n");
     return CLI_EUSAGE;
 }
 

@@ -150,6 +150,10 @@ expect_exit 2 "sudoku:9" -- "$FGM" graph sudoku:9
 expect_err "^fgm: graph: sudoku:B wants an integer in 2\.\.5, not '9'$" "sudoku:9"
 expect_exit 2 "an unknown model" -- "$FGM" solve --model nosuch puzzles/seed003.txt
 expect_err "^fgm: solve: unknown model 'nosuch' \(want MODEL\.fgm, sudoku:B or latin:N\)$" "an unknown model"
+# A model file of another name is read as one (it was an unknown model).
+cp models/chain.fgm "$TMP/chain.model"
+expect_exit 0 "a model file not named .fgm" -- "$FGM" run "$TMP/chain.model" --backend interpreted --show 'x[0]'
+expect_out "^x\[0\] 0.7 0.2 0.1$" "a model file not named .fgm: its marginals"
 expect_exit 2 "dump without a model" -- "$FGM" dump -D B=2
 expect_exit 1 "missing model file" -- "$FGM" dump tests/golden/nonexistent.fgm
 expect_err "^tests/golden/nonexistent.fgm: error: cannot open: " "missing model file"
