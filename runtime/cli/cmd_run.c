@@ -42,6 +42,30 @@ usage(void)
     return CLI_EUSAGE;
 }
 
+/* JSON's "values": for each variable array CFG prints, its first and
+ * last value, so that a script reads entry i of a marginal as the value
+ * first + i without the model at hand (CSV rows carry each value). */
+static void
+print_json_values(const fgm_ir *ir, const run_cfg *cfg, FILE *out)
+{
+    fgm_array_info ai;
+    int a, v, shown, first = 1;
+
+    fprintf(out, "\"values\": {");
+    for (a = 0; fgm_ir_array_info(ir, a, &ai) == FGM_OK; a++) {
+        if (ai.dirichlet)
+            continue;
+        for (shown = !cfg->show, v = 0; !shown && v < ai.count; v++)
+            shown = cfg->show[ai.first + v];
+        if (!shown)
+            continue;
+        fprintf(out, "%s\"%s\": [%d, %d]", first ? "" : ", ", ai.name,
+                ai.lo, ai.lo + ai.card - 1);
+        first = 0;
+    }
+    fprintf(out, "}, ");
+}
+
 /* Prints one vector (marginal or pseudo-counts) of item NAME. */
 static void
 print_vector(FILE *out, out_format fmt, long k, const char *kind,
@@ -102,6 +126,7 @@ print_result(const fgm_ir *ir, const run_cfg *cfg, long k, const double *m,
                     "\"ms\": %.6f, ", ri->sweeps, ri->change, ri->ms);
         if (isfinite(log_z))    /* JSON has no inf */
             fprintf(t->out, "\"log_z\": %.17g, ", log_z);
+        print_json_values(ir, cfg, t->out);
         fprintf(t->out, "\"marginals\": {");
     }
     for (v = 0; v < fgm_ir_nvars(ir); v++) {

@@ -139,7 +139,7 @@ done
 expect_exit 0 "json fields" -- "$FGM" run models/chain.fgm --backend interpreted --format json
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))[0]; assert d["sweeps"] == 10 and 0 <= d["change"] < 1e-9 and d["ms"] >= 0, d' "$TMP/out" || fail "json fields: $(head -c 200 "$TMP/out")"
 expect_exit 0 "--show y, json, exact" -- "$FGM" run "$TMP/rows.fgm" --backend exact --show y --format json
-python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d[0]["marginals"]) == 8 and d[0]["alpha"] == {}, d' "$TMP/out" || fail "--show y, json"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d[0]["marginals"]) == 8 and d[0]["alpha"] == {} and d[0]["values"] == {"y": [0, 2]}, d' "$TMP/out" || fail "--show y, json"
 expect_exit 2 "--show an unknown array" -- "$FGM" run "$TMP/rows.fgm" --show y,z
 expect_err "^fgm: run: --show: the model has no array 'z'; its arrays: theta, y$" "--show an unknown array"
 expect_exit 0 "--show twice" -- "$FGM" run "$TMP/rows.fgm" --backend interpreted --show theta --show y --format csv --observe "$TMP/row.txt"
