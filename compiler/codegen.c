@@ -619,10 +619,12 @@ fgm_codegen_emit(const fgm_sched *s, FILE *f)
     /* The tables' doubles (%.17g) with a decimal point whatever locale
      * the program has set: "2,718" would be two numbers to the C
      * compiler. */
-    locale_t old = fgm_c_locale_begin();
-    fgm_status st = emit(s, f);
+    fgm_c_locale cl;
+    fgm_status st;
 
-    fgm_c_locale_end(old);
+    fgm_c_locale_begin(&cl);
+    st = emit(s, f);
+    fgm_c_locale_end(&cl);
     return st;
 }
 

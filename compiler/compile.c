@@ -218,10 +218,12 @@ compile(const char *src, int len, const char *file,
         const fgm_compile_opts *opts, fgm_ir **out, fgm_diag_fn diag,
         void *ctx)
 {
-    locale_t old = fgm_c_locale_begin();
-    fgm_status st = compile_c(src, len, file, opts, out, diag, ctx);
+    fgm_c_locale cl;
+    fgm_status st;
 
-    fgm_c_locale_end(old);
+    fgm_c_locale_begin(&cl);
+    st = compile_c(src, len, file, opts, out, diag, ctx);
+    fgm_c_locale_end(&cl);
     return st;
 }
 

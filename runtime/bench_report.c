@@ -441,9 +441,11 @@ fgm_bench_write_detail(const fgm_bench *b, FILE *f)
 fgm_status
 fgm_bench_in_c_locale(fgm_bench_writer write, const fgm_bench *b, FILE *f)
 {
-    locale_t old = fgm_c_locale_begin();
-    fgm_status st = write(b, f);
+    fgm_c_locale cl;
+    fgm_status st;
 
-    fgm_c_locale_end(old);
+    fgm_c_locale_begin(&cl);
+    st = write(b, f);
+    fgm_c_locale_end(&cl);
     return st;
 }

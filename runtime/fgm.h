@@ -834,8 +834,8 @@ fgm_status fgm_eliminate(const fgm_csp *csp, const int *given,
  * (nvars value indices; the clues' own) receives one assignment of the
  * largest weight (among equals, each variable's lowest value given those
  * decided before it in the traceback, which runs in the reverse of the
- * elimination order, not in variable order), INFO->log_z that weight's log.  Returns as
- * fgm_eliminate (FGM_EINVAL when ASSIGNMENT is NULL). */
+ * elimination order, not in variable order), INFO->log_z that weight's
+ * log.  Returns as fgm_eliminate (FGM_EINVAL when ASSIGNMENT is NULL). */
 fgm_status fgm_eliminate_map(const fgm_csp *csp, const int *given,
                              long max_entries, double deadline,
                              int *assignment, fgm_elim_info *info);

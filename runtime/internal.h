@@ -24,10 +24,17 @@ FGM_INTERNAL void fgm_diagf(fgm_diag_fn diag, void *ctx, const char *fmt, ...)
  * hash, generated C, messages, reports -- are read and written with a
  * decimal point whatever locale the program that links the library has
  * set (a "1.5" read as 1, a plugin's "2,718" as two numbers).  Begin
- * switches the calling thread to the C locale and returns what end
- * restores (0: no switch, newlocale failed); the pairs may nest. */
-FGM_INTERNAL locale_t fgm_c_locale_begin(void);
-FGM_INTERNAL void fgm_c_locale_end(locale_t old);
+ * switches the calling thread to the C locale (L->c; 0 when it could not:
+ * then nothing changes), end restores the thread's locale before it
+ * (L->old) and frees L->c; the pairs may nest.  A caller's diagnostic
+ * callback called in between runs in the C locale. */
+typedef struct fgm_c_locale {
+    locale_t old;
+    locale_t c;
+} fgm_c_locale;
+
+FGM_INTERNAL void fgm_c_locale_begin(fgm_c_locale *l);
+FGM_INTERNAL void fgm_c_locale_end(const fgm_c_locale *l);
 
 /* strtod in the C locale (see fgm_c_locale_begin). */
 FGM_INTERNAL double fgm_strtod_c(const char *s, char **end);

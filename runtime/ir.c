@@ -635,11 +635,12 @@ dump_body(const fgm_ir *ir, dump_out *f)
 static void
 dump_c(const fgm_ir *ir, dump_out *o)
 {
-    locale_t old = fgm_c_locale_begin();
+    fgm_c_locale cl;
 
+    fgm_c_locale_begin(&cl);
     dump_body(ir, o);
     out_flush(o);
-    fgm_c_locale_end(old);
+    fgm_c_locale_end(&cl);
 }
 
 uint64_t

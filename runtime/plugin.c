@@ -59,11 +59,14 @@ static void
 sayf(char *why, size_t whysize, const char *fmt, ...)
 {
     va_list ap;
+    fgm_c_locale cl;
 
     if (!why || !whysize)
         return;
     va_start(ap, fmt);
+    fgm_c_locale_begin(&cl);    /* "in 0.5 s", whatever the caller's */
     vsnprintf(why, whysize, fmt, ap);
+    fgm_c_locale_end(&cl);
     va_end(ap);
 }
 
@@ -621,23 +624,25 @@ capture_diag(void *ctx, const char *msg)
 }
 
 /* mkdir DIR, and its missing parents before it (mkdir -p): 0, or -1
- * with errno (EEXIST when DIR exists). */
+ * with errno (EEXIST when DIR exists; when a parent could not be made,
+ * why not, rather than DIR's ENOENT). */
 static int
 make_dirs(const char *dir)
 {
     char *path = strdup(dir), *p;
-    int e;
+    int e, parent = 0;
 
     if (!path)
         return -1;
     for (p = path + 1; (p = strchr(p, '/')) != NULL; p++) {
-        /* Each parent in turn; one that exists (or that this process
-         * may not make) is the final mkdir's to report. */
         *p = '\0';
-        (void)mkdir(path, 0777);
+        if (mkdir(path, 0777) != 0 && errno != EEXIST && !parent)
+            parent = errno;
         *p = '/';
     }
     e = mkdir(path, 0777) == 0 ? 0 : errno;
+    if (e == ENOENT && parent)
+        e = parent;
     free(path);
     errno = e;
     return e ? -1 : 0;

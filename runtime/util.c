@@ -40,50 +40,57 @@ fgm_diagf(fgm_diag_fn diag, void *ctx, const char *fmt, ...)
 {
     char buf[1024], *big = NULL;
     va_list ap, again;
-    locale_t old;
+    fgm_c_locale cl;
     int n;
 
     if (!diag)
         return;
     va_start(ap, fmt);
     va_copy(again, ap);
-    old = fgm_c_locale_begin();
+    fgm_c_locale_begin(&cl);
     n = vsnprintf(buf, sizeof buf, fmt, ap);
     /* A message that names a long path (a 5,000-byte -o or MODEL) would
      * be cut inside the path, losing what went wrong: format it whole. */
     if (n >= (int)sizeof buf && (big = malloc((size_t)n + 1)) != NULL)
         vsnprintf(big, (size_t)n + 1, fmt, again);
-    fgm_c_locale_end(old);
+    fgm_c_locale_end(&cl);
     va_end(again);
     va_end(ap);
     diag(ctx, big ? big : buf);
     free(big);
 }
 
-locale_t
-fgm_c_locale_begin(void)
+void
+fgm_c_locale_begin(fgm_c_locale *l)
 {
     /* "C" for every category: glibc hands out its static C locale, so
      * this allocates nothing and cannot fail there. */
-    locale_t c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
-
-    return c == (locale_t)0 ? (locale_t)0 : uselocale(c);
+    l->c = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+    l->old = l->c != (locale_t)0 ? uselocale(l->c) : (locale_t)0;
+    if (l->c != (locale_t)0 && l->old == (locale_t)0) {
+        freelocale(l->c);
+        l->c = (locale_t)0;
+    }
 }
 
 void
-fgm_c_locale_end(locale_t old)
+fgm_c_locale_end(const fgm_c_locale *l)
 {
-    if (old != (locale_t)0)
-        freelocale(uselocale(old));
+    if (l->c == (locale_t)0)
+        return;
+    uselocale(l->old);
+    freelocale(l->c);
 }
 
 double
 fgm_strtod_c(const char *s, char **end)
 {
-    locale_t old = fgm_c_locale_begin();
-    double x = strtod(s, end);
+    fgm_c_locale cl;
+    double x;
 
-    fgm_c_locale_end(old);
+    fgm_c_locale_begin(&cl);
+    x = strtod(s, end);
+    fgm_c_locale_end(&cl);
     return x;
 }
 

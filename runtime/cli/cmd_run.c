@@ -19,8 +19,10 @@
  * else as an observed value), or sets of assignment lines, read by
  * run_observe.c.  -j N runs the sets on N threads (run_all), each set's
  * output and messages kept in memory until the sets before it are
- * printed: what -j 1 prints, in the same order.
+ * printed (a thread runs at most 16 sets a thread ahead of them): what
+ * -j 1 prints, in the same order.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -496,22 +498,33 @@ show_subscript(const fgm_array_info *ai, int d, const char *p,
         *hi = ai->dims[d] - 1;
         end = (char *)p + 1;
     } else {
-        *lo = *hi = strtol(p, &end, 10);
-        if (end == p)
+        /* Digits, as the language writes them (strtol would also take a
+         * '+' or a tab). */
+        errno = 0;
+        if (!isdigit((unsigned char)*p) && *p != '-')
             goto bad;
+        *lo = *hi = strtol(p, &end, 10);
         while (*end == ' ')
             end++;
         if (end[0] == '.' && end[1] == '.') {
             p = end + 2;
-            *hi = strtol(p, &end, 10);
-            if (end == p)
+            while (*p == ' ')
+                p++;
+            if (!isdigit((unsigned char)*p) && *p != '-')
                 goto bad;
+            *hi = strtol(p, &end, 10);
         }
     }
     while (*end == ' ')
         end++;
     if (*end != ']')
         goto bad;
+    if (errno == ERANGE) {
+        cli_fail(CLI_EUSAGE, "run: --show %s: a subscript out of range "
+                 "0..%d of %s's dimension %d", item, ai->dims[d] - 1,
+                 ai->name, d + 1);
+        return NULL;
+    }
     if (*lo > *hi) {
         cli_fail(CLI_EUSAGE, "run: --show %s: the range %ld..%ld is empty",
                  item, *lo, *hi);
@@ -586,8 +599,9 @@ show_mark(const fgm_array_info *ai, const long *lo, const long *hi,
 }
 
 /* --show LIST (arrays, or their elements or blocks: "x,h[0],y[1..2]",
- * comma-separated, blanks around the names allowed) added to CFG's mask of the variables and Dirichlet
- * nodes of IR to print (several --show add up).  Returns CLI_OK, or the
+ * comma-separated, blanks around the names allowed) added to CFG's mask
+ * of the variables and Dirichlet nodes of IR to print (several --show add
+ * up).  Returns CLI_OK, or the
  * exit code after naming a name the model does not have (and the arrays
  * it has), a subscript it cannot take, or a prior with --backend exact. */
 static int

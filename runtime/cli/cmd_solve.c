@@ -150,9 +150,13 @@ count_solutions(fgm_puzzle_reader *rd, const fgm_csp *csp, long cap,
     if (!d || !given) {
         fgm_dlx_free(d);
         free(given);
-        return cli_fail(cli_exit_code(st), "solve: %s",
-                        st == FGM_EUNSUPPORTED ? fgm_dlx_refuses(csp)
-                                               : fgm_strerror(st));
+        if (st == FGM_EUNSUPPORTED)
+            return cli_fail(CLI_EINPUT, "solve: --count counts by Dancing "
+                            "Links: %s (`fgm run MODEL --backend exact "
+                            "--exact-method enumeration` counts the "
+                            "assignments of any model)",
+                            fgm_dlx_refuses(csp));
+        return cli_fail(cli_exit_code(st), "solve: %s", fgm_strerror(st));
     }
     if (csv)
         printf("index,solutions,complete,ms,nodes\n");

@@ -72,7 +72,8 @@ typedef struct run_shared {
     int stride, nworkers;
     long nsets;
     set_out *sets;          /* nsets */
-    pthread_mutex_t mu;     /* guards the sets' done, stop_at, next */
+    pthread_mutex_t mu;     /* guards the sets' done, stop_at, next,
+                             * code (run_jobs.c's wait_turn reads it) */
     pthread_cond_t cv;      /* a set is done, or printed */
     long stop_at;           /* the first set that ended the run (LONG_MAX:
                              * none yet): the sets after it are not run,

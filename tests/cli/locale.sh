@@ -27,5 +27,9 @@ expect_exit 0 "build locale.c" -- cc -std=c11 -D_POSIX_C_SOURCE=200809L \
     $(pkg-config --libs gsl) -ldl -lpthread -lm -o "$TMP/locale"
 "$TMP/locale" "$loc" "$TMP/gen" > "$TMP/out" 2>&1
 rc=$?
+if [ $rc = 77 ]; then
+    echo "skipped: $(head -1 "$TMP/out")"
+    exit 0
+fi
 [ $rc = 0 ] || fail "locale $loc: exit $rc: $(head -c 400 "$TMP/out")"
 finish

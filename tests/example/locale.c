@@ -7,7 +7,9 @@
  * A program that calls setlocale (as any localized one does) must get the
  * same model as one that does not: "1.5" in a model read as 1.5, not 1;
  * generated C whose tables the C compiler reads as written ("2,718" would
- * be two numbers); the same canonical IR and hash.  The model is a tree,
+ * be two numbers); the same canonical IR and hash; messages that quote a
+ * number with its point (the compiler's, and fgm_diagf's).  The model is
+ * a tree,
  * so bp-sum's marginals are exact: P(x) is proportional to
  * e(x) sum_y T(x, y).  Exits 0 when all holds, 77 when LOCALE cannot be
  * set or has a point anyway (the test is then skipped), else 1.
@@ -31,6 +33,48 @@ print_diag(void *ctx, const char *msg)
 {
     (void)ctx;
     fprintf(stderr, "locale: %s\n", msg);
+}
+
+/* Keeps the first line of the last message in CTX (a 256-byte buffer). */
+static void
+keep_diag(void *ctx, const char *msg)
+{
+    snprintf(ctx, 256, "%.*s", (int)strcspn(msg, "\n"), msg);
+}
+
+/* Whether compiling SRC fails with a message holding WANT, or (SRC NULL)
+ * opening the model with deadline -0.5 does.  Prints what it got. */
+static int
+says(const char *src, const char *want)
+{
+    char got[256] = "";
+    fgm_model_opts mo;
+    fgm_model *m = NULL;
+    fgm_ir *ir = NULL;
+
+    if (src) {
+        if (fgm_compile_string(src, "bad.fgm", NULL, &ir, keep_diag, got)
+            == FGM_OK) {
+            fgm_ir_free(ir);
+            return 0;
+        }
+    } else {
+        if (fgm_compile_string(model, "locale.fgm", NULL, &ir, print_diag,
+                               NULL) != FGM_OK)
+            return 0;
+        memset(&mo, 0, sizeof mo);
+        mo.backend = FGM_BACKEND_INTERPRETED;
+        mo.deadline = -0.5;
+        if (fgm_model_open_ir(ir, &mo, &m, keep_diag, got) == FGM_OK) {
+            fgm_model_free(m);
+            return 0;
+        }
+    }
+    if (!strstr(got, want)) {
+        printf("FAIL: the message \"%s\" lacks \"%s\"\n", got, want);
+        return 0;
+    }
+    return 1;
 }
 
 /* The canonical dump of IR into BUF (SIZE bytes): 0, or -1. */
@@ -100,6 +144,8 @@ main(int argc, char **argv)
                "want %.17g\n", pc[0], pi[0], want);
         fails++;
     }
+    if (!says("var z in 0..3\nz > 4.5\n", "is > 4.5") || !says(NULL, "-0.5"))
+        fails++;
     if (fgm_compile_string(model, "locale.fgm", NULL, &ir, print_diag, NULL)
         != FGM_OK || dump(ir, local_dump, sizeof local_dump) != 0)
         return 1;
