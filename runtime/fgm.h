@@ -795,6 +795,24 @@ fgm_status fgm_enumerate_max(const fgm_csp *csp, const int *given,
                              long max_leaves, double deadline,
                              double *maxmarginals, long *leaves);
 
+/* The most probable assignment by the same walk, branch and bound: a
+ * branch is left out when its weight so far times the largest weight
+ * each factor not yet complete can add (a Dirichlet draw: 1) cannot pass
+ * the best assignment found.  ASSIGNMENT (nvars value indices; the
+ * clues' own) receives the best found (among equals the first in the
+ * search's order), *LOG_WEIGHT (nullable) its log weight (-HUGE_VAL:
+ * none found), *LEAVES (nullable) the complete assignments reached.  On
+ * a model of hard constraints alone the first solution is proven best
+ * at once.  Returns FGM_OK (the search ended: ASSIGNMENT is a most
+ * probable one), FGM_ETIMEOUT when MAX_LEAVES (<= 0: 10^7) or DEADLINE
+ * stopped it first (ASSIGNMENT, if any was found, is the best so far,
+ * not known to be the best), FGM_EUNSOLVED (no assignment of positive
+ * weight), or as fgm_enumerate. */
+fgm_status fgm_enumerate_map(const fgm_csp *csp, const int *given,
+                             long max_leaves, double deadline,
+                             int *assignment, double *log_weight,
+                             long *leaves);
+
 /* Exact marginals by variable elimination: the same weights as
  * fgm_enumerate (Dirichlet nodes integrated out, clues GIVEN conditioned
  * on), computed on a bucket tree whose cliques come from a greedy

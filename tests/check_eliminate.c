@@ -93,14 +93,15 @@ random_model(gsl_rng *rng, int *given)
     return ir;
 }
 
-/* fgm_eliminate_map on CSP with clues GIVEN, against the enumeration's
- * max-marginals MM (status SE) and the largest weight's log LOG_MAX: the
- * same status; each variable's value in the assignment has its largest
- * max-marginal (what every assignment of the largest weight has), the
- * clues their values, and the weight's log is LOG_MAX. */
+/* fgm_eliminate_map (BY_ENUMERATION: fgm_enumerate_map, branch and
+ * bound) on CSP with clues GIVEN, against the enumeration's max-marginals
+ * MM (status SE) and the largest weight's log LOG_MAX: the same status;
+ * each variable's value in the assignment has its largest max-marginal
+ * (what every assignment of the largest weight has), the clues their
+ * values, and the weight's log is LOG_MAX. */
 static void
 assert_map(const fgm_csp *csp, const int *given, const double *mm,
-           fgm_status se, double log_max, int seed)
+           fgm_status se, double log_max, int seed, int by_enumeration)
 {
     int *x = malloc(((size_t)csp->nvars + 1) * sizeof *x), v, k;
     int mc = csp->maxcard;
@@ -108,7 +109,11 @@ assert_map(const fgm_csp *csp, const int *given, const double *mm,
     double top;
 
     ck_assert_ptr_nonnull(x);
-    ck_assert_int_eq(fgm_eliminate_map(csp, given, 0, 0, x, &info), se);
+    if (by_enumeration)
+        ck_assert_int_eq(fgm_enumerate_map(csp, given, 0, 0, x, &info.log_z,
+                                           NULL), se);
+    else
+        ck_assert_int_eq(fgm_eliminate_map(csp, given, 0, 0, x, &info), se);
     if (se != FGM_OK) {
         free(x);
         return;
@@ -150,8 +155,10 @@ assert_agree(const fgm_ir *ir, const int *given, int max, int seed)
                       "elimination %.17g", seed, max, i, a[i], b[i]);
     if (se == FGM_OK)
         ck_assert(info.width >= 1 && isfinite(info.log_z));
-    if (max)
-        assert_map(csp, given, a, se, info.log_z, seed);
+    if (max) {
+        assert_map(csp, given, a, se, info.log_z, seed, 0);
+        assert_map(csp, given, a, se, info.log_z, seed, 1);
+    }
     fgm_csp_free(csp);
 }
 
@@ -547,6 +554,57 @@ START_TEST(test_enumerate_weighted_sudoku)
 }
 END_TEST
 
+/* fgm_enumerate_map, branch and bound, where elimination cannot go (an
+ * empty 9x9 grid: its alldiff cliques would hold 9^9 entries).  With
+ * hard constraints alone every solution weighs 1, the largest any can: the
+ * first leaf is proven best, and the search ends there.  With evidence
+ * on every cell of row 0 (the value 9 - j ten times likelier at column j,
+ * a weight 10 a cell at best) the best assignment puts 9, 8, ..., 1 on
+ * row 0, of log weight 9 log 10, found past the first leaf; capped at
+ * the first leaf the search says so and keeps what it found, a
+ * solution of less weight. */
+START_TEST(test_enumerate_map)
+{
+    fgm_ir *ir = fgm_ir_sudoku(3);
+    fgm_status st;
+    fgm_csp *csp = fgm_csp_new(ir, &st);
+    double lw, w[9];
+    long leaves;
+    int x[81], v, k;
+
+    ck_assert_ptr_nonnull(csp);
+    ck_assert_int_eq(fgm_enumerate_map(csp, NULL, 0, 0, x, &lw, &leaves),
+                     FGM_OK);
+    ck_assert_int_eq(leaves, 1);
+    ck_assert(lw == 0.0);
+    ck_assert(fgm_csp_verify(csp, NULL, x));
+    fgm_csp_free(csp);
+    for (v = 0; v < 9; v++) {
+        for (k = 0; k < 9; k++)
+            w[k] = k == 8 - v ? 10.0 : 1.0;
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, &v, 9,
+                                           w, &st), 0);
+    }
+    csp = fgm_csp_new(ir, &st);
+    ck_assert_ptr_nonnull(csp);
+    ck_assert_int_eq(fgm_enumerate_map(csp, NULL, 0, fgm_now() + 60.0, x,
+                                       &lw, &leaves), FGM_OK);
+    ck_assert_double_eq_tol(lw, 9.0 * log(10.0), 1e-12);
+    ck_assert_int_gt(leaves, 1);
+    for (v = 0; v < 9; v++)
+        ck_assert_int_eq(x[v], 8 - v);
+    ck_assert(fgm_csp_verify(csp, NULL, x));
+    ck_assert_int_eq(fgm_enumerate_map(csp, NULL, 1, 0, x, &lw, &leaves),
+                     FGM_ETIMEOUT);
+    ck_assert_int_eq(leaves, 1);
+    ck_assert(fgm_csp_verify(csp, NULL, x) && lw < 9.0 * log(10.0));
+    ck_assert_int_eq(fgm_enumerate_map(csp, NULL, 0, 0, NULL, &lw, NULL),
+                     FGM_EINVAL);
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+}
+END_TEST
+
 /* Weights past the doubles' range.  Enumeration, in logs: x's leaves
  * weigh 1 and e^499 (x = 0), e^1000 twice (x = 1), met in that order,
  * so its sums moved by e^1000 - e^499 > e^708 at once: P(x = 0) is
@@ -866,6 +924,7 @@ eliminate_suite(void)
     tcase_add_test(core, test_star);
     tcase_add_test(core, test_groups);
     tcase_add_test(core, test_viterbi);
+    tcase_add_test(core, test_enumerate_map);
     suite_add_tcase(s, core);
     return s;
 }

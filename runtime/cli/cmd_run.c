@@ -6,7 +6,8 @@
  * Dancing Links over all solutions on unweighted exact-cover models
  * (Sudoku, Latin squares), else by variable elimination where its
  * cliques are small, else by enumeration (--exact-method picks one;
- * --map, the most probable assignment, by elimination): the oracle
+ * --map, the most probable assignment, by elimination or by enumeration
+ * with branch and bound): the oracle
  * approximate inference is checked against.  A count stopped by --cap or
  * --timeout-ms is reported as incomplete rather than passed off as exact,
  * and so is an engine run stopped by --timeout-ms (the marginals of its
@@ -396,44 +397,90 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     return CLI_OK;
 }
 
+/* --map by enumeration, branch and bound (fgm_enumerate_map), into X:
+ * the header's words into TEXT (SIZE bytes), the log weight into *LW.
+ * Returns CLI_OK (*INCOMPLETE set when the cap or the deadline stopped
+ * the search: X is the best found, not known to be the best), or the
+ * exit code after refusing set K. */
+static int
+map_by_enumeration(const fgm_csp *csp, const int *given, const run_cfg *cfg,
+                   long k, run_tally *t, int *x, char *text, size_t size,
+                   double *lw, int *incomplete)
+{
+    long leaves = 0;
+    fgm_status st = fgm_enumerate_map(csp, given, cfg->cap, deadline_of(cfg),
+                                      x, lw, &leaves);
+
+    *incomplete = st == FGM_ETIMEOUT;
+    if (st == FGM_EUNSOLVED)
+        return refuse_set(t, k, " has no consistent assignment");
+    if (st == FGM_ETIMEOUT && !(*lw > -HUGE_VAL))
+        return refuse_set(t, k, ": enumeration found no assignment within "
+                          "--cap or --timeout-ms");
+    if (st != FGM_OK && st != FGM_ETIMEOUT)
+        return cli_fail_to(t->err, cli_exit_code(st), "run: %s",
+                           fgm_strerror(st));
+    snprintf(text, size, "exact MAP (enumeration, branch and bound), "
+             "assignments=%ld, log weight=%.10g%s", leaves, *lw,
+             *incomplete ? " (incomplete: cap or timeout reached; the best "
+                           "found)" : "");
+    return CLI_OK;
+}
+
 /* --map: the most probable assignment of IR (the model of CSP) with
- * clues GIVEN, by variable elimination (fgm_eliminate_map), printed for
- * observation K as assignment lines (an observation file's syntax: the
- * answer can be observed back), CSV rows of kind "map" (p 1) or a JSON
- * "map" object of labels. */
+ * clues GIVEN, by variable elimination (fgm_eliminate_map) or, where it
+ * declines (or --exact-method enumeration), by enumeration with branch
+ * and bound, printed for observation K as assignment lines (an
+ * observation file's syntax: the answer can be observed back), CSV rows
+ * of kind "map" (p 1) or a JSON "map" object of labels. */
 static int
 run_map(const fgm_ir *ir, const fgm_csp *csp, const int *given,
         const run_cfg *cfg, long k, run_tally *t)
 {
-    int n = fgm_ir_nvars(ir), v, lo, first = 1;
+    int n = fgm_ir_nvars(ir), v, lo, first = 1, incomplete = 0, code;
     int *x = malloc(((size_t)n + 1) * sizeof *x);
-    char text[160], name[FGM_IR_MAXNAME + 64];
+    char text[200], name[FGM_IR_MAXNAME + 64];
     fgm_array_info ai;
     fgm_elim_info info;
-    fgm_status st;
+    fgm_status st = FGM_EUNSUPPORTED;
+    double lw;
 
     if (!x)
         return cli_fail_to(t->err, CLI_EINTERNAL, "run: out of memory");
-    st = fgm_eliminate_map(csp, given, 0, deadline_of(cfg), x, &info);
-    if (st != FGM_OK) {
+    if (cfg->method != EXACT_ENUMERATION)
+        st = fgm_eliminate_map(csp, given, 0, deadline_of(cfg), x, &info);
+    if (st == FGM_EUNSUPPORTED && cfg->method != EXACT_ELIMINATION) {
+        code = map_by_enumeration(csp, given, cfg, k, t, x, text,
+                                  sizeof text, &lw, &incomplete);
+        if (code != CLI_OK) {
+            free(x);
+            return code;
+        }
+    } else if (st != FGM_OK) {
         free(x);
         if (st == FGM_EUNSOLVED || st == FGM_ETIMEOUT)
             return refuse_elimination(t, k, st);
         if (st == FGM_EUNSUPPORTED)
             return cli_fail_to(t->err, CLI_EINPUT, "%s: error: --map: the "
                                "model is out of variable elimination's reach "
-                               "(" CLI_ELIM_BOUND ")", cfg->model,
+                               "(" CLI_ELIM_BOUND "); --exact-method "
+                               "enumeration searches it instead", cfg->model,
                                CLI_ELIM_BOUND_ARGS);
         return cli_fail_to(t->err, cli_exit_code(st), "run: %s",
                            fgm_strerror(st));
+    } else {
+        lw = info.log_z;
+        snprintf(text, sizeof text, "exact MAP (variable elimination), "
+                 "width=%d, log weight=%.10g", info.width, lw);
     }
-    snprintf(text, sizeof text, "exact MAP (variable elimination), width=%d, "
-             "log weight=%.10g", info.width, info.log_z);
     if (cfg->fmt == FMT_TEXT)
         fprintf(t->out, "# observation %ld: %s\n", k, text);
+    if (incomplete)
+        fprintf(t->err, "fgm: run: observation %ld: %s\n", k, text);
     if (cfg->fmt == FMT_JSON)
         fprintf(t->out, "{\"observation\": %ld, \"info\": \"%s\", "
-                "\"log_weight\": %.17g, \"map\": {", k, text, info.log_z);
+                "\"log_weight\": %.17g, %s\"map\": {", k, text, lw,
+                incomplete ? "\"incomplete\": true, " : "");
     for (v = 0; v < n; v++) {
         if (cfg->show && !cfg->show[v])
             continue;
@@ -826,10 +873,9 @@ cmd_run(cli_args *a)
     if (!cfg.exact && cap_set)
         return cli_fail(CLI_EUSAGE, "run: --cap caps the assignments of "
                         "--backend exact");
-    if (cfg.map && (!cfg.exact || cfg.method == EXACT_ENUMERATION))
+    if (cfg.map && !cfg.exact)
         return cli_fail(CLI_EUSAGE, "run: --map is the most probable "
-                        "assignment by variable elimination: give --backend "
-                        "exact (and no --exact-method enumeration)");
+                        "assignment, an exact answer: give --backend exact");
     if (!cfg.exact && method_set)
         return cli_fail(CLI_EUSAGE, "run: --exact-method is how --backend "
                         "exact computes; give --backend exact too");

@@ -29,6 +29,15 @@
  * order with a check of each value, and takes milliseconds.  A model
  * without them is walked in index order.  Cost: the number of
  * consistent assignments, so it refuses to go past a caller-given bound.
+ *
+ * The most probable assignment (fgm_enumerate_map) is the same walk by
+ * branch and bound: a node whose log weight so far, plus the largest log
+ * weight each factor not yet complete could add, cannot pass the best
+ * leaf found is not entered.  A table's or evidence's largest entry is
+ * its bound (rounded up to a multiple of 2^-20, so that the running sum
+ * of the bounds of the incomplete factors is exact: a tie, as between
+ * any two solutions of a model of hard constraints alone, prunes); a
+ * Dirichlet draw adds log((a_k + n_k) / (A + n)) <= 0.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -59,6 +68,13 @@ typedef struct walk {
                              * more categories than any domain) */
     int max;                /* max-marginals: the best weight per value,
                              * not the sum */
+    int map;                /* branch and bound for the best leaf alone */
+    double *bound;          /* nfactors (map): the most a table's or
+                             * evidence's log weight can be, rounded up */
+    double rest;            /* (map) the bounds of the weighed factors
+                             * with a variable unset, summed */
+    double best;            /* (map) the best leaf's log weight so far */
+    int *best_assign;       /* (map) nvars: that leaf */
     int scaled;             /* shift set: a leaf was reached */
     double shift;
     long leaves, max_leaves;
@@ -105,6 +121,8 @@ set_gain(walk *w, int v)
             for (j = 0; j < f->arity; j++)
                 pos = pos * w->csp->card[s[j]] + w->assign[s[j]];
             g += w->logp[f->params + pos];
+            if (w->map)
+                w->rest -= w->bound[w->inc[i]];
         }
     }
     return g;
@@ -122,8 +140,8 @@ unset(walk *w, int v)
         if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE) {
             w->counts[f->aux * w->kc + w->assign[v]]--;
             w->drawn[f->aux]--;
-        } else {
-            w->left[w->inc[i]]++;
+        } else if (w->left[w->inc[i]]++ == 0 && w->map) {
+            w->rest += w->bound[w->inc[i]];
         }
     }
     w->assign[v] = -1;
@@ -245,6 +263,80 @@ visit(walk *w, int depth, double lw)
     return sum;
 }
 
+/* visit for the best leaf alone (W->map): a branch is entered only when
+ * its log weight LW plus the bounds of the factors still incomplete can
+ * pass the best leaf found (at a leaf every factor is complete: that sum
+ * is LW), so the first of equal leaves stays. */
+static void
+visit_map(walk *w, int depth, double lw)
+{
+    fgm_dom left;
+    int v, a, mark;
+
+    if (w->over || !(lw + w->rest > w->best))
+        return;
+    if (w->deadline > 0 && (++w->nodes & 4095) == 0
+        && fgm_now() > w->deadline) {
+        w->over = 1;
+        return;
+    }
+    if (depth == w->csp->nvars) {
+        if (w->leaves >= w->max_leaves) {
+            w->over = 1;
+            return;
+        }
+        w->leaves++;
+        w->best = lw;
+        memcpy(w->best_assign, w->assign,
+               (size_t)w->csp->nvars * sizeof *w->assign);
+        return;
+    }
+    v = next_var(w, depth);
+    for (left = w->ws->dom[v]; left; left &= left - 1) {
+        a = fgm_dom_first(left);
+        mark = w->ws->ntrail;
+        if (narrow(w, v, a)) {
+            w->assign[v] = a;
+            visit_map(w, depth + 1, lw + set_gain(w, v));
+            unset(w, v);
+        }
+        srch_undo(w->ws, mark);
+    }
+}
+
+/* W's branch-and-bound bounds (w->map): each table's and evidence's
+ * largest log weight, rounded up to a multiple of 2^-20 (their sums and
+ * differences, below 2^32 in size, are then exact), and their sum in
+ * w->rest.  Returns 0, or -1 out of memory. */
+static int
+map_bounds(walk *w)
+{
+    const fgm_ir *ir = w->ir;
+    double top, scale = 1048576.0;      /* 2^20 */
+    long size, j;
+    int i, d;
+
+    w->bound = calloc((size_t)ir->nfactors + 1, sizeof *w->bound);
+    if (!w->bound)
+        return -1;
+    w->rest = 0.0;
+    for (i = 0; i < ir->nfactors; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+        const int *s = fgm_ir_scope(ir, f);
+
+        if (!weighed(f) || f->kind == FGM_FACTOR_DIRICHLET_DISCRETE)
+            continue;
+        for (size = 1, d = 0; d < f->arity; d++)
+            size *= w->csp->card[s[d]];
+        for (top = -HUGE_VAL, j = 0; j < size; j++)
+            top = w->logp[f->params + j] > top ? w->logp[f->params + j]
+                                               : top;
+        w->bound[i] = ceil(top * scale) / scale;
+        w->rest += w->bound[i];
+    }
+    return 0;
+}
+
 /* W's incidence lists (each weighed factor under each variable of its
  * scope) and unset counts.  Returns 0, or -1 out of memory. */
 static int
@@ -288,6 +380,7 @@ walk_free(walk *w)
     free(w->logp);
     free(w->alpha);
     free(w->alpha_sum);
+    free(w->bound);
 }
 
 /* W's arrays for CSP: the search's workspace, the incidence lists, the
@@ -408,4 +501,41 @@ fgm_enumerate_max(const fgm_csp *csp, const int *given, long max_leaves,
 {
     return enumerate(csp, given, max_leaves, deadline, maxmarginals, leaves,
                      1);
+}
+
+fgm_status
+fgm_enumerate_map(const fgm_csp *csp, const int *given, long max_leaves,
+                  double deadline, int *assignment, double *log_weight,
+                  long *leaves)
+{
+    walk w;
+    fgm_status st;
+
+    if (!csp || !assignment || isnan(deadline))
+        return FGM_EINVAL;
+    if (!fgm_csp_given_ok(csp, given))
+        return FGM_EINVAL;
+    if (csp->nvars > FGM_EXACT_MAXVARS)
+        return FGM_EUNSUPPORTED;    /* visit_map recurses once a variable */
+    memset(&w, 0, sizeof w);
+    w.csp = csp;
+    w.ir = csp->ir;
+    w.map = 1;
+    w.best = -HUGE_VAL;
+    w.best_assign = assignment;
+    w.max_leaves = max_leaves > 0 ? max_leaves : 10000000L;
+    w.deadline = deadline;
+    if (walk_init(&w, csp) < 0 || map_bounds(&w) < 0) {
+        walk_free(&w);
+        return FGM_ENOMEM;
+    }
+    if (start_domains(&w, given))
+        visit_map(&w, 0, 0.0);
+    st = w.over ? FGM_ETIMEOUT : w.best > -HUGE_VAL ? FGM_OK : FGM_EUNSOLVED;
+    if (log_weight)
+        *log_weight = w.best;
+    if (leaves)
+        *leaves = w.leaves;
+    walk_free(&w);
+    return st;
 }

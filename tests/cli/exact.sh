@@ -107,9 +107,38 @@ expect_exit 0 "map, json" -- "$FGM" run models/chain.fgm --backend exact --map -
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))[0]; assert d["map"] == {"x[0]": 0, "x[1]": 0} and abs(d["log_weight"] - 6.574796862) < 1e-8, d' "$TMP/out" || fail "map, json: $(cat "$TMP/out")"
 expect_exit 2 "map, not exact" -- "$FGM" run models/chain.fgm --map
 expect_err "give --backend exact" "map, not exact"
-expect_exit 2 "map, enumeration" -- "$FGM" run models/chain.fgm --backend exact --exact-method enumeration --map
-expect_exit 1 "map, out of reach" -- "$FGM" run models/queens.fgm -D N=8 --backend exact --map
-expect_err "queens.fgm: error: --map: the model is out of variable elimination's reach" "map, out of reach"
+# By enumeration, branch and bound: asked for, the chain's answer and
+# weight; where elimination declines (eight queens: one clique of 8^8
+# entries), auto takes it, and on hard constraints alone the first
+# solution is proven best (it was refused, exit 1).
+expect_exit 0 "map, enumeration" -- "$FGM" run models/chain.fgm --backend exact --exact-method enumeration --map
+expect_out "^# observation 0: exact MAP \(enumeration, branch and bound\), assignments=[0-9]+, log weight=6\.574796862$" "map, enumeration: the weight"
+[ "$(grep -c '^x\[[0-5]\] = 0$' "$TMP/out")" = 6 ] || fail "map, enumeration: all 0: $(cat "$TMP/out")"
+expect_exit 0 "map, queens" -- "$FGM" run models/queens.fgm -D N=8 --backend exact --map
+expect_out "^# observation 0: exact MAP \(enumeration, branch and bound\), assignments=1, log weight=0$" "map, queens: proven at the first"
+python3 -c 'import sys
+q = [int(l.split()[-1]) for l in open(sys.argv[1]) if l.startswith("q[")]
+assert len(q) == 8 and len(set(q)) == 8 and len({r - i for i, r in enumerate(q)}) == 8 and len({r + i for i, r in enumerate(q)}) == 8, q' "$TMP/out" ||
+    fail "map, queens: not a solution: $(cat "$TMP/out")"
+expect_exit 1 "map, out of elimination's reach" -- "$FGM" run models/queens.fgm -D N=8 --backend exact --exact-method elimination --map
+expect_err "queens.fgm: error: --map: the model is out of variable elimination's reach.*--exact-method enumeration searches it instead" "map, out of reach"
+# Stopped by --cap before it ends, the best found is printed and said
+# to be no more than that (header, stderr, JSON).  Eight draws from one
+# prior, all different, the evidence favouring the reverse of the
+# search's first order: the best is x[i] = 7 - i, of weight 4^8 times
+# the Dirichlet-multinomial's 1/8 * 1/9 * ... * 1/15 = 7!/15!.
+{ printf 'prior p ~ dirichlet(8)\nvar x[8] in 0..7 ~ discrete(p)\nalldiff x\n'
+  for i in 0 1 2 3 4 5 6 7; do printf 'evidence x[%d] = [%s]\n' $i "$(python3 -c "print(', '.join('4' if k == 7 - $i else '1' for k in range(8)))")"; done; } > "$TMP/perm.fgm"
+expect_exit 0 "map, capped" -- "$FGM" run "$TMP/perm.fgm" --backend exact --map --cap 1 --format json
+expect_err "observation 0: exact MAP \(enumeration, branch and bound\), assignments=1, .*\(incomplete: cap or timeout reached; the best found\)" "map, capped: said"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))[0]; assert d["incomplete"] is True and sorted(d["map"].values()) == list(range(8)), d' "$TMP/out" ||
+    fail "map, capped: $(cat "$TMP/out")"
+expect_exit 0 "map, uncapped" -- "$FGM" run "$TMP/perm.fgm" --backend exact --map
+python3 -c 'import math, sys
+t = open(sys.argv[1]).read(); q = [int(l.split()[-1]) for l in t.splitlines() if l.startswith("x[")]
+assert q == [7 - i for i in range(8)] and "incomplete" not in t, t
+w = float(t.split("log weight=")[1].split()[0]); assert abs(w - (8 * math.log(4) + math.log(math.factorial(7) / math.factorial(15)))) < 1e-8, w' "$TMP/out" ||
+    fail "map, uncapped: $(cat "$TMP/out")"
 
 # Out of elimination's reach (eight queens: one clique of 8^8 entries):
 # --exact-method elimination says so, by file, and exits 1.

@@ -7,12 +7,9 @@ integrated out).  Slow and obviously right; models stay small."""
 import math
 
 
-def marginals(m, obs, max_product=False):
-    """m: a gen.Model; obs: {var: observed value}.  Returns one list of
-    probabilities per variable (value order lo..hi), or None when no
-    assignment has nonzero weight.  With max_product, the max-marginals
-    instead: each value's largest assignment weight, normalized (what
-    `fgm run --backend exact` gives for a bp-max model)."""
+def leaves(m, obs):
+    """m: a gen.Model; obs: {var: observed value}.  Returns every
+    assignment of nonzero weight as (log weight, value indices)."""
     n = len(m.vars)
     los = [m.doms[d][0] for _, d in m.vars]
     allowed = [set(range(m.card(v))) for v in range(n)]
@@ -77,13 +74,23 @@ def marginals(m, obs, max_product=False):
                 rec(v + 1, lw)
 
     rec(0, 0.0)
-    if not leaves:
+    return leaves
+
+
+def marginals(m, obs, max_product=False):
+    """Returns one list of probabilities per variable of m (value order
+    lo..hi) given obs, or None when no assignment has nonzero weight.
+    With max_product, the max-marginals instead: each value's largest
+    assignment weight, normalized (what `fgm run --backend exact` gives
+    for a bp-max model)."""
+    found = leaves(m, obs)
+    if not found:
         return None
-    top = max(lw for lw, _ in leaves)
-    acc = [[0.0] * m.card(v) for v in range(n)]
-    for lw, a in leaves:
+    top = max(lw for lw, _ in found)
+    acc = [[0.0] * m.card(v) for v in range(len(m.vars))]
+    for lw, a in found:
         x = math.exp(lw - top)
-        for v in range(n):
+        for v in range(len(m.vars)):
             acc[v][a[v]] = max(acc[v][a[v]], x) if max_product \
                 else acc[v][a[v]] + x
     return [[x / sum(row) for x in row] for row in acc]

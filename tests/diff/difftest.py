@@ -15,6 +15,8 @@ three oracles and a sanity check:
      integrated out; max-marginals for a bp-max model), and exit 1
      exactly when no assignment is possible; with its default method
      (variable elimination here) and with --exact-method enumeration;
+     and --map by both methods: the log weight of brute force's best
+     assignment to 1e-9, and an assignment of that weight;
   3. on forests without priors, bp-sum (bp-max for a bp-max model) ==
      --backend exact to 1e-9;
   4. sanity, on every output: exit 0, no NaN, marginals >= 0 summing to 1,
@@ -167,6 +169,30 @@ def diff_to(labels, res, ref):
                for x, y in zip(res[0]["marginals"][lab], ref[v]))
 
 
+def check_map(case, labels, found):
+    """--map by elimination and by enumeration (branch and bound) against
+    FOUND, brute force's weighted assignments (not empty): the best log
+    weight, and an assignment that has it."""
+    m = case.model
+    top = max(lw for lw, _ in found)
+    weight = {a: lw for lw, a in found}
+    los = [m.doms[d][0] for _, d in m.vars]
+    for method in ("elimination", "enumeration"):
+        r = case.run("exact", ["--map", "--exact-method", method])
+        if r["rc"] != 0:
+            raise Failure("--map by %s: exit status %s" % (method, r["rc"]),
+                          [r])
+        got = r["json"][0]
+        a = tuple(got["map"][lab] - los[v] for v, lab in enumerate(labels))
+        if abs(got["log_weight"] - top) > EXACT_TOL * max(1.0, abs(top)) \
+           or abs(weight.get(a, -math.inf) - top) > EXACT_TOL * max(1.0,
+                                                                 abs(top)):
+            raise Failure("--map by %s is not a best assignment" % method,
+                          [r], note="brute force: best log weight %.17g; "
+                          "this assignment's %s\n"
+                          % (top, weight.get(a, "none (weight 0)")))
+
+
 def check(case, rng, counts):
     """Runs every oracle that applies to case; raises Failure."""
     m = case.model
@@ -208,6 +234,7 @@ def check(case, rng, counts):
     # lines, which brute.py does not model, nor on big models).
     if case.pseudo or m.size() > BRUTE_MAX:
         return
+    found = brute.leaves(m, case.obs)
     truth = brute.marginals(m, case.obs, case.algo == "bp-max")
     ex = case.run("exact")
     counts["exact"] += 1
@@ -229,6 +256,7 @@ def check(case, rng, counts):
         raise Failure("exact enumeration differs from brute force", [en], d,
                       "brute force: %s\n" % json.dumps(dict(zip(labels,
                                                                truth))))
+    check_map(case, labels, found)
     observed_sanity(case, ex)
     observed_sanity(case, first)
 
