@@ -287,6 +287,24 @@ int fgm_ir_array_index(const fgm_ir *ir, const char *name);
 int fgm_ir_var_array(const fgm_ir *ir, int v);
 int fgm_ir_node_array(const fgm_ir *ir, int d);
 
+/* The largest K of IR's Dirichlet nodes (0: none, or IR NULL). */
+int fgm_ir_dirichlet_maxk(const fgm_ir *ir);
+
+/* The exact posterior mean of each Dirichlet node of IR, from exact
+ * marginals (nvars x STRIDE, as fgm_enumerate and fgm_eliminate give
+ * them, not max-marginals) into MEAN (ndirichlet x MEAN_STRIDE, at
+ * least fgm_ir_dirichlet_maxk): E[p_k] = (a_k + E[n_k]) / (A + N), A
+ * the node's pseudo-counts summed, N its draws, E[n_k] the draws'
+ * marginals of k summed (p given the draws is Dirichlet(a + n), and the
+ * mean is linear in n).  A posterior that is a mixture of Dirichlets
+ * has no exact pseudo-counts to print; EP's alpha / sum(alpha) is its
+ * estimate of this mean (equal where EP is exact: models/dice.fgm, every
+ * roll seen).
+ * Returns FGM_OK, FGM_EINVAL (a NULL, or a stride too small),
+ * FGM_ENOMEM. */
+fgm_status fgm_ir_dirichlet_mean(const fgm_ir *ir, const double *marginals,
+                                 int stride, double *mean, int mean_stride);
+
 /* The puzzles IR takes (see fgm_puzzle_to_given): *N is the side of its
  * first 2-D variable array when that array is square and starts at
  * variable 0, else 0 (no grid); *BOX is B when N = B*B and 3N alldiff

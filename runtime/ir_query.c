@@ -6,6 +6,7 @@
  * These accessors are all a user, the fgm tool included, reads of it.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "ir.h"
 #include "schedule.h"
@@ -179,5 +180,60 @@ fgm_ir_schedule(const fgm_ir *ir, int *nupdates, int *nedges)
     if (nedges)
         *nedges = s->nedges;
     fgm_sched_free(s);
+    return FGM_OK;
+}
+
+int
+fgm_ir_dirichlet_maxk(const fgm_ir *ir)
+{
+    int d, k = 0;
+
+    for (d = 0; ir && d < ir->ndirichlet; d++)
+        if (ir->arrays[ir->dir_array[d]].card > k)
+            k = ir->arrays[ir->dir_array[d]].card;
+    return k;
+}
+
+fgm_status
+fgm_ir_dirichlet_mean(const fgm_ir *ir, const double *marginals,
+                      int stride, double *mean, int mean_stride)
+{
+    int *drawn, d, i, j, k;
+
+    if (!ir || !marginals || !mean || mean_stride < fgm_ir_dirichlet_maxk(ir))
+        return FGM_EINVAL;
+    for (i = 0; i < ir->nvars; i++)
+        if (stride < ir->arrays[ir->var_array[i]].card)
+            return FGM_EINVAL;
+    if (!(drawn = calloc((size_t)ir->ndirichlet + 1, sizeof *drawn)))
+        return FGM_ENOMEM;
+    for (d = 0; d < ir->ndirichlet; d++) {
+        const fgm_ir_array *a = &ir->arrays[ir->dir_array[d]];
+
+        for (k = 0; k < a->card; k++)
+            mean[(long)d * mean_stride + k] = ir->param_pool[a->alpha + k];
+    }
+    /* E[n_k] of a node: its draws' marginals of k, summed. */
+    for (i = 0; i < ir->nfactors; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+        const int *s = fgm_ir_scope(ir, f);
+
+        if (f->kind != FGM_FACTOR_DIRICHLET_DISCRETE)
+            continue;
+        for (j = 0; j < ir->arrays[ir->var_array[s[0]]].card; j++)
+            mean[(long)f->aux * mean_stride + j]
+                += marginals[(long)s[0] * stride + j];
+        drawn[f->aux]++;
+    }
+    for (d = 0; d < ir->ndirichlet; d++) {
+        const fgm_ir_array *a = &ir->arrays[ir->dir_array[d]];
+        double total = drawn[d];
+
+        for (k = 0; k < a->card; k++)
+            total += ir->param_pool[a->alpha + k];
+        for (k = 0; k < a->card; k++)
+            mean[(long)d * mean_stride + k] /= total;
+    }
+    free(drawn);
     return FGM_OK;
 }

@@ -69,7 +69,9 @@ print_json_values(const fgm_ir *ir, const run_cfg *cfg, FILE *out)
     fprintf(out, "}, ");
 }
 
-/* Prints one vector (marginal or pseudo-counts) of item NAME. */
+/* Prints one vector of item NAME: a marginal, or a Dirichlet node's
+ * pseudo-counts ("alpha") or exact posterior mean ("mean"), its kind
+ * after its name in text. */
 static void
 print_vector(FILE *out, out_format fmt, long k, const char *kind,
              const char *name, int lo, const double *x, int n, int *first)
@@ -77,8 +79,9 @@ print_vector(FILE *out, out_format fmt, long k, const char *kind,
     int j;
 
     if (fmt == FMT_TEXT) {
-        fprintf(out, "%s%s", name,
-                strcmp(kind, "alpha") == 0 ? " alpha" : "");
+        fprintf(out, "%s%s%s", name,
+                strcmp(kind, "marginal") != 0 ? " " : "",
+                strcmp(kind, "marginal") != 0 ? kind : "");
         for (j = 0; j < n; j++)
             fprintf(out, " %.6g", x[j]);
         fputc('\n', out);
@@ -96,7 +99,10 @@ print_vector(FILE *out, out_format fmt, long k, const char *kind,
 }
 
 /* Prints the marginals M (nvars x stride) and, when POST is not NULL, the
- * Dirichlet posteriors (ndirichlet x stride) of observation K.  INFO goes
+ * Dirichlet posteriors (ndirichlet x stride) of observation K; when MEAN
+ * is not NULL (the exact backend), the Dirichlet nodes' exact posterior
+ * means (ndirichlet x MEAN_STRIDE: text and CSV kind "mean", JSON
+ * "mean").  INFO goes
  * on its header (text, JSON); an INCOMPLETE result also says INFO on
  * stderr, in every format, so that one read without its header (CSV has
  * none; a script that takes the marginals' lines) does not pass for a
@@ -107,9 +113,9 @@ print_vector(FILE *out, out_format fmt, long k, const char *kind,
  * or is NULL; JSON records it too. */
 static void
 print_result(const fgm_ir *ir, const run_cfg *cfg, long k, const double *m,
-             const double *post, int stride, const char *info,
-             const fgm_run_info *ri, double log_z, int incomplete,
-             const char *clash, run_tally *t)
+             const double *post, int stride, const double *mean,
+             int mean_stride, const char *info, const fgm_run_info *ri,
+             double log_z, int incomplete, const char *clash, run_tally *t)
 {
     char name[FGM_IR_MAXNAME + 64];
     fgm_array_info ai;
@@ -153,6 +159,18 @@ print_result(const fgm_ir *ir, const run_cfg *cfg, long k, const double *m,
         print_vector(t->out, fmt, k, "alpha", fgm_ir_node_name(ir, v, name,
                                                        sizeof name),
                      1, post + (size_t)v * (size_t)stride, ai.card,
+                     &first);
+    }
+    if (fmt == FMT_JSON && mean)
+        fprintf(t->out, "}, \"mean\": {");
+    first = 1;
+    for (v = 0; mean && v < fgm_ir_ndirichlet(ir); v++) {
+        if (cfg->show && !cfg->show[fgm_ir_nvars(ir) + v])
+            continue;
+        fgm_ir_array_info(ir, fgm_ir_node_array(ir, v), &ai);
+        print_vector(t->out, fmt, k, "mean", fgm_ir_node_name(ir, v, name,
+                                                      sizeof name),
+                     1, mean + (size_t)v * (size_t)mean_stride, ai.card,
                      &first);
     }
     if (fmt == FMT_JSON) {
@@ -221,7 +239,7 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
              info.change, info.ms,
              st == FGM_ETIMEOUT ? " (incomplete: timeout reached)" : "");
     clash = warn_contradiction(model, k, name, sizeof name, t->err);
-    print_result(ir, cfg, k, m, post, stride, text, &info, NAN,
+    print_result(ir, cfg, k, m, post, stride, NULL, 0, text, &info, NAN,
                  st == FGM_ETIMEOUT, clash, t);
     free(m);
     free(post);
@@ -321,6 +339,8 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     long count = 0;
     int incomplete;
     double log_z = NAN;     /* variable elimination's */
+    double *mean = NULL;    /* the priors' posterior means */
+    int mstride = 0;
 
     if (!m)
         return cli_fail_to(t->err, CLI_EINTERNAL, "run: out of memory");
@@ -391,8 +411,22 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         return refuse_set(t, k, ": no consistent assignment found before "
                           "the cap or the deadline");
     }
-    print_result(ir, cfg, k, m, NULL, stride, text, NULL, log_z, incomplete,
-                 NULL, t);
+    /* The priors' exact posterior means, from the marginals (not from
+     * max-marginals, which have none). */
+    if (!max && fgm_ir_ndirichlet(ir) > 0) {
+        mstride = fgm_ir_dirichlet_maxk(ir);
+        mean = malloc((size_t)fgm_ir_ndirichlet(ir) * (size_t)mstride
+                      * sizeof *mean);
+        if (!mean || fgm_ir_dirichlet_mean(ir, m, stride, mean, mstride)
+                     != FGM_OK) {
+            free(m);
+            free(mean);
+            return cli_fail_to(t->err, CLI_EINTERNAL, "run: out of memory");
+        }
+    }
+    print_result(ir, cfg, k, m, NULL, stride, mean, mstride, text, NULL,
+                 log_z, incomplete, NULL, t);
+    free(mean);
     free(m);
     return CLI_OK;
 }
@@ -695,11 +729,14 @@ parse_show(const fgm_ir *ir, const char *list, run_cfg *cfg)
             return CLI_EUSAGE;
         }
         fgm_ir_array_info(ir, i, &ai);
-        if (cfg->exact && ai.dirichlet)
+        if (cfg->exact && ai.dirichlet && !cfg->map
+            && strcmp(fgm_ir_algo(ir), "bp-max") != 0)
+            ; /* the exact backend prints the priors' posterior means */
+        else if (cfg->exact && ai.dirichlet)
             /* It would print nothing, and say nothing of why. */
             return cli_fail(CLI_EUSAGE, "run: --show %s: --backend exact "
-                            "integrates the priors out and prints no "
-                            "pseudo-counts", item);
+                            "prints no prior with --map or max-marginals "
+                            "(bp-max)", item);
         if ((code = show_subscripts(&ai, item + nlen, item, lo, hi))
                 != CLI_OK)
             return code;

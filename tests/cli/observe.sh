@@ -144,8 +144,18 @@ expect_exit 2 "--show an unknown array" -- "$FGM" run "$TMP/rows.fgm" --show y,z
 expect_err "^fgm: run: --show: the model has no array 'z'; its arrays: theta, y$" "--show an unknown array"
 expect_exit 0 "--show twice" -- "$FGM" run "$TMP/rows.fgm" --backend interpreted --show theta --show y --format csv --observe "$TMP/row.txt"
 [ "$(wc -l < "$TMP/out")" = $((1 + 8 * 3 + 2 * 3)) ] || fail "--show twice: both arrays"
-expect_exit 2 "--show a prior, exact" -- "$FGM" run "$TMP/rows.fgm" --backend exact --show theta
-expect_err "^fgm: run: --show theta: --backend exact integrates the priors out and prints no pseudo-counts$" "--show a prior, exact"
+# The exact backend prints each prior's exact posterior mean,
+# (a + E[counts]) / (A + N): row 1 of y is 2 . 2 1, so theta[1] has
+# counts 0, 1, 2 and y[1][1] the predictive (1, 2, 3) / 6 of them: the
+# mean is (1 + 0 + 1/6, 1 + 1 + 2/6, 1 + 2 + 3/6) / 7 = (1, 2, 3) / 6;
+# row 0 is free, and theta[0] stays uniform.
+printf 'y[1] = 2 . 2 1\n' > "$TMP/row1.txt"
+expect_exit 0 "--show a prior, exact" -- "$FGM" run "$TMP/rows.fgm" --backend exact --show theta --observe "$TMP/row1.txt" --format json
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))[0]["mean"]; m = [1 / 6, 2 / 6, 3 / 6]
+assert len(d) == 2 and all(abs(x - 1 / 3) < 1e-12 for x in d["theta[0]"]) and all(abs(x - y) < 1e-12 for x, y in zip(d["theta[1]"], m)), d' "$TMP/out" ||
+    fail "--show a prior, exact: $(cat "$TMP/out")"
+expect_exit 2 "--show a prior, exact max-marginals" -- "$FGM" run "$TMP/rows.fgm" --backend exact --algo bp-max --show theta
+expect_err "^fgm: run: --show theta: --backend exact prints no prior with --map or max-marginals \(bp-max\)$" "--show a prior, exact max-marginals"
 expect_exit 2 "--show an empty name" -- "$FGM" run "$TMP/rows.fgm" --show y,
 expect_err "^fgm: run: --show has an empty name$" "--show an empty name"
 # Elements and blocks: y[1][2] one variable, y[0] a row, theta[1] one

@@ -94,3 +94,26 @@ def marginals(m, obs, max_product=False):
             acc[v][a[v]] = max(acc[v][a[v]], x) if max_product \
                 else acc[v][a[v]] + x
     return [[x / sum(row) for x in row] for row in acc]
+
+
+def dirichlet_means(m, found):
+    """Each prior node's exact posterior mean [E[p_k]], in fgm's order of
+    the nodes (the priors' declaration order, row-major within one), over
+    FOUND (leaves()'s assignments, not empty): the weighted average over
+    the assignments of (alpha_k + n_k) / (A + N), n the node's draws."""
+    top = max(lw for lw, _ in found)
+    means = []
+    for p in m.priors:
+        for node in range(p["count"] or 1):
+            draws = [v for v, pname, nd in m.links
+                     if pname == p["name"] and nd == node]
+            a = [float(x) for x in p["alpha"]]
+            acc, z = [0.0] * len(a), 0.0
+            for lw, assign in found:
+                x = math.exp(lw - top)
+                z += x
+                for k in range(len(a)):
+                    n = sum(1 for v in draws if assign[v] == k)
+                    acc[k] += x * (a[k] + n) / (sum(a) + len(draws))
+            means.append([v / z for v in acc])
+    return means

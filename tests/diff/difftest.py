@@ -16,7 +16,8 @@ three oracles and a sanity check:
      exactly when no assignment is possible; with its default method
      (variable elimination here) and with --exact-method enumeration;
      and --map by both methods: the log weight of brute force's best
-     assignment to 1e-9, and an assignment of that weight;
+     assignment to 1e-9, and an assignment of that weight; and each
+     prior's exact posterior mean ("mean", not for bp-max models) to 1e-9;
   3. on forests without priors, bp-sum (bp-max for a bp-max model) ==
      --backend exact to 1e-9;
   4. sanity, on every output: exit 0, no NaN, marginals >= 0 summing to 1,
@@ -257,6 +258,15 @@ def check(case, rng, counts):
                       "brute force: %s\n" % json.dumps(dict(zip(labels,
                                                                truth))))
     check_map(case, labels, found)
+    if case.algo != "bp-max":
+        want = brute.dirichlet_means(m, found)
+        got = list(jex[0].get("mean", {}).values())
+        if len(got) != len(want) or any(
+                len(g) != len(w) or any(abs(x - y) > EXACT_TOL
+                                        for x, y in zip(g, w))
+                for g, w in zip(got, want)):
+            raise Failure("exact posterior means differ from brute force",
+                          [ex], note="brute force: %s\n" % json.dumps(want))
     observed_sanity(case, ex)
     observed_sanity(case, first)
 
