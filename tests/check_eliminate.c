@@ -227,13 +227,15 @@ END_TEST
 
 /* A Dirichlet node (pseudo-counts 1, 1) with three children: given two
  * observed 0s, the third's predictive is (3, 1) / 4, and the evidence
- * P(0, 0) = 1/2 * 2/3 = 1/3. */
+ * P(0, 0) = 1/2 * 2/3 = 1/3.  The node's exact posterior mean
+ * (fgm_ir_dirichlet_mean) is (1 + 2 + 3/4, 1 + 1/4) / (2 + 3) = (3/4,
+ * 1/4), the predictive again; a stride below K is refused. */
 START_TEST(test_dirichlet_predictive)
 {
     static const double alpha[2] = { 1, 1 };
     fgm_ir *ir = fgm_ir_new("urn");
     int dims[1] = { 3 }, one[1] = { 1 }, given[3] = { 0, 0, -1 }, v, node;
-    double m[3 * 2];
+    double m[3 * 2], mean[2];
     fgm_elim_info info;
     fgm_status st;
     fgm_csp *csp;
@@ -248,6 +250,12 @@ START_TEST(test_dirichlet_predictive)
     ck_assert_double_eq_tol(m[4], 0.75, 1e-12);
     ck_assert_double_eq_tol(m[5], 0.25, 1e-12);
     ck_assert_double_eq_tol(info.log_z, log(1.0 / 3), 1e-12);
+    ck_assert_int_eq(fgm_ir_dirichlet_maxk(ir), 2);
+    ck_assert_int_eq(fgm_ir_dirichlet_mean(ir, m, 2, mean, 2), FGM_OK);
+    ck_assert_double_eq_tol(mean[0], 0.75, 1e-12);
+    ck_assert_double_eq_tol(mean[1], 0.25, 1e-12);
+    ck_assert_int_eq(fgm_ir_dirichlet_mean(ir, m, 2, mean, 1), FGM_EINVAL);
+    ck_assert_int_eq(fgm_ir_dirichlet_mean(ir, m, 1, mean, 2), FGM_EINVAL);
     fgm_csp_free(csp);
     fgm_ir_free(ir);
 }
