@@ -815,10 +815,12 @@ fgm_status fgm_enumerate_max(const fgm_csp *csp, const int *given,
 
 /* The most probable assignment by the same walk, branch and bound: a
  * branch is left out when its weight so far times the largest weight
- * each factor not yet complete can add (a Dirichlet draw: 1) cannot pass
- * the best assignment found.  ASSIGNMENT (nvars value indices; the
- * clues' own) receives the best found (among equals the first in the
- * search's order), *LOG_WEIGHT (nullable) its log weight (-HUGE_VAL:
+ * each factor not yet complete can add (a node's n-th draw: (a_max + n)
+ * / (A + n)) cannot pass the best assignment found by a relative 1e-9 of
+ * its log weight, so that ties prune: the answer weighs at least
+ * e^(-1e-9 (1 + |log weight|)) times the largest weight.  ASSIGNMENT
+ * (nvars value indices; the clues' own) receives the best found (among
+ * equals the first in the search's order), *LOG_WEIGHT (nullable) its log weight (-HUGE_VAL:
  * none found), *LEAVES (nullable) the complete assignments reached.  On
  * a model of hard constraints alone the first solution is proven best
  * at once.  Returns FGM_OK (the search ended: ASSIGNMENT is a most

@@ -433,32 +433,27 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
 
 /* --map by enumeration, branch and bound (fgm_enumerate_map), into X:
  * the header's words into TEXT (SIZE bytes), the log weight into *LW.
- * Returns CLI_OK (*INCOMPLETE set when the cap or the deadline stopped
- * the search: X is the best found, not known to be the best), or the
- * exit code after refusing set K. */
-static int
+ * Returns FGM_OK with an assignment (*INCOMPLETE set when the cap or the
+ * deadline stopped the search: X is the best found, not known to be the
+ * best), FGM_ETIMEOUT when they stopped it before any, or
+ * fgm_enumerate_map's failure. */
+static fgm_status
 map_by_enumeration(const fgm_csp *csp, const int *given, const run_cfg *cfg,
-                   long k, run_tally *t, int *x, char *text, size_t size,
-                   double *lw, int *incomplete)
+                   int *x, char *text, size_t size, double *lw,
+                   int *incomplete)
 {
     long leaves = 0;
     fgm_status st = fgm_enumerate_map(csp, given, cfg->cap, deadline_of(cfg),
                                       x, lw, &leaves);
 
     *incomplete = st == FGM_ETIMEOUT;
-    if (st == FGM_EUNSOLVED)
-        return refuse_set(t, k, " has no consistent assignment");
-    if (st == FGM_ETIMEOUT && !(*lw > -HUGE_VAL))
-        return refuse_set(t, k, ": enumeration found no assignment within "
-                          "--cap or --timeout-ms");
-    if (st != FGM_OK && st != FGM_ETIMEOUT)
-        return cli_fail_to(t->err, cli_exit_code(st), "run: %s",
-                           fgm_strerror(st));
+    if (st != FGM_OK && !(st == FGM_ETIMEOUT && *lw > -HUGE_VAL))
+        return st;
     snprintf(text, size, "exact MAP (enumeration, branch and bound), "
              "assignments=%ld, log weight=%.10g%s", leaves, *lw,
              *incomplete ? " (incomplete: cap or timeout reached; the best "
                            "found)" : "");
-    return CLI_OK;
+    return FGM_OK;
 }
 
 /* --map: the most probable assignment of IR (the model of CSP) with
@@ -471,7 +466,7 @@ static int
 run_map(const fgm_ir *ir, const fgm_csp *csp, const int *given,
         const run_cfg *cfg, long k, run_tally *t)
 {
-    int n = fgm_ir_nvars(ir), v, lo, first = 1, incomplete = 0, code;
+    int n = fgm_ir_nvars(ir), v, lo, first = 1, incomplete = 0;
     int *x = malloc(((size_t)n + 1) * sizeof *x);
     char text[200], name[FGM_IR_MAXNAME + 64];
     fgm_array_info ai;
@@ -484,12 +479,18 @@ run_map(const fgm_ir *ir, const fgm_csp *csp, const int *given,
     if (cfg->method != EXACT_ENUMERATION)
         st = fgm_eliminate_map(csp, given, 0, deadline_of(cfg), x, &info);
     if (st == FGM_EUNSUPPORTED && cfg->method != EXACT_ELIMINATION) {
-        code = map_by_enumeration(csp, given, cfg, k, t, x, text,
-                                  sizeof text, &lw, &incomplete);
-        if (code != CLI_OK) {
+        st = map_by_enumeration(csp, given, cfg, x, text, sizeof text, &lw,
+                                &incomplete);
+        if (st != FGM_OK)
             free(x);
-            return code;
-        }
+        if (st == FGM_EUNSOLVED)
+            return refuse_set(t, k, " has no consistent assignment");
+        if (st == FGM_ETIMEOUT)
+            return refuse_set(t, k, ": enumeration found no assignment "
+                              "within --cap or --timeout-ms");
+        if (st != FGM_OK)
+            return cli_fail_to(t->err, cli_exit_code(st), "run: %s",
+                               fgm_strerror(st));
     } else if (st != FGM_OK) {
         free(x);
         if (st == FGM_EUNSOLVED || st == FGM_ETIMEOUT)

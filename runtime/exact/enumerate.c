@@ -33,11 +33,13 @@
  * The most probable assignment (fgm_enumerate_map) is the same walk by
  * branch and bound: a node whose log weight so far, plus the largest log
  * weight each factor not yet complete could add, cannot pass the best
- * leaf found is not entered.  A table's or evidence's largest entry is
- * its bound (rounded up to a multiple of 2^-20, so that the running sum
- * of the bounds of the incomplete factors is exact: a tie, as between
- * any two solutions of a model of hard constraints alone, prunes); a
- * Dirichlet draw adds log((a_k + n_k) / (A + n)) <= 0.
+ * leaf found by more than MAP_SLACK is not entered.  A table's or
+ * evidence's bound is its largest entry; a node's next draw, its n-th,
+ * adds log((a_k + n_k) / (A + n)) <= log((a_max + n) / (A + n)), the
+ * largest pseudo-count a_max taking every draw before it.  The slack
+ * lets ties prune (any two solutions of hard constraints alone, or of a
+ * Sudoku with a prior a cell, weigh the same but for the order of their
+ * sums' roundings) and absorbs the drift of the running sum of bounds.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -70,10 +72,16 @@ typedef struct walk {
                              * not the sum */
     int map;                /* branch and bound for the best leaf alone */
     double *bound;          /* nfactors (map): the most a table's or
-                             * evidence's log weight can be, rounded up */
+                             * evidence's log weight can be */
+    double *alpha_max;      /* ndirichlet (map): each node's largest
+                             * pseudo-count */
     double rest;            /* (map) the bounds of the weighed factors
-                             * with a variable unset, summed */
+                             * with a variable unset and of the draws not
+                             * made, summed */
     double best;            /* (map) the best leaf's log weight so far */
+    double pass;            /* (map) what a branch's bound must pass:
+                             * best and MAP_SLACK (-HUGE_VAL before the
+                             * first leaf) */
     int *best_assign;       /* (map) nvars: that leaf */
     int scaled;             /* shift set: a leaf was reached */
     double shift;
@@ -90,6 +98,16 @@ weighed(const fgm_ir_factor *f)
 {
     return f->kind == FGM_FACTOR_TABLE || f->kind == FGM_FACTOR_EVIDENCE
            || f->kind == FGM_FACTOR_DIRICHLET_DISCRETE;
+}
+
+/* The most node D's next draw can add to a log weight (W->map): with n
+ * draws made, log((a_max + n) / (A + n)), computed as set_gain computes
+ * a draw's gain, so that equal weights sum alike. */
+static double
+draw_bound(const walk *w, int d)
+{
+    return log(w->alpha_max[d] + w->drawn[d])
+           - log(w->alpha_sum[d] + w->drawn[d]);
 }
 
 /* The log weight that setting V (to w->assign[v]) adds: each table and
@@ -115,6 +133,8 @@ set_gain(walk *w, int v)
             c = &w->counts[f->aux * w->kc + w->assign[v]];
             g += log(w->alpha[f->aux][w->assign[v]] + *c)
                  - log(w->alpha_sum[f->aux] + w->drawn[f->aux]);
+            if (w->map)
+                w->rest -= draw_bound(w, f->aux);
             ++*c;
             w->drawn[f->aux]++;
         } else if (--w->left[w->inc[i]] == 0) {
@@ -140,6 +160,8 @@ unset(walk *w, int v)
         if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE) {
             w->counts[f->aux * w->kc + w->assign[v]]--;
             w->drawn[f->aux]--;
+            if (w->map)
+                w->rest += draw_bound(w, f->aux);
         } else if (w->left[w->inc[i]]++ == 0 && w->map) {
             w->rest += w->bound[w->inc[i]];
         }
@@ -263,17 +285,22 @@ visit(walk *w, int depth, double lw)
     return sum;
 }
 
+/* How far past the best leaf's log weight (relatively) a branch's bound
+ * must reach to be entered: the answer of fgm_enumerate_map weighs at
+ * least e^(-1e-9 (1 + |log weight|)) times the largest weight. */
+#define MAP_SLACK 1e-9
+
 /* visit for the best leaf alone (W->map): a branch is entered only when
  * its log weight LW plus the bounds of the factors still incomplete can
- * pass the best leaf found (at a leaf every factor is complete: that sum
- * is LW), so the first of equal leaves stays. */
+ * pass the best leaf found by MAP_SLACK (at a leaf every factor is
+ * complete: that sum is LW), so the first of equal leaves stays. */
 static void
 visit_map(walk *w, int depth, double lw)
 {
     fgm_dom left;
     int v, a, mark;
 
-    if (w->over || !(lw + w->rest > w->best))
+    if (w->over || !(lw + w->rest > w->pass))
         return;
     if (w->deadline > 0 && (++w->nodes & 4095) == 0
         && fgm_now() > w->deadline) {
@@ -287,6 +314,7 @@ visit_map(walk *w, int depth, double lw)
         }
         w->leaves++;
         w->best = lw;
+        w->pass = lw + MAP_SLACK * (1.0 + fabs(lw));
         memcpy(w->best_assign, w->assign,
                (size_t)w->csp->nvars * sizeof *w->assign);
         return;
@@ -305,35 +333,50 @@ visit_map(walk *w, int depth, double lw)
 }
 
 /* W's branch-and-bound bounds (w->map): each table's and evidence's
- * largest log weight, rounded up to a multiple of 2^-20 (their sums and
- * differences, below 2^32 in size, are then exact), and their sum in
- * w->rest.  Returns 0, or -1 out of memory. */
+ * largest log weight, each node's largest pseudo-count, and in w->rest
+ * the tables' bounds and every draw's (draw_bound, drawn 0, 1, ... times
+ * in turn) summed.  Returns 0, or -1 out of memory. */
 static int
 map_bounds(walk *w)
 {
     const fgm_ir *ir = w->ir;
-    double top, scale = 1048576.0;      /* 2^20 */
+    double top;
     long size, j;
     int i, d;
 
     w->bound = calloc((size_t)ir->nfactors + 1, sizeof *w->bound);
-    if (!w->bound)
+    w->alpha_max = calloc((size_t)ir->ndirichlet + 1, sizeof *w->alpha_max);
+    if (!w->bound || !w->alpha_max)
         return -1;
+    for (d = 0; d < ir->ndirichlet; d++)
+        for (j = 0; j < ir->arrays[ir->dir_array[d]].card; j++)
+            if (w->alpha[d][j] > w->alpha_max[d])
+                w->alpha_max[d] = w->alpha[d][j];
     w->rest = 0.0;
     for (i = 0; i < ir->nfactors; i++) {
         const fgm_ir_factor *f = &ir->factors[i];
         const int *s = fgm_ir_scope(ir, f);
 
-        if (!weighed(f) || f->kind == FGM_FACTOR_DIRICHLET_DISCRETE)
+        if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE) {
+            /* Its place among the node's draws is not known yet: the
+             * draws' bounds are summed in the order they will be made,
+             * as drawn counts up. */
+            w->rest += draw_bound(w, f->aux);
+            w->drawn[f->aux]++;
+            continue;
+        }
+        if (!weighed(f))
             continue;
         for (size = 1, d = 0; d < f->arity; d++)
             size *= w->csp->card[s[d]];
         for (top = -HUGE_VAL, j = 0; j < size; j++)
             top = w->logp[f->params + j] > top ? w->logp[f->params + j]
                                                : top;
-        w->bound[i] = ceil(top * scale) / scale;
-        w->rest += w->bound[i];
+        w->bound[i] = top;
+        w->rest += top;
     }
+    for (d = 0; d < ir->ndirichlet; d++)
+        w->drawn[d] = 0;
     return 0;
 }
 
@@ -381,6 +424,7 @@ walk_free(walk *w)
     free(w->alpha);
     free(w->alpha_sum);
     free(w->bound);
+    free(w->alpha_max);
 }
 
 /* W's arrays for CSP: the search's workspace, the incidence lists, the
@@ -521,7 +565,7 @@ fgm_enumerate_map(const fgm_csp *csp, const int *given, long max_leaves,
     w.csp = csp;
     w.ir = csp->ir;
     w.map = 1;
-    w.best = -HUGE_VAL;
+    w.best = w.pass = -HUGE_VAL;
     w.best_assign = assignment;
     w.max_leaves = max_leaves > 0 ? max_leaves : 10000000L;
     w.deadline = deadline;

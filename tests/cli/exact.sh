@@ -120,6 +120,16 @@ python3 -c 'import sys
 q = [int(l.split()[-1]) for l in open(sys.argv[1]) if l.startswith("q[")]
 assert len(q) == 8 and len(set(q)) == 8 and len({r - i for i, r in enumerate(q)}) == 8 and len({r + i for i, r in enumerate(q)}) == 8, q' "$TMP/out" ||
     fail "map, queens: not a solution: $(cat "$TMP/out")"
+# A prior a cell (models/sudoku.fgm): each draw is bounded by the most
+# its node can give it, so the empty 16x16 grid's first solution is
+# proven best too (a draw bounded by 1 left every branch open: minutes).
+expect_exit 0 "map, 16x16 with priors" -- "$FGM" run models/sudoku.fgm -D B=4 --out-dir "$TMP/gen" --backend exact --map --show 'cell[0][*]'
+expect_out "^# observation 0: exact MAP \(enumeration, branch and bound\), assignments=1, log weight=-709\.7827129$" "map, 16x16 with priors: 256 log(1/16)"
+# A set with no consistent assignment is refused, nothing printed for it.
+printf 'q[0] = 1\nq[1] = 1\n' > "$TMP/qbad.txt"
+expect_exit 1 "map, contradiction" -- "$FGM" run models/queens.fgm -D N=8 --backend exact --map --observe "$TMP/qbad.txt"
+expect_err "qbad.txt:1: error: observation 0 has no consistent assignment" "map, contradiction: said"
+[ -s "$TMP/out" ] && fail "map, contradiction: printed $(head -c 200 "$TMP/out")"
 expect_exit 1 "map, out of elimination's reach" -- "$FGM" run models/queens.fgm -D N=8 --backend exact --exact-method elimination --map
 expect_err "queens.fgm: error: --map: the model is out of variable elimination's reach.*--exact-method enumeration searches it instead" "map, out of reach"
 # Stopped by --cap before it ends, the best found is printed and said
