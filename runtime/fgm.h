@@ -820,18 +820,19 @@ fgm_status fgm_enumerate_max(const fgm_csp *csp, const int *given,
  * its log weight, so that ties prune: the answer weighs at least
  * e^(-1e-9 (1 + |log weight|)) times the largest weight.  ASSIGNMENT
  * (nvars value indices; the clues' own) receives the best found (among
- * equals the first in the search's order), *LOG_WEIGHT (nullable) its log weight (-HUGE_VAL:
- * none found), *LEAVES (nullable) the complete assignments reached.  On
- * a model of hard constraints alone the first solution is proven best
- * at once.  Returns FGM_OK (the search ended: ASSIGNMENT is a most
- * probable one), FGM_ETIMEOUT when MAX_LEAVES (<= 0: 10^7) or DEADLINE
- * stopped it first (ASSIGNMENT, if any was found, is the best so far,
- * not known to be the best), FGM_EUNSOLVED (no assignment of positive
- * weight), or as fgm_enumerate. */
+ * equals the first in the search's order), *LOG_WEIGHT (nullable) its
+ * log weight (-HUGE_VAL: none found), *NODES (nullable) the search's
+ * nodes (partial assignments entered).  On a model of hard constraints
+ * alone the first solution is proven best at once.  Returns FGM_OK (the
+ * search ended: ASSIGNMENT is a most probable one), FGM_ETIMEOUT when
+ * MAX_NODES nodes (<= 0: 10^7) or DEADLINE stopped it first
+ * (ASSIGNMENT, if any was found, is the best so far, not known to be the
+ * best), FGM_EUNSOLVED (no assignment of positive weight), or as
+ * fgm_enumerate. */
 fgm_status fgm_enumerate_map(const fgm_csp *csp, const int *given,
-                             long max_leaves, double deadline,
+                             long max_nodes, double deadline,
                              int *assignment, double *log_weight,
-                             long *leaves);
+                             long *nodes);
 
 /* Exact marginals by variable elimination: the same weights as
  * fgm_enumerate (Dirichlet nodes integrated out, clues GIVEN conditioned

@@ -565,25 +565,27 @@ END_TEST
 /* fgm_enumerate_map, branch and bound, where elimination cannot go (an
  * empty 9x9 grid: its alldiff cliques would hold 9^9 entries).  With
  * hard constraints alone every solution weighs 1, the largest any can: the
- * first leaf is proven best, and the search ends there.  With evidence
- * on every cell of row 0 (the value 9 - j ten times likelier at column j,
- * a weight 10 a cell at best) the best assignment puts 9, 8, ..., 1 on
- * row 0, of log weight 9 log 10, found past the first leaf; capped at
- * the first leaf the search says so and keeps what it found, a
- * solution of less weight. */
+ * first leaf is proven best, and the search enters no node past it (N1
+ * nodes: the root, one a cell, and any dead end on the way).  With
+ * evidence on every cell of row 0 (the value 9 - j ten times likelier at
+ * column j, a weight 10 a cell at best) the best assignment puts 9, 8,
+ * ..., 1 on row 0, of log weight 9 log 10, found past the first leaf
+ * (the same search order: the fewest values first).  Capped at N1 nodes
+ * the search says so and keeps the first leaf, of less weight; at N1 - 1
+ * it has none. */
 START_TEST(test_enumerate_map)
 {
     fgm_ir *ir = fgm_ir_sudoku(3);
     fgm_status st;
     fgm_csp *csp = fgm_csp_new(ir, &st);
     double lw, w[9];
-    long leaves;
+    long n1, nodes;
     int x[81], v, k;
 
     ck_assert_ptr_nonnull(csp);
-    ck_assert_int_eq(fgm_enumerate_map(csp, NULL, 0, 0, x, &lw, &leaves),
+    ck_assert_int_eq(fgm_enumerate_map(csp, NULL, 0, 0, x, &lw, &n1),
                      FGM_OK);
-    ck_assert_int_eq(leaves, 1);
+    ck_assert(n1 >= 82 && n1 < 200);
     ck_assert(lw == 0.0);
     ck_assert(fgm_csp_verify(csp, NULL, x));
     fgm_csp_free(csp);
@@ -596,16 +598,19 @@ START_TEST(test_enumerate_map)
     csp = fgm_csp_new(ir, &st);
     ck_assert_ptr_nonnull(csp);
     ck_assert_int_eq(fgm_enumerate_map(csp, NULL, 0, fgm_now() + 60.0, x,
-                                       &lw, &leaves), FGM_OK);
+                                       &lw, &nodes), FGM_OK);
     ck_assert_double_eq_tol(lw, 9.0 * log(10.0), 1e-12);
-    ck_assert_int_gt(leaves, 1);
+    ck_assert_int_gt(nodes, n1);
     for (v = 0; v < 9; v++)
         ck_assert_int_eq(x[v], 8 - v);
     ck_assert(fgm_csp_verify(csp, NULL, x));
-    ck_assert_int_eq(fgm_enumerate_map(csp, NULL, 1, 0, x, &lw, &leaves),
+    ck_assert_int_eq(fgm_enumerate_map(csp, NULL, n1, 0, x, &lw, &nodes),
                      FGM_ETIMEOUT);
-    ck_assert_int_eq(leaves, 1);
+    ck_assert_int_eq(nodes, n1);
     ck_assert(fgm_csp_verify(csp, NULL, x) && lw < 9.0 * log(10.0));
+    ck_assert_int_eq(fgm_enumerate_map(csp, NULL, n1 - 1, 0, x, &lw, NULL),
+                     FGM_ETIMEOUT);
+    ck_assert(lw == -HUGE_VAL);
     ck_assert_int_eq(fgm_enumerate_map(csp, NULL, 0, 0, NULL, &lw, NULL),
                      FGM_EINVAL);
     fgm_csp_free(csp);

@@ -431,8 +431,9 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     return CLI_OK;
 }
 
-/* --map by enumeration, branch and bound (fgm_enumerate_map), into X:
- * the header's words into TEXT (SIZE bytes), the log weight into *LW.
+/* --map by enumeration, branch and bound (fgm_enumerate_map, at most
+ * --cap search nodes), into X: the header's words into TEXT (SIZE
+ * bytes), the log weight into *LW.
  * Returns FGM_OK with an assignment (*INCOMPLETE set when the cap or the
  * deadline stopped the search: X is the best found, not known to be the
  * best), FGM_ETIMEOUT when they stopped it before any, or
@@ -442,15 +443,15 @@ map_by_enumeration(const fgm_csp *csp, const int *given, const run_cfg *cfg,
                    int *x, char *text, size_t size, double *lw,
                    int *incomplete)
 {
-    long leaves = 0;
+    long nodes = 0;
     fgm_status st = fgm_enumerate_map(csp, given, cfg->cap, deadline_of(cfg),
-                                      x, lw, &leaves);
+                                      x, lw, &nodes);
 
     *incomplete = st == FGM_ETIMEOUT;
     if (st != FGM_OK && !(st == FGM_ETIMEOUT && *lw > -HUGE_VAL))
         return st;
     snprintf(text, size, "exact MAP (enumeration, branch and bound), "
-             "assignments=%ld, log weight=%.10g%s", leaves, *lw,
+             "nodes=%ld, log weight=%.10g%s", nodes, *lw,
              *incomplete ? " (incomplete: cap or timeout reached; the best "
                            "found)" : "");
     return FGM_OK;
@@ -488,6 +489,11 @@ run_map(const fgm_ir *ir, const fgm_csp *csp, const int *given,
         if (st == FGM_ETIMEOUT)
             return refuse_set(t, k, ": enumeration found no assignment "
                               "within --cap or --timeout-ms");
+        if (st == FGM_EUNSUPPORTED)
+            return cli_fail_to(t->err, CLI_EINPUT, "%s: error: --backend "
+                               "exact enumerates at most %d variables; this "
+                               "model has %d", cfg->model, FGM_EXACT_MAXVARS,
+                               fgm_csp_nvars(csp));
         if (st != FGM_OK)
             return cli_fail_to(t->err, cli_exit_code(st), "run: %s",
                                fgm_strerror(st));

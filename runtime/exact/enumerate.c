@@ -85,8 +85,9 @@ typedef struct walk {
     int *best_assign;       /* (map) nvars: that leaf */
     int scaled;             /* shift set: a leaf was reached */
     double shift;
-    long leaves, max_leaves;
-    unsigned long nodes;    /* calls of visit, for the deadline polling */
+    long leaves, max_leaves;    /* (map: max_leaves caps the nodes) */
+    unsigned long nodes;    /* calls of visit, for the deadline polling
+                             * (map: the nodes entered) */
     double deadline;        /* fgm_now() seconds, 0: none */
     int over;
 } walk;
@@ -302,16 +303,19 @@ visit_map(walk *w, int depth, double lw)
 
     if (w->over || !(lw + w->rest > w->pass))
         return;
-    if (w->deadline > 0 && (++w->nodes & 4095) == 0
+    /* The cap counts nodes, not leaves: most branches end above the
+     * leaves, pruned, and a search could run on with few leaves. */
+    if (w->nodes >= (unsigned long)w->max_leaves) {
+        w->over = 1;
+        return;
+    }
+    w->nodes++;
+    if (w->deadline > 0 && (w->nodes & 4095) == 0
         && fgm_now() > w->deadline) {
         w->over = 1;
         return;
     }
     if (depth == w->csp->nvars) {
-        if (w->leaves >= w->max_leaves) {
-            w->over = 1;
-            return;
-        }
         w->leaves++;
         w->best = lw;
         w->pass = lw + MAP_SLACK * (1.0 + fabs(lw));
@@ -548,9 +552,9 @@ fgm_enumerate_max(const fgm_csp *csp, const int *given, long max_leaves,
 }
 
 fgm_status
-fgm_enumerate_map(const fgm_csp *csp, const int *given, long max_leaves,
+fgm_enumerate_map(const fgm_csp *csp, const int *given, long max_nodes,
                   double deadline, int *assignment, double *log_weight,
-                  long *leaves)
+                  long *nodes)
 {
     walk w;
     fgm_status st;
@@ -567,7 +571,7 @@ fgm_enumerate_map(const fgm_csp *csp, const int *given, long max_leaves,
     w.map = 1;
     w.best = w.pass = -HUGE_VAL;
     w.best_assign = assignment;
-    w.max_leaves = max_leaves > 0 ? max_leaves : 10000000L;
+    w.max_leaves = max_nodes > 0 ? max_nodes : 10000000L;
     w.deadline = deadline;
     if (walk_init(&w, csp) < 0 || map_bounds(&w) < 0) {
         walk_free(&w);
@@ -578,8 +582,8 @@ fgm_enumerate_map(const fgm_csp *csp, const int *given, long max_leaves,
     st = w.over ? FGM_ETIMEOUT : w.best > -HUGE_VAL ? FGM_OK : FGM_EUNSOLVED;
     if (log_weight)
         *log_weight = w.best;
-    if (leaves)
-        *leaves = w.leaves;
+    if (nodes)
+        *nodes = (long)w.nodes;
     walk_free(&w);
     return st;
 }

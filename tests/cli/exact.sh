@@ -112,10 +112,10 @@ expect_err "give --backend exact" "map, not exact"
 # entries), auto takes it, and on hard constraints alone the first
 # solution is proven best (it was refused, exit 1).
 expect_exit 0 "map, enumeration" -- "$FGM" run models/chain.fgm --backend exact --exact-method enumeration --map
-expect_out "^# observation 0: exact MAP \(enumeration, branch and bound\), assignments=[0-9]+, log weight=6\.574796862$" "map, enumeration: the weight"
+expect_out "^# observation 0: exact MAP \(enumeration, branch and bound\), nodes=[0-9]+, log weight=6\.574796862$" "map, enumeration: the weight"
 [ "$(grep -c '^x\[[0-5]\] = 0$' "$TMP/out")" = 6 ] || fail "map, enumeration: all 0: $(cat "$TMP/out")"
 expect_exit 0 "map, queens" -- "$FGM" run models/queens.fgm -D N=8 --backend exact --map
-expect_out "^# observation 0: exact MAP \(enumeration, branch and bound\), assignments=1, log weight=0$" "map, queens: proven at the first"
+expect_out "^# observation 0: exact MAP \(enumeration, branch and bound\), nodes=[0-9]{1,2}, log weight=0$" "map, queens: proven at the first solution (under 100 nodes)"
 python3 -c 'import sys
 q = [int(l.split()[-1]) for l in open(sys.argv[1]) if l.startswith("q[")]
 assert len(q) == 8 and len(set(q)) == 8 and len({r - i for i, r in enumerate(q)}) == 8 and len({r + i for i, r in enumerate(q)}) == 8, q' "$TMP/out" ||
@@ -124,7 +124,7 @@ assert len(q) == 8 and len(set(q)) == 8 and len({r - i for i, r in enumerate(q)}
 # its node can give it, so the empty 16x16 grid's first solution is
 # proven best too (a draw bounded by 1 left every branch open: minutes).
 expect_exit 0 "map, 16x16 with priors" -- "$FGM" run models/sudoku.fgm -D B=4 --out-dir "$TMP/gen" --backend exact --map --show 'cell[0][*]'
-expect_out "^# observation 0: exact MAP \(enumeration, branch and bound\), assignments=1, log weight=-709\.7827129$" "map, 16x16 with priors: 256 log(1/16)"
+expect_out "^# observation 0: exact MAP \(enumeration, branch and bound\), nodes=[0-9]{3}, log weight=-709\.7827129$" "map, 16x16 with priors: 256 log(1/16), proven at the first solution (under 1000 nodes)"
 # A set with no consistent assignment is refused, nothing printed for it.
 printf 'q[0] = 1\nq[1] = 1\n' > "$TMP/qbad.txt"
 expect_exit 1 "map, contradiction" -- "$FGM" run models/queens.fgm -D N=8 --backend exact --map --observe "$TMP/qbad.txt"
@@ -132,17 +132,22 @@ expect_err "qbad.txt:1: error: observation 0 has no consistent assignment" "map,
 [ -s "$TMP/out" ] && fail "map, contradiction: printed $(head -c 200 "$TMP/out")"
 expect_exit 1 "map, out of elimination's reach" -- "$FGM" run models/queens.fgm -D N=8 --backend exact --exact-method elimination --map
 expect_err "queens.fgm: error: --map: the model is out of variable elimination's reach.*--exact-method enumeration searches it instead" "map, out of reach"
-# Stopped by --cap before it ends, the best found is printed and said
-# to be no more than that (header, stderr, JSON).  Eight draws from one
+# Stopped by --cap (9 nodes: the root and one a variable) before it
+# ends, the best found is printed and said to be no more than that
+# (header, stderr, JSON).  Eight draws from one
 # prior, all different, the evidence favouring the reverse of the
 # search's first order: the best is x[i] = 7 - i, of weight 4^8 times
 # the Dirichlet-multinomial's 1/8 * 1/9 * ... * 1/15 = 7!/15!.
 { printf 'prior p ~ dirichlet(8)\nvar x[8] in 0..7 ~ discrete(p)\nalldiff x\n'
   for i in 0 1 2 3 4 5 6 7; do printf 'evidence x[%d] = [%s]\n' $i "$(python3 -c "print(', '.join('4' if k == 7 - $i else '1' for k in range(8)))")"; done; } > "$TMP/perm.fgm"
-expect_exit 0 "map, capped" -- "$FGM" run "$TMP/perm.fgm" --backend exact --map --cap 1 --format json
-expect_err "observation 0: exact MAP \(enumeration, branch and bound\), assignments=1, .*\(incomplete: cap or timeout reached; the best found\)" "map, capped: said"
+expect_exit 0 "map, capped" -- "$FGM" run "$TMP/perm.fgm" --backend exact --map --cap 9 --format json
+expect_err "observation 0: exact MAP \(enumeration, branch and bound\), nodes=9, .*\(incomplete: cap or timeout reached; the best found\)" "map, capped: said"
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))[0]; assert d["incomplete"] is True and sorted(d["map"].values()) == list(range(8)), d' "$TMP/out" ||
     fail "map, capped: $(cat "$TMP/out")"
+# --cap counts the search's nodes (most branches end above the leaves):
+# 8 nodes reach no assignment, and the set is refused.
+expect_exit 1 "map, capped before a leaf" -- "$FGM" run "$TMP/perm.fgm" --backend exact --map --cap 8
+expect_err "error: the model: enumeration found no assignment within --cap or --timeout-ms" "map, capped before a leaf: said"
 expect_exit 0 "map, uncapped" -- "$FGM" run "$TMP/perm.fgm" --backend exact --map
 python3 -c 'import math, sys
 t = open(sys.argv[1]).read(); q = [int(l.split()[-1]) for l in t.splitlines() if l.startswith("x[")]
