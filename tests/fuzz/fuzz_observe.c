@@ -163,5 +163,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                     "pass disagree\n", sink.exact);
             abort();
         }
+    /* The last set's soft evidence, as cmd_run's worker frees it. */
+    fgm_ir_free(sink.soft);
     return 0;
 }
