@@ -98,6 +98,29 @@ print_vector(FILE *out, out_format fmt, long k, const char *kind,
     *first = 0;
 }
 
+/* Prints each Dirichlet node's vector of X (ndirichlet x STRIDE; NULL:
+ * none) that CFG shows, as KIND ("alpha", "mean"); in JSON, the object
+ * KIND after the one before it. */
+static void
+print_nodes(const fgm_ir *ir, const run_cfg *cfg, long k, const char *kind,
+            const double *x, int stride, run_tally *t)
+{
+    char name[FGM_IR_MAXNAME + 64];
+    fgm_array_info ai;
+    int v, first = 1;
+
+    if (cfg->fmt == FMT_JSON)
+        fprintf(t->out, "}, \"%s\": {", kind);
+    for (v = 0; x && v < fgm_ir_ndirichlet(ir); v++) {
+        if (cfg->show && !cfg->show[fgm_ir_nvars(ir) + v])
+            continue;
+        fgm_ir_array_info(ir, fgm_ir_node_array(ir, v), &ai);
+        print_vector(t->out, cfg->fmt, k, kind,
+                     fgm_ir_node_name(ir, v, name, sizeof name), 1,
+                     x + (size_t)v * (size_t)stride, ai.card, &first);
+    }
+}
+
 /* Prints the marginals M (nvars x stride) and, when POST is not NULL, the
  * Dirichlet posteriors (ndirichlet x stride) of observation K; when MEAN
  * is not NULL (the exact backend), the Dirichlet nodes' exact posterior
@@ -148,31 +171,9 @@ print_result(const fgm_ir *ir, const run_cfg *cfg, long k, const double *m,
                      ai.lo, m + (size_t)v * (size_t)stride,
                      fgm_ir_card(ir, v), &first);
     }
-    if (fmt == FMT_JSON)
-        fprintf(t->out, "}, \"alpha\": {");
-    first = 1;
-    for (v = 0; post && v < fgm_ir_ndirichlet(ir); v++) {
-        arr = fgm_ir_node_array(ir, v);
-        if (cfg->show && !cfg->show[fgm_ir_nvars(ir) + v])
-            continue;
-        fgm_ir_array_info(ir, arr, &ai);
-        print_vector(t->out, fmt, k, "alpha", fgm_ir_node_name(ir, v, name,
-                                                       sizeof name),
-                     1, post + (size_t)v * (size_t)stride, ai.card,
-                     &first);
-    }
-    if (fmt == FMT_JSON && mean)
-        fprintf(t->out, "}, \"mean\": {");
-    first = 1;
-    for (v = 0; mean && v < fgm_ir_ndirichlet(ir); v++) {
-        if (cfg->show && !cfg->show[fgm_ir_nvars(ir) + v])
-            continue;
-        fgm_ir_array_info(ir, fgm_ir_node_array(ir, v), &ai);
-        print_vector(t->out, fmt, k, "mean", fgm_ir_node_name(ir, v, name,
-                                                      sizeof name),
-                     1, mean + (size_t)v * (size_t)mean_stride, ai.card,
-                     &first);
-    }
+    print_nodes(ir, cfg, k, "alpha", post, stride, t);
+    if (mean)
+        print_nodes(ir, cfg, k, "mean", mean, mean_stride, t);
     if (fmt == FMT_JSON) {
         fprintf(t->out, "}");
         if (incomplete)
@@ -292,6 +293,17 @@ refuse_elimination(run_tally *t, long k, fgm_status st)
                         "has no partial answer)");
 }
 
+/* The model of CFG is past the exact searches' FGM_EXACT_MAXVARS
+ * variables (CSP has NVARS): says so on T's stream.  Returns the exit
+ * code. */
+static int
+refuse_too_large(const run_cfg *cfg, const fgm_csp *csp, run_tally *t)
+{
+    return cli_fail_to(t->err, CLI_EINPUT, "%s: error: --backend exact "
+                       "enumerates at most %d variables; this model has %d",
+                       cfg->model, FGM_EXACT_MAXVARS, fgm_csp_nvars(csp));
+}
+
 /* The fgm_now() time --timeout-ms gives an observation set from now; 0
  * without it. */
 static double
@@ -394,10 +406,7 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     }
     if (st == FGM_EUNSUPPORTED) {
         free(m);
-        return cli_fail_to(t->err, CLI_EINPUT, "%s: error: --backend exact "
-                           "enumerates at most %d variables; this model has "
-                           "%d", cfg->model, FGM_EXACT_MAXVARS,
-                           fgm_csp_nvars(csp));
+        return refuse_too_large(cfg, csp, t);
     }
     if (st != FGM_OK && st != FGM_ETIMEOUT) {
         free(m);
@@ -490,10 +499,7 @@ run_map(const fgm_ir *ir, const fgm_csp *csp, const int *given,
             return refuse_set(t, k, ": enumeration found no assignment "
                               "within --cap or --timeout-ms");
         if (st == FGM_EUNSUPPORTED)
-            return cli_fail_to(t->err, CLI_EINPUT, "%s: error: --backend "
-                               "exact enumerates at most %d variables; this "
-                               "model has %d", cfg->model, FGM_EXACT_MAXVARS,
-                               fgm_csp_nvars(csp));
+            return refuse_too_large(cfg, csp, t);
         if (st != FGM_OK)
             return cli_fail_to(t->err, cli_exit_code(st), "run: %s",
                                fgm_strerror(st));
@@ -736,11 +742,11 @@ parse_show(const fgm_ir *ir, const char *list, run_cfg *cfg)
             return CLI_EUSAGE;
         }
         fgm_ir_array_info(ir, i, &ai);
-        if (cfg->exact && ai.dirichlet && !cfg->map
-            && strcmp(fgm_ir_algo(ir), "bp-max") != 0)
-            ; /* the exact backend prints the priors' posterior means */
-        else if (cfg->exact && ai.dirichlet)
-            /* It would print nothing, and say nothing of why. */
+        /* The exact backend prints the priors' posterior means, but
+         * neither with --map nor beside max-marginals: it would print
+         * nothing, and say nothing of why. */
+        if (cfg->exact && ai.dirichlet
+            && (cfg->map || strcmp(fgm_ir_algo(ir), "bp-max") == 0))
             return cli_fail(CLI_EUSAGE, "run: --show %s: --backend exact "
                             "prints no prior with --map or max-marginals "
                             "(bp-max)", item);

@@ -85,7 +85,8 @@ typedef struct walk {
     int *best_assign;       /* (map) nvars: that leaf */
     int scaled;             /* shift set: a leaf was reached */
     double shift;
-    long leaves, max_leaves;    /* (map: max_leaves caps the nodes) */
+    long leaves;
+    long cap;               /* leaves at most (map: nodes, visit_map) */
     unsigned long nodes;    /* calls of visit, for the deadline polling
                              * (map: the nodes entered) */
     double deadline;        /* fgm_now() seconds, 0: none */
@@ -256,7 +257,7 @@ visit(walk *w, int depth, double lw)
         return 0.0;
     }
     if (depth == w->csp->nvars) {
-        if (w->leaves >= w->max_leaves) {
+        if (w->leaves >= w->cap) {
             w->over = 1;
             return 0.0;
         }
@@ -305,7 +306,7 @@ visit_map(walk *w, int depth, double lw)
         return;
     /* The cap counts nodes, not leaves: most branches end above the
      * leaves, pruned, and a search could run on with few leaves. */
-    if (w->nodes >= (unsigned long)w->max_leaves) {
+    if (w->nodes >= (unsigned long)w->cap) {
         w->over = 1;
         return;
     }
@@ -316,7 +317,6 @@ visit_map(walk *w, int depth, double lw)
         return;
     }
     if (depth == w->csp->nvars) {
-        w->leaves++;
         w->best = lw;
         w->pass = lw + MAP_SLACK * (1.0 + fabs(lw));
         memcpy(w->best_assign, w->assign,
@@ -485,6 +485,31 @@ start_domains(walk *w, const int *given)
     return !w->hard || srch_propagate_all(ws, w->csp);
 }
 
+/* W ready to search CSP with clues GIVEN (checked), at most CAP leaves
+ * or nodes (<= 0: 10^7) before DEADLINE; OUT is the caller's answer
+ * (NULL: FGM_EINVAL).  Returns FGM_OK, FGM_EINVAL, FGM_EUNSUPPORTED
+ * (more than FGM_EXACT_MAXVARS variables: the walk recurses once a
+ * variable) or FGM_ENOMEM (W freed). */
+static fgm_status
+walk_open(walk *w, const fgm_csp *csp, const int *given, const void *out,
+          long cap, double deadline)
+{
+    if (!csp || !out || isnan(deadline) || !fgm_csp_given_ok(csp, given))
+        return FGM_EINVAL;
+    if (csp->nvars > FGM_EXACT_MAXVARS)
+        return FGM_EUNSUPPORTED;
+    memset(w, 0, sizeof *w);
+    w->csp = csp;
+    w->ir = csp->ir;
+    w->cap = cap > 0 ? cap : 10000000L;
+    w->deadline = deadline;
+    if (walk_init(w, csp) < 0) {
+        walk_free(w);
+        return FGM_ENOMEM;
+    }
+    return FGM_OK;
+}
+
 /* fgm_enumerate, or with MAX the max-marginals (fgm_enumerate_max). */
 static fgm_status
 enumerate(const fgm_csp *csp, const int *given, long max_leaves,
@@ -493,26 +518,14 @@ enumerate(const fgm_csp *csp, const int *given, long max_leaves,
     walk w;
     int v, mc, k;
     double z, total;
-    fgm_status st = FGM_OK;
+    fgm_status st = walk_open(&w, csp, given, marginals, max_leaves,
+                              deadline);
 
-    if (!csp || !marginals || isnan(deadline))
-        return FGM_EINVAL;
-    if (!fgm_csp_given_ok(csp, given))
-        return FGM_EINVAL;
-    if (csp->nvars > FGM_EXACT_MAXVARS)
-        return FGM_EUNSUPPORTED;    /* visit() recurses once a variable */
+    if (st != FGM_OK)
+        return st;
     mc = csp->maxcard;
-    memset(&w, 0, sizeof w);
-    w.csp = csp;
-    w.ir = csp->ir;
     w.max = max;
-    w.max_leaves = max_leaves > 0 ? max_leaves : 10000000L;
-    w.deadline = deadline;
     w.acc = marginals;
-    if (walk_init(&w, csp) < 0) {
-        walk_free(&w);
-        return FGM_ENOMEM;
-    }
     memset(marginals, 0, (size_t)csp->nvars * (size_t)mc * sizeof *marginals);
     total = start_domains(&w, given) ? visit(&w, 0, 0.0) : 0.0;
     if (total == 0.0)
@@ -557,23 +570,15 @@ fgm_enumerate_map(const fgm_csp *csp, const int *given, long max_nodes,
                   long *nodes)
 {
     walk w;
-    fgm_status st;
+    fgm_status st = walk_open(&w, csp, given, assignment, max_nodes,
+                              deadline);
 
-    if (!csp || !assignment || isnan(deadline))
-        return FGM_EINVAL;
-    if (!fgm_csp_given_ok(csp, given))
-        return FGM_EINVAL;
-    if (csp->nvars > FGM_EXACT_MAXVARS)
-        return FGM_EUNSUPPORTED;    /* visit_map recurses once a variable */
-    memset(&w, 0, sizeof w);
-    w.csp = csp;
-    w.ir = csp->ir;
+    if (st != FGM_OK)
+        return st;
     w.map = 1;
     w.best = w.pass = -HUGE_VAL;
     w.best_assign = assignment;
-    w.max_leaves = max_nodes > 0 ? max_nodes : 10000000L;
-    w.deadline = deadline;
-    if (walk_init(&w, csp) < 0 || map_bounds(&w) < 0) {
+    if (map_bounds(&w) < 0) {
         walk_free(&w);
         return FGM_ENOMEM;
     }
