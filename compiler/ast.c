@@ -528,6 +528,17 @@ ast_fix(fgmc *c, fgmc_node *ref, fgmc_node *value, const fgmc_loc *str,
 }
 
 fgmc_stmt *
+ast_draw(fgmc *c, fgmc_node *ref, fgmc_node *dist, const fgmc_loc *loc)
+{
+    fgmc_stmt *s = ast_constraint(c, S_DRAW, ref, NULL, NULL, loc);
+
+    s->dist = dist;
+    if (!dist || dist->kind != N_CALL)
+        s->bad = 1;     /* the parser gave up on it, and said so */
+    return s;
+}
+
+fgmc_stmt *
 ast_for(fgmc *c, fgmc_stmt *s, fgmc_node *binders, const fgmc_loc *loc)
 {
     (void)c;

@@ -305,6 +305,9 @@ run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
         [FGM_OP_DIRICHLET] = "{ edge to the variable, variable, Dirichlet "
                              "node, Dirichlet factor }",
         [FGM_OP_ALLDIFF] = "{ first edge, arity, its variables }",
+        [FGM_OP_DIRICHLET_GATED] = "{ edge to x (the gate's: the next), x, "
+                                   "gate, the gate's first node, its first "
+                                   "row of Dirichlet messages }",
         [FGM_OP_TABLE] = "{ first edge, offset of its variables' sizes "
                          "in _cards, arity, offset in _pot }",
     };
@@ -325,6 +328,7 @@ run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
         return table_arrays(f, s, r, idx);
     fprintf(f, "static const int run%d[%d][%d] = {\n", idx, r->count,
             r->op == FGM_OP_NEQ ? 4 : r->op == FGM_OP_DIRICHLET ? 4
+            : r->op == FGM_OP_DIRICHLET_GATED ? 5
             : r->op == FGM_OP_ALLDIFF ? 2 + run_arity(s, r, &uni) : 2);
     for (i = 0; i < r->count; i++) {
         const fgm_sched_factor *sf = &s->factors[r->first + i];
@@ -348,6 +352,10 @@ run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
         case FGM_OP_DIRICHLET:
             fprintf(f, "    { %d, %d, %d, %d },\n", sf->edge, vars[0], sf->aux,
                     sf->dfac);
+            break;
+        case FGM_OP_DIRICHLET_GATED:
+            fprintf(f, "    { %d, %d, %d, %d, %d },\n", sf->edge, vars[0],
+                    vars[1], sf->aux, sf->dfac);
             break;
         case FGM_OP_ALLDIFF:
             /* Shorter scopes leave the row's tail zero-filled. */
@@ -461,6 +469,20 @@ run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
         break;
     case FGM_OP_DIRICHLET:
         dirichlet_call(f, s, idx, kexpr, "        ");
+        break;
+    case FGM_OP_DIRICHLET_GATED:
+        fprintf(f, "        c = fgm_k_dirichlet_gated(st, run%d[i][0], "
+                "run%d[i][1], run%d[i][2],\n                                  "
+                "run%d[i][3], run%d[i][4], S,\n", idx, idx, idx, idx, idx);
+        if (s->uniform_card)
+            fprintf(f, "                                  K, K, ");
+        else
+            fprintf(f, "                                  card[run%d[i][1]], "
+                    "card[run%d[i][2]],\n                                  ",
+                    idx, idx);
+        fprintf(f, "%d, %d, %d, st->scratch);\n",
+                s->infer.algo == FGM_ALGO_EP,
+                s->infer.projection == FGM_PROJECTION_MEAN_SQUARE, maxp);
         break;
     case FGM_OP_ALLDIFF: {
         char nexpr[32];

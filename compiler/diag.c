@@ -428,7 +428,7 @@ invalid_message(const fgmc *c, fgmc_loc loc, char *buf, size_t size)
 /* Whether the syntax error at LOC, where a statement's first name was
  * read, follows a line's first word, a mistyped keyword ("evidense x =
  * ...", read as the name of an array, drew "unexpected name, expected
- * '!=' or comparison or '['"): then BUF says which keyword it is likely
+ * '!=' or comparison or '~' or '['"): then BUF says which keyword it is likely
  * to be, and *AT is the word. */
 static int
 keyword_slip(const fgmc *c, fgmc_loc loc, char *buf, size_t size,
@@ -482,7 +482,7 @@ diag_syntax(fgmc *c, fgmc_loc loc, const char *msg)
         msg = buf;
     } else if (strcmp(msg, "memory exhausted") == 0) {
         msg = "input nested too deeply (the parser's stack is full)";
-    } else if (strstr(msg, "expecting '!=' or comparison or '['")
+    } else if (strstr(msg, "expecting '!=' or comparison or '~' or '['")
                && keyword_slip(c, loc, buf, sizeof buf, &loc)) {
         /* The parser read the word as a statement's first name (an
          * array's, before a comparison or '['): not inside a list running on
@@ -514,6 +514,9 @@ diag_syntax(fgmc *c, fgmc_loc loc, const char *msg)
              && strncmp(c->src + loc.start - 2, "===", 3) == 0)
         replace(c, &c->pending, "unexpected '='", "unexpected '=' ('===' "
                 "is no operator here: write '==' for 'equals')");
+    replace(c, &c->pending, "'!=' or comparison or '~' or '['",
+            "a comparison ('!=', '==', '<', '<=', '>', '>='), '~' (a draw) "
+            "or '['");
     replace(c, &c->pending, "'!=' or comparison",
             "a comparison ('!=', '==', '<', '<=', '>', '>=')");
     if (loc.start >= c->len)

@@ -697,6 +697,45 @@ inst_fix(fgmc *c, const fgmc_stmt *s)
     return 1;
 }
 
+/* The draw `X ~ discrete(P[...])` of S for the current binding: from
+ * the one node its subscripts name, or, gated by G (P's last subscript),
+ * from the node G's value picks. */
+static int
+inst_draw(fgmc *c, const fgmc_stmt *s)
+{
+    const fgmc_node *r = s->dist->a, *k;
+    const fgmc_sym *p = r->sym;
+    char name[LABEL];
+    long long v;
+    int d, node = 0;
+
+    if (!scope_of(c, s) || (s->rhs && !ref_vars(c, s, s->rhs)))
+        return 0;
+    if (s->rhs && c->scope[0] == c->scope[1]) {
+        diag_error(c, s->rhs->loc, "'%s' picks the prior it is drawn from",
+                   label(c, c->scope[0], name, sizeof name));
+        return 0;
+    }
+    for (k = r->kids, d = 0; k; k = k->next, d++) {
+        if (k == s->rhs) {
+            v = owner(c, c->scope[1])->lo;  /* the gate's first node */
+        } else {
+            if (!sema_eval_int(c, k, "an index", &v))
+                return 0;
+            if (v < 0 || v >= p->dims[d]) {
+                diag_error(c, k->loc, "index %lld is out of range for '%s' "
+                           "(dimension %d has indices 0..%d)", v, p->name,
+                           d + 1, p->dims[d] - 1);
+                return 0;
+            }
+        }
+        node = node * p->dims[d] + (int)v;
+    }
+    return add(c, s, s->rhs ? FGM_FACTOR_DIRICHLET_GATED
+                            : FGM_FACTOR_DIRICHLET_DISCRETE,
+               c->scope, s->rhs ? 2 : 1, NULL, 0, p->first + node);
+}
+
 /* The instance(s) of constraint S for the current binding. */
 static int
 instance(fgmc *c, const fgmc_stmt *s)
@@ -710,6 +749,8 @@ instance(fgmc *c, const fgmc_stmt *s)
         return inst_table(c, s);
     case S_EVIDENCE:
         return inst_evidence(c, s);
+    case S_DRAW:
+        return inst_draw(c, s);
     default:
         return inst_fix(c, s);
     }
@@ -903,7 +944,7 @@ expand_stmt(fgmc *c, const fgmc_stmt *s)
         return;
     if (s->kind == S_VAR)
         expand_links(c, s);
-    else if (s->kind >= S_ALLDIFF && s->kind <= S_FIX && grow_vars(c))
+    else if (s->kind >= S_ALLDIFF && s->kind <= S_DRAW && grow_vars(c))
         expand_loops(c, s);
     /* (A loop with no binding stands for nothing: no warning.) */
     if (s->kind == S_NEQ && c->ninsts == insts && c->nerrors == errors

@@ -132,7 +132,7 @@ struct fgmc_node {
 };
 
 /* Statements.  ORDER FACTOR: grep before reordering (expand_stmt in
- * expand.c takes S_ALLDIFF..S_FIX as a range). */
+ * expand.c takes S_ALLDIFF..S_DRAW as a range). */
 typedef enum fgmc_stmt_kind {
     S_MODEL,        /* model NAME */
     S_CONST,        /* const NAME = value */
@@ -145,6 +145,9 @@ typedef enum fgmc_stmt_kind {
     S_TABLE,        /* table (REF, ...) = LIST */
     S_EVIDENCE,     /* evidence REF = LIST */
     S_FIX,          /* fix REF = "string"  |  fix REF = value */
+    S_DRAW,         /* REF ~ discrete(P[...]): dist the call; rhs the
+                     * gate, P's last subscript when it names a variable
+                     * (set by sema), else NULL */
     S_INFER         /* infer ALGO(key = value, ...) */
 } fgmc_stmt_kind;
 
@@ -166,9 +169,11 @@ struct fgmc_stmt {
     fgmc_node *dims;        /* N_SEQ of size expressions */
     fgmc_node *value;       /* const value; fix value; != offset */
     fgmc_node *rhs;         /* S_NEQ: the right side as written (a number
-                             * when the comparison has one variable) */
+                             * when the comparison has one variable);
+                             * S_DRAW: the gate or NULL */
     fgmc_node *domain;      /* var: N_RANGE */
-    fgmc_node *dist;        /* var, prior: N_CALL "~ dist(arg)", or NULL */
+    fgmc_node *dist;        /* var, prior, draw: N_CALL "~ dist(arg)", or
+                             * NULL */
     fgmc_node *refs;        /* N_SEQ of N_REF: constraint scope */
     fgmc_node *weights;     /* table/evidence: N_LIST */
     fgmc_loc str;           /* fix: the string literal, quotes included */
@@ -223,7 +228,8 @@ struct fgmc_inst {
     int *scope;
     int nparams;
     double *params;
-    int aux;                /* DIRICHLET_DISCRETE: the node */
+    int aux;                /* DIRICHLET_DISCRETE: the node;
+                             * DIRICHLET_GATED: the gate's first value's */
     const fgmc_stmt *stmt;  /* for its source position */
     fgmc_inst *next;
 };
@@ -381,6 +387,9 @@ FGM_INTERNAL fgmc_stmt *ast_constraint(fgmc *c, fgmc_stmt_kind kind,
                                        const fgmc_loc *loc);
 FGM_INTERNAL fgmc_stmt *ast_fix(fgmc *c, fgmc_node *ref, fgmc_node *value,
                                 const fgmc_loc *str, const fgmc_loc *loc);
+/* REF ~ DIST: a draw statement. */
+FGM_INTERNAL fgmc_stmt *ast_draw(fgmc *c, fgmc_node *ref, fgmc_node *dist,
+                                 const fgmc_loc *loc);
 FGM_INTERNAL fgmc_stmt *ast_for(fgmc *c, fgmc_stmt *s, fgmc_node *binders,
                                 const fgmc_loc *loc);
 FGM_INTERNAL fgmc_stmt *ast_infer(fgmc *c, fgmc_node *algo,

@@ -157,6 +157,7 @@ constraint:
   | TABLE '(' error               { $$ = ast_unclosed(c, &@2, "')'", NULL); }
   | EVIDENCE ref '=' list
         { $$ = ast_constraint(c, S_EVIDENCE, $2, NULL, $4, &@$); }
+  | ref '~' dist                  { $$ = ast_draw(c, $1, $3, &@$); }
   | FIX ref '=' STRING            { $$ = ast_fix(c, $2, NULL, &@4, &@$); }
   | FIX ref '=' expr              { $$ = ast_fix(c, $2, $4, NULL, &@$); }
   ;

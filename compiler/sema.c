@@ -430,39 +430,61 @@ check_domain(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
  * shapes match, by its leading dimensions when the prior has those
  * (var y[G][5] ~ discrete(theta), prior theta[G]: row g of y draws from
  * theta[g]), shared when the prior is a scalar or one element. */
-static int
-check_link(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
+/* The prior of CALL, "discrete(P...)" (a var declaration's or a draw's
+ * right side), resolved into its reference; NULL after reporting. */
+static fgmc_sym *
+discrete_prior(fgmc *c, fgmc_node *call)
 {
-    fgmc_node *call = s->dist, *r = call->a, *k;
-    char b1[64], b2[64];
+    fgmc_node *r = call->a;
     fgmc_sym *p;
-    long long v;
-    int d, node = 0;
 
     if (strcmp(call->name, "discrete") != 0) {
         diag_error(c, call->nameloc, "unknown distribution '%s' for a "
                    "variable; valid: discrete", call->name);
-        return 0;
+        return NULL;
     }
     if (!r || r->kind != N_REF) {
         diag_error(c, r ? r->loc : call->loc, "discrete() takes a prior, "
                    "as in discrete(p)");
-        return 0;
+        return NULL;
     }
     p = sym_lookup(c, r->name);
     if (!p) {
         sym_unknown(c, r->nameloc, "unknown prior", r->name,
                     SYM_MASK(SYM_PRIOR));
-        return 0;
+        return NULL;
     }
     if (p->bad)
-        return 0;
+        return NULL;
     if (p->kind != SYM_PRIOR) {
         diag_error(c, r->nameloc, "'%s' is %s, not a prior", r->name,
                    sym_kind_words[p->kind]);
-        return 0;
+        return NULL;
     }
     r->sym = p;
+    return p;
+}
+
+/* Whether subscript K of a prior names a variable (a draw's gate). */
+static int
+names_variable(fgmc *c, const fgmc_node *k)
+{
+    const fgmc_sym *g = k->kind == N_REF ? sym_lookup(c, k->name) : NULL;
+
+    return g && g->kind == SYM_VAR;
+}
+
+static int
+check_link(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
+{
+    fgmc_node *call = s->dist, *r = call->a, *k;
+    char b1[64], b2[64];
+    fgmc_sym *p = discrete_prior(c, call);
+    long long v;
+    int d, node = 0;
+
+    if (!p)
+        return 0;
     a->link_div = 1;
     if (r->nkids == 0 && p->ndims > 0) {
         int same = p->ndims <= a->ndims;
@@ -491,6 +513,15 @@ check_link(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
             if (k->kind == N_ALL || k->kind == N_RANGE) {
                 diag_error(c, k->loc, "discrete() takes a whole prior or "
                            "one element of it, not a slice");
+                return 0;
+            }
+            if (names_variable(c, k)) {
+                diag_error(c, k->loc, "a prior picked by a variable is "
+                           "drawn by a statement of its own: %s[...] ~ "
+                           "discrete(%.*s)", s->name,
+                           r->loc.end - r->loc.start > 40 ? 40
+                           : r->loc.end - r->loc.start,
+                           c->src + r->loc.start);
                 return 0;
             }
             if (!sema_resolve_num(c, k)
@@ -591,12 +622,113 @@ check_var(fgmc *c, fgmc_stmt *s)
         s->bad = 1;
 }
 
-/* "~ dirichlet(K)" (alpha 1 each) or "~ dirichlet([a1, ..., aK])". */
+/* The pseudo-counts of flat list L (one node's) into OUT: numbers > 0
+ * whose sum stays within FGM_MAX_PSEUDO_COUNT.  Returns 1, or 0 after
+ * reporting. */
+static int
+pseudo_counts(fgmc *c, const fgmc_node *l, double *out)
+{
+    double total = 0.0;
+    fgmc_node *k;
+    int i;
+
+    for (k = l->kids, i = 0; k; k = k->next, i++) {
+        if (k->kind == N_LIST) {
+            diag_error(c, k->loc, "Dirichlet pseudo-counts are a flat "
+                       "list of numbers (or one such list a node)");
+            return 0;
+        }
+        if (!sema_resolve_num(c, k) || !sema_eval_real(c, k, &out[i]))
+            return 0;
+        if (!(out[i] > 0)) {
+            diag_error(c, k->loc, "Dirichlet alpha must be > 0, not %g",
+                       out[i]);
+            return 0;
+        }
+        /* Larger totals overflow the EP projections (uniform
+         * marginals, silently): the limit observations have too. */
+        total += out[i];
+        if (!(total <= FGM_MAX_PSEUDO_COUNT)) {
+            diag_error(c, k->loc, "Dirichlet pseudo-counts must sum to "
+                       "at most %g", FGM_MAX_PSEUDO_COUNT);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* The rows of nested list L, level LEVEL of prior A's dimensions, into
+ * A's per-node pseudo-counts from *AT on (each row a->card long); with
+ * a->alpha NULL, the shape alone is checked. */
+static int
+node_rows(fgmc *c, const fgmc_node *l, fgmc_sym *a, int level, long *at)
+{
+    const fgmc_node *k;
+
+    if (level == a->ndims) {
+        if (l->kind != N_LIST || l->nkids != a->card) {
+            diag_error(c, l->loc, "every node of '%s' takes %d pseudo-"
+                       "counts, as its first", a->name, a->card);
+            return 0;
+        }
+        if (a->alpha && !pseudo_counts(c, l, a->alpha + *at))
+            return 0;
+        *at += a->card;
+        return 1;
+    }
+    if (l->kind != N_LIST || l->nkids != a->dims[level]) {
+        diag_error(c, l->loc, "pseudo-counts a node: dimension %d of '%s' "
+                   "needs a list of %d", level + 1, a->name,
+                   a->dims[level]);
+        return 0;
+    }
+    for (k = l->kids; k; k = k->next)
+        if (!node_rows(c, k, a, level + 1, at))
+            return 0;
+    return 1;
+}
+
+/* "~ dirichlet([[...], ...])" on prior A: one list of pseudo-counts a
+ * node, nested as A's dimensions (FGM_ARRAY_ALPHA_EACH). */
+static int
+check_dirichlet_each(fgmc *c, fgmc_node *arg, fgmc_sym *a)
+{
+    const fgmc_node *row = arg;
+    long at = 0;
+    int d;
+
+    if (a->ndims == 0) {
+        diag_error(c, arg->loc, "Dirichlet pseudo-counts are a flat list "
+                   "of numbers (one list a node only for an array of "
+                   "priors)");
+        return 0;
+    }
+    for (d = 0; d < a->ndims && row->kind == N_LIST && row->kids; d++)
+        row = row->kids;
+    if (row->kind != N_LIST || row->nkids < 1
+        || row->nkids > FGM_IR_MAXCARD) {
+        diag_error(c, row->loc, "a Dirichlet node needs a list of 1 to %d "
+                   "pseudo-counts", FGM_IR_MAXCARD);
+        return 0;
+    }
+    a->card = row->nkids;
+    a->alpha = NULL;    /* the shape first: the list's size bounds it */
+    if (!node_rows(c, arg, a, 0, &at))
+        return 0;
+    a->alpha = arena_alloc(c, (size_t)at * sizeof *a->alpha);
+    if (!a->alpha)
+        return 0;
+    a->flags |= FGM_ARRAY_ALPHA_EACH;
+    at = 0;
+    return node_rows(c, arg, a, 0, &at);
+}
+
+/* "~ dirichlet(K)" (alpha 1 each), "~ dirichlet([a1, ..., aK])" or, on
+ * an array of priors, one such list a node, nested as its dimensions. */
 static int
 check_dirichlet(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
 {
-    fgmc_node *call = s->dist, *arg = call->a, *k;
-    double total = 0.0;
+    fgmc_node *call = s->dist, *arg = call->a;
     long long kk;
     int i;
 
@@ -605,6 +737,8 @@ check_dirichlet(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
                    "prior; valid: dirichlet", call->name);
         return 0;
     }
+    if (arg->kind == N_LIST && arg->kids && arg->kids->kind == N_LIST)
+        return check_dirichlet_each(c, arg, a);
     if (arg->kind == N_LIST) {
         if (arg->nkids < 1 || arg->nkids > FGM_IR_MAXCARD) {
             diag_error(c, arg->loc, "a Dirichlet needs 1 to %d pseudo-"
@@ -613,31 +747,7 @@ check_dirichlet(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
         }
         a->card = arg->nkids;
         a->alpha = arena_alloc(c, (size_t)a->card * sizeof *a->alpha);
-        if (!a->alpha)
-            return 0;
-        for (k = arg->kids, i = 0; k; k = k->next, i++) {
-            if (k->kind == N_LIST) {
-                diag_error(c, k->loc, "Dirichlet pseudo-counts are a flat "
-                           "list of numbers");
-                return 0;
-            }
-            if (!sema_resolve_num(c, k) || !sema_eval_real(c, k, &a->alpha[i]))
-                return 0;
-            if (!(a->alpha[i] > 0)) {
-                diag_error(c, k->loc, "Dirichlet alpha must be > 0, not %g",
-                           a->alpha[i]);
-                return 0;
-            }
-            /* Larger totals overflow the EP projections (uniform
-             * marginals, silently): the limit observations have too. */
-            total += a->alpha[i];
-            if (!(total <= FGM_MAX_PSEUDO_COUNT)) {
-                diag_error(c, k->loc, "Dirichlet pseudo-counts must sum to "
-                           "at most %g", FGM_MAX_PSEUDO_COUNT);
-                return 0;
-            }
-        }
-        return 1;
+        return a->alpha && pseudo_counts(c, arg, a->alpha);
     }
     if (!sema_resolve_num(c, arg)
         || !sema_eval_int(c, arg, "a Dirichlet size", &kk))
@@ -888,6 +998,64 @@ resolve_vref(fgmc *c, fgmc_node *r, const char *single)
     return ok;
 }
 
+/* Checks the right side of draw S, `X ~ discrete(P[i]...[j])`: P a
+ * prior with one subscript a dimension, each a number but the last, which
+ * may name a variable G (the gate, kept in s->rhs) whose values all index
+ * that dimension; P's categories are X's values.  X (ref, resolved) is
+ * one variable.  The numbers are checked per binding by expand. */
+static int
+check_draw(fgmc *c, fgmc_stmt *s)
+{
+    fgmc_node *call = s->dist, *r, *k;
+    const fgmc_sym *x = s->refs->kids->sym, *g;
+    fgmc_sym *p = discrete_prior(c, call);
+    int d, ok = 1;
+
+    if (!p)
+        return 0;
+    r = call->a;
+    if (r->nkids != p->ndims) {
+        diag_error(c, r->loc, "'%s' has %d dimension%s; a draw names one "
+                   "of its elements (%d subscript%s given)", p->name,
+                   p->ndims, p->ndims == 1 ? "" : "s", r->nkids,
+                   r->nkids == 1 ? "" : "s");
+        return 0;
+    }
+    for (k = r->kids, d = 0; k; k = k->next, d++) {
+        if (k->kind == N_ALL || k->kind == N_RANGE) {
+            diag_error(c, k->loc, "a draw takes one element of a prior, "
+                       "not a slice");
+            ok = 0;
+        } else if (names_variable(c, k) && k->next) {
+            diag_error(c, k->loc, "only the last subscript of a prior may "
+                       "be a variable");
+            ok = 0;
+        } else if (names_variable(c, k)) {
+            if (!resolve_vref(c, k, "a prior's subscript picks by one "
+                              "variable"))
+                return 0;
+            g = k->sym;
+            if (g->lo < 0 || g->lo + g->card > p->dims[d]) {
+                diag_error(c, k->loc, "'%s' takes values %d..%d, but "
+                           "dimension %d of '%s' has indices 0..%d",
+                           g->name, g->lo, g->lo + g->card - 1, d + 1,
+                           p->name, p->dims[d] - 1);
+                return 0;
+            }
+            s->rhs = k;
+        } else if (!sema_resolve_num(c, k)) {
+            ok = 0;
+        }
+    }
+    if (ok && p->card != x->card) {
+        diag_error(c, r->loc, "discrete(%s): '%s' has %d categories but "
+                   "'%s' has %d values (%d..%d)", p->name, p->name, p->card,
+                   x->name, x->card, x->lo, x->lo + x->card - 1);
+        return 0;
+    }
+    return ok;
+}
+
 /* Checks the symbols of `fix REF = "..."`: values 1-9 and letters, '.',
  * '0' or '-' for no clue.  The length is checked against the reference
  * when it is expanded. */
@@ -941,9 +1109,14 @@ check_constraint(fgmc *c, fgmc_stmt *s)
         snprintf(single, sizeof single, "'%s' compares %s",
                  fgmc_cmp_text(s->op), s->refs->nkids == 2 ? "two variables"
                  : "a variable with a number");
+    if (s->kind == S_DRAW)
+        snprintf(single, sizeof single, "'~' draws one variable");
     for (r = s->refs->kids; r; r = r->next)
-        if (!resolve_vref(c, r, s->kind == S_NEQ ? single : NULL))
+        if (!resolve_vref(c, r, s->kind == S_NEQ || s->kind == S_DRAW
+                                ? single : NULL))
             ok = 0;
+    if (s->kind == S_DRAW && ok && !check_draw(c, s))
+        ok = 0;
     if (s->kind == S_NEQ && s->refs->nkids == 1 && s->rhs
         && !check_compared_number(c, s))
         ok = 0;

@@ -799,6 +799,19 @@ fgm_status fgm_enumerate(const fgm_csp *csp, const int *given,
                          long max_leaves, double deadline,
                          double *marginals, long *leaves);
 
+/* fgm_enumerate, and each prior node's exact posterior mean into row d
+ * of MEANS (ndirichlet rows of MEAN_STRIDE >= fgm_ir_dirichlet_maxk
+ * doubles): over the assignments, E[(a_k + n_k) / (A + n)], n the
+ * node's draws.  Where a draw's prior is picked by a variable (`y ~
+ * discrete(t[c])`) a node's draws in all, n, differ between assignments
+ * and the mean is summed over them; elsewhere it is fgm_ir_dirichlet_mean
+ * of the marginals.  Returns as fgm_enumerate (FGM_EINVAL also for a
+ * NULL MEANS or a short stride). */
+fgm_status fgm_enumerate_means(const fgm_csp *csp, const int *given,
+                               long max_leaves, double deadline,
+                               double *marginals, double *means,
+                               int mean_stride, long *leaves);
+
 /* Most variables the exact searches take (fgm_enumerate, Dancing Links):
  * each recurses once per variable, and 100,000 overflowed the stack
  * (SIGSEGV); past it fgm_enumerate returns FGM_EUNSUPPORTED and

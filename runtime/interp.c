@@ -20,6 +20,24 @@ fgm_interp_reset(const fgm_sched *s, fgm_state *st)
                 s->edge_var, s->card, 0, s->stride);
 }
 
+/* The update of gated Dirichlet factor F.  Out of line: inlined, it
+ * grew update() until GCC's -Wmaybe-uninitialized misfired on the
+ * vectors of fgm_k_dirichlet, inlined beside it. */
+static __attribute__((noinline)) double
+update_gated(const fgm_sched *s, fgm_state *st, const fgm_sched_factor *f)
+{
+    const int *vars = s->edge_var + f->edge;
+
+    return fgm_k_dirichlet_gated(st, f->edge, vars[0], vars[1], f->aux,
+                                 f->dfac, s->stride, s->card[vars[0]],
+                                 s->card[vars[1]],
+                                 s->infer.algo == FGM_ALGO_EP,
+                                 s->infer.projection
+                                 == FGM_PROJECTION_MEAN_SQUARE,
+                                 s->infer.algo == FGM_ALGO_BP_MAX,
+                                 st->scratch);
+}
+
 /* Schedule factor I's update; returns its largest message change. */
 static double
 update(const fgm_sched *s, fgm_state *st, int i)
@@ -54,6 +72,8 @@ update(const fgm_sched *s, fgm_state *st, int i)
     case FGM_OP_ALLDIFF:
         return fgm_k_alldiff(st, f->edge, vars, f->arity, S,
                              s->card[vars[0]], maxp, st->scratch);
+    case FGM_OP_DIRICHLET_GATED:
+        return update_gated(s, st, f);
     default:
         FGM_DIE("operator without an interpreter kernel");
     }

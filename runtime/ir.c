@@ -228,13 +228,20 @@ fgm_ir_add_dirichlet_array(fgm_ir *ir, const char *name, int ndims,
                            unsigned flags, fgm_status *status)
 {
     fgm_ir_array *a;
+    long n = k;
     int i;
 
     *status = FGM_EINVAL;
-    for (i = 0; i < k; i++)
+    /* (add_array refuses bad sizes: they count 1 here.) */
+    for (i = 0; (flags & FGM_ARRAY_ALPHA_EACH) && i < ndims && n <= 1L << 26;
+         i++)
+        n *= dims && dims[i] > 0 ? dims[i] : 1;
+    if (n > 1L << 26)
+        return -1;
+    for (i = 0; i < n; i++)
         if (!(alpha[i] > 0.0) || alpha[i] == HUGE_VAL)
             return -1;
-    if (!grow(&ir->param_pool, &ir->param_cap, ir->nparam + k,
+    if (!grow(&ir->param_pool, &ir->param_cap, ir->nparam + (int)n,
               sizeof *ir->param_pool)) {
         *status = FGM_ENOMEM;
         return -1;
@@ -244,8 +251,8 @@ fgm_ir_add_dirichlet_array(fgm_ir *ir, const char *name, int ndims,
     if (!a)
         return -1;
     a->alpha = ir->nparam;
-    copy_params(ir->param_pool + ir->nparam, alpha, k);
-    ir->nparam += k;
+    copy_params(ir->param_pool + ir->nparam, alpha, (int)n);
+    ir->nparam += (int)n;
     return a->first;
 }
 
@@ -305,7 +312,7 @@ fgm_ir_add_factor(fgm_ir *ir, fgm_factor_kind kind, int arity,
             return -1;
         want = fgm_ir_card(ir, scope[0]);
         break;
-    default:        /* DIRICHLET_DISCRETE: fgm_ir_add_dirichlet_discrete */
+    default:        /* DIRICHLET_*: fgm_ir_add_dirichlet_discrete, _gated */
         return -1;
     }
     if (nparams != want || (nparams > 0 && !params))
@@ -367,6 +374,39 @@ fgm_ir_add_dirichlet_discrete(fgm_ir *ir, int var, int node,
     return ir->nfactors++;
 }
 
+int
+fgm_ir_add_dirichlet_gated(fgm_ir *ir, int var, int gate, int node,
+                           fgm_status *status)
+{
+    fgm_ir_factor *f;
+    int last;
+
+    *status = FGM_EINVAL;
+    if (var < 0 || var >= ir->nvars || gate < 0 || gate >= ir->nvars
+        || gate == var || node < 0)
+        return -1;
+    last = node + fgm_ir_card(ir, gate) - 1;
+    if (last >= ir->ndirichlet || ir->dir_array[node] != ir->dir_array[last]
+        || ir->arrays[ir->dir_array[node]].card != fgm_ir_card(ir, var))
+        return -1;
+    *status = FGM_ENOMEM;
+    if (!grow(&ir->factors, &ir->factors_cap, ir->nfactors + 1, sizeof *f)
+        || !grow(&ir->scope_pool, &ir->scope_cap, ir->nscope + 2,
+                 sizeof *ir->scope_pool))
+        return -1;
+    f = &ir->factors[ir->nfactors];
+    memset(f, 0, sizeof *f);
+    f->kind = FGM_FACTOR_DIRICHLET_GATED;
+    f->arity = 2;
+    f->scope = ir->nscope;
+    ir->scope_pool[ir->nscope++] = var;
+    ir->scope_pool[ir->nscope++] = gate;
+    f->params = -1;
+    f->aux = node;
+    *status = FGM_OK;
+    return ir->nfactors++;
+}
+
 /* Writes "name[i][j]" for variable I (NODE 0) or Dirichlet node I (NODE
  * 1) of IR into BUF; "" for a NULL IR or an index out of range, nothing
  * for a NULL or empty BUF.  Returns BUF. */
@@ -405,12 +445,18 @@ int *
 fgm_ir_draws(const fgm_ir *ir)
 {
     int *draws = calloc((size_t)ir->ndirichlet + 1, sizeof *draws);
-    int i;
+    const fgm_ir_factor *f;
+    int i, j;
 
     if (draws)
-        for (i = 0; i < ir->nfactors; i++)
-            if (ir->factors[i].kind == FGM_FACTOR_DIRICHLET_DISCRETE)
-                draws[ir->factors[i].aux]++;
+        for (i = 0; i < ir->nfactors; i++) {
+            f = &ir->factors[i];
+            if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE)
+                draws[f->aux]++;
+            else if (f->kind == FGM_FACTOR_DIRICHLET_GATED)
+                for (j = fgm_ir_card(ir, fgm_ir_scope(ir, f)[1]); j-- > 0;)
+                    draws[f->aux + j]++;
+        }
     return draws;
 }
 
@@ -577,8 +623,13 @@ dump_body(const fgm_ir *ir, dump_out *f)
         for (j = 0; j < a->ndims; j++)
             out_fmt(f, "[%d]", a->dims[j]);
         if (a->kind == FGM_ARRAY_DIRICHLET) {
-            out_fmt(f, " size %d alpha", a->card);
-            for (j = 0; j < a->card; j++)
+            long n = a->flags & FGM_ARRAY_ALPHA_EACH
+                     ? (long)a->count * a->card : a->card;
+
+            /* "alphas": node by node. */
+            out_fmt(f, " size %d alpha%s", a->card,
+                    a->flags & FGM_ARRAY_ALPHA_EACH ? "s" : "");
+            for (j = 0; j < n; j++)
                 out_fmt(f, " %.17g", ir->param_pool[a->alpha + j]);
         } else {
             out_fmt(f, " in %d..%d", a->lo, a->lo + a->card - 1);
@@ -597,6 +648,10 @@ dump_body(const fgm_ir *ir, dump_out *f)
         if (fa->aux >= 0)
             out_fmt(f, " ~ %s", fgm_ir_node_name(ir, fa->aux, name,
                                                  sizeof name));
+        if (fa->kind == FGM_FACTOR_DIRICHLET_GATED)   /* the last node */
+            out_fmt(f, " .. %s", fgm_ir_node_name(
+                        ir, fa->aux + fgm_ir_card(ir, s[1]) - 1, name,
+                        sizeof name));
         if (fa->nparams > 0) {
             /* Factors of one statement mostly share their potentials:
              * the text of the last one is written again. */
@@ -694,13 +749,17 @@ fgm_ir_graph(const fgm_ir *ir, FILE *f)
     for (i = 0; i < ir->nfactors; i++) {
         const fgm_ir_factor *fa = &ir->factors[i];
         const int *s = fgm_ir_scope(ir, fa);
+        int nodes;
 
         fprintf(f, "  f%d [shape=box, style=filled, fillcolor=lightgray, "
                 "label=\"%s\"];\n", i, fgm_ir_kind_name(fa->kind));
         for (j = 0; j < fa->arity; j++)
             fprintf(f, "  f%d -- v%d;\n", i, s[j]);
-        if (fa->aux >= 0)
-            fprintf(f, "  f%d -- d%d;\n", i, fa->aux);
+        /* A gated draw: an edge to every node its gate may pick. */
+        nodes = fa->kind == FGM_FACTOR_DIRICHLET_GATED
+                ? fgm_ir_card(ir, s[1]) : fa->aux >= 0;
+        for (j = 0; j < nodes; j++)
+            fprintf(f, "  f%d -- d%d;\n", i, fa->aux + j);
     }
     for (i = 0; i < ir->ndirichlet; i++)
         fprintf(f, "  d%d [shape=doublecircle, label=\"%s\"];\n", i,

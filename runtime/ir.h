@@ -28,7 +28,10 @@
     X(FGM_FACTOR_TABLE, "table")           /* potential over the scope */    \
     X(FGM_FACTOR_EVIDENCE, "evidence")     /* unary weights over a domain */ \
     X(FGM_FACTOR_DIRICHLET_DISCRETE, "dirichlet_discrete")                  \
-                                /* x ~ Discrete(p), p ~ Dirichlet: aux = p */
+                                /* x ~ Discrete(p), p ~ Dirichlet: aux = p */\
+    X(FGM_FACTOR_DIRICHLET_GATED, "dirichlet_gated")                        \
+                                /* x ~ Discrete(p[g]), scope (x, g): g's    \
+                                 * value index j picks node aux + j */
 
 typedef enum fgm_factor_kind {
 #define FGM_X(e, s) e,
@@ -39,6 +42,9 @@ typedef enum fgm_factor_kind {
 
 /* Array flags. */
 #define FGM_ARRAY_OBSERVED 1u   /* values may be set per run (puzzle clues) */
+#define FGM_ARRAY_ALPHA_EACH 2u /* DIRICHLET: default pseudo-counts per node
+                                 * (count * card of them), not one vector
+                                 * for all */
 
 /* What an array holds.  ORDER FACTOR: grep before reordering. */
 typedef enum fgm_array_kind {
@@ -57,7 +63,9 @@ typedef struct fgm_ir_array {
     int lo;             /* DISCRETE: label of value index 0 */
     int card;           /* domain size; DIRICHLET: vector length K */
     int alpha;          /* DIRICHLET: offset of K default pseudo-counts in
-                         * param_pool (the prior when not observed) */
+                         * param_pool (the prior when not observed), or of
+                         * count * K, node by node, with
+                         * FGM_ARRAY_ALPHA_EACH (fgm_ir_node_alpha) */
     unsigned flags;
 } fgm_ir_array;
 
@@ -67,7 +75,9 @@ typedef struct fgm_ir_factor {
     int scope;          /* offset of the scope in ir->scope_pool */
     int params;         /* offset in ir->param_pool, or -1 */
     int nparams;        /* TABLE: product of cards; EVIDENCE: card */
-    int aux;            /* DIRICHLET_DISCRETE: the Dirichlet node; else -1 */
+    int aux;            /* DIRICHLET_DISCRETE: the Dirichlet node;
+                         * DIRICHLET_GATED: the node of the gate's first
+                         * value; else -1 */
     int line, col;      /* source position, 0 when built in C */
 } fgm_ir_factor;
 
@@ -146,8 +156,10 @@ FGM_INTERNAL int fgm_ir_add_array(fgm_ir *ir, const char *name, int ndims,
                                   unsigned flags, fgm_status *status);
 
 /* Adds an array of Dirichlet nodes, each a probability vector of size K
- * with default pseudo-counts ALPHA[0..K-1] (all > 0).  Returns the index of
- * its first node, or -1 with *STATUS set. */
+ * with default pseudo-counts ALPHA[0..K-1] (all > 0), or with
+ * FGM_ARRAY_ALPHA_EACH in FLAGS each node its own K, ALPHA holding them
+ * node by node (row-major).  Returns the index of its first node, or -1
+ * with *STATUS set. */
 FGM_INTERNAL int fgm_ir_add_dirichlet_array(fgm_ir *ir, const char *name,
                                             int ndims, const int *dims, int k,
                                             const double *alpha,
@@ -158,6 +170,31 @@ FGM_INTERNAL int fgm_ir_add_dirichlet_array(fgm_ir *ir, const char *name,
  * domain size must equal the node's K.  Returns the factor index or -1. */
 FGM_INTERNAL int fgm_ir_add_dirichlet_discrete(fgm_ir *ir, int var, int node,
                                                fgm_status *status);
+
+/* Adds "VAR ~ Discrete(p[GATE])": GATE's value index j picks Dirichlet
+ * node NODE + j.  Those nodes lie in one array, each of VAR's domain
+ * size; GATE is not VAR.  Returns the factor index or -1. */
+FGM_INTERNAL int fgm_ir_add_dirichlet_gated(fgm_ir *ir, int var, int gate,
+                                            int node, fgm_status *status);
+
+/* The K default pseudo-counts of Dirichlet node D. */
+static inline const double *
+fgm_ir_node_alpha(const fgm_ir *ir, int d)
+{
+    const fgm_ir_array *a = &ir->arrays[ir->dir_array[d]];
+
+    return ir->param_pool + a->alpha
+           + (a->flags & FGM_ARRAY_ALPHA_EACH ? (long)(d - a->first) * a->card
+                                              : 0);
+}
+
+/* Whether factor F draws from a Dirichlet node (fixed or gated). */
+static inline int
+fgm_ir_is_draw(const fgm_ir_factor *f)
+{
+    return f->kind == FGM_FACTOR_DIRICHLET_DISCRETE
+           || f->kind == FGM_FACTOR_DIRICHLET_GATED;
+}
 
 /* Returns the array called NAME, or NULL. */
 FGM_INTERNAL const fgm_ir_array *fgm_ir_find_array(const fgm_ir *ir,
@@ -179,7 +216,8 @@ FGM_INTERNAL int fgm_ir_add_factor(fgm_ir *ir, fgm_factor_kind kind,
 /* Name of a factor kind ("alldiff"). */
 FGM_INTERNAL const char *fgm_ir_kind_name(fgm_factor_kind kind);
 
-/* How many "x ~ Discrete(p)" factors draw from each Dirichlet node: a new
+/* How many "x ~ Discrete(p)" factors draw from each Dirichlet node (a
+ * gated draw counts on every node its gate may pick): a new
  * array of ndirichlet + 1 counts (caller frees), or NULL when out of
  * memory. */
 FGM_INTERNAL int *fgm_ir_draws(const fgm_ir *ir);

@@ -211,7 +211,7 @@ fgm_ir_dirichlet_mean(const fgm_ir *ir, const double *marginals,
         const fgm_ir_array *a = &ir->arrays[ir->dir_array[d]];
 
         for (k = 0; k < a->card; k++)
-            mean[(long)d * mean_stride + k] = ir->param_pool[a->alpha + k];
+            mean[(long)d * mean_stride + k] = fgm_ir_node_alpha(ir, d)[k];
     }
     /* E[n_k] of a node: its draws' marginals of k, summed. */
     for (i = 0; i < ir->nfactors; i++) {
@@ -230,7 +230,7 @@ fgm_ir_dirichlet_mean(const fgm_ir *ir, const double *marginals,
         double total = drawn[d];
 
         for (k = 0; k < a->card; k++)
-            total += ir->param_pool[a->alpha + k];
+            total += fgm_ir_node_alpha(ir, d)[k];
         for (k = 0; k < a->card; k++)
             mean[(long)d * mean_stride + k] /= total;
     }

@@ -54,6 +54,7 @@
 #include "ops/neq.h"
 #include "ops/dirichlet.h"
 #include "ops/table.h"
+#include "ops/dirichlet_gated.h"
 #include "ops/alldiff.h"
 #include "ops/sweep.h"
 

@@ -464,7 +464,7 @@ fgm_model_observe_dirichlet(fgm_model *m, int d, const double *alpha,
     a = &ir->arrays[ir->dir_array[d]];
     p = m->st.dir_prior + (size_t)d * (size_t)m->sched->stride;
     if (!alpha) {
-        memcpy(p, ir->param_pool + a->alpha, (size_t)a->card * sizeof *p);
+        memcpy(p, fgm_ir_node_alpha(ir, d), (size_t)a->card * sizeof *p);
         m->dir_point[d] = 0;
         return FGM_OK;
     }

@@ -11,7 +11,7 @@
 #include "schedule.h"
 
 static const char *const op_names[] = { "neq", "table", "dirichlet",
-                                        "alldiff" };
+                                        "alldiff", "dirichlet_gated" };
 
 const char *
 fgm_sched_op_name(fgm_op op)
@@ -66,10 +66,11 @@ pair_add(pairset *ps, int a, int b)
     return 1;
 }
 
-/* Appends one schedule factor over SCOPE; grows the arrays as needed. */
+/* Appends one schedule factor over SCOPE, with NDIR rows of Dirichlet
+ * messages; grows the arrays as needed. */
 static int
 add_factor(fgm_sched *s, int *fcap, int *ecap, fgm_op op, int arity,
-           const int *scope, int aux, int ir_factor)
+           const int *scope, int aux, int ndir, int ir_factor)
 {
     fgm_sched_factor *f;
     int i;
@@ -97,7 +98,8 @@ add_factor(fgm_sched *s, int *fcap, int *ecap, fgm_op op, int arity,
     f->arity = arity;
     f->edge = s->nedges;
     f->aux = aux;
-    f->dfac = op == FGM_OP_DIRICHLET ? s->ndirfactors++ : -1;
+    f->dfac = ndir > 0 ? s->ndirfactors : -1;
+    s->ndirfactors += ndir;
     f->ir_factor = ir_factor;
     for (i = 0; i < arity; i++)
         s->edge_var[s->nedges++] = scope[i];
@@ -190,6 +192,7 @@ factor_unsupported(const fgm_ir *ir, const fgm_ir_factor *f, char *why,
         }
         return 0;
     case FGM_FACTOR_DIRICHLET_DISCRETE:
+    case FGM_FACTOR_DIRICHLET_GATED:
     case FGM_FACTOR_EVIDENCE:
         return 0;
     default:
@@ -277,7 +280,7 @@ lower_factors(fgm_sched *s, const fgm_ir *ir)
             if (f->kind == FGM_FACTOR_ALLDIFF
                 && ir->infer.alldiff == FGM_ALLDIFF_NATIVE) {
                 ok = add_factor(s, &fcap, &ecap, FGM_OP_ALLDIFF, f->arity,
-                                sc, -1, i);
+                                sc, -1, 0, i);
                 break;
             }
             for (j = 0; j < f->arity && ok; j++)
@@ -288,16 +291,20 @@ lower_factors(fgm_sched *s, const fgm_ir *ir)
                     pair[0] = sc[j] < sc[k] ? sc[j] : sc[k];
                     pair[1] = sc[j] < sc[k] ? sc[k] : sc[j];
                     ok = add_factor(s, &fcap, &ecap, FGM_OP_NEQ, 2, pair, -1,
-                                    i);
+                                    0, i);
                 }
             break;
         case FGM_FACTOR_TABLE:
             ok = add_factor(s, &fcap, &ecap, FGM_OP_TABLE, f->arity, sc,
-                            f->params, i);
+                            f->params, 0, i);
             break;
         case FGM_FACTOR_DIRICHLET_DISCRETE:
             ok = add_factor(s, &fcap, &ecap, FGM_OP_DIRICHLET, 1, sc, f->aux,
-                            i);
+                            1, i);
+            break;
+        case FGM_FACTOR_DIRICHLET_GATED:
+            ok = add_factor(s, &fcap, &ecap, FGM_OP_DIRICHLET_GATED, 2, sc,
+                            f->aux, fgm_ir_card(ir, sc[1]), i);
             break;
         default:            /* evidence: folded into the unary vectors */
             break;
@@ -471,10 +478,15 @@ fgm_sched_new(const fgm_ir *ir, fgm_status *status)
         const fgm_sched_factor *f = &s->factors[i];
         long need;
 
-        if (f->op != FGM_OP_ALLDIFF)
+        if (f->op == FGM_OP_DIRICHLET_GATED)
+            need = fgm_k_dirichlet_gated_scratch(
+                s->card[s->edge_var[f->edge + 1]], s->stride);
+        else if (f->op == FGM_OP_ALLDIFF)
+            need = fgm_k_alldiff_scratch(f->arity,
+                                         s->card[s->edge_var[f->edge]],
+                                         s->infer.algo == FGM_ALGO_BP_MAX);
+        else
             continue;
-        need = fgm_k_alldiff_scratch(f->arity, s->card[s->edge_var[f->edge]],
-                                     s->infer.algo == FGM_ALGO_BP_MAX);
         if (need > s->nscratch)
             s->nscratch = (int)need;
     }

@@ -22,15 +22,19 @@ typedef enum fgm_op {
     FGM_OP_NEQ,         /* x != y */
     FGM_OP_TABLE,       /* explicit potential */
     FGM_OP_DIRICHLET,   /* x ~ Discrete(p), p ~ Dirichlet */
-    FGM_OP_ALLDIFF      /* native arity-n alldiff */
+    FGM_OP_ALLDIFF,     /* native arity-n alldiff */
+    FGM_OP_DIRICHLET_GATED  /* x ~ Discrete(p[g]): edges to x, then g */
 } fgm_op;
 
 typedef struct fgm_sched_factor {
     fgm_op op;
     int arity;
     int edge;           /* first of its ARITY edges */
-    int aux;            /* TABLE: offset in ir->param_pool; DIRICHLET: node */
-    int dfac;           /* DIRICHLET: its index among Dirichlet factors */
+    int aux;            /* TABLE: offset in ir->param_pool; DIRICHLET: node;
+                         * DIRICHLET_GATED: the gate's first value's node */
+    int dfac;           /* DIRICHLET: its row of Dirichlet messages
+                         * (st->dir_msg); DIRICHLET_GATED: the first of
+                         * its gate's card rows, one a node */
     int ir_factor;      /* the IR factor it comes from (source position) */
 } fgm_sched_factor;
 
@@ -51,7 +55,7 @@ typedef struct fgm_sched {
     int *edge_var;              /* nedges */
     int *var_edge_off;          /* nvars + 1 */
     int *var_edges;             /* edges of each variable, ascending */
-    int ndirichlet, ndirfactors;
+    int ndirichlet, ndirfactors;    /* ndirfactors: rows of st->dir_msg */
     int nscratch;               /* doubles of scratch a sweep needs */
     int pin_sweeps;             /* full sweeps before updates around
                                  * pinned variables may be skipped: 1 when

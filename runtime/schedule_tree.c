@@ -41,16 +41,20 @@ uf_find(int *parent, int x)
 }
 
 /* The graph vertex of scope position J of schedule factor F (a variable),
- * or for J == arity under EP the Dirichlet node of a Dirichlet factor;
- * -1 past the factor's vertices. */
+ * or past the scope under EP the Dirichlet nodes of a Dirichlet factor
+ * (a gated one's, one a value of its gate); -1 past the factor's
+ * vertices. */
 static int
 vertex(const fgm_sched *s, const fgm_sched_factor *f, int j)
 {
+    int nodes = f->op == FGM_OP_DIRICHLET ? 1
+                : f->op == FGM_OP_DIRICHLET_GATED
+                ? s->card[s->edge_var[f->edge + 1]] : 0;
+
     if (j < f->arity)
         return s->edge_var[f->edge + j];
-    if (j == f->arity && f->op == FGM_OP_DIRICHLET
-        && s->infer.algo == FGM_ALGO_EP)
-        return s->nvars + f->aux;
+    if (j - f->arity < nodes && s->infer.algo == FGM_ALGO_EP)
+        return s->nvars + f->aux + j - f->arity;
     return -1;
 }
 

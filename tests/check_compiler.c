@@ -92,7 +92,7 @@ START_TEST(test_models_compile)
     static const char *const models[] = {
         "models/sudoku.fgm", "models/latin.fgm", "models/sudoku_naive.fgm",
         "models/dice.fgm", "models/chain.fgm", "models/queens.fgm",
-        "models/schedule.fgm"
+        "models/schedule.fgm", "models/casino.fgm"
     };
     size_t i;
 
@@ -514,6 +514,41 @@ START_TEST(test_comprehensions)
 }
 END_TEST
 
+/* Draw statements: a node by constant subscripts, or picked by a gate
+ * variable (its first label's node in aux, one node a value); priors
+ * with pseudo-counts a node. */
+START_TEST(test_draws_and_gates)
+{
+    fgm_ir *ir = compile_ok(
+        "prior t[2][3] ~ dirichlet([[[1, 2], [3, 4], [5, 6]],\n"
+        "                           [[7, 8], [9, 10], [11, 12]]])\n"
+        "var g in 1..2\n"
+        "var y[3] in 0..1\n"
+        "y[i] ~ discrete(t[1][g]) for i in 0..2\n"
+        "y[0] ~ discrete(t[0][2])\n");
+    const int *sc;
+    int i;
+
+    ck_assert_int_eq(ir->ndirichlet, 6);
+    ck_assert(ir->arrays[0].flags & FGM_ARRAY_ALPHA_EACH);
+    for (i = 0; i < 6; i++) {
+        ck_assert_double_eq(fgm_ir_node_alpha(ir, i)[0], 2 * i + 1);
+        ck_assert_double_eq(fgm_ir_node_alpha(ir, i)[1], 2 * i + 2);
+    }
+    ck_assert_int_eq(ir->nfactors, 4);
+    for (i = 0; i < 3; i++) {
+        sc = fgm_ir_scope(ir, &ir->factors[i]);
+        ck_assert_int_eq(ir->factors[i].kind, FGM_FACTOR_DIRICHLET_GATED);
+        ck_assert_int_eq(sc[0], 1 + i);
+        ck_assert_int_eq(sc[1], 0);
+        ck_assert_int_eq(ir->factors[i].aux, 3 + 1);   /* t[1][g = 1] */
+    }
+    ck_assert_int_eq(ir->factors[3].kind, FGM_FACTOR_DIRICHLET_DISCRETE);
+    ck_assert_int_eq(ir->factors[3].aux, 2);
+    fgm_ir_free(ir);
+}
+END_TEST
+
 START_TEST(test_priors_and_links)
 {
     fgm_ir *ir = compile_ok(
@@ -710,7 +745,54 @@ static const bad_case bad_cases[] = {
       "'evidence'?)" },
     { "var x[2] in 0..1\nx y\n", FGM_EPARSE,
       "t.fgm:2:3: error: unexpected name, expected a comparison ('!=', "
-      "'==', '<', '<=', '>', '>=') or '['" },
+      "'==', '<', '<=', '>', '>='), '~' (a draw) or '['" },
+    /* Draws: `x ~ discrete(p[g])`, the gate the last subscript. */
+    { "prior t[2][2] ~ dirichlet(2)\nvar c in 0..1\nvar y in 0..1\n"
+      "y ~ discrete(t[c][0])\n", FGM_ESEMA,
+      "t.fgm:4:16: error: only the last subscript of a prior may be a "
+      "variable" },
+    { "prior t[2] ~ dirichlet(2)\nvar c in 1..2\nvar y in 0..1\n"
+      "y ~ discrete(t[c])\n", FGM_ESEMA,
+      "t.fgm:4:16: error: 'c' takes values 1..2, but dimension 1 of 't' "
+      "has indices 0..1" },
+    { "prior t[2] ~ dirichlet(2)\nvar y[2] in 0..1\n"
+      "y[i] ~ discrete(t[y[i]]) for i in 0..1\n", FGM_ESEMA,
+      "t.fgm:3:19: error: 'y[0]' picks the prior it is drawn from" },
+    { "prior t[2] ~ dirichlet(3)\nvar c in 0..1\nvar y in 0..1\n"
+      "y ~ discrete(t[c])\n", FGM_ESEMA,
+      "t.fgm:4:14: error: discrete(t): 't' has 3 categories but 'y' has 2 "
+      "values (0..1)" },
+    { "prior t[2] ~ dirichlet(2)\nvar c in 0..1\nvar y[2] in 0..1\n"
+      "y ~ discrete(t[c])\n", FGM_ESEMA,
+      "t.fgm:4:1: error: '~' draws one variable; 'y' alone is its whole "
+      "array (write one element, such as 'y[0]')" },
+    { "prior t[2] ~ dirichlet(2)\nvar c in 0..1\n"
+      "var y in 0..1 ~ discrete(t[c])\n", FGM_ESEMA,
+      "t.fgm:3:28: error: a prior picked by a variable is drawn by a "
+      "statement of its own: y[...] ~ discrete(t[c])" },
+    { "prior t[2] ~ dirichlet(2)\nvar c in 0..1\nvar y in 0..1\n"
+      "y ~ discrete(t)\n", FGM_ESEMA,
+      "t.fgm:4:14: error: 't' has 1 dimension; a draw names one of its "
+      "elements (0 subscripts given)" },
+    { "prior t[2] ~ dirichlet(2)\nvar y[2] in 0..1\n"
+      "y[i] ~ discrete(t[i + 1]) for i in 0..1\n", FGM_ESEMA,
+      "t.fgm:3:19: error: index 2 is out of range for 't' (dimension 1 has "
+      "indices 0..1)" },
+    { "prior t[2] ~ dirichlet([[1, 2], [3]])\n", FGM_ESEMA,
+      "t.fgm:1:33: error: every node of 't' takes 2 pseudo-counts, as its "
+      "first" },
+    { "prior t[3] ~ dirichlet([[1, 2], [3, 4]])\n", FGM_ESEMA,
+      "t.fgm:1:24: error: pseudo-counts a node: dimension 1 of 't' needs a "
+      "list of 3" },
+    { "prior t ~ dirichlet([[1, 2]])\n", FGM_ESEMA,
+      "t.fgm:1:21: error: Dirichlet pseudo-counts are a flat list of "
+      "numbers (one list a node only for an array of priors)" },
+    { "prior t[2] ~ dirichlet([[1, 2], [3, 0]])\n", FGM_ESEMA,
+      "error: Dirichlet alpha must be > 0, not 0" },
+    { "prior t[2] ~ dirichlet(2)\nvar c in 0..1\nvar y in 0..1\n"
+      "y ~ normal(t[c])\n", FGM_ESEMA,
+      "t.fgm:4:5: error: unknown distribution 'normal' for a variable; "
+      "valid: discrete" },
     /* The parser's comparison token named as written. */
     { "var x[2] in 0..3\nalldiff x < y\n", FGM_EPARSE,
       "t.fgm:2:11: error: unexpected '<', expected 'for' or end of line" },
@@ -1423,6 +1505,7 @@ compiler_suite(void)
     tcase_add_test(core, test_extreme_weights);
     tcase_add_test(core, test_comprehensions);
     tcase_add_test(core, test_priors_and_links);
+    tcase_add_test(core, test_draws_and_gates);
     tcase_add_test(core, test_infer_settings);
     tcase_add_test(core, test_defaults_and_positions);
     tcase_add_test(core, test_alldiff_stays_one_factor);

@@ -23,6 +23,7 @@
     X(v4)                   \
     X(v4seed)               \
     X(api)                  \
+    X(gated)                \
     X(reader)
 
 #define FGM_TEST_DECLARE(name) Suite *name##_suite(void);

@@ -172,7 +172,8 @@ typedef struct obs_sink {
  * says (fgm run, fgm bench). */
 #define CLI_ELIM_BOUND \
     "a clique or factor table of more than %ld entries or %d variables, " \
-    "or weights past the doubles' range"
+    "weights past the doubles' range, or a draw whose prior a variable " \
+    "picks"
 #define CLI_ELIM_BOUND_ARGS (long)FGM_ELIM_MAX_ENTRIES, FGM_ELIM_MAX_VARS
 
 /* What an observation file holds, judged by its first line of data

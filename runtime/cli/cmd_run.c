@@ -392,24 +392,43 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     } else {
         double deadline = deadline_of(cfg);
 
-        st = max ? fgm_enumerate_max(csp, given, cfg->cap, deadline, m,
-                                     &count)
-                 : fgm_enumerate(csp, given, cfg->cap, deadline, m, &count);
+        if (!max && fgm_ir_ndirichlet(ir) > 0) {
+            /* The priors' means from the walk itself: a gated draw's
+             * node has no mean in the marginals alone. */
+            mstride = fgm_ir_dirichlet_maxk(ir);
+            mean = malloc((size_t)fgm_ir_ndirichlet(ir) * (size_t)mstride
+                          * sizeof *mean);
+            if (!mean) {
+                free(m);
+                return cli_fail_to(t->err, CLI_EINTERNAL, "run: out of "
+                                   "memory");
+            }
+            st = fgm_enumerate_means(csp, given, cfg->cap, deadline, m,
+                                     mean, mstride, &count);
+        } else {
+            st = max ? fgm_enumerate_max(csp, given, cfg->cap, deadline, m,
+                                         &count)
+                     : fgm_enumerate(csp, given, cfg->cap, deadline, m,
+                                     &count);
+        }
         incomplete = st != FGM_OK;
         snprintf(text, sizeof text, "%s (enumeration), assignments=%ld%s",
                  what, count, incomplete ? " (incomplete: cap or timeout "
                                            "reached)" : "");
         if (st == FGM_EUNSOLVED) {
             free(m);
+            free(mean);
             return refuse_set(t, k, " has no consistent assignment");
         }
     }
     if (st == FGM_EUNSUPPORTED) {
         free(m);
+        free(mean);
         return refuse_too_large(cfg, csp, t);
     }
     if (st != FGM_OK && st != FGM_ETIMEOUT) {
         free(m);
+        free(mean);
         return cli_fail_to(t->err, cli_exit_code(st), "run: %s",
                            fgm_strerror(st));
     }
@@ -417,12 +436,13 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         /* Stopped before the first solution: all zeros is no
          * distribution. */
         free(m);
+        free(mean);
         return refuse_set(t, k, ": no consistent assignment found before "
                           "the cap or the deadline");
     }
     /* The priors' exact posterior means, from the marginals (not from
      * max-marginals, which have none). */
-    if (!max && fgm_ir_ndirichlet(ir) > 0) {
+    if (!max && fgm_ir_ndirichlet(ir) > 0 && !mean) {
         mstride = fgm_ir_dirichlet_maxk(ir);
         mean = malloc((size_t)fgm_ir_ndirichlet(ir) * (size_t)mstride
                       * sizeof *mean);

@@ -432,6 +432,7 @@ fgm_csp_verify(const fgm_csp *csp, const int *given, const int *assign)
                 return 0;
             break;
         case FGM_FACTOR_DIRICHLET_DISCRETE:
+        case FGM_FACTOR_DIRICHLET_GATED:
             break;      /* a Dirichlet prior gives every value mass */
         default:
             return 0;
@@ -542,7 +543,7 @@ fgm_csp_weighted(const fgm_csp *csp)
     for (i = 0; i < ir->ndirichlet && !weighted; i++) {
         const fgm_ir_array *a = &ir->arrays[ir->dir_array[i]];
 
-        weighted = draws[i] > 1 || uneven(ir->param_pool + a->alpha, a->card);
+        weighted = draws[i] > 1 || uneven(fgm_ir_node_alpha(ir, i), a->card);
     }
     free(draws);
     return weighted;

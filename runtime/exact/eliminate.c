@@ -334,7 +334,7 @@ add_dirichlet(elim *e, int d, const int *draws, int ndraws, int *kids,
 {
     const fgm_ir *ir = e->ir;
     const fgm_ir_array *arr = &ir->arrays[ir->dir_array[d]];
-    const double *alpha = ir->param_pool + arr->alpha;
+    const double *alpha = fgm_ir_node_alpha(ir, d);
     int kc = arr->card, i, j, k, n = 0, nkids = 0, total = 0;
     int idx[FGM_ETAB_MAXVARS] = { 0 };
     double a[FGM_IR_MAXCARD], big = 0.0, w, top = 0.0;
@@ -424,6 +424,10 @@ add_factors(elim *e, double max_entries)
     for (i = 0; i < ir->nfactors && st == FGM_OK; i++) {
         const fgm_ir_factor *f = &ir->factors[i];
 
+        /* A gated draw couples every node its gate may pick with the
+         * gate: no table of draws per node (enumeration takes it). */
+        if (f->kind == FGM_FACTOR_DIRICHLET_GATED)
+            st = FGM_EUNSUPPORTED;
         for (j = 0; j < f->arity; j++)
             e->uses[fgm_ir_scope(ir, f)[j]]++;
         if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE)

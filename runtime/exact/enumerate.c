@@ -83,6 +83,13 @@ typedef struct walk {
                              * best and MAP_SLACK (-HUGE_VAL before the
                              * first leaf) */
     int *best_assign;       /* (map) nvars: that leaf */
+    double *means;          /* ndirichlet * mean_stride, or NULL: the
+                             * sums over the leaves of their weight times
+                             * (a_k + n_k) / (A + n), for the nodes a
+                             * gated draw may pick (picked[d]) */
+    int mean_stride;
+    unsigned char *picked;  /* ndirichlet (means): a gated draw may pick
+                             * the node */
     int scaled;             /* shift set: a leaf was reached */
     double shift;
     long leaves;
@@ -99,7 +106,7 @@ static int
 weighed(const fgm_ir_factor *f)
 {
     return f->kind == FGM_FACTOR_TABLE || f->kind == FGM_FACTOR_EVIDENCE
-           || f->kind == FGM_FACTOR_DIRICHLET_DISCRETE;
+           || fgm_ir_is_draw(f);
 }
 
 /* The most node D's next draw can add to a log weight (W->map): with n
@@ -110,6 +117,31 @@ draw_bound(const walk *w, int d)
 {
     return log(w->alpha_max[d] + w->drawn[d])
            - log(w->alpha_sum[d] + w->drawn[d]);
+}
+
+/* The log weight of a draw of value X from node D: the Dirichlet-
+ * multinomial's next factor (a_x + n_x) / (A + n); the draw counted. */
+static double
+draw(walk *w, int d, int x)
+{
+    int *c = &w->counts[d * w->kc + x];
+    double g = log(w->alpha[d][x] + *c) - log(w->alpha_sum[d] + w->drawn[d]);
+
+    if (w->map)
+        w->rest -= draw_bound(w, d);
+    ++*c;
+    w->drawn[d]++;
+    return g;
+}
+
+/* Takes back draw(W, D, X). */
+static void
+undraw(walk *w, int d, int x)
+{
+    w->counts[d * w->kc + x]--;
+    w->drawn[d]--;
+    if (w->map)
+        w->rest += draw_bound(w, d);
 }
 
 /* The log weight that setting V (to w->assign[v]) adds: each table and
@@ -129,16 +161,14 @@ set_gain(walk *w, int v)
         const fgm_ir_factor *f = &ir->factors[w->inc[i]];
         const int *s = fgm_ir_scope(ir, f);
         long pos = 0;
-        int *c;
 
         if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE) {
-            c = &w->counts[f->aux * w->kc + w->assign[v]];
-            g += log(w->alpha[f->aux][w->assign[v]] + *c)
-                 - log(w->alpha_sum[f->aux] + w->drawn[f->aux]);
-            if (w->map)
-                w->rest -= draw_bound(w, f->aux);
-            ++*c;
-            w->drawn[f->aux]++;
+            g += draw(w, f->aux, w->assign[v]);
+        } else if (f->kind == FGM_FACTOR_DIRICHLET_GATED) {
+            /* Drawn from the node its gate picks, once both are set (a
+             * gated node's draw bound is 0: map_bounds). */
+            if (--w->left[w->inc[i]] == 0)
+                g += draw(w, f->aux + w->assign[s[1]], w->assign[s[0]]);
         } else if (--w->left[w->inc[i]] == 0) {
             for (j = 0; j < f->arity; j++)
                 pos = pos * w->csp->card[s[j]] + w->assign[s[j]];
@@ -158,12 +188,13 @@ unset(walk *w, int v)
 
     for (i = w->inc_off[v]; i < w->inc_off[v + 1]; i++) {
         const fgm_ir_factor *f = &ir->factors[w->inc[i]];
+        const int *s = fgm_ir_scope(ir, f);
 
         if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE) {
-            w->counts[f->aux * w->kc + w->assign[v]]--;
-            w->drawn[f->aux]--;
-            if (w->map)
-                w->rest += draw_bound(w, f->aux);
+            undraw(w, f->aux, w->assign[v]);
+        } else if (f->kind == FGM_FACTOR_DIRICHLET_GATED) {
+            if (w->left[w->inc[i]]++ == 0)
+                undraw(w, f->aux + w->assign[s[1]], w->assign[s[0]]);
         } else if (w->left[w->inc[i]]++ == 0 && w->map) {
             w->rest += w->bound[w->inc[i]];
         }
@@ -206,10 +237,35 @@ leaf_weight(walk *w, double lw)
     if (!w->scaled || lw > w->shift + SHIFT_SLACK) {
         for (i = 0; i < n; i++)
             w->acc[i] = w->scaled ? rescaled(w->acc[i], w->shift - lw) : 0.0;
+        n = w->means ? w->ir->ndirichlet * w->mean_stride : 0;
+        for (i = 0; i < n; i++)
+            w->means[i] = w->scaled ? rescaled(w->means[i], w->shift - lw)
+                                    : 0.0;
         w->shift = lw;
         w->scaled = 1;
     }
     return exp(lw - w->shift);
+}
+
+/* Adds a leaf of weight X (at the shift) to the means of the nodes a
+ * gated draw may pick: X times each node's (a_k + n_k) / (A + n), n_k
+ * its draws of k at this leaf.  Their total n differs from leaf to leaf,
+ * so the mean is no sum of the draws' marginals (fgm_ir_dirichlet_mean's
+ * way for the other nodes). */
+static void
+leaf_means(walk *w, double x)
+{
+    const fgm_ir *ir = w->ir;
+    int d, k;
+
+    for (d = 0; d < ir->ndirichlet; d++) {
+        double *row = w->means + (long)d * w->mean_stride;
+        double z = w->alpha_sum[d] + w->drawn[d];
+
+        for (k = 0; w->picked[d] && k < ir->arrays[ir->dir_array[d]].card;
+             k++)
+            row[k] += x * (w->alpha[d][k] + w->counts[d * w->kc + k]) / z;
+    }
 }
 
 /* The variable to set at DEPTH: with hard constraints the unset one with
@@ -262,7 +318,12 @@ visit(walk *w, int depth, double lw)
             return 0.0;
         }
         w->leaves++;
-        return lw == -HUGE_VAL ? 0.0 : leaf_weight(w, lw);
+        if (lw == -HUGE_VAL)
+            return 0.0;
+        x = leaf_weight(w, lw);
+        if (w->means)
+            leaf_means(w, x);
+        return x;
     }
     v = next_var(w, depth);
     for (left = w->ws->dom[v]; left; left &= left - 1) {
@@ -356,6 +417,16 @@ map_bounds(walk *w)
         for (j = 0; j < ir->arrays[ir->dir_array[d]].card; j++)
             if (w->alpha[d][j] > w->alpha_max[d])
                 w->alpha_max[d] = w->alpha[d][j];
+    /* A node a gated draw may pick takes its draws in no order known
+     * before the gates are set: each of them is bounded by 1 (alpha_max
+     * = A makes draw_bound log(A + n) - log(A + n) = 0 exactly). */
+    for (i = 0; i < ir->nfactors; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+
+        for (j = 0; f->kind == FGM_FACTOR_DIRICHLET_GATED
+                    && j < w->csp->card[fgm_ir_scope(ir, f)[1]]; j++)
+            w->alpha_max[f->aux + j] = w->alpha_sum[f->aux + j];
+    }
     w->rest = 0.0;
     for (i = 0; i < ir->nfactors; i++) {
         const fgm_ir_factor *f = &ir->factors[i];
@@ -369,8 +440,8 @@ map_bounds(walk *w)
             w->drawn[f->aux]++;
             continue;
         }
-        if (!weighed(f))
-            continue;
+        if (!weighed(f) || f->kind == FGM_FACTOR_DIRICHLET_GATED)
+            continue;       /* a gated draw's bound: 0, above */
         for (size = 1, d = 0; d < f->arity; d++)
             size *= w->csp->card[s[d]];
         for (top = -HUGE_VAL, j = 0; j < size; j++)
@@ -429,6 +500,7 @@ walk_free(walk *w)
     free(w->alpha_sum);
     free(w->bound);
     free(w->alpha_max);
+    free(w->picked);
 }
 
 /* W's arrays for CSP: the search's workspace, the incidence lists, the
@@ -465,7 +537,7 @@ walk_init(walk *w, const fgm_csp *csp)
     for (v = 0; v < ir->ndirichlet; v++) {
         const fgm_ir_array *a = &ir->arrays[ir->dir_array[v]];
 
-        w->alpha[v] = ir->param_pool + a->alpha;
+        w->alpha[v] = fgm_ir_node_alpha(ir, v);
         for (k = 0; k < a->card; k++)
             w->alpha_sum[v] += w->alpha[v][k];
     }
@@ -510,10 +582,59 @@ walk_open(walk *w, const fgm_csp *csp, const int *given, const void *out,
     return FGM_OK;
 }
 
-/* fgm_enumerate, or with MAX the max-marginals (fgm_enumerate_max). */
+/* The means of W's walk, done: the gated nodes' sums over the leaves'
+ * TOTAL weight; the others' from the MARGINALS (fgm_ir_dirichlet_mean,
+ * whose answer for the gated nodes is not theirs).  Returns FGM_OK or
+ * FGM_ENOMEM. */
+static fgm_status
+finish_means(walk *w, const double *marginals, double total)
+{
+    const fgm_ir *ir = w->ir;
+    int d, k, n = w->mean_stride;
+    double *lin = malloc(((size_t)ir->ndirichlet * (size_t)n + 1)
+                         * sizeof *lin);
+    fgm_status st = lin ? fgm_ir_dirichlet_mean(ir, marginals,
+                                                w->csp->maxcard, lin, n)
+                        : FGM_ENOMEM;
+
+    for (d = 0; st == FGM_OK && d < ir->ndirichlet; d++)
+        for (k = 0; k < n; k++)
+            w->means[(long)d * n + k] = w->picked[d]
+                                        ? w->means[(long)d * n + k] / total
+                                        : lin[(long)d * n + k];
+    free(lin);
+    return st;
+}
+
+/* W's means (MEANS, STRIDE a row: fgm_enumerate_means) of the nodes a
+ * gated draw may pick, which the walk sums; 0, or -1 out of memory. */
+static int
+open_means(walk *w, double *means, int stride)
+{
+    const fgm_ir *ir = w->ir;
+    int i, j;
+
+    w->picked = calloc((size_t)ir->ndirichlet + 1, 1);
+    if (!w->picked)
+        return -1;
+    for (i = 0; i < ir->nfactors; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+
+        for (j = 0; f->kind == FGM_FACTOR_DIRICHLET_GATED
+                    && j < w->csp->card[fgm_ir_scope(ir, f)[1]]; j++)
+            w->picked[f->aux + j] = 1;
+    }
+    w->means = means;
+    w->mean_stride = stride;
+    return 0;
+}
+
+/* fgm_enumerate, or with MAX the max-marginals (fgm_enumerate_max), or
+ * with MEANS the priors' means too (fgm_enumerate_means). */
 static fgm_status
 enumerate(const fgm_csp *csp, const int *given, long max_leaves,
-          double deadline, double *marginals, long *leaves, int max)
+          double deadline, double *marginals, long *leaves, int max,
+          double *means, int mean_stride)
 {
     walk w;
     int v, mc, k;
@@ -526,6 +647,10 @@ enumerate(const fgm_csp *csp, const int *given, long max_leaves,
     mc = csp->maxcard;
     w.max = max;
     w.acc = marginals;
+    if (means && open_means(&w, means, mean_stride) < 0) {
+        walk_free(&w);
+        return FGM_ENOMEM;
+    }
     memset(marginals, 0, (size_t)csp->nvars * (size_t)mc * sizeof *marginals);
     total = start_domains(&w, given) ? visit(&w, 0, 0.0) : 0.0;
     if (total == 0.0)
@@ -543,6 +668,8 @@ enumerate(const fgm_csp *csp, const int *given, long max_leaves,
                 marginals[v * mc + k] /= max ? z : total;
         }
     }
+    if (means && total > 0.0 && finish_means(&w, marginals, total) != FGM_OK)
+        st = FGM_ENOMEM;
     if (leaves)
         *leaves = w.leaves;
     walk_free(&w);
@@ -553,7 +680,8 @@ fgm_status
 fgm_enumerate(const fgm_csp *csp, const int *given, long max_leaves,
               double deadline, double *marginals, long *leaves)
 {
-    return enumerate(csp, given, max_leaves, deadline, marginals, leaves, 0);
+    return enumerate(csp, given, max_leaves, deadline, marginals, leaves, 0,
+                     NULL, 0);
 }
 
 fgm_status
@@ -561,7 +689,18 @@ fgm_enumerate_max(const fgm_csp *csp, const int *given, long max_leaves,
                   double deadline, double *maxmarginals, long *leaves)
 {
     return enumerate(csp, given, max_leaves, deadline, maxmarginals, leaves,
-                     1);
+                     1, NULL, 0);
+}
+
+fgm_status
+fgm_enumerate_means(const fgm_csp *csp, const int *given, long max_leaves,
+                    double deadline, double *marginals, double *means,
+                    int mean_stride, long *leaves)
+{
+    if (!csp || !means || mean_stride < fgm_ir_dirichlet_maxk(csp->ir))
+        return FGM_EINVAL;
+    return enumerate(csp, given, max_leaves, deadline, marginals, leaves, 0,
+                     means, mean_stride);
 }
 
 fgm_status

@@ -17,6 +17,9 @@ copy_factor(fgm_ir *dst, const fgm_ir *src, int i)
     if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE)
         k = fgm_ir_add_dirichlet_discrete(dst, fgm_ir_scope(src, f)[0],
                                           f->aux, &st);
+    else if (f->kind == FGM_FACTOR_DIRICHLET_GATED)
+        k = fgm_ir_add_dirichlet_gated(dst, fgm_ir_scope(src, f)[0],
+                                       fgm_ir_scope(src, f)[1], f->aux, &st);
     else
         k = fgm_ir_add_factor(dst, f->kind, f->arity, fgm_ir_scope(src, f),
                               f->nparams, fgm_ir_params(src, f), &st);
@@ -36,7 +39,7 @@ fgm_ep_robust_ir(const fgm_ir *src)
     fgm_status st;
 
     for (i = 0; i < src->nfactors; i++)
-        if (src->factors[i].kind == FGM_FACTOR_DIRICHLET_DISCRETE)
+        if (fgm_ir_is_draw(&src->factors[i]))
             has = 1;
     if (has)
         return fgm_ir_copy(src);

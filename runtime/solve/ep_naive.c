@@ -39,7 +39,7 @@ naive_ir(const fgm_csp *csp, const int *given)
     for (j = 0; out && j < ir->nfactors && ok; j++) {
         const fgm_ir_factor *f = &ir->factors[j];
 
-        if (f->kind != FGM_FACTOR_DIRICHLET_DISCRETE)
+        if (!fgm_ir_is_draw(f))
             ok = fgm_ir_add_factor(out, f->kind, f->arity,
                                    fgm_ir_scope(ir, f), f->nparams,
                                    fgm_ir_params(ir, f), &st) >= 0;
