@@ -905,7 +905,8 @@ START_TEST(test_shipped_models_both_backends)
 {
     static const char *const models[] = {
         "models/sudoku.fgm", "models/sudoku_naive.fgm", "models/latin.fgm",
-        "models/dice.fgm", "models/chain.fgm", "models/queens.fgm"
+        "models/dice.fgm", "models/chain.fgm", "models/queens.fgm",
+        "models/casino.fgm"
     };
     static const char *const algos[] = { "ep", "bp-sum", "bp-max" };
     char dir[] = "/tmp/fgm_models_XXXXXX";
@@ -945,6 +946,13 @@ START_TEST(test_shipped_models_both_backends)
                 if (strstr(models[i], "dice"))
                     for (v = 0; v < ir->nvars; v++)
                         fgm_model_observe_var(m[b], v, (v * 7) % 6);
+                /* The casino's rolls (its second half of variables),
+                 * sixes in a run from the 10th. */
+                if (strstr(models[i], "casino"))
+                    for (v = ir->nvars / 2; v < ir->nvars; v++)
+                        fgm_model_observe_var(m[b], v, v % 9 == 0 ? 2
+                                              : v > 50 && v < 62 ? 5
+                                              : (v * 5) % 6);
                 fgm_model_run(m[b], NULL, NULL);
             }
             ck_assert_int_eq(fgm_model_is_compiled(m[0]), 1);
