@@ -7,6 +7,24 @@ integrated out).  Slow and obviously right; models stay small."""
 import math
 
 
+def node_alpha(m, pname, node):
+    """The pseudo-counts of node NODE of prior PNAME, as floats."""
+    p = next(q for q in m.priors if q["name"] == pname)
+    rows = p.get("alphas")
+    return [float(a) for a in (rows[node] if rows else p["alpha"])]
+
+
+def node_draws(m, assign):
+    """{(prior name, node): [the variables drawn from it]} at ASSIGN (value
+    indices): the links, and each gated draw at the node its gate picks."""
+    nodes = {}
+    for v, pname, node in m.links:
+        nodes.setdefault((pname, node), []).append(v)
+    for v, pname, g, base in getattr(m, "gated", ()):
+        nodes.setdefault((pname, base + assign[g]), []).append(v)
+    return nodes
+
+
 def leaves(m, obs):
     """m: a gen.Model; obs: {var: observed value}.  Returns every
     assignment of nonzero weight as (log weight, value indices)."""
@@ -36,18 +54,14 @@ def leaves(m, obs):
             soft_at[max(scope)].append((scope, [float(w) for w in f[2]]))
     # Variables drawn from one prior node: p(counts) = B(alpha + counts) /
     # B(alpha), in logs.
-    alpha = {p["name"]: [float(a) for a in p["alpha"]] for p in m.priors}
-    nodes = {}
-    for v, pname, node in m.links:
-        nodes.setdefault((pname, node), []).append(v)
-    groups = [(vs, alpha[pname]) for (pname, _), vs in sorted(nodes.items())]
 
     leaves = []
     assign = [0] * n
 
     def rec(v, logw):
         if v == n:
-            for vs, a in groups:
+            for (pname, node), vs in sorted(node_draws(m, assign).items()):
+                a = node_alpha(m, pname, node)
                 cnt = [0] * len(a)
                 for u in vs:
                     cnt[assign[u]] += 1
@@ -105,11 +119,10 @@ def dirichlet_means(m, found):
     means = []
     for p in m.priors:
         for node in range(p["count"] or 1):
-            draws = [v for v, pname, nd in m.links
-                     if pname == p["name"] and nd == node]
-            a = [float(x) for x in p["alpha"]]
+            a = node_alpha(m, p["name"], node)
             acc, z = [0.0] * len(a), 0.0
             for lw, assign in found:
+                draws = node_draws(m, assign).get((p["name"], node), [])
                 x = math.exp(lw - top)
                 z += x
                 for k in range(len(a)):

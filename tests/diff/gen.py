@@ -18,8 +18,12 @@ class Model:
     doms:    [(lo, hi)] value ranges (offsets: lo may be -1, 0, 1 or 3)
     vars:    [(label, dom index)] in declaration order, as fgm numbers them
     arrays:  [(name, count or None for a scalar, dom index, observed, first)]
-    priors:  [{name, count (None: scalar), alpha, observed}]
+    priors:  [{name, count (None: scalar), alpha, observed, alphas}]:
+             alphas, when given, a list of pseudo-counts a node
     links:   [(var, prior name, node index)] from '~ discrete(P)'
+    gated:   [(var, prior name, gate var, node of the gate's first value)]
+             from 'x ~ discrete(P[g])': value index i of g picks node
+             base + i
     factors: ('neq', [a, b]) ('alldiff', [...]) ('table', [...], weights)
              ('evid', [v], weights) ('fix', [v], value)
     tree:    True when the factors (Dirichlet links aside) form a forest
@@ -30,6 +34,7 @@ class Model:
         self.lines = ["model %s" % name]
         self.doms, self.vars, self.arrays = [], [], []
         self.priors, self.links, self.factors = [], [], []
+        self.gated = []
         self.tree = False
 
     def card(self, v):
@@ -148,7 +153,47 @@ def gen_model(rng, name, tree=False):
             m.vars.append((aname if scalar else "%s[%d]" % (aname, j), di))
     add_factors(rng, m, tree)
     add_array_statements(rng, m, tree)
+    if not tree and rng.random() < 0.35:
+        add_gated(rng, m)
     return m
+
+
+def add_gated(rng, m):
+    """One or two draws whose prior a variable picks, 'x ~ discrete(P[g])':
+    P a new prior array with a node for each of g's labels 0..hi (or an
+    earlier one that has them and x's size, whose nodes the draws then
+    share with its other draws)."""
+    n = len(m.vars)
+    for _ in range(rng.randint(1, 2)):
+        gates = [g for g in range(n) if m.doms[m.vars[g][1]][0] >= 0]
+        if n < 2 or not gates:
+            return
+        g = rng.choice(gates)
+        x = rng.choice([v for v in range(n) if v != g])
+        glo, ghi = m.doms[m.vars[g][1]]
+        k = m.card(x)
+        fits = [p for p in m.priors if len(p["alpha"]) == k
+                and p["count"] is not None and p["count"] > ghi]
+        if fits and rng.random() < 0.4:
+            p = rng.choice(fits)
+        else:
+            name = "p%d" % len(m.priors)
+            count = ghi + 1 + rng.randint(0, 1)
+            # Pseudo-counts a node, or one list for all.
+            rows = [[rng.choice([0.5, 1, 2, 0.3, 1.5, 3]) for _ in range(k)]
+                    for _ in range(count if rng.random() < 0.5 else 1)]
+            p = dict(name=name, count=count, alpha=rows[0],
+                     observed=rng.random() < 0.3,
+                     alphas=rows if len(rows) > 1 else None)
+            text = ", ".join("[%s]" % ", ".join(str(a) for a in r)
+                             for r in rows)
+            m.lines.append("%sprior %s[%d] ~ dirichlet(%s)" % (
+                "observed " if p["observed"] else "", name, count,
+                "[%s]" % text if len(rows) > 1 else text))
+            m.priors.append(p)
+        m.lines.append("%s ~ discrete(%s[%s])" % (m.vars[x][0], p["name"],
+                                                 m.vars[g][0]))
+        m.gated.append((x, p["name"], g, glo))
 
 
 CMP = {
