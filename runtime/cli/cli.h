@@ -176,6 +176,10 @@ typedef struct obs_sink {
     "picks"
 #define CLI_ELIM_BOUND_ARGS (long)FGM_ELIM_MAX_ENTRIES, FGM_ELIM_MAX_VARS
 
+/* The assignments the exact backend's enumeration visits at most by
+ * default (`fgm run --cap`; `fgm bench`'s exact backend). */
+#define CLI_ENUM_CAP 1000000L
+
 /* What an observation file holds, judged by its first line of data
  * (run_observe.c; the file is rewound, *LINE says which line it was). */
 enum { OBS_NONE, OBS_PUZZLES, OBS_ASSIGN };

@@ -812,7 +812,7 @@ cmd_run(cli_args *a)
     memset(&sh, 0, sizeof sh);
     memset(&w0, 0, sizeof w0);
     memset(&mo, 0, sizeof mo);
-    cfg.cap = 1000000;
+    cfg.cap = CLI_ENUM_CAP;
     while (a->i < a->argc) {
         if (cli_end_of_options(a))
             continue;

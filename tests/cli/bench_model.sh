@@ -76,7 +76,12 @@ awk '/from exact/ { exit !($NF + 0 < 1e-12) }' "$TMP/out" || fail "chain: bp-sum
 expect_exit 0 "backend exact, a loop" -- "$FGM" bench --model models/schedule.fgm --backends interpreted,exact --repeat 1
 awk '/from exact/ { exit !($NF + 0 > 1e-3) }' "$TMP/out" || fail "schedule: BP's error on a loop shows: $(cat "$TMP/out")"
 expect_exit 1 "backend exact, out of reach" -- "$FGM" bench --model models/sudoku.fgm --backends exact
-expect_err "bench: backend exact: the model is out of variable elimination's reach" "backend exact, out of reach"
+expect_err "bench: backend exact: the model is out of variable elimination's reach .* and of enumeration's \(more than 1000000 assignments\)" "backend exact, out of reach"
+# Where elimination declines and enumeration reaches (draws whose prior
+# the previous die picks), enumeration times the sets.
+printf 'roll = 6 6 1 6 6 2 6 6\n' >"$TMP/rolls.txt"
+expect_exit 0 "backend exact, enumeration" -- "$FGM" bench --model models/casino.fgm -D T=8 --observe "$TMP/rolls.txt" --backends interpreted,exact --repeat 1
+awk '/from exact/ { exit !($NF + 0 > 0 && $NF + 0 < 0.1) }' "$TMP/out" || fail "casino: EP near the exact marginals: $(cat "$TMP/out")"
 # With exact first, the plugin is still held to the interpreter's
 # numbers (the second engine backend against the first).
 expect_exit 0 "exact first" -- "$FGM" bench --model models/dice.fgm --backends exact,compiled,interpreted --repeat 1
