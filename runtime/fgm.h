@@ -299,7 +299,9 @@ int fgm_ir_dirichlet_maxk(const fgm_ir *ir);
  * mean is linear in n).  A posterior that is a mixture of Dirichlets
  * has no exact pseudo-counts to print; EP's alpha / sum(alpha) is its
  * estimate of this mean (equal where EP is exact: models/dice.fgm, every
- * roll seen).
+ * roll seen).  A node that a draw's gate may pick (`y ~ discrete(t[c])`)
+ * has a number of draws that varies with the gates, and no mean in the
+ * marginals: its row is NaN (fgm_enumerate_means gives it).
  * Returns FGM_OK, FGM_EINVAL (a NULL, or a stride too small),
  * FGM_ENOMEM. */
 fgm_status fgm_ir_dirichlet_mean(const fgm_ir *ir, const double *marginals,

@@ -234,6 +234,15 @@ fgm_ir_dirichlet_mean(const fgm_ir *ir, const double *marginals,
         for (k = 0; k < a->card; k++)
             mean[(long)d * mean_stride + k] /= total;
     }
+    /* A gated draw's nodes: no mean from the marginals. */
+    for (i = 0; i < ir->nfactors; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+
+        for (j = 0; f->kind == FGM_FACTOR_DIRICHLET_GATED
+                    && j < fgm_ir_card(ir, fgm_ir_scope(ir, f)[1]); j++)
+            for (k = 0; k < mean_stride; k++)
+                mean[(long)(f->aux + j) * mean_stride + k] = NAN;
+    }
     free(drawn);
     return FGM_OK;
 }

@@ -210,6 +210,48 @@ START_TEST(test_gated_ep_near_exact)
 }
 END_TEST
 
+/* The exact means of the mixture's nodes: a gated node's averaged over
+ * the assignments (its draws in all vary with the gates), against a
+ * brute force over the 2^4 free gates written in Python for this test
+ * (2026-12-05: theta[0] 0.55073020753, 0.17352036895, 0.27574942352;
+ * theta[1] its mirror); the marginals alone give NaN there, and w's
+ * mean, a plain node's, from them. */
+START_TEST(test_gated_exact_means)
+{
+    static const char *const mix =
+        "prior w ~ dirichlet([1, 1])\n"
+        "prior theta[2] ~ dirichlet([1, 1, 1])\n"
+        "var c[6] in 0..1 ~ discrete(w)\n"
+        "var y[6] in 1..3\n"
+        "y[i] ~ discrete(theta[c[i]]) for i in 0..5\n";
+    static const double want[3] = { 0.55073020753266727, 0.17352036894696391,
+                                    0.27574942352036896 };
+    static const int y[6] = { 0, 0, 0, 2, 2, 2 };
+    fgm_ir *ir = compile_text(mix);
+    fgm_csp *csp = fgm_csp_new(ir, NULL);
+    double marg[12 * 3], means[3 * 3], lin[3 * 3];
+    int given[12], v, k;
+
+    for (v = 0; v < 12; v++)
+        given[v] = v >= 6 ? y[v - 6] : v == 0 ? 0 : v == 3 ? 1 : -1;
+    ck_assert_ptr_nonnull(csp);
+    ck_assert_int_eq(fgm_enumerate_means(csp, given, 0, 0.0, marg, means, 3,
+                                         NULL), FGM_OK);
+    ck_assert_int_eq(fgm_ir_dirichlet_mean(ir, marg, 3, lin, 3), FGM_OK);
+    for (k = 0; k < 3; k++) {
+        ck_assert_double_eq_tol(means[3 + k], want[k], 1e-12);
+        ck_assert_double_eq_tol(means[6 + k], want[2 - k], 1e-12);
+        ck_assert(isnan(lin[3 + k]) && isnan(lin[6 + k]));
+    }
+    for (k = 0; k < 2; k++) {
+        ck_assert_double_eq(means[k], lin[k]);
+        ck_assert_double_eq_tol(means[k], 0.5, 1e-12);  /* 3 and 3 */
+    }
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+}
+END_TEST
+
 /* models/casino.fgm on 12 rolls: EP's die marginals within 0.08 of the
  * exact ones (2026-12-05: 0.049 at most), its rows' means within 0.02
  * (0.0058), and the loaded die's six the likeliest face. */
@@ -270,6 +312,7 @@ gated_suite(void)
     tcase_add_test(tc, test_gated_nothing_seen);
     tcase_add_test(tc, test_gated_bp_is_table);
     tcase_add_test(tc, test_gated_ep_near_exact);
+    tcase_add_test(tc, test_gated_exact_means);
     tcase_add_test(tc, test_gated_casino_near_exact);
     suite_add_tcase(s, tc);
     return s;
