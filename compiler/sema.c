@@ -517,8 +517,9 @@ check_link(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
             }
             if (names_variable(c, k)) {
                 diag_error(c, k->loc, "a prior picked by a variable is "
-                           "drawn by a statement of its own: %s[...] ~ "
+                           "drawn by a statement of its own: %s%s ~ "
                            "discrete(%.*s)", s->name,
+                           a->ndims > 0 ? "[...]" : "",
                            r->loc.end - r->loc.start > 40 ? 40
                            : r->loc.end - r->loc.start,
                            c->src + r->loc.start);
@@ -705,6 +706,12 @@ check_dirichlet_each(fgmc *c, fgmc_node *arg, fgmc_sym *a)
     }
     for (d = 0; d < a->ndims && row->kind == N_LIST && row->kids; d++)
         row = row->kids;
+    if (row->kind != N_LIST && d > 0) {   /* nested less deep than A */
+        diag_error(c, arg->loc, "pseudo-counts a node: '%s' has %d "
+                   "dimension%s, so a list nested %d deep", a->name,
+                   a->ndims, a->ndims == 1 ? "" : "s", a->ndims + 1);
+        return 0;
+    }
     if (row->kind != N_LIST || row->nkids < 1
         || row->nkids > FGM_IR_MAXCARD) {
         diag_error(c, row->loc, "a Dirichlet node needs a list of 1 to %d "

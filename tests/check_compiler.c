@@ -769,7 +769,13 @@ static const bad_case bad_cases[] = {
     { "prior t[2] ~ dirichlet(2)\nvar c in 0..1\n"
       "var y in 0..1 ~ discrete(t[c])\n", FGM_ESEMA,
       "t.fgm:3:28: error: a prior picked by a variable is drawn by a "
+      "statement of its own: y ~ discrete(t[c])" },
+    { "prior t[2] ~ dirichlet(2)\nvar c in 0..1\n"
+      "var y[2] in 0..1 ~ discrete(t[c])\n", FGM_ESEMA,
       "statement of its own: y[...] ~ discrete(t[c])" },
+    { "prior t[2][2] ~ dirichlet([[1, 2], [3, 4]])\n", FGM_ESEMA,
+      "t.fgm:1:27: error: pseudo-counts a node: 't' has 2 dimensions, so a "
+      "list nested 3 deep" },
     { "prior t[2] ~ dirichlet(2)\nvar c in 0..1\nvar y in 0..1\n"
       "y ~ discrete(t)\n", FGM_ESEMA,
       "t.fgm:4:14: error: 't' has 1 dimension; a draw names one of its "

@@ -90,6 +90,10 @@ typedef struct walk {
     int mean_stride;
     unsigned char *picked;  /* ndirichlet (means): a gated draw may pick
                              * the node */
+    int *picked_list;       /* those nodes, npicked of them: a leaf adds
+                             * to theirs alone (a model without gated
+                             * draws pays nothing a leaf) */
+    int npicked;
     int scaled;             /* shift set: a leaf was reached */
     double shift;
     long leaves;
@@ -256,14 +260,15 @@ static void
 leaf_means(walk *w, double x)
 {
     const fgm_ir *ir = w->ir;
-    int d, k;
+    int i, d, k;
 
-    for (d = 0; d < ir->ndirichlet; d++) {
-        double *row = w->means + (long)d * w->mean_stride;
-        double z = w->alpha_sum[d] + w->drawn[d];
+    for (i = 0; i < w->npicked; i++) {
+        double *row, z;
 
-        for (k = 0; w->picked[d] && k < ir->arrays[ir->dir_array[d]].card;
-             k++)
+        d = w->picked_list[i];
+        row = w->means + (long)d * w->mean_stride;
+        z = w->alpha_sum[d] + w->drawn[d];
+        for (k = 0; k < ir->arrays[ir->dir_array[d]].card; k++)
             row[k] += x * (w->alpha[d][k] + w->counts[d * w->kc + k]) / z;
     }
 }
@@ -321,7 +326,7 @@ visit(walk *w, int depth, double lw)
         if (lw == -HUGE_VAL)
             return 0.0;
         x = leaf_weight(w, lw);
-        if (w->means)
+        if (w->npicked > 0)
             leaf_means(w, x);
         return x;
     }
@@ -501,6 +506,7 @@ walk_free(walk *w)
     free(w->bound);
     free(w->alpha_max);
     free(w->picked);
+    free(w->picked_list);
 }
 
 /* W's arrays for CSP: the search's workspace, the incidence lists, the
@@ -615,14 +621,19 @@ open_means(walk *w, double *means, int stride)
     int i, j;
 
     w->picked = calloc((size_t)ir->ndirichlet + 1, 1);
-    if (!w->picked)
+    w->picked_list = malloc(((size_t)ir->ndirichlet + 1)
+                            * sizeof *w->picked_list);
+    if (!w->picked || !w->picked_list)
         return -1;
     for (i = 0; i < ir->nfactors; i++) {
         const fgm_ir_factor *f = &ir->factors[i];
 
         for (j = 0; f->kind == FGM_FACTOR_DIRICHLET_GATED
                     && j < w->csp->card[fgm_ir_scope(ir, f)[1]]; j++)
-            w->picked[f->aux + j] = 1;
+            if (!w->picked[f->aux + j]) {
+                w->picked[f->aux + j] = 1;
+                w->picked_list[w->npicked++] = f->aux + j;
+            }
     }
     w->means = means;
     w->mean_stride = stride;
