@@ -967,7 +967,10 @@ resolve_vref(fgmc *c, fgmc_node *r, const char *single)
                    r->name, sym_kind_words[a->kind]);
         return 0;
     }
-    if (r->nkids != 0 && r->nkids != a->ndims) {
+    /* Fewer subscripts than dimensions lead a block: the dimensions
+     * after them whole (`g[0]`, row 0 of a grid), as in observation
+     * files and --show. */
+    if (r->nkids > a->ndims) {
         diag_error(c, r->loc, "'%s' has %d dimension%s; %d subscript%s "
                    "given", r->name, a->ndims, a->ndims == 1 ? "" : "s",
                    r->nkids, r->nkids == 1 ? "" : "s");

@@ -514,6 +514,29 @@ START_TEST(test_comprehensions)
 }
 END_TEST
 
+/* Fewer subscripts than dimensions name the block they lead: `g[i]` is
+ * `g[i][*]` (row i), `h[0]` of a 3-D array its first plane, the same IR
+ * to the hash. */
+START_TEST(test_leading_subscripts)
+{
+    fgm_ir *a = compile_ok(
+        "var g[3][3] in 1..3\nvar h[2][2][2] in 0..1\n"
+        "alldiff g[i] for i in 0..2\n"
+        "evidence h[0] = [1, 2]\n"
+        "table (g[0][0], g[1][0]) = [[1, 2, 3], [4, 5, 6], [7, 8, 9]]\n");
+    fgm_ir *b = compile_ok(
+        "var g[3][3] in 1..3\nvar h[2][2][2] in 0..1\n"
+        "alldiff g[i][*] for i in 0..2\n"
+        "evidence h[0][*][*] = [1, 2]\n"
+        "table (g[0][0], g[1][0]) = [[1, 2, 3], [4, 5, 6], [7, 8, 9]]\n");
+
+    ck_assert_int_eq(a->nfactors, 3 + 4 + 1);
+    ck_assert_uint_eq(fgm_ir_hash(a), fgm_ir_hash(b));
+    fgm_ir_free(a);
+    fgm_ir_free(b);
+}
+END_TEST
+
 /* Draw statements: a node by constant subscripts, or picked by a gate
  * variable (its first label's node in aux, one node a value); priors
  * with pseudo-counts a node. */
@@ -705,8 +728,14 @@ static const bad_case bad_cases[] = {
     { "const N = 3\nvar x[4] in 1..4\nalldiff x[i..3] for i in N..1\n",
       FGM_ESEMA, "t.fgm:3:26: error: range 3..1 is empty" },
     { "var x in 3..1\n", FGM_ESEMA, "domain 3..1 is empty" },
+    { "var x[2][3] in 1..2\nalldiff x[1][0][2]\n", FGM_ESEMA,
+      "'x' has 2 dimensions; 3 subscripts given" },
+    /* A leading subscript is a block: row 1, three variables. */
     { "var x[2][3] in 1..2\nalldiff x[1]\n", FGM_ESEMA,
-      "'x' has 2 dimensions; 1 subscript given" },
+      "alldiff over 3 variables cannot hold" },
+    { "var x[2][3] in 1..3\nx[1] != x[0][0]\n", FGM_ESEMA,
+      "'!=' compares two variables, and this is not a single variable of "
+      "'x'" },
     /* domains and shapes */
     { "var x in 0..2\nvar y in 1..3\nx != y\n", FGM_ESEMA,
       "t.fgm:3:6: error: domain mismatch: 'x' is in 0..2 but 'y' is in "
@@ -1512,6 +1541,7 @@ compiler_suite(void)
     tcase_add_test(core, test_comprehensions);
     tcase_add_test(core, test_priors_and_links);
     tcase_add_test(core, test_draws_and_gates);
+    tcase_add_test(core, test_leading_subscripts);
     tcase_add_test(core, test_infer_settings);
     tcase_add_test(core, test_defaults_and_positions);
     tcase_add_test(core, test_alldiff_stays_one_factor);
