@@ -34,13 +34,16 @@
  * branch and bound: a node whose log weight so far, plus the largest log
  * weight each factor not yet complete could add, cannot pass the best
  * leaf found by more than MAP_SLACK is not entered.  A table's or
- * evidence's bound is its largest entry; a node's next draw, its n-th,
- * adds log((a_k + n_k) / (A + n)) <= log((a_max + n) / (A + n)), the
- * largest pseudo-count a_max taking every draw before it.  The slack
+ * evidence's bound is its largest entry; a Dirichlet node's r draws
+ * still to make add at most prod_t (top + t) / (A + n + t), top the
+ * largest a_k + n_k of the n made (node_bound: the counts so far, not
+ * the largest pseudo-count taking every draw, which left a 27-draw
+ * model's search open past 1000 nodes).  The slack
  * lets ties prune (any two solutions of hard constraints alone, or of a
  * Sudoku with a prior a cell, weigh the same but for the order of their
  * sums' roundings) and absorbs the drift of the running sum of bounds.
  */
+#include <gsl/gsl_sf_gamma.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -73,8 +76,10 @@ typedef struct walk {
     int map;                /* branch and bound for the best leaf alone */
     double *bound;          /* nfactors (map): the most a table's or
                              * evidence's log weight can be */
-    double *alpha_max;      /* ndirichlet (map): each node's largest
-                             * pseudo-count */
+    double *nbound;         /* ndirichlet (map): node_bound of each node
+                             * as w->rest holds it */
+    int *ahead;             /* ndirichlet (map): each node's plain draws
+                             * not made yet; -1: a gated draw may pick it */
     double rest;            /* (map) the bounds of the weighed factors
                              * with a variable unset and of the draws not
                              * made, summed */
@@ -113,14 +118,36 @@ weighed(const fgm_ir_factor *f)
            || fgm_ir_is_draw(f);
 }
 
-/* The most node D's next draw can add to a log weight (W->map): with n
- * draws made, log((a_max + n) / (A + n)), computed as set_gain computes
- * a draw's gain, so that equal weights sum alike. */
+/* The most node D's draws not made yet can add to a log weight
+ * (W->map): r of them, n made, the t-th next at most (top + t) / (A + n
+ * + t), top = max_k (a_k + n_k) now (a draw raises the largest count by
+ * at most 1): log Gamma(top + r) - log Gamma(top) - log Gamma(A + n + r)
+ * + log Gamma(A + n).  A node a gated draw may pick (w->ahead -1): 0,
+ * each draw at most 1, since how many it takes is not known before the
+ * gates are set. */
 static double
-draw_bound(const walk *w, int d)
+node_bound(const walk *w, int d)
 {
-    return log(w->alpha_max[d] + w->drawn[d])
-           - log(w->alpha_sum[d] + w->drawn[d]);
+    double top = 0.0, an = w->alpha_sum[d] + w->drawn[d], x;
+    int k, r = w->ahead[d];
+
+    if (r <= 0)
+        return 0.0;
+    for (k = 0; k < w->ir->arrays[w->ir->dir_array[d]].card; k++) {
+        x = w->alpha[d][k] + w->counts[d * w->kc + k];
+        top = x > top ? x : top;
+    }
+    return gsl_sf_lngamma(top + r) - gsl_sf_lngamma(top)
+           - gsl_sf_lngamma(an + r) + gsl_sf_lngamma(an);
+}
+
+/* Node D's bound anew after a draw or its undoing (W->map). */
+static void
+rebound(walk *w, int d)
+{
+    w->rest -= w->nbound[d];
+    w->nbound[d] = node_bound(w, d);
+    w->rest += w->nbound[d];
 }
 
 /* The log weight of a draw of value X from node D: the Dirichlet-
@@ -131,10 +158,12 @@ draw(walk *w, int d, int x)
     int *c = &w->counts[d * w->kc + x];
     double g = log(w->alpha[d][x] + *c) - log(w->alpha_sum[d] + w->drawn[d]);
 
-    if (w->map)
-        w->rest -= draw_bound(w, d);
     ++*c;
     w->drawn[d]++;
+    if (w->map) {
+        w->ahead[d] -= w->ahead[d] > 0;    /* a plain draw made */
+        rebound(w, d);
+    }
     return g;
 }
 
@@ -144,8 +173,10 @@ undraw(walk *w, int d, int x)
 {
     w->counts[d * w->kc + x]--;
     w->drawn[d]--;
-    if (w->map)
-        w->rest += draw_bound(w, d);
+    if (w->map) {
+        w->ahead[d] += w->ahead[d] >= 0;
+        rebound(w, d);
+    }
 }
 
 /* The log weight that setting V (to w->assign[v]) adds: each table and
@@ -403,9 +434,8 @@ visit_map(walk *w, int depth, double lw)
 }
 
 /* W's branch-and-bound bounds (w->map): each table's and evidence's
- * largest log weight, each node's largest pseudo-count, and in w->rest
- * the tables' bounds and every draw's (draw_bound, drawn 0, 1, ... times
- * in turn) summed.  Returns 0, or -1 out of memory. */
+ * largest log weight, each node's draws ahead (node_bound), and in
+ * w->rest all of them summed.  Returns 0, or -1 out of memory. */
 static int
 map_bounds(walk *w)
 {
@@ -415,38 +445,35 @@ map_bounds(walk *w)
     int i, d;
 
     w->bound = calloc((size_t)ir->nfactors + 1, sizeof *w->bound);
-    w->alpha_max = calloc((size_t)ir->ndirichlet + 1, sizeof *w->alpha_max);
-    if (!w->bound || !w->alpha_max)
+    w->nbound = calloc((size_t)ir->ndirichlet + 1, sizeof *w->nbound);
+    w->ahead = calloc((size_t)ir->ndirichlet + 1, sizeof *w->ahead);
+    if (!w->bound || !w->nbound || !w->ahead)
         return -1;
-    for (d = 0; d < ir->ndirichlet; d++)
-        for (j = 0; j < ir->arrays[ir->dir_array[d]].card; j++)
-            if (w->alpha[d][j] > w->alpha_max[d])
-                w->alpha_max[d] = w->alpha[d][j];
-    /* A node a gated draw may pick takes its draws in no order known
-     * before the gates are set: each of them is bounded by 1 (alpha_max
-     * = A makes draw_bound log(A + n) - log(A + n) = 0 exactly). */
+    for (i = 0; i < ir->nfactors; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+
+        if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE)
+            w->ahead[f->aux]++;
+    }
+    /* A node a gated draw may pick: bound 0 (node_bound). */
     for (i = 0; i < ir->nfactors; i++) {
         const fgm_ir_factor *f = &ir->factors[i];
 
         for (j = 0; f->kind == FGM_FACTOR_DIRICHLET_GATED
                     && j < w->csp->card[fgm_ir_scope(ir, f)[1]]; j++)
-            w->alpha_max[f->aux + j] = w->alpha_sum[f->aux + j];
+            w->ahead[f->aux + j] = -1;
     }
     w->rest = 0.0;
+    for (d = 0; d < ir->ndirichlet; d++) {
+        w->nbound[d] = node_bound(w, d);
+        w->rest += w->nbound[d];
+    }
     for (i = 0; i < ir->nfactors; i++) {
         const fgm_ir_factor *f = &ir->factors[i];
         const int *s = fgm_ir_scope(ir, f);
 
-        if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE) {
-            /* Its place among the node's draws is not known yet: the
-             * draws' bounds are summed in the order they will be made,
-             * as drawn counts up. */
-            w->rest += draw_bound(w, f->aux);
-            w->drawn[f->aux]++;
-            continue;
-        }
-        if (!weighed(f) || f->kind == FGM_FACTOR_DIRICHLET_GATED)
-            continue;       /* a gated draw's bound: 0, above */
+        if (!weighed(f) || fgm_ir_is_draw(f))
+            continue;       /* draws: their nodes' bounds, above */
         for (size = 1, d = 0; d < f->arity; d++)
             size *= w->csp->card[s[d]];
         for (top = -HUGE_VAL, j = 0; j < size; j++)
@@ -455,8 +482,6 @@ map_bounds(walk *w)
         w->bound[i] = top;
         w->rest += top;
     }
-    for (d = 0; d < ir->ndirichlet; d++)
-        w->drawn[d] = 0;
     return 0;
 }
 
@@ -504,7 +529,8 @@ walk_free(walk *w)
     free(w->alpha);
     free(w->alpha_sum);
     free(w->bound);
-    free(w->alpha_max);
+    free(w->nbound);
+    free(w->ahead);
     free(w->picked);
     free(w->picked_list);
 }
