@@ -834,8 +834,8 @@ fgm_status fgm_enumerate_max(const fgm_csp *csp, const int *given,
  * (top + t) / (A + n + t), top its largest a_k + n_k after n draws; 1 a
  * draw for a node a gate may pick) cannot pass the best assignment found
  * by a relative 1e-9 of its log weight, so that ties prune: the answer
- * weighs at least
- * e^(-1e-9 (1 + |log weight|)) times the largest weight.  ASSIGNMENT
+ * weighs at least e^(-1e-9 (1 + |log weight|)) times the largest weight.
+ * ASSIGNMENT
  * (nvars value indices; the clues' own) receives the best found (among
  * equals the first in the search's order), *LOG_WEIGHT (nullable) its
  * log weight (-HUGE_VAL: none found), *NODES (nullable) the search's
