@@ -717,18 +717,10 @@ inst_draw(fgmc *c, const fgmc_stmt *s)
         return 0;
     }
     for (k = r->kids, d = 0; k; k = k->next, d++) {
-        if (k == s->rhs) {
+        if (k == s->rhs)
             v = owner(c, c->scope[1])->lo;  /* the gate's first node */
-        } else {
-            if (!sema_eval_int(c, k, "an index", &v))
-                return 0;
-            if (v < 0 || v >= p->dims[d]) {
-                diag_error(c, k->loc, "index %lld is out of range for '%s' "
-                           "(dimension %d has indices 0..%d)", v, p->name,
-                           d + 1, p->dims[d] - 1);
-                return 0;
-            }
-        }
+        else if (!sema_prior_index(c, k, p, d, &v))
+            return 0;
         node = node * p->dims[d] + (int)v;
     }
     return add(c, s, s->rhs ? FGM_FACTOR_DIRICHLET_GATED

@@ -500,6 +500,10 @@ FGM_INTERNAL int sema_eval_real(fgmc *c, const fgmc_node *e, double *out);
  * message ("index"). */
 FGM_INTERNAL int sema_eval_int(fgmc *c, const fgmc_node *e, const char *what,
                                long long *out);
+/* Subscript E of prior P's dimension D (loop variables as bound now)
+ * into *OUT; 0 after reporting one out of range. */
+FGM_INTERNAL int sema_prior_index(fgmc *c, const fgmc_node *e,
+                                  const fgmc_sym *p, int d, long long *out);
 /* ---- sema_infer.c: the inference block (one per model) into c->infer. */
 FGM_INTERNAL void sema_infer(fgmc *c, fgmc_stmt *s);
 

@@ -465,6 +465,21 @@ discrete_prior(fgmc *c, fgmc_node *call)
     return p;
 }
 
+int
+sema_prior_index(fgmc *c, const fgmc_node *e, const fgmc_sym *p, int d,
+                 long long *out)
+{
+    if (!sema_eval_int(c, e, "an index", out))
+        return 0;
+    if (*out < 0 || *out >= p->dims[d]) {
+        diag_error(c, e->loc, "index %lld is out of range for '%s' "
+                   "(dimension %d has indices 0..%d)", *out, p->name, d + 1,
+                   p->dims[d] - 1);
+        return 0;
+    }
+    return 1;
+}
+
 /* Whether subscript K of a prior names a variable (a draw's gate). */
 static int
 names_variable(fgmc *c, const fgmc_node *k)
@@ -525,15 +540,8 @@ check_link(fgmc *c, const fgmc_stmt *s, fgmc_sym *a)
                            c->src + r->loc.start);
                 return 0;
             }
-            if (!sema_resolve_num(c, k)
-                || !sema_eval_int(c, k, "an index", &v))
+            if (!sema_resolve_num(c, k) || !sema_prior_index(c, k, p, d, &v))
                 return 0;
-            if (v < 0 || v >= p->dims[d]) {
-                diag_error(c, k->loc, "index %lld is out of range for '%s' "
-                           "(dimension %d has indices 0..%d)", v, p->name,
-                           d + 1, p->dims[d] - 1);
-                return 0;
-            }
             node = node * p->dims[d] + (int)v;
         }
     }

@@ -656,19 +656,6 @@ END_TEST
 
 /* ---- the factor in the engine --------------------------------------- */
 
-static fgm_model *
-open_on(fgm_ir *ir, fgm_backend backend, const char *dir)
-{
-    fgm_model_opts o;
-    fgm_model *m = NULL;
-
-    memset(&o, 0, sizeof o);
-    o.backend = backend;
-    o.out_dir = dir;
-    ck_assert_int_eq(fgm_model_open_ir(ir, &o, &m, NULL, NULL), FGM_OK);
-    return m;
-}
-
 /* The seed's Hall-set unit (notebook 001 section 7, notebook 000 section
  * 8): one row of 9 cells, six given (1, 2, 4, 5, 6, 8), c1 and c2 on
  * {3, 7}, a spectator on {3, 7, 9}; 1e-12 elsewhere, as the seed's
@@ -706,10 +693,10 @@ hall_ir(fgm_alldiff_lowering lowering)
 
 START_TEST(test_hall_set)
 {
-    fgm_model *nat = open_on(hall_ir(FGM_ALLDIFF_NATIVE),
-                             FGM_BACKEND_INTERPRETED, NULL);
-    fgm_model *pair = open_on(hall_ir(FGM_ALLDIFF_PAIRWISE),
-                              FGM_BACKEND_INTERPRETED, NULL);
+    fgm_model *nat = open_backend(hall_ir(FGM_ALLDIFF_NATIVE),
+                                  FGM_BACKEND_INTERPRETED, NULL);
+    fgm_model *pair = open_backend(hall_ir(FGM_ALLDIFF_PAIRWISE),
+                                   FGM_BACKEND_INTERPRETED, NULL);
     double b[9];
 
     ck_assert_int_eq(fgm_model_run(nat, NULL, NULL), FGM_OK);
@@ -816,7 +803,7 @@ START_TEST(test_single_factor_exact)
             fgm_csp_free(csp);
             if (par)
                 ir->infer.schedule = FGM_SCHEDULE_PARALLEL;
-            m = open_on(ir, FGM_BACKEND_INTERPRETED, NULL);
+            m = open_backend(ir, FGM_BACKEND_INTERPRETED, NULL);
             memset(&ro, 0, sizeof ro);
             /* Damped and parallel: the fixed point is the same. */
             ro.use_damping = par;
@@ -836,7 +823,7 @@ START_TEST(test_single_factor_exact)
             single_max_marginals(ev, exact);
             if (par)
                 ir->infer.schedule = FGM_SCHEDULE_PARALLEL;
-            m = open_on(ir, FGM_BACKEND_INTERPRETED, NULL);
+            m = open_backend(ir, FGM_BACKEND_INTERPRETED, NULL);
             ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_OK);
             for (v = 0; v < 4; v++) {
                 fgm_model_marginal(m, v, b);
@@ -864,13 +851,13 @@ compare_backends(fgm_ir *a, fgm_ir *b, const int *given)
 
     ck_assert_ptr_nonnull(mkdtemp(dir));
     setenv("FGM_PLUGIN_CFLAGS", "-O3 -march=native -Wall -Wextra -Werror", 1);
-    mc = open_on(a, FGM_BACKEND_COMPILED, dir);
+    mc = open_backend(a, FGM_BACKEND_COMPILED, dir);
     if (keep)
         setenv("FGM_PLUGIN_CFLAGS", keep, 1);
     else
         unsetenv("FGM_PLUGIN_CFLAGS");
     free(keep);
-    mi = open_on(b, FGM_BACKEND_INTERPRETED, NULL);
+    mi = open_backend(b, FGM_BACKEND_INTERPRETED, NULL);
     ck_assert_int_eq(fgm_model_is_compiled(mc), 1);
     ck_assert_int_eq(fgm_model_is_compiled(mi), 0);
     for (v = 0; given && v < fgm_model_ir(mi)->nvars; v++)
@@ -938,7 +925,7 @@ START_TEST(test_native_solves_easy)
         ir->infer.alldiff = FGM_ALLDIFF_NATIVE;
         ir->infer.damping = 0.5;
         ir->infer.iterations = 30;
-        m = open_on(ir, FGM_BACKEND_INTERPRETED, NULL);
+        m = open_backend(ir, FGM_BACKEND_INTERPRETED, NULL);
         for (v = 0; v < 81; v++)
             if (given[v] >= 0)
                 fgm_model_observe_var(m, v, given[v]);
@@ -1072,8 +1059,8 @@ START_TEST(test_degenerate)
     int algo, v, j;
 
     for (algo = FGM_ALGO_BP_SUM; algo <= FGM_ALGO_BP_MAX; algo++) {
-        fgm_model *m = open_on(unit_ir(3, 4, 2, (fgm_algo)algo),
-                               FGM_BACKEND_INTERPRETED, NULL);
+        fgm_model *m = open_backend(unit_ir(3, 4, 2, (fgm_algo)algo),
+                                    FGM_BACKEND_INTERPRETED, NULL);
         fgm_run_info info;
         double b[4], ev[3] = { 1.0, 1.0, 0.0 }, sum;
         fgm_ir *ir;
@@ -1086,8 +1073,8 @@ START_TEST(test_degenerate)
             ck_assert_double_eq_tol(b[j], 0.25, 1e-15);
         fgm_model_free(m);
 
-        m = open_on(unit_ir(3, 3, 3, (fgm_algo)algo),
-                    FGM_BACKEND_INTERPRETED, NULL);
+        m = open_backend(unit_ir(3, 3, 3, (fgm_algo)algo),
+                         FGM_BACKEND_INTERPRETED, NULL);
         for (v = 0; v < 3; v++)
             ck_assert_int_eq(fgm_model_observe_var(m, v, v), FGM_OK);
         ck_assert_int_eq(fgm_model_run(m, NULL, &info), FGM_OK);
@@ -1099,7 +1086,7 @@ START_TEST(test_degenerate)
         for (v = 0; v < 3; v++)
             ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1,
                                                &v, 3, ev, &st), 0);
-        m = open_on(ir, FGM_BACKEND_INTERPRETED, NULL);
+        m = open_backend(ir, FGM_BACKEND_INTERPRETED, NULL);
         ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
         for (v = 0; v < 3; v++) {
             fgm_model_marginal(m, v, b);
@@ -1129,7 +1116,7 @@ START_TEST(test_sudoku16)
 
         ir->infer.algo = (fgm_algo)algo;
         ir->infer.alldiff = FGM_ALLDIFF_NATIVE;
-        m = open_on(ir, FGM_BACKEND_INTERPRETED, NULL);
+        m = open_backend(ir, FGM_BACKEND_INTERPRETED, NULL);
         fgm_model_observe_var(m, 0, 3);
         memset(&ro, 0, sizeof ro);
         ro.iterations = 2;

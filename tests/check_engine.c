@@ -802,20 +802,6 @@ START_TEST(test_ep_robust_solves_easy)
 }
 END_TEST
 
-/* Opens a model from IR on BACKEND with plugins in DIR. */
-static fgm_model *
-open_backend(fgm_ir *ir, fgm_backend backend, const char *dir)
-{
-    fgm_model_opts o;
-    fgm_model *m = NULL;
-
-    memset(&o, 0, sizeof o);
-    o.backend = backend;
-    o.out_dir = dir;
-    ck_assert_int_eq(fgm_model_open_ir(ir, &o, &m, NULL, NULL), FGM_OK);
-    return m;
-}
-
 /* Runs IR twice, compiled and interpreted, and compares every belief and
  * Dirichlet posterior. */
 static void

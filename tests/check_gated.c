@@ -11,6 +11,7 @@
 #include "ir.h"
 #include "model.h"
 #include "suites.h"
+#include "testutil.h"
 
 static fgm_ir *
 compile_text(const char *text)
@@ -20,19 +21,6 @@ compile_text(const char *text)
     ck_assert_int_eq(fgm_compile_string(text, "gated.fgm", NULL, &ir, NULL,
                                         NULL), FGM_OK);
     return ir;
-}
-
-static fgm_model *
-open_backend(fgm_ir *ir, fgm_backend backend, const char *dir)
-{
-    fgm_model_opts o;
-    fgm_model *m = NULL;
-
-    memset(&o, 0, sizeof o);
-    o.backend = backend;
-    o.out_dir = dir;
-    ck_assert_int_eq(fgm_model_open_ir(ir, &o, &m, NULL, NULL), FGM_OK);
-    return m;
 }
 
 /* Twelve draws from t[c[i]], three nodes. */
@@ -166,28 +154,40 @@ START_TEST(test_gated_bp_is_table)
 }
 END_TEST
 
+/* A two-component mixture of six points, y = 1 1 1 3 3 3, the first
+ * labelled 0 and the fourth 1 (the labels break the symmetry). */
+static const char *const mixture =
+    "prior w ~ dirichlet([1, 1])\n"
+    "prior theta[2] ~ dirichlet([1, 1, 1])\n"
+    "var c[6] in 0..1 ~ discrete(w)\n"
+    "var y[6] in 1..3\n"
+    "y[i] ~ discrete(theta[c[i]]) for i in 0..5\n";
+
+/* The mixture's observations as value indices into GIVEN (12). */
+static void
+mixture_given(int *given)
+{
+    static const int y[6] = { 0, 0, 0, 2, 2, 2 };
+    int v;
+
+    for (v = 0; v < 12; v++)
+        given[v] = v >= 6 ? y[v - 6] : v == 0 ? 0 : v == 3 ? 1 : -1;
+}
+
 /* A two-component mixture with two points labelled: EP's marginals of
  * the unlabelled gates come within 0.02 of the exact ones (enumeration
  * integrates the priors out; 2026-12-05: 0.660 against 0.651), on the
  * side the labels give. */
 START_TEST(test_gated_ep_near_exact)
 {
-    static const char *const mix =
-        "prior w ~ dirichlet([1, 1])\n"
-        "prior theta[2] ~ dirichlet([1, 1, 1])\n"
-        "var c[6] in 0..1 ~ discrete(w)\n"
-        "var y[6] in 1..3\n"
-        "y[i] ~ discrete(theta[c[i]]) for i in 0..5\n";
-    static const int y[6] = { 0, 0, 0, 2, 2, 2 };
-    fgm_ir *ir = compile_text(mix);
+    fgm_ir *ir = compile_text(mixture);
     fgm_csp *csp;
     fgm_model *m;
     fgm_status st;
     double exact[12 * 3], ep[3];
     int given[12], v, k;
 
-    for (v = 0; v < 12; v++)
-        given[v] = v >= 6 ? y[v - 6] : v == 0 ? 0 : v == 3 ? 1 : -1;
+    mixture_given(given);
     csp = fgm_csp_new(ir, &st);
     ck_assert_ptr_nonnull(csp);
     ck_assert_int_eq(fgm_enumerate(csp, given, 0, 0.0, exact, NULL), FGM_OK);
@@ -218,22 +218,14 @@ END_TEST
  * mean, a plain node's, from them. */
 START_TEST(test_gated_exact_means)
 {
-    static const char *const mix =
-        "prior w ~ dirichlet([1, 1])\n"
-        "prior theta[2] ~ dirichlet([1, 1, 1])\n"
-        "var c[6] in 0..1 ~ discrete(w)\n"
-        "var y[6] in 1..3\n"
-        "y[i] ~ discrete(theta[c[i]]) for i in 0..5\n";
     static const double want[3] = { 0.55073020753266727, 0.17352036894696391,
                                     0.27574942352036896 };
-    static const int y[6] = { 0, 0, 0, 2, 2, 2 };
-    fgm_ir *ir = compile_text(mix);
+    fgm_ir *ir = compile_text(mixture);
     fgm_csp *csp = fgm_csp_new(ir, NULL);
     double marg[12 * 3], means[3 * 3], lin[3 * 3];
-    int given[12], v, k;
+    int given[12], k;
 
-    for (v = 0; v < 12; v++)
-        given[v] = v >= 6 ? y[v - 6] : v == 0 ? 0 : v == 3 ? 1 : -1;
+    mixture_given(given);
     ck_assert_ptr_nonnull(csp);
     ck_assert_int_eq(fgm_enumerate_means(csp, given, 0, 0.0, marg, means, 3,
                                          NULL), FGM_OK);

@@ -21,6 +21,21 @@
     "000600400700003600000091080000000000050180003000306045" \
     "040200060903000000020000100"
 
+/* Opens a model from IR (owned by the model from now on) on BACKEND with
+ * plugins in DIR (NULL: generated/); the test fails if it cannot. */
+static inline fgm_model *
+open_backend(fgm_ir *ir, fgm_backend backend, const char *dir)
+{
+    fgm_model_opts o;
+    fgm_model *m = NULL;
+
+    memset(&o, 0, sizeof o);
+    o.backend = backend;
+    o.out_dir = dir;
+    ck_assert_int_eq(fgm_model_open_ir(ir, &o, &m, NULL, NULL), FGM_OK);
+    return m;
+}
+
 /* Fills GIVEN (value indices, -1 empty) from a one-line grid of digits
  * 1-9 / letters, with '.' or '0' for empty.  Returns the number of cells. */
 static inline int
