@@ -305,9 +305,10 @@ run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
         [FGM_OP_DIRICHLET] = "{ edge to the variable, variable, Dirichlet "
                              "node, Dirichlet factor }",
         [FGM_OP_ALLDIFF] = "{ first edge, arity, its variables }",
-        [FGM_OP_DIRICHLET_GATED] = "{ edge to x (the gate's: the next), x, "
-                                   "gate, the gate's first node, its first "
-                                   "row of Dirichlet messages }",
+        [FGM_OP_DIRICHLET_GATED] = "{ edge to x (the gates': the next), "
+                                   "the gates' first node, its first row of "
+                                   "Dirichlet messages, arity, x, the "
+                                   "gates }",
         [FGM_OP_TABLE] = "{ first edge, offset of its variables' sizes "
                          "in _cards, arity, offset in _pot }",
     };
@@ -328,7 +329,7 @@ run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
         return table_arrays(f, s, r, idx);
     fprintf(f, "static const int run%d[%d][%d] = {\n", idx, r->count,
             r->op == FGM_OP_NEQ ? 4 : r->op == FGM_OP_DIRICHLET ? 4
-            : r->op == FGM_OP_DIRICHLET_GATED ? 5
+            : r->op == FGM_OP_DIRICHLET_GATED ? 4 + run_arity(s, r, &uni)
             : r->op == FGM_OP_ALLDIFF ? 2 + run_arity(s, r, &uni) : 2);
     for (i = 0; i < r->count; i++) {
         const fgm_sched_factor *sf = &s->factors[r->first + i];
@@ -354,8 +355,11 @@ run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
                     sf->dfac);
             break;
         case FGM_OP_DIRICHLET_GATED:
-            fprintf(f, "    { %d, %d, %d, %d, %d },\n", sf->edge, vars[0],
-                    vars[1], sf->aux, sf->dfac);
+            fprintf(f, "    { %d, %d, %d, %d,", sf->edge, sf->aux, sf->dfac,
+                    sf->arity);
+            for (j = 0; j < sf->arity; j++)
+                fprintf(f, " %d%s", vars[j], j + 1 < sf->arity ? "," : "");
+            fprintf(f, " },\n");
             break;
         case FGM_OP_ALLDIFF:
             /* Shorter scopes leave the row's tail zero-filled. */
@@ -472,15 +476,11 @@ run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
         break;
     case FGM_OP_DIRICHLET_GATED:
         fprintf(f, "        c = fgm_k_dirichlet_gated(st, run%d[i][0], "
-                "run%d[i][1], run%d[i][2],\n                                  "
-                "run%d[i][3], run%d[i][4], S,\n", idx, idx, idx, idx, idx);
-        if (s->uniform_card)
-            fprintf(f, "                                  K, K, ");
-        else
-            fprintf(f, "                                  card[run%d[i][1]], "
-                    "card[run%d[i][2]],\n                                  ",
-                    idx, idx);
-        fprintf(f, "%d, %d, %d, st->scratch);\n",
+                "&run%d[i][4], run%d[i][3],\n"
+                "                                  run%d[i][1], run%d[i][2], "
+                "S, %s,\n                                  %d, %d, %d, "
+                "st->scratch);\n", idx, idx, idx, idx, idx,
+                s->uniform_card ? "0, K" : "card, 0",
                 s->infer.algo == FGM_ALGO_EP,
                 s->infer.projection == FGM_PROJECTION_MEAN_SQUARE, maxp);
         break;

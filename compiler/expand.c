@@ -698,8 +698,9 @@ inst_fix(fgmc *c, const fgmc_stmt *s)
 }
 
 /* The draw `X ~ discrete(P[...])` of S for the current binding: from
- * the one node its subscripts name, or, gated by G (P's last subscript),
- * from the node G's value picks. */
+ * the one node its subscripts name, or, gated by G1..Gm (P's last
+ * subscripts, from s->rhs on), from the node their values pick; the
+ * scope is (X, G1, ..., Gm), aux the node of the gates' first values. */
 static int
 inst_draw(fgmc *c, const fgmc_stmt *s)
 {
@@ -707,25 +708,33 @@ inst_draw(fgmc *c, const fgmc_stmt *s)
     const fgmc_sym *p = r->sym;
     char name[LABEL];
     long long v;
-    int d, node = 0;
+    long g;
+    int d, node = 0, gates = 0;
 
-    if (!scope_of(c, s) || (s->rhs && !ref_vars(c, s, s->rhs)))
+    if (!scope_of(c, s))
         return 0;
-    if (s->rhs && c->scope[0] == c->scope[1]) {
-        diag_error(c, s->rhs->loc, "'%s' picks the prior it is drawn from",
-                   label(c, c->scope[0], name, sizeof name));
+    for (k = s->rhs; k; k = k->next, gates++)
+        if (!ref_vars(c, s, k))
+            return 0;
+    for (g = 1; g <= gates; g++)
+        if (c->scope[g] == c->scope[0]) {
+            diag_error(c, c->scope_src[g]->loc, "'%s' picks the prior it is "
+                       "drawn from", label(c, c->scope[0], name,
+                                           sizeof name));
+            return 0;
+        }
+    if (gates > 1 && !distinct(c, "draw's gates"))
         return 0;
-    }
-    for (k = r->kids, d = 0; k; k = k->next, d++) {
-        if (k == s->rhs)
-            v = owner(c, c->scope[1])->lo;  /* the gate's first node */
+    for (k = r->kids, d = 0, g = 0; k; k = k->next, d++) {
+        if (s->rhs && (k == s->rhs || g > 0))   /* a gate: its first node */
+            v = owner(c, c->scope[++g])->lo;
         else if (!sema_prior_index(c, k, p, d, &v))
             return 0;
         node = node * p->dims[d] + (int)v;
     }
     return add(c, s, s->rhs ? FGM_FACTOR_DIRICHLET_GATED
                             : FGM_FACTOR_DIRICHLET_DISCRETE,
-               c->scope, s->rhs ? 2 : 1, NULL, 0, p->first + node);
+               c->scope, 1 + gates, NULL, 0, p->first + node);
 }
 
 /* The instance(s) of constraint S for the current binding. */

@@ -81,7 +81,7 @@ lower_program(fgmc *c, fgm_ir **out)
             got = fgm_ir_add_dirichlet_discrete(ir, in->scope[0], in->aux,
                                                 &st);
         else if (in->kind == FGM_FACTOR_DIRICHLET_GATED)
-            got = fgm_ir_add_dirichlet_gated(ir, in->scope[0], in->scope[1],
+            got = fgm_ir_add_dirichlet_gated(ir, in->scope, in->arity,
                                              in->aux, &st);
         else
             got = fgm_ir_add_factor(ir, in->kind, in->arity, in->scope,

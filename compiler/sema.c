@@ -1017,9 +1017,10 @@ resolve_vref(fgmc *c, fgmc_node *r, const char *single)
 }
 
 /* Checks the right side of draw S, `X ~ discrete(P[i]...[j])`: P a
- * prior with one subscript a dimension, each a number but the last, which
- * may name a variable G (the gate, kept in s->rhs) whose values all index
- * that dimension; P's categories are X's values.  X (ref, resolved) is
+ * prior with one subscript a dimension, each a number but the last ones,
+ * which may name variables (the gates, the first kept in s->rhs, the
+ * others after it in the list) whose values all index their dimensions,
+ * the whole of it after the first; P's categories are X's values.  X (ref, resolved) is
  * one variable.  The numbers are checked per binding by expand. */
 static int
 check_draw(fgmc *c, fgmc_stmt *s)
@@ -1027,6 +1028,7 @@ check_draw(fgmc *c, fgmc_stmt *s)
     fgmc_node *call = s->dist, *r, *k;
     const fgmc_sym *x = s->refs->kids->sym, *g;
     fgmc_sym *p = discrete_prior(c, call);
+    long nodes = 1;
     int d, ok = 1;
 
     if (!p)
@@ -1044,9 +1046,10 @@ check_draw(fgmc *c, fgmc_stmt *s)
             diag_error(c, k->loc, "a draw takes one element of a prior, "
                        "not a slice");
             ok = 0;
-        } else if (names_variable(c, k) && k->next) {
-            diag_error(c, k->loc, "only the last subscript of a prior may "
-                       "be a variable");
+        } else if (names_variable(c, k) && k->next
+                   && !names_variable(c, k->next)) {
+            diag_error(c, k->loc, "only the last subscripts of a prior may "
+                       "be variables");
             ok = 0;
         } else if (names_variable(c, k)) {
             if (!resolve_vref(c, k, "a prior's subscript picks by one "
@@ -1060,7 +1063,23 @@ check_draw(fgmc *c, fgmc_stmt *s)
                            p->name, p->dims[d] - 1);
                 return 0;
             }
-            s->rhs = k;
+            /* The gates' joint value numbers the nodes they pick
+             * (fgm_ir_add_dirichlet_gated): a gate after the first
+             * takes its whole dimension. */
+            if (s->rhs && (g->lo != 0 || g->card != p->dims[d])) {
+                diag_error(c, k->loc, "'%s' takes values %d..%d; a gate "
+                           "after the first takes every index of its "
+                           "dimension (0..%d of '%s')", g->name, g->lo,
+                           g->lo + g->card - 1, p->dims[d] - 1, p->name);
+                return 0;
+            }
+            if (!s->rhs)
+                s->rhs = k;
+            if ((nodes *= g->card) > FGM_IR_MAXGATED) {
+                diag_error(c, r->loc, "the gates of this draw pick among "
+                           "%ld nodes; at most %d", nodes, FGM_IR_MAXGATED);
+                return 0;
+            }
         } else if (!sema_resolve_num(c, k)) {
             ok = 0;
         }

@@ -26,12 +26,9 @@ fgm_interp_reset(const fgm_sched *s, fgm_state *st)
 static __attribute__((noinline)) double
 update_gated(const fgm_sched *s, fgm_state *st, const fgm_sched_factor *f)
 {
-    const int *vars = s->edge_var + f->edge;
-
-    return fgm_k_dirichlet_gated(st, f->edge, vars[0], vars[1], f->aux,
-                                 f->dfac, s->stride, s->card[vars[0]],
-                                 s->card[vars[1]],
-                                 s->infer.algo == FGM_ALGO_EP,
+    return fgm_k_dirichlet_gated(st, f->edge, s->edge_var + f->edge,
+                                 f->arity, f->aux, f->dfac, s->stride,
+                                 s->card, 0, s->infer.algo == FGM_ALGO_EP,
                                  s->infer.projection
                                  == FGM_PROJECTION_MEAN_SQUARE,
                                  s->infer.algo == FGM_ALGO_BP_MAX,

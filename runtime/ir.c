@@ -374,33 +374,66 @@ fgm_ir_add_dirichlet_discrete(fgm_ir *ir, int var, int node,
     return ir->nfactors++;
 }
 
+/* Whether the ARITY - 1 gates SCOPE[1..] of a gated draw from NODE on
+ * pick nodes of one array the way fgm_ir_gated_nodes numbers them: the
+ * gates index its last dimensions, every gate but the first all of its
+ * dimension, and NODE sits at 0 in those after the first. */
+static int
+gates_fit(const fgm_ir *ir, const int *scope, int arity, int node)
+{
+    const fgm_ir_array *a = &ir->arrays[ir->dir_array[node]];
+    int m = arity - 1, i, d, rest = node - a->first, n = 1;
+
+    if (a->ndims < m)
+        return 0;
+    for (i = m - 1; i >= 1; i--) {
+        d = a->ndims - m + i;
+        if (fgm_ir_card(ir, scope[1 + i]) != a->dims[d] || rest % a->dims[d])
+            return 0;
+        rest /= a->dims[d];
+        n *= a->dims[d];
+    }
+    d = a->ndims - m;
+    return rest % a->dims[d] + fgm_ir_card(ir, scope[1]) <= a->dims[d]
+           && node + n * fgm_ir_card(ir, scope[1]) <= a->first + a->count;
+}
+
 int
-fgm_ir_add_dirichlet_gated(fgm_ir *ir, int var, int gate, int node,
+fgm_ir_add_dirichlet_gated(fgm_ir *ir, const int *scope, int arity, int node,
                            fgm_status *status)
 {
     fgm_ir_factor *f;
-    int last;
+    long nodes = 1;
+    int i, j;
 
     *status = FGM_EINVAL;
-    if (var < 0 || var >= ir->nvars || gate < 0 || gate >= ir->nvars
-        || gate == var || node < 0)
+    if (arity < 2 || arity > FGM_IR_MAXDIMS + 1 || node < 0
+        || node >= ir->ndirichlet)
         return -1;
-    last = node + fgm_ir_card(ir, gate) - 1;
-    if (last >= ir->ndirichlet || ir->dir_array[node] != ir->dir_array[last]
-        || ir->arrays[ir->dir_array[node]].card != fgm_ir_card(ir, var))
+    for (i = 0; i < arity; i++) {
+        if (scope[i] < 0 || scope[i] >= ir->nvars)
+            return -1;
+        for (j = 0; j < i; j++)
+            if (scope[j] == scope[i])
+                return -1;
+        nodes *= i > 0 ? fgm_ir_card(ir, scope[i]) : 1;
+    }
+    if (nodes > FGM_IR_MAXGATED
+        || ir->arrays[ir->dir_array[node]].card != fgm_ir_card(ir, scope[0])
+        || !gates_fit(ir, scope, arity, node))
         return -1;
     *status = FGM_ENOMEM;
     if (!grow(&ir->factors, &ir->factors_cap, ir->nfactors + 1, sizeof *f)
-        || !grow(&ir->scope_pool, &ir->scope_cap, ir->nscope + 2,
+        || !grow(&ir->scope_pool, &ir->scope_cap, ir->nscope + arity,
                  sizeof *ir->scope_pool))
         return -1;
     f = &ir->factors[ir->nfactors];
     memset(f, 0, sizeof *f);
     f->kind = FGM_FACTOR_DIRICHLET_GATED;
-    f->arity = 2;
+    f->arity = arity;
     f->scope = ir->nscope;
-    ir->scope_pool[ir->nscope++] = var;
-    ir->scope_pool[ir->nscope++] = gate;
+    for (i = 0; i < arity; i++)
+        ir->scope_pool[ir->nscope++] = scope[i];
     f->params = -1;
     f->aux = node;
     *status = FGM_OK;
@@ -454,7 +487,7 @@ fgm_ir_draws(const fgm_ir *ir)
             if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE)
                 draws[f->aux]++;
             else if (f->kind == FGM_FACTOR_DIRICHLET_GATED)
-                for (j = fgm_ir_card(ir, fgm_ir_scope(ir, f)[1]); j-- > 0;)
+                for (j = fgm_ir_gated_nodes(ir, f); j-- > 0;)
                     draws[f->aux + j]++;
         }
     return draws;
@@ -650,7 +683,7 @@ dump_body(const fgm_ir *ir, dump_out *f)
                                                  sizeof name));
         if (fa->kind == FGM_FACTOR_DIRICHLET_GATED)   /* the last node */
             out_fmt(f, " .. %s", fgm_ir_node_name(
-                        ir, fa->aux + fgm_ir_card(ir, s[1]) - 1, name,
+                        ir, fa->aux + fgm_ir_gated_nodes(ir, fa) - 1, name,
                         sizeof name));
         if (fa->nparams > 0) {
             /* Factors of one statement mostly share their potentials:
@@ -757,7 +790,7 @@ fgm_ir_graph(const fgm_ir *ir, FILE *f)
             fprintf(f, "  f%d -- v%d;\n", i, s[j]);
         /* A gated draw: an edge to every node its gate may pick. */
         nodes = fa->kind == FGM_FACTOR_DIRICHLET_GATED
-                ? fgm_ir_card(ir, s[1]) : fa->aux >= 0;
+                ? fgm_ir_gated_nodes(ir, fa) : fa->aux >= 0;
         for (j = 0; j < nodes; j++)
             fprintf(f, "  f%d -- d%d;\n", i, fa->aux + j);
     }

@@ -171,11 +171,19 @@ FGM_INTERNAL int fgm_ir_add_dirichlet_array(fgm_ir *ir, const char *name,
 FGM_INTERNAL int fgm_ir_add_dirichlet_discrete(fgm_ir *ir, int var, int node,
                                                fgm_status *status);
 
-/* Adds "VAR ~ Discrete(p[GATE])": GATE's value index j picks Dirichlet
- * node NODE + j.  Those nodes lie in one array, each of VAR's domain
- * size; GATE is not VAR.  Returns the factor index or -1. */
-FGM_INTERNAL int fgm_ir_add_dirichlet_gated(fgm_ir *ir, int var, int gate,
-                                            int node, fgm_status *status);
+/* Most nodes one gated draw may pick (its gates' values jointly). */
+#define FGM_IR_MAXGATED 4096
+
+/* Adds "x ~ Discrete(p[g1]...[gm])", SCOPE = (x, g1, ..., gm), ARITY =
+ * m + 1: the gates' value indices (j1, ..., jm), read as one number
+ * row-major, J, pick Dirichlet node NODE + J (fgm_ir_gated_nodes of
+ * them, at most FGM_IR_MAXGATED).  Those nodes lie in one array, each of
+ * x's domain size: the gates index its last m dimensions, every gate but
+ * the first all of its own.  No variable twice.  Returns the factor
+ * index or -1. */
+FGM_INTERNAL int fgm_ir_add_dirichlet_gated(fgm_ir *ir, const int *scope,
+                                            int arity, int node,
+                                            fgm_status *status);
 
 /* The K default pseudo-counts of Dirichlet node D. */
 static inline const double *
@@ -186,6 +194,19 @@ fgm_ir_node_alpha(const fgm_ir *ir, int d)
     return ir->param_pool + a->alpha
            + (a->flags & FGM_ARRAY_ALPHA_EACH ? (long)(d - a->first) * a->card
                                               : 0);
+}
+
+/* How many nodes gated draw F may pick: its gates' domain sizes
+ * multiplied. */
+static inline int
+fgm_ir_gated_nodes(const fgm_ir *ir, const fgm_ir_factor *f)
+{
+    const int *s = ir->scope_pool + f->scope;
+    int i, n = 1;
+
+    for (i = 1; i < f->arity; i++)
+        n *= ir->arrays[ir->var_array[s[i]]].card;
+    return n;
 }
 
 /* Whether factor F draws from a Dirichlet node (fixed or gated). */

@@ -239,7 +239,7 @@ fgm_ir_dirichlet_mean(const fgm_ir *ir, const double *marginals,
         const fgm_ir_factor *f = &ir->factors[i];
 
         for (j = 0; f->kind == FGM_FACTOR_DIRICHLET_GATED
-                    && j < fgm_ir_card(ir, fgm_ir_scope(ir, f)[1]); j++)
+                    && j < fgm_ir_gated_nodes(ir, f); j++)
             for (k = 0; k < mean_stride; k++)
                 mean[(long)(f->aux + j) * mean_stride + k] = NAN;
     }

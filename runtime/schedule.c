@@ -303,8 +303,9 @@ lower_factors(fgm_sched *s, const fgm_ir *ir)
                             1, i);
             break;
         case FGM_FACTOR_DIRICHLET_GATED:
-            ok = add_factor(s, &fcap, &ecap, FGM_OP_DIRICHLET_GATED, 2, sc,
-                            f->aux, fgm_ir_card(ir, sc[1]), i);
+            ok = add_factor(s, &fcap, &ecap, FGM_OP_DIRICHLET_GATED,
+                            f->arity, sc, f->aux, fgm_ir_gated_nodes(ir, f),
+                            i);
             break;
         default:            /* evidence: folded into the unary vectors */
             break;
@@ -480,7 +481,9 @@ fgm_sched_new(const fgm_ir *ir, fgm_status *status)
 
         if (f->op == FGM_OP_DIRICHLET_GATED)
             need = fgm_k_dirichlet_gated_scratch(
-                s->card[s->edge_var[f->edge + 1]], s->stride);
+                f->arity - 1, fgm_ir_gated_nodes(s->ir,
+                                                 &s->ir->factors[f->ir_factor]),
+                s->stride);
         else if (f->op == FGM_OP_ALLDIFF)
             need = fgm_k_alldiff_scratch(f->arity,
                                          s->card[s->edge_var[f->edge]],

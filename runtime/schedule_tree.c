@@ -49,7 +49,8 @@ vertex(const fgm_sched *s, const fgm_sched_factor *f, int j)
 {
     int nodes = f->op == FGM_OP_DIRICHLET ? 1
                 : f->op == FGM_OP_DIRICHLET_GATED
-                ? s->card[s->edge_var[f->edge + 1]] : 0;
+                ? fgm_ir_gated_nodes(s->ir, &s->ir->factors[f->ir_factor])
+                : 0;
 
     if (j < f->arity)
         return s->edge_var[f->edge + j];

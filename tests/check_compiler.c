@@ -778,8 +778,8 @@ static const bad_case bad_cases[] = {
     /* Draws: `x ~ discrete(p[g])`, the gate the last subscript. */
     { "prior t[2][2] ~ dirichlet(2)\nvar c in 0..1\nvar y in 0..1\n"
       "y ~ discrete(t[c][0])\n", FGM_ESEMA,
-      "t.fgm:4:16: error: only the last subscript of a prior may be a "
-      "variable" },
+      "t.fgm:4:16: error: only the last subscripts of a prior may be "
+      "variables" },
     { "prior t[2] ~ dirichlet(2)\nvar c in 1..2\nvar y in 0..1\n"
       "y ~ discrete(t[c])\n", FGM_ESEMA,
       "t.fgm:4:16: error: 'c' takes values 1..2, but dimension 1 of 't' "
@@ -802,6 +802,14 @@ static const bad_case bad_cases[] = {
     { "prior t[2] ~ dirichlet(2)\nvar c in 0..1\n"
       "var y[2] in 0..1 ~ discrete(t[c])\n", FGM_ESEMA,
       "statement of its own: y[...] ~ discrete(t[c])" },
+    { "prior t[64][64][2] ~ dirichlet(2)\nvar a in 0..63\nvar b in 0..63\n"
+      "var c in 0..1\nvar y in 0..1\ny ~ discrete(t[a][b][c])\n",
+      FGM_ESEMA, "t.fgm:6:14: error: the gates of this draw pick among "
+      "8192 nodes; at most 4096" },
+    { "prior t[2][3] ~ dirichlet(2)\nvar a in 0..1\nvar b in 0..2\n"
+      "var y in 0..1\ny ~ discrete(t[b][a])\n", FGM_ESEMA,
+      "t.fgm:5:16: error: 'b' takes values 0..2, but dimension 1 of 't' has "
+      "indices 0..1" },
     { "prior t[2][2] ~ dirichlet([[1, 2], [3, 4]])\n", FGM_ESEMA,
       "t.fgm:1:27: error: pseudo-counts a node: 't' has 2 dimensions, so a "
       "list nested 3 deep" },

@@ -150,6 +150,19 @@ rebound(walk *w, int d)
     w->rest += w->nbound[d];
 }
 
+/* The joint value of gated draw F's gates as set, row-major: its node
+ * past f->aux. */
+static int
+gate_value(const walk *w, const fgm_ir_factor *f)
+{
+    const int *s = fgm_ir_scope(w->ir, f);
+    int i, j = 0;
+
+    for (i = 1; i < f->arity; i++)
+        j = j * w->csp->card[s[i]] + w->assign[s[i]];
+    return j;
+}
+
 /* The log weight of a draw of value X from node D: the Dirichlet-
  * multinomial's next factor (a_x + n_x) / (A + n); the draw counted. */
 static double
@@ -203,7 +216,7 @@ set_gain(walk *w, int v)
             /* Drawn from the node its gate picks, once both are set (a
              * gated node's draw bound is 0: map_bounds). */
             if (--w->left[w->inc[i]] == 0)
-                g += draw(w, f->aux + w->assign[s[1]], w->assign[s[0]]);
+                g += draw(w, f->aux + gate_value(w, f), w->assign[s[0]]);
         } else if (--w->left[w->inc[i]] == 0) {
             for (j = 0; j < f->arity; j++)
                 pos = pos * w->csp->card[s[j]] + w->assign[s[j]];
@@ -229,7 +242,7 @@ unset(walk *w, int v)
             undraw(w, f->aux, w->assign[v]);
         } else if (f->kind == FGM_FACTOR_DIRICHLET_GATED) {
             if (w->left[w->inc[i]]++ == 0)
-                undraw(w, f->aux + w->assign[s[1]], w->assign[s[0]]);
+                undraw(w, f->aux + gate_value(w, f), w->assign[s[0]]);
         } else if (w->left[w->inc[i]]++ == 0 && w->map) {
             w->rest += w->bound[w->inc[i]];
         }
@@ -460,7 +473,7 @@ map_bounds(walk *w)
         const fgm_ir_factor *f = &ir->factors[i];
 
         for (j = 0; f->kind == FGM_FACTOR_DIRICHLET_GATED
-                    && j < w->csp->card[fgm_ir_scope(ir, f)[1]]; j++)
+                    && j < fgm_ir_gated_nodes(ir, f); j++)
             w->ahead[f->aux + j] = -1;
     }
     w->rest = 0.0;
@@ -655,7 +668,7 @@ open_means(walk *w, double *means, int stride)
         const fgm_ir_factor *f = &ir->factors[i];
 
         for (j = 0; f->kind == FGM_FACTOR_DIRICHLET_GATED
-                    && j < w->csp->card[fgm_ir_scope(ir, f)[1]]; j++)
+                    && j < fgm_ir_gated_nodes(ir, f); j++)
             if (!w->picked[f->aux + j]) {
                 w->picked[f->aux + j] = 1;
                 w->picked_list[w->npicked++] = f->aux + j;

@@ -6,7 +6,8 @@
  * runtime/kernels.h, whose conventions hold here.
  *
  * The factor is f(x, g, p_0..p_{G-1}) = p_g(x): a mixture's component, an
- * HMM's transition, a Bayesian network's conditional table.  With each
+ * HMM's transition, a Bayesian network's conditional table.  With several
+ * gates, g is their joint value, one node per combination.  With each
  * node p_j replaced by its mean m_j (the cavity's under EP, the prior's
  * under BP or when the node is observed as a point mass), it is the table
  * T(x, g) = m_g(x), and the messages to x and g are that table's.
@@ -32,11 +33,15 @@
 #include "dirichlet.h"
 #include "table.h"
 
-/* Doubles of scratch the operator needs for a gate of G values. */
+/* Most gates of one draw (a prior's dimensions). */
+#define FGM_K_GATED_MAXGATES 4
+
+/* Doubles of scratch the operator needs for M gates picking among J
+ * nodes. */
 static inline long
-fgm_k_dirichlet_gated_scratch(int g, int stride)
+fgm_k_dirichlet_gated_scratch(int m, int j, int stride)
 {
-    return (long)(g + 5) * stride;
+    return (long)(m + 4) * stride + 2L * j + (long)j * stride;
 }
 
 /* Whether the K entries of Q are equal, to FGM_K_DIRICHLET_FLAT_TOL of
@@ -85,48 +90,83 @@ fgm_k_gated_project(double *post, double *msg, const double *cav,
     }
 }
 
-/* Update of "x ~ Discrete(p[g])": X and GATE the variables (edges E and
- * E + 1, KX and KG values), gate value j picking Dirichlet node D0 + j,
- * whose message rows are G0 + j of st->dir_msg.  EP: whether the nodes
- * learn (else their prior means stand); MAX_PRODUCT: bp-max's messages.
- * SCRATCH: fgm_k_dirichlet_gated_scratch doubles.  Returns the largest
- * message change. */
+/* The weight of joint gate value J (row-major over the M gates of
+ * CARDS) from each gate's row in GCAV, leaving gate SKIP out (-1: none):
+ * the product of their cavities at J's digits. */
 static inline double
-fgm_k_dirichlet_gated(fgm_state *st, int e, int x, int gate, int d0, int g0,
-                      int stride, int kx, int kg, int ep, int mean_square,
-                      int max_product, double *scratch)
+fgm_k_gated_weight(const double *gcav, const int *cards, int m, int j,
+                   int skip, int stride)
 {
-    double *cx = scratch, *cg = scratch + stride, *out = scratch + 2L * stride;
-    double *w = scratch + 3L * stride, *cav = scratch + 4L * stride;
-    double *mean = scratch + 5L * stride;
-    double *bx = st->belief + (long)x * stride;
-    double *bg = st->belief + (long)gate * stride;
-    double z, zsum = 0.0, a, change, c;
-    int i, j, learn;
+    double p = 1.0;
+    int i;
 
+    for (i = m - 1; i >= 0; i--) {
+        if (i != skip)
+            p *= gcav[(long)i * stride + j % cards[i]];
+        j /= cards[i];
+    }
+    return p;
+}
+
+/* Update of "x ~ Discrete(p[g1]...[gm])": VARS[0] = x and VARS[1..M] the
+ * gates (edges E..E + M), ARITY = M + 1; their domain sizes CARD[v] (or
+ * K for all when CARD is NULL).  The gates' joint value J (row-major)
+ * picks Dirichlet node D0 + J, whose message row is G0 + J of
+ * st->dir_msg.  EP: whether the nodes learn (else their prior means
+ * stand); MAX_PRODUCT: bp-max's messages.  SCRATCH:
+ * fgm_k_dirichlet_gated_scratch doubles.  The joint gate's cavity is
+ * the product of the gates' (they are distinct variables), and each
+ * gate's message sums (or maximizes) the others out.  Returns the
+ * largest message change. */
+static inline double
+fgm_k_dirichlet_gated(fgm_state *st, int e, const int *vars, int arity,
+                      int d0, int g0, int stride, const int *card, int k,
+                      int ep, int mean_square, int max_product,
+                      double *scratch)
+{
+    int m = arity - 1, cards[FGM_K_GATED_MAXGATES], i, j, g, nj = 1, kx;
+    double *cx = scratch, *gcav = scratch + stride;
+    double *out = gcav + (long)m * stride, *w = out + stride;
+    double *cav = w + stride, *cj = cav + stride, *zj, *mean;
+    double *bx = st->belief + (long)vars[0] * stride;
+    double z, zsum = 0.0, a, change = 0.0, c, t;
+    int learn;
+
+    kx = card ? card[vars[0]] : k;
+    for (g = 0; g < m; g++) {
+        cards[g] = card ? card[vars[1 + g]] : k;
+        nj *= cards[g];
+    }
+    zj = cj + nj;
+    mean = zj + nj;
     fgm_k_cavity(cx, bx, st->msg + (long)e * stride, kx);
-    fgm_k_cavity(cg, bg, st->msg + (long)(e + 1) * stride, kg);
+    for (g = 0; g < m; g++)
+        fgm_k_cavity(gcav + (long)g * stride,
+                     st->belief + (long)vars[1 + g] * stride,
+                     st->msg + (long)(e + 1 + g) * stride, cards[g]);
     /* Each node's mean (its cavity's, or its prior's), into row j of
-     * MEAN; z_j (x's cavity against it) into OUT. */
-    for (j = 0; j < kg; j++) {
+     * MEAN; z_j (x's cavity against it) into ZJ, the joint cavity into
+     * CJ. */
+    for (j = 0; j < nj; j++) {
         const double *post = st->dir_post + (long)(d0 + j) * stride;
         const double *mp = st->dir_msg + (long)(g0 + j) * stride;
-        double *m = mean + (long)j * stride;
+        double *mj = mean + (long)j * stride;
 
         learn = ep && !st->dir_point[d0 + j];
         for (i = 0; i < kx; i++)
-            m[i] = learn ? post[i] - mp[i]
-                         : st->dir_prior[(long)(d0 + j) * stride + i];
+            mj[i] = learn ? post[i] - mp[i]
+                          : st->dir_prior[(long)(d0 + j) * stride + i];
         for (i = 0; i < kx && learn; i++)
-            m[i] = m[i] > 1e-12 ? m[i] : 1e-12;   /* as dirichlet.h */
-        fgm_k_normalize(m, kx);
+            mj[i] = mj[i] > 1e-12 ? mj[i] : 1e-12;  /* as dirichlet.h */
+        fgm_k_normalize(mj, kx);
         for (i = 0, z = 0.0; i < kx; i++)
-            z += cx[i] * m[i];
-        out[j] = z;
-        zsum += cg[j] * z;
+            z += cx[i] * mj[i];
+        zj[j] = z;
+        cj[j] = fgm_k_gated_weight(gcav, cards, m, j, -1, stride);
+        zsum += cj[j] * z;
     }
     /* The nodes first: their projections read the cavities' z_j. */
-    for (j = 0; ep && zsum > 0.0 && j < kg; j++) {
+    for (j = 0; ep && zsum > 0.0 && j < nj; j++) {
         double *post = st->dir_post + (long)(d0 + j) * stride;
         double *mp = st->dir_msg + (long)(g0 + j) * stride;
 
@@ -145,32 +185,51 @@ fgm_k_dirichlet_gated(fgm_state *st, int e, int x, int gate, int d0, int g0,
             }
             continue;
         }
-        fgm_k_gated_project(post, mp, cav, w, a, cg[j] * out[j] / zsum, kx,
+        fgm_k_gated_project(post, mp, cav, w, a, cj[j] * zj[j] / zsum, kx,
                             mean_square);
     }
-    /* To g: z_j (max-product: max_x q_x(x) m_j(x)). */
-    for (j = 0; j < kg && max_product; j++)
-        for (i = 0, out[j] = 0.0; i < kx; i++)
-            if (cx[i] * mean[(long)j * stride + i] > out[j])
-                out[j] = cx[i] * mean[(long)j * stride + i];
-    change = fgm_k_commit(st->msg + (long)(e + 1) * stride, out, st->damping,
-                          FGM_K_TABLE_FLOOR, kg);
-    /* To x: sum_j q_g(j) m_j(x) (or the max). */
-    for (i = 0; i < kx; i++) {
-        for (j = 0, z = 0.0; j < kg; j++) {
-            double t = cg[j] * mean[(long)j * stride + i];
+    /* Max-product: z_j becomes max_x q_x(x) m_j(x). */
+    for (j = 0; j < nj && max_product; j++)
+        for (i = 0, zj[j] = 0.0; i < kx; i++)
+            if (cx[i] * mean[(long)j * stride + i] > zj[j])
+                zj[j] = cx[i] * mean[(long)j * stride + i];
+    /* To gate g: z_j times the other gates' cavities, summed (or
+     * maximized) over the joint values with its own digit v. */
+    for (g = 0; g < m; g++) {
+        int below = 1;
 
+        for (i = g + 1; i < m; i++)
+            below *= cards[i];
+        for (i = 0; i < cards[g]; i++)
+            out[i] = 0.0;
+        for (j = 0; j < nj; j++) {
+            i = j / below % cards[g];
+            t = zj[j] * fgm_k_gated_weight(gcav, cards, m, j, g, stride);
+            out[i] = max_product ? (t > out[i] ? t : out[i]) : out[i] + t;
+        }
+        c = fgm_k_commit(st->msg + (long)(e + 1 + g) * stride, out,
+                         st->damping, FGM_K_TABLE_FLOOR, cards[g]);
+        change = c > change ? c : change;
+    }
+    /* To x: sum_j cj m_j(x) (or the max). */
+    for (i = 0; i < kx; i++) {
+        for (j = 0, z = 0.0; j < nj; j++) {
+            t = cj[j] * mean[(long)j * stride + i];
             z = max_product ? (t > z ? t : z) : z + t;
         }
         out[i] = z;
     }
     c = fgm_k_commit(st->msg + (long)e * stride, out, st->damping,
                      FGM_K_TABLE_FLOOR, kx);
+    change = c > change ? c : change;
     if (!st->parallel) {
-        fgm_k_table_belief(st, bg, cg, e + 1, stride, kg);
+        for (g = 0; g < m; g++)
+            fgm_k_table_belief(st, st->belief + (long)vars[1 + g] * stride,
+                               gcav + (long)g * stride, e + 1 + g, stride,
+                               cards[g]);
         fgm_k_table_belief(st, bx, cx, e, stride, kx);
     }
-    return c > change ? c : change;
+    return change;
 }
 
 #endif /* FGM_OPS_DIRICHLET_GATED_H */

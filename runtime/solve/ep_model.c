@@ -18,8 +18,8 @@ copy_factor(fgm_ir *dst, const fgm_ir *src, int i)
         k = fgm_ir_add_dirichlet_discrete(dst, fgm_ir_scope(src, f)[0],
                                           f->aux, &st);
     else if (f->kind == FGM_FACTOR_DIRICHLET_GATED)
-        k = fgm_ir_add_dirichlet_gated(dst, fgm_ir_scope(src, f)[0],
-                                       fgm_ir_scope(src, f)[1], f->aux, &st);
+        k = fgm_ir_add_dirichlet_gated(dst, fgm_ir_scope(src, f), f->arity,
+                                       f->aux, &st);
     else
         k = fgm_ir_add_factor(dst, f->kind, f->arity, fgm_ir_scope(src, f),
                               f->nparams, fgm_ir_params(src, f), &st);

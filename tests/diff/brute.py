@@ -20,8 +20,11 @@ def node_draws(m, assign):
     nodes = {}
     for v, pname, node in m.links:
         nodes.setdefault((pname, node), []).append(v)
-    for v, pname, g, base in getattr(m, "gated", ()):
-        nodes.setdefault((pname, base + assign[g]), []).append(v)
+    for v, pname, gates, base in getattr(m, "gated", ()):
+        j = 0
+        for g in gates:
+            j = j * m.card(g) + assign[g]
+        nodes.setdefault((pname, base + j), []).append(v)
     return nodes
 
 

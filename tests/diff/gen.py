@@ -21,9 +21,9 @@ class Model:
     priors:  [{name, count (None: scalar), alpha, observed, alphas}]:
              alphas, when given, a list of pseudo-counts a node
     links:   [(var, prior name, node index)] from '~ discrete(P)'
-    gated:   [(var, prior name, gate var, node of the gate's first value)]
-             from 'x ~ discrete(P[g])': value index i of g picks node
-             base + i
+    gated:   [(var, prior name, [gate vars], node of the gates' first
+             values)] from 'x ~ discrete(P[g])' or 'P[g][h]': the gates'
+             value indices, one number row-major, J, pick node base + J
     factors: ('neq', [a, b]) ('alldiff', [...]) ('table', [...], weights)
              ('evid', [v], weights) ('fix', [v], value)
     tree:    True when the factors (Dirichlet links aside) form a forest
@@ -159,10 +159,12 @@ def gen_model(rng, name, tree=False):
 
 
 def add_gated(rng, m):
-    """One or two draws whose prior a variable picks, 'x ~ discrete(P[g])':
-    P a new prior array with a node for each of g's labels 0..hi (or an
-    earlier one that has them and x's size, whose nodes the draws then
-    share with its other draws)."""
+    """One or two draws whose prior variables pick, 'x ~ discrete(P[g])'
+    or, a third of the time, 'x ~ discrete(P[g][h])' (h labelled from 0,
+    P's second dimension h's size): P a new prior array with a node for
+    each of g's labels 0..hi (or, one gate, an earlier one-dimensional
+    prior that has them and x's size, whose nodes the draws then share
+    with its other draws)."""
     n = len(m.vars)
     for _ in range(rng.randint(1, 2)):
         gates = [g for g in range(n) if m.doms[m.vars[g][1]][0] >= 0]
@@ -170,30 +172,47 @@ def add_gated(rng, m):
             return
         g = rng.choice(gates)
         x = rng.choice([v for v in range(n) if v != g])
+        seconds = [h for h in range(n) if h not in (g, x)
+                   and m.doms[m.vars[h][1]][0] == 0]
+        h = rng.choice(seconds) if seconds and rng.random() < 0.35 else None
         glo, ghi = m.doms[m.vars[g][1]]
         k = m.card(x)
         fits = [p for p in m.priors if len(p["alpha"]) == k
-                and p["count"] is not None and p["count"] > ghi]
-        if fits and rng.random() < 0.4:
+                and p["count"] is not None and p["count"] > ghi
+                and "inner" not in p]
+        if fits and h is None and rng.random() < 0.4:
             p = rng.choice(fits)
         else:
             name = "p%d" % len(m.priors)
-            count = ghi + 1 + rng.randint(0, 1)
+            outer = ghi + 1 + rng.randint(0, 1)
+            inner = m.card(h) if h is not None else 1
+            count = outer * inner
             # Pseudo-counts a node, or one list for all.
             rows = [[rng.choice([0.5, 1, 2, 0.3, 1.5, 3]) for _ in range(k)]
                     for _ in range(count if rng.random() < 0.5 else 1)]
             p = dict(name=name, count=count, alpha=rows[0],
                      observed=rng.random() < 0.3,
                      alphas=rows if len(rows) > 1 else None)
-            text = ", ".join("[%s]" % ", ".join(str(a) for a in r)
-                             for r in rows)
-            m.lines.append("%sprior %s[%d] ~ dirichlet(%s)" % (
-                "observed " if p["observed"] else "", name, count,
+            if h is not None:
+                p["inner"] = inner
+            cells = ["[%s]" % ", ".join(str(a) for a in r) for r in rows]
+            if len(rows) > 1 and h is not None:
+                cells = ["[%s]" % ", ".join(cells[i:i + inner])
+                         for i in range(0, count, inner)]
+            text = ", ".join(cells)
+            m.lines.append("%sprior %s[%d]%s ~ dirichlet(%s)" % (
+                "observed " if p["observed"] else "", name, outer,
+                "[%d]" % inner if h is not None else "",
                 "[%s]" % text if len(rows) > 1 else text))
             m.priors.append(p)
-        m.lines.append("%s ~ discrete(%s[%s])" % (m.vars[x][0], p["name"],
-                                                 m.vars[g][0]))
-        m.gated.append((x, p["name"], g, glo))
+        if h is None:
+            m.lines.append("%s ~ discrete(%s[%s])" % (
+                m.vars[x][0], p["name"], m.vars[g][0]))
+            m.gated.append((x, p["name"], [g], glo))
+        else:
+            m.lines.append("%s ~ discrete(%s[%s][%s])" % (
+                m.vars[x][0], p["name"], m.vars[g][0], m.vars[h][0]))
+            m.gated.append((x, p["name"], [g, h], glo * m.card(h)))
 
 
 CMP = {
