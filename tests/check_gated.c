@@ -98,6 +98,28 @@ START_TEST(test_gated_nothing_seen)
 }
 END_TEST
 
+/* Runs G (gated draws) and T (the same model by tables) under ALGO:
+ * every marginal alike to 1e-12; frees both. */
+static void
+same_as_table(fgm_model *g, fgm_model *t, const char *algo)
+{
+    const fgm_ir *ir = fgm_model_ir(g);
+    double x[FGM_IR_MAXCARD], w[FGM_IR_MAXCARD];
+    int v, k;
+
+    ck_assert_int_eq(fgm_model_run(g, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_run(t, NULL, NULL), FGM_OK);
+    for (v = 0; v < ir->nvars; v++) {
+        ck_assert_int_eq(fgm_model_marginal(g, v, x), FGM_OK);
+        ck_assert_int_eq(fgm_model_marginal(t, v, w), FGM_OK);
+        for (k = 0; k < fgm_ir_card(ir, v); k++)
+            ck_assert_msg(fabs(x[k] - w[k]) < 1e-12, "%s: var %d value %d: "
+                          "gated %.17g, table %.17g", algo, v, k, x[k], w[k]);
+    }
+    fgm_model_free(g);
+    fgm_model_free(t);
+}
+
 /* Under BP a gated draw is the table T(y, c) = mean of t[c] at y: a chain
  * c -> y -> z (z drawn from u[y]) with evidence, by gated draws and by
  * the same chain's tables, whose marginals agree to 1e-12 under bp-sum
@@ -124,8 +146,6 @@ check_bp_table(const char *algo)
         "evidence y = [0.2, 0.5, 0.3]\n";
     fgm_ir *ga = compile_text(gated), *ta = compile_text(tables);
     fgm_model *g, *t;
-    double x[3], w[3];
-    int v, k;
 
     ga->infer.algo = ta->infer.algo = fgm_ir_algo_find(algo);
     g = open_backend(ga, FGM_BACKEND_INTERPRETED, NULL);
@@ -135,17 +155,7 @@ check_bp_table(const char *algo)
     ck_assert_int_eq(fgm_model_observe_dirichlet(g, 2, u0, 0), FGM_OK);
     ck_assert_int_eq(fgm_model_observe_dirichlet(g, 3, u1, 0), FGM_OK);
     ck_assert_int_eq(fgm_model_observe_dirichlet(g, 4, u2, 0), FGM_OK);
-    ck_assert_int_eq(fgm_model_run(g, NULL, NULL), FGM_OK);
-    ck_assert_int_eq(fgm_model_run(t, NULL, NULL), FGM_OK);
-    for (v = 0; v < 3; v++) {
-        ck_assert_int_eq(fgm_model_marginal(g, v, x), FGM_OK);
-        ck_assert_int_eq(fgm_model_marginal(t, v, w), FGM_OK);
-        for (k = 0; k < fgm_ir_card(ga, v); k++)
-            ck_assert_msg(fabs(x[k] - w[k]) < 1e-12, "%s: var %d value %d: "
-                          "gated %.17g, table %.17g", algo, v, k, x[k], w[k]);
-    }
-    fgm_model_free(g);
-    fgm_model_free(t);
+    same_as_table(g, t, algo);
 }
 
 START_TEST(test_gated_bp_is_table)
@@ -356,23 +366,11 @@ check_two_gates_table(const char *algo)
         "evidence y = [0.45, 0.55]\n";
     fgm_ir *gi = compile_text(gated), *ti = compile_text(table);
     fgm_model *g, *t;
-    double x[2], w[2];
-    int v, k;
 
     gi->infer.algo = ti->infer.algo = fgm_ir_algo_find(algo);
     g = open_backend(gi, FGM_BACKEND_INTERPRETED, NULL);
     t = open_backend(ti, FGM_BACKEND_INTERPRETED, NULL);
-    ck_assert_int_eq(fgm_model_run(g, NULL, NULL), FGM_OK);
-    ck_assert_int_eq(fgm_model_run(t, NULL, NULL), FGM_OK);
-    for (v = 0; v < 3; v++) {
-        ck_assert_int_eq(fgm_model_marginal(g, v, x), FGM_OK);
-        ck_assert_int_eq(fgm_model_marginal(t, v, w), FGM_OK);
-        for (k = 0; k < 2; k++)
-            ck_assert_msg(fabs(x[k] - w[k]) < 1e-12, "%s: var %d value %d: "
-                          "gated %.17g, table %.17g", algo, v, k, x[k], w[k]);
-    }
-    fgm_model_free(g);
-    fgm_model_free(t);
+    same_as_table(g, t, algo);
 }
 
 START_TEST(test_gated_two_gates_table)
