@@ -90,22 +90,31 @@ fgm_k_gated_project(double *post, double *msg, const double *cav,
     }
 }
 
-/* The weight of joint gate value J (row-major over the M gates of
- * CARDS) from each gate's row in GCAV, leaving gate SKIP out (-1: none):
- * the product of their cavities at J's digits. */
-static inline double
-fgm_k_gated_weight(const double *gcav, const int *cards, int m, int j,
-                   int skip, int stride)
+/* The weight of the joint gate value whose digits (one per gate, of M)
+ * are DIG, from each gate's row in GCAV, leaving gate SKIP out (-1:
+ * none): the product of their cavities at those digits. */
+FGM_K_HOT double
+fgm_k_gated_weight(const double *gcav, const int *dig, int m, int skip,
+                   int stride)
 {
     double p = 1.0;
     int i;
 
-    for (i = m - 1; i >= 0; i--) {
+    for (i = 0; i < m; i++)
         if (i != skip)
-            p *= gcav[(long)i * stride + j % cards[i]];
-        j /= cards[i];
-    }
+            p *= gcav[(long)i * stride + dig[i]];
     return p;
+}
+
+/* The next joint value's digits in DIG (row-major over CARDS, M gates):
+ * an odometer, so that no value is divided into its digits. */
+FGM_K_HOT void
+fgm_k_gated_next(int *dig, const int *cards, int m)
+{
+    int i;
+
+    for (i = m - 1; i >= 0 && ++dig[i] == cards[i]; i--)
+        dig[i] = 0;
 }
 
 /* Update of "x ~ Discrete(p[g1]...[gm])": VARS[0] = x and VARS[1..M] the
@@ -125,6 +134,7 @@ fgm_k_dirichlet_gated(fgm_state *st, int e, const int *vars, int arity,
                       double *scratch)
 {
     int m = arity - 1, cards[FGM_K_GATED_MAXGATES], i, j, g, nj = 1, kx;
+    int dig[FGM_K_GATED_MAXGATES];
     double *cx = scratch, *gcav = scratch + stride;
     double *out = gcav + (long)m * stride, *w = out + stride;
     double *cav = w + stride, *cj = cav + stride, *zj, *mean;
@@ -136,6 +146,7 @@ fgm_k_dirichlet_gated(fgm_state *st, int e, const int *vars, int arity,
     for (g = 0; g < m; g++) {
         cards[g] = card ? card[vars[1 + g]] : k;
         nj *= cards[g];
+        dig[g] = 0;
     }
     zj = cj + nj;
     mean = zj + nj;
@@ -162,8 +173,9 @@ fgm_k_dirichlet_gated(fgm_state *st, int e, const int *vars, int arity,
         for (i = 0, z = 0.0; i < kx; i++)
             z += cx[i] * mj[i];
         zj[j] = z;
-        cj[j] = fgm_k_gated_weight(gcav, cards, m, j, -1, stride);
+        cj[j] = fgm_k_gated_weight(gcav, dig, m, -1, stride);
         zsum += cj[j] * z;
+        fgm_k_gated_next(dig, cards, m);
     }
     /* The nodes first: their projections read the cavities' z_j. */
     for (j = 0; ep && zsum > 0.0 && j < nj; j++) {
@@ -196,16 +208,13 @@ fgm_k_dirichlet_gated(fgm_state *st, int e, const int *vars, int arity,
     /* To gate g: z_j times the other gates' cavities, summed (or
      * maximized) over the joint values with its own digit v. */
     for (g = 0; g < m; g++) {
-        int below = 1;
-
-        for (i = g + 1; i < m; i++)
-            below *= cards[i];
         for (i = 0; i < cards[g]; i++)
             out[i] = 0.0;
-        for (j = 0; j < nj; j++) {
-            i = j / below % cards[g];
-            t = zj[j] * fgm_k_gated_weight(gcav, cards, m, j, g, stride);
+        for (j = 0; j < nj; j++) {      /* DIG went round to 0 */
+            i = dig[g];
+            t = zj[j] * fgm_k_gated_weight(gcav, dig, m, g, stride);
             out[i] = max_product ? (t > out[i] ? t : out[i]) : out[i] + t;
+            fgm_k_gated_next(dig, cards, m);
         }
         c = fgm_k_commit(st->msg + (long)(e + 1 + g) * stride, out,
                          st->damping, FGM_K_TABLE_FLOOR, cards[g]);
