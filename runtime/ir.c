@@ -347,31 +347,44 @@ fgm_ir_add_factor(fgm_ir *ir, fgm_factor_kind kind, int arity,
     return ir->nfactors++;
 }
 
-int
-fgm_ir_add_dirichlet_discrete(fgm_ir *ir, int var, int node,
-                              fgm_status *status)
+/* Appends a draw of KIND over SCOPE[0..ARITY-1] from NODE on (checked
+ * by the caller).  Returns the factor index, or -1 with *STATUS
+ * FGM_ENOMEM. */
+static int
+add_draw(fgm_ir *ir, fgm_factor_kind kind, const int *scope, int arity,
+         int node, fgm_status *status)
 {
     fgm_ir_factor *f;
+    int i;
 
-    *status = FGM_EINVAL;
-    if (var < 0 || var >= ir->nvars || node < 0 || node >= ir->ndirichlet
-        || ir->arrays[ir->dir_array[node]].card != fgm_ir_card(ir, var))
-        return -1;
     *status = FGM_ENOMEM;
     if (!grow(&ir->factors, &ir->factors_cap, ir->nfactors + 1, sizeof *f)
-        || !grow(&ir->scope_pool, &ir->scope_cap, ir->nscope + 1,
+        || !grow(&ir->scope_pool, &ir->scope_cap, ir->nscope + arity,
                  sizeof *ir->scope_pool))
         return -1;
     f = &ir->factors[ir->nfactors];
     memset(f, 0, sizeof *f);
-    f->kind = FGM_FACTOR_DIRICHLET_DISCRETE;
-    f->arity = 1;
+    f->kind = kind;
+    f->arity = arity;
     f->scope = ir->nscope;
-    ir->scope_pool[ir->nscope++] = var;
+    for (i = 0; i < arity; i++)
+        ir->scope_pool[ir->nscope++] = scope[i];
     f->params = -1;
     f->aux = node;
     *status = FGM_OK;
     return ir->nfactors++;
+}
+
+int
+fgm_ir_add_dirichlet_discrete(fgm_ir *ir, int var, int node,
+                              fgm_status *status)
+{
+    *status = FGM_EINVAL;
+    if (var < 0 || var >= ir->nvars || node < 0 || node >= ir->ndirichlet
+        || ir->arrays[ir->dir_array[node]].card != fgm_ir_card(ir, var))
+        return -1;
+    return add_draw(ir, FGM_FACTOR_DIRICHLET_DISCRETE, &var, 1, node,
+                    status);
 }
 
 /* Whether the ARITY - 1 gates SCOPE[1..] of a gated draw from NODE on
@@ -402,7 +415,6 @@ int
 fgm_ir_add_dirichlet_gated(fgm_ir *ir, const int *scope, int arity, int node,
                            fgm_status *status)
 {
-    fgm_ir_factor *f;
     long nodes = 1;
     int i, j;
 
@@ -422,22 +434,8 @@ fgm_ir_add_dirichlet_gated(fgm_ir *ir, const int *scope, int arity, int node,
         || ir->arrays[ir->dir_array[node]].card != fgm_ir_card(ir, scope[0])
         || !gates_fit(ir, scope, arity, node))
         return -1;
-    *status = FGM_ENOMEM;
-    if (!grow(&ir->factors, &ir->factors_cap, ir->nfactors + 1, sizeof *f)
-        || !grow(&ir->scope_pool, &ir->scope_cap, ir->nscope + arity,
-                 sizeof *ir->scope_pool))
-        return -1;
-    f = &ir->factors[ir->nfactors];
-    memset(f, 0, sizeof *f);
-    f->kind = FGM_FACTOR_DIRICHLET_GATED;
-    f->arity = arity;
-    f->scope = ir->nscope;
-    for (i = 0; i < arity; i++)
-        ir->scope_pool[ir->nscope++] = scope[i];
-    f->params = -1;
-    f->aux = node;
-    *status = FGM_OK;
-    return ir->nfactors++;
+    return add_draw(ir, FGM_FACTOR_DIRICHLET_GATED, scope, arity, node,
+                    status);
 }
 
 /* Writes "name[i][j]" for variable I (NODE 0) or Dirichlet node I (NODE
