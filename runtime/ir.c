@@ -491,6 +491,22 @@ fgm_ir_draws(const fgm_ir *ir)
     return draws;
 }
 
+unsigned char *
+fgm_ir_gated_picks(const fgm_ir *ir)
+{
+    unsigned char *picks = calloc((size_t)ir->ndirichlet + 1, 1);
+    const fgm_ir_factor *f;
+    int i, j;
+
+    for (i = 0; picks && i < ir->nfactors; i++) {
+        f = &ir->factors[i];
+        for (j = 0; f->kind == FGM_FACTOR_DIRICHLET_GATED
+                    && j < fgm_ir_gated_nodes(ir, f); j++)
+            picks[f->aux + j] = 1;
+    }
+    return picks;
+}
+
 char *
 fgm_ir_node_name(const fgm_ir *ir, int d, char *buf, size_t size)
 {

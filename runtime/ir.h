@@ -209,6 +209,11 @@ fgm_ir_gated_nodes(const fgm_ir *ir, const fgm_ir_factor *f)
     return n;
 }
 
+/* A new array of ndirichlet + 1 flags (caller frees): 1 for each node a
+ * gated draw may pick, whose number of draws varies with the gates.
+ * NULL when out of memory. */
+FGM_INTERNAL unsigned char *fgm_ir_gated_picks(const fgm_ir *ir);
+
 /* Whether factor F draws from a Dirichlet node (fixed or gated). */
 static inline int
 fgm_ir_is_draw(const fgm_ir_factor *f)

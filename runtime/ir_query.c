@@ -198,6 +198,7 @@ fgm_status
 fgm_ir_dirichlet_mean(const fgm_ir *ir, const double *marginals,
                       int stride, double *mean, int mean_stride)
 {
+    unsigned char *picks;
     int *drawn, d, i, j, k;
 
     if (!ir || !marginals || !mean || mean_stride < fgm_ir_dirichlet_maxk(ir))
@@ -205,8 +206,13 @@ fgm_ir_dirichlet_mean(const fgm_ir *ir, const double *marginals,
     for (i = 0; i < ir->nvars; i++)
         if (stride < ir->arrays[ir->var_array[i]].card)
             return FGM_EINVAL;
-    if (!(drawn = calloc((size_t)ir->ndirichlet + 1, sizeof *drawn)))
+    drawn = calloc((size_t)ir->ndirichlet + 1, sizeof *drawn);
+    picks = fgm_ir_gated_picks(ir);
+    if (!drawn || !picks) {
+        free(drawn);
+        free(picks);
         return FGM_ENOMEM;
+    }
     for (d = 0; d < ir->ndirichlet; d++) {
         const fgm_ir_array *a = &ir->arrays[ir->dir_array[d]];
 
@@ -235,14 +241,10 @@ fgm_ir_dirichlet_mean(const fgm_ir *ir, const double *marginals,
             mean[(long)d * mean_stride + k] /= total;
     }
     /* A gated draw's nodes: no mean from the marginals. */
-    for (i = 0; i < ir->nfactors; i++) {
-        const fgm_ir_factor *f = &ir->factors[i];
-
-        for (j = 0; f->kind == FGM_FACTOR_DIRICHLET_GATED
-                    && j < fgm_ir_gated_nodes(ir, f); j++)
-            for (k = 0; k < mean_stride; k++)
-                mean[(long)(f->aux + j) * mean_stride + k] = NAN;
-    }
+    for (d = 0; d < ir->ndirichlet; d++)
+        for (k = 0; picks[d] && k < mean_stride; k++)
+            mean[(long)d * mean_stride + k] = NAN;
+    free(picks);
     free(drawn);
     return FGM_OK;
 }

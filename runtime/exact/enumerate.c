@@ -446,6 +446,23 @@ visit_map(walk *w, int depth, double lw)
     }
 }
 
+/* W's nodes a gated draw may pick: w->picked (fgm_ir_gated_picks) and
+ * their list.  Returns 0, or -1 out of memory. */
+static int
+open_picked(walk *w)
+{
+    int d, n = w->ir->ndirichlet;
+
+    w->picked = fgm_ir_gated_picks(w->ir);
+    w->picked_list = malloc(((size_t)n + 1) * sizeof *w->picked_list);
+    if (!w->picked || !w->picked_list)
+        return -1;
+    for (d = 0; d < n; d++)
+        if (w->picked[d])
+            w->picked_list[w->npicked++] = d;
+    return 0;
+}
+
 /* W's branch-and-bound bounds (w->map): each table's and evidence's
  * largest log weight, each node's draws ahead (node_bound), and in
  * w->rest all of them summed.  Returns 0, or -1 out of memory. */
@@ -468,14 +485,11 @@ map_bounds(walk *w)
         if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE)
             w->ahead[f->aux]++;
     }
-    /* A node a gated draw may pick: bound 0 (node_bound). */
-    for (i = 0; i < ir->nfactors; i++) {
-        const fgm_ir_factor *f = &ir->factors[i];
-
-        for (j = 0; f->kind == FGM_FACTOR_DIRICHLET_GATED
-                    && j < fgm_ir_gated_nodes(ir, f); j++)
-            w->ahead[f->aux + j] = -1;
-    }
+    if (open_picked(w) < 0)
+        return -1;
+    for (d = 0; d < ir->ndirichlet; d++)
+        if (w->picked[d])
+            w->ahead[d] = -1;   /* bound 0 (node_bound) */
     w->rest = 0.0;
     for (d = 0; d < ir->ndirichlet; d++) {
         w->nbound[d] = node_bound(w, d);
@@ -656,24 +670,8 @@ finish_means(walk *w, const double *marginals, double total)
 static int
 open_means(walk *w, double *means, int stride)
 {
-    const fgm_ir *ir = w->ir;
-    int i, j;
-
-    w->picked = calloc((size_t)ir->ndirichlet + 1, 1);
-    w->picked_list = malloc(((size_t)ir->ndirichlet + 1)
-                            * sizeof *w->picked_list);
-    if (!w->picked || !w->picked_list)
+    if (open_picked(w) < 0)
         return -1;
-    for (i = 0; i < ir->nfactors; i++) {
-        const fgm_ir_factor *f = &ir->factors[i];
-
-        for (j = 0; f->kind == FGM_FACTOR_DIRICHLET_GATED
-                    && j < fgm_ir_gated_nodes(ir, f); j++)
-            if (!w->picked[f->aux + j]) {
-                w->picked[f->aux + j] = 1;
-                w->picked_list[w->npicked++] = f->aux + j;
-            }
-    }
     w->means = means;
     w->mean_stride = stride;
     return 0;
