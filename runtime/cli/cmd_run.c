@@ -351,11 +351,18 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     long count = 0;
     int incomplete;
     double log_z = NAN;     /* variable elimination's */
-    double *mean = NULL;    /* the priors' posterior means */
-    int mstride = 0;
+    /* The priors' posterior means (not from max-marginals, which have
+     * none): from the marginals, or from the enumeration's walk. */
+    int mstride = fgm_ir_dirichlet_maxk(ir), walked = 0;
+    double *mean = !max && fgm_ir_ndirichlet(ir) > 0
+                   ? malloc((size_t)fgm_ir_ndirichlet(ir) * (size_t)mstride
+                            * sizeof *mean) : NULL;
 
-    if (!m)
+    if (!m || (!max && fgm_ir_ndirichlet(ir) > 0 && !mean)) {
+        free(m);
+        free(mean);
         return cli_fail_to(t->err, CLI_EINTERNAL, "run: out of memory");
+    }
     if (dlx) {
         fgm_dlx_limits lim = { cfg->cap, 0, 0 };
 
@@ -368,6 +375,7 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         if (st == FGM_OK && count == 0) {
             /* The search ended, with nothing to stop it early. */
             free(m);
+            free(mean);
             return refuse_set(t, k, " has no consistent assignment");
         }
         if (max && count > 0)
@@ -380,10 +388,12 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         count = 1;
         if (st == FGM_EUNSOLVED || st == FGM_ETIMEOUT) {
             free(m);
+            free(mean);
             return refuse_elimination(t, k, st);
         }
     } else if (cfg->method == EXACT_ELIMINATION) {
         free(m);
+        free(mean);
         return cli_fail_to(t->err, CLI_EINPUT, "%s: error: --exact-method "
                            "elimination: the model is out of its reach ("
                            CLI_ELIM_BOUND "); --exact-method enumeration "
@@ -392,19 +402,12 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     } else {
         double deadline = deadline_of(cfg);
 
-        if (!max && fgm_ir_ndirichlet(ir) > 0) {
-            /* The priors' means from the walk itself: a gated draw's
-             * node has no mean in the marginals alone. */
-            mstride = fgm_ir_dirichlet_maxk(ir);
-            mean = malloc((size_t)fgm_ir_ndirichlet(ir) * (size_t)mstride
-                          * sizeof *mean);
-            if (!mean) {
-                free(m);
-                return cli_fail_to(t->err, CLI_EINTERNAL, "run: out of "
-                                   "memory");
-            }
+        if (mean) {
+            /* The means from the walk itself: a gated draw's node has
+             * no mean in the marginals alone. */
             st = fgm_enumerate_means(csp, given, cfg->cap, deadline, m,
                                      mean, mstride, &count);
+            walked = 1;
         } else {
             st = max ? fgm_enumerate_max(csp, given, cfg->cap, deadline, m,
                                          &count)
@@ -440,18 +443,11 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         return refuse_set(t, k, ": no consistent assignment found before "
                           "the cap or the deadline");
     }
-    /* The priors' exact posterior means, from the marginals (not from
-     * max-marginals, which have none). */
-    if (!max && fgm_ir_ndirichlet(ir) > 0 && !mean) {
-        mstride = fgm_ir_dirichlet_maxk(ir);
-        mean = malloc((size_t)fgm_ir_ndirichlet(ir) * (size_t)mstride
-                      * sizeof *mean);
-        if (!mean || fgm_ir_dirichlet_mean(ir, m, stride, mean, mstride)
-                     != FGM_OK) {
-            free(m);
-            free(mean);
-            return cli_fail_to(t->err, CLI_EINTERNAL, "run: out of memory");
-        }
+    if (mean && !walked
+        && fgm_ir_dirichlet_mean(ir, m, stride, mean, mstride) != FGM_OK) {
+        free(m);
+        free(mean);
+        return cli_fail_to(t->err, CLI_EINTERNAL, "run: out of memory");
     }
     print_result(ir, cfg, k, m, NULL, stride, mean, mstride, text, NULL,
                  log_z, incomplete, NULL, t);
