@@ -25,6 +25,17 @@ compile_text(const char *text)
     return ir;
 }
 
+/* The model of TEXT run by ALGO on BACKEND (plugins in DIR). */
+static fgm_model *
+open_algo(const char *text, const char *algo, fgm_backend backend,
+          const char *dir)
+{
+    fgm_ir *ir = compile_text(text);
+
+    ir->infer.algo = fgm_ir_algo_find(algo);
+    return open_backend(ir, backend, dir);
+}
+
 /* Twelve draws from t[c[i]], three nodes. */
 static const char *const twelve =
     "prior t[3] ~ dirichlet([1, 2, 0.5])\n"
@@ -145,12 +156,9 @@ check_bp_table(const char *algo)
         "table (z, y) = [[0.75, 0.2, 0.5], [0.25, 0.8, 0.5]]\n"
         "evidence c = [0.3, 0.7]\n"
         "evidence y = [0.2, 0.5, 0.3]\n";
-    fgm_ir *ga = compile_text(gated), *ta = compile_text(tables);
-    fgm_model *g, *t;
+    fgm_model *g = open_algo(gated, algo, FGM_BACKEND_INTERPRETED, NULL);
+    fgm_model *t = open_algo(tables, algo, FGM_BACKEND_INTERPRETED, NULL);
 
-    ga->infer.algo = ta->infer.algo = fgm_ir_algo_find(algo);
-    g = open_backend(ga, FGM_BACKEND_INTERPRETED, NULL);
-    t = open_backend(ta, FGM_BACKEND_INTERPRETED, NULL);
     ck_assert_int_eq(fgm_model_observe_dirichlet(g, 0, a0, 0), FGM_OK);
     ck_assert_int_eq(fgm_model_observe_dirichlet(g, 1, a1, 0), FGM_OK);
     ck_assert_int_eq(fgm_model_observe_dirichlet(g, 2, u0, 0), FGM_OK);
@@ -365,13 +373,9 @@ check_two_gates_table(const char *algo)
         "                   [[0.2, 0.5], [0.5, 0.75]]]\n"
         "evidence a = [0.3, 0.7]\nevidence b = [0.6, 0.4]\n"
         "evidence y = [0.45, 0.55]\n";
-    fgm_ir *gi = compile_text(gated), *ti = compile_text(table);
-    fgm_model *g, *t;
-
-    gi->infer.algo = ti->infer.algo = fgm_ir_algo_find(algo);
-    g = open_backend(gi, FGM_BACKEND_INTERPRETED, NULL);
-    t = open_backend(ti, FGM_BACKEND_INTERPRETED, NULL);
-    same_as_table(g, t, algo);
+    same_as_table(open_algo(gated, algo, FGM_BACKEND_INTERPRETED, NULL),
+                  open_algo(table, algo, FGM_BACKEND_INTERPRETED, NULL),
+                  algo);
 }
 
 START_TEST(test_gated_two_gates_table)
@@ -460,13 +464,10 @@ node_alpha(int d, double *a)
 static fgm_model *
 open_three(const char *algo, fgm_backend backend, const char *dir)
 {
-    fgm_ir *ir = compile_text(three_gates);
-    fgm_model *m;
+    fgm_model *m = open_algo(three_gates, algo, backend, dir);
     double a[2];
     int d;
 
-    ir->infer.algo = fgm_ir_algo_find(algo);
-    m = open_backend(ir, backend, dir);
     for (d = 0; d < 26; d++) {
         node_alpha(d, a);
         ck_assert_int_eq(fgm_model_observe_dirichlet(m, d, a, 0), FGM_OK);
@@ -514,10 +515,10 @@ START_TEST(test_gated_three_gates)
     }
     sprintf(p, "]\nevidence a = [0.3, 0.7]\nevidence b = [0.6, 0.4]\n"
             "evidence c = [0.45, 0.55]\nevidence y = [0.2, 0.8]\n"
-            "evidence z = [0.7, 0.3]\ninfer bp-sum\n");
+            "evidence z = [0.7, 0.3]\n");
     same_as_table(open_three("bp-sum", FGM_BACKEND_INTERPRETED, NULL),
-                  open_backend(compile_text(table), FGM_BACKEND_INTERPRETED,
-                               NULL), "bp-sum");
+                  open_algo(table, "bp-sum", FGM_BACKEND_INTERPRETED, NULL),
+                  "bp-sum");
     ck_assert_ptr_nonnull(mkdtemp(dir));
     for (i = 0; i < 2; i++) {
         m[0] = open_three(algos[i], FGM_BACKEND_COMPILED, dir);
