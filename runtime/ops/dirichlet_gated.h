@@ -45,7 +45,8 @@ fgm_k_dirichlet_gated_scratch(int m, int j, int stride)
 }
 
 /* Whether the K entries of Q are equal, to FGM_K_DIRICHLET_FLAT_TOL of
- * the largest (fgm_k_dirichlet_flat on scalars). */
+ * the largest: fgm_k_dirichlet_flat on scalars (loaded into vectors for
+ * it, GCC 12 took the unread lanes for uninitialized: -Werror). */
 static inline int
 fgm_k_gated_flat(const double *q, int k)
 {
@@ -140,7 +141,7 @@ fgm_k_dirichlet_gated(fgm_state *st, int e, const int *vars, int arity,
     double *cav = w + stride, *cj = cav + stride, *zj, *mean;
     double *bx = st->belief + (long)vars[0] * stride;
     double z, zsum = 0.0, a, change = 0.0, c, t;
-    int learn;
+    int learn, flat;
 
     kx = card ? card[vars[0]] : k;
     for (g = 0; g < m; g++) {
@@ -177,7 +178,9 @@ fgm_k_dirichlet_gated(fgm_state *st, int e, const int *vars, int arity,
         zsum += cj[j] * z;
         fgm_k_gated_next(dig, cards, m);
     }
-    /* The nodes first: their projections read the cavities' z_j. */
+    /* The nodes first: their projections read the cavities' z_j.  A
+     * uniform cavity of x leaves each node as it is. */
+    flat = ep && zsum > 0.0 && fgm_k_gated_flat(cx, kx);
     for (j = 0; ep && zsum > 0.0 && j < nj; j++) {
         double *post = st->dir_post + (long)(d0 + j) * stride;
         double *mp = st->dir_msg + (long)(g0 + j) * stride;
@@ -190,7 +193,7 @@ fgm_k_dirichlet_gated(fgm_state *st, int e, const int *vars, int arity,
             a += cav[i];
             w[i] = cx[i] * cav[i];
         }
-        if (fgm_k_gated_flat(cx, kx) || !(fgm_k_normalize(w, kx) > 0.0)) {
+        if (flat || !(fgm_k_normalize(w, kx) > 0.0)) {
             for (i = 0; i < kx; i++) {
                 post[i] = cav[i];
                 mp[i] = 0.0;
