@@ -573,6 +573,18 @@ int fgm_model_contradiction(const fgm_model *m);
  * a node observed as a point mass, its vector as observed. */
 fgm_status fgm_model_dirichlet(const fgm_model *m, int d, double *out);
 
+/* The log of the model's evidence as the last run approximates it into
+ * *OUT: log Z, the total weight of its assignments with the observations
+ * (their weights as observed) and its Dirichlet priors integrated out, as
+ * the exact backend's "log Z".  bp-sum gives the Bethe free energy of its
+ * messages, exact on a forest at its fixed point, where a Dirichlet prior
+ * counts as its mean (as BP sends it); ep gives EP's evidence, exact where
+ * each draw's variable is observed.  -inf when some variable or factor
+ * has no weight left (a contradiction).  Returns FGM_EINVAL (no run yet,
+ * or M or OUT NULL), FGM_EUNSUPPORTED for bp-max (max-marginals carry no
+ * evidence), FGM_ENOMEM. */
+fgm_status fgm_model_log_evidence(const fgm_model *m, double *out);
+
 /* ------------------------------------------------------------------------
  * Constraint problems: a model seen as a CSP (value indices, peers,
  * alldiff units, tables), built once and shared read-only by threads.
@@ -813,6 +825,17 @@ fgm_status fgm_enumerate_means(const fgm_csp *csp, const int *given,
                                long max_leaves, double deadline,
                                double *marginals, double *means,
                                int mean_stride, long *leaves);
+
+/* fgm_enumerate_means (MEANS NULL: fgm_enumerate), and into *LOG_Z the
+ * log of the total weight of the assignments, the model's evidence log Z
+ * (as variable elimination's fgm_elim_info.log_z): -inf when no
+ * assignment has weight, NaN when the bound or the deadline stopped the
+ * walk. */
+fgm_status fgm_enumerate_log_z(const fgm_csp *csp, const int *given,
+                               long max_leaves, double deadline,
+                               double *marginals, double *means,
+                               int mean_stride, long *leaves,
+                               double *log_z);
 
 /* Most variables the exact searches take (fgm_enumerate, Dancing Links):
  * each recurses once per variable, and 100,000 overflowed the stack

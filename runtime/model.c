@@ -32,6 +32,7 @@ fgm_model_free(fgm_model *m)
     free(m->clamp);
     free(m->soft);
     free(m->has_soft);
+    free(m->soft_log);
     free(m->pinned);
     free(m->live);
     free(m->prior_of);
@@ -143,12 +144,13 @@ seed_flooding(const fgm_sched *s)
     return s->infer.schedule == FGM_SCHEDULE_PARALLEL && s->infer.damp_both;
 }
 
-/* Writes into U (stride doubles) variable V's static evidence times its
- * observed weights (fgm_model_observe_weights) or its clamp. */
-static void
-evidence_row(const fgm_model *m, int v, double *u)
+/* The static evidence times the observed weights
+ * (fgm_model_observe_weights) or the clamp (runtime/model.h). */
+double
+fgm_model_evidence_row(const fgm_model *m, int v, double *u)
 {
     const fgm_sched *s = m->sched;
+    double scale = s->evidence_log[v];
     int j;
 
     memcpy(u, s->evidence + (size_t)v * (size_t)s->stride,
@@ -164,14 +166,16 @@ evidence_row(const fgm_model *m, int v, double *u)
          * row (fgm_k_normalize's fallback). */
         for (j = 0; sum > 0.0 && j < s->card[v]; j++)
             u[j] /= sum;
+        scale += log(sum) + m->soft_log[v];
     }
     if (m->clamp[v] >= 0) {
         for (j = 0; j < s->card[v]; j++)
             if (j != m->clamp[v])
                 u[j] *= m->clamp_eps;
         if (m->clamp_eps > 0.0)
-            fgm_k_normalize(u, s->card[v]);
+            scale += log(fgm_k_normalize(u, s->card[v]));
     }
+    return scale;
 }
 
 /* Rebuilds variable V's unary vector (evidence_row). */
@@ -182,7 +186,7 @@ set_unary(fgm_model *m, int v)
     double *u = m->st.unary + (size_t)v * (size_t)s->stride;
     int j;
 
-    evidence_row(m, v, u);
+    fgm_model_evidence_row(m, v, u);
     /* The seed's flooding BP takes log(evidence + BP_EPS) into its
      * products, as it takes its messages (fgm_k_neq_seed). */
     if (seed_flooding(s))
@@ -203,7 +207,7 @@ v2f_from_evidence(fgm_model *m, int v, gsl_rng *rng, double noise)
     double row[FGM_K_MAXCARD], *p;
     int i, j, k = s->card[v];
 
-    evidence_row(m, v, row);
+    fgm_model_evidence_row(m, v, row);
     fgm_k_normalize(row, k);
     for (i = s->var_edge_off[v]; i < s->var_edge_off[v + 1]; i++) {
         p = m->st.prev + (size_t)s->var_edges[i] * S;
@@ -421,11 +425,14 @@ fgm_model_observe_weights(fgm_model *m, int v, const double *weights)
         m->soft = calloc((size_t)s->nvars * (size_t)s->stride,
                          sizeof *m->soft);
         m->has_soft = calloc((size_t)s->nvars, 1);
-        if (!m->soft || !m->has_soft) {
+        m->soft_log = calloc((size_t)s->nvars, sizeof *m->soft_log);
+        if (!m->soft || !m->has_soft || !m->soft_log) {
             free(m->soft);
             free(m->has_soft);
+            free(m->soft_log);
             m->soft = NULL;
             m->has_soft = NULL;
+            m->soft_log = NULL;
             return FGM_ENOMEM;
         }
     }
@@ -441,6 +448,7 @@ fgm_model_observe_weights(fgm_model *m, int v, const double *weights)
         row = m->soft + (size_t)v * (size_t)s->stride;
         for (j = 0; j < s->card[v]; j++)
             row[j] = weights[j] / top;
+        m->soft_log[v] = log(top);
         m->clamp[v] = -1;
     }
     set_unary(m, v);

@@ -4,6 +4,7 @@
  * requires: a valid IR; produces: factors, edges, per-variable edge lists,
  * static evidence; breaks: nothing (the IR is only read).
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@ fgm_sched_free(fgm_sched *s)
         return;
     free(s->card);
     free(s->evidence);
+    free(s->evidence_log);
     free(s->factors);
     free(s->edge_var);
     free(s->var_edge_off);
@@ -115,7 +117,8 @@ fold_evidence(fgm_sched *s, const fgm_ir *ir)
 
     s->evidence = malloc((size_t)s->nvars * (size_t)s->stride
                          * sizeof *s->evidence + 1);
-    if (!s->evidence)
+    s->evidence_log = calloc((size_t)s->nvars + 1, sizeof *s->evidence_log);
+    if (!s->evidence || !s->evidence_log)
         return 0;
     for (v = 0; v < s->nvars; v++)
         for (j = 0; j < s->stride; j++)
@@ -138,6 +141,7 @@ fold_evidence(fgm_sched *s, const fgm_ir *ir)
          * row (fgm_k_normalize's fallback) and passed for no evidence. */
         for (j = 0; sum > 0.0 && j < s->card[v]; j++)
             e[j] /= sum;
+        s->evidence_log[v] += log(sum);
     }
     return 1;
 }

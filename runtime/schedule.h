@@ -46,6 +46,9 @@ typedef struct fgm_sched {
     int uniform_card;           /* every domain has this size, or 0 */
     double *evidence;           /* nvars * stride: product of EVIDENCE
                                  * factors, normalized (1 where none) */
+    double *evidence_log;       /* nvars: log of what normalizing divided
+                                 * out (-inf where the product is 0), for
+                                 * the log evidence (runtime/evidence.c) */
     int nfactors;               /* updates per sweep: on a forest each
                                  * factor twice (but one alone in its
                                  * tree), sharing its edges

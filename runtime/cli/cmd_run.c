@@ -131,7 +131,8 @@ print_nodes(const fgm_ir *ir, const run_cfg *cfg, long k, const char *kind,
  * none; a script that takes the marginals' lines) does not pass for a
  * complete one; JSON marks it "incomplete": true for scripts, and gives
  * an engine run's RI (NULL: exact) as "sweeps", "change" and "ms", and
- * variable elimination's LOG_Z (NAN: none) as "log_z".
+ * LOG_Z (NAN: none; variable elimination's, or the engine's estimate,
+ * fgm_model_log_evidence) as "log_z".
  * CLASH names the variable the run left no value (warn_contradiction),
  * or is NULL; JSON records it too. */
 static void
@@ -218,8 +219,9 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
     fgm_run_opts ro = cfg->ro;
     fgm_run_info info;
     fgm_status st;
-    char text[192], name[FGM_IR_MAXNAME + 64];
+    char text[240], evidence[48], name[FGM_IR_MAXNAME + 64];
     const char *clash;
+    double log_z;
 
     if (!m || !post) {
         free(m);
@@ -233,14 +235,18 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
         fgm_model_marginal(model, v, m + (size_t)v * (size_t)stride);
     for (v = 0; v < nodes; v++)
         fgm_model_dirichlet(model, v, post + (size_t)v * (size_t)stride);
+    /* bp-max has none: its header says nothing of it. */
+    if (fgm_model_log_evidence(model, &log_z) != FGM_OK)
+        log_z = NAN;
+    snprintf(evidence, sizeof evidence, ", log Z ~ %.10g", log_z);
     snprintf(text, sizeof text, "%s %s, %d sweep%s, last change %.3g, "
-             "%.3f ms%s", fgm_model_is_compiled(model) ? "compiled"
-                                                       : "interpreted",
+             "%.3f ms%s%s", fgm_model_is_compiled(model) ? "compiled"
+                                                         : "interpreted",
              fgm_ir_algo(ir), info.sweeps, info.sweeps == 1 ? "" : "s",
-             info.change, info.ms,
+             info.change, info.ms, isnan(log_z) ? "" : evidence,
              st == FGM_ETIMEOUT ? " (incomplete: timeout reached)" : "");
     clash = warn_contradiction(model, k, name, sizeof name, t->err);
-    print_result(ir, cfg, k, m, post, stride, NULL, 0, text, &info, NAN,
+    print_result(ir, cfg, k, m, post, stride, NULL, 0, text, &info, log_z,
                  st == FGM_ETIMEOUT, clash, t);
     free(m);
     free(post);
@@ -350,7 +356,7 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     fgm_status st;
     long count = 0;
     int incomplete;
-    double log_z = NAN;     /* variable elimination's */
+    double log_z = NAN;     /* elimination's or enumeration's */
     /* The priors' posterior means (not from max-marginals, which have
      * none): from the marginals, or from the enumeration's walk. */
     int mstride = fgm_ir_dirichlet_maxk(ir), walked = 0;
@@ -402,22 +408,20 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     } else {
         double deadline = deadline_of(cfg);
 
-        if (mean) {
-            /* The means from the walk itself: a gated draw's node has
-             * no mean in the marginals alone. */
-            st = fgm_enumerate_means(csp, given, cfg->cap, deadline, m,
-                                     mean, mstride, &count);
-            walked = 1;
-        } else {
-            st = max ? fgm_enumerate_max(csp, given, cfg->cap, deadline, m,
-                                         &count)
-                     : fgm_enumerate(csp, given, cfg->cap, deadline, m,
-                                     &count);
-        }
+        /* The means from the walk itself: a gated draw's node has no
+         * mean in the marginals alone. */
+        st = max ? fgm_enumerate_max(csp, given, cfg->cap, deadline, m,
+                                     &count)
+                 : fgm_enumerate_log_z(csp, given, cfg->cap, deadline, m,
+                                       mean, mstride, &count, &log_z);
+        walked = mean != NULL;
         incomplete = st != FGM_OK;
         snprintf(text, sizeof text, "%s (enumeration), assignments=%ld%s",
                  what, count, incomplete ? " (incomplete: cap or timeout "
                                            "reached)" : "");
+        if (!incomplete && !max)
+            snprintf(text + strlen(text), sizeof text - strlen(text),
+                     ", log Z=%.10g", log_z);
         if (st == FGM_EUNSOLVED) {
             free(m);
             free(mean);

@@ -678,11 +678,12 @@ open_means(walk *w, double *means, int stride)
 }
 
 /* fgm_enumerate, or with MAX the max-marginals (fgm_enumerate_max), or
- * with MEANS the priors' means too (fgm_enumerate_means). */
+ * with MEANS the priors' means too (fgm_enumerate_means), and with LOG_Z
+ * (not with MAX) the log of the total weight (fgm_enumerate_log_z). */
 static fgm_status
 enumerate(const fgm_csp *csp, const int *given, long max_leaves,
           double deadline, double *marginals, long *leaves, int max,
-          double *means, int mean_stride)
+          double *means, int mean_stride, double *log_z)
 {
     walk w;
     int v, mc, k;
@@ -718,6 +719,9 @@ enumerate(const fgm_csp *csp, const int *given, long max_leaves,
     }
     if (means && total > 0.0 && finish_means(&w, marginals, total) != FGM_OK)
         st = FGM_ENOMEM;
+    if (log_z)      /* the sums are exp(log weight - shift) */
+        *log_z = st == FGM_OK ? log(total) + w.shift
+                              : st == FGM_EUNSOLVED ? -HUGE_VAL : NAN;
     if (leaves)
         *leaves = w.leaves;
     walk_free(&w);
@@ -729,7 +733,7 @@ fgm_enumerate(const fgm_csp *csp, const int *given, long max_leaves,
               double deadline, double *marginals, long *leaves)
 {
     return enumerate(csp, given, max_leaves, deadline, marginals, leaves, 0,
-                     NULL, 0);
+                     NULL, 0, NULL);
 }
 
 fgm_status
@@ -737,7 +741,7 @@ fgm_enumerate_max(const fgm_csp *csp, const int *given, long max_leaves,
                   double deadline, double *maxmarginals, long *leaves)
 {
     return enumerate(csp, given, max_leaves, deadline, maxmarginals, leaves,
-                     1, NULL, 0);
+                     1, NULL, 0, NULL);
 }
 
 fgm_status
@@ -748,7 +752,19 @@ fgm_enumerate_means(const fgm_csp *csp, const int *given, long max_leaves,
     if (!csp || !means || mean_stride < fgm_ir_dirichlet_maxk(csp->ir))
         return FGM_EINVAL;
     return enumerate(csp, given, max_leaves, deadline, marginals, leaves, 0,
-                     means, mean_stride);
+                     means, mean_stride, NULL);
+}
+
+fgm_status
+fgm_enumerate_log_z(const fgm_csp *csp, const int *given, long max_leaves,
+                    double deadline, double *marginals, double *means,
+                    int mean_stride, long *leaves, double *log_z)
+{
+    if (!csp || !log_z
+        || (means && mean_stride < fgm_ir_dirichlet_maxk(csp->ir)))
+        return FGM_EINVAL;
+    return enumerate(csp, given, max_leaves, deadline, marginals, leaves, 0,
+                     means, mean_stride, log_z);
 }
 
 fgm_status
