@@ -24,6 +24,7 @@
     X(v4seed)               \
     X(api)                  \
     X(gated)                \
+    X(evidence)             \
     X(reader)
 
 #define FGM_TEST_DECLARE(name) Suite *name##_suite(void);
