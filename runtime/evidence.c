@@ -228,16 +228,20 @@ static double
 alldiff_sum(ev *e, const fgm_sched_factor *f, int k)
 {
     int n = f->arity, i, v;
-    double *q = e->work + (2UL << k), *out = q + (size_t)n * k, scale, z = 0.0;
+    double *q = e->work + (2UL << k), *out = q + (size_t)n * k, z = 0.0;
+    double scale[FGM_K_MAXCARD];
+    unsigned char skip[FGM_K_MAXCARD];
 
-    for (i = 0; i < n; i++)
+    for (i = 0; i < n; i++) {
         memcpy(q + (size_t)i * k,
                e->cav + (size_t)(f->edge + i) * e->s->stride,
                (size_t)k * sizeof *q);
-    fgm_k_alldiff_sum_minors_scaled(q, n, k, out, e->work, NULL, &scale);
+        skip[i] = i > 0;    /* row 0's minors are enough */
+    }
+    fgm_k_alldiff_sum_minors_scaled(q, n, k, out, e->work, skip, scale);
     for (v = 0; v < k; v++)
         z += q[v] * out[v];
-    return z * scale;
+    return z * scale[0];
 }
 
 /* The draw whose joint gate value picks node D0 + j (row G0 + j):
