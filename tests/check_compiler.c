@@ -92,7 +92,7 @@ START_TEST(test_models_compile)
     static const char *const models[] = {
         "models/sudoku.fgm", "models/latin.fgm", "models/sudoku_naive.fgm",
         "models/dice.fgm", "models/chain.fgm", "models/queens.fgm",
-        "models/schedule.fgm", "models/casino.fgm"
+        "models/schedule.fgm", "models/casino.fgm", "models/one_die.fgm"
     };
     size_t i;
 

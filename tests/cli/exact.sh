@@ -74,18 +74,36 @@ for m in elimination enumeration; do
 done
 agree "$TMP/max.elimination" "$TMP/max.enumeration" "bp-max: elimination against enumeration"
 
-# JSON gives log Z as a number (elimination only).
+# JSON gives log Z as a number, from elimination and from enumeration.
 expect_exit 0 "json log_z" -- "$FGM" run models/chain.fgm --backend exact --format json --show 'x[0]'
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))[0]; assert abs(d["log_z"] - 8.958797346) < 1e-8, d' "$TMP/out" || fail "json log_z: $(cat "$TMP/out")"
 expect_exit 0 "json, enumeration" -- "$FGM" run models/chain.fgm --backend exact --exact-method enumeration --format json
-grep -q log_z "$TMP/out" && fail "json, enumeration: a log_z"
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))[0]; assert abs(d["log_z"] - 8.958797346) < 1e-8, d' "$TMP/out" || fail "json, enumeration: $(head -c 300 "$TMP/out")"
 # Where elimination declines (a Dirichlet shared by 8 draws: one table of
-# 8^8 entries) and auto enumerates, the record has no log_z either: it
-# had elimination's unset -inf, which is not JSON.
+# 8^8 entries) and auto enumerates: the 8! orders, each of weight
+# 1 / (8 9 ... 15) (a Polya urn of pseudo-counts 1).
 printf 'prior p ~ dirichlet(8)\nvar x[8] in 0..7 ~ discrete(p)\nalldiff x\n' > "$TMP/dperm.fgm"
 expect_exit 0 "json, elimination declines" -- "$FGM" run "$TMP/dperm.fgm" --backend exact --format json
-python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))[0]; assert "log_z" not in d and "enumeration" in d["info"], d' "$TMP/out" ||
+python3 -c 'import json, sys, math; d = json.load(open(sys.argv[1]))[0]; assert "enumeration" in d["info"] and abs(d["log_z"] - math.log(math.factorial(8) * math.factorial(7) / math.factorial(15))) < 1e-9, d' "$TMP/out" ||
     fail "json, elimination declines: $(head -c 300 "$TMP/out")"
+# A walk the cap stops has no log Z: the header says incomplete, and the
+# record has no log_z.
+expect_exit 0 "json, enumeration capped" -- "$FGM" run "$TMP/dperm.fgm" --backend exact --cap 10 --format json
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))[0]; assert "log_z" not in d and d["incomplete"], d' "$TMP/out" ||
+    fail "json, enumeration capped: $(head -c 300 "$TMP/out")"
+
+# The engine's estimate of log Z, on its header and in JSON: bp-sum's
+# Bethe free energy is exact on the chain (a tree), ep's evidence on the
+# die whose rolls are all observed (a Dirichlet-multinomial).
+expect_exit 0 "engine log Z" -- "$FGM" run models/chain.fgm --backend interpreted --observe "$TMP/obs.txt"
+expect_out "^# observation 1: interpreted bp-sum, .*, log Z ~ 6\.266251332$" "engine log Z: the chain's, as elimination's"
+printf 'prior p ~ dirichlet([1, 2, 0.5])\nvar r[4] in 1..3 ~ discrete(p)\n' > "$TMP/die4.fgm"
+printf 'r[0] = 3\nr[1] = 3\nr[2] = 1\nr[3] = 2\n' > "$TMP/r4.txt"
+expect_exit 0 "engine log Z, ep" -- "$FGM" run "$TMP/die4.fgm" --backend interpreted --observe "$TMP/r4.txt" --format json
+python3 -c 'import json, sys, math; d = json.load(open(sys.argv[1]))[0]; want = math.log(0.5 / 3.5 * 1.5 / 4.5 * 1 / 5.5 * 2 / 6.5); assert abs(d["log_z"] - want) < 1e-9, (d["log_z"], want)' "$TMP/out" ||
+    fail "engine log Z, ep: $(head -c 300 "$TMP/out")"
+expect_exit 0 "engine log Z, bp-max" -- "$FGM" run models/chain.fgm --backend interpreted --algo bp-max
+grep -q 'log Z' "$TMP/out" && fail "engine log Z, bp-max: max-marginals have none"
 
 # --map: the most probable assignment, as assignment lines.  On the chain
 # every variable follows x[0]'s evidence: weight 0.7 * 4^5.  Observed
