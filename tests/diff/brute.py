@@ -94,6 +94,12 @@ def leaves(m, obs):
     return leaves
 
 
+def log_z(found):
+    """The log of the total weight of the leaves FOUND (leaves())."""
+    top = max(lw for lw, _ in found)
+    return top + math.log(sum(math.exp(lw - top) for lw, _ in found))
+
+
 def marginals(m, obs, max_product=False):
     """Returns one list of probabilities per variable of m (value order
     lo..hi) given obs, or None when no assignment has nonzero weight.

@@ -198,6 +198,15 @@ def check_map(case, labels, found):
                           % (top, weight.get(a, "none (weight 0)")))
 
 
+def check_log_z(case, what, r, want):
+    """The log_z of run R (its first observation set) is WANT, to
+    EXACT_TOL relative to its size; raises Failure."""
+    got = r["json"][0].get("log_z")
+    if got is None or abs(got - want) > EXACT_TOL * max(1.0, abs(want)):
+        raise Failure("%s: log Z %s, brute force %.12g" % (what, got, want),
+                      [r])
+
+
 def check(case, rng, counts):
     """Runs every oracle that applies to case; raises Failure."""
     m = case.model
@@ -263,6 +272,8 @@ def check(case, rng, counts):
                                                                truth))))
     check_map(case, labels, found)
     if case.algo != "bp-max":
+        check_log_z(case, "exact backend", ex, brute.log_z(found))
+        check_log_z(case, "exact enumeration", en, brute.log_z(found))
         want = brute.dirichlet_means(m, found)
         got = list(jex[0].get("mean", {}).values())
         if len(got) != len(want) or any(
@@ -285,6 +296,8 @@ def check(case, rng, counts):
         if d > EXACT_TOL:
             raise Failure("%s on a forest differs from exact" % bp_algo,
                           [bp, ex], d)
+        if bp_algo == "bp-sum":     # the Bethe free energy is log Z there
+            check_log_z(case, "bp-sum on a forest", bp, brute.log_z(found))
 
 
 def random_case(opts, seed):
