@@ -128,10 +128,11 @@ variable_term(ev *e, int v)
 
         for (x = 0, sum = 0.0; x < k; x++)
             sum += msg[x];
+        sum = log(sum);
         for (x = 0; x < k; x++) {
             /* Messages are floored above 0; a 0 would make the cavity
              * 0 / 0, so it is kept at the smallest double's log. */
-            lm = msg[x] > 0.0 ? log(msg[x] / sum) : -745.0;
+            lm = (msg[x] > 0.0 ? log(msg[x]) : -745.0) - sum;
             row[x] = lm;
             l[x] += lm;
         }
@@ -140,9 +141,9 @@ variable_term(ev *e, int v)
     if (lz == -HUGE_VAL)
         return lz;
     for (i = s->var_edge_off[v]; i < s->var_edge_off[v + 1]; i++) {
-        j = s->var_edges[i];
-        double *row = e->cav + (size_t)j * S;
+        double *row = e->cav + (size_t)s->var_edges[i] * S;
 
+        j = s->var_edges[i];
         for (x = 0; x < k; x++)
             lc[x] = l[x] - row[x];
         e->cav_log[j] = log_sum_exp(lc, k);
