@@ -50,6 +50,8 @@ typedef struct backend_run {
     fgm_csp *csp;           /* "exact": the model for fgm_eliminate */
     fgm_csp *set_csp;       /* "exact": the set's, when it has weights */
     double *exact;          /* "exact": nvars x the csp's largest card */
+    double log_z;           /* the last run's log Z, or its estimate
+                             * (fgm_model_log_evidence); NaN: none */
 } backend_run;
 
 /* The variables and Dirichlet nodes of IR: the rows of a table of
@@ -134,6 +136,7 @@ run_once(backend_run *b, const fgm_ir *ir, long k, double *ms,
 {
     fgm_run_opts ro;
     fgm_status st;
+    fgm_elim_info elim;
     double t0;
     int max = strcmp(fgm_ir_algo(ir), "bp-max") == 0;
     const fgm_csp *csp = b->set_csp ? b->set_csp : b->csp;
@@ -148,14 +151,15 @@ run_once(backend_run *b, const fgm_ir *ir, long k, double *ms,
         return CLI_OK;
     }
     t0 = fgm_now();
-    st = fgm_eliminate(csp, b->sink.given, 0, 0, max, b->exact, NULL);
+    st = fgm_eliminate(csp, b->sink.given, 0, 0, max, b->exact, &elim);
+    b->log_z = max ? NAN : elim.log_z;
     /* Where elimination declines, enumeration (as `fgm run` does), to
      * its default cap of assignments; the time counts both. */
     if (st == FGM_EUNSUPPORTED)
         st = max ? fgm_enumerate_max(csp, b->sink.given, CLI_ENUM_CAP, 0.0,
                                      b->exact, NULL)
-                 : fgm_enumerate(csp, b->sink.given, CLI_ENUM_CAP, 0.0,
-                                 b->exact, NULL);
+                 : fgm_enumerate_log_z(csp, b->sink.given, CLI_ENUM_CAP, 0.0,
+                                       b->exact, NULL, 0, NULL, &b->log_z);
     *ms = (fgm_now() - t0) * 1e3;
     if (st == FGM_EUNSUPPORTED || st == FGM_ETIMEOUT)
         return cli_fail(CLI_EINPUT, "bench: backend exact: the model is out "
@@ -170,11 +174,15 @@ run_once(backend_run *b, const fgm_ir *ir, long k, double *ms,
     return CLI_OK;
 }
 
-/* B's marginals (and pseudo-counts) of its last run into B->marg. */
+/* B's marginals (and pseudo-counts) of its last run into B->marg, and
+ * an engine's estimate of log Z into B->log_z (not timed). */
 static void
 keep_marginals(backend_run *b, const fgm_ir *ir, int stride)
 {
     int v, i, mc = b->csp ? fgm_csp_maxcard(b->csp) : 0;
+
+    if (!b->csp && fgm_model_log_evidence(b->fm, &b->log_z) != FGM_OK)
+        b->log_z = NAN;
 
     for (v = 0; v < fgm_ir_nvars(ir); v++)
         if (b->csp)
@@ -271,7 +279,8 @@ quartiles(double *x, long n, double *p25, double *p75)
  * runs.  Returns 0 when out of memory. */
 static int
 report(const bench_infer_opts *o, const fgm_ir *ir, const backend_run *b,
-       int nb, long nsets, const double *diff, const int *ref)
+       int nb, long nsets, const double *diff, const int *ref,
+       const double *zdiff)
 {
     long nx = nsets > MAX_RUNS ? nsets : MAX_RUNS, k;
     double *x = malloc((size_t)nx * sizeof *x), p25, p75, med, t0, t;
@@ -325,6 +334,9 @@ report(const bench_infer_opts *o, const fgm_ir *ir, const backend_run *b,
         else
             printf("; largest difference of the marginals and "
                    "pseudo-counts %.3g\n", diff[i]);
+        if (!isnan(zdiff[i]))
+            printf("# log Z: %s against %s: largest difference %.3g\n",
+                   b[i].name, b[ref[i]].name, zdiff[i]);
     }
     free(x);
     return 1;
@@ -372,6 +384,7 @@ bench_inference(const bench_infer_opts *o)
     int exact = 0;
     backend_run *b = calloc(4, sizeof *b);
     double diff[4] = { 0.0, 0.0, 0.0, 0.0 }, d, worst = 0.0;
+    double zdiff[4] = { NAN, NAN, NAN, NAN };   /* NaN: no log Z */
     int ref[4] = { 0, 0, 0, 0 };    /* the backend each is compared with */
     double t0 = fgm_now(), parse_ms;
     long nsets = 1, k;
@@ -438,11 +451,22 @@ bench_inference(const bench_infer_opts *o)
                 if (!vs_exact && !(d <= worst))
                     worst = d;
             }
+            /* log Z where both have one (-inf alike is no difference;
+             * bp-max has none): a log already, so the difference is
+             * the log of their ratio. */
+            if (isnan(b[i].log_z) || isnan(b[r].log_z))
+                continue;
+            d = b[i].log_z == b[r].log_z ? 0.0
+                : fabs(b[i].log_z - b[r].log_z);
+            if (!(d <= zdiff[i]))   /* NaN: the first set */
+                zdiff[i] = d;
+            if (!vs_exact && !(d <= worst))
+                worst = d;
         }
     }
     if (code != CLI_OK)
         goto done;
-    if (!report(o, ir, b, nb, nsets, diff, ref))
+    if (!report(o, ir, b, nb, nsets, diff, ref, zdiff))
         code = cli_fail(CLI_EINTERNAL, "bench: out of memory");
     else if (!(worst <= 1e-12))
         code = cli_fail(CLI_EINTERNAL, "bench: the backends' results "

@@ -73,6 +73,9 @@ expect_out "^exact +2 +0 " "backend exact: a row, no sweeps"
 grep -Eq '^# backends: interpreted / exact: .*largest difference of the marginals from exact [0-9.e-]+$' "$TMP/out" ||
     fail "backend exact: the distance line: $(cat "$TMP/out")"
 awk '/from exact/ { exit !($NF + 0 < 1e-12) }' "$TMP/out" || fail "chain: bp-sum is exact on a tree"
+# And the log Z line: bp-sum's Bethe free energy, exact on the tree too.
+awk '/^# log Z: interpreted against exact: largest difference / { found = 1; ok = $NF + 0 < 1e-12 } END { exit !(found && ok) }' "$TMP/out" ||
+    fail "chain: bp-sum's log Z is exact on a tree: $(cat "$TMP/out")"
 expect_exit 0 "backend exact, a loop" -- "$FGM" bench --model models/schedule.fgm --backends interpreted,exact --repeat 1
 awk '/from exact/ { exit !($NF + 0 > 1e-3) }' "$TMP/out" || fail "schedule: BP's error on a loop shows: $(cat "$TMP/out")"
 expect_exit 1 "backend exact, out of reach" -- "$FGM" bench --model models/sudoku.fgm --backends exact
@@ -82,10 +85,13 @@ expect_err "bench: backend exact: the model is out of variable elimination's rea
 printf 'roll = 6 6 1 6 6 2 6 6\n' >"$TMP/rolls.txt"
 expect_exit 0 "backend exact, enumeration" -- "$FGM" bench --model models/casino.fgm -D T=8 --observe "$TMP/rolls.txt" --backends interpreted,exact --repeat 1
 awk '/from exact/ { exit !($NF + 0 > 0 && $NF + 0 < 0.1) }' "$TMP/out" || fail "casino: EP near the exact marginals: $(cat "$TMP/out")"
+awk '/^# log Z: exact against interpreted: / { found = 1; ok = $NF + 0 > 0 && $NF + 0 < 0.5 } END { exit !(found && ok) }' "$TMP/out" ||
+    fail "casino: EP's log Z near enumeration's: $(cat "$TMP/out")"
 # With exact first, the plugin is still held to the interpreter's
 # numbers (the second engine backend against the first).
 expect_exit 0 "exact first" -- "$FGM" bench --model models/dice.fgm --backends exact,compiled,interpreted --repeat 1
 expect_out "^# backends: interpreted / exact: .*largest difference of the marginals and pseudo-counts from compiled 0$" "exact first: the engines compared"
+expect_out "^# log Z: interpreted against compiled: largest difference 0$" "exact first: the engines' log Z compared"
 # Weights (soft evidence): on every backend, the same marginals.
 printf 'x[2] = [1, 2, 3]\n---\nx[4] = [0, 1, 5]\nx[0] = 1\n' >"$TMP/soft.txt"
 expect_exit 0 "backend exact, weights" -- "$FGM" bench --model models/chain.fgm --observe "$TMP/soft.txt" --backends interpreted,exact --repeat 1
