@@ -7,6 +7,7 @@ expect_exit 0 "build example" -- cc -std=c11 -Wall -Wextra -Werror -Iruntime \
     -o "$TMP/dice"
 expect_exit 0 "run example" -- "$TMP/dice"
 expect_out 'p ~ Dirichlet\(6, 4, 4, 3, 3, 6\)' "posterior = 1 + counts"
+expect_out '^log P\(rolls\) = -38\.671317$' "the evidence: the Dirichlet-multinomial's"
 # The EP benchmark program of `make bench` (tests/bench_ep.c), on the
 # public API too: it builds, runs small, and the backends agree.
 expect_exit 0 "build bench_ep" -- cc -std=c11 -Wall -Wextra -Werror -Iruntime \

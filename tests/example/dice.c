@@ -4,7 +4,8 @@
  * Build: cc -Iruntime tests/example/dice.c build/libfgm.a \
  *            $(pkg-config --libs gsl) -ldl -lpthread -lm
  * Is the die of models/dice.fgm fair?  Observe twenty rolls, run EP, read
- * the posterior pseudo-counts of p (Dirichlet(1 + counts), exactly).
+ * the posterior pseudo-counts of p (Dirichlet(1 + counts), exactly) and
+ * the log evidence, log P(rolls) (the Dirichlet-multinomial's, exactly).
  */
 #include <stdio.h>
 #include "fgm.h"
@@ -25,7 +26,7 @@ main(void)
                             .out_dir = "generated" };
     fgm_model *m;
     fgm_run_info info;
-    double alpha[6];
+    double alpha[6], log_z;
     int first, count, p, i;
 
     if (fgm_model_open("models/dice.fgm", &opts, &m, print_diag, NULL)
@@ -42,6 +43,8 @@ main(void)
     for (i = 0; i < 6; i++)
         printf("%s%g", i ? ", " : "", alpha[i]);
     printf(")\n");
+    if (fgm_model_log_evidence(m, &log_z) == FGM_OK)
+        printf("log P(rolls) = %.6f\n", log_z);
     fgm_model_free(m);
     return 0;
 }
