@@ -378,6 +378,13 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         snprintf(text, sizeof text, "%s (dancing links), solutions=%ld%s",
                  what, count, incomplete ? " (incomplete: cap or timeout "
                                            "reached)" : "");
+        /* Every solution weighs 1, but where draws from priors weigh
+         * them (uniformly, or Dancing Links would not take the model). */
+        if (!incomplete && !max && count > 0 && fgm_ir_ndirichlet(ir) == 0) {
+            log_z = log((double)count);
+            snprintf(text + strlen(text), sizeof text - strlen(text),
+                     ", log Z=%.10g", log_z);
+        }
         if (st == FGM_OK && count == 0) {
             /* The search ended, with nothing to stop it early. */
             free(m);

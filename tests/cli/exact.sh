@@ -92,6 +92,12 @@ expect_exit 0 "json, enumeration capped" -- "$FGM" run "$TMP/dperm.fgm" --backen
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))[0]; assert "log_z" not in d and d["incomplete"], d' "$TMP/out" ||
     fail "json, enumeration capped: $(head -c 300 "$TMP/out")"
 
+# Dancing Links counts the solutions of an unweighted exact cover, each
+# of weight 1: log Z is the count's log (72 for this 4x4 puzzle).
+printf '1...............\n' > "$TMP/p72.txt"
+expect_exit 0 "dlx log Z" -- "$FGM" run sudoku:2 --backend exact --observe "$TMP/p72.txt"
+expect_out "^# observation 0: exact \(dancing links\), solutions=72, log Z=4\.276666119$" "dlx log Z: log 72"
+
 # The engine's estimate of log Z, on its header and in JSON: bp-sum's
 # Bethe free energy is exact on the chain (a tree), ep's evidence on the
 # die whose rolls are all observed (a Dirichlet-multinomial).
