@@ -30,7 +30,8 @@
  * (runtime/ops/dirichlet.h), so under bp-sum a prior counts as its mean,
  * which differs from integrating it out where two draws share it; a
  * point-mass prior (a clue) is its vector under both.  bp-max has no
- * evidence: its messages are max-marginals.
+ * evidence: its messages are max-marginals.  A run that reports a
+ * contradiction (fgm_model_contradiction) has none either: -inf.
  *
  * The cavities are formed in logs, so that a variable of many strong
  * messages (whose belief product underflows) keeps its digits; each
@@ -372,6 +373,13 @@ fgm_model_log_evidence(const fgm_model *m, double *out)
         return FGM_EINVAL;
     if (m->sched->infer.algo == FGM_ALGO_BP_MAX)
         return FGM_EUNSUPPORTED;
+    /* A run that left a variable no value has no evidence: the sums
+     * below would see the messages' floors (log 1e-290 = -668 through a
+     * table) and pass them off as a weight. */
+    if (fgm_model_contradiction(m) >= 0) {
+        *out = -HUGE_VAL;
+        return FGM_OK;
+    }
     memset(&e, 0, sizeof e);
     e.m = m;
     e.s = m->sched;

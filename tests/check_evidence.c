@@ -332,7 +332,7 @@ START_TEST(test_evidence_edges)
         "var a in 0..1\n"
         "var b in 0..1\n"
         "a != b\n";
-    static const int clash[2] = { 0, 0 };
+    static const int clash[2] = { 0, 0 }, ends[3] = { 0, -1, 1 };
     fgm_ir *ir = compile_text(text);
     fgm_model *m = open_backend(fgm_ir_copy(ir), FGM_BACKEND_INTERPRETED,
                                 NULL);
@@ -343,6 +343,19 @@ START_TEST(test_evidence_edges)
     ck_assert_double_eq_tol(run_log_z(m, NULL, NULL), log(2.0), 1e-12);
     ck_assert(run_log_z(m, clash, NULL) == -HUGE_VAL);
     ck_assert(exact_log_z(ir, clash, NULL) == -HUGE_VAL);
+    fgm_model_free(m);
+    fgm_ir_free(ir);
+    /* A contradiction that travels through a table: the messages reach
+     * their floor (1e-290), not 0, and the run reports it; its evidence
+     * is -inf, not the floor's log (-668). */
+    ir = compile_text("var x[3] in 0..1\n"
+                      "table (x[i], x[i+1]) = [[1, 0], [0, 1]] "
+                      "for i in 0..1\n"
+                      "infer bp-sum(iterations = 50)\n");
+    m = open_backend(fgm_ir_copy(ir), FGM_BACKEND_INTERPRETED, NULL);
+    ck_assert(run_log_z(m, ends, NULL) == -HUGE_VAL);
+    ck_assert_int_ge(fgm_model_contradiction(m), 0);
+    ck_assert(exact_log_z(ir, ends, NULL) == -HUGE_VAL);
     fgm_model_free(m);
     ir->infer.algo = FGM_ALGO_BP_MAX;
     m = open_backend(ir, FGM_BACKEND_INTERPRETED, NULL);

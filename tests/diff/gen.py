@@ -159,12 +159,12 @@ def gen_model(rng, name, tree=False):
 
 
 def add_gated(rng, m):
-    """One or two draws whose prior variables pick, 'x ~ discrete(P[g])'
-    or, a third of the time, 'x ~ discrete(P[g][h])' (h labelled from 0,
-    P's second dimension h's size): P a new prior array with a node for
-    each of g's labels 0..hi (or, one gate, an earlier one-dimensional
-    prior that has them and x's size, whose nodes the draws then share
-    with its other draws)."""
+    """One or two draws whose prior variables pick, 'x ~ discrete(P[g])',
+    'P[g][h]' or 'P[g][h][k]' (the gates after the first labelled from 0,
+    P's dimensions after g's their sizes), a quarter of the time behind a
+    leading constant subscript ('P[1][g]'): P a new prior array with a
+    node for each of g's labels 0..hi, or an earlier one of the same
+    shape (whose nodes the draws then share with its other draws)."""
     n = len(m.vars)
     for _ in range(rng.randint(1, 2)):
         gates = [g for g in range(n) if m.doms[m.vars[g][1]][0] >= 0]
@@ -172,47 +172,56 @@ def add_gated(rng, m):
             return
         g = rng.choice(gates)
         x = rng.choice([v for v in range(n) if v != g])
-        seconds = [h for h in range(n) if h not in (g, x)
-                   and m.doms[m.vars[h][1]][0] == 0]
-        h = rng.choice(seconds) if seconds and rng.random() < 0.35 else None
+        pool = [h for h in range(n) if h not in (g, x)
+                and m.doms[m.vars[h][1]][0] == 0]
+        more = []
+        for _ in range(rng.choice([0, 0, 0, 1, 1, 2])):
+            if pool:
+                more.append(pool.pop(rng.randrange(len(pool))))
         glo, ghi = m.doms[m.vars[g][1]]
         k = m.card(x)
+        inner = [m.card(h) for h in more]
+        lead = rng.randint(1, 2) if rng.random() < 0.25 else 0
+        # An earlier prior of the same shape (a one-gate draw may also
+        # take a one-dimensional prior of links).
         fits = [p for p in m.priors if len(p["alpha"]) == k
-                and p["count"] is not None and p["count"] > ghi
-                and "inner" not in p]
-        if fits and h is None and rng.random() < 0.4:
+                and p["count"] is not None
+                and p.get("dims", [p["count"]])[-1 - len(inner):]
+                [1:] == inner
+                and len(p.get("dims", [p["count"]])) == 1 + len(inner)
+                + (1 if lead else 0)
+                and p.get("dims", [p["count"]])[-1 - len(inner)] > ghi
+                and (not lead or p["dims"][0] == lead + 1)]
+        if fits and rng.random() < 0.4:
             p = rng.choice(fits)
         else:
             name = "p%d" % len(m.priors)
-            outer = ghi + 1 + rng.randint(0, 1)
-            inner = m.card(h) if h is not None else 1
-            count = outer * inner
+            dims = ([lead + 1] if lead else []) \
+                + [ghi + 1 + rng.randint(0, 1)] + inner
+            count = 1
+            for d in dims:
+                count *= d
             # Pseudo-counts a node, or one list for all.
             rows = [[rng.choice([0.5, 1, 2, 0.3, 1.5, 3]) for _ in range(k)]
                     for _ in range(count if rng.random() < 0.5 else 1)]
-            p = dict(name=name, count=count, alpha=rows[0],
+            p = dict(name=name, count=count, alpha=rows[0], dims=dims,
                      observed=rng.random() < 0.3,
                      alphas=rows if len(rows) > 1 else None)
-            if h is not None:
-                p["inner"] = inner
             cells = ["[%s]" % ", ".join(str(a) for a in r) for r in rows]
-            if len(rows) > 1 and h is not None:
-                cells = ["[%s]" % ", ".join(cells[i:i + inner])
-                         for i in range(0, count, inner)]
-            text = ", ".join(cells)
-            m.lines.append("%sprior %s[%d]%s ~ dirichlet(%s)" % (
-                "observed " if p["observed"] else "", name, outer,
-                "[%d]" % inner if h is not None else "",
-                "[%s]" % text if len(rows) > 1 else text))
+            m.lines.append("%sprior %s%s ~ dirichlet(%s)" % (
+                "observed " if p["observed"] else "", name,
+                "".join("[%d]" % d for d in dims),
+                nest(cells, dims) if len(rows) > 1 else cells[0]))
             m.priors.append(p)
-        if h is None:
-            m.lines.append("%s ~ discrete(%s[%s])" % (
-                m.vars[x][0], p["name"], m.vars[g][0]))
-            m.gated.append((x, p["name"], [g], glo))
-        else:
-            m.lines.append("%s ~ discrete(%s[%s][%s])" % (
-                m.vars[x][0], p["name"], m.vars[g][0], m.vars[h][0]))
-            m.gated.append((x, p["name"], [g, h], glo * m.card(h)))
+        dims = p.get("dims", [p["count"]])
+        span = 1                # nodes a value of g spans
+        for c in inner:
+            span *= c
+        base = (lead * dims[-1 - len(inner)] + glo) * span
+        m.lines.append("%s ~ discrete(%s%s[%s]%s)" % (
+            m.vars[x][0], p["name"], "[%d]" % lead if lead else "",
+            m.vars[g][0], "".join("[%s]" % m.vars[h][0] for h in more)))
+        m.gated.append((x, p["name"], [g] + more, base))
 
 
 CMP = {
