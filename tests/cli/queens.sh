@@ -10,14 +10,15 @@ for nc in 4:2 5:10 6:4 7:40 8:92; do
     n=${nc%%:*} count=${nc#*:}
     expect_exit 0 "exact queens N=$n" -- "$FGM" run --backend exact \
         --exact-method enumeration -D "N=$n" models/queens.fgm
-    expect_out "^# observation 0: exact \(enumeration\), assignments=$count\$" \
-        "N=$n has $count solutions"
+    lz=$(awk -v c="$count" 'BEGIN { printf "%.10g", log(c) }')
+    expect_out "^# observation 0: exact \(enumeration\), assignments=$count, log Z=$lz\$" \
+        "N=$n has $count solutions, log Z their log"
     expect_exit 0 "elimination, queens N=$n" -- \
         "$FGM" run --backend exact -D "N=$n" models/queens.fgm
     if [ "$n" = 8 ]; then
         # Eight queens all see each other: a clique of 8^8 entries, past
         # elimination's bound, so the default falls back to enumeration.
-        expect_out "^# observation 0: exact \(enumeration\), assignments=92\$" \
+        expect_out "^# observation 0: exact \(enumeration\), assignments=92, log Z=4\.521788577\$" \
             "N=8 falls back to enumeration"
         continue
     fi
@@ -72,7 +73,7 @@ cmp -s "$TMP/compiled" "$TMP/out" ||
 printf 'model s\nvar x in 1..3\nvar y in 1..3\nx != y + 1\n' > "$TMP/s.fgm"
 expect_exit 0 "exact x != y + 1" -- "$FGM" run --backend exact \
     --exact-method enumeration "$TMP/s.fgm"
-expect_out "^# observation 0: exact \(enumeration\), assignments=7\$" "7 pairs"
+expect_out "^# observation 0: exact \(enumeration\), assignments=7, log Z=1\.945910149\$" "7 pairs"
 expect_out "^x 0\.428571 0\.285714 0\.285714\$" "x = 1 in 3 of 7"
 
 # An offset the domain cannot reach rules nothing out and adds no factor;
