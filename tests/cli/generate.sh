@@ -28,7 +28,7 @@ expect_exit 0 "run exact" -- "$FGM" run sudoku:2 --backend exact --format csv
 [ "$(awk -F, 'NR>1 && $5 != 0.25' "$TMP/out" | wc -l)" = 0 ] || fail "uniform marginals"
 [ "$(awk -F, 'NR>1' "$TMP/out" | wc -l)" = 64 ] || fail "16 cells x 4 values"
 expect_exit 0 "run json" -- "$FGM" run sudoku:2 --backend exact --format json --observe "$TMP/g2.txt"
-expect_out '"info": "exact \(dancing links\), solutions=1"' "json per observation"
+expect_out '"info": "exact \(dancing links\), solutions=1, log Z=0"' "json per observation"
 
 expect_exit 2 "generate without --box" -- "$FGM" generate
 expect_exit 2 "generate box 6" -- "$FGM" generate --box 6
