@@ -29,9 +29,16 @@
  * observed (Dirichlet(a + counts)).  BP sends each node's prior mean
  * (runtime/ops/dirichlet.h), so under bp-sum a prior counts as its mean,
  * which differs from integrating it out where two draws share it; a
- * point-mass prior (a clue) is its vector under both.  bp-max has no
- * evidence: its messages are max-marginals.  A run that reports a
- * contradiction (fgm_model_contradiction) has none either: -inf.
+ * point-mass prior (a clue) is its vector under both.  A run that
+ * reports a contradiction (fgm_model_contradiction) has none: -inf.
+ *
+ * bp-max: the same with every sum a maximum gives the log of the largest
+ * weight, exact on a tree at max-product's fixed point (the model is
+ * prod_a B_a / prod_i B_i^(d_i - 1), B the beliefs before normalizing,
+ * and on a tree one assignment maximizes every B at once); a native
+ * alldiff's best injective assignment comes from a subset DP over its
+ * values, as the sum-product minors do (at most FGM_K_ALLDIFF_SUM_MAXK
+ * values: a larger one is refused).
  *
  * The cavities are formed in logs, so that a variable of many strong
  * messages (whose belief product underflows) keeps its digits; each
@@ -85,16 +92,17 @@ log_beta_ratio(const double *from, const double *step, int k)
     return s - log_gamma_ratio(a, x);
 }
 
-/* log(sum_x exp(L[x])) over K entries; -inf when all are. */
+/* log(sum_x exp(L[x])) over K entries, with MAX the largest L[x]; -inf
+ * when all are. */
 static double
-log_sum_exp(const double *l, int k)
+log_sum_exp(const double *l, int k, int max)
 {
     double top = -HUGE_VAL, s = 0.0;
     int i;
 
     for (i = 0; i < k; i++)
         top = l[i] > top ? l[i] : top;
-    if (top == -HUGE_VAL)
+    if (top == -HUGE_VAL || max)
         return top;
     for (i = 0; i < k; i++)
         s += exp(l[i] - top);
@@ -105,6 +113,7 @@ typedef struct ev {
     const fgm_model *m;
     const fgm_sched *s;
     int ep;             /* the nodes learn (ep), else their prior means */
+    int max;            /* bp-max: maxima for sums */
     double *cav;        /* nedges x stride: each edge's cavity, sum 1 */
     double *cav_log;    /* nedges: the log of what it was divided by */
     double *mean;       /* stride: a node's mean (node_term) */
@@ -138,7 +147,7 @@ variable_term(ev *e, int v)
             l[x] += lm;
         }
     }
-    lz = log_sum_exp(l, k);
+    lz = log_sum_exp(l, k, e->max);
     if (lz == -HUGE_VAL)
         return lz;
     for (i = s->var_edge_off[v]; i < s->var_edge_off[v + 1]; i++) {
@@ -147,7 +156,7 @@ variable_term(ev *e, int v)
         j = s->var_edges[i];
         for (x = 0; x < k; x++)
             lc[x] = l[x] - row[x];
-        e->cav_log[j] = log_sum_exp(lc, k);
+        e->cav_log[j] = log_sum_exp(lc, k, e->max);
         for (x = 0; x < k; x++)
             row[x] = exp(lc[x] - e->cav_log[j]);
         e->cav_log[j] -= lz;
@@ -186,13 +195,27 @@ node_term(ev *e, int d, int g, int k)
 }
 
 /* sum_x c0(x) sum_{y != x} c1(y), with the partial sums of c1 (no
- * cancellation when c1 is nearly a point mass). */
+ * cancellation when c1 is nearly a point mass); with MAX, the largest
+ * c0(x) c1(y), y != x. */
 static double
-neq_sum(const double *c0, const double *c1, int k)
+neq_sum(const double *c0, const double *c1, int k, int max)
 {
     double below = 0.0, above[FGM_K_MAXCARD + 1], z = 0.0;
-    int x;
+    int x, top = 0, next = -1;
 
+    if (max) {
+        for (x = 1; x < k; x++)
+            top = c1[x] > c1[top] ? x : top;
+        for (x = 0; x < k; x++)
+            if (x != top && (next < 0 || c1[x] > c1[next]))
+                next = x;
+        for (x = 0; x < k; x++) {
+            double t = c0[x] * (x == top ? c1[next] : c1[top]);
+
+            z = t > z ? t : z;
+        }
+        return z;
+    }
     above[k] = 0.0;
     for (x = k - 1; x >= 0; x--)
         above[x] = above[x + 1] + c1[x];
@@ -203,7 +226,8 @@ neq_sum(const double *c0, const double *c1, int k)
     return z;
 }
 
-/* sum over the table's entries of weight times the cavities. */
+/* sum over the table's entries of weight times the cavities (E->max:
+ * the largest). */
 static double
 table_sum(const ev *e, const fgm_sched_factor *f, const int *vars)
 {
@@ -217,15 +241,43 @@ table_sum(const ev *e, const fgm_sched_factor *f, const int *vars)
     for (t = 0; t < size; t++) {
         for (i = 0, p = w[t]; i < n && p != 0.0; i++)
             p *= e->cav[(size_t)(f->edge + i) * e->s->stride + dig[i]];
-        z += p;
+        z = e->max ? (p > z ? p : z) : z + p;
         for (i = n - 1; i >= 0 && ++dig[i] == e->s->card[vars[i]]; i--)
             dig[i] = 0;
     }
     return z;
 }
 
+/* The best injective assignment of the N cavity rows of F onto its K
+ * values: B[S], the best of the first |S| rows onto the value set S,
+ * layer by layer (masks of one popcount, as fgm_k_ad_layer walks
+ * them), in WORK (2^K doubles). */
+static double
+alldiff_best(ev *e, const fgm_sched_factor *f, int k)
+{
+    unsigned long s, b, lim = 1UL << k;
+    double *best = e->work, z = 0.0, t;
+    int n = f->arity, r;
+
+    best[0] = 1.0;
+    for (r = 1; r <= n; r++) {
+        const double *c = e->cav + (size_t)(f->edge + r - 1) * e->s->stride;
+
+        for (s = (1UL << r) - 1; s < lim; s = fgm_k_ad_next(s)) {
+            for (b = s, best[s] = 0.0; b; b &= b - 1) {
+                t = best[s ^ (b & (~b + 1))] * c[fgm_k_ad_ctz(b)];
+                best[s] = t > best[s] ? t : best[s];
+            }
+            if (r == n)
+                z = best[s] > z ? best[s] : z;
+        }
+    }
+    return z;
+}
+
 /* The permanent of the cavities (the weight of the injective
- * assignments), from the sum-product kernel's minors of the first row. */
+ * assignments), from the sum-product kernel's minors of the first row;
+ * with E->max, the best one (alldiff_best). */
 static double
 alldiff_sum(ev *e, const fgm_sched_factor *f, int k)
 {
@@ -234,6 +286,8 @@ alldiff_sum(ev *e, const fgm_sched_factor *f, int k)
     double scale[FGM_K_MAXCARD];
     unsigned char skip[FGM_K_MAXCARD];
 
+    if (e->max)
+        return alldiff_best(e, f, k);
     for (i = 0; i < n; i++) {
         memcpy(q + (size_t)i * k,
                e->cav + (size_t)(f->edge + i) * e->s->stride,
@@ -247,8 +301,8 @@ alldiff_sum(ev *e, const fgm_sched_factor *f, int k)
 }
 
 /* The draw whose joint gate value picks node D0 + j (row G0 + j):
- * sum over x and the gates of their cavities times the picked node's
- * mean, into *Z; returns the nodes' log B ratios. */
+ * sum (E->max: the largest) over x and the gates of their cavities times
+ * the picked node's mean, into *Z; returns the nodes' log B ratios. */
 static double
 gated_sum(ev *e, const fgm_sched_factor *f, const int *vars, double *z)
 {
@@ -268,8 +322,8 @@ gated_sum(ev *e, const fgm_sched_factor *f, const int *vars, double *z)
         for (g = 0, w = 1.0; g < ng; g++)
             w *= e->cav[(size_t)(f->edge + 1 + g) * s->stride + dig[g]];
         for (x = 0, t = 0.0; x < kx; x++)
-            t += cx[x] * e->mean[x];
-        *z += w * t;
+            t = e->max ? fmax(t, cx[x] * e->mean[x]) : t + cx[x] * e->mean[x];
+        *z = e->max ? fmax(*z, w * t) : *z + w * t;
         for (g = ng - 1; g >= 0 && ++dig[g] == s->card[vars[1 + g]]; g--)
             dig[g] = 0;
     }
@@ -290,7 +344,7 @@ factor_term(ev *e, const fgm_sched_factor *f)
     switch (f->op) {
     case FGM_OP_NEQ:
         z = neq_sum(e->cav + (size_t)f->edge * s->stride,
-                    e->cav + (size_t)(f->edge + 1) * s->stride, k);
+                    e->cav + (size_t)(f->edge + 1) * s->stride, k, e->max);
         break;
     case FGM_OP_TABLE:
         z = table_sum(e, f, vars);
@@ -300,8 +354,11 @@ factor_term(ev *e, const fgm_sched_factor *f)
         break;
     case FGM_OP_DIRICHLET:
         lz += node_term(e, f->aux, f->dfac, k);
-        for (i = 0; i < k; i++)
-            z += e->cav[(size_t)f->edge * s->stride + i] * e->mean[i];
+        for (i = 0; i < k; i++) {
+            double t = e->cav[(size_t)f->edge * s->stride + i] * e->mean[i];
+
+            z = e->max ? fmax(z, t) : z + t;
+        }
         break;
     case FGM_OP_DIRICHLET_GATED:
         lz += gated_sum(e, f, vars, &z);
@@ -310,7 +367,9 @@ factor_term(ev *e, const fgm_sched_factor *f)
     return lz + log(z);
 }
 
-/* The alldiff work of the largest native alldiff of S (0: none). */
+/* The alldiff work of the largest native alldiff of S (0: none), or -1
+ * when bp-max has one of more than FGM_K_ALLDIFF_SUM_MAXK values (the
+ * sum-product schedule refuses those). */
 static size_t
 alldiff_doubles(const fgm_sched *s)
 {
@@ -321,6 +380,8 @@ alldiff_doubles(const fgm_sched *s)
         if (s->factors[i].op != FGM_OP_ALLDIFF)
             continue;
         k = s->card[s->edge_var[s->factors[i].edge]];
+        if (k > FGM_K_ALLDIFF_SUM_MAXK)
+            return (size_t)-1;
         need = (2UL << k) + 2 * (size_t)s->factors[i].arity * k;
         most = need > most ? need : most;
     }
@@ -371,8 +432,8 @@ fgm_model_log_evidence(const fgm_model *m, double *out)
 
     if (!m || !out || !m->ran)
         return FGM_EINVAL;
-    if (m->sched->infer.algo == FGM_ALGO_BP_MAX)
-        return FGM_EUNSUPPORTED;
+    if (alldiff_doubles(m->sched) == (size_t)-1)
+        return FGM_EUNSUPPORTED;    /* max-product over a wide alldiff */
     /* A run that left a variable no value has no evidence: the sums
      * below would see the messages' floors (log 1e-290 = -668 through a
      * table) and pass them off as a weight. */
@@ -384,6 +445,7 @@ fgm_model_log_evidence(const fgm_model *m, double *out)
     e.m = m;
     e.s = m->sched;
     e.ep = e.s->infer.algo == FGM_ALGO_EP;
+    e.max = e.s->infer.algo == FGM_ALGO_BP_MAX;
     S = (size_t)e.s->stride;
     nad = alldiff_doubles(e.s);
     e.cav = malloc(((size_t)e.s->nedges * S + 1) * sizeof *e.cav);

@@ -579,10 +579,12 @@ fgm_status fgm_model_dirichlet(const fgm_model *m, int d, double *out);
  * the exact backend's "log Z".  bp-sum gives the Bethe free energy of its
  * messages, exact on a forest at its fixed point, where a Dirichlet prior
  * counts as its mean (as BP sends it); ep gives EP's evidence, exact where
- * each draw's variable is observed.  -inf when some variable or factor
- * has no weight left (a contradiction).  Returns FGM_EINVAL (no run yet,
- * or M or OUT NULL), FGM_EUNSUPPORTED for bp-max (max-marginals carry no
- * evidence), FGM_ENOMEM. */
+ * each draw's variable is observed; bp-max gives the same with maxima for
+ * sums, the log of the largest weight (exact on a forest, as `--map`'s
+ * log weight).  -inf when some variable or factor has no weight left or
+ * the run reports a contradiction.  Returns FGM_EINVAL (no run yet, or M
+ * or OUT NULL), FGM_EUNSUPPORTED (bp-max over a native alldiff of more
+ * than 20 values), FGM_ENOMEM. */
 fgm_status fgm_model_log_evidence(const fgm_model *m, double *out);
 
 /* ------------------------------------------------------------------------

@@ -65,6 +65,25 @@ exact_log_z(const fgm_ir *ir, const int *given, const double *weights)
     return lz;
 }
 
+/* The log of the largest weight of IR with clues GIVEN, by max-product
+ * elimination. */
+static double
+exact_log_max(const fgm_ir *ir, const int *given)
+{
+    int n = fgm_ir_nvars(ir);
+    double *m = malloc((size_t)n * 64 * sizeof *m);
+    fgm_elim_info info;
+    fgm_status st;
+    fgm_csp *csp = fgm_csp_new(ir, &st);
+
+    ck_assert_ptr_nonnull(csp);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(fgm_eliminate(csp, given, 0, 0, 1, m, &info), FGM_OK);
+    fgm_csp_free(csp);
+    free(m);
+    return info.log_z;
+}
+
 /* Observes GIVEN (-1: free) and WEIGHTS (as exact_log_z) on M, runs it
  * with its own settings and returns its log evidence. */
 static double
@@ -180,6 +199,51 @@ START_TEST(test_evidence_alldiff_table)
                             exact_log_z(ir, given, NULL), 1e-9);
     fgm_model_free(m);
     fgm_ir_free(ir);
+}
+END_TEST
+
+/* bp-max on the same trees: the sums become maxima, and the estimate is
+ * the log of the largest weight, elimination's (as `--map`'s). */
+START_TEST(test_evidence_max)
+{
+    static const char *const tree =
+        "var x[4] in 0..3\n"
+        "var y[2] in 0..2\n"
+        "alldiff x\n"
+        "evidence x[0] = [1, 2, 3, 4]\n"
+        "evidence x[1] = [4, 1, 0.5, 2]\n"
+        "evidence x[2] = [0, 1, 1, 9]\n"
+        "table (x[3], y[0], y[1]) = [[[1, 2, 3], [4, 5, 6], [7, 8, 9]], "
+        "[[9, 1, 1], [1, 9, 1], [1, 1, 9]], [[2, 2, 2], [0, 1, 0], "
+        "[3, 0, 3]], [[1, 0, 0], [0, 1, 0], [0, 0, 1]]]\n"
+        "infer bp-max(alldiff = native, iterations = 3)\n";
+    static const char *const pairs =
+        "var x[3] in 0..2\n"
+        "x[0] != x[1]\n"
+        "x[1] != x[2]\n"
+        "evidence x[0] = [5, 1, 2]\n"
+        "evidence x[1] = [6, 1, 1]\n"
+        "evidence x[2] = [5, 2, 1]\n"
+        "infer bp-max(iterations = 3)\n";
+    static const int some[6] = { -1, -1, -1, -1, -1, 1 };
+    static const int ends[6] = { 0, -1, -1, -1, -1, -1 };
+    const char *const texts[3] = { chain, tree, pairs };
+    int t;
+
+    for (t = 0; t < 3; t++) {
+        fgm_ir *ir = compile_text(texts[t]);
+        fgm_model *m;
+
+        ir->infer.algo = FGM_ALGO_BP_MAX;
+        m = open_backend(fgm_ir_copy(ir), FGM_BACKEND_INTERPRETED, NULL);
+        ck_assert_double_eq_tol(run_log_z(m, NULL, NULL),
+                                exact_log_max(ir, NULL), 1e-9);
+        ck_assert_double_eq_tol(run_log_z(m, t == 1 ? some : ends, NULL),
+                                exact_log_max(ir, t == 1 ? some : ends),
+                                1e-9);
+        fgm_model_free(m);
+        fgm_ir_free(ir);
+    }
 }
 END_TEST
 
@@ -325,7 +389,7 @@ START_TEST(test_evidence_casino)
 }
 END_TEST
 
-/* No run yet, bp-max, and a contradiction (-inf). */
+/* No run yet, a contradiction (-inf), bp-max past its alldiff DP. */
 START_TEST(test_evidence_edges)
 {
     static const char *const text =
@@ -357,7 +421,10 @@ START_TEST(test_evidence_edges)
     ck_assert_int_ge(fgm_model_contradiction(m), 0);
     ck_assert(exact_log_z(ir, ends, NULL) == -HUGE_VAL);
     fgm_model_free(m);
-    ir->infer.algo = FGM_ALGO_BP_MAX;
+    fgm_ir_free(ir);
+    /* bp-max over a native alldiff past the subset DP's 20 values. */
+    ir = compile_text("var x[2] in 0..20\nalldiff x\n"
+                      "infer bp-max(alldiff = native)\n");
     m = open_backend(ir, FGM_BACKEND_INTERPRETED, NULL);
     ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
     ck_assert_int_eq(fgm_model_log_evidence(m, &lz), FGM_EUNSUPPORTED);
@@ -375,6 +442,7 @@ evidence_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_evidence_tree);
     tcase_add_test(tc, test_evidence_alldiff_table);
+    tcase_add_test(tc, test_evidence_max);
     tcase_add_test(tc, test_evidence_dice);
     tcase_add_test(tc, test_evidence_gated_observed);
     tcase_add_test(tc, test_evidence_casino);

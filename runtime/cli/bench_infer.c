@@ -152,7 +152,8 @@ run_once(backend_run *b, const fgm_ir *ir, long k, double *ms,
     }
     t0 = fgm_now();
     st = fgm_eliminate(csp, b->sink.given, 0, 0, max, b->exact, &elim);
-    b->log_z = max ? NAN : elim.log_z;
+    /* With MAX, the largest weight's log (enumeration's max has none). */
+    b->log_z = st == FGM_OK ? elim.log_z : NAN;
     /* Where elimination declines, enumeration (as `fgm run` does), to
      * its default cap of assignments; the time counts both. */
     if (st == FGM_EUNSUPPORTED)
@@ -335,7 +336,9 @@ report(const bench_infer_opts *o, const fgm_ir *ir, const backend_run *b,
             printf("; largest difference of the marginals and "
                    "pseudo-counts %.3g\n", diff[i]);
         if (!isnan(zdiff[i]))
-            printf("# log Z: %s against %s: largest difference %.3g\n",
+            printf("# %s: %s against %s: largest difference %.3g\n",
+                   strcmp(fgm_ir_algo(ir), "bp-max") == 0 ? "log max weight"
+                                                          : "log Z",
                    b[i].name, b[ref[i]].name, zdiff[i]);
     }
     free(x);
@@ -451,9 +454,10 @@ bench_inference(const bench_infer_opts *o)
                 if (!vs_exact && !(d <= worst))
                     worst = d;
             }
-            /* log Z where both have one (-inf alike is no difference;
-             * bp-max has none): a log already, so the difference is
-             * the log of their ratio. */
+            /* log Z (bp-max: the largest weight's log) where both have
+             * one (-inf alike is no difference; enumeration's max has
+             * none): a log already, so the difference is the log of
+             * their ratio. */
             if (isnan(b[i].log_z) || isnan(b[r].log_z))
                 continue;
             d = b[i].log_z == b[r].log_z ? 0.0
