@@ -126,9 +126,11 @@ variable_term(ev *e, int v)
 {
     const fgm_sched *s = e->s;
     int S = s->stride, k = s->card[v], i, x, j;
-    double r[FGM_K_MAXCARD], l[FGM_K_MAXCARD], lc[FGM_K_MAXCARD];
-    double scale = fgm_model_evidence_row(e->m, v, r), lz, lm, sum;
+    const double *r = e->m->st.unary + (size_t)v * S;
+    double l[FGM_K_MAXCARD], lc[FGM_K_MAXCARD];
+    double scale = e->m->unary_log[v], lz, lm, sum;
 
+    /* The unary vector the run used, and its scale (set_unary). */
     for (x = 0; x < k; x++)
         l[x] = log(r[x]);
     /* Each edge's log message, normalized, parked in its cavity row. */
@@ -430,7 +432,7 @@ fgm_model_log_evidence(const fgm_model *m, double *out)
     unsigned char *seen;
     fgm_status st = FGM_ENOMEM;
 
-    if (!m || !out || !m->ran)
+    if (!m || !out || !m->ran || m->observed_since_run)
         return FGM_EINVAL;
     if (alldiff_doubles(m->sched) == (size_t)-1)
         return FGM_EUNSUPPORTED;    /* max-product over a wide alldiff */

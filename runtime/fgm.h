@@ -582,9 +582,10 @@ fgm_status fgm_model_dirichlet(const fgm_model *m, int d, double *out);
  * each draw's variable is observed; bp-max gives the same with maxima for
  * sums, the log of the largest weight (exact on a forest, as `--map`'s
  * log weight).  -inf when some variable or factor has no weight left or
- * the run reports a contradiction.  Returns FGM_EINVAL (no run yet, or M
- * or OUT NULL), FGM_EUNSUPPORTED (bp-max over a native alldiff of more
- * than 20 values), FGM_ENOMEM. */
+ * the run reports a contradiction.  Returns FGM_EINVAL (no run yet, an
+ * observation made since it, or M or OUT NULL), FGM_EUNSUPPORTED (bp-max
+ * over a native alldiff of more than 20 values), FGM_ENOMEM, or
+ * FGM_EINTERNAL (a NaN: a bug). */
 fgm_status fgm_model_log_evidence(const fgm_model *m, double *out);
 
 /* ------------------------------------------------------------------------
@@ -620,6 +621,13 @@ void fgm_puzzle_clues(const fgm_csp *csp, const fgm_puzzle *p, int *given);
  * probability, and exact marginals need enumeration.  Returns 1 when out
  * of memory (enumeration is right either way), 0 for CSP NULL. */
 int fgm_csp_weighted(const fgm_csp *csp);
+
+/* Where CSP weighs its solutions evenly (fgm_csp_weighted 0), the log of
+ * the weight each one has: the evidence and tables' constant non-zero
+ * weights, 1/K for each prior of K equal pseudo-counts drawn from once;
+ * the log Z of a count of solutions is its log plus this.  NaN for a
+ * weighted CSP, CSP NULL, or out of memory. */
+double fgm_csp_solution_log_weight(const fgm_csp *csp);
 
 /* ------------------------------------------------------------------------
  * Solvers: the registry of `fgm list`.  Every answer is verified against

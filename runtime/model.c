@@ -33,6 +33,7 @@ fgm_model_free(fgm_model *m)
     free(m->soft);
     free(m->has_soft);
     free(m->soft_log);
+    free(m->unary_log);
     free(m->pinned);
     free(m->live);
     free(m->prior_of);
@@ -100,8 +101,9 @@ alloc_state(fgm_model *m)
     m->pinned = calloc((size_t)s->nvars + 1, 1);
     m->live = malloc(((size_t)s->nfactors + 1) * sizeof *m->live);
     m->prior_of = malloc(((size_t)s->nvars + 1) * sizeof *m->prior_of);
+    m->unary_log = calloc((size_t)s->nvars + 1, sizeof *m->unary_log);
     if (!m->mem || !m->dir_point || !m->clamp || !m->pinned || !m->live
-        || !m->prior_of)
+        || !m->prior_of || !m->unary_log)
         return 0;
     memset(m->mem, 0, n * sizeof *m->mem);
     st->unary = m->mem + off;
@@ -144,10 +146,12 @@ seed_flooding(const fgm_sched *s)
     return s->infer.schedule == FGM_SCHEDULE_PARALLEL && s->infer.damp_both;
 }
 
-/* The static evidence times the observed weights
- * (fgm_model_observe_weights) or the clamp (runtime/model.h). */
-double
-fgm_model_evidence_row(const fgm_model *m, int v, double *u)
+/* Writes into U (stride doubles) variable V's static evidence times its
+ * observed weights (fgm_model_observe_weights) or its clamp, normalized;
+ * returns the log of what the normalizing divided out (the row the model
+ * weighs is exp(that) U; -inf for a row of zeros). */
+static double
+evidence_row(const fgm_model *m, int v, double *u)
 {
     const fgm_sched *s = m->sched;
     double scale = s->evidence_log[v];
@@ -178,7 +182,8 @@ fgm_model_evidence_row(const fgm_model *m, int v, double *u)
     return scale;
 }
 
-/* Rebuilds variable V's unary vector (evidence_row). */
+/* Rebuilds variable V's unary vector (evidence_row), and its log scale
+ * for the log evidence. */
 static void
 set_unary(fgm_model *m, int v)
 {
@@ -186,7 +191,8 @@ set_unary(fgm_model *m, int v)
     double *u = m->st.unary + (size_t)v * (size_t)s->stride;
     int j;
 
-    fgm_model_evidence_row(m, v, u);
+    m->unary_log[v] = evidence_row(m, v, u);
+    m->observed_since_run = 1;
     /* The seed's flooding BP takes log(evidence + BP_EPS) into its
      * products, as it takes its messages (fgm_k_neq_seed). */
     if (seed_flooding(s))
@@ -207,7 +213,7 @@ v2f_from_evidence(fgm_model *m, int v, gsl_rng *rng, double noise)
     double row[FGM_K_MAXCARD], *p;
     int i, j, k = s->card[v];
 
-    fgm_model_evidence_row(m, v, row);
+    evidence_row(m, v, row);
     fgm_k_normalize(row, k);
     for (i = s->var_edge_off[v]; i < s->var_edge_off[v + 1]; i++) {
         p = m->st.prev + (size_t)s->var_edges[i] * S;
@@ -471,6 +477,7 @@ fgm_model_observe_dirichlet(fgm_model *m, int d, const double *alpha,
         return FGM_EINVAL;
     a = &ir->arrays[ir->dir_array[d]];
     p = m->st.dir_prior + (size_t)d * (size_t)m->sched->stride;
+    m->observed_since_run = 1;
     if (!alpha) {
         memcpy(p, fgm_ir_node_alpha(ir, d), (size_t)a->card * sizeof *p);
         m->dir_point[d] = 0;
@@ -564,6 +571,7 @@ fgm_model_v2f_start(fgm_model *m, double noise, unsigned long seed)
     }
     gsl_rng_free(rng);
     m->ran = 1;
+    m->observed_since_run = 0;
     m->v2f_pins = 1;
     return FGM_OK;
 }
@@ -666,6 +674,7 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
         rebuild_beliefs(m);
     }
     m->ran = 1;
+    m->observed_since_run = 0;
 #ifdef FGM_MXCSR_FTZ_DAZ
     /* A belief entry far below 1e-300 (a value twenty neighbours rule
      * out) is as good as zero, but as a subnormal number every operation

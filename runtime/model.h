@@ -24,6 +24,9 @@ struct fgm_model {
     unsigned char *has_soft;    /* nvars, with SOFT: the row is in force */
     double *soft_log;           /* nvars, with SOFT: the log of the largest
                                  * weight observed, divided out of the row */
+    double *unary_log;          /* nvars: the log of what each unary
+                                 * vector's normalizing divided out, as
+                                 * its run weighs it (runtime/evidence.c) */
     unsigned char *pinned;      /* nvars: st.pinned, set by each run
                                  * that may skip, else by
                                  * fgm_model_v2f_start and the
@@ -34,6 +37,9 @@ struct fgm_model {
     double clamp_eps;           /* weight of the other values of a clamp */
     int v2f_pins;               /* since fgm_model_v2f_start: clamps pin */
     int ran;                    /* messages hold a run's state */
+    int observed_since_run;     /* an observation changed the unary
+                                 * vectors or priors since: the run's
+                                 * log evidence is gone */
     int rebuilt;                /* the plugin was (re)built on open */
     double open_ms;             /* time to get the plugin (build + load) */
 };
@@ -46,13 +52,6 @@ FGM_INTERNAL fgm_status fgm_model_attach_plugin(fgm_model *m,
                                                 fgm_diag_fn diag, void *ctx);
 
 FGM_INTERNAL void fgm_model_detach_plugin(fgm_model *m);
-
-/* Writes into U (stride doubles) variable V's evidence row as its unary
- * vector starts from: the static evidence times the observed weights or
- * the clamp, normalized; returns the log of what was divided out (the
- * row the model weighs is exp(that) U; -inf for a row of zeros). */
-FGM_INTERNAL double fgm_model_evidence_row(const fgm_model *m, int v,
-                                           double *u);
 
 /* fgm_model_observe_clue with EPS on every other value of a clue (0: an
  * exact clue, which pins the variable). */

@@ -381,10 +381,11 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         snprintf(text, sizeof text, "%s (dancing links), solutions=%ld%s",
                  what, count, incomplete ? " (incomplete: cap or timeout "
                                            "reached)" : "");
-        /* Every solution weighs 1, but where draws from priors weigh
-         * them (uniformly, or Dancing Links would not take the model). */
-        if (!incomplete && !max && count > 0 && fgm_ir_ndirichlet(ir) == 0) {
-            log_z = log((double)count);
+        /* Every solution weighs the same (or Dancing Links would not
+         * take the model): the count times that weight. */
+        if (!incomplete && !max && count > 0
+            && !isnan(fgm_csp_solution_log_weight(csp))) {
+            log_z = log((double)count) + fgm_csp_solution_log_weight(csp);
             snprintf(text + strlen(text), sizeof text - strlen(text),
                      ", log Z=%.10g", log_z);
         }

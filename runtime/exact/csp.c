@@ -1,6 +1,7 @@
 /* runtime/exact/csp.c: build the csp view of an IR; consistency and checks.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "csp.h"
@@ -515,6 +516,45 @@ uneven(const double *w, long n)
             return 1;
     }
     return 0;
+}
+
+/* The log of the first non-zero of the N weights W (0 when all are). */
+static double
+log_first(const double *w, long n)
+{
+    long i;
+
+    for (i = 0; i < n; i++)
+        if (w[i] != 0.0)
+            return log(w[i]);
+    return 0.0;
+}
+
+double
+fgm_csp_solution_log_weight(const fgm_csp *csp)
+{
+    const fgm_ir *ir;
+    int *draws;
+    double lw = 0.0;
+    int i;
+
+    if (!csp || fgm_csp_weighted(csp))
+        return NAN;
+    ir = csp->ir;
+    if (!(draws = fgm_ir_draws(ir)))
+        return NAN;
+    for (i = 0; i < ir->nfactors; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+
+        if (f->kind == FGM_FACTOR_EVIDENCE || f->kind == FGM_FACTOR_TABLE)
+            lw += log_first(fgm_ir_params(ir, f), f->nparams);
+    }
+    /* A node drawn once, its pseudo-counts equal: 1/K for any value. */
+    for (i = 0; i < ir->ndirichlet; i++)
+        if (draws[i] == 1)
+            lw -= log((double)ir->arrays[ir->dir_array[i]].card);
+    free(draws);
+    return lw;
 }
 
 /* A Dirichlet node weighs an assignment by its Dirichlet-multinomial

@@ -97,6 +97,17 @@ python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))[0]; assert "log_z
 printf '1...............\n' > "$TMP/p72.txt"
 expect_exit 0 "dlx log Z" -- "$FGM" run sudoku:2 --backend exact --observe "$TMP/p72.txt"
 expect_out "^# observation 0: exact \(dancing links\), solutions=72, log Z=4\.276666119$" "dlx log Z: log 72"
+# Each solution weighs what the model's even weights give it: a 3x3
+# Latin square's 12, each times an evidence of 0.5 (log 6), as
+# enumeration sums them; and with a uniform prior a cell (1/4 a draw),
+# the 4x4 puzzle's 72 times 4^-16.
+printf 'var c[3][3] in 0..2\nalldiff c[i][*] for i in 0..2\nalldiff c[*][j] for j in 0..2\nevidence c[0][0] = [0.5, 0.5, 0.5]\n' > "$TMP/lat.fgm"
+expect_exit 0 "dlx log Z, even evidence" -- "$FGM" run "$TMP/lat.fgm" --backend exact
+expect_out "^# observation 0: exact \(dancing links\), solutions=12, log Z=1\.791759469$" "dlx log Z: 12 times 0.5"
+expect_exit 0 "dlx log Z, priors" -- "$FGM" run models/sudoku.fgm -D B=2 --backend exact --observe "$TMP/p72.txt"
+expect_out "^# observation 0: exact \(dancing links\), solutions=72, log Z=-17\.90404366$" "dlx log Z: 72 times 4^-16"
+expect_exit 0 "enumeration log Z, priors" -- "$FGM" run models/sudoku.fgm -D B=2 --backend exact --exact-method enumeration --observe "$TMP/p72.txt"
+expect_out "^# observation 0: exact \(enumeration\), assignments=72, log Z=-17\.90404366$" "enumeration: the same"
 
 # The engine's estimate of log Z, on its header and in JSON: bp-sum's
 # Bethe free energy is exact on the chain (a tree), ep's evidence on the
