@@ -21,6 +21,7 @@
  *   - a marginal with a negative, infinite or NaN entry, or (unless the
  *     run reports a contradiction) one that does not sum to 1.
  */
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,6 +138,16 @@ infer(fgm_ir *ir)
             fprintf(stderr, "variable %d: marginal sums to %.17g\n", v, sum);
             abort();
         }
+    }
+    /* The run's log evidence: a number or -inf (at a contradiction),
+     * never NaN (FGM_EINTERNAL) or +inf; refused only for bp-max over a
+     * wide alldiff. */
+    st = fgm_model_log_evidence(m, &sum);
+    if (st == FGM_OK ? isnan(sum) || sum == HUGE_VAL
+                       || (contradiction && sum != -HUGE_VAL)
+                     : st != FGM_EUNSUPPORTED) {
+        fprintf(stderr, "log evidence: %s, %.17g\n", fgm_strerror(st), sum);
+        abort();
     }
     fgm_model_free(m);
 }
