@@ -172,22 +172,25 @@ START_TEST(test_evidence_tree)
 }
 END_TEST
 
-/* A tree of a native alldiff over four variables and a three-way table
- * hanging from one of them: sum-product's log Z is the permanent's
+/* A tree: a native alldiff over four variables and a three-way table
+ * hanging from one of them. */
+#define ALLDIFF_TREE \
+    "var x[4] in 0..3\n" \
+    "var y[2] in 0..2\n" \
+    "alldiff x\n" \
+    "evidence x[0] = [1, 2, 3, 4]\n" \
+    "evidence x[1] = [4, 1, 0.5, 2]\n" \
+    "evidence x[2] = [0, 1, 1, 9]\n" \
+    "table (x[3], y[0], y[1]) = [[[1, 2, 3], [4, 5, 6], [7, 8, 9]], " \
+    "[[9, 1, 1], [1, 9, 1], [1, 1, 9]], [[2, 2, 2], [0, 1, 0], " \
+    "[3, 0, 3]], [[1, 0, 0], [0, 1, 0], [0, 0, 1]]]\n"
+
+/* On ALLDIFF_TREE, sum-product's log Z is the permanent's
  * (ops/alldiff_sum.h) times the table's, exactly. */
 START_TEST(test_evidence_alldiff_table)
 {
     static const char *const text =
-        "var x[4] in 0..3\n"
-        "var y[2] in 0..2\n"
-        "alldiff x\n"
-        "evidence x[0] = [1, 2, 3, 4]\n"
-        "evidence x[1] = [4, 1, 0.5, 2]\n"
-        "evidence x[2] = [0, 1, 1, 9]\n"
-        "table (x[3], y[0], y[1]) = [[[1, 2, 3], [4, 5, 6], [7, 8, 9]], "
-        "[[9, 1, 1], [1, 9, 1], [1, 1, 9]], [[2, 2, 2], [0, 1, 0], "
-        "[3, 0, 3]], [[1, 0, 0], [0, 1, 0], [0, 0, 1]]]\n"
-        "infer bp-sum(alldiff = native, iterations = 2)\n";
+        ALLDIFF_TREE "infer bp-sum(alldiff = native, iterations = 2)\n";
     static const int given[6] = { -1, -1, -1, -1, -1, 1 };
     fgm_ir *ir = compile_text(text);
     fgm_model *m = open_backend(fgm_ir_copy(ir), FGM_BACKEND_INTERPRETED,
@@ -207,16 +210,7 @@ END_TEST
 START_TEST(test_evidence_max)
 {
     static const char *const tree =
-        "var x[4] in 0..3\n"
-        "var y[2] in 0..2\n"
-        "alldiff x\n"
-        "evidence x[0] = [1, 2, 3, 4]\n"
-        "evidence x[1] = [4, 1, 0.5, 2]\n"
-        "evidence x[2] = [0, 1, 1, 9]\n"
-        "table (x[3], y[0], y[1]) = [[[1, 2, 3], [4, 5, 6], [7, 8, 9]], "
-        "[[9, 1, 1], [1, 9, 1], [1, 1, 9]], [[2, 2, 2], [0, 1, 0], "
-        "[3, 0, 3]], [[1, 0, 0], [0, 1, 0], [0, 0, 1]]]\n"
-        "infer bp-max(alldiff = native, iterations = 3)\n";
+        ALLDIFF_TREE "infer bp-max(alldiff = native, iterations = 3)\n";
     static const char *const pairs =
         "var x[3] in 0..2\n"
         "x[0] != x[1]\n"
