@@ -431,6 +431,7 @@ fgm_model_log_evidence(const fgm_model *m, double *out)
     size_t S, nad;
     unsigned char *seen;
     fgm_status st = FGM_ENOMEM;
+    int clash;
 
     if (!m || !out || !m->ran || m->observed_since_run)
         return FGM_EINVAL;
@@ -439,7 +440,9 @@ fgm_model_log_evidence(const fgm_model *m, double *out)
     /* A run that left a variable no value has no evidence: the sums
      * below would see the messages' floors (log 1e-290 = -668 through a
      * table) and pass them off as a weight. */
-    if (fgm_model_contradiction(m) >= 0) {
+    if (fgm_model_find_contradiction(m, &clash) != FGM_OK)
+        return FGM_ENOMEM;
+    if (clash >= 0) {
         *out = -HUGE_VAL;
         return FGM_OK;
     }

@@ -848,26 +848,26 @@ table_clash(const fgm_model *m, const fgm_sched_factor *f)
     return w[at] == 0.0 ? vars[0] : -1;
 }
 
-int
-fgm_model_contradiction(const fgm_model *m)
+fgm_status
+fgm_model_find_contradiction(const fgm_model *m, int *found)
 {
-    const fgm_sched *s;
+    const fgm_sched *s = m->sched;
     unsigned char *table_edge;
-    int v, f, i, found = -1;
+    int v, f, i;
 
-    if (!m || !m->ran)
-        return -1;
-    s = m->sched;
+    *found = -1;
+    if (!m->ran)
+        return FGM_OK;
     table_edge = calloc((size_t)s->nedges + 1, 1);
     if (!table_edge)
-        return -1;      /* none found: the answer's warning is lost */
+        return FGM_ENOMEM;
     for (f = 0; f < s->nfactors; f++)
         for (i = 0; s->factors[f].op == FGM_OP_TABLE
                     && i < s->factors[f].arity; i++)
             table_edge[s->factors[f].edge + i] = 1;
-    for (v = 0; v < s->nvars && found < 0; v++)
+    for (v = 0; v < s->nvars && *found < 0; v++)
         if (all_ruled_out(m, v, table_edge))
-            found = v;
+            *found = v;
     free(table_edge);
     for (f = 0; f < s->nfactors; f++) {
         if (s->factors[f].op == FGM_OP_ALLDIFF)
@@ -876,9 +876,20 @@ fgm_model_contradiction(const fgm_model *m)
             v = table_clash(m, &s->factors[f]);
         else
             continue;
-        if (v >= 0 && (found < 0 || v < found))
-            found = v;
+        if (v >= 0 && (*found < 0 || v < *found))
+            *found = v;
     }
+    return FGM_OK;
+}
+
+int
+fgm_model_contradiction(const fgm_model *m)
+{
+    int found = -1;
+
+    /* Out of memory: none found, and the answer's warning is lost. */
+    if (m)
+        fgm_model_find_contradiction(m, &found);
     return found;
 }
 

@@ -53,6 +53,11 @@ FGM_INTERNAL fgm_status fgm_model_attach_plugin(fgm_model *m,
 
 FGM_INTERNAL void fgm_model_detach_plugin(fgm_model *m);
 
+/* fgm_model_contradiction into *FOUND (-1: none, or no run yet), with
+ * FGM_ENOMEM when it could not look (*FOUND then -1 too). */
+FGM_INTERNAL fgm_status fgm_model_find_contradiction(const fgm_model *m,
+                                                     int *found);
+
 /* fgm_model_observe_clue with EPS on every other value of a clue (0: an
  * exact clue, which pins the variable). */
 FGM_INTERNAL fgm_status fgm_model_observe_clue_eps(fgm_model *m, int v,
