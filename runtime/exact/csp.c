@@ -530,19 +530,59 @@ log_first(const double *w, long n)
     return 0.0;
 }
 
+/* A Dirichlet node weighs an assignment by its Dirichlet-multinomial
+ * likelihood: the same for every assignment when one variable draws from
+ * the node and its pseudo-counts are all equal (1/K), not otherwise
+ * (two draws: equal values and different ones weigh differently).
+ * DRAWS: fgm_ir_draws of CSP's IR. */
+static int
+weighted(const fgm_csp *csp, const int *draws)
+{
+    const fgm_ir *ir = csp->ir;
+    int i;
+
+    for (i = 0; i < ir->nfactors; i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
+
+        if ((f->kind == FGM_FACTOR_EVIDENCE || f->kind == FGM_FACTOR_TABLE)
+            && uneven(fgm_ir_params(ir, f), f->nparams))
+            return 1;
+    }
+    for (i = 0; i < ir->ndirichlet; i++) {
+        const fgm_ir_array *a = &ir->arrays[ir->dir_array[i]];
+
+        if (draws[i] > 1 || uneven(fgm_ir_node_alpha(ir, i), a->card))
+            return 1;
+    }
+    return 0;
+}
+
+int
+fgm_csp_weighted(const fgm_csp *csp)
+{
+    int *draws, w;
+
+    if (!csp)
+        return 0;
+    if (!(draws = fgm_ir_draws(csp->ir)))
+        return 1;   /* enumeration is right either way */
+    w = weighted(csp, draws);
+    free(draws);
+    return w;
+}
+
 double
 fgm_csp_solution_log_weight(const fgm_csp *csp)
 {
-    const fgm_ir *ir;
-    int *draws;
+    const fgm_ir *ir = csp ? csp->ir : NULL;
+    int *draws = ir ? fgm_ir_draws(ir) : NULL;
     double lw = 0.0;
     int i;
 
-    if (!csp || fgm_csp_weighted(csp))
+    if (!draws || weighted(csp, draws)) {
+        free(draws);
         return NAN;
-    ir = csp->ir;
-    if (!(draws = fgm_ir_draws(ir)))
-        return NAN;
+    }
     for (i = 0; i < ir->nfactors; i++) {
         const fgm_ir_factor *f = &ir->factors[i];
 
@@ -555,36 +595,4 @@ fgm_csp_solution_log_weight(const fgm_csp *csp)
             lw -= log((double)ir->arrays[ir->dir_array[i]].card);
     free(draws);
     return lw;
-}
-
-/* A Dirichlet node weighs an assignment by its Dirichlet-multinomial
- * likelihood: the same for every assignment when one variable draws from
- * the node and its pseudo-counts are all equal (1/K), not otherwise
- * (two draws: equal values and different ones weigh differently). */
-int
-fgm_csp_weighted(const fgm_csp *csp)
-{
-    const fgm_ir *ir;
-    int *draws;
-    int i, weighted = 0;
-
-    if (!csp)
-        return 0;
-    ir = csp->ir;
-    draws = fgm_ir_draws(ir);
-    if (!draws)
-        return 1;   /* enumeration is right either way */
-    for (i = 0; i < ir->nfactors && !weighted; i++) {
-        const fgm_ir_factor *f = &ir->factors[i];
-
-        if (f->kind == FGM_FACTOR_EVIDENCE || f->kind == FGM_FACTOR_TABLE)
-            weighted = uneven(fgm_ir_params(ir, f), f->nparams);
-    }
-    for (i = 0; i < ir->ndirichlet && !weighted; i++) {
-        const fgm_ir_array *a = &ir->arrays[ir->dir_array[i]];
-
-        weighted = draws[i] > 1 || uneven(fgm_ir_node_alpha(ir, i), a->card);
-    }
-    free(draws);
-    return weighted;
 }
