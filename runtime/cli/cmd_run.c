@@ -321,6 +321,17 @@ deadline_of(const run_cfg *cfg)
     return cfg->timeout > 0 ? fgm_now() + cfg->timeout * 1e-3 : 0;
 }
 
+/* Ends the header words TEXT (SIZE bytes) with the exact LOG_Z: the log
+ * of the total weight, or with MAX of the largest. */
+static void
+append_log_z(char *text, size_t size, int max, double log_z)
+{
+    size_t n = strlen(text);
+
+    snprintf(text + n, size - n, ", %s=%.10g",
+             max ? "log max weight" : "log Z", log_z);
+}
+
 /* Variable elimination's marginals (MAX: max-marginals) of CSP with
  * clues GIVEN into M, the header's words into TEXT (SIZE bytes) and the
  * log of the total weight into *LOG_Z (NaN unless it succeeded: where it
@@ -336,9 +347,9 @@ run_elimination(const fgm_csp *csp, const int *given, const run_cfg *cfg,
                                   &info);
 
     *log_z = st == FGM_OK ? info.log_z : NAN;
-    snprintf(text, size, "%s (variable elimination), width=%d, %s=%.10g",
-             max ? "exact max-marginals" : "exact", info.width,
-             max ? "log max weight" : "log Z", info.log_z);
+    snprintf(text, size, "%s (variable elimination), width=%d",
+             max ? "exact max-marginals" : "exact", info.width);
+    append_log_z(text, size, max, info.log_z);
     return st;
 }
 
@@ -383,12 +394,10 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
                                            "reached)" : "");
         /* Every solution weighs the same (or Dancing Links would not
          * take the model): the count times that weight. */
-        if (!incomplete && !max && count > 0
-            && !isnan(fgm_csp_solution_log_weight(csp))) {
+        if (!incomplete && !max && count > 0)
             log_z = log((double)count) + fgm_csp_solution_log_weight(csp);
-            snprintf(text + strlen(text), sizeof text - strlen(text),
-                     ", log Z=%.10g", log_z);
-        }
+        if (!isnan(log_z))
+            append_log_z(text, sizeof text, 0, log_z);
         if (st == FGM_OK && count == 0) {
             /* The search ended, with nothing to stop it early. */
             free(m);
@@ -431,8 +440,7 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
                  what, count, incomplete ? " (incomplete: cap or timeout "
                                            "reached)" : "");
         if (!incomplete && !max)
-            snprintf(text + strlen(text), sizeof text - strlen(text),
-                     ", log Z=%.10g", log_z);
+            append_log_z(text, sizeof text, 0, log_z);
         if (st == FGM_EUNSOLVED) {
             free(m);
             free(mean);
