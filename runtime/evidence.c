@@ -309,25 +309,26 @@ static double
 gated_sum(ev *e, const fgm_sched_factor *f, const int *vars, double *z)
 {
     const fgm_sched *s = e->s;
-    int ng = f->arity - 1, kx = s->card[vars[0]], dig[FGM_K_GATED_MAXGATES];
+    int ng = f->arity - 1, kx = s->card[vars[0]];
+    int dig[FGM_K_GATED_MAXGATES], cards[FGM_K_GATED_MAXGATES];
     int nj = 1, g, j, x;
     const double *cx = e->cav + (size_t)f->edge * s->stride;
     double lb = 0.0, w, t;
 
     for (g = 0; g < ng; g++) {
-        nj *= s->card[vars[1 + g]];
+        cards[g] = s->card[vars[1 + g]];
+        nj *= cards[g];
         dig[g] = 0;
     }
     *z = 0.0;
     for (j = 0; j < nj; j++) {
         lb += node_term(e, f->aux + j, f->dfac + j, kx);
-        for (g = 0, w = 1.0; g < ng; g++)
-            w *= e->cav[(size_t)(f->edge + 1 + g) * s->stride + dig[g]];
+        /* The gates' cavity rows follow x's, as the operator's do. */
+        w = fgm_k_gated_weight(cx + s->stride, dig, ng, -1, s->stride);
         for (x = 0, t = 0.0; x < kx; x++)
             t = e->max ? fmax(t, cx[x] * e->mean[x]) : t + cx[x] * e->mean[x];
         *z = e->max ? fmax(*z, w * t) : *z + w * t;
-        for (g = ng - 1; g >= 0 && ++dig[g] == s->card[vars[1 + g]]; g--)
-            dig[g] = 0;
+        fgm_k_gated_next(dig, cards, ng);
     }
     return lb;
 }
