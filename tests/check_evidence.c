@@ -19,16 +19,6 @@
  * (2026-12-05: -18.494 against -18.615, 0.12). */
 #define CASINO_TOL 0.5
 
-static fgm_ir *
-compile_text(const char *text)
-{
-    fgm_ir *ir = NULL;
-
-    ck_assert_int_eq(fgm_compile_string(text, "evidence.fgm", NULL, &ir,
-                                        NULL, NULL), FGM_OK);
-    return ir;
-}
-
 /* Exact log Z of IR with clues GIVEN (NULL: none) and, for the variables
  * whose row of WEIGHTS (nvars x 8, or NULL) starts >= 0, those weights as
  * evidence: elimination, or enumeration where it declines. */

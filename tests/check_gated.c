@@ -15,16 +15,6 @@
 #include "suites.h"
 #include "testutil.h"
 
-static fgm_ir *
-compile_text(const char *text)
-{
-    fgm_ir *ir = NULL;
-
-    ck_assert_int_eq(fgm_compile_string(text, "gated.fgm", NULL, &ir, NULL,
-                                        NULL), FGM_OK);
-    return ir;
-}
-
 /* The model of TEXT run by ALGO on BACKEND (plugins in DIR). */
 static fgm_model *
 open_algo(const char *text, const char *algo, fgm_backend backend,

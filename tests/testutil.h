@@ -21,6 +21,17 @@
     "000600400700003600000091080000000000050180003000306045" \
     "040200060903000000020000100"
 
+/* The IR of model TEXT, which must compile. */
+static inline fgm_ir *
+compile_text(const char *text)
+{
+    fgm_ir *ir = NULL;
+
+    ck_assert_int_eq(fgm_compile_string(text, "test.fgm", NULL, &ir, NULL,
+                                        NULL), FGM_OK);
+    return ir;
+}
+
 /* Opens a model from IR (owned by the model from now on) on BACKEND with
  * plugins in DIR (NULL: generated/); the test fails if it cannot. */
 static inline fgm_model *
