@@ -23,10 +23,9 @@ typedef struct run {
     fgm_op op;
 } run;
 
-/* Prints an int table NAME of N entries, 12 per line, under a comment
- * saying WHAT it holds. */
-static void
-int_table(FILE *f, const char *name, const char *what, const int *x, int n)
+void
+fgm_codegen_int_table(FILE *f, const char *name, const char *what,
+                      const int *x, int n)
 {
     int i;
 
@@ -525,6 +524,36 @@ run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
     fprintf(f, "    return change;\n}\n\n");
 }
 
+/* The reset, sweep and finish of a message-passing plugin: the NRUNS
+ * runs in schedule order, then (FLOOD) the refresh ending a flooding
+ * sweep. */
+static void
+message_functions(FILE *f, const fgm_sched *s, int nruns, int k, int flood)
+{
+    int i;
+
+    fprintf(f, "static void\nreset(fgm_state *st)\n{\n");
+    fprintf(f, "    fgm_k_reset(st, NVARS, NEDGES, %d, %d, edge_var, %s, K, "
+            "S);\n}\n\n", s->ndirichlet, s->ndirfactors, k ? "0" : "card");
+    fprintf(f, "static double\nsweep(fgm_state *st)\n{\n"
+            "    double change = 0.0, c;\n\n");
+    for (i = 0; i < nruns; i++)
+        fprintf(f, "    c = sweep_run%d(st);\n    if (c > change)\n"
+                "        change = c;\n", i);
+    /* A flooding schedule's beliefs move only here; a sequential one's
+     * move with every update and are rebuilt once, by finish. */
+    if (flood) {
+        refresh_call(f, "c = ", k, "st->damp_v2f");
+        fprintf(f, "    if (c > change)\n        change = c;\n");
+    }
+    fprintf(f, "    return change;\n}   /* end sweep */\n\n");
+    /* Run by the runtime after a sequential schedule's last sweep and
+     * before a warm run's first (plugin_abi.h). */
+    fprintf(f, "static void\nfinish(fgm_state *st)\n{\n");
+    refresh_call(f, "", k, "0");
+    fprintf(f, "}\n\n");
+}
+
 /* fgm_codegen_emit in the caller's locale. */
 static fgm_status
 emit(const fgm_sched *s, FILE *f)
@@ -577,16 +606,22 @@ emit(const fgm_sched *s, FILE *f)
     fprintf(f, "#define K      %-8d /* %s */\n\n", k ? k : s->stride,
             k ? "values of every variable"
               : "unused: card[] holds each variable's number of values");
-    int_table(f, "edge_var", "the variable at each edge", s->edge_var,
-              s->nedges);
-    int_table(f, "var_edge_off", "variable v's edges are var_edges[i] for "
-              "var_edge_off[v] <= i < var_edge_off[v + 1]",
-              s->var_edge_off, s->nvars + 1);
-    int_table(f, "var_edges", "the edges of each variable, variable by "
-              "variable", s->var_edges, s->nedges);
+    fgm_codegen_int_table(f, "edge_var", "the variable at each edge",
+                          s->edge_var, s->nedges);
+    fgm_codegen_int_table(f, "var_edge_off", "variable v's edges are "
+                          "var_edges[i] for var_edge_off[v] <= i < "
+                          "var_edge_off[v + 1]", s->var_edge_off,
+                          s->nvars + 1);
+    fgm_codegen_int_table(f, "var_edges", "the edges of each variable, "
+                          "variable by variable", s->var_edges, s->nedges);
     if (!k)
-        int_table(f, "card", "each variable's number of values", s->card,
-                  s->nvars);
+        fgm_codegen_int_table(f, "card", "each variable's number of values",
+                              s->card, s->nvars);
+    if (s->infer.algo == FGM_ALGO_GIBBS) {
+        /* A sampler visits variables: no runs of factor updates. */
+        fgm_codegen_gibbs(f, s);
+        nruns = 0;
+    }
     for (i = 0; i < nruns; i++)
         if (!run_table(f, s, &runs[i], i)) {
             free(runs);
@@ -594,27 +629,8 @@ emit(const fgm_sched *s, FILE *f)
         }
     for (i = 0; i < nruns; i++)
         run_code(f, s, &runs[i], i);
-
-    fprintf(f, "static void\nreset(fgm_state *st)\n{\n");
-    fprintf(f, "    fgm_k_reset(st, NVARS, NEDGES, %d, %d, edge_var, %s, K, "
-            "S);\n}\n\n", s->ndirichlet, s->ndirfactors, k ? "0" : "card");
-    fprintf(f, "static double\nsweep(fgm_state *st)\n{\n"
-            "    double change = 0.0, c;\n\n");
-    for (i = 0; i < nruns; i++)
-        fprintf(f, "    c = sweep_run%d(st);\n    if (c > change)\n"
-                "        change = c;\n", i);
-    /* A flooding schedule's beliefs move only here; a sequential one's
-     * move with every update and are rebuilt once, by finish. */
-    if (flood) {
-        refresh_call(f, "c = ", k, "st->damp_v2f");
-        fprintf(f, "    if (c > change)\n        change = c;\n");
-    }
-    fprintf(f, "    return change;\n}   /* end sweep */\n\n");
-    /* Run by the runtime after a sequential schedule's last sweep and
-     * before a warm run's first (plugin_abi.h). */
-    fprintf(f, "static void\nfinish(fgm_state *st)\n{\n");
-    refresh_call(f, "", k, "0");
-    fprintf(f, "}\n\n");
+    if (s->infer.algo != FGM_ALGO_GIBBS)
+        message_functions(f, s, nruns, k, flood);
 
     fprintf(f, "static const fgm_plugin_desc desc = {\n");
     fprintf(f, "    FGM_PLUGIN_ABI_VERSION, sizeof(fgm_plugin_desc),\n");

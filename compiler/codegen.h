@@ -17,6 +17,18 @@
  * breaks: nothing. */
 FGM_INTERNAL fgm_status fgm_codegen_emit(const fgm_sched *s, FILE *f);
 
+/* Prints an int table NAME of N entries, 12 per line, under a comment
+ * saying WHAT it holds. */
+FGM_INTERNAL void fgm_codegen_int_table(FILE *f, const char *name,
+                                        const char *what, const int *x,
+                                        int n);
+
+/* The sampler's part of a gibbs plugin (compiler/codegen_gibbs.c): its
+ * tables and its reset, sweep and finish, calling runtime/ops/gibbs.h.
+ * The tables edge_var, var_edge_off, var_edges and (when domains differ)
+ * card are already written. */
+FGM_INTERNAL void fgm_codegen_gibbs(FILE *f, const fgm_sched *s);
+
 /* fgm_write_atomic-style adapter: ARG is a const fgm_sched *. */
 FGM_INTERNAL fgm_status fgm_codegen_write(void *arg, FILE *f);
 

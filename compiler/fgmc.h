@@ -238,7 +238,7 @@ struct fgmc_inst {
  * that setting i was given.  ORDER FACTOR: setting_names in sema_infer.c. */
 typedef enum fgmc_setting {
     SET_ITERATIONS, SET_DAMPING, SET_TOLERANCE, SET_SCHEDULE, SET_ALLDIFF,
-    SET_PROJECTION, NSETTINGS,
+    SET_PROJECTION, SET_BURN_IN, NSETTINGS,
     SET_ALGO = NSETTINGS        /* the algorithm itself */
 } fgmc_setting;
 

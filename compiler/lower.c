@@ -36,6 +36,12 @@ lower_infer(const fgmc *c, fgm_ir_infer *in)
         in->alldiff = c->infer.alldiff;
     if (m & (1u << SET_PROJECTION))
         in->projection = c->infer.projection;
+    if (m & (1u << SET_BURN_IN))
+        in->burn_in = c->infer.burn_in;
+    /* A sampler's error shrinks as one over the root of its sweeps:
+     * EP's 50 would leave it near 0.1. */
+    if (in->algo == FGM_ALGO_GIBBS && !(m & (1u << SET_ITERATIONS)))
+        in->iterations = FGM_GIBBS_ITERATIONS;
 }
 
 /* Reports a builder refusal: out of memory, or a compiler bug. */

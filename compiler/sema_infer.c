@@ -17,7 +17,7 @@
 /* Indexed by fgmc_setting; NULL-terminated for join. */
 static const char *const setting_names[NSETTINGS + 1] = {
     "iterations", "damping", "tolerance", "schedule", "alldiff", "projection",
-    NULL
+    "burn_in", NULL
 };
 
 /* The words of each word-valued setting, in the order of its enum in
@@ -123,6 +123,17 @@ apply_setting(fgmc *c, const fgmc_node *set, int key)
             return 0;
         c->infer.alldiff = (fgm_alldiff_lowering)w;
         break;
+    case SET_BURN_IN:
+        if (!sema_resolve_num(c, set->a)
+            || !sema_eval_int(c, set->a, "burn_in", &n))
+            return 0;
+        if (n < 0 || n >= FGM_MAX_ITERATIONS) {
+            diag_error(c, set->a->loc, "burn_in must be an integer in "
+                       "0..%d, not %lld", FGM_MAX_ITERATIONS - 1, n);
+            return 0;
+        }
+        c->infer.burn_in = (int)n;
+        break;
     default:
         if ((w = word_setting(c, set, projection_words)) < 0)
             return 0;
@@ -131,6 +142,30 @@ apply_setting(fgmc *c, const fgmc_node *set, int key)
     }
     c->infer_mask |= 1u << key;
     return 1;
+}
+
+/* Whether setting SET, applied, means something to algorithm ALGO: a
+ * sampler has no messages to damp, schedule or project, and burn_in is
+ * a sampler's alone.  Reports the setting when not. */
+static int
+setting_fits(fgmc *c, const fgmc_node *set, int key, int algo)
+{
+    int gibbs = algo == FGM_ALGO_GIBBS;
+    const char *why = NULL;
+
+    if (gibbs && key == SET_DAMPING && c->infer.damping > 0.0)
+        why = "gibbs draws values: it has no messages to damp";
+    else if (gibbs && key == SET_SCHEDULE
+             && c->infer.schedule == FGM_SCHEDULE_PARALLEL)
+        why = "gibbs draws one variable at a time: no parallel schedule";
+    else if (gibbs && key == SET_PROJECTION
+             && c->infer.projection == FGM_PROJECTION_MEAN_SQUARE)
+        why = "gibbs integrates the Dirichlet nodes out: no projection";
+    else if (!gibbs && key == SET_BURN_IN)
+        why = "burn_in is a setting of gibbs, the sampler";
+    if (why)
+        diag_error(c, set->nameloc, "%s", why);
+    return !why;
 }
 
 void
@@ -185,7 +220,8 @@ sema_infer(fgmc *c, fgmc_stmt *s)
             ok = 0;
         } else {
             seen |= 1u << i;
-            if (!apply_setting(c, set, i))
+            if (!apply_setting(c, set, i)
+                || (algo >= 0 && !setting_fits(c, set, i, algo)))
                 ok = 0;
         }
     }

@@ -436,6 +436,10 @@ fgm_model_log_evidence(const fgm_model *m, double *out)
 
     if (!m || !out || !m->ran || m->observed_since_run)
         return FGM_EINVAL;
+    /* A sampler's evidence needs annealing or bridge sampling, not its
+     * one chain. */
+    if (m->sched->infer.algo == FGM_ALGO_GIBBS)
+        return FGM_EUNSUPPORTED;
     if (alldiff_doubles(m->sched) == (size_t)-1)
         return FGM_EUNSUPPORTED;    /* max-product over a wide alldiff */
     /* A run that left a variable no value has no evidence: the sums

@@ -449,8 +449,13 @@ typedef struct fgm_run_opts {
 
 typedef struct fgm_run_info {
     int sweeps;                /* sweeps run */
-    double change;             /* largest message change of the last one */
+    double change;             /* largest message change of the last one
+                                * (gibbs: of a marginal estimate) */
     double ms;                 /* wall time of the run */
+    long dead;                 /* gibbs: draws of kept sweeps where no
+                                * value had weight (the chain was in a
+                                * state the constraints rule out; its
+                                * estimates leave them out), else 0 */
 } fgm_run_info;
 
 /* Compiles the model file PATH (default fgm_compile_opts: no defines) and

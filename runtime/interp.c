@@ -16,6 +16,10 @@
 void
 fgm_interp_reset(const fgm_sched *s, fgm_state *st)
 {
+    if (s->infer.algo == FGM_ALGO_GIBBS) {
+        fgm_k_gibbs_reset(st, &s->gibbs);
+        return;
+    }
     fgm_k_reset(st, s->nvars, s->nedges, s->ndirichlet, s->ndirfactors,
                 s->edge_var, s->card, 0, s->stride);
 }
@@ -83,6 +87,8 @@ fgm_interp_sweep(const fgm_sched *s, fgm_state *st)
     int n = live ? st->nlive : s->nfactors;
     double change = 0.0, c;
 
+    if (s->infer.algo == FGM_ALGO_GIBBS)
+        return fgm_k_gibbs_sweep(st, &s->gibbs);
     for (i = 0; i < n; i++) {
         c = update(s, st, live ? st->live[i] : i);
         if (c > change)
@@ -99,7 +105,11 @@ void
 fgm_interp_finish(const fgm_sched *s, fgm_state *st)
 {
     /* A plugin's finish (plugin_abi.h): every belief from its unary
-     * vector and messages. */
+     * vector and messages, or a sampler's from its tallies. */
+    if (s->infer.algo == FGM_ALGO_GIBBS) {
+        fgm_k_gibbs_finish(st, &s->gibbs);
+        return;
+    }
     fgm_k_refresh(st, s->nvars, s->var_edge_off, s->var_edges, s->card, 0,
                   s->stride, 0);
 }

@@ -68,6 +68,7 @@ fgm_ir_new(const char *name)
     ir->infer.schedule = FGM_SCHEDULE_SEQUENTIAL;
     ir->infer.alldiff = FGM_ALLDIFF_PAIRWISE;
     ir->infer.projection = FGM_PROJECTION_MEAN;
+    ir->infer.burn_in = -1;
     return ir;
 }
 
@@ -730,6 +731,8 @@ dump_body(const fgm_ir *ir, dump_out *f)
                 ? "mean-square" : "mean");
     if (ir->infer.damp_both)
         out_fmt(f, "infer damp both directions\n");
+    if (ir->infer.burn_in >= 0)     /* only where given: older dumps stand */
+        out_fmt(f, "infer burn-in %d\n", ir->infer.burn_in);
 }
 
 /* dump_body of IR to O, its numbers with a decimal point whatever the

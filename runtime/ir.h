@@ -86,7 +86,8 @@ typedef struct fgm_ir_factor {
 #define FGM_ALGOS(X)                                                         \
     X(FGM_ALGO_EP, "ep")            /* Infer.NET's EP: Dirichlet projected */\
     X(FGM_ALGO_BP_SUM, "bp-sum")    /* loopy sum-product */                  \
-    X(FGM_ALGO_BP_MAX, "bp-max")    /* loopy max-product */
+    X(FGM_ALGO_BP_MAX, "bp-max")    /* loopy max-product */                  \
+    X(FGM_ALGO_GIBBS, "gibbs")      /* Gibbs sampling, Dirichlets collapsed */
 
 typedef enum fgm_algo {
 #define FGM_X(e, s) e,
@@ -94,6 +95,9 @@ typedef enum fgm_algo {
 #undef FGM_X
     FGM_NALGOS
 } fgm_algo;
+
+/* A gibbs model's sweeps when its infer block does not say. */
+#define FGM_GIBBS_ITERATIONS 1000
 
 typedef enum fgm_schedule_order {
     FGM_SCHEDULE_SEQUENTIAL,    /* factor by factor, new messages used at once */
@@ -125,6 +129,9 @@ typedef struct fgm_ir_infer {
                                  * variable-to-factor messages too and
                                  * keeps BP_EPS = 1e-12 in its messages
                                  * (fgm_k_neq_seed) */
+    int burn_in;                /* gibbs: sweeps not kept, at most all but
+                                 * the last of a run; -1: a tenth of a
+                                 * run's sweeps */
 } fgm_ir_infer;
 
 struct fgm_ir {

@@ -18,6 +18,7 @@
  *   ops/alldiff_sum.h  its sum-product messages (subset DP) and
  *   ops/alldiff_max.h  its max-product messages (assignment, paths)
  *   ops/sweep.h      reset, belief refresh, damped variable-to-factor
+ *   ops/gibbs.h      Gibbs sampling (no messages: draws and tallies)
  *
  * Conventions: a message or belief is a vector of K doubles, normalized to
  * sum 1, stored with a stride padded to whole vector chunks.  Dead lanes
@@ -57,5 +58,6 @@
 #include "ops/dirichlet_gated.h"
 #include "ops/alldiff.h"
 #include "ops/sweep.h"
+#include "ops/gibbs.h"
 
 #endif /* FGM_KERNELS_H */

@@ -37,6 +37,9 @@ fgm_model_free(fgm_model *m)
     free(m->pinned);
     free(m->live);
     free(m->prior_of);
+    free(m->sample);
+    if (m->rng)
+        gsl_rng_free(m->rng);
     fgm_sched_free(m->sched);
     fgm_ir_free(m->ir);
     free(m);
@@ -78,6 +81,13 @@ find_priors(fgm_model *m)
     return 1;
 }
 
+/* fgm_state.uniform: a draw in [0, 1) from the model's GSL generator. */
+static double
+gsl_uniform(void *rng)
+{
+    return gsl_rng_uniform(rng);
+}
+
 /* Carves the state arrays out of one allocation, each starting on a
  * cache line: with the stride a multiple of four lanes (of eight past
  * four where the CPU has AVX-512, fgm_sched_pairs), every vector chunk a
@@ -94,7 +104,8 @@ alloc_state(fgm_model *m)
     size_t ng = line_up(S * (size_t)s->ndirfactors);
     fgm_state *st = &m->st;
 
-    n = 2 * nv + 2 * ne + 2 * nd + ng + line_up((size_t)s->nscratch + 1);
+    n = 3 * nv + 2 * ne + 4 * nd + ng + line_up((size_t)s->nscratch + 1)
+        + line_up((size_t)s->ndirichlet);
     m->mem = aligned_alloc(64, n * sizeof *m->mem);
     m->dir_point = calloc((size_t)s->ndirichlet + 1, 1);
     m->clamp = malloc(((size_t)s->nvars + 1) * sizeof *m->clamp);
@@ -102,8 +113,12 @@ alloc_state(fgm_model *m)
     m->live = malloc(((size_t)s->nfactors + 1) * sizeof *m->live);
     m->prior_of = malloc(((size_t)s->nvars + 1) * sizeof *m->prior_of);
     m->unary_log = calloc((size_t)s->nvars + 1, sizeof *m->unary_log);
+    m->sample = malloc(((size_t)s->nvars + 1) * sizeof *m->sample);
+    if (s->infer.algo == FGM_ALGO_GIBBS)
+        m->rng = gsl_rng_alloc(gsl_rng_mt19937);
     if (!m->mem || !m->dir_point || !m->clamp || !m->pinned || !m->live
-        || !m->prior_of || !m->unary_log)
+        || !m->prior_of || !m->unary_log || !m->sample
+        || (s->infer.algo == FGM_ALGO_GIBBS && !m->rng))
         return 0;
     memset(m->mem, 0, n * sizeof *m->mem);
     st->unary = m->mem + off;
@@ -120,8 +135,19 @@ alloc_state(fgm_model *m)
     off += nd;
     st->dir_msg = m->mem + off;
     off += ng;
+    st->tally = m->mem + off;
+    off += nv;
+    st->gcount = m->mem + off;
+    off += nd;
+    st->gtally = m->mem + off;
+    off += nd;
+    st->gtotal = m->mem + off;
+    off += line_up((size_t)s->ndirichlet);
     st->scratch = m->mem + off;
     st->dir_point = m->dir_point;
+    st->sample = m->sample;
+    st->rng = m->rng;
+    st->uniform = gsl_uniform;
     st->pinned = m->pinned;
     for (n = 0; n < (size_t)s->nfactors; n++)
         if (s->factors[n].op == FGM_OP_ALLDIFF) {
@@ -626,6 +652,26 @@ find_pinned(fgm_model *m)
     m->st.live = m->live;
 }
 
+/* A gibbs run's start: no sweep kept yet, the first burn-in sweeps of
+ * its ITERS not to be (the model's count, or a tenth; always fewer than
+ * ITERS, so that the estimates have a sweep). */
+static void
+gibbs_start(fgm_model *m, int iters)
+{
+    const fgm_sched *s = m->sched;
+    size_t S = (size_t)s->stride;
+    long burn = s->infer.burn_in >= 0 ? s->infer.burn_in : iters / 10;
+
+    memset(m->st.tally, 0, S * (size_t)s->nvars * sizeof *m->st.tally);
+    memset(m->st.gtally, 0,
+           S * (size_t)s->ndirichlet * sizeof *m->st.gtally);
+    memset(m->st.gtotal, 0, (size_t)s->ndirichlet * sizeof *m->st.gtotal);
+    m->st.gibbs_burn = burn < iters - 1 ? burn : iters - 1;
+    m->st.gibbs_sweeps = 0;
+    m->st.gibbs_kept = 0;
+    m->st.gibbs_dead = 0;
+}
+
 /* A sweep slower than this has the deadline read before every sweep
  * (fgm_model_run). */
 #define SLOW_SWEEP_S 20e-6
@@ -635,7 +681,7 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
 {
     static const fgm_run_opts defaults;
     const fgm_ir_infer *inf;
-    int iters, i, may_skip, late = 0, every = 0;
+    int iters, i, may_skip, late = 0, every = 0, gibbs;
     double tol, damping, change = 0.0, t0 = fgm_now(), now, first = 0.0;
 #ifdef FGM_MXCSR_FTZ_DAZ
     unsigned csr;
@@ -644,6 +690,7 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
     if (!m)
         return FGM_EINVAL;
     inf = &m->sched->infer;
+    gibbs = inf->algo == FGM_ALGO_GIBBS;
     if (!opts)
         opts = &defaults;
     /* What the CLI refuses as a usage error is refused here too, not run
@@ -659,13 +706,17 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
     iters = opts->iterations > 0 ? opts->iterations : inf->iterations;
     tol = opts->use_tolerance ? opts->tolerance : inf->tolerance;
     m->st.damping = damping;
-    m->st.parallel = inf->schedule == FGM_SCHEDULE_PARALLEL;
+    m->st.parallel = inf->schedule == FGM_SCHEDULE_PARALLEL && !gibbs;
     m->st.damp_v2f = seed_flooding(m->sched);
     m->st.skip_pinned = 0;
     if (!opts->warm || !m->ran) {
         v2f_unpin(m);
+        /* A sampler's draws start from the seed; it has no messages to
+         * perturb. */
+        if (gibbs)
+            gsl_rng_set(m->rng, opts->seed);
         reset_messages(m);
-        if (opts->noise > 0.0)
+        if (opts->noise > 0.0 && !gibbs)
             perturb(m, opts->noise, opts->seed);
     } else {
         /* Observations may have changed since the last run: beliefs are
@@ -673,6 +724,8 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
          * (bp-decimate: once a decision). */
         rebuild_beliefs(m);
     }
+    if (gibbs)
+        gibbs_start(m, iters);
     m->ran = 1;
     m->observed_since_run = 0;
 #ifdef FGM_MXCSR_FTZ_DAZ
@@ -691,7 +744,7 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
      * Pinned variables are looked for only when a sweep can skip. */
     m->st.lost = 0;
     may_skip = iters > m->sched->pin_sweeps && m->st.damping == 0.0
-               && !m->st.damp_v2f && !opts->full_sweeps;
+               && !m->st.damp_v2f && !opts->full_sweeps && !gibbs;
     if (may_skip)
         find_pinned(m);
     for (i = 0; i < iters; i++) {
@@ -752,6 +805,7 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
         info->sweeps = i;
         info->change = change;
         info->ms = (fgm_now() - t0) * 1e3;
+        info->dead = m->st.gibbs_dead;
     }
     return late ? FGM_ETIMEOUT : FGM_OK;
 }
@@ -788,6 +842,21 @@ all_ruled_out(const fgm_model *m, int v, const unsigned char *table_edge)
         if (!out)
             return 0;
     }
+    return 1;
+}
+
+/* Whether a gibbs run kept no conditional of V with a positive weight:
+ * its belief is then all zero (fgm_k_gibbs_finish).  (A sampler has no
+ * messages for all_ruled_out to read.) */
+static int
+no_estimate(const fgm_model *m, int v)
+{
+    const double *b = m->st.belief + (size_t)v * (size_t)m->sched->stride;
+    int x;
+
+    for (x = 0; x < m->sched->card[v]; x++)
+        if (b[x] > 0.0)
+            return 0;
     return 1;
 }
 
@@ -866,7 +935,9 @@ fgm_model_find_contradiction(const fgm_model *m, int *found)
                     && i < s->factors[f].arity; i++)
             table_edge[s->factors[f].edge + i] = 1;
     for (v = 0; v < s->nvars && *found < 0; v++)
-        if (all_ruled_out(m, v, table_edge))
+        if (m->sched->infer.algo == FGM_ALGO_GIBBS ? no_estimate(m, v)
+                                                  : all_ruled_out(m, v,
+                                                                  table_edge))
             *found = v;
     free(table_edge);
     for (f = 0; f < s->nfactors; f++) {

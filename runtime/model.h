@@ -4,6 +4,7 @@
 #ifndef FGM_MODEL_H
 #define FGM_MODEL_H
 
+#include <gsl/gsl_rng.h>
 #include "interp.h"
 #include "plugin_abi.h"
 
@@ -34,6 +35,9 @@ struct fgm_model {
     int *live;                  /* nfactors: st.live, set by each run */
     int *prior_of;              /* nvars: the observed Dirichlet node the
                                  * variable is drawn from, or -1 */
+    int *sample;                /* nvars: st.sample (gibbs) */
+    gsl_rng *rng;               /* st.rng (gibbs), seeded by each cold
+                                 * run */
     double clamp_eps;           /* weight of the other values of a clamp */
     int v2f_pins;               /* since fgm_model_v2f_start: clamps pin */
     int ran;                    /* messages hold a run's state */

@@ -19,7 +19,7 @@
 /* Bump on any change to fgm_state or to the meaning of a descriptor
  * field.  Changes to the kernels, the code generator or the schedule's
  * lowering need no bump: build_id (below) covers them. */
-#define FGM_PLUGIN_ABI_VERSION 15u
+#define FGM_PLUGIN_ABI_VERSION 16u
 #define FGM_PLUGIN_ENTRY fgm_plugin_entry
 #define FGM_PLUGIN_ENTRY_NAME "fgm_plugin_entry"
 /* On the entry's declaration: exported even when FGM_PLUGIN_CFLAGS
@@ -78,6 +78,21 @@ typedef struct fgm_state {
                          * value to underflow (runtime/ops/table.h); the
                          * runtime then rebuilds every belief after the
                          * sweep, and clears it */
+    /* ABI 16: Gibbs sampling (runtime/ops/gibbs.h); unused by the other
+     * algorithms. */
+    int *sample;        /* nvars: each variable's value, -1 for none */
+    double *tally;      /* nvars: the kept sweeps' conditionals, summed */
+    double *gcount;     /* ndirichlet: prior plus the draws at each value */
+    double *gtally;     /* ndirichlet: the kept sweeps' predictive
+                         * means gcount / its sum, summed */
+    double *gtotal;     /* ndirichlet (no stride): the kept sweeps'
+                         * gcount totals, summed */
+    long gibbs_sweeps;  /* sweeps of this run */
+    long gibbs_burn;    /* the first GIBBS_BURN of them are not kept */
+    long gibbs_kept;    /* sweeps kept */
+    long gibbs_dead;    /* draws of kept sweeps with no positive weight */
+    void *rng;          /* the runtime's random number generator, */
+    double (*uniform)(void *rng);   /* and a draw in [0, 1) from it */
 } fgm_state;
 
 typedef struct fgm_plugin_desc {

@@ -34,7 +34,57 @@ fgm_sched_free(fgm_sched *s)
     free(s->edge_var);
     free(s->var_edge_off);
     free(s->var_edges);
+    free(s->edge_factor);
+    free(s->gibbs_fac);
     free(s);
+}
+
+/* The sampler's operators are numbered as the schedule's (plugins see
+ * only ops/gibbs.h). */
+_Static_assert(FGM_K_OP_NEQ == (int)FGM_OP_NEQ
+               && FGM_K_OP_TABLE == (int)FGM_OP_TABLE
+               && FGM_K_OP_DIRICHLET == (int)FGM_OP_DIRICHLET
+               && FGM_K_OP_ALLDIFF == (int)FGM_OP_ALLDIFF
+               && FGM_K_OP_GATED == (int)FGM_OP_DIRICHLET_GATED,
+               "ops/gibbs.h numbers the operators as fgm_op");
+
+/* The tables of S->gibbs (a gibbs schedule): each edge's factor and each
+ * factor's operator, arity, first edge and aux.  Returns 0 when out of
+ * memory. */
+static int
+gibbs_tables(fgm_sched *s)
+{
+    fgm_k_gibbs_graph *g = &s->gibbs;
+    int i, j, *f;
+
+    s->edge_factor = malloc(((size_t)s->nedges + 1) * sizeof *s->edge_factor);
+    s->gibbs_fac = malloc(((size_t)s->nfactors + 1) * FGM_K_GIBBS_FAC
+                          * sizeof *s->gibbs_fac);
+    if (!s->edge_factor || !s->gibbs_fac)
+        return 0;
+    for (i = 0; i < s->nfactors; i++) {
+        const fgm_sched_factor *sf = &s->factors[i];
+
+        f = s->gibbs_fac + (size_t)i * FGM_K_GIBBS_FAC;
+        f[0] = (int)sf->op;
+        f[1] = sf->arity;
+        f[2] = sf->edge;
+        f[3] = sf->aux;
+        for (j = 0; j < sf->arity; j++)
+            s->edge_factor[sf->edge + j] = i;
+    }
+    g->nvars = s->nvars;
+    g->stride = s->stride;
+    g->k = s->uniform_card;
+    g->ndirichlet = s->ndirichlet;
+    g->card = s->uniform_card ? NULL : s->card;
+    g->var_edge_off = s->var_edge_off;
+    g->var_edges = s->var_edges;
+    g->edge_var = s->edge_var;
+    g->edge_factor = s->edge_factor;
+    g->fac = s->gibbs_fac;
+    g->pool = s->ir->param_pool;
+    return 1;
 }
 
 /* A set of unordered variable pairs (open addressing), so that a pair
@@ -180,6 +230,7 @@ factor_unsupported(const fgm_ir *ir, const fgm_ir_factor *f, char *why,
             return 1;
         }
         if (native && ir->infer.algo != FGM_ALGO_BP_MAX
+            && ir->infer.algo != FGM_ALGO_GIBBS
             && k > FGM_K_ALLDIFF_SUM_MAXK) {
             snprintf(why, size, "%s over %d values: a native alldiff's "
                      "sum-product messages take at most %d (their subset DP "
@@ -470,7 +521,8 @@ fgm_sched_new(const fgm_ir *ir, fgm_status *status)
     if (*status != FGM_OK)
         goto fail;
     *status = FGM_ENOMEM;
-    if (!interleave_neq(s) || !fgm_sched_tree_order(s) || !index_edges(s))
+    if (!interleave_neq(s) || !fgm_sched_tree_order(s) || !index_edges(s)
+        || (s->infer.algo == FGM_ALGO_GIBBS && !gibbs_tables(s)))
         goto fail;
     for (i = 0; i < s->nfactors; i++)
         if (s->factors[i].arity > maxarity

@@ -957,8 +957,18 @@ static const bad_case bad_cases[] = {
     { "var x in 1..4\nfix x = 2\nfix x = 3\n", FGM_ESEMA,
       "'x' is already fixed to 2" },
     /* infer and model */
-    { "var x in 1..2\ninfer gibbs\n", FGM_ESEMA,
-      "unknown algorithm 'gibbs'; valid: ep, bp-sum, bp-max" },
+    { "var x in 1..2\ninfer vmp\n", FGM_ESEMA,
+      "unknown algorithm 'vmp'; valid: ep, bp-sum, bp-max, gibbs" },
+    { "var x in 1..2\ninfer gibbs(damping = 0.5)\n", FGM_ESEMA,
+      "gibbs draws values: it has no messages to damp" },
+    { "var x in 1..2\ninfer gibbs(schedule = parallel)\n", FGM_ESEMA,
+      "gibbs draws one variable at a time: no parallel schedule" },
+    { "var x in 1..2\ninfer gibbs(projection = mean-square)\n", FGM_ESEMA,
+      "gibbs integrates the Dirichlet nodes out: no projection" },
+    { "var x in 1..2\ninfer ep(burn_in = 10)\n", FGM_ESEMA,
+      "burn_in is a setting of gibbs, the sampler" },
+    { "var x in 1..2\ninfer gibbs(burn_in = -1)\n", FGM_ESEMA,
+      "burn_in must be an integer in 0..999999, not -1" },
     { "var x in 1..2\ninfer ep(iters = 3)\n", FGM_ESEMA,
       "unknown setting 'iters'; valid: iterations, damping, tolerance, "
       "schedule, alldiff, projection" },
@@ -1037,7 +1047,7 @@ START_TEST(test_several_errors)
                          "alldiff x[5]\n"                 /* index */
                          "var y in 0..2\n"
                          "x[0] != y\n"                    /* domain */
-                         "infer gibbs\n", &st, &s);
+                         "infer vmp\n", &st, &s);
     const char *a, *b, *c;
 
     ck_assert_ptr_null(ir);

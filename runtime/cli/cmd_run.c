@@ -41,7 +41,8 @@ usage(void)
             "[--out-dir DIR]\n"
             "               [--exact-method auto|elimination|enumeration] "
             "[--map] [--cap N]\n"
-            "               [--timeout-ms T] [-j N] [-D NAME=VALUE]...\n");
+            "               [--seed N] [--timeout-ms T] [-j N] "
+            "[-D NAME=VALUE]...\n");
     return CLI_EUSAGE;
 }
 
@@ -219,7 +220,7 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
     fgm_run_opts ro = cfg->ro;
     fgm_run_info info;
     fgm_status st;
-    char text[240], evidence[48], name[FGM_IR_MAXNAME + 64];
+    char text[280], evidence[48], dead[48], name[FGM_IR_MAXNAME + 64];
     const char *clash;
     double log_z;
 
@@ -242,11 +243,15 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
     snprintf(evidence, sizeof evidence, ", %s ~ %.10g",
              strcmp(fgm_ir_algo(ir), "bp-max") == 0 ? "log max weight"
                                                     : "log Z", log_z);
+    /* A sampler's draws that no value could take: the chain was in a
+     * state the constraints rule out. */
+    snprintf(dead, sizeof dead, ", %ld draws without weight", info.dead);
     snprintf(text, sizeof text, "%s %s, %d sweep%s, last change %.3g, "
-             "%.3f ms%s%s", fgm_model_is_compiled(model) ? "compiled"
-                                                         : "interpreted",
+             "%.3f ms%s%s%s", fgm_model_is_compiled(model) ? "compiled"
+                                                           : "interpreted",
              fgm_ir_algo(ir), info.sweeps, info.sweeps == 1 ? "" : "s",
              info.change, info.ms, isnan(log_z) ? "" : evidence,
+             info.dead > 0 ? dead : "",
              st == FGM_ETIMEOUT ? " (incomplete: timeout reached)" : "");
     clash = warn_contradiction(model, k, name, sizeof name, t->err);
     print_result(ir, cfg, k, m, post, stride, NULL, 0, text, &info, log_z,
@@ -812,9 +817,9 @@ cmd_run(cli_args *a)
     int ndefs = 0;
     run_cfg cfg;
     fgm_model_opts mo;
-    long iters = 0, jobs = 1;
+    long iters = 0, jobs = 1, seed = 0;
     int r, code = CLI_OK, n, box, v, nvars, stride = 1;
-    int cap_set = 0, method_set = 0, engine;
+    int cap_set = 0, method_set = 0, seed_set = 0, gibbs, engine;
     run_shared sh;
     run_worker w0;
     obs_file of;
@@ -909,6 +914,12 @@ cmd_run(cli_args *a)
             if (r < 0 || !cli_parse_double("run", "--timeout-ms", val, 0,
                                            &cfg.timeout))
                 return CLI_EUSAGE;
+        } else if ((r = cli_opt_value(a, "--seed", &val)) != 0) {
+            if (r < 0 || !cli_parse_long("run", "--seed", val, 0,
+                                         4294967295L, &seed))
+                return CLI_EUSAGE;
+            cfg.ro.seed = (unsigned long)seed;
+            seed_set = 1;
         } else if ((r = cli_opt_value(a, "-j", &val)) != 0) {
             if (r < 0 || !cli_parse_long("run", "-j", val, 1, 256, &jobs))
                 return CLI_EUSAGE;
@@ -954,11 +965,12 @@ cmd_run(cli_args *a)
      * not ignored (as `fgm solve` refuses --iters for exact solvers): the
      * user meant something by it.  --algo and --out-dir are let through,
      * so that one command line can loop over the backends. */
-    if (cfg.exact && (iters || cfg.ro.use_damping || cfg.ro.use_tolerance))
+    if (cfg.exact
+        && (iters || cfg.ro.use_damping || cfg.ro.use_tolerance || seed_set))
         return cli_fail(CLI_EUSAGE, "run: %s has no effect with "
                         "--backend exact, which runs no message passing",
                         iters ? "--iters" : cfg.ro.use_damping ? "--damping"
-                        : "--tolerance");
+                        : cfg.ro.use_tolerance ? "--tolerance" : "--seed");
     if (!cfg.exact && cap_set)
         return cli_fail(CLI_EUSAGE, "run: --cap caps the assignments of "
                         "--backend exact");
@@ -977,6 +989,17 @@ cmd_run(cli_args *a)
     if (algo && !cli_set_algo(a->cmd, ir, algo)) {
         fgm_ir_free(ir);
         return CLI_EUSAGE;
+    }
+    /* Settings the algorithm has no use for are refused, not ignored. */
+    gibbs = strcmp(fgm_ir_algo(ir), "gibbs") == 0;
+    if (!cfg.exact && ((seed_set && !gibbs) || (cfg.ro.use_damping && gibbs))) {
+        code = cli_fail(CLI_EUSAGE, "run: %s", seed_set && !gibbs
+                        ? "--seed seeds the gibbs sampler; this run draws "
+                          "nothing (--algo gibbs samples)"
+                        : "--damping: gibbs draws values, it has no "
+                          "messages to damp");
+        fgm_ir_free(ir);
+        return code;
     }
     for (v = 0; v < nshow; v++)
         if ((code = parse_show(ir, shows[v], &cfg)) != CLI_OK)

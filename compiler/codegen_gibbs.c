@@ -1,0 +1,56 @@
+/* compiler/codegen_gibbs.c: the sampler's part of a gibbs plugin.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * A gibbs plugin bakes the tables the interpreter's sampler reads from
+ * the schedule (fgm_sched.gibbs: each edge's factor, each factor's
+ * operator, arity, first edge and aux, the tables' potentials) into one
+ * static const fgm_k_gibbs_graph, and its reset, sweep and finish call
+ * runtime/ops/gibbs.h with it: the same draws in the same order as the
+ * interpreter, so the same samples and the same bits.  What the plugin
+ * gains is the constant graph, which the C compiler folds into the
+ * sampler's loops (the domain size above all).
+ *
+ * requires: a gibbs schedule (fgm_sched_new), the shared tables already
+ * written (codegen.c); produces: C text; breaks: nothing.
+ */
+#include <stdio.h>
+#include "codegen.h"
+
+/* The IR's parameter pool (the tables' potentials sit in it at their
+ * factors' aux offsets), six to a line, exactly (%.17g). */
+static void
+pool_table(FILE *f, const fgm_ir *ir)
+{
+    int j;
+
+    fprintf(f, "/* the tables' potentials (with the priors' parameters: "
+            "the IR's pool) */\nstatic const double pool[%d] = {",
+            ir->nparam > 0 ? ir->nparam : 1);
+    for (j = 0; j < ir->nparam; j++)
+        fprintf(f, "%s%.17g,", j % 6 == 0 ? "\n    " : " ",
+                ir->param_pool[j]);
+    if (ir->nparam == 0)
+        fprintf(f, " 0");
+    fprintf(f, "\n};\n\n");
+}
+
+void
+fgm_codegen_gibbs(FILE *f, const fgm_sched *s)
+{
+    fgm_codegen_int_table(f, "edge_factor", "the factor of each edge",
+                          s->edge_factor, s->nedges);
+    fgm_codegen_int_table(f, "fac", "each factor: operator (ops/gibbs.h), "
+                          "arity, first edge, aux", s->gibbs_fac,
+                          s->nfactors * FGM_K_GIBBS_FAC);
+    pool_table(f, s->ir);
+    fprintf(f, "static const fgm_k_gibbs_graph graph = {\n"
+            "    NVARS, S, %d, %d, %s, var_edge_off, var_edges, edge_var,\n"
+            "    edge_factor, fac, pool\n};\n\n", s->uniform_card,
+            s->ndirichlet, s->uniform_card ? "0" : "card");
+    fprintf(f, "static void\nreset(fgm_state *st)\n{\n"
+            "    fgm_k_gibbs_reset(st, &graph);\n}\n\n");
+    fprintf(f, "static double\nsweep(fgm_state *st)\n{\n"
+            "    return fgm_k_gibbs_sweep(st, &graph);\n}\n\n");
+    fprintf(f, "static void\nfinish(fgm_state *st)\n{\n"
+            "    fgm_k_gibbs_finish(st, &graph);\n}\n\n");
+}

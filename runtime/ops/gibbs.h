@@ -1,0 +1,366 @@
+/* runtime/ops/gibbs.h: Gibbs sampling (algorithm "gibbs").
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Part of the kernels shared by the interpreter and plugins: include
+ * runtime/kernels.h, whose conventions hold here.
+ *
+ * A sweep visits the variables in order and draws each one from its
+ * conditional given the current values of all the others: its unary
+ * vector times, for each factor it is in, the factor's weight with the
+ * other variables at their values.  On a connected model with no zero
+ * weights the chain's values are, in the long run, draws from the exact
+ * posterior; unlike EP and BP it has no bias to fall back on, only
+ * variance that shrinks with the sweeps.
+ *
+ * Dirichlet nodes are integrated out (collapsed Gibbs; Liu 1994,
+ * Griffiths and Steyvers 2004): a node of pseudo-counts a, whose draws
+ * other than the one being redrawn take value x n_x times, gives that
+ * draw the weight (a_x + n_x) / (A + N).  st->gcount holds a + n for
+ * every node; the redrawn variable's own draws are taken out of it
+ * first (fgm_k_gibbs_count) and put back at its new value.  A gate picks
+ * among nodes, so its weight is that fraction for the node each of its
+ * values picks.  A point-mass node (an observed prior, a Sudoku clue)
+ * learns nothing: its weights are its prior's.
+ *
+ * Estimates are Rao-Blackwellized (Gelfand and Smith 1990): a variable's
+ * marginal is the mean of the conditionals it was drawn from over the
+ * kept sweeps, not the share of its values, with less variance for the
+ * same sweeps; a node's posterior is reported as a Dirichlet with the
+ * posterior's mean (the mean of the predictives; EP's default projection
+ * matches the mean too) and its prior's total plus the mean draws.
+ *
+ * Before the first sweep no variable has a value (-1): a factor with a
+ * variable still to be drawn weighs nothing, so the first sweep draws
+ * each variable given those before it, a random greedy start.  A
+ * conditional with no positive weight (a hard constraint the current
+ * values break, which that start can leave behind) draws from the unary
+ * vector alone, adds nothing to the variable's estimate and is counted
+ * (st->gibbs_dead): single-site moves need not reach every valid state
+ * of a model of hard constraints (a Sudoku), and the count says when the
+ * chain was not in one.
+ *
+ * Random numbers come from st->uniform(st->rng), the runtime's GSL
+ * generator: the interpreter and a plugin draw the same numbers in the
+ * same order, so they give the same samples and the same bits.
+ */
+#ifndef FGM_OPS_GIBBS_H
+#define FGM_OPS_GIBBS_H
+
+#include "common.h"
+
+/* The operators, numbered as runtime/schedule.h's fgm_op (which checks
+ * it): plugins do not see that header. */
+enum {
+    FGM_K_OP_NEQ, FGM_K_OP_TABLE, FGM_K_OP_DIRICHLET, FGM_K_OP_ALLDIFF,
+    FGM_K_OP_GATED
+};
+
+/* Entries of fgm_k_gibbs_graph.fac a factor. */
+#define FGM_K_GIBBS_FAC 4
+
+/* The factor graph a sweep walks: the schedule's tables (the
+ * interpreter's, runtime/schedule.h) or their copies baked into a
+ * plugin. */
+typedef struct fgm_k_gibbs_graph {
+    int nvars, stride;
+    int k;                      /* every domain's size, or 0: card[] */
+    int ndirichlet;
+    const int *card;            /* nvars, or NULL */
+    const int *var_edge_off;    /* nvars + 1 */
+    const int *var_edges;       /* each variable's edges */
+    const int *edge_var;        /* nedges */
+    const int *edge_factor;     /* nedges: the factor of each edge */
+    const int *fac;             /* FGM_K_GIBBS_FAC a factor: operator,
+                                 * arity, first edge, aux (a table's
+                                 * offset in pool; a draw's node, a gated
+                                 * draw's first node) */
+    const double *pool;         /* the tables' potentials */
+} fgm_k_gibbs_graph;
+
+static inline int
+fgm_k_gibbs_card(const fgm_k_gibbs_graph *g, int v)
+{
+    return g->card ? g->card[v] : g->k;
+}
+
+/* The node draw F (scope edges from F[2], arity F[1]) is from: a plain
+ * draw's own, a gated draw's first node plus its gates' joint value
+ * (row-major); -1 while a gate has no value. */
+static inline int
+fgm_k_gibbs_node(const fgm_state *st, const fgm_k_gibbs_graph *g,
+                 const int *f)
+{
+    int j, at = 0, v, x;
+
+    if (f[0] == FGM_K_OP_DIRICHLET)
+        return f[3];
+    for (j = 1; j < f[1]; j++) {
+        v = g->edge_var[f[2] + j];
+        if ((x = st->sample[v]) < 0)
+            return -1;
+        at = at * fgm_k_gibbs_card(g, v) + x;
+    }
+    return f[3] + at;
+}
+
+/* Adds D (+1 or -1) to the counts of every non-point-mass draw that
+ * variable V takes part in (as the draw or a gate) and whose variables
+ * all have values. */
+static inline void
+fgm_k_gibbs_count(fgm_state *st, const fgm_k_gibbs_graph *g, int v, double d)
+{
+    const int *f;
+    int j, x, node;
+
+    for (j = g->var_edge_off[v]; j < g->var_edge_off[v + 1]; j++) {
+        f = g->fac + (long)FGM_K_GIBBS_FAC * g->edge_factor[g->var_edges[j]];
+        if (f[0] != FGM_K_OP_DIRICHLET && f[0] != FGM_K_OP_GATED)
+            continue;
+        x = st->sample[g->edge_var[f[2]]];
+        node = fgm_k_gibbs_node(st, g, f);
+        if (x >= 0 && node >= 0 && !st->dir_point[node])
+            st->gcount[(long)node * g->stride + x] += d;
+    }
+}
+
+/* The weight node NODE gives value X of one draw: (a_x + n_x) / (A + N)
+ * from the counts without the draw, or the point-mass prior's share. */
+static inline double
+fgm_k_gibbs_share(const fgm_state *st, const fgm_k_gibbs_graph *g, int node,
+                  int x, int k)
+{
+    const double *c = st->dir_point[node] ? st->dir_prior : st->gcount;
+    double sum = 0.0;
+    int j;
+
+    c += (long)node * g->stride;
+    for (j = 0; j < k; j++)
+        sum += c[j];
+    return sum > 0.0 ? c[x] / sum : 0.0;
+}
+
+/* W (K entries) times the weights table factor F (its edge POS is V's)
+ * gives V's values with the others at theirs; unchanged while one has
+ * none. */
+static inline void
+fgm_k_gibbs_table(const fgm_state *st, const fgm_k_gibbs_graph *g,
+                  const int *f, int pos, double *w, int k)
+{
+    long at = 0, step = 1, xstep = 1;
+    int j, v, x;
+
+    for (j = f[1] - 1; j >= 0; j--) {   /* row-major: last fastest */
+        v = g->edge_var[f[2] + j];
+        if (j == pos) {
+            xstep = step;
+        } else {
+            if ((x = st->sample[v]) < 0)
+                return;
+            at += step * x;
+        }
+        step *= fgm_k_gibbs_card(g, v);
+    }
+    for (x = 0; x < k; x++)
+        w[x] *= g->pool[f[3] + at + xstep * x];
+}
+
+/* The weight of V's draws (those it is the value or a gate of) with V
+ * at its current value: the Polya urn's, each draw's share taken with
+ * the ones before it counted, as drawing them one after the other from
+ * the collapsed node would (two of them from one node, an HMM's state
+ * and the next, are not independent given the others).  The counts
+ * come back as they were. */
+static inline double
+fgm_k_gibbs_urn(fgm_state *st, const fgm_k_gibbs_graph *g, int v)
+{
+    const int *f;
+    double p = 1.0;
+    int j, x, node, pass, k;
+
+    for (pass = 0; pass < 2; pass++)
+        for (j = g->var_edge_off[v]; j < g->var_edge_off[v + 1]; j++) {
+            f = g->fac
+                + (long)FGM_K_GIBBS_FAC * g->edge_factor[g->var_edges[j]];
+            if (f[0] != FGM_K_OP_DIRICHLET && f[0] != FGM_K_OP_GATED)
+                continue;
+            x = st->sample[g->edge_var[f[2]]];
+            if (x < 0 || (node = fgm_k_gibbs_node(st, g, f)) < 0)
+                continue;
+            k = fgm_k_gibbs_card(g, g->edge_var[f[2]]);
+            if (pass == 0)
+                p *= fgm_k_gibbs_share(st, g, node, x, k);
+            if (!st->dir_point[node])
+                st->gcount[(long)node * g->stride + x] += pass ? -1.0 : 1.0;
+        }
+    return p;
+}
+
+/* W (K entries): variable V's conditional weights, its own draws taken
+ * out of the counts (fgm_k_gibbs_count).  Leaves V's value as it was. */
+static inline void
+fgm_k_gibbs_weights(fgm_state *st, const fgm_k_gibbs_graph *g, int v,
+                    double *w, int k)
+{
+    const double *u = st->unary + (long)v * g->stride;
+    const int *f;
+    int j, i, e, pos, x, y, own = st->sample[v], draws = 0;
+
+    for (x = 0; x < k; x++)
+        w[x] = u[x];
+    for (j = g->var_edge_off[v]; j < g->var_edge_off[v + 1]; j++) {
+        e = g->var_edges[j];
+        f = g->fac + (long)FGM_K_GIBBS_FAC * g->edge_factor[e];
+        pos = e - f[2];
+        switch (f[0]) {
+        case FGM_K_OP_NEQ:
+        case FGM_K_OP_ALLDIFF:
+            for (i = 0; i < f[1]; i++)
+                if (i != pos && (y = st->sample[g->edge_var[f[2] + i]]) >= 0
+                    && y < k)
+                    w[y] = 0.0;
+            break;
+        case FGM_K_OP_TABLE:
+            fgm_k_gibbs_table(st, g, f, pos, w, k);
+            break;
+        default:        /* a draw: below, value by value */
+            draws = 1;
+            break;
+        }
+    }
+    for (x = 0; draws && x < k; x++)
+        if (w[x] > 0.0) {
+            st->sample[v] = x;
+            w[x] *= fgm_k_gibbs_urn(st, g, v);
+        }
+    st->sample[v] = own;
+}
+
+/* The value drawn with weights W (K entries, sum TOTAL > 0). */
+static inline int
+fgm_k_gibbs_draw(fgm_state *st, const double *w, int k, double total)
+{
+    double u = st->uniform(st->rng) * total, acc = 0.0;
+    int x, last = -1;
+
+    for (x = 0; x < k; x++) {
+        if (!(w[x] > 0.0))
+            continue;
+        last = x;
+        acc += w[x];
+        if (u < acc)
+            return x;
+    }
+    return last;        /* rounding: the last value with weight */
+}
+
+/* Start of a cold run: no values, every node's counts at its prior, no
+ * sweep kept. */
+static inline void
+fgm_k_gibbs_reset(fgm_state *st, const fgm_k_gibbs_graph *g)
+{
+    long j, nd = (long)g->ndirichlet * g->stride;
+    int v;
+
+    for (v = 0; v < g->nvars; v++)
+        st->sample[v] = -1;
+    for (j = 0; j < nd; j++)
+        st->gcount[j] = st->dir_prior[j];
+}
+
+/* One sweep; returns the largest change one more kept sweep made to a
+ * marginal estimate (1 while none is kept), when st->track_change. */
+static inline double
+fgm_k_gibbs_sweep(fgm_state *st, const fgm_k_gibbs_graph *g)
+{
+    double w[FGM_K_MAXCARD], total, change = 0.0, n = (double)st->gibbs_kept;
+    int keep = st->gibbs_sweeps >= st->gibbs_burn, v, x, k, d;
+
+    for (v = 0; v < g->nvars; v++) {
+        k = fgm_k_gibbs_card(g, v);
+        fgm_k_gibbs_count(st, g, v, -1.0);
+        fgm_k_gibbs_weights(st, g, v, w, k);
+        total = 0.0;
+        for (x = 0; x < k; x++)
+            total += w[x];
+        if (total > 0.0 && total <= DBL_MAX) {
+            st->sample[v] = fgm_k_gibbs_draw(st, w, k, total);
+            for (x = 0; keep && x < k; x++) {
+                double *t = st->tally + (long)v * g->stride + x;
+                double p = w[x] / total;
+
+                if (st->track_change) {
+                    double c = n > 0.0 ? (p - *t / n) / (n + 1.0) : 1.0;
+
+                    c = c < 0.0 ? -c : c;
+                    change = c > change ? c : change;
+                }
+                *t += p;
+            }
+        } else {
+            /* No value has weight (or the weights overflowed): a draw
+             * from the unary vector alone, -1 when it has none either. */
+            const double *u = st->unary + (long)v * g->stride;
+
+            total = 0.0;
+            for (x = 0; x < k; x++)
+                total += u[x];
+            st->sample[v] = total > 0.0 ? fgm_k_gibbs_draw(st, u, k, total)
+                                        : -1;
+            st->gibbs_dead += keep;
+        }
+        fgm_k_gibbs_count(st, g, v, 1.0);
+    }
+    st->gibbs_sweeps++;
+    if (!keep)
+        return 1.0;
+    for (d = 0; d < g->ndirichlet; d++) {
+        const double *c = st->gcount + (long)d * g->stride;
+        double *t = st->gtally + (long)d * g->stride, sum = 0.0;
+
+        if (st->dir_point[d])
+            continue;
+        for (x = 0; x < g->stride; x++)
+            sum += c[x];
+        for (x = 0; x < g->stride && sum > 0.0; x++)
+            t[x] += c[x] / sum;
+        st->gtotal[d] += sum;
+    }
+    st->gibbs_kept++;
+    return change;
+}
+
+/* The estimates of the kept sweeps: every belief the mean of its
+ * variable's conditionals (all zero when none had a positive weight);
+ * every node's posterior the Dirichlet whose mean is the mean of its
+ * predictive (a + n) / (A + N) over the sweeps, the posterior mean, and
+ * whose total is A plus its mean number of draws (a gated node's draws
+ * vary in number: (a + E n) / (A + E N) would not be the mean). */
+static inline void
+fgm_k_gibbs_finish(fgm_state *st, const fgm_k_gibbs_graph *g)
+{
+    double n = (double)st->gibbs_kept, z;
+    int v, x, k, d;
+
+    for (v = 0; v < g->nvars; v++) {
+        const double *t = st->tally + (long)v * g->stride;
+        double *b = st->belief + (long)v * g->stride;
+
+        k = fgm_k_gibbs_card(g, v);
+        z = 0.0;
+        for (x = 0; x < k; x++)
+            z += t[x];
+        for (x = 0; x < g->stride; x++)
+            b[x] = x < k && z > 0.0 ? t[x] / z : 0.0;
+    }
+    for (d = 0; d < g->ndirichlet; d++) {
+        const double *t = st->gtally + (long)d * g->stride;
+        const double *a = st->dir_prior + (long)d * g->stride;
+        double *post = st->dir_post + (long)d * g->stride;
+        int kept = n > 0.0 && !st->dir_point[d];
+
+        for (x = 0; x < g->stride; x++)
+            post[x] = kept ? t[x] / n * (st->gtotal[d] / n) : a[x];
+    }
+}
+
+#endif /* FGM_OPS_GIBBS_H */
