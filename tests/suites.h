@@ -25,6 +25,7 @@
     X(api)                  \
     X(gated)                \
     X(evidence)             \
+    X(gibbs)                \
     X(reader)
 
 #define FGM_TEST_DECLARE(name) Suite *name##_suite(void);

@@ -79,7 +79,9 @@ cmd_list(cli_args *a)
            "  ep           Infer.NET's EP: exact discrete messages, Dirichlet "
            "projected\n"
            "  bp-sum       loopy sum-product belief propagation\n"
-           "  bp-max       loopy max-product belief propagation\n");
+           "  bp-max       loopy max-product belief propagation\n"
+           "  gibbs        Gibbs sampling, Dirichlet nodes integrated out "
+           "(--seed)\n");
     printf("backends:\n"
            "  auto         compiled plugin when it can be had, else "
            "interpreted\n"
