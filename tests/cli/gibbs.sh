@@ -1,0 +1,66 @@
+# tests/cli/gibbs.sh: `fgm run` with the gibbs sampler: its estimates
+# against the exact backend's, --seed, the settings it refuses, and the
+# draws without weight in its header.
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/common.bash"
+
+# The chain (a tree): 100,000 sweeps within 0.01 of elimination's
+# marginals, from the plugin and the interpreter alike (the same bits:
+# the same draws from the same seed).
+expect_exit 0 "exact chain" -- "$FGM" run --backend exact --format csv \
+    models/chain.fgm
+cp "$TMP/out" "$TMP/exact"
+for b in interpreted compiled; do
+    expect_exit 0 "gibbs chain $b" -- "$FGM" run --algo gibbs --backend "$b" \
+        --iters 100000 --seed 5 --format csv --out-dir "$TMP/gen" \
+        models/chain.fgm
+    cp "$TMP/out" "$TMP/$b"
+    paste -d, "$TMP/exact" "$TMP/$b" | awk -F, '
+        NR > 1 { d = $5 - $10; if (d < 0) d = -d; if (d > m) m = d }
+        END { exit !(NR > 10 && m < 0.01) }' ||
+        fail "gibbs $b: marginals more than 0.01 off elimination's"
+done
+cmp -s "$TMP/interpreted" "$TMP/compiled" ||
+    fail "gibbs: the plugin and the interpreter differ"
+
+# The header: the algorithm and sweeps, no log Z (a sampler has none).
+expect_exit 0 "gibbs header" -- "$FGM" run --algo gibbs --backend interpreted \
+    --iters 300 models/chain.fgm
+expect_out "^# observation 0: interpreted gibbs, 300 sweeps, last change [0-9.e+-]+, [0-9.]+ ms\$" \
+    "gibbs header"
+
+# --seed: the same seed the same marginals, another seed others.
+for run in a:1 b:1 c:2; do
+    expect_exit 0 "seed ${run#*:}" -- "$FGM" run --algo gibbs \
+        --backend interpreted --iters 200 --seed "${run#*:}" --format csv \
+        models/chain.fgm
+    cp "$TMP/out" "$TMP/seed.${run%%:*}"
+done
+cmp -s "$TMP/seed.a" "$TMP/seed.b" || fail "--seed 1 twice differs"
+cmp -s "$TMP/seed.a" "$TMP/seed.c" && fail "--seed 1 and 2 agree"
+
+# Settings the run would not use are refused, not ignored.
+expect_exit 2 "--seed without a sampler" -- "$FGM" run models/chain.fgm --seed 3
+expect_err "--seed seeds the gibbs sampler" "--seed with bp-sum"
+expect_exit 2 "--damping with gibbs" -- "$FGM" run --algo gibbs \
+    models/chain.fgm --damping 0.5
+expect_err "gibbs draws values, it has no messages to damp" "--damping with gibbs"
+expect_exit 2 "--seed with exact" -- "$FGM" run --backend exact \
+    models/chain.fgm --seed 3
+expect_err "--seed has no effect with --backend exact" "--seed with exact"
+expect_exit 2 "--seed not a number" -- "$FGM" run --algo gibbs \
+    models/chain.fgm --seed x
+printf 'var x in 1..2\ninfer gibbs(damping = 0.5)\n' > "$TMP/damped.fgm"
+expect_exit 1 "damping in a gibbs model" -- "$FGM" run "$TMP/damped.fgm"
+expect_err "damped.fgm:2:13: error: gibbs draws values: it has no messages to damp" \
+    "damping in a gibbs model, at its line and column"
+
+# Hard constraints the values cannot meet: the header counts the draws
+# that had no value to take, and the run warns of the contradiction.
+printf 'var x in 0..1\nvar y in 0..1\nx != y\nevidence x = [1, 0]\nevidence y = [1, 0]\ninfer gibbs(iterations = 20)\n' \
+    > "$TMP/clash.fgm"
+expect_exit 0 "gibbs clash" -- "$FGM" run --backend interpreted "$TMP/clash.fgm"
+expect_out ", 36 draws without weight\$" "draws without weight in the header"
+expect_err "no value" "the contradiction is said"
+
+finish
