@@ -388,9 +388,13 @@ typedef enum fgm_backend {
     FGM_BACKEND_INTERPRETED    /* never touch a plugin */
 } fgm_backend;
 
+/* The algorithms fgm_model_opts.algo and `--algo` take, for messages. */
+#define FGM_ALGO_NAMES "ep, bp-sum, bp-max, gibbs"
+
 typedef struct fgm_model_opts {
     fgm_backend backend;
-    const char *algo;          /* "ep", "bp-sum", "bp-max"; NULL: model's */
+    const char *algo;          /* one of FGM_ALGO_NAMES; NULL: the
+                                * model's */
     const char *out_dir;       /* plugins; NULL: "generated" */
     const char *cc;            /* C compiler; NULL: $CC or "cc" */
     double deadline;           /* fgm_now() time: a plugin build still
@@ -426,7 +430,9 @@ typedef struct fgm_run_opts {
                                 * more times); the first run is always cold */
     double noise;              /* cold start: multiply each initial message
                                 * by exp(U(-noise, noise)) (restarts) */
-    unsigned long seed;        /* the noise's RNG seed */
+    unsigned long seed;        /* the noise's RNG seed; gibbs: the
+                                * sampler's, each cold run (a warm run
+                                * goes on with the generator's stream) */
     int full_sweeps;           /* 1: update every factor in every sweep;
                                 * 0 (default): after the first sweep (two
                                 * when a point mass needs them to reach

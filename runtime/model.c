@@ -322,8 +322,8 @@ fgm_model_open_ir(fgm_ir *ir, const fgm_model_opts *opts, fgm_model **out,
         int a = fgm_ir_algo_find(opts->algo);
 
         if (a < 0) {
-            fgm_diagf(diag, ctx, "unknown algorithm '%s' (ep, bp-sum, "
-                      "bp-max)", opts->algo);
+            fgm_diagf(diag, ctx, "unknown algorithm '%s' (" FGM_ALGO_NAMES
+                      ")", opts->algo);
             fgm_ir_free(ir);
             return FGM_EINVAL;
         }
@@ -846,12 +846,12 @@ all_ruled_out(const fgm_model *m, int v, const unsigned char *table_edge)
 }
 
 /* Whether a gibbs run kept no conditional of V with a positive weight:
- * its belief is then all zero (fgm_k_gibbs_finish).  (A sampler has no
- * messages for all_ruled_out to read.) */
+ * its tally is then all zero (fgm_k_gibbs_finish gave it a uniform
+ * belief).  (A sampler has no messages for all_ruled_out to read.) */
 static int
 no_estimate(const fgm_model *m, int v)
 {
-    const double *b = m->st.belief + (size_t)v * (size_t)m->sched->stride;
+    const double *b = m->st.tally + (size_t)v * (size_t)m->sched->stride;
     int x;
 
     for (x = 0; x < m->sched->card[v]; x++)

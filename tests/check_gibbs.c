@@ -390,6 +390,20 @@ START_TEST(test_dead_draws)
 }
 END_TEST
 
+/* The names messages list (FGM_ALGO_NAMES, fgm.h) are the IR's, in its
+ * order: a fifth algorithm cannot be left out of them. */
+START_TEST(test_algo_names)
+{
+    char names[256] = "";
+    int a;
+
+    for (a = 0; a < FGM_NALGOS; a++)
+        snprintf(names + strlen(names), sizeof names - strlen(names),
+                 "%s%s", a ? ", " : "", fgm_ir_algo_name((fgm_algo)a));
+    ck_assert_str_eq(names, FGM_ALGO_NAMES);
+}
+END_TEST
+
 Suite *
 gibbs_suite(void)
 {
@@ -404,6 +418,7 @@ gibbs_suite(void)
     tcase_add_test(tc, test_seeds);
     tcase_add_test(tc, test_burn_in);
     tcase_add_test(tc, test_dead_draws);
+    tcase_add_test(tc, test_algo_names);
     suite_add_tcase(s, tc);
     return s;
 }

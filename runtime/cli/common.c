@@ -556,8 +556,8 @@ int
 cli_set_algo(const char *cmd, fgm_ir *ir, const char *name)
 {
     if (fgm_ir_set_algo(ir, name) != FGM_OK) {
-        cli_fail(CLI_EUSAGE, "%s: unknown algorithm '%s' (ep, bp-sum, "
-                 "bp-max)", cmd, name);
+        cli_fail(CLI_EUSAGE, "%s: unknown algorithm '%s' (" FGM_ALGO_NAMES
+                 ")", cmd, name);
         return 0;
     }
     return 1;

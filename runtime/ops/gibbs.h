@@ -330,7 +330,7 @@ fgm_k_gibbs_sweep(fgm_state *st, const fgm_k_gibbs_graph *g)
 }
 
 /* The estimates of the kept sweeps: every belief the mean of its
- * variable's conditionals (all zero when none had a positive weight);
+ * variable's conditionals (uniform when none had a positive weight);
  * every node's posterior the Dirichlet whose mean is the mean of its
  * predictive (a + n) / (A + N) over the sweeps, the posterior mean, and
  * whose total is A plus its mean number of draws (a gated node's draws
@@ -349,8 +349,10 @@ fgm_k_gibbs_finish(fgm_state *st, const fgm_k_gibbs_graph *g)
         z = 0.0;
         for (x = 0; x < k; x++)
             z += t[x];
+        /* None: uniform, as a message-passing belief with nothing
+         * left (ops/sweep.h); the runtime reports the contradiction. */
         for (x = 0; x < g->stride; x++)
-            b[x] = x < k && z > 0.0 ? t[x] / z : 0.0;
+            b[x] = x >= k ? 0.0 : z > 0.0 ? t[x] / z : 1.0 / k;
     }
     for (d = 0; d < g->ndirichlet; d++) {
         const double *t = st->gtally + (long)d * g->stride;

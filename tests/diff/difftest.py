@@ -11,6 +11,9 @@ three oracles and a sanity check:
      schedule, same arithmetic), on the model's infer block and on one
      random --algo/--iters/--damping/--tolerance override; both backends
      run from one --out-dir per model, so each plugin is compiled once;
+     and, one model in three, the gibbs sampler's draws from one seed
+     equal to the bit (its own random stream: the other runs stay the
+     seeds');
   2. --backend exact == brute.py's enumeration to 1e-9 (Dirichlet priors
      integrated out; max-marginals for a bp-max model), and exit 1
      exactly when no assignment is possible; with its default method
@@ -244,6 +247,20 @@ def check(case, rng, counts):
         if d > COMPILED_TOL:
             raise Failure("compiled and interpreted differ", [a, b], d)
 
+    # Oracle 1b: the gibbs sampler on both backends, one case in three: the
+    # same seed gives the same draws, so the same bits.  Its choices come
+    # from a stream of their own, so that the other oracles' runs stay
+    # those of their seeds.
+    grng = random.Random("gibbs " + case.label)
+    if grng.random() < 1.0 / 3:
+        extra = ["--algo", "gibbs", "--iters", str(grng.randint(1, 300)),
+                 "--seed", str(grng.randint(0, 1000))]
+        a, b = case.run("interpreted", extra), case.run("compiled", extra)
+        counts["gibbs"] += 1
+        d = maxdiff(must_succeed(case, a), must_succeed(case, b))
+        if d > 0:
+            raise Failure("gibbs: compiled and interpreted differ", [a, b], d)
+
     # Oracle 2: exact backend against enumeration (not with pseudo-count
     # lines, which brute.py does not model, nor on big models).
     if case.pseudo or m.size() > BRUTE_MAX:
@@ -360,7 +377,7 @@ def main():
     opts.fgm = os.path.abspath(opts.fgm)
     os.makedirs(opts.workdir, exist_ok=True)
     t0 = time.time()
-    counts = dict(models=0, rejected=0, compiled=0, exact=0, tree=0)
+    counts = dict(models=0, rejected=0, compiled=0, gibbs=0, exact=0, tree=0)
     failed = []
     cases = [] if opts.no_regressions else list(REGRESSIONS)
     cases += [opts.seed + i for i in range(opts.models)]
@@ -385,10 +402,11 @@ def main():
         failed.append("%d rejected" % counts["rejected"])
     seeds = ("seeds %d..%d" % (opts.seed, opts.seed + opts.models - 1)
              if opts.models else "no random ones")
-    print("difftest: %d models (%s), %d rejected, %d compiled pairs, "
-          "%d exact, %d forests: %s, %.1f s"
+    print("difftest: %d models (%s), %d rejected, %d compiled pairs "
+          "(%d gibbs), %d exact, %d forests: %s, %.1f s"
           % (counts["models"], seeds,
-             counts["rejected"], counts["compiled"], counts["exact"],
+             counts["rejected"], counts["compiled"], counts["gibbs"],
+             counts["exact"],
              counts["tree"], "%d FAILED (%s)" % (len(failed),
                                                 ", ".join(failed))
              if failed else "ok", time.time() - t0))
