@@ -74,6 +74,7 @@ gibbs_tables(fgm_sched *s)
             s->edge_factor[sf->edge + j] = i;
     }
     g->nvars = s->nvars;
+    g->nfactors = s->nfactors;
     g->stride = s->stride;
     g->k = s->uniform_card;
     g->ndirichlet = s->ndirichlet;

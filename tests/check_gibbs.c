@@ -207,6 +207,26 @@ START_TEST(test_dice)
     for (k = 0; k < 6; k++)
         ck_assert_msg(fabs(a[k] / 21.0 - want[k] / 17.0) < 0.01,
                       "p %d: %g", k, a[k] / 21.0);
+    /* A prior observed between two runs: the warm run draws with it. */
+    for (v = 8; v < 12; v++)
+        ck_assert_int_eq(fgm_model_observe_var(m, v, rolls[v]), FGM_OK);
+    for (k = 0; k < 6; k++)
+        want[k] = 0.5;
+    for (v = 0; v < 12; v++)
+        want[rolls[v]] += 1.0;
+    ck_assert_int_eq(fgm_model_observe_dirichlet(m, 0, (double[6]){ 0.5,
+                     0.5, 0.5, 0.5, 0.5, 0.5 }, 0), FGM_OK);
+    {
+        fgm_run_opts ro;
+
+        memset(&ro, 0, sizeof ro);
+        ro.warm = 1;
+        ro.iterations = 3;
+        ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_OK);
+    }
+    fgm_model_dirichlet(m, 0, a);
+    for (k = 0; k < 6; k++)
+        ck_assert_double_eq_tol(a[k], want[k], 1e-12);
     fgm_model_free(m);
 }
 END_TEST

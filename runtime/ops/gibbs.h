@@ -62,7 +62,7 @@ enum {
  * interpreter's, runtime/schedule.h) or their copies baked into a
  * plugin. */
 typedef struct fgm_k_gibbs_graph {
-    int nvars, stride;
+    int nvars, nfactors, stride;
     int k;                      /* every domain's size, or 0: card[] */
     int ndirichlet;
     const int *card;            /* nvars, or NULL */
@@ -253,18 +253,38 @@ fgm_k_gibbs_draw(fgm_state *st, const double *w, int k, double total)
     return last;        /* rounding: the last value with weight */
 }
 
+/* Every node's counts from scratch: its prior (as observed now) plus the
+ * draws whose variables all have values. */
+static inline void
+fgm_k_gibbs_recount(fgm_state *st, const fgm_k_gibbs_graph *g)
+{
+    long j, nd = (long)g->ndirichlet * g->stride;
+    const int *f;
+    int i, x, node;
+
+    for (j = 0; j < nd; j++)
+        st->gcount[j] = st->dir_prior[j];
+    for (i = 0; i < g->nfactors; i++) {
+        f = g->fac + (long)FGM_K_GIBBS_FAC * i;
+        if (f[0] != FGM_K_OP_DIRICHLET && f[0] != FGM_K_OP_GATED)
+            continue;
+        x = st->sample[g->edge_var[f[2]]];
+        node = fgm_k_gibbs_node(st, g, f);
+        if (x >= 0 && node >= 0 && !st->dir_point[node])
+            st->gcount[(long)node * g->stride + x] += 1.0;
+    }
+}
+
 /* Start of a cold run: no values, every node's counts at its prior, no
  * sweep kept. */
 static inline void
 fgm_k_gibbs_reset(fgm_state *st, const fgm_k_gibbs_graph *g)
 {
-    long j, nd = (long)g->ndirichlet * g->stride;
     int v;
 
     for (v = 0; v < g->nvars; v++)
         st->sample[v] = -1;
-    for (j = 0; j < nd; j++)
-        st->gcount[j] = st->dir_prior[j];
+    fgm_k_gibbs_recount(st, g);
 }
 
 /* One sweep; returns the largest change one more kept sweep made to a
@@ -329,7 +349,11 @@ fgm_k_gibbs_sweep(fgm_state *st, const fgm_k_gibbs_graph *g)
     return change;
 }
 
-/* The estimates of the kept sweeps: every belief the mean of its
+/* The end of a run, and the start of a warm one (plugin_abi.h's finish):
+ * the nodes' counts from scratch, so that a warm run after a prior was
+ * observed draws with that prior (at a run's end they are unchanged:
+ * integer steps from the prior).  And the estimates of the kept sweeps:
+ * every belief the mean of its
  * variable's conditionals (uniform when none had a positive weight);
  * every node's posterior the Dirichlet whose mean is the mean of its
  * predictive (a + n) / (A + N) over the sweeps, the posterior mean, and
@@ -341,6 +365,7 @@ fgm_k_gibbs_finish(fgm_state *st, const fgm_k_gibbs_graph *g)
     double n = (double)st->gibbs_kept, z;
     int v, x, k, d;
 
+    fgm_k_gibbs_recount(st, g);
     for (v = 0; v < g->nvars; v++) {
         const double *t = st->tally + (long)v * g->stride;
         double *b = st->belief + (long)v * g->stride;
