@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define FGM_VERSION "0.2.0"
+#define FGM_VERSION "0.3.0"
 
 /* Status codes.  ORDER FACTOR: grep before reordering (fgm_strerror). */
 typedef enum fgm_status {
@@ -461,7 +461,9 @@ typedef struct fgm_run_info {
     long dead;                 /* gibbs: draws of kept sweeps where no
                                 * value had weight (the chain was in a
                                 * state the constraints rule out; its
-                                * estimates leave them out), else 0 */
+                                * estimates leave them out), else 0.
+                                * (New in 0.3.0: a program built against
+                                * 0.2.0's fgm.h must be rebuilt.) */
 } fgm_run_info;
 
 /* Compiles the model file PATH (default fgm_compile_opts: no defines) and
