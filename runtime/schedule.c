@@ -509,6 +509,12 @@ fgm_sched_new(const fgm_ir *ir, fgm_status *status)
     for (v = 0; v < ir->nvars; v++)
         if (s->card[v] != s->stride)
             s->uniform_card = 0;
+    /* A prior no variable draws from may be wider than every domain:
+     * its row of pseudo-counts needs the room too (nine pseudo-counts in
+     * rows of four overwrote the next node's). */
+    for (i = 0; i < ir->ndirichlet; i++)
+        if (ir->arrays[ir->dir_array[i]].card > s->stride)
+            s->stride = ir->arrays[ir->dir_array[i]].card;
     /* Whole vector chunks per variable (ops/vec.h); the padding
      * lanes stay zero.  Past one chunk, whole pairs of chunks where
      * plugins take the AVX-512 path (fgm_sched_pairs). */

@@ -1457,6 +1457,43 @@ START_TEST(test_errors)
 }
 END_TEST
 
+/* A prior no variable draws from, wider than every domain (nine
+ * pseudo-counts beside a three-valued variable): its rows fit the
+ * state's stride, so every node keeps its prior on every algorithm, and
+ * the evidence is the free variable's log 3.  (Rows of four overwrote
+ * the next node's; the fuzzer's run then took log Gamma(0).) */
+START_TEST(test_wide_unlinked_prior)
+{
+    static const char *const algos[] = { "ep", "bp-sum", "gibbs" };
+    double a[9], lz;
+    int i, d, k;
+
+    for (i = 0; i < 3; i++) {
+        fgm_model_opts o;
+        fgm_model *m = NULL;
+        fgm_ir *ir = compile_text("prior p[4] ~ dirichlet(9)\n"
+                                  "var c in 0..2\ninfer ep\n");
+
+        memset(&o, 0, sizeof o);
+        o.backend = FGM_BACKEND_INTERPRETED;
+        o.algo = algos[i];
+        ck_assert_int_eq(fgm_model_open_ir(ir, &o, &m, NULL, NULL), FGM_OK);
+        ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+        for (d = 0; d < 4; d++) {
+            ck_assert_int_eq(fgm_model_dirichlet(m, d, a), FGM_OK);
+            for (k = 0; k < 9; k++)     /* gibbs: a mean of ninths */
+                ck_assert_msg(fabs(a[k] - 1.0) < 1e-12, "%s node %d entry "
+                              "%d: %.17g", algos[i], d, k, a[k]);
+        }
+        if (i < 2) {
+            ck_assert_int_eq(fgm_model_log_evidence(m, &lz), FGM_OK);
+            ck_assert_double_eq_tol(lz, log(3.0), 1e-12);
+        }
+        fgm_model_free(m);
+    }
+}
+END_TEST
+
 Suite *
 engine_suite(void)
 {
@@ -1491,6 +1528,7 @@ engine_suite(void)
     tcase_add_test(core, test_beliefs_track_messages);
     tcase_add_test(core, test_tolerance_damp_both);
     tcase_add_test(errors, test_errors);
+    tcase_add_test(core, test_wide_unlinked_prior);
     suite_add_tcase(s, core);
     suite_add_tcase(s, errors);
     return s;
