@@ -158,6 +158,8 @@ print_result(const fgm_ir *ir, const run_cfg *cfg, long k, const double *m,
         if (ri)
             fprintf(t->out, "\"sweeps\": %d, \"change\": %.17g, "
                     "\"ms\": %.6f, ", ri->sweeps, ri->change, ri->ms);
+        if (ri && ri->dead > 0)     /* gibbs: as the header's words */
+            fprintf(t->out, "\"dead_draws\": %ld, ", ri->dead);
         if (isfinite(log_z))    /* JSON has no inf */
             fprintf(t->out, "\"log_z\": %.17g, ", log_z);
         print_json_values(ir, cfg, t->out);

@@ -61,6 +61,9 @@ printf 'var x in 0..1\nvar y in 0..1\nx != y\nevidence x = [1, 0]\nevidence y = 
     > "$TMP/clash.fgm"
 expect_exit 0 "gibbs clash" -- "$FGM" run --backend interpreted "$TMP/clash.fgm"
 expect_out ", 36 draws without weight\$" "draws without weight in the header"
+expect_exit 0 "gibbs clash, JSON" -- "$FGM" run --backend interpreted \
+    --format json "$TMP/clash.fgm"
+expect_out '"dead_draws": 36, ' "draws without weight in JSON"
 expect_err "no value" "the contradiction is said"
 
 finish
