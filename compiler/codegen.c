@@ -582,18 +582,30 @@ emit(const fgm_sched *s, FILE *f)
     comment_text(f, ir->source[0] ? ir->source : "(built in C)");
     fprintf(f, ": DO NOT EDIT;\n"
             "   edit the .fgm and rerun \"fgm compile\". */\n");
-    fprintf(f, "/* model %s, algorithm %s, IR hash %016" PRIx64 ", ABI %u\n"
-            "   schedule: %d factor updates in %d runs, %d edges, %s,\n"
-            "   alldiff %s, projection %s, %d iterations, damping %.17g,\n"
-            "   tolerance %.17g */\n\n", ir->name,
-            fgm_ir_algo_name(s->infer.algo), hash, FGM_PLUGIN_ABI_VERSION,
-            s->nfactors, nruns, s->nedges,
-            s->infer.schedule == FGM_SCHEDULE_PARALLEL ? "parallel"
-                                                       : "sequential",
-            s->infer.alldiff == FGM_ALLDIFF_NATIVE ? "native" : "pairwise",
-            s->infer.projection == FGM_PROJECTION_MEAN_SQUARE ? "mean-square"
-                                                              : "mean",
-            s->infer.iterations, s->infer.damping, s->infer.tolerance);
+    fprintf(f, "/* model %s, algorithm %s, IR hash %016" PRIx64 ", ABI %u\n",
+            ir->name, fgm_ir_algo_name(s->infer.algo), hash,
+            FGM_PLUGIN_ABI_VERSION);
+    if (s->infer.algo == FGM_ALGO_GIBBS) {
+        char burn[32] = "a tenth of a run's";
+
+        if (s->infer.burn_in >= 0)
+            snprintf(burn, sizeof burn, "%d", s->infer.burn_in);
+        fprintf(f, "   sampler: %d variables drawn a sweep, %d factors, %d "
+                "edges,\n   %d iterations, burn-in %s sweeps, tolerance "
+                "%.17g */\n\n", s->nvars, s->nfactors, s->nedges,
+                s->infer.iterations, burn, s->infer.tolerance);
+    } else {
+        fprintf(f, "   schedule: %d factor updates in %d runs, %d edges, %s,\n"
+                "   alldiff %s, projection %s, %d iterations, damping %.17g,\n"
+                "   tolerance %.17g */\n\n", s->nfactors, nruns, s->nedges,
+                s->infer.schedule == FGM_SCHEDULE_PARALLEL ? "parallel"
+                                                           : "sequential",
+                s->infer.alldiff == FGM_ALLDIFF_NATIVE ? "native"
+                                                       : "pairwise",
+                s->infer.projection == FGM_PROJECTION_MEAN_SQUARE
+                    ? "mean-square" : "mean",
+                s->infer.iterations, s->infer.damping, s->infer.tolerance);
+    }
     /* Kernel vectors sized for this model's largest domain. */
     fprintf(f, "#define FGM_K_VCHUNKS %d\n", s->stride / FGM_K_LANES);
     fprintf(f, "#include \"plugin_abi.h\"\n#include \"kernels.h\"\n\n");
