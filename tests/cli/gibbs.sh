@@ -39,6 +39,18 @@ done
 cmp -s "$TMP/seed.a" "$TMP/seed.b" || fail "--seed 1 twice differs"
 cmp -s "$TMP/seed.a" "$TMP/seed.c" && fail "--seed 1 and 2 agree"
 
+# Sets run on two threads give what one thread gives: each set's draws
+# start from the seed, on each worker's own generator.
+printf 'roll = 1 6 6 6 2 6 6 3\n---\nroll = 1 2 3 4 5 6 1 2\n---\nroll = 6 6 6 6 6 6 6 6\n' \
+    > "$TMP/rolls.txt"
+for j in 1 2; do
+    expect_exit 0 "gibbs -j $j" -- "$FGM" run --algo gibbs -D T=8 --iters 500 \
+        --backend interpreted --observe "$TMP/rolls.txt" --format csv -j "$j" \
+        models/casino.fgm
+    cp "$TMP/out" "$TMP/j$j"
+done
+cmp -s "$TMP/j1" "$TMP/j2" || fail "gibbs: -j 2 differs from -j 1"
+
 # Settings the run would not use are refused, not ignored.
 expect_exit 2 "--seed without a sampler" -- "$FGM" run models/chain.fgm --seed 3
 expect_err "--seed seeds the gibbs sampler" "--seed with bp-sum"
