@@ -451,7 +451,17 @@ typedef struct fgm_run_opts {
                                 * 0: none.  Solvers pass their per-puzzle
                                 * deadline, so that a long --iters cannot
                                 * outrun --timeout-ms. */
+    int chains;                /* gibbs, cold runs: this many independent
+                                * chains, seeded SEED, SEED + 1, ...; the
+                                * marginals and posteriors are the mean of
+                                * theirs, fgm_model_marginal_stderr their
+                                * standard error.  0 or 1: one chain;
+                                * at most FGM_MAX_CHAINS.  (New in
+                                * 0.3.0.) */
 } fgm_run_opts;
+
+/* Most chains one run may ask for. */
+#define FGM_MAX_CHAINS 1000
 
 typedef struct fgm_run_info {
     int sweeps;                /* sweeps run */
@@ -464,6 +474,9 @@ typedef struct fgm_run_info {
                                 * estimates leave them out), else 0.
                                 * (New in 0.3.0: a program built against
                                 * 0.2.0's fgm.h must be rebuilt.) */
+    int chains;                /* gibbs: the chains run (fewer than asked
+                                * when the deadline came first; SWEEPS,
+                                * DEAD and MS are their sums), else 1 */
 } fgm_run_info;
 
 /* Compiles the model file PATH (default fgm_compile_opts: no defines) and
@@ -564,6 +577,13 @@ fgm_status fgm_model_run(fgm_model *m, const fgm_run_opts *opts,
 
 /* Copies the marginal of variable V (card values) to OUT. */
 fgm_status fgm_model_marginal(const fgm_model *m, int v, double *out);
+
+/* After a gibbs run of two chains or more (fgm_run_opts.chains): OUT
+ * (card entries) receives the standard error of each of variable V's
+ * marginal values, the chains' estimates' standard deviation over the
+ * root of their number.  FGM_EINVAL for a bad V or OUT, and when the
+ * last run had one chain. */
+fgm_status fgm_model_marginal_stderr(const fgm_model *m, int v, double *out);
 
 /* The most probable value index of variable V (-1 when M is NULL, V out
  * of range or no run yet). */

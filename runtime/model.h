@@ -36,6 +36,10 @@ struct fgm_model {
     int *prior_of;              /* nvars: the observed Dirichlet node the
                                  * variable is drawn from, or -1 */
     int *sample;                /* nvars: st.sample (gibbs) */
+    double *chain_se;           /* nvars x stride: the standard errors of
+                                 * the last gibbs run of several chains,
+                                 * or NULL (fgm_model_marginal_stderr) */
+    int chains_run;             /* chains of the last run (gibbs) */
     gsl_rng *rng;               /* st.rng (gibbs), seeded by each cold
                                  * run */
     double clamp_eps;           /* weight of the other values of a clamp */

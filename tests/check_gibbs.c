@@ -410,6 +410,91 @@ START_TEST(test_dead_draws)
 }
 END_TEST
 
+/* Several chains: the estimates are the mean of the chains' (each as a
+ * run from its seed gives it), their standard errors the spread of the
+ * chains' over the root of their number, and the exact marginals lie
+ * within a few of them.  Refused: chains of a message-passing run, of a
+ * warm run, more than FGM_MAX_CHAINS. */
+START_TEST(test_chains)
+{
+    static const char *const text =
+        "var x[6] in 0..2\n"
+        "table (x[i], x[i+1]) = [[4, 1, 1], [1, 4, 1], [1, 1, 4]] "
+        "for i in 0..4\n"
+        "evidence x[0] = [0.7, 0.2, 0.1]\n"
+        "infer gibbs(iterations = 4000)\n";
+    fgm_ir *ir = compile_text(text);
+    fgm_model *m = open_backend(fgm_ir_copy(ir), FGM_BACKEND_INTERPRETED,
+                                NULL);
+    double exact[6 * 64], mean[6][3], b[3], se[3], sd, sum2;
+    fgm_run_opts ro;
+    fgm_run_info info;
+    int v, k, c, far = 0;
+
+    exact_enum(ir, NULL, exact, NULL);
+    memset(mean, 0, sizeof mean);
+    for (c = 0; c < 8; c++) {
+        run_seeded(m, 0, 20 + (unsigned long)c);
+        for (v = 0; v < 6; v++) {
+            fgm_model_marginal(m, v, b);
+            for (k = 0; k < 3; k++)
+                mean[v][k] += b[k] / 8.0;
+        }
+    }
+    ck_assert_int_eq(fgm_model_marginal_stderr(m, 0, se), FGM_EINVAL);
+    memset(&ro, 0, sizeof ro);
+    ro.chains = 8;
+    ro.seed = 20;
+    ck_assert_int_eq(fgm_model_run(m, &ro, &info), FGM_OK);
+    ck_assert_int_eq(info.chains, 8);
+    ck_assert_int_eq(info.sweeps, 8 * 4000);
+    for (v = 0; v < 6; v++) {
+        fgm_model_marginal(m, v, b);
+        ck_assert_int_eq(fgm_model_marginal_stderr(m, v, se), FGM_OK);
+        for (k = 0; k < 3; k++) {
+            ck_assert_double_eq_tol(b[k], mean[v][k], 1e-12);
+            ck_assert_double_gt(se[k], 0.0);
+            /* 4000 sweeps a chain: a chain's error near 0.01, the mean's
+             * near 0.004. */
+            ck_assert_double_lt(se[k], 0.02);
+            far += fabs(b[k] - exact[v * 64 + k]) > 3.0 * se[k];
+        }
+    }
+    /* Three standard errors: 18 values, rarely more than one past. */
+    ck_assert_int_le(far, 1);
+    /* The spread itself: the chains' sample deviation of x[0]'s first
+     * value, recomputed. */
+    ro.chains = 1;
+    for (sum2 = 0.0, c = 0; c < 8; c++) {
+        ro.seed = 20 + (unsigned long)c;
+        fgm_model_run(m, &ro, NULL);
+        fgm_model_marginal(m, 0, b);
+        sum2 += (b[0] - mean[0][0]) * (b[0] - mean[0][0]);
+    }
+    ck_assert_int_eq(fgm_model_marginal_stderr(m, 0, se), FGM_EINVAL);
+    ro.chains = 8;
+    ro.seed = 20;
+    fgm_model_run(m, &ro, NULL);
+    fgm_model_marginal_stderr(m, 0, se);
+    sd = sqrt(sum2 / 7.0);
+    ck_assert_double_eq_tol(se[0], sd / sqrt(8.0), 1e-12);
+    ro.warm = 1;
+    ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_EINVAL);
+    ro.warm = 0;
+    ro.chains = FGM_MAX_CHAINS + 1;
+    ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_EINVAL);
+    ro.chains = -1;
+    ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_EINVAL);
+    fgm_model_free(m);
+    m = open_backend(compile_text("var x in 0..1\ninfer bp-sum\n"),
+                     FGM_BACKEND_INTERPRETED, NULL);
+    ro.chains = 2;
+    ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_EINVAL);
+    fgm_model_free(m);
+    fgm_ir_free(ir);
+}
+END_TEST
+
 /* The names messages list (FGM_ALGO_NAMES, fgm.h) are the IR's, in its
  * order: a fifth algorithm cannot be left out of them. */
 START_TEST(test_algo_names)
@@ -439,6 +524,7 @@ gibbs_suite(void)
     tcase_add_test(tc, test_burn_in);
     tcase_add_test(tc, test_dead_draws);
     tcase_add_test(tc, test_algo_names);
+    tcase_add_test(tc, test_chains);
     suite_add_tcase(s, tc);
     return s;
 }

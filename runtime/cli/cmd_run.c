@@ -41,7 +41,7 @@ usage(void)
             "[--out-dir DIR]\n"
             "               [--exact-method auto|elimination|enumeration] "
             "[--map] [--cap N]\n"
-            "               [--seed N] [--timeout-ms T] [-j N] "
+            "               [--seed N] [--chains K] [--timeout-ms T] [-j N] "
             "[-D NAME=VALUE]...\n");
     return CLI_EUSAGE;
 }
@@ -135,12 +135,15 @@ print_nodes(const fgm_ir *ir, const run_cfg *cfg, long k, const char *kind,
  * LOG_Z (NAN: none; variable elimination's, or the engine's estimate,
  * fgm_model_log_evidence) as "log_z".
  * CLASH names the variable the run left no value (warn_contradiction),
- * or is NULL; JSON records it too. */
+ * or is NULL; JSON records it too.  SE (nvars x stride, or NULL): the
+ * marginals' standard errors over a gibbs run's chains, kind "stderr"
+ * (JSON: the object "stderr" after "marginals"). */
 static void
 print_result(const fgm_ir *ir, const run_cfg *cfg, long k, const double *m,
-             const double *post, int stride, const double *mean,
-             int mean_stride, const char *info, const fgm_run_info *ri,
-             double log_z, int incomplete, const char *clash, run_tally *t)
+             const double *se, const double *post, int stride,
+             const double *mean, int mean_stride, const char *info,
+             const fgm_run_info *ri, double log_z, int incomplete,
+             const char *clash, run_tally *t)
 {
     char name[FGM_IR_MAXNAME + 64];
     fgm_array_info ai;
@@ -160,6 +163,8 @@ print_result(const fgm_ir *ir, const run_cfg *cfg, long k, const double *m,
                     "\"ms\": %.6f, ", ri->sweeps, ri->change, ri->ms);
         if (ri && ri->dead > 0)     /* gibbs: as the header's words */
             fprintf(t->out, "\"dead_draws\": %ld, ", ri->dead);
+        if (ri && ri->chains > 1)
+            fprintf(t->out, "\"chains\": %d, ", ri->chains);
         if (isfinite(log_z))    /* JSON has no inf */
             fprintf(t->out, "\"log_z\": %.17g, ", log_z);
         print_json_values(ir, cfg, t->out);
@@ -173,6 +178,17 @@ print_result(const fgm_ir *ir, const run_cfg *cfg, long k, const double *m,
         print_vector(t->out, fmt, k, "marginal", fgm_ir_var_name(ir, v, name,
                                                          sizeof name),
                      ai.lo, m + (size_t)v * (size_t)stride,
+                     fgm_ir_card(ir, v), &first);
+    }
+    if (se && fmt == FMT_JSON)
+        fprintf(t->out, "}, \"stderr\": {");
+    for (first = 1, v = 0; se && v < fgm_ir_nvars(ir); v++) {
+        if (cfg->show && !cfg->show[v])
+            continue;
+        fgm_ir_array_info(ir, fgm_ir_var_array(ir, v), &ai);
+        print_vector(t->out, fmt, k, "stderr", fgm_ir_var_name(ir, v, name,
+                                                       sizeof name),
+                     ai.lo, se + (size_t)v * (size_t)stride,
                      fgm_ir_card(ir, v), &first);
     }
     print_nodes(ir, cfg, k, "alpha", post, stride, t);
@@ -219,16 +235,20 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
     int nvars = fgm_ir_nvars(ir), nodes = fgm_ir_ndirichlet(ir), v;
     double *m = calloc((size_t)nvars * (size_t)stride + 1, sizeof *m);
     double *post = calloc((size_t)nodes * (size_t)stride + 1, sizeof *post);
+    double *se = calloc((size_t)nvars * (size_t)stride + 1, sizeof *se);
     fgm_run_opts ro = cfg->ro;
     fgm_run_info info;
     fgm_status st;
-    char text[280], evidence[48], dead[48], name[FGM_IR_MAXNAME + 64];
+    char text[320], evidence[48], dead[48], chains[64];
+    char name[FGM_IR_MAXNAME + 64];
     const char *clash;
-    double log_z;
+    double log_z, top = 0.0;
+    int have_se = 0, j;
 
-    if (!m || !post) {
+    if (!m || !post || !se) {
         free(m);
         free(post);
+        free(se);
         return cli_fail_to(t->err, CLI_EINTERNAL, "run: out of memory");
     }
     if (cfg->timeout > 0)
@@ -238,6 +258,19 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
         fgm_model_marginal(model, v, m + (size_t)v * (size_t)stride);
     for (v = 0; v < nodes; v++)
         fgm_model_dirichlet(model, v, post + (size_t)v * (size_t)stride);
+    /* Several chains: their estimates' standard errors, the largest in
+     * the header. */
+    for (v = 0; v < nvars; v++) {
+        double *row = se + (size_t)v * (size_t)stride;
+
+        if (fgm_model_marginal_stderr(model, v, row) != FGM_OK)
+            break;
+        have_se = 1;
+        for (j = 0; j < fgm_ir_card(ir, v); j++)
+            top = row[j] > top ? row[j] : top;
+    }
+    snprintf(chains, sizeof chains, ", %d chains, largest standard error "
+             "%.3g", info.chains, top);
     /* bp-max's is the log of the largest weight, as the exact backend
      * names it for such a model. */
     if (fgm_model_log_evidence(model, &log_z) != FGM_OK)
@@ -249,17 +282,18 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
      * state the constraints rule out. */
     snprintf(dead, sizeof dead, ", %ld draws without weight", info.dead);
     snprintf(text, sizeof text, "%s %s, %d sweep%s, last change %.3g, "
-             "%.3f ms%s%s%s", fgm_model_is_compiled(model) ? "compiled"
-                                                           : "interpreted",
+             "%.3f ms%s%s%s%s", fgm_model_is_compiled(model) ? "compiled"
+                                                             : "interpreted",
              fgm_ir_algo(ir), info.sweeps, info.sweeps == 1 ? "" : "s",
              info.change, info.ms, isnan(log_z) ? "" : evidence,
-             info.dead > 0 ? dead : "",
+             have_se ? chains : "", info.dead > 0 ? dead : "",
              st == FGM_ETIMEOUT ? " (incomplete: timeout reached)" : "");
     clash = warn_contradiction(model, k, name, sizeof name, t->err);
-    print_result(ir, cfg, k, m, post, stride, NULL, 0, text, &info, log_z,
-                 st == FGM_ETIMEOUT, clash, t);
+    print_result(ir, cfg, k, m, have_se ? se : NULL, post, stride, NULL, 0,
+                 text, &info, log_z, st == FGM_ETIMEOUT, clash, t);
     free(m);
     free(post);
+    free(se);
     return CLI_OK;
 }
 
@@ -479,7 +513,7 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         free(mean);
         return cli_fail_to(t->err, CLI_EINTERNAL, "run: out of memory");
     }
-    print_result(ir, cfg, k, m, NULL, stride, mean, mstride, text, NULL,
+    print_result(ir, cfg, k, m, NULL, NULL, stride, mean, mstride, text, NULL,
                  log_z, incomplete, NULL, t);
     free(mean);
     free(m);
@@ -819,7 +853,7 @@ cmd_run(cli_args *a)
     int ndefs = 0;
     run_cfg cfg;
     fgm_model_opts mo;
-    long iters = 0, jobs = 1, seed = 0;
+    long iters = 0, jobs = 1, seed = 0, chains = 0;
     int r, code = CLI_OK, n, box, v, nvars, stride = 1;
     int cap_set = 0, method_set = 0, seed_set = 0, gibbs, engine;
     run_shared sh;
@@ -916,6 +950,11 @@ cmd_run(cli_args *a)
             if (r < 0 || !cli_parse_double("run", "--timeout-ms", val, 0,
                                            &cfg.timeout))
                 return CLI_EUSAGE;
+        } else if ((r = cli_opt_value(a, "--chains", &val)) != 0) {
+            if (r < 0 || !cli_parse_long("run", "--chains", val, 1,
+                                         FGM_MAX_CHAINS, &chains))
+                return CLI_EUSAGE;
+            cfg.ro.chains = (int)chains;
         } else if ((r = cli_opt_value(a, "--seed", &val)) != 0) {
             if (r < 0 || !cli_parse_long("run", "--seed", val, 0,
                                          4294967295L, &seed))
@@ -967,12 +1006,13 @@ cmd_run(cli_args *a)
      * not ignored (as `fgm solve` refuses --iters for exact solvers): the
      * user meant something by it.  --algo and --out-dir are let through,
      * so that one command line can loop over the backends. */
-    if (cfg.exact
-        && (iters || cfg.ro.use_damping || cfg.ro.use_tolerance || seed_set))
+    if (cfg.exact && (iters || cfg.ro.use_damping || cfg.ro.use_tolerance
+                      || seed_set || chains))
         return cli_fail(CLI_EUSAGE, "run: %s has no effect with "
                         "--backend exact, which runs no message passing",
                         iters ? "--iters" : cfg.ro.use_damping ? "--damping"
-                        : cfg.ro.use_tolerance ? "--tolerance" : "--seed");
+                        : cfg.ro.use_tolerance ? "--tolerance"
+                        : seed_set ? "--seed" : "--chains");
     if (!cfg.exact && cap_set)
         return cli_fail(CLI_EUSAGE, "run: --cap caps the assignments of "
                         "--backend exact");
@@ -994,12 +1034,15 @@ cmd_run(cli_args *a)
     }
     /* Settings the algorithm has no use for are refused, not ignored. */
     gibbs = strcmp(fgm_ir_algo(ir), "gibbs") == 0;
-    if (!cfg.exact && ((seed_set && !gibbs) || (cfg.ro.use_damping && gibbs))) {
-        code = cli_fail(CLI_EUSAGE, "run: %s", seed_set && !gibbs
-                        ? "--seed seeds the gibbs sampler; this run draws "
-                          "nothing (--algo gibbs samples)"
-                        : "--damping: gibbs draws values, it has no "
-                          "messages to damp");
+    if (!cfg.exact && (((seed_set || chains) && !gibbs)
+                       || (cfg.ro.use_damping && gibbs))) {
+        code = cli_fail(CLI_EUSAGE, "run: %s", cfg.ro.use_damping && gibbs
+                        ? "--damping: gibbs draws values, it has no "
+                          "messages to damp"
+                        : seed_set ? "--seed seeds the gibbs sampler; this "
+                          "run draws nothing (--algo gibbs samples)"
+                        : "--chains runs the gibbs sampler's chains; this "
+                          "run draws nothing (--algo gibbs samples)");
         fgm_ir_free(ir);
         return code;
     }

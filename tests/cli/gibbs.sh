@@ -51,6 +51,26 @@ for j in 1 2; do
 done
 cmp -s "$TMP/j1" "$TMP/j2" || fail "gibbs: -j 2 differs from -j 1"
 
+# --chains K: the mean of K chains, each one's standard error in the
+# output (text, JSON, CSV) and the largest in the header.
+expect_exit 0 "gibbs chains" -- "$FGM" run --algo gibbs --backend interpreted \
+    --iters 2000 --chains 6 --seed 3 models/chain.fgm
+expect_out "^# observation 0: interpreted gibbs, 12000 sweeps, last change [0-9.e+-]+, [0-9.]+ ms, 6 chains, largest standard error 0\.0[0-9]+\$" \
+    "chains in the header"
+expect_out "^x\[5\] stderr 0\.0[0-9]+ 0\.0[0-9]+ 0\.0[0-9]+\$" "a variable's standard errors"
+expect_exit 0 "gibbs chains json" -- "$FGM" run --algo gibbs --backend interpreted \
+    --iters 2000 --chains 6 --seed 3 --format json models/chain.fgm
+expect_out '"chains": 6, .*"stderr": \{"x\[0\]": \[' "chains in JSON"
+expect_exit 0 "gibbs chains csv" -- "$FGM" run --algo gibbs --backend interpreted \
+    --iters 2000 --chains 6 --seed 3 --format csv models/chain.fgm
+[ "$(grep -c '^0,stderr,x\[' "$TMP/out")" = 18 ] ||
+    fail "chains: 18 stderr rows in CSV"
+expect_exit 2 "--chains without a sampler" -- "$FGM" run models/chain.fgm --chains 4
+expect_err "--chains runs the gibbs sampler's chains" "--chains with bp-sum"
+expect_exit 2 "--chains with exact" -- "$FGM" run --backend exact \
+    models/chain.fgm --chains 4
+expect_exit 2 "--chains 0" -- "$FGM" run --algo gibbs models/chain.fgm --chains 0
+
 # Settings the run would not use are refused, not ignored.
 expect_exit 2 "--seed without a sampler" -- "$FGM" run models/chain.fgm --seed 3
 expect_err "--seed seeds the gibbs sampler" "--seed with bp-sum"
