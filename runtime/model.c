@@ -90,6 +90,16 @@ gsl_uniform(void *rng)
     return gsl_rng_uniform(rng);
 }
 
+/* The next N doubles of m->mem from *OFF, which moves past them. */
+static double *
+carve(fgm_model *m, size_t *off, size_t n)
+{
+    double *p = m->mem + *off;
+
+    *off += n;
+    return p;
+}
+
 /* Carves the state arrays out of one allocation, each starting on a
  * cache line: with the stride a multiple of four lanes (of eight past
  * four where the CPU has AVX-512, fgm_sched_pairs), every vector chunk a
@@ -123,28 +133,17 @@ alloc_state(fgm_model *m)
         || (s->infer.algo == FGM_ALGO_GIBBS && !m->rng))
         return 0;
     memset(m->mem, 0, n * sizeof *m->mem);
-    st->unary = m->mem + off;
-    off += nv;
-    st->belief = m->mem + off;
-    off += nv;
-    st->msg = m->mem + off;
-    off += ne;
-    st->prev = m->mem + off;
-    off += ne;
-    st->dir_prior = m->mem + off;
-    off += nd;
-    st->dir_post = m->mem + off;
-    off += nd;
-    st->dir_msg = m->mem + off;
-    off += ng;
-    st->tally = m->mem + off;
-    off += nv;
-    st->gcount = m->mem + off;
-    off += nd;
-    st->gtally = m->mem + off;
-    off += nd;
-    st->gtotal = m->mem + off;
-    off += line_up((size_t)s->ndirichlet);
+    st->unary = carve(m, &off, nv);
+    st->belief = carve(m, &off, nv);
+    st->msg = carve(m, &off, ne);
+    st->prev = carve(m, &off, ne);
+    st->dir_prior = carve(m, &off, nd);
+    st->dir_post = carve(m, &off, nd);
+    st->dir_msg = carve(m, &off, ng);
+    st->tally = carve(m, &off, nv);
+    st->gcount = carve(m, &off, nd);
+    st->gtally = carve(m, &off, nd);
+    st->gtotal = carve(m, &off, line_up((size_t)s->ndirichlet));
     st->scratch = m->mem + off;
     st->dir_point = m->dir_point;
     st->sample = m->sample;
