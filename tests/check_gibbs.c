@@ -495,6 +495,59 @@ START_TEST(test_chains)
 }
 END_TEST
 
+/* Weights past the doubles' range: a class with 300 features of odds
+ * 999 (20 more for class 0 than against it) and a gate of 600 draws
+ * ((1/6)^600 each way), against enumeration; no draw may lose every
+ * value to underflow. */
+START_TEST(test_underflow)
+{
+    char text[512];
+    fgm_ir *ir;
+    fgm_model *m;
+    fgm_run_info info;
+    double exact[601 * 64], b[2];
+    int given[601], v;
+
+    ir = compile_text("var c in 0..1\nobserved var f[300] in 0..1\n"
+                      "table (c, f[i]) = [[0.999, 0.001], [0.001, 0.999]] "
+                      "for i in 0..299\ninfer gibbs(iterations = 200)\n");
+    m = open_backend(fgm_ir_copy(ir), FGM_BACKEND_INTERPRETED, NULL);
+    for (v = 1; v <= 300; v++) {
+        given[v] = v <= 160 ? 0 : 1;
+        fgm_model_observe_var(m, v, given[v]);
+    }
+    given[0] = -1;
+    info = run_seeded(m, 0, 1);
+    ck_assert_int_eq(info.dead, 0);
+    fgm_model_marginal(m, 0, b);
+    ck_assert_double_gt(b[0], 1.0 - 1e-12);
+    fgm_model_free(m);
+    fgm_ir_free(ir);
+    snprintf(text, sizeof text,
+             "var g in 0..1\n"
+             "prior t[2] ~ dirichlet([[5, 1, 1, 1, 1, 1], "
+             "[1, 1, 1, 1, 1, 6]])\n"
+             "observed var y[600] in 1..6\n"
+             "y[i] ~ discrete(t[g]) for i in 0..599\n"
+             "infer gibbs(iterations = 4000)\n");
+    ir = compile_text(text);
+    m = open_backend(fgm_ir_copy(ir), FGM_BACKEND_INTERPRETED, NULL);
+    given[0] = -1;
+    for (v = 1; v <= 600; v++) {
+        given[v] = v % 6;
+        fgm_model_observe_var(m, v, given[v]);
+    }
+    exact_enum(ir, given, exact, NULL);
+    info = run_seeded(m, 0, 1);
+    ck_assert_int_eq(info.dead, 0);
+    fgm_model_marginal(m, 0, b);
+    ck_assert_msg(fabs(b[0] - exact[0]) < 1e-9, "g: %.12g, exact %.12g",
+                  b[0], exact[0]);
+    fgm_model_free(m);
+    fgm_ir_free(ir);
+}
+END_TEST
+
 /* The names messages list (FGM_ALGO_NAMES, fgm.h) are the IR's, in its
  * order: a fifth algorithm cannot be left out of them. */
 START_TEST(test_algo_names)
@@ -525,6 +578,7 @@ gibbs_suite(void)
     tcase_add_test(tc, test_dead_draws);
     tcase_add_test(tc, test_algo_names);
     tcase_add_test(tc, test_chains);
+    tcase_add_test(tc, test_underflow);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -46,6 +46,8 @@
 #ifndef FGM_OPS_GIBBS_H
 #define FGM_OPS_GIBBS_H
 
+#include <float.h>
+#include <math.h>
 #include "common.h"
 
 /* The operators, numbered as runtime/schedule.h's fgm_op (which checks
@@ -164,17 +166,18 @@ fgm_k_gibbs_table(const fgm_state *st, const fgm_k_gibbs_graph *g,
         w[x] *= g->pool[f[3] + at + xstep * x];
 }
 
-/* The weight of V's draws (those it is the value or a gate of) with V
- * at its current value: the Polya urn's, each draw's share taken with
- * the ones before it counted, as drawing them one after the other from
- * the collapsed node would (two of them from one node, an HMM's state
- * and the next, are not independent given the others).  The counts
- * come back as they were. */
+/* The log of the weight of V's draws (those it is the value or a gate
+ * of) with V at its current value: the Polya urn's, each draw's share
+ * taken with the ones before it counted, as drawing them one after the
+ * other from the collapsed node would (two of them from one node, an
+ * HMM's state and the next, are not independent given the others).  In
+ * logs: a gate of a thousand draws weighs (1/6)^1000, past the doubles.
+ * The counts come back as they were. */
 static inline double
 fgm_k_gibbs_urn(fgm_state *st, const fgm_k_gibbs_graph *g, int v)
 {
     const int *f;
-    double p = 1.0;
+    double lp = 0.0;
     int j, x, node, pass, k;
 
     for (pass = 0; pass < 2; pass++)
@@ -188,21 +191,40 @@ fgm_k_gibbs_urn(fgm_state *st, const fgm_k_gibbs_graph *g, int v)
                 continue;
             k = fgm_k_gibbs_card(g, g->edge_var[f[2]]);
             if (pass == 0)
-                p *= fgm_k_gibbs_share(st, g, node, x, k);
+                lp += log(fgm_k_gibbs_share(st, g, node, x, k));
             if (!st->dir_point[node])
                 st->gcount[(long)node * g->stride + x] += pass ? -1.0 : 1.0;
         }
-    return p;
+    return lp;
+}
+
+/* W (K entries) scaled to a largest entry of 1 when it has fallen far
+ * below: only the ratios count, and a variable with many strong
+ * factors against each of its values (a naive Bayes class of a few
+ * hundred features) would reach 0 on all of them. */
+static inline void
+fgm_k_gibbs_rescale(double *w, int k)
+{
+    double top = 0.0;
+    int x;
+
+    for (x = 0; x < k; x++)
+        top = w[x] > top ? w[x] : top;
+    if (top > 0.0 && top < 1e-150)
+        for (x = 0; x < k; x++)
+            w[x] /= top;
 }
 
 /* W (K entries): variable V's conditional weights, its own draws taken
- * out of the counts (fgm_k_gibbs_count).  Leaves V's value as it was. */
+ * out of the counts (fgm_k_gibbs_count), scaled to a largest of 1 at
+ * most.  Leaves V's value as it was. */
 static inline void
 fgm_k_gibbs_weights(fgm_state *st, const fgm_k_gibbs_graph *g, int v,
                     double *w, int k)
 {
     const double *u = st->unary + (long)v * g->stride;
     const int *f;
+    double lp[FGM_K_MAXCARD], top = -HUGE_VAL;
     int j, i, e, pos, x, y, own = st->sample[v], draws = 0;
 
     for (x = 0; x < k; x++)
@@ -221,18 +243,28 @@ fgm_k_gibbs_weights(fgm_state *st, const fgm_k_gibbs_graph *g, int v,
             break;
         case FGM_K_OP_TABLE:
             fgm_k_gibbs_table(st, g, f, pos, w, k);
+            fgm_k_gibbs_rescale(w, k);
             break;
         default:        /* a draw: below, value by value */
             draws = 1;
             break;
         }
     }
-    for (x = 0; draws && x < k; x++)
+    if (!draws)
+        return;
+    for (x = 0; x < k; x++) {
+        lp[x] = -HUGE_VAL;
         if (w[x] > 0.0) {
             st->sample[v] = x;
-            w[x] *= fgm_k_gibbs_urn(st, g, v);
+            lp[x] = fgm_k_gibbs_urn(st, g, v);
+            top = lp[x] > top ? lp[x] : top;
         }
+    }
     st->sample[v] = own;
+    for (x = 0; x < k; x++)     /* the largest urn weight as 1 */
+        w[x] = top > -HUGE_VAL && lp[x] > -HUGE_VAL
+               ? w[x] * exp(lp[x] - top) : 0.0;
+    fgm_k_gibbs_rescale(w, k);
 }
 
 /* The value drawn with weights W (K entries, sum TOTAL > 0). */
