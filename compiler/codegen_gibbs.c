@@ -44,8 +44,8 @@ fgm_codegen_gibbs(FILE *f, const fgm_sched *s)
                           s->nfactors * FGM_K_GIBBS_FAC);
     pool_table(f, s->ir);
     fprintf(f, "static const fgm_k_gibbs_graph graph = {\n"
-            "    NVARS, %d, S, %d, %d, %s, var_edge_off, var_edges, edge_var,\n"
-            "    edge_factor, fac, pool\n};\n\n", s->nfactors,
+            "    NVARS, %d, S, %d, %d, %s, var_edge_off, var_edges,\n"
+            "    edge_var, edge_factor, fac, pool\n};\n\n", s->nfactors,
             s->uniform_card, s->ndirichlet, s->uniform_card ? "0" : "card");
     fprintf(f, "static void\nreset(fgm_state *st)\n{\n"
             "    fgm_k_gibbs_reset(st, &graph);\n}\n\n");
