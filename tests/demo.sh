@@ -77,4 +77,15 @@ printf '%-40s %s\n' "casino (a fair die and a loaded one), ep" "$(log_z casino a
     "one_die (one die), ep" "$(log_z one_die auto)" \
     "one_die (one die), exact" "$(log_z one_die exact)"
 echo
+echo "== The same rolls, sampled: where did the loaded die play? (die[10..14])"
+echo "   (P(loaded) by EP and by the gibbs sampler, 8 chains of 5,000 sweeps,"
+echo "   with the chains' standard error)"
+echo "$rolls" | "$FGM" run models/casino.fgm --observe - --show 'die[10..14]' \
+    2>/dev/null | awk '/^die/ {printf "  ep     %-8s %.4f\n", $1, $3}'
+echo "$rolls" | "$FGM" run models/casino.fgm --observe - --algo gibbs \
+    --iters 5000 --chains 8 --seed 1 --show 'die[10..14]' 2>/dev/null |
+    awk '/^# obs/ {sub(/^# observation 0: /, "  "); print}
+         /^die/ && $2 != "stderr" {p[$1] = $3}
+         /^die/ && $2 == "stderr" {printf "  gibbs  %-8s %.4f +- %.4f\n", $1, p[$1], $4}'
+echo
 echo "Chart: $OUT/bench.svg   CSV: $OUT/bench.csv"
