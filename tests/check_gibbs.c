@@ -496,9 +496,10 @@ START_TEST(test_chains)
 END_TEST
 
 /* Weights past the doubles' range: a class with 300 features of odds
- * 999 (20 more for class 0 than against it) and a gate of 600 draws
- * ((1/6)^600 each way), against enumeration; no draw may lose every
- * value to underflow. */
+ * 999 (20 more for class 0 than against it), a hub of forty tables of
+ * weights near 1e9, and a gate of 600 draws ((1/6)^600 each way,
+ * against enumeration); no draw may lose every value to underflow or
+ * overflow. */
 START_TEST(test_underflow)
 {
     char text[512];
@@ -523,6 +524,19 @@ START_TEST(test_underflow)
     ck_assert_double_gt(b[0], 1.0 - 1e-12);
     fgm_model_free(m);
     fgm_ir_free(ir);
+    /* Forty tables of weights near 1e9 on one variable: 1e360 unscaled
+     * (below 2^32, the compiler leaves them as they are). */
+    m = open_backend(compile_text("var x in 0..1\nvar y[40] in 0..1\n"
+                                  "table (x, y[i]) = [[1e9, 3e9], "
+                                  "[2e9, 1e9]] for i in 0..39\n"
+                                  "evidence x = [0.3, 0.7]\n"
+                                  "infer gibbs(iterations = 2000)\n"),
+                     FGM_BACKEND_INTERPRETED, NULL);
+    info = run_seeded(m, 0, 1);
+    ck_assert_int_eq(info.dead, 0);
+    fgm_model_marginal(m, 0, b);
+    ck_assert_double_gt(b[0], 0.999);     /* exact: 0.999977 */
+    fgm_model_free(m);
     snprintf(text, sizeof text,
              "var g in 0..1\n"
              "prior t[2] ~ dirichlet([[5, 1, 1, 1, 1, 1], "

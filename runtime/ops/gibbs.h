@@ -198,10 +198,11 @@ fgm_k_gibbs_urn(fgm_state *st, const fgm_k_gibbs_graph *g, int v)
     return lp;
 }
 
-/* W (K entries) scaled to a largest entry of 1 when it has fallen far
- * below: only the ratios count, and a variable with many strong
- * factors against each of its values (a naive Bayes class of a few
- * hundred features) would reach 0 on all of them. */
+/* W (K entries) scaled to a largest entry of 1 when it has moved far
+ * from it: only the ratios count, and a variable with many strong
+ * factors (a naive Bayes class of a few hundred features, a hub of 40
+ * tables of weights near 1e9) would reach 0 or infinity on all of its
+ * values. */
 static inline void
 fgm_k_gibbs_rescale(double *w, int k)
 {
@@ -210,7 +211,7 @@ fgm_k_gibbs_rescale(double *w, int k)
 
     for (x = 0; x < k; x++)
         top = w[x] > top ? w[x] : top;
-    if (top > 0.0 && top < 1e-150)
+    if ((top > 0.0 && top < 1e-150) || top > 1e150)
         for (x = 0; x < k; x++)
             w[x] /= top;
 }
