@@ -145,8 +145,9 @@ apply_setting(fgmc *c, const fgmc_node *set, int key)
 }
 
 /* Whether setting SET, applied, means something to algorithm ALGO: a
- * sampler has no messages to damp, schedule or project, and burn_in is
- * a sampler's alone.  Reports the setting when not. */
+ * sampler has no messages to damp, schedule or project, nor a fixed
+ * point to stop at, and burn_in is a sampler's alone.  Reports the
+ * setting when not. */
 static int
 setting_fits(fgmc *c, const fgmc_node *set, int key, int algo)
 {
@@ -158,6 +159,9 @@ setting_fits(fgmc *c, const fgmc_node *set, int key, int algo)
     else if (gibbs && key == SET_SCHEDULE
              && c->infer.schedule == FGM_SCHEDULE_PARALLEL)
         why = "gibbs draws one variable at a time: no parallel schedule";
+    else if (gibbs && key == SET_TOLERANCE && c->infer.tolerance > 0.0)
+        why = "gibbs has no fixed point to stop at: it runs every sweep "
+              "(--chains gives its standard errors)";
     else if (gibbs && key == SET_PROJECTION
              && c->infer.projection == FGM_PROJECTION_MEAN_SQUARE)
         why = "gibbs integrates the Dirichlet nodes out: no projection";

@@ -468,15 +468,19 @@ typedef struct fgm_run_info {
     double change;             /* largest message change of the last one
                                 * (gibbs: of a marginal estimate) */
     double ms;                 /* wall time of the run */
-    long dead;                 /* gibbs: draws of kept sweeps where no
+    long dead;                 /* gibbs: draws after the burn-in where no
                                 * value had weight (the chain was in a
-                                * state the constraints rule out; its
-                                * estimates leave them out), else 0.
+                                * state the constraints rule out; those
+                                * sweeps are not kept), else 0.
                                 * (New in 0.3.0: a program built against
                                 * 0.2.0's fgm.h must be rebuilt.) */
     int chains;                /* gibbs: the chains run (fewer than asked
                                 * when the deadline came first; SWEEPS,
-                                * DEAD and MS are their sums), else 1 */
+                                * KEPT, DEAD and MS are their sums), else
+                                * 1 */
+    long kept;                 /* gibbs: the sweeps whose draws make the
+                                * estimates (past the burn-in, every draw
+                                * of weight), else 0 */
 } fgm_run_info;
 
 /* Compiles the model file PATH (default fgm_compile_opts: no defines) and

@@ -9,7 +9,6 @@
  * exactly the same inputs.
  */
 #include <gsl/gsl_rng.h>
-#include <gsl/gsl_statistics_double.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -116,7 +115,7 @@ alloc_state(fgm_model *m)
     size_t ng = line_up(S * (size_t)s->ndirfactors);
     fgm_state *st = &m->st;
 
-    n = 3 * nv + 2 * ne + 4 * nd + ng + line_up((size_t)s->nscratch + 1)
+    n = 4 * nv + 2 * ne + 4 * nd + ng + line_up((size_t)s->nscratch + 1)
         + line_up((size_t)s->ndirichlet);
     m->mem = aligned_alloc(64, n * sizeof *m->mem);
     m->dir_point = calloc((size_t)s->ndirichlet + 1, 1);
@@ -141,6 +140,7 @@ alloc_state(fgm_model *m)
     st->dir_post = carve(m, &off, nd);
     st->dir_msg = carve(m, &off, ng);
     st->tally = carve(m, &off, nv);
+    st->gsweep = carve(m, &off, nv);
     st->gcount = carve(m, &off, nd);
     st->gtally = carve(m, &off, nd);
     st->gtotal = carve(m, &off, line_up((size_t)s->ndirichlet));
@@ -655,9 +655,11 @@ find_pinned(fgm_model *m)
 
 /* A gibbs run's start: no sweep kept yet, the first burn-in sweeps of
  * its ITERS not to be (the model's count, or a tenth; always fewer than
- * ITERS, so that the estimates have a sweep). */
+ * ITERS, so that the estimates have a sweep).  The first sweep of a COLD
+ * run draws each variable given those before it only: it is never kept
+ * when there are others. */
 static void
-gibbs_start(fgm_model *m, int iters)
+gibbs_start(fgm_model *m, int iters, int cold)
 {
     const fgm_sched *s = m->sched;
     size_t S = (size_t)s->stride;
@@ -667,6 +669,8 @@ gibbs_start(fgm_model *m, int iters)
     memset(m->st.gtally, 0,
            S * (size_t)s->ndirichlet * sizeof *m->st.gtally);
     memset(m->st.gtotal, 0, (size_t)s->ndirichlet * sizeof *m->st.gtotal);
+    if (cold && iters > 1 && burn < 1)
+        burn = 1;
     m->st.gibbs_burn = burn < iters - 1 ? burn : iters - 1;
     m->st.gibbs_sweeps = 0;
     m->st.gibbs_kept = 0;
@@ -683,7 +687,7 @@ run_once(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
 {
     static const fgm_run_opts defaults;
     const fgm_ir_infer *inf;
-    int iters, i, may_skip, late = 0, every = 0, gibbs;
+    int iters, i, may_skip, late = 0, every = 0, gibbs, cold;
     double tol, damping, change = 0.0, t0 = fgm_now(), now, first = 0.0;
 #ifdef FGM_MXCSR_FTZ_DAZ
     unsigned csr;
@@ -705,13 +709,20 @@ run_once(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
         || !(opts->deadline >= 0.0) || !(damping >= 0.0 && damping < 1.0)
         || isnan(opts->damping) || isnan(opts->tolerance))
         return FGM_EINVAL;      /* before any state changes */
+    /* A sampler runs every sweep: its estimates do not converge to a
+     * fixed point a tolerance could see (the model's, under --algo
+     * gibbs, is left unused). */
+    if (gibbs && opts->use_tolerance && opts->tolerance > 0.0)
+        return FGM_EINVAL;
     iters = opts->iterations > 0 ? opts->iterations : inf->iterations;
-    tol = opts->use_tolerance ? opts->tolerance : inf->tolerance;
+    tol = gibbs ? 0.0
+                : opts->use_tolerance ? opts->tolerance : inf->tolerance;
     m->st.damping = damping;
     m->st.parallel = inf->schedule == FGM_SCHEDULE_PARALLEL && !gibbs;
     m->st.damp_v2f = seed_flooding(m->sched);
     m->st.skip_pinned = 0;
-    if (!opts->warm || !m->ran) {
+    cold = !opts->warm || !m->ran;
+    if (cold) {
         v2f_unpin(m);
         /* A sampler's draws start from the seed; it has no messages to
          * perturb. */
@@ -727,7 +738,7 @@ run_once(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
         rebuild_beliefs(m);
     }
     if (gibbs)
-        gibbs_start(m, iters);
+        gibbs_start(m, iters, cold);
     m->ran = 1;
     m->observed_since_run = 0;
 #ifdef FGM_MXCSR_FTZ_DAZ
@@ -763,6 +774,9 @@ run_once(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
             late = now > opts->deadline;
             first = i == 0 ? now : first;
         }
+        /* A sampler stopped in its burn-in keeps its last sweep. */
+        if (late && gibbs && m->st.gibbs_burn > m->st.gibbs_sweeps)
+            m->st.gibbs_burn = m->st.gibbs_sweeps;
         m->st.track_change = tol > 0.0 || i == iters - 1 || late;
         m->st.skip_pinned = may_skip && i >= m->sched->pin_sweeps;
         change = m->desc ? m->desc->sweep(&m->st)
@@ -808,6 +822,7 @@ run_once(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
         info->change = change;
         info->ms = (fgm_now() - t0) * 1e3;
         info->dead = m->st.gibbs_dead;
+        info->kept = m->st.gibbs_kept;
         info->chains = 1;
     }
     return late ? FGM_ETIMEOUT : FGM_OK;
@@ -815,11 +830,13 @@ run_once(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
 
 /* OPTS->chains cold gibbs runs from seeds SEED, SEED + 1, ...: their
  * estimates averaged into the beliefs and posteriors, their standard
- * errors into m->chain_se (GSL's sample deviation over the chains,
- * divided by the root of their number), their tallies summed (a
+ * errors into m->chain_se (the chains' sample deviation, by Welford's
+ * running sums, over the root of their number), their tallies summed (a
  * variable none of them gave a value stays a contradiction).  INFO sums
  * the sweeps, draws without weight and time, and keeps the largest last
- * change.  A chain past the deadline is the last. */
+ * change.  A chain the deadline cut is the last, and counts only when it
+ * is the first (a chain of a few sweeps would weigh as much as whole
+ * ones); FGM_ETIMEOUT then says that fewer chains ran. */
 static fgm_status
 run_chains(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
 {
@@ -827,55 +844,61 @@ run_chains(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
     size_t S = (size_t)s->stride, nv = S * (size_t)s->nvars;
     size_t nd = S * (size_t)s->ndirichlet, i;
     int K = opts->chains, c, ran = 0;
-    double *est, *post, *tally, t0 = fgm_now();
+    double *mean, *m2, *post, *tally, d, t0 = fgm_now();
     fgm_status st = FGM_OK;
     fgm_run_info one, sum;
     fgm_run_opts o = *opts;
 
-    if (s->infer.algo != FGM_ALGO_GIBBS || opts->warm
-        || K > FGM_MAX_CHAINS)
+    memset(&sum, 0, sizeof sum);
+    if (info)
+        *info = sum;
+    if (s->infer.algo != FGM_ALGO_GIBBS || opts->warm)
         return FGM_EINVAL;
-    est = malloc(((size_t)K * nv + 1) * sizeof *est);
+    mean = calloc(nv + 1, sizeof *mean);
+    m2 = calloc(nv + 1, sizeof *m2);
     post = calloc(nd + 1, sizeof *post);
     tally = calloc(nv + 1, sizeof *tally);
     if (!m->chain_se)
         m->chain_se = malloc((nv + 1) * sizeof *m->chain_se);
-    if (!est || !post || !tally || !m->chain_se) {
-        free(est);
-        free(post);
-        free(tally);
-        return FGM_ENOMEM;
+    if (!mean || !m2 || !post || !tally || !m->chain_se) {
+        st = FGM_ENOMEM;
+        goto done;
     }
-    memset(&sum, 0, sizeof sum);
     o.chains = 1;
-    for (c = 0; c < K && st == FGM_OK; c++) {
+    for (c = 0; c < K; c++) {
         o.seed = opts->seed + (unsigned long)c;
         st = run_once(m, &o, &one);
-        if (st != FGM_OK && st != FGM_ETIMEOUT)
+        if (st != FGM_OK && (st != FGM_ETIMEOUT || ran > 0))
             break;
         ran++;
-        memcpy(est + (size_t)c * nv, m->st.belief, nv * sizeof *est);
+        for (i = 0; i < nv; i++) {
+            d = m->st.belief[i] - mean[i];
+            mean[i] += d / ran;
+            m2[i] += d * (m->st.belief[i] - mean[i]);
+            tally[i] += m->st.tally[i];
+        }
         for (i = 0; i < nd; i++)
             post[i] += m->st.dir_post[i];
-        for (i = 0; i < nv; i++)
-            tally[i] += m->st.tally[i];
         sum.sweeps += one.sweeps;
         sum.dead += one.dead;
+        sum.kept += one.kept;
         sum.change = one.change > sum.change ? one.change : sum.change;
+        if (st == FGM_ETIMEOUT)
+            break;
     }
     if (ran > 0) {
         for (i = 0; i < nv; i++) {
-            m->st.belief[i] = gsl_stats_mean(est + i, nv, (size_t)ran);
-            m->chain_se[i] = ran > 1 ? gsl_stats_sd(est + i, nv, (size_t)ran)
-                                       / sqrt((double)ran)
-                                     : 0.0;
+            m->st.belief[i] = mean[i];
+            m->chain_se[i] = ran > 1 ? sqrt(m2[i] / (ran - 1) / ran) : 0.0;
         }
         for (i = 0; i < nd; i++)
             m->st.dir_post[i] = post[i] / ran;
         memcpy(m->st.tally, tally, nv * sizeof *tally);
-        m->chains_run = ran;
     }
-    free(est);
+    m->chains_run = ran;
+done:
+    free(mean);
+    free(m2);
     free(post);
     free(tally);
     if (info) {

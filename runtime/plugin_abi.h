@@ -82,7 +82,10 @@ typedef struct fgm_state {
      * algorithms. */
     int *sample;        /* nvars: each variable's value, -1 for none */
     double *tally;      /* nvars: the kept sweeps' conditionals, summed */
-    double *gcount;     /* ndirichlet: prior plus the draws at each value */
+    double *gsweep;     /* nvars: the conditionals of the sweep under
+                         * way, added to tally when it is kept */
+    double *gcount;     /* ndirichlet: the draws at each value (the
+                         * prior apart, in dir_prior) */
     double *gtally;     /* ndirichlet: the kept sweeps' predictive
                          * means gcount / its sum, summed */
     double *gtotal;     /* ndirichlet (no stride): the kept sweeps'
@@ -90,7 +93,8 @@ typedef struct fgm_state {
     long gibbs_sweeps;  /* sweeps of this run */
     long gibbs_burn;    /* the first GIBBS_BURN of them are not kept */
     long gibbs_kept;    /* sweeps kept */
-    long gibbs_dead;    /* draws of kept sweeps with no positive weight */
+    long gibbs_dead;    /* draws with no positive weight after the
+                         * burn-in (their sweeps are not kept) */
     void *rng;          /* the runtime's random number generator, */
     double (*uniform)(void *rng);   /* and a draw in [0, 1) from it */
 } fgm_state;

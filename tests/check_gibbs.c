@@ -364,10 +364,11 @@ START_TEST(test_burn_in)
 }
 END_TEST
 
-/* Hard constraints no assignment meets: the draws of kept sweeps that
- * no value can take are counted, and a variable that never had one is a
- * contradiction.  A model whose chain starts in a solution counts none,
- * and its marginals are the solutions'. */
+/* Hard constraints no assignment meets: the draws past the burn-in
+ * that no value can take are counted, their sweeps are not kept, and a
+ * run that kept none reports a contradiction.  A model whose chain
+ * starts in a solution counts none, and its marginals are the
+ * solutions'. */
 START_TEST(test_dead_draws)
 {
     fgm_model *m = open_backend(compile_text("var x[3] in 1..2\n"
@@ -383,8 +384,8 @@ START_TEST(test_dead_draws)
     ck_assert_int_gt(info.dead, 0);
     fgm_model_free(m);
     /* One value allowed for two that must differ: after the first draw
-     * neither has one (18 kept sweeps, two draws each), and the run
-     * reports a contradiction at the first. */
+     * neither has one (18 sweeps past the burn-in, two draws each), no
+     * sweep is kept, and the run reports a contradiction at the first. */
     m = open_backend(compile_text("var x in 0..1\nvar y in 0..1\nx != y\n"
                                   "evidence x = [1, 0]\n"
                                   "evidence y = [1, 0]\n"
@@ -392,6 +393,7 @@ START_TEST(test_dead_draws)
                      FGM_BACKEND_INTERPRETED, NULL);
     info = run_seeded(m, 0, 1);
     ck_assert_int_eq(info.dead, 36);
+    ck_assert_int_eq(info.kept, 0);
     ck_assert_int_eq(fgm_model_contradiction(m), 0);
     fgm_model_free(m);
     m = open_backend(compile_text("var x in 0..2\nvar y in 0..2\n"
@@ -562,6 +564,65 @@ START_TEST(test_underflow)
 }
 END_TEST
 
+/* What a run keeps: a pseudo-count of 1e-20 beside whole draws (1e-20 +
+ * 1 - 1 is 0 in one double); the last sweep when the deadline falls in
+ * the burn-in; never a cold run's first, greedy sweep when it has more
+ * (burn_in = 0); no tolerance.  And a draw the constraints leave no
+ * value keeps a clue's point mass: an exact clue's cell never leaves
+ * it. */
+START_TEST(test_keeps)
+{
+    fgm_model *m = open_backend(compile_text(
+        "prior p ~ dirichlet([1e-20, 1])\nvar y in 0..1 ~ discrete(p)\n"
+        "evidence y = [1, 0]\ninfer gibbs(iterations = 100)\n"),
+        FGM_BACKEND_INTERPRETED, NULL);
+    fgm_run_info info = run_seeded(m, 0, 1);
+    fgm_run_opts ro;
+    double b[4];
+    int seed, v;
+
+    ck_assert_int_eq(info.dead, 0);
+    fgm_model_marginal(m, 0, b);
+    ck_assert_double_eq(b[0], 1.0);
+    memset(&ro, 0, sizeof ro);
+    ro.iterations = 100000;
+    ro.deadline = fgm_now() - 1.0;      /* past: the first sweep is late */
+    ck_assert_int_eq(fgm_model_run(m, &ro, &info), FGM_ETIMEOUT);
+    ck_assert_int_eq(m->st.gibbs_kept, 1);
+    ck_assert_int_eq(fgm_model_contradiction(m), -1);
+    memset(&ro, 0, sizeof ro);
+    ro.use_tolerance = 1;
+    ro.tolerance = 1e-3;
+    ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_EINVAL);
+    fgm_model_free(m);
+    m = open_backend(compile_text("var x[2] in 0..1\nx[0] != x[1]\n"
+                                  "infer gibbs(iterations = 5, burn_in = 0)"
+                                  "\n"), FGM_BACKEND_INTERPRETED, NULL);
+    run_seeded(m, 0, 1);
+    ck_assert_int_eq(m->st.gibbs_kept, 4);
+    fgm_model_free(m);
+    /* A 4x4 grid with three clues: whatever the greedy start breaks,
+     * each clue cell keeps its clue. */
+    for (seed = 0; seed < 10; seed++) {
+        static const int cell[3] = { 0, 11, 15 }, clue[3] = { 0, 2, 3 };
+        fgm_ir *ir = fgm_ir_sudoku(2);
+
+        ck_assert_int_eq(fgm_ir_set_algo(ir, "gibbs"), FGM_OK);
+        m = open_backend(ir, FGM_BACKEND_INTERPRETED, NULL);
+        for (v = 0; v < 3; v++)
+            ck_assert_int_eq(fgm_model_observe_clue(m, cell[v], clue[v]),
+                             FGM_OK);
+        run_seeded(m, 500, (unsigned long)seed);
+        for (v = 0; v < 3; v++) {
+            fgm_model_marginal(m, cell[v], b);
+            ck_assert_msg(b[clue[v]] == 1.0, "seed %d: cell %d lost its "
+                          "clue (%g)", seed, cell[v], b[clue[v]]);
+        }
+        fgm_model_free(m);
+    }
+}
+END_TEST
+
 /* The names messages list (FGM_ALGO_NAMES, fgm.h) are the IR's, in its
  * order: a fifth algorithm cannot be left out of them. */
 START_TEST(test_algo_names)
@@ -593,6 +654,7 @@ gibbs_suite(void)
     tcase_add_test(tc, test_algo_names);
     tcase_add_test(tc, test_chains);
     tcase_add_test(tc, test_underflow);
+    tcase_add_test(tc, test_keeps);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -162,7 +162,8 @@ print_result(const fgm_ir *ir, const run_cfg *cfg, long k, const double *m,
             fprintf(t->out, "\"sweeps\": %d, \"change\": %.17g, "
                     "\"ms\": %.6f, ", ri->sweeps, ri->change, ri->ms);
         if (ri && ri->dead > 0)     /* gibbs: as the header's words */
-            fprintf(t->out, "\"dead_draws\": %ld, ", ri->dead);
+            fprintf(t->out, "\"dead_draws\": %ld, \"kept_sweeps\": %ld, ",
+                    ri->dead, ri->kept);
         if (ri && ri->chains > 1)
             fprintf(t->out, "\"chains\": %d, ", ri->chains);
         if (isfinite(log_z))    /* JSON has no inf */
@@ -239,7 +240,7 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
     fgm_run_opts ro = cfg->ro;
     fgm_run_info info;
     fgm_status st;
-    char text[320], evidence[48], dead[48], chains[64];
+    char text[360], evidence[48], dead[80], chains[64];
     char name[FGM_IR_MAXNAME + 64];
     const char *clash;
     double log_z, top = 0.0;
@@ -254,6 +255,13 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
     if (cfg->timeout > 0)
         ro.deadline = fgm_now() + cfg->timeout * 1e-3;
     st = fgm_model_run(model, &ro, &info);
+    if (st != FGM_OK && st != FGM_ETIMEOUT) {
+        free(m);
+        free(post);
+        free(se);
+        return cli_fail_to(t->err, cli_exit_code(st), "run: %s",
+                           fgm_strerror(st));
+    }
     for (v = 0; v < nvars; v++)
         fgm_model_marginal(model, v, m + (size_t)v * (size_t)stride);
     for (v = 0; v < nodes; v++)
@@ -269,8 +277,12 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
         for (j = 0; j < fgm_ir_card(ir, v); j++)
             top = row[j] > top ? row[j] : top;
     }
-    snprintf(chains, sizeof chains, ", %d chains, largest standard error "
-             "%.3g", info.chains, top);
+    if (have_se)
+        snprintf(chains, sizeof chains, ", %d chains, largest standard "
+                 "error %.3g", info.chains, top);
+    else            /* the deadline left one chain, or none */
+        snprintf(chains, sizeof chains, ", %d of %d chains, no standard "
+                 "error", info.chains, ro.chains);
     /* bp-max's is the log of the largest weight, as the exact backend
      * names it for such a model. */
     if (fgm_model_log_evidence(model, &log_z) != FGM_OK)
@@ -280,13 +292,14 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
                                                     : "log Z", log_z);
     /* A sampler's draws that no value could take: the chain was in a
      * state the constraints rule out. */
-    snprintf(dead, sizeof dead, ", %ld draws without weight", info.dead);
+    snprintf(dead, sizeof dead, ", %ld draws without weight, %ld sweeps "
+             "kept", info.dead, info.kept);
     snprintf(text, sizeof text, "%s %s, %d sweep%s, last change %.3g, "
              "%.3f ms%s%s%s%s", fgm_model_is_compiled(model) ? "compiled"
                                                              : "interpreted",
              fgm_ir_algo(ir), info.sweeps, info.sweeps == 1 ? "" : "s",
              info.change, info.ms, isnan(log_z) ? "" : evidence,
-             have_se ? chains : "", info.dead > 0 ? dead : "",
+             ro.chains > 1 ? chains : "", info.dead > 0 ? dead : "",
              st == FGM_ETIMEOUT ? " (incomplete: timeout reached)" : "");
     clash = warn_contradiction(model, k, name, sizeof name, t->err);
     print_result(ir, cfg, k, m, have_se ? se : NULL, post, stride, NULL, 0,
@@ -1035,10 +1048,15 @@ cmd_run(cli_args *a)
     /* Settings the algorithm has no use for are refused, not ignored. */
     gibbs = strcmp(fgm_ir_algo(ir), "gibbs") == 0;
     if (!cfg.exact && (((seed_set || chains) && !gibbs)
-                       || (cfg.ro.use_damping && gibbs))) {
+                       || (cfg.ro.use_damping && gibbs)
+                       || (cfg.ro.use_tolerance && cfg.ro.tolerance > 0.0
+                           && gibbs))) {
         code = cli_fail(CLI_EUSAGE, "run: %s", cfg.ro.use_damping && gibbs
                         ? "--damping: gibbs draws values, it has no "
                           "messages to damp"
+                        : gibbs ? "--tolerance: gibbs has no fixed point to "
+                          "stop at, it runs every sweep (--chains gives its "
+                          "standard errors)"
                         : seed_set ? "--seed seeds the gibbs sampler; this "
                           "run draws nothing (--algo gibbs samples)"
                         : "--chains runs the gibbs sampler's chains; this "

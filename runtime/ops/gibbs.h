@@ -15,7 +15,7 @@
  * Dirichlet nodes are integrated out (collapsed Gibbs; Liu 1994,
  * Griffiths and Steyvers 2004): a node of pseudo-counts a, whose draws
  * other than the one being redrawn take value x n_x times, gives that
- * draw the weight (a_x + n_x) / (A + N).  st->gcount holds a + n for
+ * draw the weight (a_x + n_x) / (A + N).  st->gcount holds n for
  * every node; the redrawn variable's own draws are taken out of it
  * first (fgm_k_gibbs_count) and put back at its new value.  A gate picks
  * among nodes, so its weight is that fraction for the node each of its
@@ -33,11 +33,12 @@
  * variable still to be drawn weighs nothing, so the first sweep draws
  * each variable given those before it, a random greedy start.  A
  * conditional with no positive weight (a hard constraint the current
- * values break, which that start can leave behind) draws from the unary
- * vector alone, adds nothing to the variable's estimate and is counted
- * (st->gibbs_dead): single-site moves need not reach every valid state
- * of a model of hard constraints (a Sudoku), and the count says when the
- * chain was not in one.
+ * values break, which that start can leave behind) draws among the
+ * values that break the fewest constraints, by their other weights (a
+ * clue's point mass holds: min-conflicts, a way back to a state of
+ * weight), and is counted (st->gibbs_dead); its sweep is not kept.
+ * Single-site moves need not reach every valid state of a model of hard
+ * constraints (a Sudoku), nor any: the counts say so.
  *
  * Random numbers come from st->uniform(st->rng), the runtime's GSL
  * generator: the interpreter and a plugin draw the same numbers in the
@@ -56,6 +57,15 @@ enum {
     FGM_K_OP_NEQ, FGM_K_OP_TABLE, FGM_K_OP_DIRICHLET, FGM_K_OP_ALLDIFF,
     FGM_K_OP_GATED
 };
+
+/* A value that breaks one constraint more than the fewest gets
+ * 2^-FGM_K_GIBBS_BROKEN_SHIFT the odds in a draw without weight: values
+ * that break more stay possible, so that the way back to a state of
+ * weight is no dead end (breaking the fewest only, a 4x4 grid with three
+ * clues stayed broken for 500 sweeps with most seeds). */
+#ifndef FGM_K_GIBBS_BROKEN_SHIFT
+#define FGM_K_GIBBS_BROKEN_SHIFT 3
+#endif
 
 /* Entries of fgm_k_gibbs_graph.fac a factor. */
 #define FGM_K_GIBBS_FAC 4
@@ -126,27 +136,30 @@ fgm_k_gibbs_count(fgm_state *st, const fgm_k_gibbs_graph *g, int v, double d)
 }
 
 /* The weight node NODE gives value X of one draw: (a_x + n_x) / (A + N)
- * from the counts without the draw, or the point-mass prior's share. */
+ * from the counts without the draw, or the point-mass prior's share.
+ * The counts n are whole numbers, kept apart from the pseudo-counts a:
+ * 1e-20 + 1 - 1 would be 0. */
 static inline double
 fgm_k_gibbs_share(const fgm_state *st, const fgm_k_gibbs_graph *g, int node,
                   int x, int k)
 {
-    const double *c = st->dir_point[node] ? st->dir_prior : st->gcount;
+    const double *a = st->dir_prior + (long)node * g->stride;
+    const double *n = st->gcount + (long)node * g->stride;
     double sum = 0.0;
-    int j;
+    int j, point = st->dir_point[node];
 
-    c += (long)node * g->stride;
     for (j = 0; j < k; j++)
-        sum += c[j];
-    return sum > 0.0 ? c[x] / sum : 0.0;
+        sum += a[j] + (point ? 0.0 : n[j]);
+    return sum > 0.0 ? (a[x] + (point ? 0.0 : n[x])) / sum : 0.0;
 }
 
 /* W (K entries) times the weights table factor F (its edge POS is V's)
  * gives V's values with the others at theirs; unchanged while one has
- * none. */
+ * none.  With BROKEN (K counts), a zero weight adds one to its value's
+ * count instead of zeroing it. */
 static inline void
 fgm_k_gibbs_table(const fgm_state *st, const fgm_k_gibbs_graph *g,
-                  const int *f, int pos, double *w, int k)
+                  const int *f, int pos, double *w, int *broken, int k)
 {
     long at = 0, step = 1, xstep = 1;
     int j, v, x;
@@ -162,8 +175,14 @@ fgm_k_gibbs_table(const fgm_state *st, const fgm_k_gibbs_graph *g,
         }
         step *= fgm_k_gibbs_card(g, v);
     }
-    for (x = 0; x < k; x++)
-        w[x] *= g->pool[f[3] + at + xstep * x];
+    for (x = 0; x < k; x++) {
+        double p = g->pool[f[3] + at + xstep * x];
+
+        if (broken && p == 0.0)
+            broken[x]++;        /* counted, not weighed */
+        else
+            w[x] *= p;
+    }
 }
 
 /* The log of the weight of V's draws (those it is the value or a gate
@@ -218,18 +237,24 @@ fgm_k_gibbs_rescale(double *w, int k)
 
 /* W (K entries): variable V's conditional weights, its own draws taken
  * out of the counts (fgm_k_gibbs_count), scaled to a largest of 1 at
- * most.  Leaves V's value as it was. */
+ * most.  With BROKEN (K counts, zeroed here), the hard zeros of !=,
+ * alldiff and tables are counted instead, and only the values that
+ * break the fewest keep their weight (min-conflicts: the way back to a
+ * state of weight from one of none).  Leaves V's value as it was. */
 static inline void
 fgm_k_gibbs_weights(fgm_state *st, const fgm_k_gibbs_graph *g, int v,
-                    double *w, int k)
+                    double *w, int *broken, int k)
 {
     const double *u = st->unary + (long)v * g->stride;
     const int *f;
     double lp[FGM_K_MAXCARD], top = -HUGE_VAL;
-    int j, i, e, pos, x, y, own = st->sample[v], draws = 0;
+    int j, i, e, pos, x, y, own = st->sample[v], draws = 0, least = -1;
 
-    for (x = 0; x < k; x++)
+    for (x = 0; x < k; x++) {
         w[x] = u[x];
+        if (broken)
+            broken[x] = 0;
+    }
     for (j = g->var_edge_off[v]; j < g->var_edge_off[v + 1]; j++) {
         e = g->var_edges[j];
         f = g->fac + (long)FGM_K_GIBBS_FAC * g->edge_factor[e];
@@ -239,11 +264,15 @@ fgm_k_gibbs_weights(fgm_state *st, const fgm_k_gibbs_graph *g, int v,
         case FGM_K_OP_ALLDIFF:
             for (i = 0; i < f[1]; i++)
                 if (i != pos && (y = st->sample[g->edge_var[f[2] + i]]) >= 0
-                    && y < k)
-                    w[y] = 0.0;
+                    && y < k) {
+                    if (broken)
+                        broken[y]++;
+                    else
+                        w[y] = 0.0;
+                }
             break;
         case FGM_K_OP_TABLE:
-            fgm_k_gibbs_table(st, g, f, pos, w, k);
+            fgm_k_gibbs_table(st, g, f, pos, w, broken, k);
             fgm_k_gibbs_rescale(w, k);
             break;
         default:        /* a draw: below, value by value */
@@ -251,9 +280,7 @@ fgm_k_gibbs_weights(fgm_state *st, const fgm_k_gibbs_graph *g, int v,
             break;
         }
     }
-    if (!draws)
-        return;
-    for (x = 0; x < k; x++) {
+    for (x = 0; draws && x < k; x++) {
         lp[x] = -HUGE_VAL;
         if (w[x] > 0.0) {
             st->sample[v] = x;
@@ -262,10 +289,15 @@ fgm_k_gibbs_weights(fgm_state *st, const fgm_k_gibbs_graph *g, int v,
         }
     }
     st->sample[v] = own;
-    for (x = 0; x < k; x++)     /* the largest urn weight as 1 */
+    for (x = 0; draws && x < k; x++)    /* the largest urn weight as 1 */
         w[x] = top > -HUGE_VAL && lp[x] > -HUGE_VAL
                ? w[x] * exp(lp[x] - top) : 0.0;
     fgm_k_gibbs_rescale(w, k);
+    for (x = 0; broken && x < k; x++)
+        if (w[x] > 0.0 && (least < 0 || broken[x] < least))
+            least = broken[x];
+    for (x = 0; broken && x < k; x++)   /* each one more: 1/8 the odds */
+        w[x] = ldexp(w[x], -FGM_K_GIBBS_BROKEN_SHIFT * (broken[x] - least));
 }
 
 /* The value drawn with weights W (K entries, sum TOTAL > 0). */
@@ -286,8 +318,8 @@ fgm_k_gibbs_draw(fgm_state *st, const double *w, int k, double total)
     return last;        /* rounding: the last value with weight */
 }
 
-/* Every node's counts from scratch: its prior (as observed now) plus the
- * draws whose variables all have values. */
+/* Every node's counts from scratch: the draws whose variables all have
+ * values. */
 static inline void
 fgm_k_gibbs_recount(fgm_state *st, const fgm_k_gibbs_graph *g)
 {
@@ -296,7 +328,7 @@ fgm_k_gibbs_recount(fgm_state *st, const fgm_k_gibbs_graph *g)
     int i, x, node;
 
     for (j = 0; j < nd; j++)
-        st->gcount[j] = st->dir_prior[j];
+        st->gcount[j] = 0.0;
     for (i = 0; i < g->nfactors; i++) {
         f = g->fac + (long)FGM_K_GIBBS_FAC * i;
         if (f[0] != FGM_K_OP_DIRICHLET && f[0] != FGM_K_OP_GATED)
@@ -321,61 +353,80 @@ fgm_k_gibbs_reset(fgm_state *st, const fgm_k_gibbs_graph *g)
 }
 
 /* One sweep; returns the largest change one more kept sweep made to a
- * marginal estimate (1 while none is kept), when st->track_change. */
+ * marginal estimate, when st->track_change (1 while none is kept).  A
+ * sweep past the burn-in is kept only when every draw in it had a value
+ * of weight: its conditionals, gathered in st->gsweep, are then added to
+ * the estimates; one with a draw without weight (counted in
+ * st->gibbs_dead) was drawn in a state the model rules out, and adds
+ * nothing. */
 static inline double
 fgm_k_gibbs_sweep(fgm_state *st, const fgm_k_gibbs_graph *g)
 {
     double w[FGM_K_MAXCARD], total, change = 0.0, n = (double)st->gibbs_kept;
+    int broken[FGM_K_MAXCARD];
     int keep = st->gibbs_sweeps >= st->gibbs_burn, v, x, k, d;
+    long dead = 0;
 
     for (v = 0; v < g->nvars; v++) {
+        double *p = st->gsweep + (long)v * g->stride;
+
         k = fgm_k_gibbs_card(g, v);
         fgm_k_gibbs_count(st, g, v, -1.0);
-        fgm_k_gibbs_weights(st, g, v, w, k);
+        fgm_k_gibbs_weights(st, g, v, w, NULL, k);
         total = 0.0;
         for (x = 0; x < k; x++)
             total += w[x];
         if (total > 0.0 && total <= DBL_MAX) {
             st->sample[v] = fgm_k_gibbs_draw(st, w, k, total);
-            for (x = 0; keep && x < k; x++) {
-                double *t = st->tally + (long)v * g->stride + x;
-                double p = w[x] / total;
-
-                if (st->track_change) {
-                    double c = n > 0.0 ? (p - *t / n) / (n + 1.0) : 1.0;
-
-                    c = c < 0.0 ? -c : c;
-                    change = c > change ? c : change;
-                }
-                *t += p;
-            }
+            for (x = 0; keep && x < k; x++)
+                p[x] = w[x] / total;
         } else {
-            /* No value has weight (or the weights overflowed): a draw
-             * from the unary vector alone, -1 when it has none either. */
-            const double *u = st->unary + (long)v * g->stride;
-
+            /* The constraints leave no value (the others' values break
+             * them): a draw among the values that break the fewest, by
+             * their other weights (a clue's point mass holds); -1 when
+             * none has any. */
+            fgm_k_gibbs_weights(st, g, v, w, broken, k);
             total = 0.0;
             for (x = 0; x < k; x++)
-                total += u[x];
-            st->sample[v] = total > 0.0 ? fgm_k_gibbs_draw(st, u, k, total)
-                                        : -1;
-            st->gibbs_dead += keep;
+                total += w[x];
+            st->sample[v] = total > 0.0 && total <= DBL_MAX
+                            ? fgm_k_gibbs_draw(st, w, k, total) : -1;
+            dead++;
         }
         fgm_k_gibbs_count(st, g, v, 1.0);
     }
     st->gibbs_sweeps++;
     if (!keep)
         return 1.0;
+    st->gibbs_dead += dead;
+    if (dead)
+        return 1.0;
+    for (v = 0; v < g->nvars; v++) {
+        const double *p = st->gsweep + (long)v * g->stride;
+        double *t = st->tally + (long)v * g->stride;
+
+        k = fgm_k_gibbs_card(g, v);
+        for (x = 0; x < k; x++) {
+            if (st->track_change) {
+                double c = n > 0.0 ? (p[x] - t[x] / n) / (n + 1.0) : 1.0;
+
+                c = c < 0.0 ? -c : c;
+                change = c > change ? c : change;
+            }
+            t[x] += p[x];
+        }
+    }
     for (d = 0; d < g->ndirichlet; d++) {
+        const double *a = st->dir_prior + (long)d * g->stride;
         const double *c = st->gcount + (long)d * g->stride;
         double *t = st->gtally + (long)d * g->stride, sum = 0.0;
 
         if (st->dir_point[d])
             continue;
         for (x = 0; x < g->stride; x++)
-            sum += c[x];
+            sum += a[x] + c[x];
         for (x = 0; x < g->stride && sum > 0.0; x++)
-            t[x] += c[x] / sum;
+            t[x] += (a[x] + c[x]) / sum;
         st->gtotal[d] += sum;
     }
     st->gibbs_kept++;
@@ -383,9 +434,8 @@ fgm_k_gibbs_sweep(fgm_state *st, const fgm_k_gibbs_graph *g)
 }
 
 /* The end of a run, and the start of a warm one (plugin_abi.h's finish):
- * the nodes' counts from scratch, so that a warm run after a prior was
- * observed draws with that prior (at a run's end they are unchanged:
- * integer steps from the prior).  And the estimates of the kept sweeps:
+ * the nodes' counts from scratch (at a run's end they are unchanged:
+ * whole numbers, stepped by one).  And the estimates of the kept sweeps:
  * every belief the mean of its
  * variable's conditionals (uniform when none had a positive weight);
  * every node's posterior the Dirichlet whose mean is the mean of its

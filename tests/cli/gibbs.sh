@@ -92,10 +92,10 @@ expect_err "damped.fgm:2:13: error: gibbs draws values: it has no messages to da
 printf 'var x in 0..1\nvar y in 0..1\nx != y\nevidence x = [1, 0]\nevidence y = [1, 0]\ninfer gibbs(iterations = 20)\n' \
     > "$TMP/clash.fgm"
 expect_exit 0 "gibbs clash" -- "$FGM" run --backend interpreted "$TMP/clash.fgm"
-expect_out ", 36 draws without weight\$" "draws without weight in the header"
+expect_out ", 36 draws without weight, 0 sweeps kept$" "draws without weight in the header"
 expect_exit 0 "gibbs clash, JSON" -- "$FGM" run --backend interpreted \
     --format json "$TMP/clash.fgm"
-expect_out '"dead_draws": 36, ' "draws without weight in JSON"
+expect_out '"dead_draws": 36, "kept_sweeps": 0, ' "draws without weight in JSON"
 expect_err "no value" "the contradiction is said"
 
 finish
