@@ -24,8 +24,10 @@ lower_infer(const fgmc *c, fgm_ir_infer *in)
 
     if (m & (1u << SET_ALGO))
         in->algo = c->infer.algo;
-    if (m & (1u << SET_ITERATIONS))
+    if (m & (1u << SET_ITERATIONS)) {
         in->iterations = c->infer.iterations;
+        in->iterations_given = 1;
+    }
     if (m & (1u << SET_DAMPING))
         in->damping = c->infer.damping;
     if (m & (1u << SET_TOLERANCE))
@@ -38,9 +40,7 @@ lower_infer(const fgmc *c, fgm_ir_infer *in)
         in->projection = c->infer.projection;
     if (m & (1u << SET_BURN_IN))
         in->burn_in = c->infer.burn_in;
-    /* A sampler's error shrinks as one over the root of its sweeps:
-     * EP's 50 would leave it near 0.1. */
-    if (in->algo == FGM_ALGO_GIBBS && !(m & (1u << SET_ITERATIONS)))
+    if (in->algo == FGM_ALGO_GIBBS && !in->iterations_given)
         in->iterations = FGM_GIBBS_ITERATIONS;
 }
 

@@ -232,12 +232,15 @@ const char *fgm_ir_name(const fgm_ir *ir);
  * the plugin's file. */
 fgm_status fgm_ir_set_name(fgm_ir *ir, const char *name);
 
-/* The name of IR's inference algorithm: "ep", "bp-sum" or "bp-max"; NULL
+/* The name of IR's inference algorithm (one of FGM_ALGO_NAMES); NULL
  * for IR NULL. */
 const char *fgm_ir_algo(const fgm_ir *ir);
 
-/* Sets IR's inference algorithm to NAME.  Returns FGM_EINVAL (IR
- * unchanged) when there is no such algorithm. */
+/* Sets IR's inference algorithm to NAME.  Sweeps its model did not set
+ * become the new algorithm's default (1000 for gibbs, 50 else); its
+ * other settings stay, unused where they mean nothing to it (a
+ * sampler's damping).  Returns FGM_EINVAL (IR unchanged) when there is
+ * no such algorithm. */
 fgm_status fgm_ir_set_algo(fgm_ir *ir, const char *name);
 
 /* Number of discrete variables, and of Dirichlet nodes (0 for IR

@@ -34,6 +34,15 @@ fgm_ir_algo_name(fgm_algo algo)
     return algo_names[algo];
 }
 
+void
+fgm_ir_switch_algo(fgm_ir *ir, fgm_algo algo)
+{
+    ir->infer.algo = algo;
+    if (!ir->infer.iterations_given)
+        ir->infer.iterations = algo == FGM_ALGO_GIBBS ? FGM_GIBBS_ITERATIONS
+                                                      : FGM_DEFAULT_ITERATIONS;
+}
+
 int
 fgm_ir_algo_find(const char *name)
 {
@@ -64,7 +73,7 @@ fgm_ir_new(const char *name)
     /* Infer.NET's defaults for the seed's models: EP, 50 iterations, no
      * damping, no early stop. */
     ir->infer.algo = FGM_ALGO_EP;
-    ir->infer.iterations = 50;
+    ir->infer.iterations = FGM_DEFAULT_ITERATIONS;
     ir->infer.schedule = FGM_SCHEDULE_SEQUENTIAL;
     ir->infer.alldiff = FGM_ALLDIFF_PAIRWISE;
     ir->infer.projection = FGM_PROJECTION_MEAN;

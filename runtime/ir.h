@@ -96,7 +96,10 @@ typedef enum fgm_algo {
     FGM_NALGOS
 } fgm_algo;
 
-/* A gibbs model's sweeps when its infer block does not say. */
+/* A model's sweeps when its infer block does not say: Infer.NET's 50,
+ * and for gibbs more (a sampler's error shrinks as one over the root of
+ * its sweeps: 50 would leave it near 0.1). */
+#define FGM_DEFAULT_ITERATIONS 50
 #define FGM_GIBBS_ITERATIONS 1000
 
 typedef enum fgm_schedule_order {
@@ -132,6 +135,10 @@ typedef struct fgm_ir_infer {
     int burn_in;                /* gibbs: sweeps not kept, at most all but
                                  * the last of a run; -1: a tenth of a
                                  * run's sweeps */
+    int iterations_given;       /* the model set ITERATIONS (else it is
+                                 * its algorithm's default, and changes
+                                 * with it: fgm_ir_switch_algo); not in
+                                 * the dump, which has ITERATIONS */
 } fgm_ir_infer;
 
 struct fgm_ir {
@@ -232,6 +239,10 @@ fgm_ir_is_draw(const fgm_ir_factor *f)
 /* Returns the array called NAME, or NULL. */
 FGM_INTERNAL const fgm_ir_array *fgm_ir_find_array(const fgm_ir *ir,
                                                    const char *name);
+
+/* Sets IR's algorithm to ALGO, and its sweeps to ALGO's default
+ * (FGM_GIBBS_ITERATIONS or 50) unless the model set them. */
+FGM_INTERNAL void fgm_ir_switch_algo(fgm_ir *ir, fgm_algo algo);
 
 /* Name of an algorithm ("bp-sum"), and the algorithm called NAME (-1 when
  * there is none). */

@@ -45,7 +45,7 @@ fgm_ir_set_algo(fgm_ir *ir, const char *name)
 
     if (!ir || k < 0)
         return FGM_EINVAL;
-    ir->infer.algo = (fgm_algo)k;
+    fgm_ir_switch_algo(ir, (fgm_algo)k);
     return FGM_OK;
 }
 

@@ -328,7 +328,7 @@ fgm_model_open_ir(fgm_ir *ir, const fgm_model_opts *opts, fgm_model **out,
             fgm_ir_free(ir);
             return FGM_EINVAL;
         }
-        ir->infer.algo = (fgm_algo)a;
+        fgm_ir_switch_algo(ir, (fgm_algo)a);
     }
     m = calloc(1, sizeof *m);
     if (!m) {

@@ -361,6 +361,19 @@ START_TEST(test_burn_in)
     run_seeded(m, 50, 1);
     ck_assert_int_eq(m->st.gibbs_kept, 45);
     fgm_model_free(m);
+    /* Switching algorithms: the sweeps a model did not set follow the
+     * algorithm's default; those it set stay. */
+    ir = compile_text("var x in 0..1\n");
+    ck_assert_int_eq(ir->infer.iterations, 50);
+    ck_assert_int_eq(fgm_ir_set_algo(ir, "gibbs"), FGM_OK);
+    ck_assert_int_eq(ir->infer.iterations, FGM_GIBBS_ITERATIONS);
+    ck_assert_int_eq(fgm_ir_set_algo(ir, "bp-sum"), FGM_OK);
+    ck_assert_int_eq(ir->infer.iterations, 50);
+    fgm_ir_free(ir);
+    ir = compile_text("var x in 0..1\ninfer ep(iterations = 7)\n");
+    ck_assert_int_eq(fgm_ir_set_algo(ir, "gibbs"), FGM_OK);
+    ck_assert_int_eq(ir->infer.iterations, 7);
+    fgm_ir_free(ir);
 }
 END_TEST
 
