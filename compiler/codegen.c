@@ -610,9 +610,11 @@ emit(const fgm_sched *s, FILE *f)
     fprintf(f, "#define FGM_K_VCHUNKS %d\n", s->stride / FGM_K_LANES);
     fprintf(f, "#include \"plugin_abi.h\"\n#include \"kernels.h\"\n\n");
     fprintf(f, "#define NVARS  %-8d /* variables */\n"
-            "#define NEDGES %-8d /* factor-variable edges, a message each */\n"
-            "#define S      %-8d /* doubles a message: the values, padded to "
-            "whole vectors */\n", s->nvars, s->nedges, s->stride);
+            "#define NEDGES %-8d /* factor-variable edges%s */\n"
+            "#define S      %-8d /* doubles a %s: the values, padded to "
+            "whole vectors */\n", s->nvars, s->nedges,
+            s->infer.algo == FGM_ALGO_GIBBS ? "" : ", a message each",
+            s->stride, s->infer.algo == FGM_ALGO_GIBBS ? "row" : "message");
     /* K is the domain size when all are equal; otherwise kernels read the
      * per-variable size from CARD (K is then unused but defined). */
     fprintf(f, "#define K      %-8d /* %s */\n\n", k ? k : s->stride,

@@ -574,7 +574,9 @@ void fgm_model_clear(fgm_model *m);
  * running nothing, for M NULL or OPTS out of range: iterations < 0 or
  * over FGM_MAX_ITERATIONS, a damping outside [0, 1), a tolerance (with
  * use_tolerance) below 0, a noise below 0 or over FGM_MAX_NOISE, a
- * deadline below 0, or any NaN. */
+ * deadline below 0, or any NaN; for gibbs also a tolerance above 0, and
+ * chains below 0 or over FGM_MAX_CHAINS, or over 1 with warm or on
+ * another algorithm.  FGM_ENOMEM when the chains' sums do not fit. */
 fgm_status fgm_model_run(fgm_model *m, const fgm_run_opts *opts,
                          fgm_run_info *info);
 
@@ -606,7 +608,10 @@ int fgm_model_argmax(const fgm_model *m, int v);
  * then no posterior: the observations contradict the model (Infer.NET
  * throws AllZeroException there), or the approximation itself reached a
  * contradiction (a point mass on a wrong value).  Damping keeps a message
- * above the floor for many sweeps, so a damped run may not show one. */
+ * above the floor for many sweeps, so a damped run may not show one.
+ * After a gibbs run (no messages): the first variable no kept sweep gave
+ * an estimate (fgm_run_info.kept 0: every sweep past the burn-in had a
+ * draw no value could take), or a clash of point masses as above. */
 int fgm_model_contradiction(const fgm_model *m);
 
 /* Copies the posterior pseudo-counts of Dirichlet node D to OUT (K); for
@@ -624,7 +629,8 @@ fgm_status fgm_model_dirichlet(const fgm_model *m, int d, double *out);
  * log weight).  -inf when some variable or factor has no weight left or
  * the run reports a contradiction.  Returns FGM_EINVAL (no run yet, an
  * observation made since it, or M or OUT NULL), FGM_EUNSUPPORTED (bp-max
- * over a native alldiff of more than 20 values), FGM_ENOMEM, or
+ * over a native alldiff of more than 20 values; gibbs, which has no
+ * estimate of it), FGM_ENOMEM, or
  * FGM_EINTERNAL (a NaN: a bug). */
 fgm_status fgm_model_log_evidence(const fgm_model *m, double *out);
 

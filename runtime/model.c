@@ -84,7 +84,7 @@ find_priors(fgm_model *m)
 
 /* fgm_state.uniform: a draw in [0, 1) from the model's GSL generator. */
 static double
-gsl_uniform(void *rng)
+uniform_draw(void *rng)
 {
     return gsl_rng_uniform(rng);
 }
@@ -148,7 +148,7 @@ alloc_state(fgm_model *m)
     st->dir_point = m->dir_point;
     st->sample = m->sample;
     st->rng = m->rng;
-    st->uniform = gsl_uniform;
+    st->uniform = uniform_draw;
     st->pinned = m->pinned;
     for (n = 0; n < (size_t)s->nfactors; n++)
         if (s->factors[n].op == FGM_OP_ALLDIFF) {

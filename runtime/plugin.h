@@ -35,7 +35,7 @@ typedef struct fgm_plugin fgm_plugin;
 typedef struct fgm_plugin_req {
     const char *out_dir;        /* "generated" (created if missing) */
     const char *model_name;     /* file stem: NAME in NAME.ALGO.so */
-    const char *algo;           /* "ep", "bp-sum", "bp-max" */
+    const char *algo;           /* one of FGM_ALGO_NAMES */
     uint64_t hash;              /* fgm_ir_hash of the IR */
     fgm_backend_mode mode;
     const char *cc;             /* NULL: $CC or "cc" */

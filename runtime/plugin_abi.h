@@ -104,7 +104,7 @@ typedef struct fgm_plugin_desc {
     uint32_t size;          /* sizeof(fgm_plugin_desc) when built */
     uint64_t ir_hash;       /* fgm_ir_hash of the model it was built from */
     const char *model;      /* model name */
-    const char *algo;       /* "ep", "bp-sum", "bp-max" */
+    const char *algo;       /* "ep", "bp-sum", "bp-max", "gibbs" */
     int32_t nvars, stride, nedges, ndirichlet, ndirfactors, nscratch;
     /* Messages uniform, beliefs from the unary messages. */
     void (*reset)(fgm_state *st);

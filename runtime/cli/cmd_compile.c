@@ -153,8 +153,10 @@ cmd_compile(cli_args *a)
         }
         if (code == CLI_OK)
             fprintf(stderr, "fgm: compiled %s (%s, hash %016" PRIx64 ", %d "
-                    "factor updates, %d edges) -> %s in %.0f ms\n", model,
-                    fgm_ir_algo(ir), fgm_ir_hash(ir), nupdates, nedges,
+                    "%s, %d edges) -> %s in %.0f ms\n", model,
+                    fgm_ir_algo(ir), fgm_ir_hash(ir), nupdates,
+                    strcmp(fgm_ir_algo(ir), "gibbs") == 0
+                        ? "factors" : "factor updates", nedges,
                     out ? out : emit_c, (fgm_now() - t0) * 1e3);
         fgm_ir_free(ir);
         return code;

@@ -68,7 +68,7 @@ usage(FILE *f)
         "        [--observe FILE|-] [--iters N] [--damping D] [--tolerance T]\n"
         "        [--format text|csv|json] [--show A1,A2] [--out-dir DIR]\n"
         "        [--exact-method auto|elimination|enumeration] [--map]\n"
-        "        [--cap N] [--seed N] [--timeout-ms T] [-j N]\n"
+        "        [--cap N] [--seed N] [--chains K] [--timeout-ms T] [-j N]\n"
         "        [-D NAME=VALUE]...\n"
         "                                        marginals and posteriors\n"
         "  generate --box B [--count K] [--seed S] [--min-clues C] [-o FILE]\n"
