@@ -9,7 +9,7 @@
  * interpreter, so the same samples and the same bits.  The plugin gains
  * what the constant graph lets the C compiler fold (the domain size):
  * 1.9x on models/chain.fgm, nothing on the casino, whose time goes to
- * the urn weights' logs and the generator (fgm bench --model, 2026-12-06).
+ * the urn weights and the generator (fgm bench --model, 2026-12-06).
  *
  * requires: a gibbs schedule (fgm_sched_new), the shared tables already
  * written (codegen.c); produces: C text; breaks: nothing.

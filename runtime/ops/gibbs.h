@@ -40,6 +40,7 @@
  * Single-site moves need not reach every valid state of a model of hard
  * constraints (a Sudoku), nor any: the counts say so.
  *
+ * Arithmetic: + - * / and ldexp only (no log or exp), in one order.
  * Random numbers come from st->uniform(st->rng), the runtime's GSL
  * generator: the interpreter and a plugin draw the same numbers in the
  * same order, so they give the same samples and the same bits.
@@ -48,6 +49,7 @@
 #define FGM_OPS_GIBBS_H
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include "common.h"
 
@@ -185,20 +187,22 @@ fgm_k_gibbs_table(const fgm_state *st, const fgm_k_gibbs_graph *g,
     }
 }
 
-/* The log of the weight of V's draws (those it is the value or a gate
- * of) with V at its current value: the Polya urn's, each draw's share
- * taken with the ones before it counted, as drawing them one after the
- * other from the collapsed node would (two of them from one node, an
- * HMM's state and the next, are not independent given the others).  In
- * logs: a gate of a thousand draws weighs (1/6)^1000, past the doubles.
- * The counts come back as they were. */
+/* The weight of V's draws (those it is the value or a gate of) with V
+ * at its current value, as P times 2^(*E): the Polya urn's, each draw's
+ * share taken with the ones before it counted, as drawing them one
+ * after the other from the collapsed node would (two of them from one
+ * node, an HMM's state and the next, are not independent given the
+ * others).  P is kept within the doubles by powers of two: a gate of a
+ * thousand draws weighs (1/6)^1000.  The counts come back as they
+ * were. */
 static inline double
-fgm_k_gibbs_urn(fgm_state *st, const fgm_k_gibbs_graph *g, int v)
+fgm_k_gibbs_urn(fgm_state *st, const fgm_k_gibbs_graph *g, int v, int *e)
 {
     const int *f;
-    double lp = 0.0;
+    double p = 1.0;
     int j, x, node, pass, k;
 
+    *e = 0;
     for (pass = 0; pass < 2; pass++)
         for (j = g->var_edge_off[v]; j < g->var_edge_off[v + 1]; j++) {
             f = g->fac
@@ -209,12 +213,17 @@ fgm_k_gibbs_urn(fgm_state *st, const fgm_k_gibbs_graph *g, int v)
             if (x < 0 || (node = fgm_k_gibbs_node(st, g, f)) < 0)
                 continue;
             k = fgm_k_gibbs_card(g, g->edge_var[f[2]]);
-            if (pass == 0)
-                lp += log(fgm_k_gibbs_share(st, g, node, x, k));
+            if (pass == 0) {
+                p *= fgm_k_gibbs_share(st, g, node, x, k);
+                if (p > 0.0 && p < 0x1p-500) {  /* a share is at most 1 */
+                    p = ldexp(p, 500);
+                    *e -= 500;
+                }
+            }
             if (!st->dir_point[node])
                 st->gcount[(long)node * g->stride + x] += pass ? -1.0 : 1.0;
         }
-    return lp;
+    return p;
 }
 
 /* W (K entries) scaled to a largest entry of 1 when it has moved far
@@ -247,7 +256,8 @@ fgm_k_gibbs_weights(fgm_state *st, const fgm_k_gibbs_graph *g, int v,
 {
     const double *u = st->unary + (long)v * g->stride;
     const int *f;
-    double lp[FGM_K_MAXCARD], top = -HUGE_VAL;
+    double up[FGM_K_MAXCARD];
+    int ue[FGM_K_MAXCARD], top = INT_MIN;
     int j, i, e, pos, x, y, own = st->sample[v], draws = 0, least = -1;
 
     for (x = 0; x < k; x++) {
@@ -281,17 +291,20 @@ fgm_k_gibbs_weights(fgm_state *st, const fgm_k_gibbs_graph *g, int v,
         }
     }
     for (x = 0; draws && x < k; x++) {
-        lp[x] = -HUGE_VAL;
+        up[x] = 0.0;
+        ue[x] = 0;
         if (w[x] > 0.0) {
             st->sample[v] = x;
-            lp[x] = fgm_k_gibbs_urn(st, g, v);
-            top = lp[x] > top ? lp[x] : top;
+            up[x] = fgm_k_gibbs_urn(st, g, v, &ue[x]);
+            if (up[x] > 0.0 && ue[x] > top)
+                top = ue[x];
         }
     }
     st->sample[v] = own;
-    for (x = 0; draws && x < k; x++)    /* the largest urn weight as 1 */
-        w[x] = top > -HUGE_VAL && lp[x] > -HUGE_VAL
-               ? w[x] * exp(lp[x] - top) : 0.0;
+    for (x = 0; draws && x < k; x++)    /* the largest exponent as 0 */
+        w[x] = !(up[x] > 0.0) ? 0.0
+               : ue[x] == top ? w[x] * up[x]
+               : w[x] * ldexp(up[x], ue[x] - top);
     fgm_k_gibbs_rescale(w, k);
     for (x = 0; broken && x < k; x++)
         if (w[x] > 0.0 && (least < 0 || broken[x] < least))
