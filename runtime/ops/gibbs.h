@@ -33,10 +33,11 @@
  * variable still to be drawn weighs nothing, so the first sweep draws
  * each variable given those before it, a random greedy start.  A
  * conditional with no positive weight (a hard constraint the current
- * values break, which that start can leave behind) draws among the
- * values that break the fewest constraints, by their other weights (a
- * clue's point mass holds: min-conflicts, a way back to a state of
- * weight), and is counted (st->gibbs_dead); its sweep is not kept.
+ * values break, which that start can leave behind) draws by the other
+ * weights (a clue's point mass holds), each constraint a value breaks
+ * beyond the fewest cutting its odds by 2^FGM_K_GIBBS_BROKEN_SHIFT
+ * (min-conflicts with noise: a way back to a state of weight), and is
+ * counted (st->gibbs_dead); its sweep is not kept.
  * Single-site moves need not reach every valid state of a model of hard
  * constraints (a Sudoku), nor any: the counts say so.
  *
