@@ -113,10 +113,14 @@ alloc_state(fgm_model *m)
     size_t ne = line_up(S * (size_t)s->nedges);
     size_t nd = line_up(S * (size_t)s->ndirichlet);
     size_t ng = line_up(S * (size_t)s->ndirfactors);
+    /* The sampler's arrays, for gibbs only. */
+    int gibbs = s->infer.algo == FGM_ALGO_GIBBS;
+    size_t gv = gibbs ? nv : 0, gd = gibbs ? nd : 0;
+    size_t gt = gibbs ? line_up((size_t)s->ndirichlet) : 0;
     fgm_state *st = &m->st;
 
-    n = 4 * nv + 2 * ne + 4 * nd + ng + line_up((size_t)s->nscratch + 1)
-        + line_up((size_t)s->ndirichlet);
+    n = 2 * nv + 2 * ne + 2 * nd + ng + 2 * gv + 2 * gd + gt
+        + line_up((size_t)s->nscratch + 1);
     m->mem = aligned_alloc(64, n * sizeof *m->mem);
     m->dir_point = calloc((size_t)s->ndirichlet + 1, 1);
     m->clamp = malloc(((size_t)s->nvars + 1) * sizeof *m->clamp);
@@ -125,11 +129,10 @@ alloc_state(fgm_model *m)
     m->prior_of = malloc(((size_t)s->nvars + 1) * sizeof *m->prior_of);
     m->unary_log = calloc((size_t)s->nvars + 1, sizeof *m->unary_log);
     m->sample = malloc(((size_t)s->nvars + 1) * sizeof *m->sample);
-    if (s->infer.algo == FGM_ALGO_GIBBS)
+    if (gibbs)
         m->rng = gsl_rng_alloc(gsl_rng_mt19937);
     if (!m->mem || !m->dir_point || !m->clamp || !m->pinned || !m->live
-        || !m->prior_of || !m->unary_log || !m->sample
-        || (s->infer.algo == FGM_ALGO_GIBBS && !m->rng))
+        || !m->prior_of || !m->unary_log || !m->sample || (gibbs && !m->rng))
         return 0;
     memset(m->mem, 0, n * sizeof *m->mem);
     st->unary = carve(m, &off, nv);
@@ -139,11 +142,11 @@ alloc_state(fgm_model *m)
     st->dir_prior = carve(m, &off, nd);
     st->dir_post = carve(m, &off, nd);
     st->dir_msg = carve(m, &off, ng);
-    st->tally = carve(m, &off, nv);
-    st->gsweep = carve(m, &off, nv);
-    st->gcount = carve(m, &off, nd);
-    st->gtally = carve(m, &off, nd);
-    st->gtotal = carve(m, &off, line_up((size_t)s->ndirichlet));
+    st->tally = carve(m, &off, gv);
+    st->gsweep = carve(m, &off, gv);
+    st->gcount = carve(m, &off, gd);
+    st->gtally = carve(m, &off, gd);
+    st->gtotal = carve(m, &off, gt);
     st->scratch = m->mem + off;
     st->dir_point = m->dir_point;
     st->sample = m->sample;
