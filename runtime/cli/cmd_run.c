@@ -30,6 +30,25 @@
 #include <string.h>
 #include "run.h"
 
+/* Why CFG's run options cannot go with the model's algorithm, a sampler
+ * (GIBBS) or message passing, or NULL.  SEED_SET: --seed was given. */
+static const char *
+unused_setting(const run_cfg *cfg, int gibbs, int seed_set)
+{
+    if (gibbs && cfg->ro.use_damping)
+        return "--damping: gibbs draws values, it has no messages to damp";
+    if (gibbs && cfg->ro.use_tolerance && cfg->ro.tolerance > 0.0)
+        return "--tolerance: gibbs has no fixed point to stop at, it runs "
+               "every sweep (--chains gives its standard errors)";
+    if (!gibbs && seed_set)
+        return "--seed seeds the gibbs sampler; this run draws nothing "
+               "(--algo gibbs samples)";
+    if (!gibbs && cfg->ro.chains)
+        return "--chains runs the gibbs sampler's chains; this run draws "
+               "nothing (--algo gibbs samples)";
+    return NULL;
+}
+
 static int
 usage(void)
 {
@@ -99,6 +118,27 @@ print_vector(FILE *out, out_format fmt, long k, const char *kind,
     *first = 0;
 }
 
+/* Prints each variable's vector of X (nvars x STRIDE) that CFG shows, as
+ * KIND ("marginal", "stderr"), inside the JSON object the caller opened. */
+static void
+print_vars(const fgm_ir *ir, const run_cfg *cfg, long k, const char *kind,
+           const double *x, int stride, run_tally *t)
+{
+    char name[FGM_IR_MAXNAME + 64];
+    fgm_array_info ai;
+    int v, first = 1;
+
+    for (v = 0; v < fgm_ir_nvars(ir); v++) {
+        if (cfg->show && !cfg->show[v])
+            continue;
+        fgm_ir_array_info(ir, fgm_ir_var_array(ir, v), &ai);
+        print_vector(t->out, cfg->fmt, k, kind,
+                     fgm_ir_var_name(ir, v, name, sizeof name), ai.lo,
+                     x + (size_t)v * (size_t)stride, fgm_ir_card(ir, v),
+                     &first);
+    }
+}
+
 /* Prints each Dirichlet node's vector of X (ndirichlet x STRIDE; NULL:
  * none) that CFG shows, as KIND ("alpha", "mean"); in JSON, the object
  * KIND after the one before it. */
@@ -145,10 +185,7 @@ print_result(const fgm_ir *ir, const run_cfg *cfg, long k, const double *m,
              const fgm_run_info *ri, double log_z, int incomplete,
              const char *clash, run_tally *t)
 {
-    char name[FGM_IR_MAXNAME + 64];
-    fgm_array_info ai;
     out_format fmt = cfg->fmt;
-    int v, first = 1, arr;
 
     if (fmt == FMT_TEXT)
         fprintf(t->out, "# observation %ld: %s\n", k, info);
@@ -171,27 +208,11 @@ print_result(const fgm_ir *ir, const run_cfg *cfg, long k, const double *m,
         print_json_values(ir, cfg, t->out);
         fprintf(t->out, "\"marginals\": {");
     }
-    for (v = 0; v < fgm_ir_nvars(ir); v++) {
-        arr = fgm_ir_var_array(ir, v);
-        if (cfg->show && !cfg->show[v])
-            continue;
-        fgm_ir_array_info(ir, arr, &ai);
-        print_vector(t->out, fmt, k, "marginal", fgm_ir_var_name(ir, v, name,
-                                                         sizeof name),
-                     ai.lo, m + (size_t)v * (size_t)stride,
-                     fgm_ir_card(ir, v), &first);
-    }
+    print_vars(ir, cfg, k, "marginal", m, stride, t);
     if (se && fmt == FMT_JSON)
         fprintf(t->out, "}, \"stderr\": {");
-    for (first = 1, v = 0; se && v < fgm_ir_nvars(ir); v++) {
-        if (cfg->show && !cfg->show[v])
-            continue;
-        fgm_ir_array_info(ir, fgm_ir_var_array(ir, v), &ai);
-        print_vector(t->out, fmt, k, "stderr", fgm_ir_var_name(ir, v, name,
-                                                       sizeof name),
-                     ai.lo, se + (size_t)v * (size_t)stride,
-                     fgm_ir_card(ir, v), &first);
-    }
+    if (se)
+        print_vars(ir, cfg, k, "stderr", se, stride, t);
     print_nodes(ir, cfg, k, "alpha", post, stride, t);
     if (mean)
         print_nodes(ir, cfg, k, "mean", mean, mean_stride, t);
@@ -859,7 +880,7 @@ int
 cmd_run(cli_args *a)
 {
     const char *model = NULL, *backend = "auto", *observe = NULL, *val;
-    const char *format = "text", *algo = NULL, *out_dir = NULL;
+    const char *format = "text", *algo = NULL, *out_dir = NULL, *why;
     const char *shows[16];      /* --show, each a list */
     int nshow = 0;
     const char *defs[CLI_MAXDEFINES];
@@ -868,7 +889,7 @@ cmd_run(cli_args *a)
     fgm_model_opts mo;
     long iters = 0, jobs = 1, seed = 0, chains = 0;
     int r, code = CLI_OK, n, box, v, nvars, stride = 1;
-    int cap_set = 0, method_set = 0, seed_set = 0, gibbs, engine;
+    int cap_set = 0, method_set = 0, seed_set = 0, engine;
     run_shared sh;
     run_worker w0;
     obs_file of;
@@ -1046,23 +1067,11 @@ cmd_run(cli_args *a)
         return CLI_EUSAGE;
     }
     /* Settings the algorithm has no use for are refused, not ignored. */
-    gibbs = strcmp(fgm_ir_algo(ir), "gibbs") == 0;
-    if (!cfg.exact && (((seed_set || chains) && !gibbs)
-                       || (cfg.ro.use_damping && gibbs)
-                       || (cfg.ro.use_tolerance && cfg.ro.tolerance > 0.0
-                           && gibbs))) {
-        code = cli_fail(CLI_EUSAGE, "run: %s", cfg.ro.use_damping && gibbs
-                        ? "--damping: gibbs draws values, it has no "
-                          "messages to damp"
-                        : gibbs ? "--tolerance: gibbs has no fixed point to "
-                          "stop at, it runs every sweep (--chains gives its "
-                          "standard errors)"
-                        : seed_set ? "--seed seeds the gibbs sampler; this "
-                          "run draws nothing (--algo gibbs samples)"
-                        : "--chains runs the gibbs sampler's chains; this "
-                          "run draws nothing (--algo gibbs samples)");
+    if (!cfg.exact
+        && (why = unused_setting(&cfg, strcmp(fgm_ir_algo(ir), "gibbs") == 0,
+                                 seed_set)) != NULL) {
         fgm_ir_free(ir);
-        return code;
+        return cli_fail(CLI_EUSAGE, "run: %s", why);
     }
     for (v = 0; v < nshow; v++)
         if ((code = parse_show(ir, shows[v], &cfg)) != CLI_OK)
