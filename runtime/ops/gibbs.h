@@ -118,22 +118,37 @@ fgm_k_gibbs_node(const fgm_state *st, const fgm_k_gibbs_graph *g,
     return f[3] + at;
 }
 
+/* The factor of edge E: its FGM_K_GIBBS_FAC entries. */
+static inline const int *
+fgm_k_gibbs_factor(const fgm_k_gibbs_graph *g, int e)
+{
+    return g->fac + (long)FGM_K_GIBBS_FAC * g->edge_factor[e];
+}
+
+/* When factor F is a draw whose variables all have values: the node it
+ * is from, and its value in *X; else -1. */
+static inline int
+fgm_k_gibbs_drawn(const fgm_state *st, const fgm_k_gibbs_graph *g,
+                  const int *f, int *x)
+{
+    if (f[0] != FGM_K_OP_DIRICHLET && f[0] != FGM_K_OP_GATED)
+        return -1;
+    *x = st->sample[g->edge_var[f[2]]];
+    return *x < 0 ? -1 : fgm_k_gibbs_node(st, g, f);
+}
+
 /* Adds D (+1 or -1) to the counts of every non-point-mass draw that
  * variable V takes part in (as the draw or a gate) and whose variables
  * all have values. */
 static inline void
 fgm_k_gibbs_count(fgm_state *st, const fgm_k_gibbs_graph *g, int v, double d)
 {
-    const int *f;
     int j, x, node;
 
     for (j = g->var_edge_off[v]; j < g->var_edge_off[v + 1]; j++) {
-        f = g->fac + (long)FGM_K_GIBBS_FAC * g->edge_factor[g->var_edges[j]];
-        if (f[0] != FGM_K_OP_DIRICHLET && f[0] != FGM_K_OP_GATED)
-            continue;
-        x = st->sample[g->edge_var[f[2]]];
-        node = fgm_k_gibbs_node(st, g, f);
-        if (x >= 0 && node >= 0 && !st->dir_point[node])
+        node = fgm_k_gibbs_drawn(st, g, fgm_k_gibbs_factor(g, g->var_edges[j]),
+                                 &x);
+        if (node >= 0 && !st->dir_point[node])
             st->gcount[(long)node * g->stride + x] += d;
     }
 }
@@ -206,12 +221,8 @@ fgm_k_gibbs_urn(fgm_state *st, const fgm_k_gibbs_graph *g, int v, int *e)
     *e = 0;
     for (pass = 0; pass < 2; pass++)
         for (j = g->var_edge_off[v]; j < g->var_edge_off[v + 1]; j++) {
-            f = g->fac
-                + (long)FGM_K_GIBBS_FAC * g->edge_factor[g->var_edges[j]];
-            if (f[0] != FGM_K_OP_DIRICHLET && f[0] != FGM_K_OP_GATED)
-                continue;
-            x = st->sample[g->edge_var[f[2]]];
-            if (x < 0 || (node = fgm_k_gibbs_node(st, g, f)) < 0)
+            f = fgm_k_gibbs_factor(g, g->var_edges[j]);
+            if ((node = fgm_k_gibbs_drawn(st, g, f, &x)) < 0)
                 continue;
             k = fgm_k_gibbs_card(g, g->edge_var[f[2]]);
             if (pass == 0) {
@@ -248,9 +259,10 @@ fgm_k_gibbs_rescale(double *w, int k)
 /* W (K entries): variable V's conditional weights, its own draws taken
  * out of the counts (fgm_k_gibbs_count), scaled to a largest of 1 at
  * most.  With BROKEN (K counts, zeroed here), the hard zeros of !=,
- * alldiff and tables are counted instead, and only the values that
- * break the fewest keep their weight (min-conflicts: the way back to a
- * state of weight from one of none).  Leaves V's value as it was. */
+ * alldiff and tables are counted instead, and each one a value breaks
+ * beyond the fewest cuts its weight by 2^FGM_K_GIBBS_BROKEN_SHIFT
+ * (min-conflicts with noise: the way back to a state of weight from one
+ * of none).  Leaves V's value as it was. */
 static inline void
 fgm_k_gibbs_weights(fgm_state *st, const fgm_k_gibbs_graph *g, int v,
                     double *w, int *broken, int k)
@@ -268,7 +280,7 @@ fgm_k_gibbs_weights(fgm_state *st, const fgm_k_gibbs_graph *g, int v,
     }
     for (j = g->var_edge_off[v]; j < g->var_edge_off[v + 1]; j++) {
         e = g->var_edges[j];
-        f = g->fac + (long)FGM_K_GIBBS_FAC * g->edge_factor[e];
+        f = fgm_k_gibbs_factor(g, e);
         pos = e - f[2];
         switch (f[0]) {
         case FGM_K_OP_NEQ:
@@ -314,6 +326,19 @@ fgm_k_gibbs_weights(fgm_state *st, const fgm_k_gibbs_graph *g, int v,
         w[x] = ldexp(w[x], -FGM_K_GIBBS_BROKEN_SHIFT * (broken[x] - least));
 }
 
+/* The sum of W's K entries, or 0 when it is no finite positive number
+ * (no value has weight, or the weights overflowed). */
+static inline double
+fgm_k_gibbs_total(const double *w, int k)
+{
+    double total = 0.0;
+    int x;
+
+    for (x = 0; x < k; x++)
+        total += w[x];
+    return total > 0.0 && total <= DBL_MAX ? total : 0.0;
+}
+
 /* The value drawn with weights W (K entries, sum TOTAL > 0). */
 static inline int
 fgm_k_gibbs_draw(fgm_state *st, const double *w, int k, double total)
@@ -338,18 +363,14 @@ static inline void
 fgm_k_gibbs_recount(fgm_state *st, const fgm_k_gibbs_graph *g)
 {
     long j, nd = (long)g->ndirichlet * g->stride;
-    const int *f;
     int i, x, node;
 
     for (j = 0; j < nd; j++)
         st->gcount[j] = 0.0;
     for (i = 0; i < g->nfactors; i++) {
-        f = g->fac + (long)FGM_K_GIBBS_FAC * i;
-        if (f[0] != FGM_K_OP_DIRICHLET && f[0] != FGM_K_OP_GATED)
-            continue;
-        x = st->sample[g->edge_var[f[2]]];
-        node = fgm_k_gibbs_node(st, g, f);
-        if (x >= 0 && node >= 0 && !st->dir_point[node])
+        node = fgm_k_gibbs_drawn(st, g, g->fac + (long)FGM_K_GIBBS_FAC * i,
+                                 &x);
+        if (node >= 0 && !st->dir_point[node])
             st->gcount[(long)node * g->stride + x] += 1.0;
     }
 }
@@ -387,24 +408,19 @@ fgm_k_gibbs_sweep(fgm_state *st, const fgm_k_gibbs_graph *g)
         k = fgm_k_gibbs_card(g, v);
         fgm_k_gibbs_count(st, g, v, -1.0);
         fgm_k_gibbs_weights(st, g, v, w, NULL, k);
-        total = 0.0;
-        for (x = 0; x < k; x++)
-            total += w[x];
-        if (total > 0.0 && total <= DBL_MAX) {
+        if ((total = fgm_k_gibbs_total(w, k)) > 0.0) {
             st->sample[v] = fgm_k_gibbs_draw(st, w, k, total);
             for (x = 0; keep && x < k; x++)
                 p[x] = w[x] / total;
         } else {
             /* The constraints leave no value (the others' values break
-             * them): a draw among the values that break the fewest, by
-             * their other weights (a clue's point mass holds); -1 when
-             * none has any. */
+             * them): a draw by the other weights, the values that break
+             * more constraints less likely (a clue's point mass holds);
+             * -1 when none has any weight. */
             fgm_k_gibbs_weights(st, g, v, w, broken, k);
-            total = 0.0;
-            for (x = 0; x < k; x++)
-                total += w[x];
-            st->sample[v] = total > 0.0 && total <= DBL_MAX
-                            ? fgm_k_gibbs_draw(st, w, k, total) : -1;
+            total = fgm_k_gibbs_total(w, k);
+            st->sample[v] = total > 0.0 ? fgm_k_gibbs_draw(st, w, k, total)
+                                        : -1;
             dead++;
         }
         fgm_k_gibbs_count(st, g, v, 1.0);
