@@ -45,6 +45,13 @@
     "roll[t] ~ discrete(face[die[t]]) for t in 0..T-1\n" \
     "infer gibbs(iterations = 60000)\n"
 
+/* The model of IR (owned by the model from now on), interpreted. */
+static fgm_model *
+interp(fgm_ir *ir)
+{
+    return open_backend(ir, FGM_BACKEND_INTERPRETED, NULL);
+}
+
 /* Runs M (ITERS sweeps, 0: the model's) from SEED, cold. */
 static fgm_run_info
 run_seeded(fgm_model *m, int iters, unsigned long seed)
@@ -149,7 +156,7 @@ START_TEST(test_against_exact)
         fgm_model *m;
 
         exact_enum(ir, NULL, exact, NULL);
-        m = open_backend(ir, FGM_BACKEND_INTERPRETED, NULL);
+        m = interp(ir);
         run_seeded(m, 1000, 7);
         e_short = marginal_error(m, exact);
         run_seeded(m, 0, 7);
@@ -173,7 +180,7 @@ START_TEST(test_dice)
     fgm_ir *ir = compile_text("prior p ~ dirichlet([1, 2, 1, 1, 1, 3])\n"
                               "observed var roll[12] in 1..6 ~ discrete(p)\n"
                               "infer gibbs(iterations = 20000)\n");
-    fgm_model *m = open_backend(ir, FGM_BACKEND_INTERPRETED, NULL);
+    fgm_model *m = interp(ir);
     static const int rolls[12] = { 5, 5, 0, 2, 5, 1, 5, 3, 5, 4, 5, 5 };
     double a[6], want[6] = { 1, 2, 1, 1, 1, 3 }, b[6];
     int v, k;
@@ -247,7 +254,7 @@ START_TEST(test_casino)
     for (v = 0; v < 16; v++)
         given[v] = v < 8 ? -1 : rolls[v - 8];
     exact_enum(ir, given, exact, means);
-    m = open_backend(ir, FGM_BACKEND_INTERPRETED, NULL);
+    m = interp(ir);
     for (v = 8; v < 16; v++)
         fgm_model_observe_var(m, v, given[v]);
     run_seeded(m, 0, 3);
@@ -284,8 +291,7 @@ START_TEST(test_backends)
     for (i = 0; i < 3; i++) {
         fgm_model *c = open_backend(compile_text(texts[i]),
                                     FGM_BACKEND_COMPILED, dir);
-        fgm_model *in = open_backend(compile_text(texts[i]),
-                                     FGM_BACKEND_INTERPRETED, NULL);
+        fgm_model *in = interp(compile_text(texts[i]));
 
         ck_assert_int_eq(fgm_model_is_compiled(c), 1);
         for (v = 10; i == 0 && v < 20; v++) {
@@ -307,8 +313,7 @@ END_TEST
  * fresh start from the same seed would repeat the cold run's). */
 START_TEST(test_seeds)
 {
-    fgm_model *m = open_backend(compile_text(TABLE3_TEXT),
-                                FGM_BACKEND_INTERPRETED, NULL);
+    fgm_model *m = interp(compile_text(TABLE3_TEXT));
     double x[3], y[3], z[3], w[3];
     fgm_run_opts ro;
 
@@ -337,8 +342,7 @@ START_TEST(test_burn_in)
 {
     fgm_ir *ir = compile_text("var x[2] in 0..1\nx[0] != x[1]\n"
                               "infer gibbs(iterations = 10, burn_in = 4)\n");
-    fgm_model *m = open_backend(fgm_ir_copy(ir), FGM_BACKEND_INTERPRETED,
-                                NULL);
+    fgm_model *m = interp(fgm_ir_copy(ir));
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -353,9 +357,8 @@ START_TEST(test_burn_in)
     ck_assert_ptr_nonnull(strstr(text, "infer burn-in 4\n"));
     free(text);
     fgm_ir_free(ir);
-    m = open_backend(compile_text("var x[2] in 0..1\nx[0] != x[1]\n"
-                                  "infer gibbs\n"), FGM_BACKEND_INTERPRETED,
-                     NULL);
+    m = interp(compile_text("var x[2] in 0..1\nx[0] != x[1]\n"
+                            "infer gibbs\n"));
     ck_assert_int_eq(fgm_model_ir(m)->infer.iterations,
                      FGM_GIBBS_ITERATIONS);
     run_seeded(m, 50, 1);
@@ -384,11 +387,10 @@ END_TEST
  * solutions'. */
 START_TEST(test_dead_draws)
 {
-    fgm_model *m = open_backend(compile_text("var x[3] in 1..2\n"
-                                             "x[0] != x[1]\nx[1] != x[2]\n"
-                                             "x[0] != x[2]\n"
-                                             "infer gibbs(iterations = 20)\n"),
-                                FGM_BACKEND_INTERPRETED, NULL);
+    fgm_model *m = interp(compile_text("var x[3] in 1..2\n"
+                                       "x[0] != x[1]\nx[1] != x[2]\n"
+                                       "x[0] != x[2]\n"
+                                       "infer gibbs(iterations = 20)\n"));
     fgm_run_info info = run_seeded(m, 0, 1);
     double b[3];
 
@@ -399,21 +401,19 @@ START_TEST(test_dead_draws)
     /* One value allowed for two that must differ: after the first draw
      * neither has one (18 sweeps past the burn-in, two draws each), no
      * sweep is kept, and the run reports a contradiction at the first. */
-    m = open_backend(compile_text("var x in 0..1\nvar y in 0..1\nx != y\n"
-                                  "evidence x = [1, 0]\n"
-                                  "evidence y = [1, 0]\n"
-                                  "infer gibbs(iterations = 20)\n"),
-                     FGM_BACKEND_INTERPRETED, NULL);
+    m = interp(compile_text("var x in 0..1\nvar y in 0..1\nx != y\n"
+                            "evidence x = [1, 0]\n"
+                            "evidence y = [1, 0]\n"
+                            "infer gibbs(iterations = 20)\n"));
     info = run_seeded(m, 0, 1);
     ck_assert_int_eq(info.dead, 36);
     ck_assert_int_eq(info.kept, 0);
     ck_assert_int_eq(fgm_model_contradiction(m), 0);
     fgm_model_free(m);
-    m = open_backend(compile_text("var x in 0..2\nvar y in 0..2\n"
-                                  "x != y\n"
-                                  "evidence x = [0, 1, 0]\n"
-                                  "infer gibbs(iterations = 200)\n"),
-                     FGM_BACKEND_INTERPRETED, NULL);
+    m = interp(compile_text("var x in 0..2\nvar y in 0..2\n"
+                            "x != y\n"
+                            "evidence x = [0, 1, 0]\n"
+                            "infer gibbs(iterations = 200)\n"));
     info = run_seeded(m, 0, 1);
     ck_assert_int_eq(info.dead, 0);
     ck_assert_int_eq(fgm_model_contradiction(m), -1);
@@ -439,8 +439,7 @@ START_TEST(test_chains)
         "evidence x[0] = [0.7, 0.2, 0.1]\n"
         "infer gibbs(iterations = 4000)\n";
     fgm_ir *ir = compile_text(text);
-    fgm_model *m = open_backend(fgm_ir_copy(ir), FGM_BACKEND_INTERPRETED,
-                                NULL);
+    fgm_model *m = interp(fgm_ir_copy(ir));
     double exact[6 * 64], mean[6][3], b[3], se[3], sd, sum2;
     fgm_run_opts ro;
     fgm_run_info info;
@@ -501,8 +500,7 @@ START_TEST(test_chains)
     ro.chains = -1;
     ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_EINVAL);
     fgm_model_free(m);
-    m = open_backend(compile_text("var x in 0..1\ninfer bp-sum\n"),
-                     FGM_BACKEND_INTERPRETED, NULL);
+    m = interp(compile_text("var x in 0..1\ninfer bp-sum\n"));
     ro.chains = 2;
     ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_EINVAL);
     fgm_model_free(m);
@@ -527,7 +525,7 @@ START_TEST(test_underflow)
     ir = compile_text("var c in 0..1\nobserved var f[300] in 0..1\n"
                       "table (c, f[i]) = [[0.999, 0.001], [0.001, 0.999]] "
                       "for i in 0..299\ninfer gibbs(iterations = 200)\n");
-    m = open_backend(fgm_ir_copy(ir), FGM_BACKEND_INTERPRETED, NULL);
+    m = interp(fgm_ir_copy(ir));
     for (v = 1; v <= 300; v++) {
         given[v] = v <= 160 ? 0 : 1;
         fgm_model_observe_var(m, v, given[v]);
@@ -541,12 +539,11 @@ START_TEST(test_underflow)
     fgm_ir_free(ir);
     /* Forty tables of weights near 1e9 on one variable: 1e360 unscaled
      * (below 2^32, the compiler leaves them as they are). */
-    m = open_backend(compile_text("var x in 0..1\nvar y[40] in 0..1\n"
-                                  "table (x, y[i]) = [[1e9, 3e9], "
-                                  "[2e9, 1e9]] for i in 0..39\n"
-                                  "evidence x = [0.3, 0.7]\n"
-                                  "infer gibbs(iterations = 2000)\n"),
-                     FGM_BACKEND_INTERPRETED, NULL);
+    m = interp(compile_text("var x in 0..1\nvar y[40] in 0..1\n"
+                            "table (x, y[i]) = [[1e9, 3e9], "
+                            "[2e9, 1e9]] for i in 0..39\n"
+                            "evidence x = [0.3, 0.7]\n"
+                            "infer gibbs(iterations = 2000)\n"));
     info = run_seeded(m, 0, 1);
     ck_assert_int_eq(info.dead, 0);
     fgm_model_marginal(m, 0, b);
@@ -560,7 +557,7 @@ START_TEST(test_underflow)
              "y[i] ~ discrete(t[g]) for i in 0..599\n"
              "infer gibbs(iterations = 4000)\n");
     ir = compile_text(text);
-    m = open_backend(fgm_ir_copy(ir), FGM_BACKEND_INTERPRETED, NULL);
+    m = interp(fgm_ir_copy(ir));
     given[0] = -1;
     for (v = 1; v <= 600; v++) {
         given[v] = v % 6;
@@ -585,10 +582,9 @@ END_TEST
  * it. */
 START_TEST(test_keeps)
 {
-    fgm_model *m = open_backend(compile_text(
+    fgm_model *m = interp(compile_text(
         "prior p ~ dirichlet([1e-20, 1])\nvar y in 0..1 ~ discrete(p)\n"
-        "evidence y = [1, 0]\ninfer gibbs(iterations = 100)\n"),
-        FGM_BACKEND_INTERPRETED, NULL);
+        "evidence y = [1, 0]\ninfer gibbs(iterations = 100)\n"));
     fgm_run_info info = run_seeded(m, 0, 1);
     fgm_run_opts ro;
     double b[4];
@@ -608,9 +604,9 @@ START_TEST(test_keeps)
     ro.tolerance = 1e-3;
     ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_EINVAL);
     fgm_model_free(m);
-    m = open_backend(compile_text("var x[2] in 0..1\nx[0] != x[1]\n"
-                                  "infer gibbs(iterations = 5, burn_in = 0)"
-                                  "\n"), FGM_BACKEND_INTERPRETED, NULL);
+    m = interp(compile_text("var x[2] in 0..1\nx[0] != x[1]\n"
+                            "infer gibbs(iterations = 5, burn_in = 0)"
+                            "\n"));
     run_seeded(m, 0, 1);
     ck_assert_int_eq(m->st.gibbs_kept, 4);
     fgm_model_free(m);
@@ -621,7 +617,7 @@ START_TEST(test_keeps)
         fgm_ir *ir = fgm_ir_sudoku(2);
 
         ck_assert_int_eq(fgm_ir_set_algo(ir, "gibbs"), FGM_OK);
-        m = open_backend(ir, FGM_BACKEND_INTERPRETED, NULL);
+        m = interp(ir);
         for (v = 0; v < 3; v++)
             ck_assert_int_eq(fgm_model_observe_clue(m, cell[v], clue[v]),
                              FGM_OK);
