@@ -594,6 +594,12 @@ emit(const fgm_sched *s, FILE *f)
                 "edges,\n   %d iterations, burn-in %s sweeps, tolerance "
                 "%.17g */\n\n", s->nvars, s->nfactors, s->nedges,
                 s->infer.iterations, burn, s->infer.tolerance);
+    } else if (s->infer.algo == FGM_ALGO_VMP) {
+        fprintf(f, "   mean field: %d variables updated a sweep, then %d "
+                "Dirichlet nodes,\n   %d factors, %d edges, %d iterations, "
+                "tolerance %.17g */\n\n", s->nvars, s->ndirichlet,
+                s->nfactors, s->nedges, s->infer.iterations,
+                s->infer.tolerance);
     } else {
         fprintf(f, "   schedule: %d factor updates in %d runs, %d edges, %s,\n"
                 "   alldiff %s, projection %s, %d iterations, damping %.17g,\n"
@@ -613,8 +619,9 @@ emit(const fgm_sched *s, FILE *f)
             "#define NEDGES %-8d /* factor-variable edges%s */\n"
             "#define S      %-8d /* doubles a %s: the values, padded to "
             "whole vectors */\n", s->nvars, s->nedges,
-            s->infer.algo == FGM_ALGO_GIBBS ? "" : ", a message each",
-            s->stride, s->infer.algo == FGM_ALGO_GIBBS ? "row" : "message");
+            fgm_algo_by_variable(s->infer.algo) ? "" : ", a message each",
+            s->stride,
+            fgm_algo_by_variable(s->infer.algo) ? "row" : "message");
     /* K is the domain size when all are equal; otherwise kernels read the
      * per-variable size from CARD (K is then unused but defined). */
     fprintf(f, "#define K      %-8d /* %s */\n\n", k ? k : s->stride,
@@ -631,8 +638,9 @@ emit(const fgm_sched *s, FILE *f)
     if (!k)
         fgm_codegen_int_table(f, "card", "each variable's number of values",
                               s->card, s->nvars);
-    if (s->infer.algo == FGM_ALGO_GIBBS) {
-        /* A sampler visits variables: no runs of factor updates. */
+    if (fgm_algo_by_variable(s->infer.algo)) {
+        /* A sampler and mean field visit variables: no runs of factor
+         * updates. */
         fgm_codegen_gibbs(f, s);
         nruns = 0;
     }
@@ -643,7 +651,7 @@ emit(const fgm_sched *s, FILE *f)
         }
     for (i = 0; i < nruns; i++)
         run_code(f, s, &runs[i], i);
-    if (s->infer.algo != FGM_ALGO_GIBBS)
+    if (!fgm_algo_by_variable(s->infer.algo))
         message_functions(f, s, nruns, k, flood);
 
     fprintf(f, "static const fgm_plugin_desc desc = {\n");

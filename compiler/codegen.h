@@ -24,7 +24,8 @@ FGM_INTERNAL void fgm_codegen_int_table(FILE *f, const char *name,
                                         int n);
 
 /* The sampler's part of a gibbs plugin (compiler/codegen_gibbs.c): its
- * tables and its reset, sweep and finish, calling runtime/ops/gibbs.h.
+ * tables and its reset, sweep and finish, calling runtime/ops/gibbs.h
+ * (runtime/ops/vmp.h in a vmp plugin).
  * The tables edge_var, var_edge_off, var_edges and (when domains differ)
  * card are already written. */
 FGM_INTERNAL void fgm_codegen_gibbs(FILE *f, const fgm_sched *s);

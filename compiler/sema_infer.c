@@ -146,15 +146,27 @@ apply_setting(fgmc *c, const fgmc_node *set, int key)
 
 /* Whether setting SET, applied, means something to algorithm ALGO: a
  * sampler has no messages to damp, schedule or project, nor a fixed
- * point to stop at, and burn_in is a sampler's alone.  Reports the
- * setting when not. */
+ * point to stop at, and burn_in is a sampler's alone; mean field's
+ * coordinate ascent updates one variable at a time, undamped, and its
+ * q(p) is a Dirichlet with nothing to project.  Reports the setting when
+ * not. */
 static int
 setting_fits(fgmc *c, const fgmc_node *set, int key, int algo)
 {
-    int gibbs = algo == FGM_ALGO_GIBBS;
+    int gibbs = algo == FGM_ALGO_GIBBS, vmp = algo == FGM_ALGO_VMP;
     const char *why = NULL;
 
-    if (gibbs && key == SET_DAMPING && c->infer.damping > 0.0)
+    if (vmp && key == SET_DAMPING && c->infer.damping > 0.0)
+        why = "vmp is coordinate ascent on a bound: each update is the "
+              "best one given the others, and damping it would lose that";
+    else if (vmp && key == SET_SCHEDULE
+             && c->infer.schedule == FGM_SCHEDULE_PARALLEL)
+        why = "vmp updates one variable at a time: no parallel schedule";
+    else if (vmp && key == SET_PROJECTION
+             && c->infer.projection == FGM_PROJECTION_MEAN_SQUARE)
+        why = "vmp's Dirichlet posteriors are exact updates: no projection";
+
+    else if (gibbs && key == SET_DAMPING && c->infer.damping > 0.0)
         why = "gibbs draws values: it has no messages to damp";
     else if (gibbs && key == SET_SCHEDULE
              && c->infer.schedule == FGM_SCHEDULE_PARALLEL)

@@ -392,7 +392,7 @@ typedef enum fgm_backend {
 } fgm_backend;
 
 /* The algorithms fgm_model_opts.algo and `--algo` take, for messages. */
-#define FGM_ALGO_NAMES "ep, bp-sum, bp-max, gibbs"
+#define FGM_ALGO_NAMES "ep, bp-sum, bp-max, gibbs, vmp"
 
 typedef struct fgm_model_opts {
     fgm_backend backend;

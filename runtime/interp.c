@@ -22,6 +22,8 @@ fgm_interp_reset(const fgm_sched *s, fgm_state *st)
     }
     fgm_k_reset(st, s->nvars, s->nedges, s->ndirichlet, s->ndirfactors,
                 s->edge_var, s->card, 0, s->stride);
+    if (s->infer.algo == FGM_ALGO_VMP)
+        fgm_k_vmp_reset(st, &s->gibbs);
 }
 
 /* The update of gated Dirichlet factor F.  Out of line: inlined, it
@@ -89,6 +91,8 @@ fgm_interp_sweep(const fgm_sched *s, fgm_state *st)
 
     if (s->infer.algo == FGM_ALGO_GIBBS)
         return fgm_k_gibbs_sweep(st, &s->gibbs);
+    if (s->infer.algo == FGM_ALGO_VMP)
+        return fgm_k_vmp_sweep(st, &s->gibbs);
     for (i = 0; i < n; i++) {
         c = update(s, st, live ? st->live[i] : i);
         if (c > change)
@@ -105,9 +109,14 @@ void
 fgm_interp_finish(const fgm_sched *s, fgm_state *st)
 {
     /* A plugin's finish (plugin_abi.h): every belief from its unary
-     * vector and messages, or a sampler's from its tallies. */
+     * vector and messages, or a sampler's from its tallies (mean field's
+     * q(x) are its beliefs: its nodes are brought up to them). */
     if (s->infer.algo == FGM_ALGO_GIBBS) {
         fgm_k_gibbs_finish(st, &s->gibbs);
+        return;
+    }
+    if (s->infer.algo == FGM_ALGO_VMP) {
+        fgm_k_vmp_finish(st, &s->gibbs);
         return;
     }
     fgm_k_refresh(st, s->nvars, s->var_edge_off, s->var_edges, s->card, 0,

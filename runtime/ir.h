@@ -87,7 +87,8 @@ typedef struct fgm_ir_factor {
     X(FGM_ALGO_EP, "ep")            /* Infer.NET's EP: Dirichlet projected */\
     X(FGM_ALGO_BP_SUM, "bp-sum")    /* loopy sum-product */                  \
     X(FGM_ALGO_BP_MAX, "bp-max")    /* loopy max-product */                  \
-    X(FGM_ALGO_GIBBS, "gibbs")      /* Gibbs sampling, Dirichlets collapsed */
+    X(FGM_ALGO_GIBBS, "gibbs")      /* Gibbs sampling, Dirichlet collapsed */ \
+    X(FGM_ALGO_VMP, "vmp")          /* mean field: variational messages */
 
 typedef enum fgm_algo {
 #define FGM_X(e, s) e,
@@ -95,6 +96,15 @@ typedef enum fgm_algo {
 #undef FGM_X
     FGM_NALGOS
 } fgm_algo;
+
+/* Whether ALGO visits variables, not factor updates (gibbs, vmp): its
+ * sweeps walk the factor graph's tables (fgm_k_gibbs_graph,
+ * runtime/ops/gibbs.h) instead of runs of factor updates. */
+static inline int
+fgm_algo_by_variable(fgm_algo algo)
+{
+    return algo == FGM_ALGO_GIBBS || algo == FGM_ALGO_VMP;
+}
 
 /* A model's sweeps when its infer block does not say: Infer.NET's 50,
  * and for gibbs more (a sampler's error shrinks as one over the root of

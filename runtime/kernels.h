@@ -19,6 +19,7 @@
  *   ops/alldiff_max.h  its max-product messages (assignment, paths)
  *   ops/sweep.h      reset, belief refresh, damped variable-to-factor
  *   ops/gibbs.h      Gibbs sampling (no messages: draws and tallies)
+ *   ops/vmp.h        variational message passing (mean field: q(x), q(p))
  *
  * Conventions: a message or belief is a vector of K doubles, normalized to
  * sum 1, stored with a stride padded to whole vector chunks.  Dead lanes
@@ -59,5 +60,6 @@
 #include "ops/alldiff.h"
 #include "ops/sweep.h"
 #include "ops/gibbs.h"
+#include "ops/vmp.h"
 
 #endif /* FGM_KERNELS_H */

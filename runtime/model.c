@@ -9,6 +9,7 @@
  * exactly the same inputs.
  */
 #include <gsl/gsl_rng.h>
+#include <gsl/gsl_sf_psi.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +90,13 @@ uniform_draw(void *rng)
     return gsl_rng_uniform(rng);
 }
 
+/* The digamma function a vmp kernel reads E[log p] with (fgm_state). */
+static double
+digamma(double x)
+{
+    return gsl_sf_psi(x);
+}
+
 /* The next N doubles of m->mem from *OFF, which moves past them. */
 static double *
 carve(fgm_model *m, size_t *off, size_t n)
@@ -113,13 +121,16 @@ alloc_state(fgm_model *m)
     size_t ne = line_up(S * (size_t)s->nedges);
     size_t nd = line_up(S * (size_t)s->ndirichlet);
     size_t ng = line_up(S * (size_t)s->ndirfactors);
-    /* The sampler's arrays, for gibbs only. */
+    /* The sampler's arrays, for gibbs only; mean field's counts and
+     * E[log p] for vmp. */
     int gibbs = s->infer.algo == FGM_ALGO_GIBBS;
+    int vmp = s->infer.algo == FGM_ALGO_VMP;
     size_t gv = gibbs ? nv : 0, gd = gibbs ? nd : 0;
     size_t gt = gibbs ? line_up((size_t)s->ndirichlet) : 0;
+    size_t vd = vmp ? nd : 0;
     fgm_state *st = &m->st;
 
-    n = 2 * nv + 2 * ne + 2 * nd + ng + 2 * gv + 2 * gd + gt
+    n = 2 * nv + 2 * ne + 2 * nd + ng + 2 * gv + 2 * gd + gt + 2 * vd
         + line_up((size_t)s->nscratch + 1);
     m->mem = aligned_alloc(64, n * sizeof *m->mem);
     m->dir_point = calloc((size_t)s->ndirichlet + 1, 1);
@@ -144,9 +155,11 @@ alloc_state(fgm_model *m)
     st->dir_msg = carve(m, &off, ng);
     st->tally = carve(m, &off, gv);
     st->gsweep = carve(m, &off, gv);
-    st->gcount = carve(m, &off, gd);
+    st->gcount = carve(m, &off, vmp ? vd : gd);
     st->gtally = carve(m, &off, gd);
     st->gtotal = carve(m, &off, gt);
+    st->elog = carve(m, &off, vd);
+    st->digamma = digamma;
     st->scratch = m->mem + off;
     st->dir_point = m->dir_point;
     st->sample = m->sample;
@@ -690,7 +703,7 @@ run_once(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
 {
     static const fgm_run_opts defaults;
     const fgm_ir_infer *inf;
-    int iters, i, may_skip, late = 0, every = 0, gibbs, cold;
+    int iters, i, may_skip, late = 0, every = 0, gibbs, byvar, cold;
     double tol, damping, change = 0.0, t0 = fgm_now(), now, first = 0.0;
 #ifdef FGM_MXCSR_FTZ_DAZ
     unsigned csr;
@@ -700,6 +713,7 @@ run_once(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
         return FGM_EINVAL;
     inf = &m->sched->infer;
     gibbs = inf->algo == FGM_ALGO_GIBBS;
+    byvar = fgm_algo_by_variable(inf->algo);
     if (!opts)
         opts = &defaults;
     /* What the CLI refuses as a usage error is refused here too, not run
@@ -717,11 +731,15 @@ run_once(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
      * gibbs, is left unused). */
     if (gibbs && opts->use_tolerance && opts->tolerance > 0.0)
         return FGM_EINVAL;
+    /* Mean field's coordinate ascent has no messages to damp or
+     * perturb: it would run as if undamped. */
+    if (inf->algo == FGM_ALGO_VMP && (damping > 0.0 || opts->noise > 0.0))
+        return FGM_EINVAL;
     iters = opts->iterations > 0 ? opts->iterations : inf->iterations;
     tol = gibbs ? 0.0
                 : opts->use_tolerance ? opts->tolerance : inf->tolerance;
     m->st.damping = damping;
-    m->st.parallel = inf->schedule == FGM_SCHEDULE_PARALLEL && !gibbs;
+    m->st.parallel = inf->schedule == FGM_SCHEDULE_PARALLEL && !byvar;
     m->st.damp_v2f = seed_flooding(m->sched);
     m->st.skip_pinned = 0;
     cold = !opts->warm || !m->ran;
@@ -760,7 +778,7 @@ run_once(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
      * Pinned variables are looked for only when a sweep can skip. */
     m->st.lost = 0;
     may_skip = iters > m->sched->pin_sweeps && m->st.damping == 0.0
-               && !m->st.damp_v2f && !opts->full_sweeps && !gibbs;
+               && !m->st.damp_v2f && !opts->full_sweeps && !byvar;
     if (may_skip)
         find_pinned(m);
     for (i = 0; i < iters; i++) {
@@ -1061,8 +1079,8 @@ fgm_model_find_contradiction(const fgm_model *m, int *found)
             table_edge[s->factors[f].edge + i] = 1;
     for (v = 0; v < s->nvars && *found < 0; v++)
         if (m->sched->infer.algo == FGM_ALGO_GIBBS ? no_estimate(m, v)
-                                                  : all_ruled_out(m, v,
-                                                                  table_edge))
+            : m->sched->infer.algo == FGM_ALGO_VMP ? m->st.sample[v] < 0
+            : all_ruled_out(m, v, table_edge))
             *found = v;
     free(table_edge);
     for (f = 0; f < s->nfactors; f++) {

@@ -94,4 +94,14 @@ FGM_INTERNAL fgm_status fgm_model_observe_clue_eps(fgm_model *m, int v,
 FGM_INTERNAL fgm_status fgm_model_v2f_start(fgm_model *m, double noise,
                                             unsigned long seed);
 
+/* log B(FROM + STEP) - log B(FROM), B the multivariate Beta function,
+ * over K entries (FROM > 0, FROM + STEP > 0), keeping its digits where
+ * the pseudo-counts are large (runtime/evidence.c). */
+FGM_INTERNAL double fgm_log_beta_ratio(const double *from,
+                                       const double *step, int k);
+
+/* A vmp run's evidence lower bound (runtime/evidence_vmp.c) into *OUT:
+ * FGM_OK, or FGM_ENOMEM. */
+FGM_INTERNAL fgm_status fgm_vmp_elbo(const fgm_model *m, double *out);
+
 #endif /* FGM_MODEL_H */

@@ -19,7 +19,7 @@
 /* Bump on any change to fgm_state or to the meaning of a descriptor
  * field.  Changes to the kernels, the code generator or the schedule's
  * lowering need no bump: build_id (below) covers them. */
-#define FGM_PLUGIN_ABI_VERSION 16u
+#define FGM_PLUGIN_ABI_VERSION 17u
 #define FGM_PLUGIN_ENTRY fgm_plugin_entry
 #define FGM_PLUGIN_ENTRY_NAME "fgm_plugin_entry"
 /* On the entry's declaration: exported even when FGM_PLUGIN_CFLAGS
@@ -85,7 +85,8 @@ typedef struct fgm_state {
     double *gsweep;     /* nvars: the conditionals of the sweep under
                          * way, added to tally when it is kept */
     double *gcount;     /* ndirichlet: the draws at each value (the
-                         * prior apart, in dir_prior) */
+                         * prior apart, in dir_prior); vmp: their
+                         * expected number */
     double *gtally;     /* ndirichlet: the kept sweeps' predictive
                          * means gcount / its sum, summed */
     double *gtotal;     /* ndirichlet (no stride): the kept sweeps'
@@ -97,6 +98,10 @@ typedef struct fgm_state {
                          * burn-in (their sweeps are not kept) */
     void *rng;          /* the runtime's random number generator, */
     double (*uniform)(void *rng);   /* and a draw in [0, 1) from it */
+    /* ABI 17: variational message passing (runtime/ops/vmp.h), which
+     * uses sample (-1: the variable was left no value) and gcount too. */
+    double *elog;       /* ndirichlet: E[log p] under each node's q(p) */
+    double (*digamma)(double x);    /* the runtime's (GSL's psi) */
 } fgm_state;
 
 typedef struct fgm_plugin_desc {
@@ -104,7 +109,7 @@ typedef struct fgm_plugin_desc {
     uint32_t size;          /* sizeof(fgm_plugin_desc) when built */
     uint64_t ir_hash;       /* fgm_ir_hash of the model it was built from */
     const char *model;      /* model name */
-    const char *algo;       /* "ep", "bp-sum", "bp-max", "gibbs" */
+    const char *algo;       /* "ep", "bp-sum", "bp-max", "gibbs", "vmp" */
     int32_t nvars, stride, nedges, ndirichlet, ndirfactors, nscratch;
     /* Messages uniform, beliefs from the unary messages. */
     void (*reset)(fgm_state *st);

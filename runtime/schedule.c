@@ -48,9 +48,9 @@ _Static_assert(FGM_K_OP_NEQ == (int)FGM_OP_NEQ
                && FGM_K_OP_GATED == (int)FGM_OP_DIRICHLET_GATED,
                "ops/gibbs.h numbers the operators as fgm_op");
 
-/* The tables of S->gibbs (a gibbs schedule): each edge's factor and each
- * factor's operator, arity, first edge and aux.  Returns 0 when out of
- * memory. */
+/* The tables of S->gibbs (a gibbs or vmp schedule): each edge's factor
+ * and each factor's operator, arity, first edge and aux.  Returns 0 when
+ * out of memory. */
 static int
 gibbs_tables(fgm_sched *s)
 {
@@ -529,7 +529,7 @@ fgm_sched_new(const fgm_ir *ir, fgm_status *status)
         goto fail;
     *status = FGM_ENOMEM;
     if (!interleave_neq(s) || !fgm_sched_tree_order(s) || !index_edges(s)
-        || (s->infer.algo == FGM_ALGO_GIBBS && !gibbs_tables(s)))
+        || (fgm_algo_by_variable(s->infer.algo) && !gibbs_tables(s)))
         goto fail;
     for (i = 0; i < s->nfactors; i++)
         if (s->factors[i].arity > maxarity

@@ -66,10 +66,11 @@ typedef struct fgm_sched {
                                  * pins a variable) runs before the other
                                  * factors in a sequential schedule, else
                                  * 2 */
-    /* gibbs only (else NULL and zero): */
+    /* gibbs and vmp only (else NULL and zero): */
     int *edge_factor;           /* nedges: the factor of each edge */
     int *gibbs_fac;             /* nfactors x FGM_K_GIBBS_FAC */
-    fgm_k_gibbs_graph gibbs;    /* the sampler's view of these tables */
+    fgm_k_gibbs_graph gibbs;    /* the sampler's and mean field's view of
+                                 * these tables */
 } fgm_sched;
 
 /* Whether rows of more than one chunk are padded to whole pairs of

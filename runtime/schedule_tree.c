@@ -157,9 +157,9 @@ fgm_sched_tree_order(fgm_sched *s)
     tree_key *keys = NULL;
     fgm_sched_factor *nf = NULL;
 
-    /* A sampler visits variables, not factors. */
+    /* A sampler and mean field visit variables, not factors. */
     if (s->infer.schedule != FGM_SCHEDULE_SEQUENTIAL || n < 2
-        || s->infer.algo == FGM_ALGO_GIBBS)
+        || fgm_algo_by_variable(s->infer.algo))
         return 1;
     parent = malloc((size_t)nv * sizeof *parent);
     off = calloc((size_t)nvx + 1, sizeof *off);

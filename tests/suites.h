@@ -26,6 +26,7 @@
     X(gated)                \
     X(evidence)             \
     X(gibbs)                \
+    X(vmp)                  \
     X(reader)
 
 #define FGM_TEST_DECLARE(name) Suite *name##_suite(void);

@@ -30,11 +30,18 @@
 #include <string.h>
 #include "run.h"
 
-/* Why CFG's run options cannot go with the model's algorithm, a sampler
- * (GIBBS) or message passing, or NULL.  SEED_SET: --seed was given. */
+/* Why CFG's run options cannot go with the model's algorithm ALGO (its
+ * name: a sampler, mean field or message passing), or NULL.  SEED_SET:
+ * --seed was given. */
 static const char *
-unused_setting(const run_cfg *cfg, int gibbs, int seed_set)
+unused_setting(const run_cfg *cfg, const char *algo, int seed_set)
 {
+    int gibbs = strcmp(algo, "gibbs") == 0;
+
+    if (strcmp(algo, "vmp") == 0 && cfg->ro.use_damping
+        && cfg->ro.damping > 0.0)
+        return "--damping: vmp is coordinate ascent on a bound, each update "
+               "the best one given the others: damping would lose that";
     if (gibbs && cfg->ro.use_damping)
         return "--damping: gibbs draws values, it has no messages to damp";
     if (gibbs && cfg->ro.use_tolerance && cfg->ro.tolerance > 0.0)
@@ -1068,8 +1075,7 @@ cmd_run(cli_args *a)
     }
     /* Settings the algorithm has no use for are refused, not ignored. */
     if (!cfg.exact
-        && (why = unused_setting(&cfg, strcmp(fgm_ir_algo(ir), "gibbs") == 0,
-                                 seed_set)) != NULL) {
+        && (why = unused_setting(&cfg, fgm_ir_algo(ir), seed_set)) != NULL) {
         fgm_ir_free(ir);
         return cli_fail(CLI_EUSAGE, "run: %s", why);
     }

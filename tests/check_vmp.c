@@ -1,0 +1,582 @@
+/* tests/check_vmp.c: variational message passing (runtime/ops/vmp.h)
+ * and its evidence bound (runtime/evidence_vmp.c): exact where mean
+ * field is (every draw observed), the fixed points of mean-field
+ * iterations written out here again, a bound that never falls and never
+ * passes the exact log Z, both backends giving the same bits, and the
+ * settings and models it refuses.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include <check.h>
+#include <gsl/gsl_sf_gamma.h>
+#include <gsl/gsl_sf_psi.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "ir.h"
+#include "model.h"
+#include "suites.h"
+#include "testutil.h"
+
+/* Three variables under a table over all three (row-major: b's stride is
+ * c's domain) and one over two, with evidence on b. */
+#define TABLE3_TEXT \
+    "var a in 0..1\nvar b in 0..2\nvar c in 0..1\n" \
+    "table (a, b, c) = [[[1, 5], [2, 1], [6, 1]],\n" \
+    "                   [[3, 1], [1, 1], [1, 9]]]\n" \
+    "table (a, c) = [[1, 2], [4, 1]]\n" \
+    "evidence b = [0.2, 0.5, 0.3]\n" \
+    "infer vmp(iterations = 500, tolerance = 1e-15)\n"
+static const double table3[2][3][2] = {
+    { { 1, 5 }, { 2, 1 }, { 6, 1 } }, { { 3, 1 }, { 1, 1 }, { 1, 9 } }
+};
+static const double table2[2][2] = { { 1, 2 }, { 4, 1 } };
+
+/* The casino of models/casino.fgm over T rolls: gated draws (each die
+ * from the last die's row of swap, each roll from its die's face). */
+#define CASINO_TEXT(T) \
+    "const T = " #T "\n" \
+    "prior swap[2] ~ dirichlet([[9, 1], [1, 9]])\n" \
+    "prior face[2] ~ dirichlet([[5, 5, 5, 5, 5, 5], [1, 1, 1, 1, 1, 5]])\n" \
+    "var die[T] in 0..1\n" \
+    "observed var roll[T] in 1..6\n" \
+    "die[t] ~ discrete(swap[die[t - 1]]) for t in 1..T-1\n" \
+    "roll[t] ~ discrete(face[die[t]]) for t in 0..T-1\n" \
+    "infer vmp(iterations = 2000, tolerance = 1e-14)\n"
+
+static const int casino_rolls[8] = { 2, 0, 5, 5, 5, 3, 5, 5 };
+
+/* The model of IR (owned by the model from now on), interpreted. */
+static fgm_model *
+interp(fgm_ir *ir)
+{
+    return open_backend(ir, FGM_BACKEND_INTERPRETED, NULL);
+}
+
+/* Runs M cold (ITERS sweeps, 0: the model's); returns its sweeps. */
+static int
+run_cold(fgm_model *m, int iters)
+{
+    fgm_run_opts ro;
+    fgm_run_info info;
+
+    memset(&ro, 0, sizeof ro);
+    ro.iterations = iters;
+    ck_assert_int_eq(fgm_model_run(m, &ro, &info), FGM_OK);
+    return info.sweeps;
+}
+
+/* One more sweep of M, continuing its last run. */
+static void
+run_warm_sweep(fgm_model *m)
+{
+    fgm_run_opts ro;
+
+    memset(&ro, 0, sizeof ro);
+    ro.iterations = 1;
+    ro.warm = 1;
+    ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_OK);
+}
+
+static double
+elbo(const fgm_model *m)
+{
+    double z;
+
+    ck_assert_int_eq(fgm_model_log_evidence(m, &z), FGM_OK);
+    return z;
+}
+
+/* The exact log Z of IR with clues GIVEN (NULL: none), by enumeration. */
+static double
+exact_log_z(const fgm_ir *ir, const int *given)
+{
+    fgm_status st;
+    fgm_csp *csp = fgm_csp_new(ir, &st);
+    double *rows, z;
+
+    ck_assert_ptr_nonnull(csp);
+    rows = malloc((size_t)ir->nvars * (size_t)fgm_csp_maxcard(csp)
+                  * sizeof *rows);
+    ck_assert_ptr_nonnull(rows);
+    ck_assert_int_eq(fgm_enumerate_log_z(csp, given, 0, 0, rows, NULL, 0,
+                                         NULL, &z), FGM_OK);
+    free(rows);
+    fgm_csp_free(csp);
+    return z;
+}
+
+/* Every roll observed: mean field is exact, each node's q(p) is
+ * Dirichlet(alpha + counts) and the bound is the exact log Z. */
+START_TEST(test_dice_exact)
+{
+    fgm_ir *ir = compile_text("prior p ~ dirichlet([1, 2, 1, 1, 1, 3])\n"
+                              "observed var roll[12] in 1..6 ~ discrete(p)\n"
+                              "infer vmp\n");
+    static const int rolls[12] = { 5, 5, 0, 2, 5, 1, 5, 3, 5, 4, 5, 5 };
+    double a[6], want[6] = { 1, 2, 1, 1, 1, 3 }, z;
+    fgm_model *m;
+    int v, k;
+
+    z = exact_log_z(ir, rolls);
+    m = interp(ir);
+    for (v = 0; v < 12; v++) {
+        ck_assert_int_eq(fgm_model_observe_var(m, v, rolls[v]), FGM_OK);
+        want[rolls[v]] += 1.0;
+    }
+    run_cold(m, 3);
+    ck_assert_int_eq(fgm_model_dirichlet(m, 0, a), FGM_OK);
+    for (k = 0; k < 6; k++)
+        ck_assert_double_eq_tol(a[k], want[k], 1e-12);
+    ck_assert_msg(fabs(elbo(m) - z) < 1e-9, "bound %.12g, log Z %.12g",
+                  elbo(m), z);
+    fgm_model_free(m);
+}
+END_TEST
+
+/* Every die and roll of the casino observed: each gated draw's node is
+ * known, so each node's q(p) is its prior plus the counts of the draws
+ * its gate picks, and the bound is exact. */
+START_TEST(test_casino_observed)
+{
+    fgm_ir *ir = compile_text(CASINO_TEXT(8));
+    static const int dice[8] = { 0, 0, 1, 1, 1, 0, 1, 1 };
+    double want[4][6] = { { 9, 1 }, { 1, 9 }, { 5, 5, 5, 5, 5, 5 },
+                          { 1, 1, 1, 1, 1, 5 } }, a[6], z;
+    int given[16], v, d, k;
+    fgm_model *m;
+
+    for (v = 0; v < 8; v++) {
+        given[v] = dice[v];
+        given[v + 8] = casino_rolls[v];
+        want[2 + dice[v]][casino_rolls[v]] += 1.0;
+        if (v > 0)
+            want[dice[v - 1]][dice[v]] += 1.0;
+    }
+    z = exact_log_z(ir, given);
+    m = interp(ir);
+    for (v = 0; v < 16; v++)
+        fgm_model_observe_var(m, v, given[v]);
+    run_cold(m, 0);
+    for (d = 0; d < 4; d++) {
+        ck_assert_int_eq(fgm_model_dirichlet(m, d, a), FGM_OK);
+        for (k = 0; k < (d < 2 ? 2 : 6); k++)
+            ck_assert_msg(fabs(a[k] - want[d][k]) < 1e-12,
+                          "node %d value %d: %.15g, want %g", d, k, a[k],
+                          want[d][k]);
+    }
+    ck_assert_msg(fabs(elbo(m) - z) < 1e-9, "bound %.12g, log Z %.12g",
+                  elbo(m), z);
+    fgm_model_free(m);
+}
+END_TEST
+
+/* The table model's fixed point, by mean-field iteration written out
+ * here (a, then b, then c, from the normalized evidence: the kernel's
+ * order and start), against the kernel's to 1e-12: a table indexed
+ * wrongly, or an expectation over the wrong positions, lands elsewhere. */
+START_TEST(test_table_fixed_point)
+{
+    fgm_model *m = interp(compile_text(TABLE3_TEXT));
+    double qa[2] = { 0.5, 0.5 }, qb[3] = { 0.2, 0.5, 0.3 };
+    double qc[2] = { 0.5, 0.5 }, s[3], z, got[3];
+    int it, x, y, w;
+
+    for (it = 0; it < 500; it++) {
+        for (x = 0, z = 0; x < 2; x++) {
+            s[x] = 0.0;
+            for (y = 0; y < 3; y++)
+                for (w = 0; w < 2; w++)
+                    s[x] += qb[y] * qc[w] * log(table3[x][y][w]);
+            for (w = 0; w < 2; w++)
+                s[x] += qc[w] * log(table2[x][w]);
+            z += s[x] = exp(s[x]);
+        }
+        for (x = 0; x < 2; x++)
+            qa[x] = s[x] / z;
+        for (y = 0, z = 0; y < 3; y++) {
+            s[y] = log((double[3]){ 0.2, 0.5, 0.3 }[y]);
+            for (x = 0; x < 2; x++)
+                for (w = 0; w < 2; w++)
+                    s[y] += qa[x] * qc[w] * log(table3[x][y][w]);
+            z += s[y] = exp(s[y]);
+        }
+        for (y = 0; y < 3; y++)
+            qb[y] = s[y] / z;
+        for (w = 0, z = 0; w < 2; w++) {
+            s[w] = 0.0;
+            for (x = 0; x < 2; x++) {
+                for (y = 0; y < 3; y++)
+                    s[w] += qa[x] * qb[y] * log(table3[x][y][w]);
+                s[w] += qa[x] * log(table2[x][w]);
+            }
+            z += s[w] = exp(s[w]);
+        }
+        for (w = 0; w < 2; w++)
+            qc[w] = s[w] / z;
+    }
+    run_cold(m, 0);
+    fgm_model_marginal(m, 0, got);
+    for (x = 0; x < 2; x++)
+        ck_assert_double_eq_tol(got[x], qa[x], 1e-12);
+    fgm_model_marginal(m, 1, got);
+    for (y = 0; y < 3; y++)
+        ck_assert_double_eq_tol(got[y], qb[y], 1e-12);
+    fgm_model_marginal(m, 2, got);
+    for (w = 0; w < 2; w++)
+        ck_assert_double_eq_tol(got[w], qc[w], 1e-12);
+    fgm_model_free(m);
+}
+END_TEST
+
+/* Dice with four rolls unobserved: the fixed point of q(roll) =
+ * exp(psi(alpha) - psi(sum alpha)) normalized, alpha = a + counts + 4 q,
+ * iterated here with GSL's psi (mean field counts each unobserved roll's
+ * q into the node, unlike the exact posterior, which ignores them). */
+START_TEST(test_dice_fixed_point)
+{
+    fgm_model *m = interp(compile_text(
+        "prior p ~ dirichlet([1, 2, 1, 1, 1, 3])\n"
+        "observed var roll[12] in 1..6 ~ discrete(p)\n"
+        "infer vmp(iterations = 1000, tolerance = 1e-15)\n"));
+    static const int rolls[8] = { 5, 5, 0, 2, 5, 1, 5, 3 };
+    double base[6] = { 1, 2, 1, 1, 1, 3 }, al[6], q[6], s, sum, b[6];
+    int v, k, it;
+
+    for (v = 0; v < 8; v++) {
+        fgm_model_observe_var(m, v, rolls[v]);
+        base[rolls[v]] += 1.0;
+    }
+    for (k = 0; k < 6; k++)
+        al[k] = base[k];
+    for (it = 0; it < 1000; it++) {
+        for (k = 0, s = 0.0, sum = 0.0; k < 6; k++)
+            sum += al[k];
+        for (k = 0; k < 6; k++)
+            s += q[k] = exp(gsl_sf_psi(al[k]) - gsl_sf_psi(sum));
+        for (k = 0; k < 6; k++)
+            al[k] = base[k] + 4.0 * q[k] / s;
+    }
+    run_cold(m, 0);
+    fgm_model_dirichlet(m, 0, b);
+    for (k = 0; k < 6; k++)
+        ck_assert_double_eq_tol(b[k], al[k], 1e-10);
+    fgm_model_marginal(m, 11, b);
+    for (k = 0; k < 6; k++)
+        ck_assert_double_eq_tol(b[k], q[k] / s, 1e-10);
+    fgm_model_free(m);
+}
+END_TEST
+
+/* log B(A) - log B(PRIOR) + sum (prior - a) E[log p] over K entries:
+ * a node's part of the bound besides its draws. */
+static double
+node_kl(const double *a, const double *prior, const double *el, int k)
+{
+    double t = 0.0, sa = 0.0, sp = 0.0;
+    int x;
+
+    for (x = 0; x < k; x++) {
+        t += gsl_sf_lngamma(a[x]) - gsl_sf_lngamma(prior[x])
+             + (prior[x] - a[x]) * el[x];
+        sa += a[x];
+        sp += prior[x];
+    }
+    return t - gsl_sf_lngamma(sa) + gsl_sf_lngamma(sp);
+}
+
+/* A mixture: each c[i] drawn from w, each observed o[i] from the node
+ * its c[i] picks.  Mean field written out here -- q(c_i) from E[log w]
+ * and E[log f_c], then every node from the expected counts, each draw's
+ * weighed by q(c_i) -- and its bound, against the kernel's and
+ * evidence_vmp.c's: a gate's probability left out of the counts, or the
+ * wrong node's E[log p], shows. */
+START_TEST(test_mixture_fixed_point)
+{
+    fgm_model *m = interp(compile_text(
+        "prior w ~ dirichlet([1, 2])\n"
+        "prior f[2] ~ dirichlet([[3, 1, 1], [1, 1, 3]])\n"
+        "var c[6] in 0..1 ~ discrete(w)\n"
+        "observed var o[6] in 0..2\n"
+        "o[i] ~ discrete(f[c[i]]) for i in 0..5\n"
+        "infer vmp(iterations = 3000, tolerance = 1e-15)\n"));
+    static const int obs[6] = { 0, 0, 2, 1, 2, 2 };
+    const double pw[2] = { 1, 2 }, pf[2][3] = { { 3, 1, 1 }, { 1, 1, 3 } };
+    double aw[2], af[2][3], ew[2], ef[2][3], q[6][2], s[2], z, b[3], bound;
+    int i, c, x, it;
+
+    for (c = 0; c < 2; c++) {
+        aw[c] = pw[c];
+        for (x = 0; x < 3; x++)
+            af[c][x] = pf[c][x];
+    }
+    for (it = 0; it < 3000; it++) {
+        z = aw[0] + aw[1];
+        for (c = 0; c < 2; c++) {
+            double sf = af[c][0] + af[c][1] + af[c][2];
+
+            ew[c] = gsl_sf_psi(aw[c]) - gsl_sf_psi(z);
+            for (x = 0; x < 3; x++)
+                ef[c][x] = gsl_sf_psi(af[c][x]) - gsl_sf_psi(sf);
+        }
+        for (i = 0; i < 6; i++) {
+            for (c = 0; c < 2; c++)
+                s[c] = ew[c] + ef[c][obs[i]];
+            z = fmax(s[0], s[1]);
+            s[0] = exp(s[0] - z);
+            s[1] = exp(s[1] - z);
+            for (c = 0; c < 2; c++)
+                q[i][c] = s[c] / (s[0] + s[1]);
+        }
+        for (c = 0; c < 2; c++) {
+            aw[c] = pw[c];
+            for (x = 0; x < 3; x++)
+                af[c][x] = pf[c][x];
+            for (i = 0; i < 6; i++) {
+                aw[c] += q[i][c];
+                af[c][obs[i]] += q[i][c];
+            }
+        }
+    }
+    z = aw[0] + aw[1];
+    for (c = 0; c < 2; c++) {
+        double sf = af[c][0] + af[c][1] + af[c][2];
+
+        ew[c] = gsl_sf_psi(aw[c]) - gsl_sf_psi(z);
+        for (x = 0; x < 3; x++)
+            ef[c][x] = gsl_sf_psi(af[c][x]) - gsl_sf_psi(sf);
+    }
+    bound = node_kl(aw, pw, ew, 2) + node_kl(af[0], pf[0], ef[0], 3)
+            + node_kl(af[1], pf[1], ef[1], 3);
+    for (i = 0; i < 6; i++)
+        for (c = 0; c < 2; c++)
+            bound += q[i][c] * (ew[c] + ef[c][obs[i]] - log(q[i][c]));
+    for (i = 0; i < 6; i++)
+        fgm_model_observe_var(m, 6 + i, obs[i]);
+    run_cold(m, 0);
+    for (i = 0; i < 6; i++) {
+        fgm_model_marginal(m, i, b);
+        for (c = 0; c < 2; c++)
+            ck_assert_double_eq_tol(b[c], q[i][c], 1e-10);
+    }
+    fgm_model_dirichlet(m, 0, b);
+    for (c = 0; c < 2; c++)
+        ck_assert_double_eq_tol(b[c], aw[c], 1e-10);
+    for (c = 0; c < 2; c++) {
+        fgm_model_dirichlet(m, 1 + c, b);
+        for (x = 0; x < 3; x++)
+            ck_assert_double_eq_tol(b[x], af[c][x], 1e-10);
+    }
+    ck_assert_msg(fabs(elbo(m) - bound) < 1e-9, "bound %.15g, written out "
+                  "%.15g", elbo(m), bound);
+    fgm_model_free(m);
+}
+END_TEST
+
+/* Coordinate ascent: the bound never falls from one sweep to the next,
+ * and never passes the exact log Z (enumeration), on the table model, a
+ * chain, the casino with its dice hidden and a two-component mixture. */
+START_TEST(test_bound)
+{
+    static const char *const texts[] = {
+        TABLE3_TEXT,
+        "var x[6] in 0..2\n"
+        "table (x[i], x[i+1]) = [[4, 1, 1], [1, 4, 1], [1, 1, 4]] "
+        "for i in 0..4\n"
+        "evidence x[0] = [0.7, 0.2, 0.1]\ninfer vmp\n",
+        CASINO_TEXT(8),
+        "prior w ~ dirichlet([1, 1])\n"
+        "prior f[2] ~ dirichlet([[3, 1, 1], [1, 1, 3]])\n"
+        "var c[6] in 0..1 ~ discrete(w)\n"
+        "observed var o[6] in 0..2\n"
+        "o[i] ~ discrete(f[c[i]]) for i in 0..5\ninfer vmp\n",
+    };
+    int i, v, it;
+
+    for (i = 0; i < 4; i++) {
+        fgm_ir *ir = compile_text(texts[i]);
+        int given[64];
+        double z, last = -HUGE_VAL, now;
+        fgm_model *m;
+
+        for (v = 0; v < ir->nvars; v++)
+            given[v] = i == 2 && v >= 8 ? casino_rolls[v - 8]
+                       : i == 3 && v >= 6 ? (v * 7) % 3 : -1;
+        z = exact_log_z(ir, given);
+        m = interp(ir);
+        for (v = 0; v < ir->nvars; v++)
+            if (given[v] >= 0)
+                fgm_model_observe_var(m, v, given[v]);
+        run_cold(m, 1);
+        for (it = 0; it < 40; it++) {
+            now = elbo(m);
+            ck_assert_msg(now >= last - 1e-12 * fabs(now),
+                          "text %d sweep %d: bound fell from %.15g to %.15g",
+                          i, it, last, now);
+            ck_assert_msg(now <= z + 1e-9, "text %d sweep %d: bound %.15g "
+                          "past log Z %.15g", i, it, now, z);
+            last = now;
+            run_warm_sweep(m);
+        }
+        /* Mean field is not exact here: the bound stays below. */
+        ck_assert_msg(last < z - 1e-6, "text %d: bound %.15g, log Z %.15g",
+                      i, last, z);
+        fgm_model_free(m);
+    }
+}
+END_TEST
+
+/* A plugin and the interpreter: the same bits, on the casino (gated
+ * draws), the table model and dice with hidden rolls. */
+START_TEST(test_backends)
+{
+    static const char *const texts[] = {
+        CASINO_TEXT(10),
+        TABLE3_TEXT,
+        "prior p ~ dirichlet([1, 2, 1, 1, 1, 3])\n"
+        "observed var roll[12] in 1..6 ~ discrete(p)\ninfer vmp\n",
+    };
+    char dir[] = "/tmp/fgm_vmp_XXXXXX";
+    double x[64], y[64], zc, zi;
+    int i, v, k;
+
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    for (i = 0; i < 3; i++) {
+        fgm_model *c = open_backend(compile_text(texts[i]),
+                                    FGM_BACKEND_COMPILED, dir);
+        fgm_model *in = interp(compile_text(texts[i]));
+        const fgm_ir *ir = fgm_model_ir(in);
+
+        ck_assert_int_eq(fgm_model_is_compiled(c), 1);
+        for (v = 0; v < 6; v++) {
+            int at = i == 0 ? 10 + v : v;
+
+            fgm_model_observe_var(c, at, (v * 5) % 6);
+            fgm_model_observe_var(in, at, (v * 5) % 6);
+            if (i == 1)
+                break;
+        }
+        run_cold(c, 0);
+        run_cold(in, 0);
+        for (v = 0; v < ir->nvars; v++) {
+            fgm_model_marginal(c, v, x);
+            fgm_model_marginal(in, v, y);
+            for (k = 0; k < fgm_ir_card(ir, v); k++)
+                ck_assert_msg(x[k] == y[k], "text %d var %d: %.17g vs "
+                              "%.17g", i, v, x[k], y[k]);
+        }
+        for (v = 0; v < ir->ndirichlet; v++) {
+            fgm_model_dirichlet(c, v, x);
+            fgm_model_dirichlet(in, v, y);
+            for (k = 0; k < ir->arrays[ir->dir_array[v]].card; k++)
+                ck_assert_msg(x[k] == y[k], "text %d node %d: %.17g vs "
+                              "%.17g", i, v, x[k], y[k]);
+        }
+        ck_assert_int_eq(fgm_model_log_evidence(c, &zc), FGM_OK);
+        ck_assert_int_eq(fgm_model_log_evidence(in, &zi), FGM_OK);
+        ck_assert(zc == zi);
+        fgm_model_free(c);
+        fgm_model_free(in);
+    }
+    ck_assert_int_eq(system("rm -rf /tmp/fgm_vmp_*") >= 0, 1);
+}
+END_TEST
+
+/* Hard constraints: against an observed variable, `!=` rules out its
+ * value exactly; between two free ones, mean field leaves no value (every
+ * value the other may take is ruled out), which the run reports as a
+ * contradiction with no evidence. */
+START_TEST(test_hard_constraints)
+{
+    fgm_model *m = interp(compile_text("var x in 0..2\nvar y in 0..2\n"
+                                       "x != y\nevidence x = [1, 2, 3]\n"
+                                       "infer vmp\n"));
+    double b[3], z;
+
+    fgm_model_observe_var(m, 1, 2);
+    run_cold(m, 0);
+    fgm_model_marginal(m, 0, b);
+    ck_assert_double_eq_tol(b[0], 1.0 / 3.0, 1e-15);
+    ck_assert_double_eq_tol(b[1], 2.0 / 3.0, 1e-15);
+    ck_assert(b[2] == 0.0);
+    ck_assert_int_eq(fgm_model_contradiction(m), -1);
+    fgm_model_free(m);
+
+    m = interp(compile_text("model s\nvar c[4][4] in 1..4\n"
+                            "alldiff c[i][*] for i in 0..3\n"
+                            "alldiff c[*][j] for j in 0..3\ninfer vmp\n"));
+    fgm_model_observe_var(m, 0, 0);
+    run_cold(m, 0);
+    ck_assert_int_ge(fgm_model_contradiction(m), 0);
+    ck_assert_int_eq(fgm_model_log_evidence(m, &z), FGM_OK);
+    ck_assert(z == -HUGE_VAL);
+    fgm_model_free(m);
+}
+END_TEST
+
+/* What vmp has no use for is refused: in its block (with the setting's
+ * place), and as run options. */
+START_TEST(test_refusals)
+{
+    static const char *const bad[] = {
+        "var x in 0..1\ninfer vmp(damping = 0.5)\n",
+        "var x in 0..1\ninfer vmp(schedule = parallel)\n",
+        "var x in 0..1\ninfer vmp(projection = mean-square)\n",
+        "var x in 0..1\ninfer vmp(burn_in = 3)\n",
+    };
+    fgm_ir *ir = NULL;
+    fgm_model *m;
+    fgm_run_opts ro;
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        ck_assert_int_eq(fgm_compile_string(bad[i], "t.fgm", NULL, &ir, NULL,
+                                            NULL), FGM_ESEMA);
+        ck_assert_ptr_null(ir);
+    }
+    m = interp(compile_text("var x in 0..1\ninfer vmp\n"));
+    memset(&ro, 0, sizeof ro);
+    ro.use_damping = 1;
+    ro.damping = 0.3;
+    ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_EINVAL);
+    memset(&ro, 0, sizeof ro);
+    ro.noise = 0.5;
+    ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_EINVAL);
+    fgm_model_free(m);
+}
+END_TEST
+
+/* A tolerance stops the run at its fixed point: the table model
+ * converges in far fewer sweeps than its 500. */
+START_TEST(test_tolerance)
+{
+    fgm_model *m = interp(compile_text(TABLE3_TEXT));
+    int sweeps = run_cold(m, 0);
+
+    ck_assert_int_lt(sweeps, 100);
+    ck_assert_int_gt(sweeps, 2);
+    fgm_model_free(m);
+}
+END_TEST
+
+Suite *
+vmp_suite(void)
+{
+    Suite *s = suite_create("vmp");
+    TCase *tc = tcase_create("mean field");
+
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, test_dice_exact);
+    tcase_add_test(tc, test_casino_observed);
+    tcase_add_test(tc, test_table_fixed_point);
+    tcase_add_test(tc, test_dice_fixed_point);
+    tcase_add_test(tc, test_mixture_fixed_point);
+    tcase_add_test(tc, test_bound);
+    tcase_add_test(tc, test_backends);
+    tcase_add_test(tc, test_hard_constraints);
+    tcase_add_test(tc, test_refusals);
+    tcase_add_test(tc, test_tolerance);
+    suite_add_tcase(s, tc);
+    return s;
+}
