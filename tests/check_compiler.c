@@ -957,8 +957,10 @@ static const bad_case bad_cases[] = {
     { "var x in 1..4\nfix x = 2\nfix x = 3\n", FGM_ESEMA,
       "'x' is already fixed to 2" },
     /* infer and model */
-    { "var x in 1..2\ninfer vmp\n", FGM_ESEMA,
-      "unknown algorithm 'vmp'; valid: ep, bp-sum, bp-max, gibbs" },
+    { "var x in 1..2\ninfer svi\n", FGM_ESEMA,
+      "unknown algorithm 'svi'; valid: ep, bp-sum, bp-max, gibbs, vmp" },
+    { "var x in 1..2\ninfer vmp(damping = 0.5)\n", FGM_ESEMA,
+      "t.fgm:2:11: error: vmp is coordinate ascent on a bound" },
     { "var x in 1..2\ninfer gibbs(damping = 0.5)\n", FGM_ESEMA,
       "gibbs draws values: it has no messages to damp" },
     { "var x in 1..2\ninfer gibbs(schedule = parallel)\n", FGM_ESEMA,
@@ -1047,7 +1049,7 @@ START_TEST(test_several_errors)
                          "alldiff x[5]\n"                 /* index */
                          "var y in 0..2\n"
                          "x[0] != y\n"                    /* domain */
-                         "infer vmp\n", &st, &s);
+                         "infer svi\n", &st, &s);
     const char *a, *b, *c;
 
     ck_assert_ptr_null(ir);

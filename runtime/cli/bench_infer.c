@@ -338,7 +338,8 @@ report(const bench_infer_opts *o, const fgm_ir *ir, const backend_run *b,
         if (!isnan(zdiff[i]))
             printf("# %s: %s against %s: largest difference %.3g\n",
                    strcmp(fgm_ir_algo(ir), "bp-max") == 0 ? "log max weight"
-                                                          : "log Z",
+                   : strcmp(fgm_ir_algo(ir), "vmp") == 0
+                       ? "log Z (vmp: its lower bound)" : "log Z",
                    b[i].name, b[ref[i]].name, zdiff[i]);
     }
     free(x);

@@ -81,7 +81,9 @@ cmd_list(cli_args *a)
            "  bp-sum       loopy sum-product belief propagation\n"
            "  bp-max       loopy max-product belief propagation\n"
            "  gibbs        Gibbs sampling, Dirichlet nodes integrated out "
-           "(--seed)\n");
+           "(--seed)\n"
+           "  vmp          variational message passing: mean field, a lower "
+           "bound on log Z\n");
     printf("backends:\n"
            "  auto         compiled plugin when it can be had, else "
            "interpreted\n"

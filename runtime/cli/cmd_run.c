@@ -180,7 +180,7 @@ print_nodes(const fgm_ir *ir, const run_cfg *cfg, long k, const char *kind,
  * complete one; JSON marks it "incomplete": true for scripts, and gives
  * an engine run's RI (NULL: exact) as "sweeps", "change" and "ms", and
  * LOG_Z (NAN: none; variable elimination's, or the engine's estimate,
- * fgm_model_log_evidence) as "log_z".
+ * fgm_model_log_evidence) as "log_z" (vmp's bound as "log_z_bound").
  * CLASH names the variable the run left no value (warn_contradiction),
  * or is NULL; JSON records it too.  SE (nvars x stride, or NULL): the
  * marginals' standard errors over a gibbs run's chains, kind "stderr"
@@ -210,8 +210,11 @@ print_result(const fgm_ir *ir, const run_cfg *cfg, long k, const double *m,
                     ri->dead, ri->kept);
         if (ri && ri->chains > 1)
             fprintf(t->out, "\"chains\": %d, ", ri->chains);
-        if (isfinite(log_z))    /* JSON has no inf */
-            fprintf(t->out, "\"log_z\": %.17g, ", log_z);
+        /* JSON has no inf.  vmp's is a lower bound, not an estimate. */
+        if (isfinite(log_z))
+            fprintf(t->out, "\"%s\": %.17g, ",
+                    strcmp(fgm_ir_algo(ir), "vmp") == 0 ? "log_z_bound"
+                                                        : "log_z", log_z);
         print_json_values(ir, cfg, t->out);
         fprintf(t->out, "\"marginals\": {");
     }
@@ -312,12 +315,13 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
         snprintf(chains, sizeof chains, ", %d of %d chains, no standard "
                  "error", info.chains, ro.chains);
     /* bp-max's is the log of the largest weight, as the exact backend
-     * names it for such a model. */
+     * names it for such a model; vmp's a lower bound on log Z. */
     if (fgm_model_log_evidence(model, &log_z) != FGM_OK)
         log_z = NAN;
-    snprintf(evidence, sizeof evidence, ", %s ~ %.10g",
-             strcmp(fgm_ir_algo(ir), "bp-max") == 0 ? "log max weight"
-                                                    : "log Z", log_z);
+    snprintf(evidence, sizeof evidence, ", %s %.10g",
+             strcmp(fgm_ir_algo(ir), "bp-max") == 0 ? "log max weight ~"
+             : strcmp(fgm_ir_algo(ir), "vmp") == 0 ? "log Z >="
+                                                   : "log Z ~", log_z);
     /* A sampler's draws that no value could take: the chain was in a
      * state the constraints rule out. */
     snprintf(dead, sizeof dead, ", %ld draws without weight, %ld sweeps "
