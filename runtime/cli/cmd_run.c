@@ -253,7 +253,12 @@ warn_contradiction(const fgm_model *model, long k, char *name, size_t size,
             "no value the factors allow, so its marginal is no posterior: "
             "the observations contradict the model, or %s reached a "
             "contradiction of its own (--backend exact tells which on a "
-            "small model)\n", k, name, fgm_ir_algo(fgm_model_ir(model)));
+            "small model)%s\n", k, name, fgm_ir_algo(fgm_model_ir(model)),
+            strcmp(fgm_ir_algo(fgm_model_ir(model)), "vmp") != 0 ? ""
+            : "; mean field rules out every value that another free "
+              "variable of a hard constraint (!=, alldiff, a table's "
+              "zeros) may still take, which leaves none between two such "
+              "variables: ep, bp-sum or gibbs runs this model");
     return name;
 }
 

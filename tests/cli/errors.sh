@@ -477,7 +477,7 @@ expect_err "^fgm: bench: PUZZLES wants a file name, not an empty one$" "bench ''
 expect_exit 2 "compile --bogus" -- "$FGM" compile models/dice.fgm --bogus
 expect_err "^fgm: compile: unknown option '--bogus'$" "compile --bogus"
 expect_exit 2 "compile --algo bogus" -- "$FGM" compile models/dice.fgm --algo bogus --emit-c "$TMP/bogus.c"
-expect_err "^fgm: compile: unknown algorithm 'bogus' \(ep, bp-sum, bp-max, gibbs\)$" "compile --algo bogus"
+expect_err "^fgm: compile: unknown algorithm 'bogus' \(ep, bp-sum, bp-max, gibbs, vmp\)$" "compile --algo bogus"
 [ ! -e "$TMP/bogus.c" ] || fail "compile --algo bogus wrote its C"
 expect_exit 0 "compile -- MODEL" -- "$FGM" compile --emit-c "$TMP/dashdash.c" -- models/dice.fgm
 [ -s "$TMP/dashdash.c" ] || fail "compile -- MODEL: no C written"
@@ -540,7 +540,7 @@ bad_run "^fgm: run: --cap wants an integer in 1\.\.1000000000000, not '0'$" --ba
 bad_run "^fgm: run: --timeout-ms wants a number >= 0, not 'soon'$" --timeout-ms soon
 bad_run "^fgm: run: unknown format 'xml' \(text, csv, json\)$" --format xml
 bad_run "^fgm: run: unknown backend 'gpu' \(auto, compiled, interpreted, exact\)$" --backend gpu
-bad_run "^fgm: run: unknown algorithm 'bogus' \(ep, bp-sum, bp-max, gibbs\)$" --algo bogus
+bad_run "^fgm: run: unknown algorithm 'bogus' \(ep, bp-sum, bp-max, gibbs, vmp\)$" --algo bogus
 bad_run "^fgm: run: unknown option '--bogus'$" --bogus
 bad_run "^fgm: run: one model at a time \('models/dice\.fgm' after 'models/chain\.fgm'\)$" models/dice.fgm
 bad_run "^fgm: run: one model at a time \('--backend' after 'models/chain\.fgm'\)$" -- --backend exact
