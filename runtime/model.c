@@ -732,8 +732,10 @@ run_once(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
     if (gibbs && opts->use_tolerance && opts->tolerance > 0.0)
         return FGM_EINVAL;
     /* Mean field's coordinate ascent has no messages to damp or
-     * perturb: it would run as if undamped. */
-    if (inf->algo == FGM_ALGO_VMP && (damping > 0.0 || opts->noise > 0.0))
+     * perturb: it would run as if undamped.  (The model's damping, under
+     * --algo vmp, is left unused.) */
+    if (inf->algo == FGM_ALGO_VMP
+        && ((opts->use_damping && opts->damping > 0.0) || opts->noise > 0.0))
         return FGM_EINVAL;
     iters = opts->iterations > 0 ? opts->iterations : inf->iterations;
     tol = gibbs ? 0.0

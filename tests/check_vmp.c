@@ -544,6 +544,20 @@ START_TEST(test_refusals)
     ro.noise = 0.5;
     ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_EINVAL);
     fgm_model_free(m);
+    /* A damped model switched to vmp runs: its damping is the other
+     * algorithm's, left unused. */
+    {
+        fgm_model_opts o;
+
+        memset(&o, 0, sizeof o);
+        o.backend = FGM_BACKEND_INTERPRETED;
+        o.algo = "vmp";
+        ck_assert_int_eq(fgm_model_open_ir(compile_text(
+            "var x in 0..1\ninfer bp-sum(damping = 0.5)\n"), &o, &m, NULL,
+            NULL), FGM_OK);
+        ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+        fgm_model_free(m);
+    }
 }
 END_TEST
 

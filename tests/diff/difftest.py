@@ -13,7 +13,9 @@ three oracles and a sanity check:
      run from one --out-dir per model, so each plugin is compiled once;
      and, one model in three, the gibbs sampler's draws from one seed
      equal to the bit (its own random stream: the other runs stay the
-     seeds');
+     seeds'), and one in three vmp's mean field equal to the bit, its
+     bound on log Z at most brute.py's log Z (and none where no
+     assignment has weight);
   2. --backend exact == brute.py's enumeration to 1e-9 (Dirichlet priors
      integrated out; max-marginals for a bp-max model), and exit 1
      exactly when no assignment is possible; with its default method
@@ -261,6 +263,21 @@ def check(case, rng, counts):
         if d > 0:
             raise Failure("gibbs: compiled and interpreted differ", [a, b], d)
 
+    # Oracle 1c: vmp (mean field) on both backends, one case in three, on
+    # a stream of its own: the same bits; its bound is checked against
+    # brute force's log Z below.
+    vrng = random.Random("vmp " + case.label)
+    vmp = None
+    if vrng.random() < 1.0 / 3:
+        extra = ["--algo", "vmp", "--iters", str(vrng.randint(1, 200))]
+        vmp, b = case.run("interpreted", extra), case.run("compiled", extra)
+        counts["vmp"] += 1
+        d = maxdiff(must_succeed(case, vmp), must_succeed(case, b))
+        bounds = [r["json"][0].get("log_z_bound") for r in (vmp, b)]
+        if d > 0 or bounds[0] != bounds[1]:
+            raise Failure("vmp: compiled and interpreted differ", [vmp, b],
+                          d)
+
     # Oracle 2: exact backend against enumeration (not with pseudo-count
     # lines, which brute.py does not model, nor on big models).
     if case.pseudo or m.size() > BRUTE_MAX:
@@ -273,6 +290,9 @@ def check(case, rng, counts):
         if ex["rc"] != 1:
             raise Failure("no assignment has weight, yet exact exits %s"
                           % ex["rc"], [ex])
+        if vmp and vmp["json"][0].get("log_z_bound") is not None:
+            raise Failure("no assignment has weight, yet vmp bounds log Z "
+                          "by a number", [vmp])
         return
     jex = must_succeed(case, ex)
     d = diff_to(labels, jex, truth)
@@ -301,6 +321,12 @@ def check(case, rng, counts):
                           [ex], note="brute force: %s\n" % json.dumps(want))
     observed_sanity(case, ex)
     observed_sanity(case, first)
+    # Mean field's bound never passes log Z (JSON leaves out -inf).
+    if vmp:
+        z, bound = brute.log_z(found), vmp["json"][0].get("log_z_bound")
+        if bound is not None and bound > z + EXACT_TOL * max(1.0, abs(z)):
+            raise Failure("vmp's bound %.12g passes log Z %.12g"
+                          % (bound, z), [vmp])
 
     # Oracle 3: BP is exact on a forest: sum-product's marginals, or for
     # a bp-max model (whose exact answer is max-marginals) max-product's.
@@ -377,7 +403,8 @@ def main():
     opts.fgm = os.path.abspath(opts.fgm)
     os.makedirs(opts.workdir, exist_ok=True)
     t0 = time.time()
-    counts = dict(models=0, rejected=0, compiled=0, gibbs=0, exact=0, tree=0)
+    counts = dict(models=0, rejected=0, compiled=0, gibbs=0, vmp=0, exact=0,
+                  tree=0)
     failed = []
     cases = [] if opts.no_regressions else list(REGRESSIONS)
     cases += [opts.seed + i for i in range(opts.models)]
@@ -403,10 +430,10 @@ def main():
     seeds = ("seeds %d..%d" % (opts.seed, opts.seed + opts.models - 1)
              if opts.models else "no random ones")
     print("difftest: %d models (%s), %d rejected, %d compiled pairs "
-          "(%d gibbs), %d exact, %d forests: %s, %.1f s"
+          "(%d gibbs, %d vmp), %d exact, %d forests: %s, %.1f s"
           % (counts["models"], seeds,
              counts["rejected"], counts["compiled"], counts["gibbs"],
-             counts["exact"],
+             counts["vmp"], counts["exact"],
              counts["tree"], "%d FAILED (%s)" % (len(failed),
                                                 ", ".join(failed))
              if failed else "ok", time.time() - t0))
