@@ -121,7 +121,7 @@ KERNEL_HDRS := kernels.h plugin_abi.h \
 # plugin written by a build with another id; the header is rewritten only
 # when the id changes, so unchanged sources rebuild nothing.
 BUILD_ID_SRC := $(addprefix runtime/,$(KERNEL_HDRS)) compiler/codegen.c \
-                compiler/codegen_gibbs.c \
+                compiler/codegen_byvar.c \
                 compiler/codegen.h runtime/schedule.c runtime/schedule.h \
                 runtime/schedule_tree.c \
                 tools/kernel_text.c

@@ -641,7 +641,7 @@ emit(const fgm_sched *s, FILE *f)
     if (fgm_algo_by_variable(s->infer.algo)) {
         /* A sampler and mean field visit variables: no runs of factor
          * updates. */
-        fgm_codegen_gibbs(f, s);
+        fgm_codegen_by_variable(f, s);
         nruns = 0;
     }
     for (i = 0; i < nruns; i++)

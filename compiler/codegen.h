@@ -23,12 +23,11 @@ FGM_INTERNAL void fgm_codegen_int_table(FILE *f, const char *name,
                                         const char *what, const int *x,
                                         int n);
 
-/* The sampler's part of a gibbs plugin (compiler/codegen_gibbs.c): its
- * tables and its reset, sweep and finish, calling runtime/ops/gibbs.h
- * (runtime/ops/vmp.h in a vmp plugin).
- * The tables edge_var, var_edge_off, var_edges and (when domains differ)
+/* The part of a gibbs or vmp plugin that visits variables
+ * (compiler/codegen_byvar.c): its tables and its reset, sweep and
+ * finish, calling runtime/ops/gibbs.h or runtime/ops/vmp.h.  The tables edge_var, var_edge_off, var_edges and (when domains differ)
  * card are already written. */
-FGM_INTERNAL void fgm_codegen_gibbs(FILE *f, const fgm_sched *s);
+FGM_INTERNAL void fgm_codegen_by_variable(FILE *f, const fgm_sched *s);
 
 /* fgm_write_atomic-style adapter: ARG is a const fgm_sched *. */
 FGM_INTERNAL fgm_status fgm_codegen_write(void *arg, FILE *f);

@@ -165,7 +165,6 @@ setting_fits(fgmc *c, const fgmc_node *set, int key, int algo)
     else if (vmp && key == SET_PROJECTION
              && c->infer.projection == FGM_PROJECTION_MEAN_SQUARE)
         why = "vmp's Dirichlet posteriors are exact updates: no projection";
-
     else if (gibbs && key == SET_DAMPING && c->infer.damping > 0.0)
         why = "gibbs draws values: it has no messages to damp";
     else if (gibbs && key == SET_SCHEDULE

@@ -78,7 +78,7 @@ log_gamma_ratio(double a, double x)
 
 /* log B(FROM + STEP) - log B(FROM) (runtime/model.h). */
 double
-fgm_log_beta_ratio(const double *from, const double *step, int k)
+fgm_evidence_log_beta_ratio(const double *from, const double *step, int k)
 {
     double s = 0.0, a = 0.0, x = 0.0;
     int i;
@@ -192,7 +192,7 @@ node_term(ev *e, int d, int g, int k)
     }
     for (i = 0; i < k; i++)
         e->mean[i] = cav[i] / sum;
-    return -fgm_log_beta_ratio(cav, step, k);
+    return -fgm_evidence_log_beta_ratio(cav, step, k);
 }
 
 /* sum_x c0(x) sum_{y != x} c1(y), with the partial sums of c1 (no
@@ -419,7 +419,7 @@ log_evidence(ev *e, unsigned char *seen)
         k = ir->arrays[ir->dir_array[d]].card;
         for (j = 0; j < k; j++)
             step[j] = st->dir_post[d * S + j] - st->dir_prior[d * S + j];
-        total += fgm_log_beta_ratio(st->dir_prior + d * S, step, k);
+        total += fgm_evidence_log_beta_ratio(st->dir_prior + d * S, step, k);
     }
     return total;
 }
@@ -452,7 +452,7 @@ fgm_model_log_evidence(const fgm_model *m, double *out)
     }
     /* Mean field's bound on it (runtime/evidence_vmp.c). */
     if (m->sched->infer.algo == FGM_ALGO_VMP)
-        return fgm_vmp_elbo(m, out);
+        return fgm_evidence_vmp(m, out);
     memset(&e, 0, sizeof e);
     e.m = m;
     e.s = m->sched;

@@ -11,11 +11,16 @@
  * with u_i the normalized evidence row of variable i and s_i its scale
  * (fgm_model's unary_log), a_p a node's prior and alpha_p its q(p).  Z
  * is the exact backend's: the model's total weight, priors integrated
- * out.  The bound is tight where q is the exact posterior (every draw
- * observed: the dice), and each vmp update raises it, so that it never
- * falls from one sweep to the next (tests/check_vmp.c checks both).  A
- * point-mass node (an observed prior) is a fixed vector: its draws
- * weigh log(a_x / sum a), with no KL term.
+ * out.  Every run leaves each node at its best for the q(x), alpha_p =
+ * a_p + n_p, where a node's two terms come to log B(a_p + n_p) -
+ * log B(a_p): that is the form used, with no E[log p] of a zero entry
+ * (-inf) times zero.  The bound is tight where q is the exact posterior
+ * (every draw observed: the dice), and each vmp update raises it, so
+ * that it never falls from one sweep to the next (tests/check_vmp.c
+ * checks both).  A point-mass node (an observed prior) is a fixed
+ * vector: its draws weigh log(a_x / sum a), with no KL term.  The terms
+ * are summed under the sweeps' MXCSR (runtime/model.h), so that a
+ * product of probabilities the sweeps flushed to zero is zero here too.
  */
 #include <math.h>
 #include "model.h"
@@ -77,37 +82,39 @@ table_term(const fgm_model *m, const fgm_sched_factor *f)
     return t;
 }
 
-/* Node D's draws and its - KL(q(p) || prior); K its categories. */
+/* Node D's draws and its - KL(q(p) || prior), at its best q(p) (alpha
+ * = a + n): log B(a + n) - log B(a); or a point mass's draws, which
+ * weigh log(a_x / sum a) (its E[log p]).  K its categories. */
 static double
 node_term(const fgm_model *m, int d, int k)
 {
     size_t S = (size_t)m->sched->stride;
     const double *n = m->st.gcount + (size_t)d * S;
     const double *el = m->st.elog + (size_t)d * S;
-    const double *a = m->st.dir_prior + (size_t)d * S;
-    const double *al = m->st.dir_post + (size_t)d * S;
-    double t = 0.0, step[FGM_K_MAXCARD];
+    double t = 0.0;
     int x;
 
+    if (!m->st.dir_point[d])
+        return fgm_evidence_log_beta_ratio(m->st.dir_prior + (size_t)d * S,
+                                           n, k);
     for (x = 0; x < k; x++)
         if (n[x] > 0.0)
             t += n[x] * el[x];
-    if (m->st.dir_point[d])
-        return t;
-    for (x = 0; x < k; x++) {
-        step[x] = al[x] - a[x];
-        t += (a[x] - al[x]) * el[x];
-    }
-    return t + fgm_log_beta_ratio(a, step, k);
+    return t;
 }
 
 fgm_status
-fgm_vmp_elbo(const fgm_model *m, double *out)
+fgm_evidence_vmp(const fgm_model *m, double *out)
 {
     const fgm_sched *s = m->sched;
     const fgm_ir *ir = s->ir;
     double total = 0.0;
     int v, i, d;
+#ifdef FGM_MXCSR_FTZ_DAZ
+    unsigned csr = _mm_getcsr();
+
+    _mm_setcsr(csr | FGM_MXCSR_FTZ_DAZ);
+#endif
 
     for (v = 0; v < s->nvars; v++)
         total += variable_term(m, v);
@@ -121,6 +128,10 @@ fgm_vmp_elbo(const fgm_model *m, double *out)
     }
     for (d = 0; d < s->ndirichlet && total > -HUGE_VAL; d++)
         total += node_term(m, d, ir->arrays[ir->dir_array[d]].card);
+#ifdef FGM_MXCSR_FTZ_DAZ
+    _mm_setcsr(csr);
+#endif
     *out = total;
-    return FGM_OK;
+    /* NaN would be a bug here, not a bound. */
+    return isnan(total) ? FGM_EINTERNAL : FGM_OK;
 }

@@ -576,7 +576,8 @@ void fgm_model_clear(fgm_model *m);
  * use_tolerance) below 0, a noise below 0 or over FGM_MAX_NOISE, a
  * deadline below 0, or any NaN; for gibbs also a tolerance above 0, and
  * chains below 0 or over FGM_MAX_CHAINS, or over 1 with warm or on
- * another algorithm.  FGM_ENOMEM when the chains' sums do not fit. */
+ * another algorithm; for vmp also a damping (with use_damping) or a
+ * noise above 0.  FGM_ENOMEM when the chains' sums do not fit. */
 fgm_status fgm_model_run(fgm_model *m, const fgm_run_opts *opts,
                          fgm_run_info *info);
 
@@ -611,7 +612,11 @@ int fgm_model_argmax(const fgm_model *m, int v);
  * above the floor for many sweeps, so a damped run may not show one.
  * After a gibbs run (no messages): the first variable no kept sweep gave
  * an estimate (fgm_run_info.kept 0: every sweep past the burn-in had a
- * draw no value could take), or a clash of point masses as above. */
+ * draw no value could take), or a clash of point masses as above.
+ * After a vmp run: the first variable whose last update found every
+ * value ruled out (each met a hard zero with positive probability: the
+ * usual outcome of `!=` or alldiff between free variables, whose q
+ * start spread over every value), or a clash as above. */
 int fgm_model_contradiction(const fgm_model *m);
 
 /* Copies the posterior pseudo-counts of Dirichlet node D to OUT (K); for
@@ -626,7 +631,8 @@ fgm_status fgm_model_dirichlet(const fgm_model *m, int d, double *out);
  * counts as its mean (as BP sends it); ep gives EP's evidence, exact where
  * each draw's variable is observed; bp-max gives the same with maxima for
  * sums, the log of the largest weight (exact on a forest, as `--map`'s
- * log weight).  -inf when some variable or factor has no weight left or
+ * log weight); vmp gives its evidence lower bound (ELBO: log Z is at
+ * least it; equal where every draw is observed).  -inf when some variable or factor has no weight left or
  * the run reports a contradiction.  Returns FGM_EINVAL (no run yet, an
  * observation made since it, or M or OUT NULL), FGM_EUNSUPPORTED (bp-max
  * over a native alldiff of more than 20 values; gibbs, which has no

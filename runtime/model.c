@@ -15,12 +15,6 @@
 #include <string.h>
 #include "model.h"
 
-#if defined(__x86_64__) || defined(__i386__)
-#include <xmmintrin.h>
-/* MXCSR flush-to-zero (FTZ, 0x8000) and denormals-are-zero (DAZ, 0x40). */
-#define FGM_MXCSR_FTZ_DAZ 0x8040u
-#endif
-
 void
 fgm_model_free(fgm_model *m)
 {
@@ -90,12 +84,6 @@ uniform_draw(void *rng)
     return gsl_rng_uniform(rng);
 }
 
-/* The digamma function a vmp kernel reads E[log p] with (fgm_state). */
-static double
-digamma(double x)
-{
-    return gsl_sf_psi(x);
-}
 
 /* The next N doubles of m->mem from *OFF, which moves past them. */
 static double *
@@ -159,7 +147,7 @@ alloc_state(fgm_model *m)
     st->gtally = carve(m, &off, gd);
     st->gtotal = carve(m, &off, gt);
     st->elog = carve(m, &off, vd);
-    st->digamma = digamma;
+    st->digamma = gsl_sf_psi;
     st->scratch = m->mem + off;
     st->dir_point = m->dir_point;
     st->sample = m->sample;

@@ -97,11 +97,20 @@ FGM_INTERNAL fgm_status fgm_model_v2f_start(fgm_model *m, double noise,
 /* log B(FROM + STEP) - log B(FROM), B the multivariate Beta function,
  * over K entries (FROM > 0, FROM + STEP > 0), keeping its digits where
  * the pseudo-counts are large (runtime/evidence.c). */
-FGM_INTERNAL double fgm_log_beta_ratio(const double *from,
-                                       const double *step, int k);
+FGM_INTERNAL double fgm_evidence_log_beta_ratio(const double *from,
+                                                const double *step, int k);
 
-/* A vmp run's evidence lower bound (runtime/evidence_vmp.c) into *OUT:
- * FGM_OK, or FGM_ENOMEM. */
-FGM_INTERNAL fgm_status fgm_vmp_elbo(const fgm_model *m, double *out);
+/* A vmp run's evidence lower bound (runtime/evidence_vmp.c) into *OUT,
+ * its nodes at their best for its q(x) (as every run leaves them):
+ * FGM_OK, or FGM_EINTERNAL for a NaN. */
+FGM_INTERNAL fgm_status fgm_evidence_vmp(const fgm_model *m, double *out);
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <xmmintrin.h>
+/* MXCSR flush-to-zero (FTZ, 0x8000) and denormals-are-zero (DAZ, 0x40):
+ * a run's sweeps, and what reads their numbers as they did (the vmp
+ * bound), run under them. */
+#define FGM_MXCSR_FTZ_DAZ 0x8040u
+#endif
 
 #endif /* FGM_MODEL_H */

@@ -231,7 +231,7 @@ factor_unsupported(const fgm_ir *ir, const fgm_ir_factor *f, char *why,
             return 1;
         }
         if (native && ir->infer.algo != FGM_ALGO_BP_MAX
-            && ir->infer.algo != FGM_ALGO_GIBBS
+            && !fgm_algo_by_variable(ir->infer.algo)
             && k > FGM_K_ALLDIFF_SUM_MAXK) {
             snprintf(why, size, "%s over %d values: a native alldiff's "
                      "sum-product messages take at most %d (their subset DP "

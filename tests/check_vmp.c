@@ -468,6 +468,117 @@ START_TEST(test_stationary)
 }
 END_TEST
 
+/* A node observed as a point mass is a fixed vector: each draw from it
+ * weighs log(p_x), nothing learns it, and with the rest of the model a
+ * table over two of its draws, mean field is the iteration written out
+ * here; the bound is that iteration's too. */
+START_TEST(test_point_mass_node)
+{
+    fgm_model *m = interp(compile_text(
+        "prior p ~ dirichlet([1, 1, 1])\n"
+        "var x[2] in 0..2 ~ discrete(p)\n"
+        "table (x[0], x[1]) = [[1, 4, 2], [3, 1, 1], [2, 5, 1]]\n"
+        "infer vmp(iterations = 400, tolerance = 1e-15)\n"));
+    const double p[3] = { 0.2, 0.3, 0.5 };
+    const double f[3][3] = { { 1, 4, 2 }, { 3, 1, 1 }, { 2, 5, 1 } };
+    double q0[3], q1[3], s[3], z, b[3], bound = 0.0;
+    int it, x, y;
+
+    for (x = 0; x < 3; x++)
+        q0[x] = q1[x] = 1.0 / 3.0;
+    for (it = 0; it < 400; it++) {
+        for (x = 0, z = 0.0; x < 3; x++) {
+            for (y = 0, s[x] = log(p[x]); y < 3; y++)
+                s[x] += q1[y] * log(f[x][y]);
+            z += s[x] = exp(s[x]);
+        }
+        for (x = 0; x < 3; x++)
+            q0[x] = s[x] / z;
+        for (y = 0, z = 0.0; y < 3; y++) {
+            for (x = 0, s[y] = log(p[y]); x < 3; x++)
+                s[y] += q0[x] * log(f[x][y]);
+            z += s[y] = exp(s[y]);
+        }
+        for (y = 0; y < 3; y++)
+            q1[y] = s[y] / z;
+    }
+    for (x = 0; x < 3; x++) {
+        bound += q0[x] * (log(p[x]) - log(q0[x]))
+                 + q1[x] * (log(p[x]) - log(q1[x]));
+        for (y = 0; y < 3; y++)
+            bound += q0[x] * q1[y] * log(f[x][y]);
+    }
+    ck_assert_int_eq(fgm_model_observe_dirichlet(m, 0, p, 1), FGM_OK);
+    run_cold(m, 0);
+    fgm_model_marginal(m, 0, b);
+    for (x = 0; x < 3; x++)
+        ck_assert_double_eq_tol(b[x], q0[x], 1e-12);
+    fgm_model_marginal(m, 1, b);
+    for (x = 0; x < 3; x++)
+        ck_assert_double_eq_tol(b[x], q1[x], 1e-12);
+    fgm_model_dirichlet(m, 0, b);
+    for (x = 0; x < 3; x++)
+        ck_assert_double_eq_tol(b[x], p[x], 1e-15);
+    ck_assert_msg(fabs(elbo(m) - bound) < 1e-10, "bound %.15g, written out "
+                  "%.15g", elbo(m), bound);
+    fgm_model_free(m);
+}
+END_TEST
+
+/* A warm run after the observations change -- two more rolls seen, the
+ * prior replaced -- reaches the fixed point a cold run of the same
+ * observations reaches (dice: one optimum), and both backends' warm
+ * runs give the same bits. */
+START_TEST(test_warm)
+{
+    static const char *text =
+        "prior p ~ dirichlet([1, 2, 1, 1, 1, 3])\n"
+        "observed var roll[12] in 1..6 ~ discrete(p)\n"
+        "infer vmp(iterations = 2000, tolerance = 1e-15)\n";
+    static const int rolls[10] = { 5, 5, 0, 2, 5, 1, 5, 3, 5, 4 };
+    const double prior[6] = { 2, 1, 1, 1, 1, 1 };
+    char dir[] = "/tmp/fgm_vmpw_XXXXXX";
+    fgm_model *m[3];
+    fgm_run_opts ro;
+    double a[6], b[6], c[6];
+    int i, v, k;
+
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    m[0] = interp(compile_text(text));
+    m[1] = open_backend(compile_text(text), FGM_BACKEND_COMPILED, dir);
+    m[2] = interp(compile_text(text));
+    memset(&ro, 0, sizeof ro);
+    ro.warm = 1;
+    for (i = 0; i < 2; i++) {
+        for (v = 0; v < 8; v++)
+            fgm_model_observe_var(m[i], v, rolls[v]);
+        run_cold(m[i], 0);
+        for (v = 8; v < 10; v++)
+            fgm_model_observe_var(m[i], v, rolls[v]);
+        fgm_model_observe_dirichlet(m[i], 0, prior, 0);
+        ck_assert_int_eq(fgm_model_run(m[i], &ro, NULL), FGM_OK);
+    }
+    for (v = 0; v < 10; v++)
+        fgm_model_observe_var(m[2], v, rolls[v]);
+    fgm_model_observe_dirichlet(m[2], 0, prior, 0);
+    run_cold(m[2], 0);
+    fgm_model_dirichlet(m[0], 0, a);
+    fgm_model_dirichlet(m[1], 0, b);
+    fgm_model_dirichlet(m[2], 0, c);
+    for (k = 0; k < 6; k++) {
+        ck_assert_msg(a[k] == b[k], "warm: %.17g vs %.17g", a[k], b[k]);
+        ck_assert_double_eq_tol(a[k], c[k], 1e-9);
+    }
+    fgm_model_marginal(m[0], 11, a);
+    fgm_model_marginal(m[2], 11, c);
+    for (k = 0; k < 6; k++)
+        ck_assert_double_eq_tol(a[k], c[k], 1e-9);
+    for (i = 0; i < 3; i++)
+        fgm_model_free(m[i]);
+    ck_assert_int_eq(system("rm -rf /tmp/fgm_vmpw_*") >= 0, 1);
+}
+END_TEST
+
 /* A plugin and the interpreter: the same bits, on the casino (gated
  * draws), the table model and dice with hidden rolls. */
 START_TEST(test_backends)
@@ -556,6 +667,32 @@ START_TEST(test_hard_constraints)
 }
 END_TEST
 
+/* A table's zeros against an observed variable: the values they rule
+ * out get nothing (E[log 0] = -inf where the observed value has all the
+ * mass), the others the table's row times the evidence -- mean field is
+ * exact here, one variable free -- and the bound is the exact log Z. */
+START_TEST(test_table_zeros)
+{
+    fgm_ir *ir = compile_text("var x in 0..1\nvar y in 0..2\n"
+                              "table (x, y) = [[1, 0, 2], [0, 3, 1]]\n"
+                              "evidence y = [1, 2, 1]\ninfer vmp\n");
+    int given[2] = { 0, -1 };
+    double z = exact_log_z(ir, given), b[3];
+    fgm_model *m = interp(ir);
+
+    fgm_model_observe_var(m, 0, 0);
+    run_cold(m, 0);
+    fgm_model_marginal(m, 1, b);
+    ck_assert_double_eq_tol(b[0], 1.0 / 3.0, 1e-15);
+    ck_assert(b[1] == 0.0);
+    ck_assert_double_eq_tol(b[2], 2.0 / 3.0, 1e-15);
+    ck_assert_int_eq(fgm_model_contradiction(m), -1);
+    ck_assert_msg(fabs(elbo(m) - z) < 1e-12, "bound %.15g, log Z %.15g",
+                  elbo(m), z);
+    fgm_model_free(m);
+}
+END_TEST
+
 /* What vmp has no use for is refused: in its block (with the setting's
  * place), and as run options. */
 START_TEST(test_refusals)
@@ -602,15 +739,27 @@ START_TEST(test_refusals)
 }
 END_TEST
 
-/* A tolerance stops the run at its fixed point: the table model
- * converges in far fewer sweeps than its 500. */
+/* A tolerance stops the run at its fixed point: the table model stops
+ * far short of its 500 sweeps, its last change under the tolerance, and
+ * one more sweep moves nothing by more. */
 START_TEST(test_tolerance)
 {
     fgm_model *m = interp(compile_text(TABLE3_TEXT));
-    int sweeps = run_cold(m, 0);
+    fgm_run_opts ro;
+    fgm_run_info info;
+    double before[3], after[3];
+    int k;
 
-    ck_assert_int_lt(sweeps, 100);
-    ck_assert_int_gt(sweeps, 2);
+    memset(&ro, 0, sizeof ro);
+    ck_assert_int_eq(fgm_model_run(m, &ro, &info), FGM_OK);
+    ck_assert_int_lt(info.sweeps, 100);
+    ck_assert_int_gt(info.sweeps, 2);
+    ck_assert_double_lt(info.change, 1e-15);
+    fgm_model_marginal(m, 1, before);
+    run_warm_sweep(m);
+    fgm_model_marginal(m, 1, after);
+    for (k = 0; k < 3; k++)
+        ck_assert_double_eq_tol(before[k], after[k], 1e-15);
     fgm_model_free(m);
 }
 END_TEST
@@ -619,20 +768,27 @@ Suite *
 vmp_suite(void)
 {
     Suite *s = suite_create("vmp");
-    TCase *tc = tcase_create("mean field");
+    TCase *core = tcase_create("core");
+    TCase *limits = tcase_create("limits");
+    TCase *errors = tcase_create("errors");
 
-    tcase_set_timeout(tc, 120);
-    tcase_add_test(tc, test_dice_exact);
-    tcase_add_test(tc, test_casino_observed);
-    tcase_add_test(tc, test_table_fixed_point);
-    tcase_add_test(tc, test_dice_fixed_point);
-    tcase_add_test(tc, test_mixture_fixed_point);
-    tcase_add_test(tc, test_bound);
-    tcase_add_test(tc, test_stationary);
-    tcase_add_test(tc, test_backends);
-    tcase_add_test(tc, test_hard_constraints);
-    tcase_add_test(tc, test_refusals);
-    tcase_add_test(tc, test_tolerance);
-    suite_add_tcase(s, tc);
+    tcase_set_timeout(core, 120);
+    tcase_add_test(core, test_dice_exact);
+    tcase_add_test(core, test_casino_observed);
+    tcase_add_test(core, test_table_fixed_point);
+    tcase_add_test(core, test_dice_fixed_point);
+    tcase_add_test(core, test_mixture_fixed_point);
+    tcase_add_test(core, test_point_mass_node);
+    tcase_add_test(core, test_bound);
+    tcase_add_test(core, test_stationary);
+    tcase_add_test(core, test_warm);
+    tcase_add_test(core, test_backends);
+    tcase_add_test(core, test_tolerance);
+    tcase_add_test(limits, test_hard_constraints);
+    tcase_add_test(limits, test_table_zeros);
+    tcase_add_test(errors, test_refusals);
+    suite_add_tcase(s, core);
+    suite_add_tcase(s, limits);
+    suite_add_tcase(s, errors);
     return s;
 }

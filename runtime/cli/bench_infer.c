@@ -138,7 +138,7 @@ run_once(backend_run *b, const fgm_ir *ir, long k, double *ms,
     fgm_status st;
     fgm_elim_info elim;
     double t0;
-    int max = strcmp(fgm_ir_algo(ir), "bp-max") == 0;
+    int max = cli_algo_is(ir, "bp-max");
     const fgm_csp *csp = b->set_csp ? b->set_csp : b->csp;
 
     memset(&ro, 0, sizeof ro);
@@ -337,8 +337,8 @@ report(const bench_infer_opts *o, const fgm_ir *ir, const backend_run *b,
                    "pseudo-counts %.3g\n", diff[i]);
         if (!isnan(zdiff[i]))
             printf("# %s: %s against %s: largest difference %.3g\n",
-                   strcmp(fgm_ir_algo(ir), "bp-max") == 0 ? "log max weight"
-                   : strcmp(fgm_ir_algo(ir), "vmp") == 0
+                   cli_algo_is(ir, "bp-max") ? "log max weight"
+                   : cli_algo_is(ir, "vmp")
                        ? "log Z (vmp: its lower bound)" : "log Z",
                    b[i].name, b[ref[i]].name, zdiff[i]);
     }

@@ -152,6 +152,9 @@ int cli_grid_values(const char *where, const char *model, const fgm_ir *ir,
  * when there is no such algorithm. */
 int cli_set_algo(const char *cmd, fgm_ir *ir, const char *name);
 
+/* Whether IR's algorithm is NAME ("vmp": its log Z is a lower bound). */
+int cli_algo_is(const fgm_ir *ir, const char *name);
+
 /* Commands. */
 /* Where observations go: the engine's model, or the exact clues; with
  * neither, nowhere: the lines are only checked. */

@@ -155,7 +155,7 @@ cmd_compile(cli_args *a)
             fprintf(stderr, "fgm: compiled %s (%s, hash %016" PRIx64 ", %d "
                     "%s, %d edges) -> %s in %.0f ms\n", model,
                     fgm_ir_algo(ir), fgm_ir_hash(ir), nupdates,
-                    strcmp(fgm_ir_algo(ir), "gibbs") == 0
+                    cli_algo_is(ir, "gibbs") || cli_algo_is(ir, "vmp")
                         ? "factors" : "factor updates", nedges,
                     out ? out : emit_c, (fgm_now() - t0) * 1e3);
         fgm_ir_free(ir);

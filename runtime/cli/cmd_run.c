@@ -213,7 +213,7 @@ print_result(const fgm_ir *ir, const run_cfg *cfg, long k, const double *m,
         /* JSON has no inf.  vmp's is a lower bound, not an estimate. */
         if (isfinite(log_z))
             fprintf(t->out, "\"%s\": %.17g, ",
-                    strcmp(fgm_ir_algo(ir), "vmp") == 0 ? "log_z_bound"
+                    cli_algo_is(ir, "vmp") ? "log_z_bound"
                                                         : "log_z", log_z);
         print_json_values(ir, cfg, t->out);
         fprintf(t->out, "\"marginals\": {");
@@ -254,11 +254,12 @@ warn_contradiction(const fgm_model *model, long k, char *name, size_t size,
             "the observations contradict the model, or %s reached a "
             "contradiction of its own (--backend exact tells which on a "
             "small model)%s\n", k, name, fgm_ir_algo(fgm_model_ir(model)),
-            strcmp(fgm_ir_algo(fgm_model_ir(model)), "vmp") != 0 ? ""
-            : "; mean field rules out every value that another free "
-              "variable of a hard constraint (!=, alldiff, a table's "
-              "zeros) may still take, which leaves none between two such "
-              "variables: ep, bp-sum or gibbs runs this model");
+            !cli_algo_is(fgm_model_ir(model), "vmp") ? ""
+            : "; vmp's updates start from q spread over every value and "
+              "rule out each value that another variable of a hard "
+              "constraint (!=, alldiff, a table's zeros) may still take, "
+              "which can leave none (between two free variables of a != "
+              "it always does): ep, bp-sum or gibbs runs this model");
     return name;
 }
 
@@ -324,8 +325,8 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
     if (fgm_model_log_evidence(model, &log_z) != FGM_OK)
         log_z = NAN;
     snprintf(evidence, sizeof evidence, ", %s %.10g",
-             strcmp(fgm_ir_algo(ir), "bp-max") == 0 ? "log max weight ~"
-             : strcmp(fgm_ir_algo(ir), "vmp") == 0 ? "log Z >="
+             cli_algo_is(ir, "bp-max") ? "log max weight ~"
+             : cli_algo_is(ir, "vmp") ? "log Z >="
                                                    : "log Z ~", log_z);
     /* A sampler's draws that no value could take: the chain was in a
      * state the constraints rule out. */
@@ -455,7 +456,7 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     int stride = fgm_csp_maxcard(csp);
     double *m = malloc((size_t)fgm_csp_nvars(csp) * (size_t)stride
                        * sizeof *m + 1);
-    int max = strcmp(fgm_ir_algo(ir), "bp-max") == 0;
+    int max = cli_algo_is(ir, "bp-max");
     const char *what = max ? "exact max-marginals" : "exact";
     char text[160];
     fgm_status st;
@@ -876,7 +877,7 @@ parse_show(const fgm_ir *ir, const char *list, run_cfg *cfg)
          * neither with --map nor beside max-marginals: it would print
          * nothing, and say nothing of why. */
         if (cfg->exact && ai.dirichlet
-            && (cfg->map || strcmp(fgm_ir_algo(ir), "bp-max") == 0))
+            && (cfg->map || cli_algo_is(ir, "bp-max")))
             return cli_fail(CLI_EUSAGE, "run: --show %s: --backend exact "
                             "prints no prior with --map or max-marginals "
                             "(bp-max)", item);

@@ -553,6 +553,12 @@ cli_default_model(const char *cmd, int box, int *n, int *nbox, int *code)
 }
 
 int
+cli_algo_is(const fgm_ir *ir, const char *name)
+{
+    return strcmp(fgm_ir_algo(ir), name) == 0;
+}
+
+int
 cli_set_algo(const char *cmd, fgm_ir *ir, const char *name)
 {
     if (fgm_ir_set_algo(ir, name) != FGM_OK) {

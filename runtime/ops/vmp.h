@@ -21,8 +21,12 @@
  *
  * Hard zeros are taken as they are: E[log f] is -inf for a value that a
  * zero of f meets with positive probability.  So `x != y` excludes every
- * value y may still take, and mean field between two free variables of
- * a hard constraint (a Sudoku) leaves no value at all: the variable is
+ * value y may still take.  The updates start from q spread over every
+ * value the evidence allows, so between two free variables of a `!=` or
+ * an alldiff (a Sudoku) the first update leaves a variable no value at
+ * all, and a table whose zeros are spread out can do the same, though a
+ * point-mass q on an allowed assignment would have a finite bound (the
+ * updates cannot get there from a spread start).  Such a variable is
  * marked (st->sample[v] = -1, q(x) left as it was) and the run reports
  * the contradiction.  Infer.NET's VMP refuses such factors outright.
  *
@@ -43,25 +47,49 @@
  * draw's (the drawn variable and its gates). */
 #define FGM_K_VMP_MAXSCOPE 16
 
-/* The log of factor F at the joint values X (one a scope position):
- * a table's entry, a draw's E[log p] at its node and value. */
-static inline double
-fgm_k_vmp_logf(const fgm_state *st, const fgm_k_gibbs_graph *g, const int *f,
-               const int *x)
+/* The row-major index of the joint values X[FROM..] of factor F's scope
+ * positions FROM and on: a table's entry (FROM 0), or the offset of a
+ * gated draw's node from its first (FROM 1: position 0 is the drawn
+ * value, the others its gates). */
+static inline long
+fgm_k_vmp_row(const fgm_k_gibbs_graph *g, const int *f, const int *x,
+              int from)
 {
     long at = 0;
     int j;
 
-    if (f[0] == FGM_K_OP_TABLE) {
-        for (j = 0; j < f[1]; j++)
-            at = at * fgm_k_gibbs_card(g, g->edge_var[f[2] + j]) + x[j];
-        return log(g->pool[f[3] + at]);
-    }
-    /* A gated draw: position 0 is the drawn value, the others its gates
-     * (row-major over the node array's last dimensions). */
-    for (j = 1; j < f[1]; j++)
+    for (j = from; j < f[1]; j++)
         at = at * fgm_k_gibbs_card(g, g->edge_var[f[2] + j]) + x[j];
-    return st->elog[(f[3] + at) * g->stride + x[0]];
+    return at;
+}
+
+/* The log of factor F at the joint values X (one a scope position):
+ * a table's entry, a gated draw's E[log p] at its node and value. */
+static inline double
+fgm_k_vmp_logf(const fgm_state *st, const fgm_k_gibbs_graph *g, const int *f,
+               const int *x)
+{
+    if (f[0] == FGM_K_OP_TABLE)
+        return log(g->pool[f[3] + fgm_k_vmp_row(g, f, x, 0)]);
+    return st->elog[(f[3] + fgm_k_vmp_row(g, f, x, 1)) * g->stride + x[0]];
+}
+
+/* Steps X (N positions, CARD values each) to the next joint value, last
+ * position fastest, leaving positions below FROM and position SKIP as
+ * they are.  Returns 0 after the last (X back at zeros). */
+static inline int
+fgm_k_vmp_next(int *x, const int *card, int n, int from, int skip)
+{
+    int j;
+
+    for (j = n - 1; j >= from; j--) {
+        if (j == skip)
+            continue;
+        if (++x[j] < card[j])
+            return 1;
+        x[j] = 0;
+    }
+    return 0;
 }
 
 /* Adds to S (K entries) E[log f] for each value of the variable at
@@ -83,7 +111,7 @@ fgm_k_vmp_expect(const fgm_state *st, const fgm_k_gibbs_graph *g,
     }
     for (v = 0; v < k; v++)
         acc[v] = 0.0;
-    for (;;) {
+    do {
         w = 1.0;
         for (j = 0; j < n && w > 0.0; j++)
             if (j != pos)
@@ -95,17 +123,7 @@ fgm_k_vmp_expect(const fgm_state *st, const fgm_k_gibbs_graph *g,
             acc[v] = lf == -HUGE_VAL ? -HUGE_VAL : acc[v] + w * lf;
         }
         x[pos] = 0;
-        /* The next joint value of the other positions, last fastest. */
-        for (j = n - 1; j >= 0; j--) {
-            if (j == pos)
-                continue;
-            if (++x[j] < card[j])
-                break;
-            x[j] = 0;
-        }
-        if (j < 0)
-            break;
-    }
+    } while (fgm_k_vmp_next(x, card, n, 0, pos));
     for (v = 0; v < k; v++)
         s[v] += acc[v];
 }
@@ -193,27 +211,18 @@ fgm_k_vmp_counts(const fgm_state *st, const fgm_k_gibbs_graph *g,
     long at;
     double w;
 
-    for (j = 1; j < n; j++) {
+    for (j = 0; j < n; j++) {
         x[j] = 0;
         card[j] = fgm_k_gibbs_card(g, g->edge_var[f[2] + j]);
     }
-    for (;;) {
+    do {    /* every joint value of the gates (none: once) */
         w = 1.0;
-        at = 0;
-        for (j = 1; j < n; j++) {
+        for (j = 1; j < n; j++)
             w *= st->belief[(long)g->edge_var[f[2] + j] * g->stride + x[j]];
-            at = at * card[j] + x[j];
-        }
+        at = (f[3] + fgm_k_vmp_row(g, f, x, 1)) * g->stride;
         for (y = 0; w > 0.0 && y < k; y++)
-            ec[(f[3] + at) * g->stride + y] += w * q[y];
-        for (j = n - 1; j >= 1; j--) {
-            if (++x[j] < card[j])
-                break;
-            x[j] = 0;
-        }
-        if (j < 1)
-            break;
-    }
+            ec[at + y] += w * q[y];
+    } while (fgm_k_vmp_next(x, card, n, 1, -1));
 }
 
 /* Every node's E[log p] from its q(p): psi(alpha_x) - psi(sum alpha), or
@@ -225,16 +234,24 @@ fgm_k_vmp_elog(fgm_state *st, const fgm_k_gibbs_graph *g)
 
     for (d = 0; d < g->ndirichlet; d++) {
         const double *a = st->dir_post + (long)d * g->stride;
-        double *el = st->elog + (long)d * g->stride, sum = 0.0;
+        double *el = st->elog + (long)d * g->stride, sum = 0.0, psum;
 
         for (x = 0; x < g->stride; x++)
             sum += a[x];
+        psum = st->dir_point[d] ? 0.0 : st->digamma(sum);
         for (x = 0; x < g->stride; x++)
-            el[x] = st->dir_point[d]
-                        ? log(a[x] / sum)
-                        : a[x] > 0.0 ? st->digamma(a[x]) - st->digamma(sum)
-                                     : -HUGE_VAL;
+            el[x] = st->dir_point[d] ? log(a[x] / sum)
+                    : a[x] > 0.0 ? st->digamma(a[x]) - psum : -HUGE_VAL;
     }
+}
+
+/* Entry X of node D's new q(p): its prior A plus the expected counts C
+ * (a point mass keeps its prior). */
+static inline double
+fgm_k_vmp_alpha(const fgm_state *st, int d, const double *a, const double *c,
+                int x)
+{
+    return a[x] + (st->dir_point[d] ? 0.0 : c[x]);
 }
 
 /* Every node's q(p): its prior plus the expected counts of its draws
@@ -258,17 +275,17 @@ fgm_k_vmp_nodes(fgm_state *st, const fgm_k_gibbs_graph *g)
     for (d = 0; d < g->ndirichlet; d++) {
         const double *a = st->dir_prior + (long)d * g->stride;
         const double *c = st->gcount + (long)d * g->stride;
-        double *post = st->dir_post + (long)d * g->stride;
+        double *al = st->dir_post + (long)d * g->stride;
 
         so = sn = 0.0;
         for (x = 0; x < g->stride; x++) {
-            so += post[x];
-            sn += a[x] + (st->dir_point[d] ? 0.0 : c[x]);
+            so += al[x];
+            sn += fgm_k_vmp_alpha(st, d, a, c, x);
         }
         for (x = 0; x < g->stride; x++) {
-            old = so > 0.0 ? post[x] / so : 0.0;
-            post[x] = a[x] + (st->dir_point[d] ? 0.0 : c[x]);
-            now = sn > 0.0 ? post[x] / sn : 0.0;
+            old = so > 0.0 ? al[x] / so : 0.0;
+            al[x] = fgm_k_vmp_alpha(st, d, a, c, x);
+            now = sn > 0.0 ? al[x] / sn : 0.0;
             change = fabs(now - old) > change ? fabs(now - old) : change;
         }
     }
@@ -276,8 +293,9 @@ fgm_k_vmp_nodes(fgm_state *st, const fgm_k_gibbs_graph *g)
     return change;
 }
 
-/* Start of a cold run: every q(x) its normalized unary vector (already
- * in st->belief: fgm_k_reset), every node at its prior. */
+/* Start of a cold run, after fgm_k_reset: every q(x) its normalized
+ * unary vector and every node at its prior (fgm_k_reset put them
+ * there), no draws counted, no variable marked. */
 static inline void
 fgm_k_vmp_reset(fgm_state *st, const fgm_k_gibbs_graph *g)
 {
@@ -286,10 +304,8 @@ fgm_k_vmp_reset(fgm_state *st, const fgm_k_gibbs_graph *g)
 
     for (v = 0; v < g->nvars; v++)
         st->sample[v] = 0;
-    for (j = 0; j < nd; j++) {
-        st->dir_post[j] = st->dir_prior[j];
+    for (j = 0; j < nd; j++)
         st->gcount[j] = 0.0;
-    }
     fgm_k_vmp_elog(st, g);
 }
 

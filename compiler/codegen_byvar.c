@@ -1,5 +1,5 @@
-/* compiler/codegen_gibbs.c: the sampler's part of a gibbs plugin, and
- * mean field's of a vmp plugin.
+/* compiler/codegen_byvar.c: the part of a plugin that visits variables:
+ * the sampler's of a gibbs plugin, mean field's of a vmp plugin.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A vmp plugin walks the same graph as a gibbs plugin, variable by
@@ -39,7 +39,7 @@ pool_table(FILE *f, const fgm_ir *ir)
 }
 
 void
-fgm_codegen_gibbs(FILE *f, const fgm_sched *s)
+fgm_codegen_by_variable(FILE *f, const fgm_sched *s)
 {
     const char *kernel = s->infer.algo == FGM_ALGO_VMP ? "vmp" : "gibbs";
 
