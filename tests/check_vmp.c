@@ -89,6 +89,33 @@ elbo(const fgm_model *m)
     return z;
 }
 
+/* Variable V's marginal in M is WANT (its K values) to TOL. */
+static void
+assert_marginal(const fgm_model *m, int v, const double *want, int k,
+                double tol)
+{
+    double got[64];
+    int x;
+
+    ck_assert_int_eq(fgm_model_marginal(m, v, got), FGM_OK);
+    for (x = 0; x < k; x++)
+        ck_assert_msg(fabs(got[x] - want[x]) <= tol, "var %d value %d: "
+                      "%.17g, want %.17g", v, x, got[x], want[x]);
+}
+
+/* Node D's pseudo-counts in M are WANT (K of them) to TOL. */
+static void
+assert_node(const fgm_model *m, int d, const double *want, int k, double tol)
+{
+    double got[64];
+    int x;
+
+    ck_assert_int_eq(fgm_model_dirichlet(m, d, got), FGM_OK);
+    for (x = 0; x < k; x++)
+        ck_assert_msg(fabs(got[x] - want[x]) <= tol, "node %d value %d: "
+                      "%.17g, want %.17g", d, x, got[x], want[x]);
+}
+
 /* The exact log Z of IR with clues GIVEN (NULL: none), by enumeration. */
 static double
 exact_log_z(const fgm_ir *ir, const int *given)
@@ -116,9 +143,9 @@ START_TEST(test_dice_exact)
                               "observed var roll[12] in 1..6 ~ discrete(p)\n"
                               "infer vmp\n");
     static const int rolls[12] = { 5, 5, 0, 2, 5, 1, 5, 3, 5, 4, 5, 5 };
-    double a[6], want[6] = { 1, 2, 1, 1, 1, 3 }, z;
+    double want[6] = { 1, 2, 1, 1, 1, 3 }, z;
     fgm_model *m;
-    int v, k;
+    int v;
 
     z = exact_log_z(ir, rolls);
     m = interp(ir);
@@ -127,9 +154,7 @@ START_TEST(test_dice_exact)
         want[rolls[v]] += 1.0;
     }
     run_cold(m, 3);
-    ck_assert_int_eq(fgm_model_dirichlet(m, 0, a), FGM_OK);
-    for (k = 0; k < 6; k++)
-        ck_assert_double_eq_tol(a[k], want[k], 1e-12);
+    assert_node(m, 0, want, 6, 1e-12);
     ck_assert_msg(fabs(elbo(m) - z) < 1e-9, "bound %.12g, log Z %.12g",
                   elbo(m), z);
     fgm_model_free(m);
@@ -144,8 +169,8 @@ START_TEST(test_casino_observed)
     fgm_ir *ir = compile_text(CASINO_TEXT(8));
     static const int dice[8] = { 0, 0, 1, 1, 1, 0, 1, 1 };
     double want[4][6] = { { 9, 1 }, { 1, 9 }, { 5, 5, 5, 5, 5, 5 },
-                          { 1, 1, 1, 1, 1, 5 } }, a[6], z;
-    int given[16], v, d, k;
+                          { 1, 1, 1, 1, 1, 5 } }, z;
+    int given[16], v, d;
     fgm_model *m;
 
     for (v = 0; v < 8; v++) {
@@ -160,13 +185,8 @@ START_TEST(test_casino_observed)
     for (v = 0; v < 16; v++)
         fgm_model_observe_var(m, v, given[v]);
     run_cold(m, 0);
-    for (d = 0; d < 4; d++) {
-        ck_assert_int_eq(fgm_model_dirichlet(m, d, a), FGM_OK);
-        for (k = 0; k < (d < 2 ? 2 : 6); k++)
-            ck_assert_msg(fabs(a[k] - want[d][k]) < 1e-12,
-                          "node %d value %d: %.15g, want %g", d, k, a[k],
-                          want[d][k]);
-    }
+    for (d = 0; d < 4; d++)
+        assert_node(m, d, want[d], d < 2 ? 2 : 6, 1e-12);
     ck_assert_msg(fabs(elbo(m) - z) < 1e-9, "bound %.12g, log Z %.12g",
                   elbo(m), z);
     fgm_model_free(m);
@@ -181,7 +201,7 @@ START_TEST(test_table_fixed_point)
 {
     fgm_model *m = interp(compile_text(TABLE3_TEXT));
     double qa[2] = { 0.5, 0.5 }, qb[3] = { 0.2, 0.5, 0.3 };
-    double qc[2] = { 0.5, 0.5 }, s[3], z, got[3];
+    double qc[2] = { 0.5, 0.5 }, s[3], z;
     int it, x, y, w;
 
     for (it = 0; it < 500; it++) {
@@ -218,15 +238,9 @@ START_TEST(test_table_fixed_point)
             qc[w] = s[w] / z;
     }
     run_cold(m, 0);
-    fgm_model_marginal(m, 0, got);
-    for (x = 0; x < 2; x++)
-        ck_assert_double_eq_tol(got[x], qa[x], 1e-12);
-    fgm_model_marginal(m, 1, got);
-    for (y = 0; y < 3; y++)
-        ck_assert_double_eq_tol(got[y], qb[y], 1e-12);
-    fgm_model_marginal(m, 2, got);
-    for (w = 0; w < 2; w++)
-        ck_assert_double_eq_tol(got[w], qc[w], 1e-12);
+    assert_marginal(m, 0, qa, 2, 1e-12);
+    assert_marginal(m, 1, qb, 3, 1e-12);
+    assert_marginal(m, 2, qc, 2, 1e-12);
     fgm_model_free(m);
 }
 END_TEST
@@ -260,12 +274,10 @@ START_TEST(test_dice_fixed_point)
             al[k] = base[k] + 4.0 * q[k] / s;
     }
     run_cold(m, 0);
-    fgm_model_dirichlet(m, 0, b);
+    assert_node(m, 0, al, 6, 1e-10);
     for (k = 0; k < 6; k++)
-        ck_assert_double_eq_tol(b[k], al[k], 1e-10);
-    fgm_model_marginal(m, 11, b);
-    for (k = 0; k < 6; k++)
-        ck_assert_double_eq_tol(b[k], q[k] / s, 1e-10);
+        b[k] = q[k] / s;
+    assert_marginal(m, 11, b, 6, 1e-10);
     fgm_model_free(m);
 }
 END_TEST
@@ -304,7 +316,7 @@ START_TEST(test_mixture_fixed_point)
         "infer vmp(iterations = 3000, tolerance = 1e-15)\n"));
     static const int obs[6] = { 0, 0, 2, 1, 2, 2 };
     const double pw[2] = { 1, 2 }, pf[2][3] = { { 3, 1, 1 }, { 1, 1, 3 } };
-    double aw[2], af[2][3], ew[2], ef[2][3], q[6][2], s[2], z, b[3], bound;
+    double aw[2], af[2][3], ew[2], ef[2][3], q[6][2], s[2], z, bound;
     int i, c, x, it;
 
     for (c = 0; c < 2; c++) {
@@ -356,19 +368,11 @@ START_TEST(test_mixture_fixed_point)
     for (i = 0; i < 6; i++)
         fgm_model_observe_var(m, 6 + i, obs[i]);
     run_cold(m, 0);
-    for (i = 0; i < 6; i++) {
-        fgm_model_marginal(m, i, b);
-        for (c = 0; c < 2; c++)
-            ck_assert_double_eq_tol(b[c], q[i][c], 1e-10);
-    }
-    fgm_model_dirichlet(m, 0, b);
+    for (i = 0; i < 6; i++)
+        assert_marginal(m, i, q[i], 2, 1e-10);
+    assert_node(m, 0, aw, 2, 1e-10);
     for (c = 0; c < 2; c++)
-        ck_assert_double_eq_tol(b[c], aw[c], 1e-10);
-    for (c = 0; c < 2; c++) {
-        fgm_model_dirichlet(m, 1 + c, b);
-        for (x = 0; x < 3; x++)
-            ck_assert_double_eq_tol(b[x], af[c][x], 1e-10);
-    }
+        assert_node(m, 1 + c, af[c], 3, 1e-10);
     ck_assert_msg(fabs(elbo(m) - bound) < 1e-9, "bound %.15g, written out "
                   "%.15g", elbo(m), bound);
     fgm_model_free(m);
@@ -481,7 +485,7 @@ START_TEST(test_point_mass_node)
         "infer vmp(iterations = 400, tolerance = 1e-15)\n"));
     const double p[3] = { 0.2, 0.3, 0.5 };
     const double f[3][3] = { { 1, 4, 2 }, { 3, 1, 1 }, { 2, 5, 1 } };
-    double q0[3], q1[3], s[3], z, b[3], bound = 0.0;
+    double q0[3], q1[3], s[3], z, bound = 0.0;
     int it, x, y;
 
     for (x = 0; x < 3; x++)
@@ -510,15 +514,9 @@ START_TEST(test_point_mass_node)
     }
     ck_assert_int_eq(fgm_model_observe_dirichlet(m, 0, p, 1), FGM_OK);
     run_cold(m, 0);
-    fgm_model_marginal(m, 0, b);
-    for (x = 0; x < 3; x++)
-        ck_assert_double_eq_tol(b[x], q0[x], 1e-12);
-    fgm_model_marginal(m, 1, b);
-    for (x = 0; x < 3; x++)
-        ck_assert_double_eq_tol(b[x], q1[x], 1e-12);
-    fgm_model_dirichlet(m, 0, b);
-    for (x = 0; x < 3; x++)
-        ck_assert_double_eq_tol(b[x], p[x], 1e-15);
+    assert_marginal(m, 0, q0, 3, 1e-12);
+    assert_marginal(m, 1, q1, 3, 1e-12);
+    assert_node(m, 0, p, 3, 1e-15);
     ck_assert_msg(fabs(elbo(m) - bound) < 1e-10, "bound %.15g, written out "
                   "%.15g", elbo(m), bound);
     fgm_model_free(m);
@@ -677,15 +675,13 @@ START_TEST(test_table_zeros)
                               "table (x, y) = [[1, 0, 2], [0, 3, 1]]\n"
                               "evidence y = [1, 2, 1]\ninfer vmp\n");
     int given[2] = { 0, -1 };
-    double z = exact_log_z(ir, given), b[3];
+    double z = exact_log_z(ir, given);
     fgm_model *m = interp(ir);
 
     fgm_model_observe_var(m, 0, 0);
     run_cold(m, 0);
-    fgm_model_marginal(m, 1, b);
-    ck_assert_double_eq_tol(b[0], 1.0 / 3.0, 1e-15);
-    ck_assert(b[1] == 0.0);
-    ck_assert_double_eq_tol(b[2], 2.0 / 3.0, 1e-15);
+    assert_marginal(m, 1, (double[3]){ 1.0 / 3.0, 0.0, 2.0 / 3.0 }, 3,
+                    1e-15);
     ck_assert_int_eq(fgm_model_contradiction(m), -1);
     ck_assert_msg(fabs(elbo(m) - z) < 1e-12, "bound %.15g, log Z %.15g",
                   elbo(m), z);
