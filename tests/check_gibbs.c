@@ -20,30 +20,12 @@
 #include "suites.h"
 #include "testutil.h"
 
-/* Three variables under one table over all three (row-major: the middle
- * variable's stride is the last's domain), with evidence on the middle
- * one: a sampler that indexes a table wrongly is off by far more than
- * its error. */
+/* The shared models (testutil.h) with the sampler's sweeps: a sampler
+ * that indexes a table wrongly is off by far more than its error; in
+ * the casino two draws of one node meet in one conditional. */
 #define TABLE3_TEXT \
-    "var a in 0..1\nvar b in 0..2\nvar c in 0..1\n" \
-    "table (a, b, c) = [[[1, 5], [2, 1], [6, 1]],\n" \
-    "                   [[3, 1], [1, 1], [1, 9]]]\n" \
-    "table (a, c) = [[1, 2], [4, 1]]\n" \
-    "evidence b = [0.2, 0.5, 0.3]\n" \
-    "infer gibbs(iterations = 100000, burn_in = 100)\n"
-
-/* The casino of models/casino.fgm over T rolls: two gated chains of draws
- * (the die from the last die's row of swap, the roll from the die's
- * face), the case where two draws of one node meet in one conditional. */
-#define CASINO_TEXT(T) \
-    "const T = " #T "\n" \
-    "prior swap[2] ~ dirichlet([[9, 1], [1, 9]])\n" \
-    "prior face[2] ~ dirichlet([[5, 5, 5, 5, 5, 5], [1, 1, 1, 1, 1, 5]])\n" \
-    "var die[T] in 0..1\n" \
-    "observed var roll[T] in 1..6\n" \
-    "die[t] ~ discrete(swap[die[t - 1]]) for t in 1..T-1\n" \
-    "roll[t] ~ discrete(face[die[t]]) for t in 0..T-1\n" \
-    "infer gibbs(iterations = 60000)\n"
+    TABLE3_MODEL "infer gibbs(iterations = 100000, burn_in = 100)\n"
+#define CASINO_TEXT(T) CASINO_MODEL(T) "infer gibbs(iterations = 60000)\n"
 
 /* The model of IR (owned by the model from now on), interpreted. */
 static fgm_model *

@@ -10,6 +10,31 @@
 #include "../runtime/exact/csp.h"
 #include "../runtime/solve/run.h"
 
+/* Models the sampler's and mean field's tests share, without their
+ * infer line (each appends its own).
+ * TABLE3_MODEL: three variables under one table over all three
+ * (row-major: the middle variable's stride is the last's domain), one
+ * over two, and evidence on the middle one: a table indexed wrongly is
+ * far off.
+ * CASINO_MODEL(T): the casino of models/casino.fgm over T rolls, two
+ * gated chains of draws (the die from the last die's row of swap, the
+ * roll from the die's face): a draw's value and its gate both hidden,
+ * two draws of one node in one variable's update. */
+#define TABLE3_MODEL \
+    "var a in 0..1\nvar b in 0..2\nvar c in 0..1\n" \
+    "table (a, b, c) = [[[1, 5], [2, 1], [6, 1]],\n" \
+    "                   [[3, 1], [1, 1], [1, 9]]]\n" \
+    "table (a, c) = [[1, 2], [4, 1]]\n" \
+    "evidence b = [0.2, 0.5, 0.3]\n"
+#define CASINO_MODEL(T) \
+    "const T = " #T "\n" \
+    "prior swap[2] ~ dirichlet([[9, 1], [1, 9]])\n" \
+    "prior face[2] ~ dirichlet([[5, 5, 5, 5, 5, 5], [1, 1, 1, 1, 1, 5]])\n" \
+    "var die[T] in 0..1\n" \
+    "observed var roll[T] in 1..6\n" \
+    "die[t] ~ discrete(swap[die[t - 1]]) for t in 1..T-1\n" \
+    "roll[t] ~ discrete(face[die[t]]) for t in 0..T-1\n"
+
 /* The three grids of seed notebook 003 (Easy, Medium, Hard), row-major. */
 #define SEED003_EASY \
     "530070000600195000098000060800060003400803001700020006" \
