@@ -84,7 +84,6 @@ uniform_draw(void *rng)
     return gsl_rng_uniform(rng);
 }
 
-
 /* The next N doubles of m->mem from *OFF, which moves past them. */
 static double *
 carve(fgm_model *m, size_t *off, size_t n)
