@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define FGM_VERSION "0.3.0"
+#define FGM_VERSION "0.4.0"   /* 0.4.0: the vmp algorithm */
 
 /* Status codes.  ORDER FACTOR: grep before reordering (fgm_strerror). */
 typedef enum fgm_status {
