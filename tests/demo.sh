@@ -81,9 +81,9 @@ echo "$rolls" | "$FGM" run models/casino.fgm --algo vmp --observe - \
     sed -n 's/^# observation 0: .*log Z >= /casino, vmp: a lower bound on its log Z  /p'
 echo
 echo "== The same rolls, sampled: where did the loaded die play? (die[10..14])"
-echo "   (P(loaded) by EP, by mean field (vmp, over-sure as mean field is) and"
-echo "   by the gibbs sampler, 8 chains of 5,000 sweeps, with their standard"
-echo "   error)"
+echo "   (P(loaded) by EP, by mean field (vmp, which settles in one mode and is"
+echo "   sure of it, as mean field does) and by the gibbs sampler, 8 chains of"
+echo "   5,000 sweeps, with their standard error)"
 echo "$rolls" | "$FGM" run models/casino.fgm --observe - --show 'die[10..14]' \
     2>/dev/null | awk '/^die/ {printf "  ep     %-8s %.4f\n", $1, $3}'
 echo "$rolls" | "$FGM" run models/casino.fgm --observe - --algo vmp \
