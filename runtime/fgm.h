@@ -432,7 +432,8 @@ typedef struct fgm_run_opts {
                                 * (decimation: observe a cell, sweep a few
                                 * more times); the first run is always cold */
     double noise;              /* cold start: multiply each initial message
-                                * by exp(U(-noise, noise)) (restarts) */
+                                * (vmp: each initial q(x)) by
+                                * exp(U(-noise, noise)) (restarts) */
     unsigned long seed;        /* the noise's RNG seed; gibbs: the
                                 * sampler's, each cold run (a warm run
                                 * goes on with the generator's stream) */
@@ -461,10 +462,25 @@ typedef struct fgm_run_opts {
                                 * standard error.  0 or 1: one chain;
                                 * at most FGM_MAX_CHAINS.  (New in
                                 * 0.3.0.) */
+    int restarts;              /* vmp, cold runs: this many runs, the
+                                * first from the evidence (with NOISE if
+                                * any), each other from it perturbed by
+                                * NOISE (FGM_VMP_RESTART_NOISE when 0)
+                                * seeded SEED + 1, SEED + 2, ...; the run
+                                * with the highest bound is kept (mean
+                                * field's local optima: on the casino's
+                                * forty rolls most restarts find a bound
+                                * 1.8 higher than the first run's).  0 or
+                                * 1: one run; at most FGM_MAX_RESTARTS.
+                                * (New in 0.4.0: a program built against
+                                * 0.3.0's fgm.h must be rebuilt.) */
 } fgm_run_opts;
 
-/* Most chains one run may ask for. */
+/* Most chains, and most vmp restarts, one run may ask for; a restart's
+ * noise when fgm_run_opts.noise is 0. */
 #define FGM_MAX_CHAINS 1000
+#define FGM_MAX_RESTARTS 1000
+#define FGM_VMP_RESTART_NOISE 2.0
 
 typedef struct fgm_run_info {
     int sweeps;                /* sweeps run */
@@ -479,8 +495,9 @@ typedef struct fgm_run_info {
                                 * 0.2.0's fgm.h must be rebuilt.) */
     int chains;                /* gibbs: the chains run (fewer than asked
                                 * when the deadline came first; SWEEPS,
-                                * KEPT, DEAD and MS are their sums), else
-                                * 1 */
+                                * KEPT, DEAD and MS are their sums); vmp:
+                                * the restarts run (SWEEPS and MS their
+                                * sums, CHANGE the kept one's); else 1 */
     long kept;                 /* gibbs: the sweeps whose draws make the
                                 * estimates (past the burn-in, every draw
                                 * of weight), else 0 */
@@ -576,8 +593,10 @@ void fgm_model_clear(fgm_model *m);
  * use_tolerance) below 0, a noise below 0 or over FGM_MAX_NOISE, a
  * deadline below 0, or any NaN; for gibbs also a tolerance above 0, and
  * chains below 0 or over FGM_MAX_CHAINS, or over 1 with warm or on
- * another algorithm; for vmp also a damping (with use_damping) or a
- * noise above 0.  FGM_ENOMEM when the chains' sums do not fit. */
+ * another algorithm; for vmp also a damping (with use_damping) above 0;
+ * restarts below 0 or over FGM_MAX_RESTARTS, or over 1 with warm or on
+ * another algorithm than vmp.  FGM_ENOMEM when the chains' sums or the
+ * restarts' saved state do not fit. */
 fgm_status fgm_model_run(fgm_model *m, const fgm_run_opts *opts,
                          fgm_run_info *info);
 

@@ -567,6 +567,31 @@ perturb(fgm_model *m, double noise, unsigned long seed)
     rebuild_beliefs(m);
 }
 
+/* Multiplies every variable's q(x) (vmp's beliefs, just reset to its
+ * evidence) by exp(U(-NOISE, NOISE)) and renormalizes: a random start for
+ * mean field, whose coordinate ascent reaches a local optimum of its
+ * bound that depends on where it starts.  Zeros stay zero.  The same for
+ * both backends: it runs after the backend's reset. */
+static void
+perturb_q(fgm_model *m, double noise, unsigned long seed)
+{
+    const fgm_sched *s = m->sched;
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    int v, j;
+
+    if (!rng)
+        return;
+    gsl_rng_set(rng, seed);
+    for (v = 0; v < s->nvars; v++) {
+        double *q = m->st.belief + (size_t)v * (size_t)s->stride;
+
+        for (j = 0; j < s->card[v]; j++)
+            q[j] *= exp((2.0 * gsl_rng_uniform(rng) - 1.0) * noise);
+        fgm_k_normalize(q, s->card[v]);
+    }
+    gsl_rng_free(rng);
+}
+
 /* Resets the messages as a cold run of the backend does. */
 static void
 reset_messages(fgm_model *m)
@@ -718,11 +743,11 @@ run_once(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
      * gibbs, is left unused). */
     if (gibbs && opts->use_tolerance && opts->tolerance > 0.0)
         return FGM_EINVAL;
-    /* Mean field's coordinate ascent has no messages to damp or
-     * perturb: it would run as if undamped.  (The model's damping, under
-     * --algo vmp, is left unused.) */
-    if (inf->algo == FGM_ALGO_VMP
-        && ((opts->use_damping && opts->damping > 0.0) || opts->noise > 0.0))
+    /* Mean field's coordinate ascent has no messages to damp: it would
+     * run as if undamped.  (The model's damping, under --algo vmp, is
+     * left unused.) */
+    if (inf->algo == FGM_ALGO_VMP && opts->use_damping
+        && opts->damping > 0.0)
         return FGM_EINVAL;
     iters = opts->iterations > 0 ? opts->iterations : inf->iterations;
     tol = gibbs ? 0.0
@@ -739,8 +764,10 @@ run_once(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
         if (gibbs)
             gsl_rng_set(m->rng, opts->seed);
         reset_messages(m);
-        if (opts->noise > 0.0 && !gibbs)
+        if (opts->noise > 0.0 && !byvar)
             perturb(m, opts->noise, opts->seed);
+        if (opts->noise > 0.0 && inf->algo == FGM_ALGO_VMP)
+            perturb_q(m, opts->noise, opts->seed);
     } else {
         /* Observations may have changed since the last run: beliefs are
          * rebuilt from the unary vectors and the current messages
@@ -919,11 +946,94 @@ done:
     return st;
 }
 
+/* The state a vmp run leaves (its q(x), q(p), expected counts, E[log p]
+ * and contradiction marks) copied to or from SAVE and MARKS (TO_SAVE:
+ * to). */
+static void
+vmp_state(fgm_model *m, double *save, int *marks, int to_save)
+{
+    const fgm_sched *s = m->sched;
+    size_t nb = (size_t)s->stride * (size_t)s->nvars;
+    size_t nd = (size_t)s->stride * (size_t)s->ndirichlet;
+    double *at[4] = { m->st.belief, m->st.dir_post, m->st.gcount,
+                      m->st.elog };
+    size_t n[4] = { nb, nd, nd, nd }, off = 0;
+    int i;
+
+    for (i = 0; i < 4; off += n[i], i++)
+        memcpy(to_save ? save + off : at[i], to_save ? at[i] : save + off,
+               n[i] * sizeof *save);
+    memcpy(to_save ? marks : m->st.sample, to_save ? m->st.sample : marks,
+           (size_t)s->nvars * sizeof *marks);
+}
+
+/* OPTS->restarts cold vmp runs (fgm_run_opts.restarts): the first as
+ * OPTS says, each other from a start perturbed by the noise, seeded SEED
+ * + 1, SEED + 2, ...; the state of the run with the highest bound is
+ * kept.  A run the deadline cut is still a candidate (its bound is one),
+ * and the last: FGM_ETIMEOUT. */
+static fgm_status
+run_restarts(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
+{
+    const fgm_sched *s = m->sched;
+    size_t n = (size_t)s->stride * ((size_t)s->nvars
+                                    + 3 * (size_t)s->ndirichlet);
+    double *save = malloc((n + 1) * sizeof *save), z, best = 0.0;
+    int *marks = malloc(((size_t)s->nvars + 1) * sizeof *marks);
+    fgm_run_opts ro = *opts;
+    fgm_run_info one, all;
+    fgm_status st = FGM_OK;
+    int r;
+
+    if (!save || !marks) {
+        free(save);
+        free(marks);
+        return FGM_ENOMEM;
+    }
+    memset(&all, 0, sizeof all);
+    ro.restarts = 0;
+    for (r = 0; r < opts->restarts && st == FGM_OK; r++) {
+        ro.seed = opts->seed + (unsigned long)r;
+        ro.noise = r == 0 ? opts->noise
+                   : opts->noise > 0.0 ? opts->noise : FGM_VMP_RESTART_NOISE;
+        st = run_once(m, &ro, &one);
+        if (st != FGM_OK && st != FGM_ETIMEOUT)
+            break;
+        all.sweeps += one.sweeps;
+        all.ms += one.ms;
+        all.chains = r + 1;
+        /* A contradiction's bound is -inf: any other run beats it. */
+        if (fgm_model_log_evidence(m, &z) != FGM_OK)
+            z = -HUGE_VAL;
+        if (r == 0 || z > best) {
+            best = z;
+            all.change = one.change;
+            vmp_state(m, save, marks, 1);
+        }
+    }
+    if (st == FGM_OK || st == FGM_ETIMEOUT)
+        vmp_state(m, save, marks, 0);
+    free(save);
+    free(marks);
+    if (info)
+        *info = all;
+    return st;
+}
+
 fgm_status
 fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
 {
-    if (opts && (opts->chains < 0 || opts->chains > FGM_MAX_CHAINS))
+    if (opts && (opts->chains < 0 || opts->chains > FGM_MAX_CHAINS
+                 || opts->restarts < 0
+                 || opts->restarts > FGM_MAX_RESTARTS))
         return FGM_EINVAL;
+    if (m && opts && opts->restarts > 1) {
+        if (opts->warm || m->sched->infer.algo != FGM_ALGO_VMP
+            || opts->chains > 1)
+            return FGM_EINVAL;
+        m->chains_run = 1;
+        return run_restarts(m, opts, info);
+    }
     if (m && opts && opts->chains > 1)
         return run_chains(m, opts, info);
     if (m)

@@ -562,6 +562,62 @@ START_TEST(test_warm)
 }
 END_TEST
 
+/* Restarts: the casino over forty rolls, whose first run (from the
+ * evidence) stops at a local optimum of the bound.  Ten restarts keep
+ * the run with the highest bound -- the largest of the ten single runs
+ * made by hand with the same seeds and noise, its q(x) and q(p) those
+ * of that run to the bit -- higher than the first run's here; both
+ * backends keep the same. */
+START_TEST(test_restarts)
+{
+    static const int rolls[40] = { 2, 0, 4, 1, 3, 5, 1, 2, 0, 4, 5, 5, 3, 5,
+                                   5, 1, 5, 5, 5, 4, 5, 5, 0, 5, 2, 1, 3, 0,
+                                   4, 2, 1, 5, 0, 3, 1, 4, 2, 0, 1, 3 };
+    char dir[] = "/tmp/fgm_vmpr_XXXXXX";
+    fgm_model *m[2];
+    fgm_run_opts ro;
+    fgm_run_info info;
+    double z, best = -HUGE_VAL, first = 0.0, keep[2], got[2];
+    int r, at = -1, i, v;
+
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    m[0] = interp(compile_text(CASINO_TEXT(40)));
+    m[1] = open_backend(compile_text(CASINO_TEXT(40)), FGM_BACKEND_COMPILED,
+                        dir);
+    for (i = 0; i < 2; i++)
+        for (v = 0; v < 40; v++)
+            fgm_model_observe_var(m[i], 40 + v, rolls[v]);
+    for (r = 0; r < 10; r++) {
+        memset(&ro, 0, sizeof ro);
+        ro.seed = 7 + (unsigned long)r;
+        ro.noise = r ? FGM_VMP_RESTART_NOISE : 0.0;
+        ck_assert_int_eq(fgm_model_run(m[0], &ro, NULL), FGM_OK);
+        z = elbo(m[0]);
+        first = r ? first : z;
+        if (z > best) {
+            best = z;
+            at = r;
+            fgm_model_marginal(m[0], 10, keep);
+        }
+    }
+    ck_assert_msg(best > first + 1.0, "best bound %.6f, first %.6f (run %d)",
+                  best, first, at);
+    memset(&ro, 0, sizeof ro);
+    ro.seed = 7;
+    ro.restarts = 10;
+    for (i = 0; i < 2; i++) {
+        ck_assert_int_eq(fgm_model_run(m[i], &ro, &info), FGM_OK);
+        ck_assert_int_eq(info.chains, 10);
+        ck_assert(elbo(m[i]) == best);
+        fgm_model_marginal(m[i], 10, got);
+        ck_assert(got[0] == keep[0] && got[1] == keep[1]);
+    }
+    for (i = 0; i < 2; i++)
+        fgm_model_free(m[i]);
+    ck_assert_int_eq(system("rm -rf /tmp/fgm_vmpr_*") >= 0, 1);
+}
+END_TEST
+
 /* A plugin and the interpreter: the same bits, on the casino (gated
  * draws), the table model and dice with hidden rolls. */
 START_TEST(test_backends)
@@ -700,7 +756,16 @@ START_TEST(test_refusals)
     ro.damping = 0.3;
     ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_EINVAL);
     memset(&ro, 0, sizeof ro);
-    ro.noise = 0.5;
+    ro.restarts = FGM_MAX_RESTARTS + 1;
+    ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_EINVAL);
+    ro.restarts = 3;
+    ro.warm = 1;
+    ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_EINVAL);
+    fgm_model_free(m);
+    /* Restarts are mean field's: another algorithm refuses them. */
+    m = interp(compile_text("var x in 0..1\ninfer ep\n"));
+    memset(&ro, 0, sizeof ro);
+    ro.restarts = 3;
     ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_EINVAL);
     fgm_model_free(m);
     /* A damped model switched to vmp runs: its damping is the other
@@ -763,6 +828,7 @@ vmp_suite(void)
     tcase_add_test(core, test_bound);
     tcase_add_test(core, test_stationary);
     tcase_add_test(core, test_warm);
+    tcase_add_test(core, test_restarts);
     tcase_add_test(core, test_backends);
     tcase_add_test(core, test_tolerance);
     tcase_add_test(limits, test_hard_constraints);

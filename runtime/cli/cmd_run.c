@@ -36,12 +36,18 @@
 static const char *
 unused_setting(const run_cfg *cfg, const char *algo, int seed_set)
 {
-    int gibbs = strcmp(algo, "gibbs") == 0;
+    int gibbs = strcmp(algo, "gibbs") == 0, vmp = strcmp(algo, "vmp") == 0;
 
-    if (strcmp(algo, "vmp") == 0 && cfg->ro.use_damping
-        && cfg->ro.damping > 0.0)
+    if (vmp && cfg->ro.use_damping && cfg->ro.damping > 0.0)
         return "--damping: vmp is coordinate ascent on a bound, each update "
                "the best one given the others: damping would lose that";
+    if (!vmp && cfg->ro.restarts)
+        return "--restarts runs vmp from random starts, keeping the best "
+               "bound (--algo vmp)";
+    if (vmp && seed_set && !cfg->ro.restarts)
+        return "--seed seeds vmp's random starts: give --restarts K too";
+    if (vmp)
+        return NULL;
     if (gibbs && cfg->ro.use_damping)
         return "--damping: gibbs draws values, it has no messages to damp";
     if (gibbs && cfg->ro.use_tolerance && cfg->ro.tolerance > 0.0)
@@ -67,8 +73,9 @@ usage(void)
             "[--out-dir DIR]\n"
             "               [--exact-method auto|elimination|enumeration] "
             "[--map] [--cap N]\n"
-            "               [--seed N] [--chains K] [--timeout-ms T] [-j N] "
-            "[-D NAME=VALUE]...\n");
+            "               [--seed N] [--chains K] [--restarts K] "
+            "[--timeout-ms T]\n"
+            "               [-j N] [-D NAME=VALUE]...\n");
     return CLI_EUSAGE;
 }
 
@@ -208,8 +215,10 @@ print_result(const fgm_ir *ir, const run_cfg *cfg, long k, const double *m,
         if (ri && ri->dead > 0)     /* gibbs: as the header's words */
             fprintf(t->out, "\"dead_draws\": %ld, \"kept_sweeps\": %ld, ",
                     ri->dead, ri->kept);
-        if (ri && ri->chains > 1)
-            fprintf(t->out, "\"chains\": %d, ", ri->chains);
+        if (ri && ri->chains > 1)   /* gibbs's chains, vmp's restarts */
+            fprintf(t->out, "\"%s\": %d, ",
+                    cli_algo_is(ir, "vmp") ? "restarts" : "chains",
+                    ri->chains);
         /* JSON has no inf.  vmp's is a lower bound, not an estimate. */
         if (isfinite(log_z))
             fprintf(t->out, "\"%s\": %.17g, ",
@@ -320,14 +329,16 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
     else            /* the deadline left one chain, or none */
         snprintf(chains, sizeof chains, ", %d of %d chains, no standard "
                  "error", info.chains, ro.chains);
+    if (ro.restarts > 1)    /* vmp: the run kept out of several */
+        snprintf(chains, sizeof chains, ", the best bound of %d restart%s",
+                 info.chains, info.chains == 1 ? "" : "s");
     /* bp-max's is the log of the largest weight, as the exact backend
      * names it for such a model; vmp's a lower bound on log Z. */
     if (fgm_model_log_evidence(model, &log_z) != FGM_OK)
         log_z = NAN;
     snprintf(evidence, sizeof evidence, ", %s %.10g",
              cli_algo_is(ir, "bp-max") ? "log max weight ~"
-             : cli_algo_is(ir, "vmp") ? "log Z >="
-                                                   : "log Z ~", log_z);
+             : cli_algo_is(ir, "vmp") ? "log Z >=" : "log Z ~", log_z);
     /* A sampler's draws that no value could take: the chain was in a
      * state the constraints rule out. */
     snprintf(dead, sizeof dead, ", %ld draws without weight, %ld sweeps "
@@ -337,7 +348,8 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
                                                              : "interpreted",
              fgm_ir_algo(ir), info.sweeps, info.sweeps == 1 ? "" : "s",
              info.change, info.ms, isnan(log_z) ? "" : evidence,
-             ro.chains > 1 ? chains : "", info.dead > 0 ? dead : "",
+             ro.chains > 1 || ro.restarts > 1 ? chains : "",
+             info.dead > 0 ? dead : "",
              st == FGM_ETIMEOUT ? " (incomplete: timeout reached)" : "");
     clash = warn_contradiction(model, k, name, sizeof name, t->err);
     print_result(ir, cfg, k, m, have_se ? se : NULL, post, stride, NULL, 0,
@@ -904,7 +916,7 @@ cmd_run(cli_args *a)
     int ndefs = 0;
     run_cfg cfg;
     fgm_model_opts mo;
-    long iters = 0, jobs = 1, seed = 0, chains = 0;
+    long iters = 0, jobs = 1, seed = 0, chains = 0, restarts = 0;
     int r, code = CLI_OK, n, box, v, nvars, stride = 1;
     int cap_set = 0, method_set = 0, seed_set = 0, engine;
     run_shared sh;
@@ -1006,6 +1018,11 @@ cmd_run(cli_args *a)
                                          FGM_MAX_CHAINS, &chains))
                 return CLI_EUSAGE;
             cfg.ro.chains = (int)chains;
+        } else if ((r = cli_opt_value(a, "--restarts", &val)) != 0) {
+            if (r < 0 || !cli_parse_long("run", "--restarts", val, 1,
+                                         FGM_MAX_RESTARTS, &restarts))
+                return CLI_EUSAGE;
+            cfg.ro.restarts = (int)restarts;
         } else if ((r = cli_opt_value(a, "--seed", &val)) != 0) {
             if (r < 0 || !cli_parse_long("run", "--seed", val, 0,
                                          4294967295L, &seed))
@@ -1058,12 +1075,13 @@ cmd_run(cli_args *a)
      * user meant something by it.  --algo and --out-dir are let through,
      * so that one command line can loop over the backends. */
     if (cfg.exact && (iters || cfg.ro.use_damping || cfg.ro.use_tolerance
-                      || seed_set || chains))
+                      || seed_set || chains || restarts))
         return cli_fail(CLI_EUSAGE, "run: %s has no effect with "
                         "--backend exact, which runs no message passing",
                         iters ? "--iters" : cfg.ro.use_damping ? "--damping"
                         : cfg.ro.use_tolerance ? "--tolerance"
-                        : seed_set ? "--seed" : "--chains");
+                        : seed_set ? "--seed" : chains ? "--chains"
+                        : "--restarts");
     if (!cfg.exact && cap_set)
         return cli_fail(CLI_EUSAGE, "run: --cap caps the assignments of "
                         "--backend exact");

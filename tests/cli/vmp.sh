@@ -45,8 +45,33 @@ expect_exit 0 "casino exact" -- "$FGM" run -D T=12 --backend exact \
     --observe "$TMP/r12" models/casino.fgm
 expect_out "log Z=-17\.00" "casino exact log Z"
 
+# --restarts: the best bound of K runs, at least the first run's, the
+# header and JSON say so; another algorithm, or --seed alone, refuses.
+rolls40='roll = 3 1 5 2 4 6 2 3 1 5 6 6 4 6 6 2 6 6 6 5 6 6 1 6 3 2 4 1 5 3 2 6 1 4 2 5 3 1 2 4'
+echo "$rolls40" > "$TMP/r40"
+expect_exit 0 "vmp one run" -- "$FGM" run --algo vmp --backend interpreted \
+    --observe "$TMP/r40" --show 'die[10]' models/casino.fgm
+one=$(sed -nE 's/.*log Z >= ([-0-9.e+]+).*/\1/p' "$TMP/out")
+expect_exit 0 "vmp restarts" -- "$FGM" run --algo vmp --backend interpreted \
+    --restarts 10 --seed 1 --observe "$TMP/r40" --show 'die[10]' \
+    models/casino.fgm
+expect_out ", the best bound of 10 restarts\$" "restarts in the header"
+best=$(sed -nE 's/.*log Z >= ([-0-9.e+]+).*/\1/p' "$TMP/out")
+awk -v a="$best" -v b="$one" 'BEGIN { exit !(a > b + 1) }' ||
+    fail "restarts: best bound $best not above the first run's $one"
+expect_exit 0 "vmp restarts json" -- "$FGM" run --algo vmp \
+    --backend interpreted --restarts 4 --observe "$TMP/r40" --format json \
+    models/casino.fgm
+expect_out '"restarts": 4, ' "restarts in JSON"
+expect_exit 2 "ep --restarts" -- "$FGM" run --restarts 3 models/chain.fgm
+expect_err "^fgm: run: --restarts runs vmp" "--restarts without vmp"
+expect_exit 2 "exact --restarts" -- "$FGM" run --backend exact --restarts 3 \
+    models/chain.fgm
+expect_err "^fgm: run: --restarts has no effect with --backend exact" \
+    "--restarts with exact"
+
 # Refused: damping in a vmp block (with its place), --damping,
-# --seed (vmp draws nothing).
+# --seed without --restarts.
 printf 'var x in 0..1\ninfer vmp(damping = 0.5)\n' > "$TMP/damped.fgm"
 expect_exit 1 "damped vmp block" -- "$FGM" run "$TMP/damped.fgm"
 expect_err "damped.fgm:2:11: error: vmp is coordinate ascent" "damped block"
@@ -54,7 +79,8 @@ expect_exit 2 "vmp --damping" -- "$FGM" run --algo vmp --damping 0.5 \
     models/chain.fgm
 expect_err "^fgm: run: --damping: vmp is coordinate ascent" "--damping"
 expect_exit 2 "vmp --seed" -- "$FGM" run --algo vmp --seed 3 models/chain.fgm
-expect_err "^fgm: run: --seed seeds the gibbs sampler" "--seed"
+expect_err "^fgm: run: --seed seeds vmp's random starts: give --restarts" \
+    "--seed without --restarts"
 
 # Hard constraints between free variables leave mean field no value: a
 # warning that says so, and no evidence.
