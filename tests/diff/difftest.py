@@ -13,9 +13,9 @@ three oracles and a sanity check:
      run from one --out-dir per model, so each plugin is compiled once;
      and, one model in three, the gibbs sampler's draws from one seed
      equal to the bit (its own random stream: the other runs stay the
-     seeds'), and one in three vmp's mean field equal to the bit, its
-     bound on log Z at most brute.py's log Z (and none where no
-     assignment has weight);
+     seeds'), and one in three vmp's mean field (a third of those with
+     --restarts) equal to the bit, its bound on log Z at most brute.py's
+     log Z (and none where no assignment has weight);
   2. --backend exact == brute.py's enumeration to 1e-9 (Dirichlet priors
      integrated out; max-marginals for a bp-max model), and exit 1
      exactly when no assignment is possible; with its default method
@@ -270,6 +270,9 @@ def check(case, rng, counts):
     vmp = None
     if vrng.random() < 1.0 / 3:
         extra = ["--algo", "vmp", "--iters", str(vrng.randint(1, 200))]
+        if vrng.random() < 1.0 / 3:     # restarts from random starts
+            extra += ["--restarts", str(vrng.randint(2, 6)),
+                      "--seed", str(vrng.randint(0, 1000))]
         vmp, b = case.run("interpreted", extra), case.run("compiled", extra)
         counts["vmp"] += 1
         d = maxdiff(must_succeed(case, vmp), must_succeed(case, b))
