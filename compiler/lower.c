@@ -40,8 +40,8 @@ lower_infer(const fgmc *c, fgm_ir_infer *in)
         in->projection = c->infer.projection;
     if (m & (1u << SET_BURN_IN))
         in->burn_in = c->infer.burn_in;
-    if (in->algo == FGM_ALGO_GIBBS && !in->iterations_given)
-        in->iterations = FGM_GIBBS_ITERATIONS;
+    if (!in->iterations_given)
+        in->iterations = fgm_algo_default_iterations(in->algo);
 }
 
 /* Reports a builder refusal: out of memory, or a compiler bug. */

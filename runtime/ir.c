@@ -39,8 +39,7 @@ fgm_ir_switch_algo(fgm_ir *ir, fgm_algo algo)
 {
     ir->infer.algo = algo;
     if (!ir->infer.iterations_given)
-        ir->infer.iterations = algo == FGM_ALGO_GIBBS ? FGM_GIBBS_ITERATIONS
-                                                      : FGM_DEFAULT_ITERATIONS;
+        ir->infer.iterations = fgm_algo_default_iterations(algo);
 }
 
 int

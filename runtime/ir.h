@@ -112,6 +112,14 @@ fgm_algo_by_variable(fgm_algo algo)
 #define FGM_DEFAULT_ITERATIONS 50
 #define FGM_GIBBS_ITERATIONS 1000
 
+/* ALGO's sweeps when the model does not set them. */
+static inline int
+fgm_algo_default_iterations(fgm_algo algo)
+{
+    return algo == FGM_ALGO_GIBBS ? FGM_GIBBS_ITERATIONS
+                                  : FGM_DEFAULT_ITERATIONS;
+}
+
 typedef enum fgm_schedule_order {
     FGM_SCHEDULE_SEQUENTIAL,    /* factor by factor, new messages used at once */
     FGM_SCHEDULE_PARALLEL       /* every message from the previous sweep */
