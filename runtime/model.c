@@ -542,54 +542,47 @@ rebuild_beliefs(fgm_model *m)
         fgm_interp_finish(m->sched, &m->st);
 }
 
-/* Multiplies every edge message by exp(U(-NOISE, NOISE)) and renormalizes
- * (the seed's log-uniform noise on restarts), then rebuilds the beliefs.
- * The same for both backends: it runs after the backend's reset. */
+/* Multiplies N rows of ROWS (STRIDE doubles apart), row i with CARD of
+ * ROW_VAR[i] (NULL: of i) values, by exp(U(-NOISE, NOISE)) entry by entry
+ * (a GSL MT19937 seeded with SEED) and renormalizes each: the seed's
+ * log-uniform noise on restarts.  Zeros stay zero. */
+static void
+jitter_rows(const fgm_sched *s, double *rows, int n, const int *row_var,
+            double noise, unsigned long seed)
+{
+    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
+    int i, j, k;
+
+    if (!rng)
+        return;
+    gsl_rng_set(rng, seed);
+    for (i = 0; i < n; i++) {
+        double *x = rows + (size_t)i * (size_t)s->stride;
+
+        k = s->card[row_var ? row_var[i] : i];
+        for (j = 0; j < k; j++)
+            x[j] *= exp((2.0 * gsl_rng_uniform(rng) - 1.0) * noise);
+        fgm_k_normalize(x, k);
+    }
+    gsl_rng_free(rng);
+}
+
+/* A cold run's noisy start, after the backend's reset (the same for both
+ * backends): message passing's edge messages jittered, then the beliefs
+ * rebuilt from them; mean field's q(x) (vmp's beliefs, just reset to the
+ * evidence) jittered, a random start for its coordinate ascent, whose
+ * local optimum depends on where it starts. */
 static void
 perturb(fgm_model *m, double noise, unsigned long seed)
 {
     const fgm_sched *s = m->sched;
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    int e, j, k;
 
-    if (!rng)
+    if (s->infer.algo == FGM_ALGO_VMP) {
+        jitter_rows(s, m->st.belief, s->nvars, NULL, noise, seed);
         return;
-    gsl_rng_set(rng, seed);
-    for (e = 0; e < s->nedges; e++) {
-        double *msg = m->st.msg + (size_t)e * (size_t)s->stride;
-
-        k = s->card[s->edge_var[e]];
-        for (j = 0; j < k; j++)
-            msg[j] *= exp((2.0 * gsl_rng_uniform(rng) - 1.0) * noise);
-        fgm_k_normalize(msg, k);
     }
-    gsl_rng_free(rng);
+    jitter_rows(s, m->st.msg, s->nedges, s->edge_var, noise, seed);
     rebuild_beliefs(m);
-}
-
-/* Multiplies every variable's q(x) (vmp's beliefs, just reset to its
- * evidence) by exp(U(-NOISE, NOISE)) and renormalizes: a random start for
- * mean field, whose coordinate ascent reaches a local optimum of its
- * bound that depends on where it starts.  Zeros stay zero.  The same for
- * both backends: it runs after the backend's reset. */
-static void
-perturb_q(fgm_model *m, double noise, unsigned long seed)
-{
-    const fgm_sched *s = m->sched;
-    gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-    int v, j;
-
-    if (!rng)
-        return;
-    gsl_rng_set(rng, seed);
-    for (v = 0; v < s->nvars; v++) {
-        double *q = m->st.belief + (size_t)v * (size_t)s->stride;
-
-        for (j = 0; j < s->card[v]; j++)
-            q[j] *= exp((2.0 * gsl_rng_uniform(rng) - 1.0) * noise);
-        fgm_k_normalize(q, s->card[v]);
-    }
-    gsl_rng_free(rng);
 }
 
 /* Resets the messages as a cold run of the backend does. */
@@ -764,10 +757,8 @@ run_once(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
         if (gibbs)
             gsl_rng_set(m->rng, opts->seed);
         reset_messages(m);
-        if (opts->noise > 0.0 && !byvar)
+        if (opts->noise > 0.0 && !gibbs)
             perturb(m, opts->noise, opts->seed);
-        if (opts->noise > 0.0 && inf->algo == FGM_ALGO_VMP)
-            perturb_q(m, opts->noise, opts->seed);
     } else {
         /* Observations may have changed since the last run: beliefs are
          * rebuilt from the unary vectors and the current messages
@@ -978,18 +969,22 @@ run_restarts(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
     const fgm_sched *s = m->sched;
     size_t n = (size_t)s->stride * ((size_t)s->nvars
                                     + 3 * (size_t)s->ndirichlet);
-    double *save = malloc((n + 1) * sizeof *save), z, best = 0.0;
-    int *marks = malloc(((size_t)s->nvars + 1) * sizeof *marks);
+    double *save, z, best = 0.0;
+    int *marks, r;
     fgm_run_opts ro = *opts;
     fgm_run_info one, all;
     fgm_status st = FGM_OK;
-    int r;
 
+    if (opts->warm || s->infer.algo != FGM_ALGO_VMP || opts->chains > 1)
+        return FGM_EINVAL;
+    save = malloc((n + 1) * sizeof *save);
+    marks = malloc(((size_t)s->nvars + 1) * sizeof *marks);
     if (!save || !marks) {
         free(save);
         free(marks);
         return FGM_ENOMEM;
     }
+    m->chains_run = 1;
     memset(&all, 0, sizeof all);
     ro.restarts = 0;
     for (r = 0; r < opts->restarts && st == FGM_OK; r++) {
@@ -1027,13 +1022,8 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
                  || opts->restarts < 0
                  || opts->restarts > FGM_MAX_RESTARTS))
         return FGM_EINVAL;
-    if (m && opts && opts->restarts > 1) {
-        if (opts->warm || m->sched->infer.algo != FGM_ALGO_VMP
-            || opts->chains > 1)
-            return FGM_EINVAL;
-        m->chains_run = 1;
+    if (m && opts && opts->restarts > 1)
         return run_restarts(m, opts, info);
-    }
     if (m && opts && opts->chains > 1)
         return run_chains(m, opts, info);
     if (m)
