@@ -30,13 +30,12 @@
 #include <string.h>
 #include "run.h"
 
-/* Why CFG's run options cannot go with the model's algorithm ALGO (its
- * name: a sampler, mean field or message passing), or NULL.  SEED_SET:
- * --seed was given. */
+/* Why CFG's run options cannot go with IR's algorithm (a sampler, mean
+ * field or message passing), or NULL.  SEED_SET: --seed was given. */
 static const char *
-unused_setting(const run_cfg *cfg, const char *algo, int seed_set)
+unused_setting(const run_cfg *cfg, const fgm_ir *ir, int seed_set)
 {
-    int gibbs = strcmp(algo, "gibbs") == 0, vmp = strcmp(algo, "vmp") == 0;
+    int gibbs = cli_algo_is(ir, "gibbs"), vmp = cli_algo_is(ir, "vmp");
 
     if (vmp && cfg->ro.use_damping && cfg->ro.damping > 0.0)
         return "--damping: vmp is coordinate ascent on a bound, each update "
@@ -323,15 +322,15 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
         for (j = 0; j < fgm_ir_card(ir, v); j++)
             top = row[j] > top ? row[j] : top;
     }
-    if (have_se)
+    if (ro.restarts > 1)    /* vmp: the run kept out of several */
+        snprintf(chains, sizeof chains, ", the best bound of %d restart%s",
+                 info.chains, info.chains == 1 ? "" : "s");
+    else if (have_se)
         snprintf(chains, sizeof chains, ", %d chains, largest standard "
                  "error %.3g", info.chains, top);
     else            /* the deadline left one chain, or none */
         snprintf(chains, sizeof chains, ", %d of %d chains, no standard "
                  "error", info.chains, ro.chains);
-    if (ro.restarts > 1)    /* vmp: the run kept out of several */
-        snprintf(chains, sizeof chains, ", the best bound of %d restart%s",
-                 info.chains, info.chains == 1 ? "" : "s");
     /* bp-max's is the log of the largest weight, as the exact backend
      * names it for such a model; vmp's a lower bound on log Z. */
     if (fgm_model_log_evidence(model, &log_z) != FGM_OK)
@@ -1103,7 +1102,7 @@ cmd_run(cli_args *a)
     }
     /* Settings the algorithm has no use for are refused, not ignored. */
     if (!cfg.exact
-        && (why = unused_setting(&cfg, fgm_ir_algo(ir), seed_set)) != NULL) {
+        && (why = unused_setting(&cfg, ir, seed_set)) != NULL) {
         fgm_ir_free(ir);
         return cli_fail(CLI_EUSAGE, "run: %s", why);
     }
