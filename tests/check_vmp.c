@@ -74,31 +74,35 @@ elbo(const fgm_model *m)
     return z;
 }
 
+/* Row I of what GET reads from M (WHAT: "var", "node") is WANT, K
+ * values, to TOL. */
+static void
+assert_row(fgm_status (*get)(const fgm_model *, int, double *),
+           const char *what, const fgm_model *m, int i, const double *want,
+           int k, double tol)
+{
+    double got[64];
+    int x;
+
+    ck_assert_int_eq(get(m, i, got), FGM_OK);
+    for (x = 0; x < k; x++)
+        ck_assert_msg(fabs(got[x] - want[x]) <= tol, "%s %d value %d: "
+                      "%.17g, want %.17g", what, i, x, got[x], want[x]);
+}
+
 /* Variable V's marginal in M is WANT (its K values) to TOL. */
 static void
 assert_marginal(const fgm_model *m, int v, const double *want, int k,
                 double tol)
 {
-    double got[64];
-    int x;
-
-    ck_assert_int_eq(fgm_model_marginal(m, v, got), FGM_OK);
-    for (x = 0; x < k; x++)
-        ck_assert_msg(fabs(got[x] - want[x]) <= tol, "var %d value %d: "
-                      "%.17g, want %.17g", v, x, got[x], want[x]);
+    assert_row(fgm_model_marginal, "var", m, v, want, k, tol);
 }
 
 /* Node D's pseudo-counts in M are WANT (K of them) to TOL. */
 static void
 assert_node(const fgm_model *m, int d, const double *want, int k, double tol)
 {
-    double got[64];
-    int x;
-
-    ck_assert_int_eq(fgm_model_dirichlet(m, d, got), FGM_OK);
-    for (x = 0; x < k; x++)
-        ck_assert_msg(fabs(got[x] - want[x]) <= tol, "node %d value %d: "
-                      "%.17g, want %.17g", d, x, got[x], want[x]);
+    assert_row(fgm_model_dirichlet, "node", m, d, want, k, tol);
 }
 
 /* The exact log Z of IR with clues GIVEN (NULL: none), by enumeration. */
