@@ -288,6 +288,22 @@ node_kl(const double *a, const double *prior, const double *el, int k)
     return t - gsl_sf_lngamma(sa) + gsl_sf_lngamma(sp);
 }
 
+/* The mixture's E[log w] and E[log f_c] (EW, EF) under Dir(AW), Dir(AF). */
+static void
+mixture_elog(const double aw[2], const double af[2][3], double ew[2],
+             double ef[2][3])
+{
+    int c, x;
+
+    for (c = 0; c < 2; c++) {
+        double sf = af[c][0] + af[c][1] + af[c][2];
+
+        ew[c] = gsl_sf_psi(aw[c]) - gsl_sf_psi(aw[0] + aw[1]);
+        for (x = 0; x < 3; x++)
+            ef[c][x] = gsl_sf_psi(af[c][x]) - gsl_sf_psi(sf);
+    }
+}
+
 /* A mixture: each c[i] drawn from w, each observed o[i] from the node
  * its c[i] picks.  Mean field written out here -- q(c_i) from E[log w]
  * and E[log f_c], then every node from the expected counts, each draw's
@@ -314,14 +330,7 @@ START_TEST(test_mixture_fixed_point)
             af[c][x] = pf[c][x];
     }
     for (it = 0; it < 3000; it++) {
-        z = aw[0] + aw[1];
-        for (c = 0; c < 2; c++) {
-            double sf = af[c][0] + af[c][1] + af[c][2];
-
-            ew[c] = gsl_sf_psi(aw[c]) - gsl_sf_psi(z);
-            for (x = 0; x < 3; x++)
-                ef[c][x] = gsl_sf_psi(af[c][x]) - gsl_sf_psi(sf);
-        }
+        mixture_elog(aw, af, ew, ef);
         for (i = 0; i < 6; i++) {
             for (c = 0; c < 2; c++)
                 s[c] = ew[c] + ef[c][obs[i]];
@@ -341,14 +350,7 @@ START_TEST(test_mixture_fixed_point)
             }
         }
     }
-    z = aw[0] + aw[1];
-    for (c = 0; c < 2; c++) {
-        double sf = af[c][0] + af[c][1] + af[c][2];
-
-        ew[c] = gsl_sf_psi(aw[c]) - gsl_sf_psi(z);
-        for (x = 0; x < 3; x++)
-            ef[c][x] = gsl_sf_psi(af[c][x]) - gsl_sf_psi(sf);
-    }
+    mixture_elog(aw, af, ew, ef);
     bound = node_kl(aw, pw, ew, 2) + node_kl(af[0], pf[0], ef[0], 3)
             + node_kl(af[1], pf[1], ef[1], 3);
     for (i = 0; i < 6; i++)
