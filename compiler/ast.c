@@ -492,20 +492,40 @@ fgmc_cmp_text(fgmc_cmp op)
     return text[op];
 }
 
+/* The comparison of the token at OPLOC: the lexer's CMP (== <= >= < >)
+ * or NEQ ('!='). */
+static fgmc_cmp
+cmp_at(const fgmc *c, const fgmc_loc *oploc)
+{
+    const char *op = c->src + oploc->start;
+
+    if (oploc->end - oploc->start == 1)
+        return *op == '<' ? FGMC_CMP_LT : FGMC_CMP_GT;
+    return *op == '=' ? FGMC_CMP_EQ : *op == '<' ? FGMC_CMP_LE
+           : *op == '>' ? FGMC_CMP_GE : FGMC_CMP_NE;
+}
+
+fgmc_stmt *
+ast_sum(fgmc *c, fgmc_node *refs, const fgmc_loc *oploc, fgmc_node *total,
+        const fgmc_loc *loc)
+{
+    fgmc_stmt *s = ast_constraint(c, S_SUM, refs, NULL, NULL, loc);
+
+    s->op = cmp_at(c, oploc);
+    s->value = total;
+    if (!total)
+        s->bad = 1;     /* the parser gave up on it, and said so */
+    return s;
+}
+
 fgmc_stmt *
 ast_compare(fgmc *c, fgmc_node *ref, const fgmc_loc *oploc, fgmc_node *rhs,
             const fgmc_loc *loc)
 {
     fgmc_node *off = NULL, *y = rhs ? neq_split(c, rhs, &off) : NULL;
     fgmc_stmt *s = ast_constraint(c, S_NEQ, ref, y, NULL, loc);
-    const char *op = c->src + oploc->start;
-    int len = oploc->end - oploc->start;
 
-    /* The lexer's CMP: == <= >= < > (NEQ, '!=', is its own token). */
-    s->op = len == 1 ? (*op == '<' ? FGMC_CMP_LT : FGMC_CMP_GT)
-          : *op == '=' ? FGMC_CMP_EQ
-          : *op == '<' ? FGMC_CMP_LE
-          : *op == '>' ? FGMC_CMP_GE : FGMC_CMP_NE;
+    s->op = cmp_at(c, oploc);
     s->rhs = rhs;
     if (!y && !(rhs && neq_lead(rhs)))
         s->bad = 1;     /* the parser gave up on it, and said so */

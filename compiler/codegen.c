@@ -310,6 +310,8 @@ run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
                                    "gates }",
         [FGM_OP_TABLE] = "{ first edge, offset of its variables' sizes "
                          "in _cards, arity, offset in _pot }",
+        [FGM_OP_SUM] = "{ first edge, arity, the range of the sum of its "
+                       "variables' value indices }",
     };
     int i, j, last = -1, uni, group = 0, left = 0;
     const fgm_sched_factor *shown = NULL;
@@ -329,7 +331,8 @@ run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
     fprintf(f, "static const int run%d[%d][%d] = {\n", idx, r->count,
             r->op == FGM_OP_NEQ ? 4 : r->op == FGM_OP_DIRICHLET ? 4
             : r->op == FGM_OP_DIRICHLET_GATED ? 4 + run_arity(s, r, &uni)
-            : r->op == FGM_OP_ALLDIFF ? 2 + run_arity(s, r, &uni) : 2);
+            : r->op == FGM_OP_ALLDIFF ? 2 + run_arity(s, r, &uni)
+            : r->op == FGM_OP_SUM ? 4 : 2);
     for (i = 0; i < r->count; i++) {
         const fgm_sched_factor *sf = &s->factors[r->first + i];
         const int *vars = s->edge_var + sf->edge;
@@ -367,6 +370,11 @@ run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
                 fprintf(f, "%s%d%s", j > 0 && j % 12 == 0 ? "\n      " : " ",
                         vars[j], j + 1 < sf->arity ? "," : "");
             fprintf(f, " },\n");
+            break;
+        case FGM_OP_SUM:
+            fprintf(f, "    { %d, %d, %.0f, %.0f },\n", sf->edge, sf->arity,
+                    s->ir->param_pool[sf->aux],
+                    s->ir->param_pool[sf->aux + 1]);
             break;
         default:
             break;
@@ -492,6 +500,13 @@ run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
                 idx, idx, nexpr, kexpr, maxp);
         break;
     }
+    case FGM_OP_SUM:
+        fprintf(f, "        c = fgm_k_sum(st, run%d[i][0], edge_var + "
+                "run%d[i][0], %s,\n                      run%d[i][1], "
+                "run%d[i][2], run%d[i][3], S, %d,\n"
+                "                      st->scratch);\n", idx, idx,
+                s->uniform_card ? "0, K" : "card, 0", idx, idx, idx, maxp);
+        break;
     default: {
         char nexpr[32];
 

@@ -411,6 +411,66 @@ inst_alldiff(fgmc *c, const fgmc_stmt *s)
                0, -1);
 }
 
+/* `sum(...) OP total` for the current binding: the sum of the values,
+ * each value's index plus its domain's low end, so the range of the
+ * indices' sum (the IR's parameters) is the total's minus the low ends,
+ * cut to the sums the domains reach.  A range outside them is an error
+ * (no assignment meets it); one that takes them all adds no factor. */
+static int
+inst_sum(fgmc *c, const fgmc_stmt *s)
+{
+    long long total, base = 0, span = 0, lo, hi;
+    double *range;
+    long k;
+
+    if (!scope_of(c, s))
+        return 0;
+    if (c->scope_len < 1) {
+        diag_error(c, refs_loc(s), "sum over no variables");
+        return 0;
+    }
+    if (!distinct(c, "sum"))
+        return 0;
+    if (s->op == FGMC_CMP_NE) {
+        diag_error(c, s->value->loc, "a sum takes ==, <, <=, > or >=, "
+                   "not '!=' (its values would not be one range)");
+        return 0;
+    }
+    if (!sema_eval_int(c, s->value, "a sum's total", &total))
+        return 0;
+    for (k = 0; k < c->scope_len; k++) {
+        const fgmc_sym *a = owner(c, c->scope[k]);
+
+        base += a->lo;
+        span += a->card - 1;
+    }
+    /* total - base: both within 2^24 variables of +-10^9, no overflow. */
+    lo = s->op == FGMC_CMP_EQ ? total - base
+       : s->op == FGMC_CMP_GE ? total - base
+       : s->op == FGMC_CMP_GT ? total - base + 1 : 0;
+    hi = s->op == FGMC_CMP_EQ ? total - base
+       : s->op == FGMC_CMP_LE ? total - base
+       : s->op == FGMC_CMP_LT ? total - base - 1 : span;
+    lo = lo < 0 ? 0 : lo;
+    hi = hi > span ? span : hi;
+    if (lo > hi) {
+        diag_error(c, s->value->loc, "'%s %lld' cannot hold: the sum of "
+                   "these %ld variable%s lies in %lld..%lld",
+                   fgmc_cmp_text(s->op), total, c->scope_len,
+                   c->scope_len == 1 ? "" : "s", base, base + span);
+        return 0;
+    }
+    if (lo == 0 && hi == span)
+        return 1;       /* every sum meets it (warn_always_holds) */
+    range = arena_alloc(c, 2 * sizeof *range);
+    if (!range)
+        return 0;
+    range[0] = (double)lo;
+    range[1] = (double)hi;
+    return add(c, s, FGM_FACTOR_SUM, c->scope, (int)c->scope_len, range, 2,
+               -1);
+}
+
 /* Whether X OP Y holds (integers, or a value and a real number: exact
  * for the values of any domain). */
 static int
@@ -744,6 +804,8 @@ instance(fgmc *c, const fgmc_stmt *s)
     switch (s->kind) {
     case S_ALLDIFF:
         return inst_alldiff(c, s);
+    case S_SUM:
+        return inst_sum(c, s);
     case S_NEQ:
         return inst_neq(c, s);
     case S_TABLE:
@@ -922,6 +984,14 @@ warn_always_holds(fgmc *c, const fgmc_stmt *s)
 {
     fgmc_loc at = refs_loc(s);
 
+    if (s->kind == S_SUM) {
+        at.end = s->value->loc.end;
+        diag_warning(c, at, "'sum ... %s' holds for every value of its "
+                     "variables%s: the statement adds no factor",
+                     fgmc_cmp_text(s->op),
+                     s->binders ? ", in every binding" : "");
+        return;
+    }
     if (s->rhs)
         at.end = s->rhs->loc.end;
     diag_warning(c, at, "'%s' holds for every value of %s%s: the statement "
@@ -948,7 +1018,7 @@ expand_stmt(fgmc *c, const fgmc_stmt *s)
     else if (s->kind >= S_ALLDIFF && s->kind <= S_DRAW && grow_vars(c))
         expand_loops(c, s);
     /* (A loop with no binding stands for nothing: no warning.) */
-    if (s->kind == S_NEQ && c->ninsts == insts && c->nerrors == errors
-        && c->bodies > 0 && !c->too_big && !c->oom)
+    if ((s->kind == S_NEQ || s->kind == S_SUM) && c->ninsts == insts
+        && c->nerrors == errors && c->bodies > 0 && !c->too_big && !c->oom)
         warn_always_holds(c, s);
 }

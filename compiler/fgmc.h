@@ -139,6 +139,8 @@ typedef enum fgmc_stmt_kind {
     S_VAR,          /* [observed] var NAME dims in lo..hi [~ dist(link)] */
     S_PRIOR,        /* [observed] prior NAME dims ~ dist(arg) */
     S_ALLDIFF,      /* alldiff REF  |  alldiff(REF, ...) */
+    S_SUM,          /* sum REF OP total  |  sum(REF, ...) OP total: op
+                     * FGMC_CMP_* (not '!='), value the total */
     S_NEQ,          /* REF OP REF  |  REF OP REF + offset (value)  |
                      * REF OP number (rhs; one ref): a comparison, op
                      * FGMC_CMP_* ('!=' of two the native factor) */
@@ -161,13 +163,14 @@ typedef enum fgmc_cmp {
 
 struct fgmc_stmt {
     fgmc_stmt_kind kind;
-    fgmc_cmp op;            /* S_NEQ: the comparison */
+    fgmc_cmp op;            /* S_NEQ, S_SUM: the comparison */
     fgmc_loc loc;           /* the whole statement */
     const char *name;       /* declared name; infer: the algorithm */
     fgmc_loc nameloc;
     int observed;
     fgmc_node *dims;        /* N_SEQ of size expressions */
-    fgmc_node *value;       /* const value; fix value; != offset */
+    fgmc_node *value;       /* const value; fix value; != offset; a
+                             * sum's total */
     fgmc_node *rhs;         /* S_NEQ: the right side as written (a number
                              * when the comparison has one variable);
                              * S_DRAW: the gate or NULL */
@@ -342,6 +345,11 @@ FGM_INTERNAL fgmc_node *ast_binary(fgmc *c, fgmc_kind kind, fgmc_node *a,
 FGM_INTERNAL fgmc_stmt *ast_compare(fgmc *c, fgmc_node *ref,
                                     const fgmc_loc *oploc, fgmc_node *rhs,
                                     const fgmc_loc *loc);
+/* `sum REFS OP TOTAL` (REFS one reference or an N_SEQ of them; OPLOC
+ * the comparison's token): an S_SUM whose value is TOTAL. */
+FGM_INTERNAL fgmc_stmt *ast_sum(fgmc *c, fgmc_node *refs,
+                                const fgmc_loc *oploc, fgmc_node *total,
+                                const fgmc_loc *loc);
 /* The text of comparison OP ("<="). */
 FGM_INTERNAL const char *fgmc_cmp_text(fgmc_cmp op);
 FGM_INTERNAL fgmc_node *ast_paren(fgmc *c, fgmc_node *a,

@@ -65,6 +65,7 @@ static void fgm_yyerror(FGM_YYLTYPE *loc, fgmc *c, void *scanner,
 %token MODEL "'model'" CONST "'const'" VAR "'var'" PRIOR "'prior'"
 %token OBSERVED "'observed'" IN "'in'" FOR "'for'" ALLDIFF "'alldiff'"
 %token TABLE "'table'" EVIDENCE "'evidence'" FIX "'fix'" INFER "'infer'"
+%token SUM "'sum'"
 /* Words and literals (their text is read through the location). */
 %token IDENT "name" INT "integer" REAL "number" STRING "string"
 %token DOTDOT "'..'" NEQ "'!='" CMP "comparison"
@@ -148,6 +149,15 @@ constraint:
   | ALLDIFF '(' nls refs_opt ')'
         { $$ = ast_constraint(c, S_ALLDIFF, $4, NULL, NULL, &@$); }
   | ALLDIFF '(' error             { $$ = ast_unclosed(c, &@2, "')'", NULL); }
+  | SUM ref NEQ expr
+        { $$ = ast_sum(c, $2, &@3, $4, &@$); }
+  | SUM ref CMP expr
+        { $$ = ast_sum(c, $2, &@3, $4, &@$); }
+  | SUM '(' nls refs_opt ')' NEQ expr
+        { $$ = ast_sum(c, $4, &@6, $7, &@$); }
+  | SUM '(' nls refs_opt ')' CMP expr
+        { $$ = ast_sum(c, $4, &@6, $7, &@$); }
+  | SUM '(' error                 { $$ = ast_unclosed(c, &@2, "')'", NULL); }
   | ref NEQ expr
         { $$ = ast_compare(c, $1, &@2, $3, &@$); }
   | ref CMP expr
@@ -250,6 +260,7 @@ nls:
 word:
     IDENT                         { $$ = ast_name(c, &@1); }
   | word '-' IDENT                { $$ = ast_word(c, $1, &@3); }
+  | word '-' SUM                  { $$ = ast_word(c, $1, &@3); }
   ;
 
 args_opt:

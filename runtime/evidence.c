@@ -365,21 +365,35 @@ factor_term(ev *e, const fgm_sched_factor *f)
     case FGM_OP_DIRICHLET_GATED:
         lz += gated_sum(e, f, vars, &z);
         break;
+    case FGM_OP_SUM:
+        return lz + fgm_k_sum_log_mass(
+                   e->work, e->cav + (size_t)f->edge * s->stride, vars,
+                   s->card, 0, f->arity,
+                   (long)s->ir->param_pool[f->aux],
+                   (long)s->ir->param_pool[f->aux + 1], s->stride, e->max);
     }
     return lz + log(z);
 }
 
-/* The alldiff work of the largest native alldiff of S (0: none), or -1
- * when bp-max has one of more than FGM_K_ALLDIFF_SUM_MAXK values (the
- * sum-product schedule refuses those). */
+/* The work of the largest native alldiff or sum of S (0: none), or -1
+ * when bp-max has an alldiff of more than FGM_K_ALLDIFF_SUM_MAXK values
+ * (the sum-product schedule refuses those). */
 static size_t
-alldiff_doubles(const fgm_sched *s)
+work_doubles(const fgm_sched *s)
 {
     size_t most = 0, need;
     int i, k;
 
     for (i = 0; i < s->nfactors; i++) {
-        if (s->factors[i].op != FGM_OP_ALLDIFF)
+        const fgm_sched_factor *f = &s->factors[i];
+
+        if (f->op == FGM_OP_SUM) {  /* fgm_k_sum_log_mass's F */
+            need = ((size_t)f->arity + 1)
+                   * ((size_t)fgm_k_sum_span(s->edge_var + f->edge, s->card,
+                                             0, f->arity) + 1);
+            most = need > most ? need : most;
+        }
+        if (f->op != FGM_OP_ALLDIFF)
             continue;
         k = s->card[s->edge_var[s->factors[i].edge]];
         if (k > FGM_K_ALLDIFF_SUM_MAXK)
@@ -439,7 +453,7 @@ fgm_model_log_evidence(const fgm_model *m, double *out)
      * one chain. */
     if (m->sched->infer.algo == FGM_ALGO_GIBBS)
         return FGM_EUNSUPPORTED;
-    if (alldiff_doubles(m->sched) == (size_t)-1)
+    if (work_doubles(m->sched) == (size_t)-1)
         return FGM_EUNSUPPORTED;    /* max-product over a wide alldiff */
     /* A run that left a variable no value has no evidence: the sums
      * below would see the messages' floors (log 1e-290 = -668 through a
@@ -459,7 +473,7 @@ fgm_model_log_evidence(const fgm_model *m, double *out)
     e.ep = e.s->infer.algo == FGM_ALGO_EP;
     e.max = e.s->infer.algo == FGM_ALGO_BP_MAX;
     S = (size_t)e.s->stride;
-    nad = alldiff_doubles(e.s);
+    nad = work_doubles(e.s);
     e.cav = malloc(((size_t)e.s->nedges * S + 1) * sizeof *e.cav);
     e.cav_log = malloc(((size_t)e.s->nedges + 1) * sizeof *e.cav_log);
     e.mean = malloc((S + 1) * sizeof *e.mean);

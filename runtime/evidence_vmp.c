@@ -82,6 +82,20 @@ table_term(const fgm_model *m, const fgm_sched_factor *f)
     return t;
 }
 
+/* E_q[log f] of sum factor F: 0, or -inf when its variables may take
+ * values whose sum leaves its range. */
+static double
+sum_term(const fgm_model *m, const fgm_sched_factor *f)
+{
+    const fgm_sched *s = m->sched;
+    const int *gf = s->gibbs_fac + (size_t)(f - s->factors) * FGM_K_GIBBS_FAC;
+    const double *range = s->ir->param_pool + f->aux;
+    long lo, hi;
+
+    fgm_k_vmp_sum_support(&m->st, &s->gibbs, gf, -1, &lo, &hi);
+    return lo < (long)range[0] || hi > (long)range[1] ? -HUGE_VAL : 0.0;
+}
+
 /* Node D's draws and its - KL(q(p) || prior), at its best q(p) (alpha
  * = a + n): log B(a + n) - log B(a); or a point mass's draws, which
  * weigh log(a_x / sum a) (its E[log p]).  K its categories. */
@@ -125,6 +139,8 @@ fgm_evidence_vmp(const fgm_model *m, double *out)
             total += distinct_term(m, f);
         else if (f->op == FGM_OP_TABLE)
             total += table_term(m, f);
+        else if (f->op == FGM_OP_SUM)
+            total += sum_term(m, f);
     }
     for (d = 0; d < s->ndirichlet && total > -HUGE_VAL; d++)
         total += node_term(m, d, ir->arrays[ir->dir_array[d]].card);

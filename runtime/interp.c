@@ -66,6 +66,11 @@ update(const fgm_sched *s, fgm_state *st, int i)
         return fgm_k_table(st, f->edge, vars, cards, f->arity,
                            s->ir->param_pool + f->aux, S, maxp, st->scratch);
     }
+    case FGM_OP_SUM:
+        return fgm_k_sum(st, f->edge, vars, s->card, 0, f->arity,
+                         (long)s->ir->param_pool[f->aux],
+                         (long)s->ir->param_pool[f->aux + 1], S, maxp,
+                         st->scratch);
     case FGM_OP_DIRICHLET:
         return fgm_k_dirichlet(st, f->edge, vars[0], f->aux, f->dfac, S,
                                s->card[vars[0]],

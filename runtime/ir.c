@@ -7,6 +7,7 @@
  * round-trips, in the C locale whatever the caller's: dump_c) and list
  * everything that changes the messages a run computes.
  */
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -320,6 +321,15 @@ fgm_ir_add_factor(fgm_ir *ir, fgm_factor_kind kind, int arity,
         if (arity != 1)
             return -1;
         want = fgm_ir_card(ir, scope[0]);
+        break;
+    case FGM_FACTOR_SUM:
+        /* The range of the sum of the value indices: whole numbers,
+         * lo <= hi, within an int (the kernels' sums are longs). */
+        want = 2;
+        if (nparams != 2 || !params || !(params[0] <= params[1])
+            || params[0] != floor(params[0]) || params[1] != floor(params[1])
+            || !(params[1] <= (double)INT_MAX))
+            return -1;
         break;
     default:        /* DIRICHLET_*: fgm_ir_add_dirichlet_discrete, _gated */
         return -1;

@@ -31,7 +31,9 @@
                                 /* x ~ Discrete(p), p ~ Dirichlet: aux = p */\
     X(FGM_FACTOR_DIRICHLET_GATED, "dirichlet_gated")                        \
                                 /* x ~ Discrete(p[g]), scope (x, g): g's    \
-                                 * value index j picks node aux + j */
+                                 * value index j picks node aux + j */      \
+    X(FGM_FACTOR_SUM, "sum")    /* sum of the value indices in [lo, hi]: \
+                                 * params lo, hi (integers, 0 <= lo <= hi) */
 
 typedef enum fgm_factor_kind {
 #define FGM_X(e, s) e,
@@ -74,7 +76,8 @@ typedef struct fgm_ir_factor {
     int arity;
     int scope;          /* offset of the scope in ir->scope_pool */
     int params;         /* offset in ir->param_pool, or -1 */
-    int nparams;        /* TABLE: product of cards; EVIDENCE: card */
+    int nparams;        /* TABLE: product of cards; EVIDENCE: card;
+                         * SUM: 2 */
     int aux;            /* DIRICHLET_DISCRETE: the Dirichlet node;
                          * DIRICHLET_GATED: the node of the gate's first
                          * value; else -1 */

@@ -17,6 +17,7 @@
  *   ops/alldiff.h    native arity-n alldiff: the factor update, with
  *   ops/alldiff_sum.h  its sum-product messages (subset DP) and
  *   ops/alldiff_max.h  its max-product messages (assignment, paths)
+ *   ops/sum.h        sums of values in a range (partial-sum DP)
  *   ops/sweep.h      reset, belief refresh, damped variable-to-factor
  *   ops/gibbs.h      Gibbs sampling (no messages: draws and tallies)
  *   ops/vmp.h        variational message passing (mean field: q(x), q(p))
@@ -58,6 +59,7 @@
 #include "ops/table.h"
 #include "ops/dirichlet_gated.h"
 #include "ops/alldiff.h"
+#include "ops/sum.h"
 #include "ops/sweep.h"
 #include "ops/gibbs.h"
 #include "ops/vmp.h"

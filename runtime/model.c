@@ -1128,6 +1128,26 @@ alldiff_clash(const fgm_model *m, const fgm_sched_factor *f)
     return -1;
 }
 
+/* The first variable of sum factor F when every variable of its scope
+ * has a point-mass belief and their values' sum is outside its range,
+ * else -1 (as table_clash). */
+static int
+sum_clash(const fgm_model *m, const fgm_sched_factor *f)
+{
+    const int *vars = m->sched->edge_var + f->edge;
+    const double *range = m->sched->ir->param_pool + f->aux;
+    long total = 0;
+    int i, x;
+
+    for (i = 0; i < f->arity; i++) {
+        x = point_mass_value(m, vars[i]);
+        if (x < 0)
+            return -1;
+        total += x;
+    }
+    return total < (long)range[0] || total > (long)range[1] ? vars[0] : -1;
+}
+
 /* The first variable of table factor F when every variable of its scope
  * has a point-mass belief and the table's entry at those values is 0,
  * else -1.  Updates between pinned variables are skipped (skip_pinned),
@@ -1162,8 +1182,9 @@ fgm_model_find_contradiction(const fgm_model *m, int *found)
     table_edge = calloc((size_t)s->nedges + 1, 1);
     if (!table_edge)
         return FGM_ENOMEM;
-    for (f = 0; f < s->nfactors; f++)
-        for (i = 0; s->factors[f].op == FGM_OP_TABLE
+    for (f = 0; f < s->nfactors; f++)      /* a sum's floor is a table's */
+        for (i = 0; (s->factors[f].op == FGM_OP_TABLE
+                     || s->factors[f].op == FGM_OP_SUM)
                     && i < s->factors[f].arity; i++)
             table_edge[s->factors[f].edge + i] = 1;
     for (v = 0; v < s->nvars && *found < 0; v++)
@@ -1177,6 +1198,8 @@ fgm_model_find_contradiction(const fgm_model *m, int *found)
             v = alldiff_clash(m, &s->factors[f]);
         else if (s->factors[f].op == FGM_OP_TABLE)
             v = table_clash(m, &s->factors[f]);
+        else if (s->factors[f].op == FGM_OP_SUM)
+            v = sum_clash(m, &s->factors[f]);
         else
             continue;
         if (v >= 0 && (*found < 0 || v < *found))

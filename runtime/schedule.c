@@ -12,7 +12,7 @@
 #include "schedule.h"
 
 static const char *const op_names[] = { "neq", "table", "dirichlet",
-                                        "alldiff", "dirichlet_gated" };
+                                        "alldiff", "dirichlet_gated", "sum" };
 
 const char *
 fgm_sched_op_name(fgm_op op)
@@ -45,7 +45,8 @@ _Static_assert(FGM_K_OP_NEQ == (int)FGM_OP_NEQ
                && FGM_K_OP_TABLE == (int)FGM_OP_TABLE
                && FGM_K_OP_DIRICHLET == (int)FGM_OP_DIRICHLET
                && FGM_K_OP_ALLDIFF == (int)FGM_OP_ALLDIFF
-               && FGM_K_OP_GATED == (int)FGM_OP_DIRICHLET_GATED,
+               && FGM_K_OP_GATED == (int)FGM_OP_DIRICHLET_GATED
+               && FGM_K_OP_SUM == (int)FGM_OP_SUM,
                "ops/gibbs.h numbers the operators as fgm_op");
 
 /* The tables of S->gibbs (a gibbs or vmp schedule): each edge's factor
@@ -247,6 +248,19 @@ factor_unsupported(const fgm_ir *ir, const fgm_ir_factor *f, char *why,
             return 1;
         }
         return 0;
+    case FGM_FACTOR_SUM: {
+        long t = 0;
+
+        for (j = 0; j < n; j++)
+            t += fgm_ir_card(ir, sc[j]) - 1;
+        if ((n + 1L) * (t + 1) > FGM_K_SUM_MAXWORK) {
+            snprintf(why, size, "a sum over %d variables spanning %ld "
+                     "totals: its messages' partial sums would hold more "
+                     "than %ld doubles", n, t + 1, FGM_K_SUM_MAXWORK);
+            return 1;
+        }
+        return 0;
+    }
     case FGM_FACTOR_DIRICHLET_DISCRETE:
     case FGM_FACTOR_DIRICHLET_GATED:
     case FGM_FACTOR_EVIDENCE:
@@ -352,6 +366,10 @@ lower_factors(fgm_sched *s, const fgm_ir *ir)
             break;
         case FGM_FACTOR_TABLE:
             ok = add_factor(s, &fcap, &ecap, FGM_OP_TABLE, f->arity, sc,
+                            f->params, 0, i);
+            break;
+        case FGM_FACTOR_SUM:
+            ok = add_factor(s, &fcap, &ecap, FGM_OP_SUM, f->arity, sc,
                             f->params, 0, i);
             break;
         case FGM_FACTOR_DIRICHLET_DISCRETE:
@@ -551,6 +569,11 @@ fgm_sched_new(const fgm_ir *ir, fgm_status *status)
             need = fgm_k_alldiff_scratch(f->arity,
                                          s->card[s->edge_var[f->edge]],
                                          s->infer.algo == FGM_ALGO_BP_MAX);
+        else if (f->op == FGM_OP_SUM)
+            need = fgm_k_sum_scratch(f->arity,
+                                     fgm_k_sum_span(s->edge_var + f->edge,
+                                                    s->card, 0, f->arity),
+                                     s->stride);
         else
             continue;
         if (need > s->nscratch)

@@ -23,14 +23,17 @@ typedef enum fgm_op {
     FGM_OP_TABLE,       /* explicit potential */
     FGM_OP_DIRICHLET,   /* x ~ Discrete(p), p ~ Dirichlet */
     FGM_OP_ALLDIFF,     /* native arity-n alldiff */
-    FGM_OP_DIRICHLET_GATED  /* x ~ Discrete(p[g]): edges to x, then g */
+    FGM_OP_DIRICHLET_GATED, /* x ~ Discrete(p[g]): edges to x, then g */
+    FGM_OP_SUM          /* sum of value indices in a range */
 } fgm_op;
 
 typedef struct fgm_sched_factor {
     fgm_op op;
     int arity;
     int edge;           /* first of its ARITY edges */
-    int aux;            /* TABLE: offset in ir->param_pool; DIRICHLET: node;
+    int aux;            /* TABLE, SUM: offset in ir->param_pool (a
+                         * table's potentials, a sum's range);
+                         * DIRICHLET: node;
                          * DIRICHLET_GATED: the gate's first value's node */
     int dfac;           /* DIRICHLET: its row of Dirichlet messages
                          * (st->dir_msg); DIRICHLET_GATED: the first of

@@ -157,8 +157,9 @@ build_units_tables(fgm_csp *csp, const fgm_ir *ir)
         if (ir->factors[i].kind == FGM_FACTOR_ALLDIFF) {
             nu++;
             len += ir->factors[i].arity;
-        } else if (ir->factors[i].kind == FGM_FACTOR_TABLE
-                   && forbids(ir, &ir->factors[i])) {
+        } else if ((ir->factors[i].kind == FGM_FACTOR_TABLE
+                    && forbids(ir, &ir->factors[i]))
+                   || ir->factors[i].kind == FGM_FACTOR_SUM) {
             nt++;
             tl += ir->factors[i].arity;
         }
@@ -186,7 +187,8 @@ build_units_tables(fgm_csp *csp, const fgm_ir *ir)
             for (j = 0; j < f->arity; j++)
                 csp->unit_vars[len++] = s[j];
             csp->unit_off[++nu] = len;
-        } else if (f->kind == FGM_FACTOR_TABLE && forbids(ir, f)) {
+        } else if ((f->kind == FGM_FACTOR_TABLE && forbids(ir, f))
+                   || f->kind == FGM_FACTOR_SUM) {
             for (j = 0; j < f->arity; j++)
                 tvars[tl++] = s[j];
             csp->tables[nt] = i;
@@ -286,6 +288,38 @@ fgm_csp_init_domains(const fgm_csp *csp, const int *given, fgm_dom *dom)
     return 1;
 }
 
+/* Whether sum factor F of CSP's IR may hold with its variables' values
+ * in the sets SET_OF gives (V = VAL read instead of V's own; V = -1:
+ * none; ASSIGN: an assigned variable's set is its value, the others'
+ * their domain, from DOM or, DOM NULL, csp->full): whether the least
+ * and the largest sums the sets allow leave one in its range.  Bounds
+ * only: a sum the sets skip over (values {0, 2}, 1 to reach) passes, so
+ * the searches prune a little less than arc consistency would, never a
+ * value that a solution takes; once every set is one value the check
+ * is exact.  Any arity (the sets are not gathered). */
+static int
+sum_has_support(const fgm_csp *csp, const fgm_ir_factor *f,
+                const fgm_dom *dom, const int *assign, int v, int val)
+{
+    const int *sc = fgm_ir_scope(csp->ir, f);
+    const double *range = fgm_ir_params(csp->ir, f);
+    long lo = 0, hi = 0;
+    fgm_dom set;
+    int j, u;
+
+    for (j = 0; j < f->arity; j++) {
+        u = sc[j];
+        set = u == v ? FGM_DOM_BIT(val)
+              : assign && assign[u] >= 0 ? FGM_DOM_BIT(assign[u])
+              : dom ? dom[u] : csp->full[u];
+        if (!set)
+            return 0;
+        lo += fgm_dom_first(set);
+        hi += 63 - __builtin_clzll(set);
+    }
+    return lo <= (long)range[1] && hi >= (long)range[0];
+}
+
 /* Whether the table factor F of CSP's IR has a nonzero tuple compatible
  * with the per-variable value sets given by SETS (indexed by scope
  * position).  Walks only the tuples the sets allow, in row-major order,
@@ -340,6 +374,8 @@ fgm_csp_table_supported(const fgm_csp *csp, int t, const fgm_dom *dom, int v,
     fgm_dom sets[64];
     int i;
 
+    if (f->kind == FGM_FACTOR_SUM)
+        return sum_has_support(csp, f, dom, NULL, v, val);
     if (f->arity > 64)
         return 1;
     for (i = 0; i < f->arity; i++)
@@ -364,6 +400,11 @@ fgm_csp_consistent(const fgm_csp *csp, const int *assign, int v, int val)
         fgm_dom sets[64];
         int k;
 
+        if (f->kind == FGM_FACTOR_SUM) {
+            if (!sum_has_support(csp, f, NULL, assign, v, val))
+                return 0;
+            continue;
+        }
         if (f->arity > 64)
             continue;
         for (k = 0; k < f->arity; k++) {
@@ -432,6 +473,12 @@ fgm_csp_verify(const fgm_csp *csp, const int *given, const int *assign)
             if (p[assign[s[0]]] == 0.0)
                 return 0;
             break;
+        case FGM_FACTOR_SUM:
+            for (j = 0, pos = 0; j < f->arity; j++)
+                pos += assign[s[j]];
+            if (pos < (long)p[0] || pos > (long)p[1])
+                return 0;
+            break;
         case FGM_FACTOR_DIRICHLET_DISCRETE:
         case FGM_FACTOR_DIRICHLET_GATED:
             break;      /* a Dirichlet prior gives every value mass */
@@ -480,6 +527,11 @@ fgm_csp_conflicts(const fgm_csp *csp, const int *given, const int *assign)
             break;
         case FGM_FACTOR_EVIDENCE:
             errors += full && p[assign[s[0]]] == 0.0;
+            break;
+        case FGM_FACTOR_SUM:
+            for (j = 0; full && j < f->arity; j++)
+                pos += assign[s[j]];
+            errors += full && (pos < (long)p[0] || pos > (long)p[1]);
             break;
         default:
             break;

@@ -428,6 +428,10 @@ add_factors(elim *e, double max_entries)
          * gate: no table of draws per node (enumeration takes it). */
         if (f->kind == FGM_FACTOR_DIRICHLET_GATED)
             st = FGM_EUNSUPPORTED;
+        /* A sum's table is exponential in its arity: enumeration, which
+         * checks it as it goes, takes it. */
+        if (f->kind == FGM_FACTOR_SUM)
+            st = FGM_EUNSUPPORTED;
         for (j = 0; j < f->arity; j++)
             e->uses[fgm_ir_scope(ir, f)[j]]++;
         if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE)

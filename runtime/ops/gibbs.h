@@ -58,7 +58,7 @@
  * it): plugins do not see that header. */
 enum {
     FGM_K_OP_NEQ, FGM_K_OP_TABLE, FGM_K_OP_DIRICHLET, FGM_K_OP_ALLDIFF,
-    FGM_K_OP_GATED
+    FGM_K_OP_GATED, FGM_K_OP_SUM
 };
 
 /* A value that breaks one constraint more than the fewest gets
@@ -203,6 +203,34 @@ fgm_k_gibbs_table(const fgm_state *st, const fgm_k_gibbs_graph *g,
     }
 }
 
+/* W (K entries) times sum factor F (its edge POS is V's; its range at
+ * F[3] in the pool): a value that puts the sum of the values outside
+ * the range, the others at theirs, weighs 0 (with BROKEN: counted
+ * instead); unchanged while one has none. */
+static inline void
+fgm_k_gibbs_sum(const fgm_state *st, const fgm_k_gibbs_graph *g,
+                const int *f, int pos, double *w, int *broken, int k)
+{
+    const double *range = g->pool + f[3];
+    long total = 0;
+    int j, x;
+
+    for (j = 0; j < f[1]; j++) {
+        if (j == pos)
+            continue;
+        if ((x = st->sample[g->edge_var[f[2] + j]]) < 0)
+            return;
+        total += x;
+    }
+    for (x = 0; x < k; x++)
+        if (total + x < (long)range[0] || total + x > (long)range[1]) {
+            if (broken)
+                broken[x]++;
+            else
+                w[x] = 0.0;
+        }
+}
+
 /* The weight of V's draws (those it is the value or a gate of) with V
  * at its current value, as P times 2^(*E): the Polya urn's, each draw's
  * share taken with the ones before it counted, as drawing them one
@@ -297,6 +325,9 @@ fgm_k_gibbs_weights(fgm_state *st, const fgm_k_gibbs_graph *g, int v,
         case FGM_K_OP_TABLE:
             fgm_k_gibbs_table(st, g, f, pos, w, broken, k);
             fgm_k_gibbs_rescale(w, k);
+            break;
+        case FGM_K_OP_SUM:
+            fgm_k_gibbs_sum(st, g, f, pos, w, broken, k);
             break;
         default:        /* a draw: below, value by value */
             draws = 1;

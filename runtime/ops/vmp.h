@@ -128,6 +128,50 @@ fgm_k_vmp_expect(const fgm_state *st, const fgm_k_gibbs_graph *g,
         s[v] += acc[v];
 }
 
+/* The least and the largest sum of value indices that the variables of
+ * sum factor F other than position SKIP (-1: none) take with positive
+ * probability under q: into *LO and *HI. */
+static inline void
+fgm_k_vmp_sum_support(const fgm_state *st, const fgm_k_gibbs_graph *g,
+                      const int *f, int skip, long *lo, long *hi)
+{
+    const double *q;
+    int j, x, v, least, most;
+
+    *lo = *hi = 0;
+    for (j = 0; j < f[1]; j++) {
+        if (j == skip)
+            continue;
+        v = g->edge_var[f[2] + j];
+        q = st->belief + (long)v * g->stride;
+        least = most = -1;
+        for (x = 0; x < fgm_k_gibbs_card(g, v); x++)
+            if (q[x] > 0.0) {
+                least = least < 0 ? x : least;
+                most = x;
+            }
+        *lo += least;
+        *hi += most;
+    }
+}
+
+/* Adds to S (K entries) E[log f] of sum factor F for each value of its
+ * position POS: 0 where every sum the others may take with it lies in
+ * the range, else -inf (a zero met with positive probability). */
+static inline void
+fgm_k_vmp_sum(const fgm_state *st, const fgm_k_gibbs_graph *g, const int *f,
+              int pos, double *s, int k)
+{
+    const double *range = g->pool + f[3];
+    long lo, hi;
+    int x;
+
+    fgm_k_vmp_sum_support(st, g, f, pos, &lo, &hi);
+    for (x = 0; x < k; x++)
+        if (lo + x < (long)range[0] || hi + x > (long)range[1])
+            s[x] = -HUGE_VAL;
+}
+
 /* S (K entries): log q(x) of variable V, unnormalized, from its unary
  * vector and the expectations of its factors' logs. */
 static inline void
@@ -160,6 +204,9 @@ fgm_k_vmp_scores(const fgm_state *st, const fgm_k_gibbs_graph *g, int v,
         case FGM_K_OP_DIRICHLET:
             for (x = 0; x < k; x++)
                 s[x] += st->elog[(long)f[3] * g->stride + x];
+            break;
+        case FGM_K_OP_SUM:
+            fgm_k_vmp_sum(st, g, f, pos, s, k);
             break;
         default:        /* a table, a gated draw */
             fgm_k_vmp_expect(st, g, f, pos, s, k);

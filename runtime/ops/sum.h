@@ -1,0 +1,264 @@
+/* runtime/ops/sum.h: the sum operator, a linear constraint on the values.
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ *
+ * Part of the kernels shared by the interpreter and plugins: include
+ * runtime/kernels.h, whose conventions hold here.
+ *
+ * A sum factor over n variables is 1 where the sum of their value
+ * indices y_j (value minus the domain's low end) lies in [A, B], and 0
+ * elsewhere: a Killer Sudoku cage, a Kakuro run, a budget.  The
+ * compiler writes `sum(x, y, z) == 15` on values as such a range of
+ * indices (compiler/expand.c).  Its messages are those of the table it
+ * stands for, without the table: with c_j the cavities, the
+ * distributions of the partial sums
+ *
+ *   F_j(s) = sum over y_0..y_{j-1} summing to s of prod c_l(y_l),
+ *
+ * built one variable at a time (a convolution), and G, the same from
+ * the last variable back, give the message to x_i at value v as
+ *
+ *   m_i(v) = sum_s F_i(s) W(s + v),   W(u) = sum of G(t), A <= u + t <= B
+ *
+ * (max instead of sum for max-product), in O(n T K) for a span of T
+ * sums, where the table holds K^n entries.  Positive terms only: W is a
+ * running sum from the bound that binds (a one-sided range: `<=`,
+ * `>=`) or the window summed directly (`==`: one term), never a
+ * difference of cumulative sums, which would cancel.  Each F_j and G is
+ * scaled to a largest entry of 1 (a message is normalized, so the scale
+ * drops out; fgm_k_sum_forward returns its log for the evidence).
+ */
+#ifndef FGM_OPS_SUM_H
+#define FGM_OPS_SUM_H
+
+#include <math.h>
+#include "common.h"
+#include "table.h"
+
+/* The largest (n + 1) (T + 1) of a sum factor over n variables whose
+ * sums span T: the doubles its partial-sum distributions hold.  Past
+ * it (32 MiB) the schedule refuses the factor (runtime/schedule.c). */
+#define FGM_K_SUM_MAXWORK (1L << 22)
+
+/* The domain size of variable V: CARD[V], or K when CARD is NULL (every
+ * domain the same size, a constant in a plugin). */
+static inline int
+fgm_k_sum_card(const int *card, int k, int v)
+{
+    return card ? card[v] : k;
+}
+
+/* The span of sums of the N variables VARS: sum of their K - 1. */
+static inline long
+fgm_k_sum_span(const int *vars, const int *card, int k, int n)
+{
+    long t = 0;
+    int j;
+
+    for (j = 0; j < n; j++)
+        t += fgm_k_sum_card(card, k, vars[j]) - 1;
+    return t;
+}
+
+/* Doubles of scratch fgm_k_sum needs for N variables spanning T sums:
+ * the cavities and an output row, the N + 1 prefix distributions, and
+ * three rows of T + 1 (the suffix, its next, W). */
+static inline long
+fgm_k_sum_scratch(int n, long t, int stride)
+{
+    return ((long)n + 1) * stride + ((long)n + 1) * (t + 1) + 3 * (t + 1);
+}
+
+/* OUT (SIZE + K - 1 entries) = IN (SIZE entries) convolved with C (K
+ * entries): the sums (MAXP: the largest) of IN(s) C(y) over s + y,
+ * scaled to a largest entry of 1.  Returns the log of the scale divided
+ * out (0 when every entry is 0). */
+static inline double
+fgm_k_sum_convolve(double *out, const double *in, long size, const double *c,
+                   int k, int maxp)
+{
+    double top = 0.0, w;
+    long s, n = size + k - 1;
+    int y;
+
+    for (s = 0; s < n; s++)
+        out[s] = 0.0;
+    for (s = 0; s < size; s++) {
+        if (in[s] == 0.0)
+            continue;
+        for (y = 0; y < k; y++) {
+            w = in[s] * c[y];
+            if (!maxp)
+                out[s + y] += w;
+            else if (w > out[s + y])
+                out[s + y] = w;
+        }
+    }
+    for (s = 0; s < n; s++)
+        top = out[s] > top ? out[s] : top;
+    if (!(top > 0.0))
+        return 0.0;
+    for (s = 0; s < n; s++)
+        out[s] /= top;
+    return log(top);
+}
+
+/* The prefix distributions F_0..F_N of the N variables VARS (domain
+ * sizes by fgm_k_sum_card, cavity rows CAV with STRIDE), one after the
+ * other in F: F_j holds 1 + sum_{l < j} (K_l - 1) entries, F_0 = (1).
+ * Returns the log of the scales divided out: F_N times exp of it is the
+ * distribution of the whole sum. */
+static inline double
+fgm_k_sum_forward(double *f, const double *cav, const int *vars,
+                  const int *card, int k, int n, int stride, int maxp)
+{
+    double lscale = 0.0;
+    long size = 1;
+    int j, kj;
+
+    f[0] = 1.0;
+    for (j = 0; j < n; j++) {
+        kj = fgm_k_sum_card(card, k, vars[j]);
+        lscale += fgm_k_sum_convolve(f + size, f, size,
+                                     cav + (long)j * stride, kj, maxp);
+        f += size;
+        size += kj - 1;
+    }
+    return lscale;
+}
+
+/* The aggregate (MAXP: the largest; else the sum) of F's entries S in
+ * [LO, HI] clipped to [0, SIZE - 1]: 0 when none is left. */
+static inline double
+fgm_k_sum_window(const double *f, long size, long lo, long hi, int maxp)
+{
+    double acc = 0.0;
+    long s;
+
+    if (lo < 0)
+        lo = 0;
+    if (hi > size - 1)
+        hi = size - 1;
+    for (s = lo; s <= hi; s++)
+        acc = !maxp ? acc + f[s] : f[s] > acc ? f[s] : acc;
+    return acc;
+}
+
+/* W(u) for u = 0..NU-1: the aggregate of the suffix distribution G
+ * (GSIZE entries) over t with A <= u + t <= B.  When one side cannot
+ * bind (A <= 0: every t below; B - u >= GSIZE - 1 for every u: every t
+ * above), a running aggregate from the other side, else each window on
+ * its own (`==`: one entry). */
+static inline void
+fgm_k_sum_w(double *w, long nu, const double *g, long gsize, long a, long b,
+            int maxp)
+{
+    double acc = 0.0;
+    long u, t, next;
+
+    if (a <= 0) {               /* t <= B - u: grows as u falls */
+        next = 0;
+        for (u = nu - 1; u >= 0; u--) {
+            for (t = next; t <= b - u && t < gsize; t++)
+                acc = !maxp ? acc + g[t] : g[t] > acc ? g[t] : acc;
+            if (b - u + 1 > next)
+                next = b - u + 1;
+            w[u] = b - u >= 0 ? acc : 0.0;
+        }
+    } else if (b - (nu - 1) >= gsize - 1) {    /* t >= A - u */
+        next = gsize - 1;
+        for (u = 0; u < nu; u++) {
+            for (t = next; t >= a - u && t >= 0; t--)
+                acc = !maxp ? acc + g[t] : g[t] > acc ? g[t] : acc;
+            if (a - u - 1 < next)
+                next = a - u - 1;
+            w[u] = a - u <= gsize - 1 ? acc : 0.0;
+        }
+    } else {
+        for (u = 0; u < nu; u++)
+            w[u] = fgm_k_sum_window(g, gsize, a - u, b - u, maxp);
+    }
+}
+
+/* The log of the mass of a sum factor over the N variables VARS
+ * (domain sizes by fgm_k_sum_card, cavity rows CAV, STRIDE apart) whose
+ * value indices sum to LO..HI: of the sum (MAXP: the max) over the
+ * assignments it allows of the product of their cavities (the factor's
+ * term of the evidence, runtime/evidence.c); -inf when none has mass.
+ * F: (N + 1) (T + 1) doubles of scratch. */
+static inline double
+fgm_k_sum_log_mass(double *f, const double *cav, const int *vars,
+                   const int *card, int k, int n, long lo, long hi,
+                   int stride, int maxp)
+{
+    double lscale = fgm_k_sum_forward(f, cav, vars, card, k, n, stride,
+                                      maxp);
+    long fo = 0, fs = 1;
+    int i;
+
+    for (i = 0; i < n; i++) {
+        fo += fs;
+        fs += fgm_k_sum_card(card, k, vars[i]) - 1;
+    }
+    return log(fgm_k_sum_window(f + fo, fs, lo, hi, maxp)) + lscale;
+}
+
+/* Update of a sum factor over the N variables VARS (edges E0..E0+N-1,
+ * domain sizes by fgm_k_sum_card) whose value indices must sum to
+ * LO..HI.  Every message is computed from the cavities taken at the
+ * start, as fgm_k_table's are.  Needs fgm_k_sum_scratch doubles of
+ * SCRATCH.  Returns the largest message change. */
+static inline double
+fgm_k_sum(fgm_state *st, int e0, const int *vars, const int *card, int k,
+          int n, long lo, long hi, int stride, int max_product,
+          double *scratch)
+{
+    long t = fgm_k_sum_span(vars, card, k, n), fo = 0, fs = 1, gsize = 1, s;
+    double *cav = scratch, *out = scratch + (long)n * stride;
+    double *f = out + stride, *g, *g2, *w, *tmp, change = 0.0, c, acc, x;
+    int i, v, ki;
+
+    for (i = 0; i < n; i++)
+        fgm_k_cavity(cav + (long)i * stride,
+                     st->belief + (long)vars[i] * stride,
+                     st->msg + (long)(e0 + i) * stride,
+                     fgm_k_sum_card(card, k, vars[i]));
+    fgm_k_sum_forward(f, cav, vars, card, k, n, stride, max_product);
+    for (i = 0; i < n; i++) {   /* F_n: offset FO, FS entries */
+        fo += fs;
+        fs += fgm_k_sum_card(card, k, vars[i]) - 1;
+    }
+    g = f + fo + fs;
+    g2 = g + t + 1;
+    w = g2 + t + 1;
+    g[0] = 1.0;
+    for (i = n - 1; i >= 0; i--) {
+        /* F_i (the prefix before x_i) and G (the suffix after it). */
+        ki = fgm_k_sum_card(card, k, vars[i]);
+        fs -= ki - 1;
+        fo -= fs;
+        fgm_k_sum_w(w, fs + ki - 1, g, gsize, lo, hi, max_product);
+        for (v = 0; v < ki; v++) {
+            acc = 0.0;
+            for (s = 0; s < fs; s++) {
+                x = f[fo + s] * w[s + v];
+                acc = !max_product ? acc + x : x > acc ? x : acc;
+            }
+            out[v] = acc;
+        }
+        c = fgm_k_commit(st->msg + (long)(e0 + i) * stride, out,
+                         st->damping, FGM_K_TABLE_FLOOR, ki);
+        change = c > change ? c : change;
+        if (!st->parallel)
+            fgm_k_table_belief(st, st->belief + (long)vars[i] * stride,
+                               cav + (long)i * stride, e0 + i, stride, ki);
+        fgm_k_sum_convolve(g2, g, gsize, cav + (long)i * stride, ki,
+                           max_product);
+        gsize += ki - 1;
+        tmp = g;
+        g = g2;
+        g2 = tmp;
+    }
+    return change;
+}
+
+#endif /* FGM_OPS_SUM_H */
