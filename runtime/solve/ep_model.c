@@ -41,14 +41,22 @@ fgm_ep_robust_ir(const fgm_ir *src)
     for (i = 0; i < src->nfactors; i++)
         if (fgm_ir_is_draw(&src->factors[i]))
             has = 1;
-    if (has)
-        return fgm_ir_copy(src);
+    /* The EP solvers run EP whatever the model's infer block says (a
+     * Killer Sudoku's bp-sum left every node at its prior, and each cell
+     * at value 1). */
+    if (has) {
+        ir = fgm_ir_copy(src);
+        if (ir)
+            fgm_ir_switch_algo(ir, FGM_ALGO_EP);
+        return ir;
+    }
     snprintf(name, sizeof name, "%.*s%s", FGM_IR_MAXNAME - 8, src->name,
              has ? "" : "_robust");
     ir = fgm_ir_new(name);
     if (!ir)
         return NULL;
     ir->infer = src->infer;
+    fgm_ir_switch_algo(ir, FGM_ALGO_EP);
     memcpy(ir->source, src->source, sizeof ir->source);
     for (i = 0; i < src->narrays && ok; i++) {
         const fgm_ir_array *a = &src->arrays[i];
