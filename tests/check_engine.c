@@ -892,7 +892,7 @@ START_TEST(test_shipped_models_both_backends)
     static const char *const models[] = {
         "models/sudoku.fgm", "models/sudoku_naive.fgm", "models/latin.fgm",
         "models/dice.fgm", "models/chain.fgm", "models/queens.fgm",
-        "models/casino.fgm", "models/one_die.fgm"
+        "models/casino.fgm", "models/one_die.fgm", "models/killer.fgm"
     };
     static const char *const algos[] = { "ep", "bp-sum", "bp-max", "gibbs",
                                          "vmp" };
@@ -918,8 +918,10 @@ START_TEST(test_shipped_models_both_backends)
                               == FGM_OK, "%s %s opens", models[i], algos[a]);
                 ir = fgm_model_ir(m[b]);
                 /* Clues on the first discrete array of 81 cells, as
-                 * point masses where it has observed priors. */
-                if (ir->nvars >= 81 && fgm_ir_card(ir, 0) == 9)
+                 * point masses where it has observed priors (not on the
+                 * Killer Sudoku: its cages have another solution). */
+                if (ir->nvars >= 81 && fgm_ir_card(ir, 0) == 9
+                    && !strstr(models[i], "killer"))
                     for (v = 0; v < 81; v++) {
                         if (given[v] < 0)
                             continue;

@@ -27,6 +27,7 @@
     X(evidence)             \
     X(gibbs)                \
     X(vmp)                  \
+    X(sum)                  \
     X(reader)
 
 #define FGM_TEST_DECLARE(name) Suite *name##_suite(void);

@@ -303,6 +303,24 @@ def add_factors(rng, m, tree):
             if any(w):
                 m.factors.append(("evid", [a], w))
                 m.lines.append("%s %s %s" % (m.vars[a][0], op, num))
+        elif r < 0.47:
+            # sum(x, y, ...) OP total on the values, any domains: for the
+            # oracle the 0/1 table it stands for.  One that no assignment
+            # meets is a compile error, one that all meet a warning: not
+            # generated.
+            scope = rng.sample(range(n), rng.randint(1, min(4, n)))
+            op = rng.choice(["==", "==", "<", "<=", ">", ">="])
+            rows = [[]]
+            for v in scope:
+                lo, hi = m.doms[m.vars[v][1]]
+                rows = [t + [x] for t in rows for x in range(lo, hi + 1)]
+            sums = [sum(t) for t in rows]
+            total = rng.randint(min(sums), max(sums))
+            w = [1 if CMP[op](t, total) else 0 for t in sums]
+            if any(w) and not all(w) and joins(scope):
+                m.factors.append(("table", scope, w))
+                m.lines.append("sum(%s) %s %d" % (", ".join(
+                    m.vars[v][0] for v in scope), op, total))
         elif r < 0.5 and n >= 2:
             # x OP y + off on the values, any two domains; one that no
             # pair meets is a compile error, not generated.
