@@ -178,11 +178,30 @@ next_index(const elim *e, const fgm_etab *t, int *idx)
     }
 }
 
-/* A table or evidence factor F as an input table. */
+/* The weight of table, evidence or sum factor F at odometer IDX of its
+ * input table (AT as param_pos's): a table's entry, or 1 where the sum
+ * of the values' indices lies in the sum's range and 0 elsewhere. */
+static double
+weight_at(const elim *e, const fgm_ir_factor *f, const int *at,
+          const int *idx)
+{
+    const double *p = fgm_ir_params(e->ir, f);
+    const int *s = fgm_ir_scope(e->ir, f);
+    long total = 0;
+    int j;
+
+    if (f->kind != FGM_FACTOR_SUM)
+        return p[param_pos(e, f, at, idx)];
+    for (j = 0; j < f->arity; j++)
+        total += value_of(e, s[j], at[j] < 0 ? -1 : idx[at[j]]);
+    return total >= (long)p[0] && total <= (long)p[1] ? 1.0 : 0.0;
+}
+
+/* A table, evidence or sum factor F as an input table (a sum's 0/1
+ * table, when it fits MAX_ENTRIES as any table must). */
 static fgm_status
 add_weights(elim *e, const fgm_ir_factor *f, double max_entries)
 {
-    const double *p = fgm_ir_params(e->ir, f);
     const int *s = fgm_ir_scope(e->ir, f);
     int vars[FGM_ETAB_MAXVARS], idx[FGM_ETAB_MAXVARS] = { 0 };
     int at[FGM_ETAB_MAXVARS];
@@ -199,12 +218,12 @@ add_weights(elim *e, const fgm_ir_factor *f, double max_entries)
             if (vars[k] == s[j])
                 at[j] = k;
     if (n == 0) {
-        add_constant(e, p[param_pos(e, f, at, idx)]);
+        add_constant(e, weight_at(e, f, at, idx));
         return FGM_OK;
     }
     t = new_input(e, vars, n, max_entries, &st);
     for (i = 0; t && i < t->size; i++) {
-        t->p[i] = p[param_pos(e, f, at, idx)];
+        t->p[i] = weight_at(e, f, at, idx);
         next_index(e, t, idx);
     }
     return st;
@@ -428,10 +447,6 @@ add_factors(elim *e, double max_entries)
          * gate: no table of draws per node (enumeration takes it). */
         if (f->kind == FGM_FACTOR_DIRICHLET_GATED)
             st = FGM_EUNSUPPORTED;
-        /* A sum's table is exponential in its arity: enumeration, which
-         * checks it as it goes, takes it. */
-        if (f->kind == FGM_FACTOR_SUM)
-            st = FGM_EUNSUPPORTED;
         for (j = 0; j < f->arity; j++)
             e->uses[fgm_ir_scope(ir, f)[j]]++;
         if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE)
@@ -449,7 +464,8 @@ add_factors(elim *e, double max_entries)
     for (i = 0; i < ir->nfactors && st == FGM_OK; i++) {
         const fgm_ir_factor *f = &ir->factors[i];
 
-        if (f->kind == FGM_FACTOR_TABLE || f->kind == FGM_FACTOR_EVIDENCE)
+        if (f->kind == FGM_FACTOR_TABLE || f->kind == FGM_FACTOR_EVIDENCE
+            || f->kind == FGM_FACTOR_SUM)
             st = add_weights(e, f, max_entries);
     }
     for (d = 0; d < ir->ndirichlet && st == FGM_OK; d++)
