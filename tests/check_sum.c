@@ -343,20 +343,35 @@ run_text(const char *text, double *lz)
 }
 
 /* The exact marginals (rows of fgm_csp_maxcard) and log Z of IR, by
- * enumeration; the IR is freed.  Returns the rows (the caller frees). */
+ * enumeration, which variable elimination must give too (ELIM: where
+ * its tables fit); the IR is freed.  Returns the rows (the caller
+ * frees). */
 static double *
-exact_rows(fgm_ir *ir, double *lz)
+exact_rows(fgm_ir *ir, double *lz, int elim)
 {
     fgm_status st;
     fgm_csp *csp = fgm_csp_new(ir, &st);
-    double *rows;
+    fgm_elim_info info;
+    double *rows, *el;
+    size_t n, i;
 
     ck_assert_ptr_nonnull(csp);
-    rows = malloc((size_t)ir->nvars * (size_t)fgm_csp_maxcard(csp)
-                  * sizeof *rows);
-    ck_assert_ptr_nonnull(rows);
+    n = (size_t)ir->nvars * (size_t)fgm_csp_maxcard(csp);
+    rows = malloc(n * sizeof *rows);
+    el = malloc(n * sizeof *el);
+    ck_assert(rows && el);
     ck_assert_int_eq(fgm_enumerate_log_z(csp, NULL, 0, 0, rows, NULL, 0,
                                          NULL, lz), FGM_OK);
+    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, 0, 0, el, &info),
+                     elim ? FGM_OK : FGM_EUNSUPPORTED);
+    ck_assert_msg(!elim || fabs(info.log_z - *lz) <= 1e-12 * (1 + fabs(*lz)),
+                  "log Z: elimination %.17g, enumeration %.17g", info.log_z,
+                  *lz);
+    for (i = 0; elim && i < n; i++)
+        ck_assert_msg(fabs(el[i] - rows[i]) <= 1e-12, "entry %zu: "
+                      "elimination %.17g, enumeration %.17g", i, el[i],
+                      rows[i]);
+    free(el);
     fgm_csp_free(csp);
     fgm_ir_free(ir);
     return rows;
@@ -406,8 +421,8 @@ START_TEST(test_engine_against_table)
             fgm_model_free(ma);
             fgm_model_free(mb);
         }
-        ea = exact_rows(compile_text(a), &la);
-        eb = exact_rows(compile_text(b), &lb);
+        ea = exact_rows(compile_text(a), &la, 1);
+        eb = exact_rows(compile_text(b), &lb, 1);
         ck_assert_msg(fabs(la - lb) <= 1e-12 * (1 + fabs(lb)), "%s %d exact: "
                       "log Z %.17g, table %.17g", cons[c].op, cons[c].total,
                       la, lb);
@@ -441,7 +456,7 @@ START_TEST(test_killer_model)
     fgm_csp_free(csp);
     mi = open_backend(fgm_ir_copy(ir), FGM_BACKEND_INTERPRETED, NULL);
     mc = open_backend(fgm_ir_copy(ir), FGM_BACKEND_COMPILED, NULL);
-    pe = exact_rows(ir, &lz);
+    pe = exact_rows(ir, &lz, 0);
     ck_assert_msg(fabs(lz) < 1e-12, "log Z %.17g: not one solution", lz);
     memset(&ro, 0, sizeof ro);
     ck_assert_int_eq(fgm_model_run(mi, &ro, NULL), FGM_OK);
