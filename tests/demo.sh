@@ -95,4 +95,18 @@ echo "$rolls" | "$FGM" run models/casino.fgm --observe - --algo gibbs \
          /^die/ && $2 != "stderr" {p[$1] = $3}
          /^die/ && $2 == "stderr" {printf "  gibbs  %-8s %.4f +- %.4f\n", $1, p[$1], $4}'
 echo
+echo "== Killer Sudoku: no clues, the sums of cages (sum(...) == total factors)"
+echo "   (models/killer.fgm and killer_hard.fgm, one solution each; a solver"
+echo "   that answers is checked against every sum and alldiff)"
+printf '%081d\n' 0 | tr 0 . >"$OUT/killer_empty.txt"
+for m in killer killer_hard; do
+    "$FGM" run --backend exact "models/$m.fgm" 2>/dev/null |
+        sed -n "s/^# observation 0: exact (\(.*\)), \(assignments=[0-9]*\).*/  $m: exact \1, \2/p"
+    for s in mac bp-decimate2 alldiff-max alldiff-max3; do
+        "$FGM" solve --model "models/$m.fgm" --solver $s --timeout-ms 10000 \
+            "$OUT/killer_empty.txt" 2>&1 >/dev/null |
+            sed -n "s/^fgm: solver=\([^ ]*\) backend=\([^ ]*\) \(solved=[^ ]*\) \(median_ms=[^ ]*\).*/  $m: \1 (\2) \3 \4/p"
+    done
+done
+echo
 echo "Chart: $OUT/bench.svg   CSV: $OUT/bench.csv"
