@@ -419,7 +419,7 @@ inst_alldiff(fgmc *c, const fgmc_stmt *s)
 static int
 inst_sum(fgmc *c, const fgmc_stmt *s)
 {
-    long long total, base = 0, span = 0, lo, hi;
+    long long total, base = 0, span = 0, at, lo, hi;
     double *range;
     long k;
 
@@ -444,13 +444,16 @@ inst_sum(fgmc *c, const fgmc_stmt *s)
         base += a->lo;
         span += a->card - 1;
     }
-    /* total - base: both within 2^24 variables of +-10^9, no overflow. */
-    lo = s->op == FGMC_CMP_EQ ? total - base
-       : s->op == FGMC_CMP_GE ? total - base
-       : s->op == FGMC_CMP_GT ? total - base + 1 : 0;
-    hi = s->op == FGMC_CMP_EQ ? total - base
-       : s->op == FGMC_CMP_LE ? total - base
-       : s->op == FGMC_CMP_LT ? total - base - 1 : span;
+    /* The total's place among the sums, a total past them taken one
+     * past their ends (it compares to every sum the same way): base and
+     * span are within 2^24 variables of +-10^9, so no overflow, where
+     * a total near 2^63 minus a negative base would. */
+    at = total < base - 1 ? -1 : total > base + span + 1 ? span + 1
+       : total - base;
+    lo = s->op == FGMC_CMP_EQ || s->op == FGMC_CMP_GE ? at
+       : s->op == FGMC_CMP_GT ? at + 1 : 0;
+    hi = s->op == FGMC_CMP_EQ || s->op == FGMC_CMP_LE ? at
+       : s->op == FGMC_CMP_LT ? at - 1 : span;
     lo = lo < 0 ? 0 : lo;
     hi = hi > span ? span : hi;
     if (lo > hi) {
