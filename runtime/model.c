@@ -1128,36 +1128,17 @@ alldiff_clash(const fgm_model *m, const fgm_sched_factor *f)
     return -1;
 }
 
-/* The first variable of sum factor F when every variable of its scope
- * has a point-mass belief and their values' sum is outside its range,
- * else -1 (as table_clash). */
+/* The first variable of table or sum factor F when every variable of
+ * its scope has a point-mass belief and F is 0 at their values (the
+ * table's entry; the sum outside its range), else -1.  Updates between
+ * pinned variables are skipped (skip_pinned), so such a clash, both
+ * sides of x < y observed, shows in no message. */
 static int
-sum_clash(const fgm_model *m, const fgm_sched_factor *f)
+pinned_clash(const fgm_model *m, const fgm_sched_factor *f)
 {
     const int *vars = m->sched->edge_var + f->edge;
-    const double *range = m->sched->ir->param_pool + f->aux;
-    long total = 0;
-    int i, x;
-
-    for (i = 0; i < f->arity; i++) {
-        x = point_mass_value(m, vars[i]);
-        if (x < 0)
-            return -1;
-        total += x;
-    }
-    return total < (long)range[0] || total > (long)range[1] ? vars[0] : -1;
-}
-
-/* The first variable of table factor F when every variable of its scope
- * has a point-mass belief and the table's entry at those values is 0,
- * else -1.  Updates between pinned variables are skipped (skip_pinned),
- * so such a clash, both sides of x < y observed, shows in no message. */
-static int
-table_clash(const fgm_model *m, const fgm_sched_factor *f)
-{
-    const int *vars = m->sched->edge_var + f->edge;
-    const double *w = m->sched->ir->param_pool + f->aux;
-    long at = 0;
+    const double *p = m->sched->ir->param_pool + f->aux;
+    long at = 0, total = 0;
     int i, x;
 
     for (i = 0; i < f->arity; i++) {
@@ -1165,8 +1146,11 @@ table_clash(const fgm_model *m, const fgm_sched_factor *f)
         if (x < 0)
             return -1;
         at = at * m->sched->card[vars[i]] + x;
+        total += x;
     }
-    return w[at] == 0.0 ? vars[0] : -1;
+    if (f->op == FGM_OP_SUM)
+        return total < (long)p[0] || total > (long)p[1] ? vars[0] : -1;
+    return p[at] == 0.0 ? vars[0] : -1;
 }
 
 fgm_status
@@ -1196,10 +1180,9 @@ fgm_model_find_contradiction(const fgm_model *m, int *found)
     for (f = 0; f < s->nfactors; f++) {
         if (s->factors[f].op == FGM_OP_ALLDIFF)
             v = alldiff_clash(m, &s->factors[f]);
-        else if (s->factors[f].op == FGM_OP_TABLE)
-            v = table_clash(m, &s->factors[f]);
-        else if (s->factors[f].op == FGM_OP_SUM)
-            v = sum_clash(m, &s->factors[f]);
+        else if (s->factors[f].op == FGM_OP_TABLE
+                 || s->factors[f].op == FGM_OP_SUM)
+            v = pinned_clash(m, &s->factors[f]);
         else
             continue;
         if (v >= 0 && (*found < 0 || v < *found))

@@ -62,6 +62,16 @@ expect_exit 0 "solve hard" -- "$FGM" solve --model "$H" \
     --solver alldiff-max3 --timeout-ms 30000 "$TMP/empty"
 expect_out "^$SOL$" "alldiff-max3 on the hard Killer"
 
+# Observed cells that break their cage (cell[0][0] + cell[0][1] == 15):
+# a warning that the run found no posterior; the right ones, none.
+printf 'cell[0][0] = 1\ncell[0][1] = 6\n' >"$TMP/bad.obs"
+expect_exit 0 "run against a cage" -- "$FGM" run --observe "$TMP/bad.obs" "$M"
+expect_err "warning: observation 0: the run left cell\[0\]\[0\] no value" \
+    "observations against a cage"
+printf 'cell[0][0] = 9\ncell[0][1] = 6\n' >"$TMP/good.obs"
+expect_exit 0 "run with its cage" -- "$FGM" run --observe "$TMP/good.obs" "$M"
+grep -q warning "$TMP/err" && fail "observations of the solution: $(cat "$TMP/err")"
+
 # A clue against the cages: no solution, said as unsolved.
 { printf 1; printf '%080d\n' 0 | tr 0 .; } >"$TMP/wrong"
 expect_exit 0 "solve wrong clue" -- "$FGM" solve --model "$M" \
