@@ -288,11 +288,11 @@ fgm_csp_init_domains(const fgm_csp *csp, const int *given, fgm_dom *dom)
     return 1;
 }
 
-/* Whether sum factor F of CSP's IR may hold with its variables' values
- * in the sets SET_OF gives (V = VAL read instead of V's own; V = -1:
- * none; ASSIGN: an assigned variable's set is its value, the others'
- * their domain, from DOM or, DOM NULL, csp->full): whether the least
- * and the largest sums the sets allow leave one in its range.  Bounds
+/* Whether sum factor F of CSP's IR may hold with each variable's value
+ * in its set: V's {VAL} (V = -1: none), an assigned one's (ASSIGN not
+ * NULL, ASSIGN[u] >= 0) its value, the others' their domain in DOM
+ * (NULL: csp->full): whether the least and the largest sums the sets
+ * allow leave one in its range.  Bounds
  * only: a sum the sets skip over (values {0, 2}, 1 to reach) passes, so
  * the searches prune a little less than arc consistency would, never a
  * value that a solution takes; once every set is one value the check

@@ -9,7 +9,8 @@
  *
  * Peers: v and w are peers when a neq factor or an alldiff factor holds
  * both.  Pairwise "v != w" over peers is exactly the binary decomposition of
- * the model's neq/alldiff constraints; tables are checked separately.
+ * the model's neq/alldiff constraints; tables and sums are checked
+ * separately.
  */
 #ifndef FGM_CSP_H
 #define FGM_CSP_H
@@ -37,7 +38,7 @@ typedef struct fgm_csp {
     int ntables;
     int *tables;            /* ntables: factor indices of the TABLE
                              * factors with a zero weight (the others
-                             * forbid nothing) */
+                             * forbid nothing) and of the SUM factors */
     int *var_table_off;     /* nvars + 1 */
     int *var_tables;        /* indices into tables[] */
 } fgm_csp;
@@ -76,7 +77,9 @@ FGM_INTERNAL int fgm_csp_consistent(const fgm_csp *csp, const int *assign,
 
 /* Whether the table factor csp->tables[T] has a nonzero tuple that agrees
  * with DOM on every variable of its scope, reading v = VAL instead of
- * DOM[V] for variable V (V = -1: none). */
+ * DOM[V] for variable V (V = -1: none).  A sum factor there: whether the
+ * least and the largest sums the domains allow leave one in its range
+ * (bounds, exact once every domain is one value). */
 FGM_INTERNAL int fgm_csp_table_supported(const fgm_csp *csp, int t,
                                          const fgm_dom *dom, int v, int val);
 
