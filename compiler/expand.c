@@ -457,10 +457,15 @@ inst_sum(fgmc *c, const fgmc_stmt *s)
     lo = lo < 0 ? 0 : lo;
     hi = hi > span ? span : hi;
     if (lo > hi) {
-        diag_error(c, s->value->loc, "'%s %lld' cannot hold: the sum of "
-                   "these %ld variable%s lies in %lld..%lld",
-                   fgmc_cmp_text(s->op), total, c->scope_len,
-                   c->scope_len == 1 ? "" : "s", base, base + span);
+        if (c->scope_len == 1)
+            diag_error(c, s->value->loc, "'%s %lld' cannot hold: the "
+                       "variable's value lies in %lld..%lld",
+                       fgmc_cmp_text(s->op), total, base, base + span);
+        else
+            diag_error(c, s->value->loc, "'%s %lld' cannot hold: the sum "
+                       "of these %ld variables lies in %lld..%lld",
+                       fgmc_cmp_text(s->op), total, c->scope_len, base,
+                       base + span);
         return 0;
     }
     if (lo == 0 && hi == span)
