@@ -41,6 +41,19 @@ update_gated(const fgm_sched *s, fgm_state *st, const fgm_sched_factor *f)
                                  st->scratch);
 }
 
+/* A sum factor's update, out of line as update_gated is: inlined into
+ * update(), it slowed the interpreter's !=-updates 5% (bench_ep, easy50
+ * x 10: 1.91 -> 2.02 ms, the models without a sum). */
+static __attribute__((noinline)) double
+update_sum(const fgm_sched *s, fgm_state *st, const fgm_sched_factor *f)
+{
+    const double *range = s->ir->param_pool + f->aux;
+
+    return fgm_k_sum(st, f->edge, s->edge_var + f->edge, s->card, 0,
+                     f->arity, (long)range[0], (long)range[1], s->stride,
+                     s->infer.algo == FGM_ALGO_BP_MAX, st->scratch);
+}
+
 /* Schedule factor I's update; returns its largest message change. */
 static double
 update(const fgm_sched *s, fgm_state *st, int i)
@@ -67,10 +80,7 @@ update(const fgm_sched *s, fgm_state *st, int i)
                            s->ir->param_pool + f->aux, S, maxp, st->scratch);
     }
     case FGM_OP_SUM:
-        return fgm_k_sum(st, f->edge, vars, s->card, 0, f->arity,
-                         (long)s->ir->param_pool[f->aux],
-                         (long)s->ir->param_pool[f->aux + 1], S, maxp,
-                         st->scratch);
+        return update_sum(s, st, f);
     case FGM_OP_DIRICHLET:
         return fgm_k_dirichlet(st, f->edge, vars[0], f->aux, f->dfac, S,
                                s->card[vars[0]],
