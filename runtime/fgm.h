@@ -214,7 +214,8 @@ fgm_status fgm_ir_add_evidence(fgm_ir *ir, int v, const double *w);
 /* The seed's robust model of SRC (a new IR, owned by the caller): a
  * uniform Dirichlet prior per variable, observed (clues become its point
  * mass, fgm_model_observe_clue), ahead of SRC's factors; a copy of SRC
- * when it already has priors.  NULL when out of memory. */
+ * when it already has priors.  Either way its algorithm is EP (SRC's
+ * iterations and other settings kept).  NULL when out of memory. */
 fgm_ir *fgm_ir_robust(const fgm_ir *src);
 
 /* Names are at most FGM_IR_MAXNAME - 1 bytes; arrays have at most

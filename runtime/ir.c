@@ -285,6 +285,35 @@ fgm_ir_card(const fgm_ir *ir, int v)
     return ir->arrays[ir->var_array[v]].card;
 }
 
+static int
+cmp_ints(const void *a, const void *b)
+{
+    int x = *(const int *)a, y = *(const int *)b;
+
+    return (x > y) - (x < y);
+}
+
+/* Whether a sum over SCOPE (ARITY variables of IR) names each variable
+ * once and its domains reach a sum of indices of LO or more.  0 also
+ * when out of memory. */
+static int
+sum_scope_ok(const fgm_ir *ir, const int *scope, int arity, double lo)
+{
+    int *sorted = malloc(((size_t)arity + 1) * sizeof *sorted), i, ok = 1;
+    double span = 0.0;
+
+    if (!sorted)
+        return 0;
+    memcpy(sorted, scope, (size_t)arity * sizeof *sorted);
+    qsort(sorted, (size_t)arity, sizeof *sorted, cmp_ints);
+    for (i = 0; i < arity; i++) {
+        ok &= i == 0 || sorted[i] != sorted[i - 1];
+        span += fgm_ir_card(ir, scope[i]) - 1;
+    }
+    free(sorted);
+    return ok && lo <= span;
+}
+
 int
 fgm_ir_add_factor(fgm_ir *ir, fgm_factor_kind kind, int arity,
                   const int *scope, int nparams, const double *params,
@@ -324,11 +353,14 @@ fgm_ir_add_factor(fgm_ir *ir, fgm_factor_kind kind, int arity,
         break;
     case FGM_FACTOR_SUM:
         /* The range of the sum of the value indices: whole numbers,
-         * lo <= hi, within an int (the kernels' sums are longs). */
+         * lo <= hi, within an int (the kernels' sums are longs), some
+         * sum of the domains in it; each variable once (the operators
+         * take the positions as independent). */
         want = 2;
         if (nparams != 2 || !params || !(params[0] <= params[1])
             || params[0] != floor(params[0]) || params[1] != floor(params[1])
-            || !(params[1] <= (double)INT_MAX))
+            || !(params[1] <= (double)INT_MAX)
+            || !sum_scope_ok(ir, scope, arity, params[0]))
             return -1;
         break;
     default:        /* DIRICHLET_*: fgm_ir_add_dirichlet_discrete, _gated */

@@ -1145,7 +1145,8 @@ pinned_clash(const fgm_model *m, const fgm_sched_factor *f)
         x = point_mass_value(m, vars[i]);
         if (x < 0)
             return -1;
-        at = at * m->sched->card[vars[i]] + x;
+        if (f->op == FGM_OP_TABLE)  /* a sum's K^n overflows a long */
+            at = at * m->sched->card[vars[i]] + x;
         total += x;
     }
     if (f->op == FGM_OP_SUM)

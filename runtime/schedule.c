@@ -253,7 +253,10 @@ factor_unsupported(const fgm_ir *ir, const fgm_ir_factor *f, char *why,
 
         for (j = 0; j < n; j++)
             t += fgm_ir_card(ir, sc[j]) - 1;
-        if ((n + 1L) * (t + 1) > FGM_K_SUM_MAXWORK) {
+        /* The partial sums are message passing's: gibbs and vmp look at
+         * values and supports only. */
+        if (!fgm_algo_by_variable(ir->infer.algo)
+            && (n + 1L) * (t + 1) > FGM_K_SUM_MAXWORK) {
             snprintf(why, size, "a sum over %d variables spanning %ld "
                      "totals: its messages' partial sums would hold more "
                      "than %ld doubles", n, t + 1, FGM_K_SUM_MAXWORK);
@@ -569,7 +572,7 @@ fgm_sched_new(const fgm_ir *ir, fgm_status *status)
             need = fgm_k_alldiff_scratch(f->arity,
                                          s->card[s->edge_var[f->edge]],
                                          s->infer.algo == FGM_ALGO_BP_MAX);
-        else if (f->op == FGM_OP_SUM)
+        else if (f->op == FGM_OP_SUM && !fgm_algo_by_variable(s->infer.algo))
             need = fgm_k_sum_scratch(f->arity,
                                      fgm_k_sum_span(s->edge_var + f->edge,
                                                     s->card, 0, f->arity),

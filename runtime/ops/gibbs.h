@@ -204,31 +204,44 @@ fgm_k_gibbs_table(const fgm_state *st, const fgm_k_gibbs_graph *g,
 }
 
 /* W (K entries) times sum factor F (its edge POS is V's; its range at
- * F[3] in the pool): a value that puts the sum of the values outside
- * the range, the others at theirs, weighs 0 (with BROKEN: counted
- * instead); unchanged while one has none. */
+ * F[3] in the pool): a value with which no values of the variables yet
+ * without one (a cold sweep's later ones) can bring the sum of the
+ * values into the range, the others at theirs, weighs 0; with BROKEN,
+ * it counts instead as broken once per unit the sum is out by, so that
+ * min-conflicts walks back toward the range (a sum of twenty 1..9 that
+ * must stay under 40, started anywhere, every move breaking it once,
+ * stayed broken).  While variables lack values their least and largest
+ * values bound the sum: a cold sweep draws toward a feasible start, not
+ * blind to the sum until its last variable. */
 static inline void
 fgm_k_gibbs_sum(const fgm_state *st, const fgm_k_gibbs_graph *g,
                 const int *f, int pos, double *w, int *broken, int k)
 {
     const double *range = g->pool + f[3];
-    long total = 0;
-    int j, x;
+    long total = 0, open = 0, out;
+    int j, x, u;
 
     for (j = 0; j < f[1]; j++) {
         if (j == pos)
             continue;
-        if ((x = st->sample[g->edge_var[f[2] + j]]) < 0)
-            return;
-        total += x;
+        u = g->edge_var[f[2] + j];
+        if ((x = st->sample[u]) < 0)
+            open += fgm_k_gibbs_card(g, u) - 1;
+        else
+            total += x;
     }
-    for (x = 0; x < k; x++)
-        if (total + x < (long)range[0] || total + x > (long)range[1]) {
-            if (broken)
-                broken[x]++;
-            else
-                w[x] = 0.0;
-        }
+    for (x = 0; x < k; x++) {
+        /* By how much the sums within reach miss the range. */
+        out = total + x > (long)range[1] ? total + x - (long)range[1]
+            : total + x + open < (long)range[0]
+            ? (long)range[0] - (total + x + open) : 0;
+        if (out == 0)
+            continue;
+        if (broken)
+            broken[x] += out > INT_MAX / 4 ? INT_MAX / 4 : (int)out;
+        else
+            w[x] = 0.0;
+    }
 }
 
 /* The weight of V's draws (those it is the value or a gate of) with V

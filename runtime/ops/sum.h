@@ -25,7 +25,22 @@
  * `>=`) or the window summed directly (`==`: one term), never a
  * difference of cumulative sums, which would cancel.  Each F_j and G is
  * scaled to a largest entry of 1 (a message is normalized, so the scale
- * drops out; fgm_k_sum_forward returns its log for the evidence).
+ * drops out; fgm_k_sum_forward returns its log for the evidence), after
+ * the partial sums that cannot reach the range are set to 0: the scale
+ * is then that of the sums that count, not of the distribution's mode
+ * (five variables of evidence [1, 1e-100] summing to 5: scaled at the
+ * mode, every term of every message was 1e-500, 0 in doubles, and the
+ * factor fell silent).  A message whose every value still comes out
+ * below FGM_K_SUM_TINY is computed again in logs (fgm_k_sum_log_message,
+ * out of line: cavities so skewed that the sums' shares underflow).
+ *
+ * Op: sum  arity: n  kind: ep, bp-sum, bp-max (gibbs and vmp:
+ * ops/gibbs.h, ops/vmp.h).  Messages of a cardinality or linear
+ * constraint by dynamic programming over partial counts: R. Gupta, A.
+ * Diwan and S. Sarawagi, "Efficient inference with cardinality-based
+ * clique potentials", ICML 2007; D. Tarlow, I. Givoni and R. Zemel,
+ * "HOP-MAP: efficient message passing with high order potentials",
+ * AISTATS 2010.
  */
 #ifndef FGM_OPS_SUM_H
 #define FGM_OPS_SUM_H
@@ -38,6 +53,11 @@
  * sums span T: the doubles its partial-sum distributions hold.  Past
  * it (32 MiB) the schedule refuses the factor (runtime/schedule.c). */
 #define FGM_K_SUM_MAXWORK (1L << 22)
+
+/* A message whose largest value (its partial sums scaled to a largest
+ * of 1) is below this is computed again in logs: its values may have
+ * lost all their digits to underflow. */
+#define FGM_K_SUM_TINY 1e-200
 
 /* The domain size of variable V: CARD[V], or K when CARD is NULL (every
  * domain the same size, a constant in a plugin). */
@@ -69,12 +89,13 @@ fgm_k_sum_scratch(int n, long t, int stride)
 }
 
 /* OUT (SIZE + K - 1 entries) = IN (SIZE entries) convolved with C (K
- * entries): the sums (MAXP: the largest) of IN(s) C(y) over s + y,
- * scaled to a largest entry of 1.  Returns the log of the scale divided
- * out (0 when every entry is 0). */
+ * entries): the sums (MAXP: the largest) of IN(s) C(y) over s + y, kept
+ * for s + y in [KEEP_LO, KEEP_HI] only (0 elsewhere: sums that cannot
+ * reach the range), scaled to a largest entry of 1.  Returns the log of
+ * the scale divided out (0 when every entry is 0). */
 static inline double
 fgm_k_sum_convolve(double *out, const double *in, long size, const double *c,
-                   int k, int maxp)
+                   int k, long keep_lo, long keep_hi, int maxp)
 {
     double top = 0.0, w;
     long s, n = size + k - 1;
@@ -94,6 +115,9 @@ fgm_k_sum_convolve(double *out, const double *in, long size, const double *c,
         }
     }
     for (s = 0; s < n; s++)
+        if (s < keep_lo || s > keep_hi)
+            out[s] = 0.0;
+    for (s = 0; s < n; s++)
         top = out[s] > top ? out[s] : top;
     if (!(top > 0.0))
         return 0.0;
@@ -103,13 +127,16 @@ fgm_k_sum_convolve(double *out, const double *in, long size, const double *c,
 }
 
 /* The prefix distributions F_0..F_N of the N variables VARS (domain
- * sizes by fgm_k_sum_card, cavity rows CAV with STRIDE), one after the
- * other in F: F_j holds 1 + sum_{l < j} (K_l - 1) entries, F_0 = (1).
- * Returns the log of the scales divided out: F_N times exp of it is the
- * distribution of the whole sum. */
+ * sizes by fgm_k_sum_card, cavity rows CAV with STRIDE, spanning T sums)
+ * for the range LO..HI, one after the other in F: F_j holds 1 + sum_{l
+ * < j} (K_l - 1) entries, F_0 = (1), each kept where the variables after
+ * it can still bring the sum into the range.  Returns the log of the
+ * scales divided out: F_N times exp of it is the distribution of the
+ * whole sum within the range. */
 static inline double
 fgm_k_sum_forward(double *f, const double *cav, const int *vars,
-                  const int *card, int k, int n, int stride, int maxp)
+                  const int *card, int k, int n, long t, long lo, long hi,
+                  int stride, int maxp)
 {
     double lscale = 0.0;
     long size = 1;
@@ -118,12 +145,65 @@ fgm_k_sum_forward(double *f, const double *cav, const int *vars,
     f[0] = 1.0;
     for (j = 0; j < n; j++) {
         kj = fgm_k_sum_card(card, k, vars[j]);
+        /* F_{j+1} spans SIZE + KJ - 1 sums; the rest add up to T less. */
         lscale += fgm_k_sum_convolve(f + size, f, size,
-                                     cav + (long)j * stride, kj, maxp);
+                                     cav + (long)j * stride, kj,
+                                     lo - (t - (size + kj - 2)), hi, maxp);
         f += size;
         size += kj - 1;
     }
     return lscale;
+}
+
+/* log(exp(A) + exp(B)), or the larger with MAXP. */
+static inline double
+fgm_k_sum_log_add(double a, double b, int maxp)
+{
+    if (maxp || a == -HUGE_VAL || b == -HUGE_VAL)
+        return a > b ? a : b;
+    return a > b ? a + log1p(exp(b - a)) : b + log1p(exp(a - b));
+}
+
+/* OUT (the K_I values of VARS[I]): the message of fgm_k_sum computed in
+ * logs, then exponentiated from its largest value: the distribution of
+ * the other variables' sum as log weights, D (T + 1 entries) and E (as
+ * many) of scratch.  Out of line: it runs only when the scaled partial
+ * sums underflowed (a log and an exp a term, some 30x the work). */
+static __attribute__((noinline, cold)) void
+fgm_k_sum_log_message(double *out, const double *cav, const int *vars,
+                      const int *card, int k, int n, int i, long lo,
+                      long hi, int stride, int maxp, double *d, double *e)
+{
+    double top = -HUGE_VAL, *tmp, lc;
+    long size = 1, s;
+    int j, y, v, kj, ki = fgm_k_sum_card(card, k, vars[i]);
+
+    d[0] = 0.0;
+    for (j = 0; j < n; j++) {
+        if (j == i)
+            continue;
+        kj = fgm_k_sum_card(card, k, vars[j]);
+        for (s = 0; s < size + kj - 1; s++)
+            e[s] = -HUGE_VAL;
+        for (s = 0; s < size; s++)
+            for (y = 0; d[s] > -HUGE_VAL && y < kj; y++) {
+                lc = cav[(long)j * stride + y] > 0.0
+                     ? log(cav[(long)j * stride + y]) : -HUGE_VAL;
+                e[s + y] = fgm_k_sum_log_add(e[s + y], d[s] + lc, maxp);
+            }
+        size += kj - 1;
+        tmp = d;
+        d = e;
+        e = tmp;
+    }
+    for (v = 0; v < ki; v++) {
+        out[v] = -HUGE_VAL;
+        for (s = lo - v < 0 ? 0 : lo - v; s <= hi - v && s < size; s++)
+            out[v] = fgm_k_sum_log_add(out[v], d[s], maxp);
+        top = out[v] > top ? out[v] : top;
+    }
+    for (v = 0; v < ki; v++)
+        out[v] = top > -HUGE_VAL ? exp(out[v] - top) : 0.0;
 }
 
 /* The aggregate (MAXP: the largest; else the sum) of F's entries S in
@@ -190,9 +270,9 @@ fgm_k_sum_log_mass(double *f, const double *cav, const int *vars,
                    const int *card, int k, int n, long lo, long hi,
                    int stride, int maxp)
 {
-    double lscale = fgm_k_sum_forward(f, cav, vars, card, k, n, stride,
-                                      maxp);
-    long fo = 0, fs = 1;
+    long t = fgm_k_sum_span(vars, card, k, n), fo = 0, fs = 1;
+    double lscale = fgm_k_sum_forward(f, cav, vars, card, k, n, t, lo, hi,
+                                      stride, maxp);
     int i;
 
     for (i = 0; i < n; i++) {
@@ -215,6 +295,7 @@ fgm_k_sum(fgm_state *st, int e0, const int *vars, const int *card, int k,
     long t = fgm_k_sum_span(vars, card, k, n), fo = 0, fs = 1, gsize = 1, s;
     double *cav = scratch, *out = scratch + (long)n * stride;
     double *f = out + stride, *g, *g2, *w, *tmp, change = 0.0, c, acc, x;
+    double top;
     int i, v, ki;
 
     for (i = 0; i < n; i++)
@@ -222,7 +303,8 @@ fgm_k_sum(fgm_state *st, int e0, const int *vars, const int *card, int k,
                      st->belief + (long)vars[i] * stride,
                      st->msg + (long)(e0 + i) * stride,
                      fgm_k_sum_card(card, k, vars[i]));
-    fgm_k_sum_forward(f, cav, vars, card, k, n, stride, max_product);
+    fgm_k_sum_forward(f, cav, vars, card, k, n, t, lo, hi, stride,
+                      max_product);
     for (i = 0; i < n; i++) {   /* F_n: offset FO, FS entries */
         fo += fs;
         fs += fgm_k_sum_card(card, k, vars[i]) - 1;
@@ -237,22 +319,28 @@ fgm_k_sum(fgm_state *st, int e0, const int *vars, const int *card, int k,
         fs -= ki - 1;
         fo -= fs;
         fgm_k_sum_w(w, fs + ki - 1, g, gsize, lo, hi, max_product);
-        for (v = 0; v < ki; v++) {
+        for (v = 0, top = 0.0; v < ki; v++) {
             acc = 0.0;
             for (s = 0; s < fs; s++) {
                 x = f[fo + s] * w[s + v];
                 acc = !max_product ? acc + x : x > acc ? x : acc;
             }
             out[v] = acc;
+            top = acc > top ? acc : top;
         }
+        if (top < FGM_K_SUM_TINY)     /* W and G2 are free here */
+            fgm_k_sum_log_message(out, cav, vars, card, k, n, i, lo, hi,
+                                  stride, max_product, w, g2);
         c = fgm_k_commit(st->msg + (long)(e0 + i) * stride, out,
                          st->damping, FGM_K_TABLE_FLOOR, ki);
         change = c > change ? c : change;
         if (!st->parallel)
             fgm_k_table_belief(st, st->belief + (long)vars[i] * stride,
                                cav + (long)i * stride, e0 + i, stride, ki);
+        /* G takes x_i in: it then spans GSIZE + KI - 2 sums, the
+         * variables before it the rest of T. */
         fgm_k_sum_convolve(g2, g, gsize, cav + (long)i * stride, ki,
-                           max_product);
+                           lo - (t - (gsize + ki - 2)), hi, max_product);
         gsize += ki - 1;
         tmp = g;
         g = g2;
