@@ -9,9 +9,10 @@
 # 1..MAXCAGE (default 4) orthogonally connected cells with distinct
 # digits, grown from the cells in an order SEED shuffles; each cage's
 # total is its digits' sum.  The model has no clues: the cages' sums and
-# Sudoku's alldiffs alone.  Whether the puzzle has one solution is for
-# fgm to say: `fgm run --backend exact` prints "assignments=1" then
-# (models/killer.fgm was checked so).
+# Sudoku's alldiffs alone (a cage of one cell is a clue in effect).
+# Whether the puzzle has one solution is for fgm to say: `fgm run
+# --backend exact` prints "assignments=1" then (models/killer.fgm and
+# killer_hard.fgm, seeds 26 and 135, MAXCAGE 4 and 5, were checked so).
 import random
 import sys
 
@@ -35,7 +36,8 @@ def cages(grid, rng, maxcage):
                 for dr, dk in ((1, 0), (-1, 0), (0, 1), (0, -1)):
                     if 0 <= r + dr < 9 and 0 <= k + dk < 9:
                         n = (r + dr) * 9 + k + dk
-                        if owner[n] < 0 and grid[n] not in [grid[x] for x in cage]:
+                        if owner[n] < 0 and grid[n] not in [
+                                grid[x] for x in cage]:
                             grow.append(n)
             if not grow:
                 break
@@ -54,8 +56,11 @@ def main():
         sys.exit("killer.py: SOLUTION must be 81 digits 1-9")
     rng = random.Random(int(sys.argv[2]))
     maxcage = int(sys.argv[3]) if len(sys.argv) == 4 else 4
-    print("# Killer Sudoku: no clues, the sums of the cages instead.")
-    print("# Written by tools/killer.py from a solved grid (seed %s)." % sys.argv[2])
+    print("# Killer Sudoku: no clues but the sums of the cages (a cage of one "
+          "cell is a")
+    print("# clue in effect).")
+    print("# Written by tools/killer.py from a solved grid (seed %s)."
+          % sys.argv[2])
     print("model killer")
     print("var cell[9][9] in 1..9")
     print("alldiff cell[i][*] for i in 0..8")

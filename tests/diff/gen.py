@@ -303,7 +303,7 @@ def add_factors(rng, m, tree):
             if any(w):
                 m.factors.append(("evid", [a], w))
                 m.lines.append("%s %s %s" % (m.vars[a][0], op, num))
-        elif r < 0.47:
+        elif 0.5 <= r < 0.54:
             # sum(x, y, ...) OP total on the values, any domains: for the
             # oracle the 0/1 table it stands for.  One that no assignment
             # meets is a compile error, one that all meet a warning: not
