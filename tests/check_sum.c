@@ -571,33 +571,33 @@ START_TEST(test_tails_exact)
 END_TEST
 
 /* fgm_ir_add_factor's checks of a sum: two whole-number parameters lo
- * <= hi <= INT_MAX, lo within the domains' reach, each variable once. */
+ * <= hi <= INT_MAX, lo within the domains' reach (3 + 3 + 3 for three
+ * variables of 1..4), each variable once. */
 START_TEST(test_ir_checks)
 {
-    fgm_ir *ir = compile_text("var x[3] in 1..4\n");
     static const int scope[3] = { 0, 1, 2 }, twice[3] = { 0, 1, 0 };
-    static const double ok[2] = { 2, 5 }, reversed[2] = { 5, 2 };
-    static const double half[2] = { 1.5, 4 }, huge[2] = { 0, 3e9 };
-    static const double past[2] = { 10, 10 }, edge[2] = { 9, 9 };
+    static const struct {
+        const int *scope;
+        int nparams;
+        double range[2];
+        int ok;
+    } cases[] = {
+        { scope, 2, { 2, 5 }, 1 }, { scope, 2, { 9, 9 }, 1 },
+        { scope, 1, { 2, 5 }, 0 }, { scope, 2, { 5, 2 }, 0 },
+        { scope, 2, { 1.5, 4 }, 0 }, { scope, 2, { 0, 3e9 }, 0 },
+        { scope, 2, { 10, 10 }, 0 }, { twice, 2, { 2, 5 }, 0 },
+    };
+    fgm_ir *ir = compile_text("var x[3] in 1..4\n");
     fgm_status st;
+    size_t c;
+    int got;
 
-    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_SUM, 3, scope, 2, ok,
-                                       &st), 0);
-    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_SUM, 3, scope, 2, edge,
-                                       &st), 0);    /* 3 + 3 + 3 */
-    ck_assert_int_lt(fgm_ir_add_factor(ir, FGM_FACTOR_SUM, 3, scope, 1, ok,
-                                       &st), 0);
-    ck_assert_int_lt(fgm_ir_add_factor(ir, FGM_FACTOR_SUM, 3, scope, 2,
-                                       reversed, &st), 0);
-    ck_assert_int_lt(fgm_ir_add_factor(ir, FGM_FACTOR_SUM, 3, scope, 2, half,
-                                       &st), 0);
-    ck_assert_int_lt(fgm_ir_add_factor(ir, FGM_FACTOR_SUM, 3, scope, 2, huge,
-                                       &st), 0);
-    ck_assert_int_lt(fgm_ir_add_factor(ir, FGM_FACTOR_SUM, 3, scope, 2, past,
-                                       &st), 0);
-    ck_assert_int_lt(fgm_ir_add_factor(ir, FGM_FACTOR_SUM, 3, twice, 2, ok,
-                                       &st), 0);
-    ck_assert_int_eq(st, FGM_EINVAL);
+    for (c = 0; c < sizeof cases / sizeof *cases; c++) {
+        got = fgm_ir_add_factor(ir, FGM_FACTOR_SUM, 3, cases[c].scope,
+                                cases[c].nparams, cases[c].range, &st);
+        ck_assert_msg((got >= 0) == cases[c].ok, "case %zu: %d", c, got);
+        ck_assert_int_eq(st, cases[c].ok ? FGM_OK : FGM_EINVAL);
+    }
     fgm_ir_free(ir);
 }
 END_TEST
