@@ -388,9 +388,9 @@ work_doubles(const fgm_sched *s)
         const fgm_sched_factor *f = &s->factors[i];
 
         if (f->op == FGM_OP_SUM) {  /* fgm_k_sum_log_mass's F */
-            need = ((size_t)f->arity + 1)
-                   * ((size_t)fgm_k_sum_span(s->edge_var + f->edge, s->card,
-                                             0, f->arity) + 1);
+            need = (size_t)fgm_k_sum_partials(
+                       f->arity, fgm_k_sum_span(s->edge_var + f->edge,
+                                                s->card, 0, f->arity));
             most = need > most ? need : most;
         }
         if (f->op != FGM_OP_ALLDIFF)

@@ -256,7 +256,7 @@ factor_unsupported(const fgm_ir *ir, const fgm_ir_factor *f, char *why,
         /* The partial sums are message passing's: gibbs and vmp look at
          * values and supports only. */
         if (!fgm_algo_by_variable(ir->infer.algo)
-            && (n + 1L) * (t + 1) > FGM_K_SUM_MAXWORK) {
+            && fgm_k_sum_partials(n, t) > FGM_K_SUM_MAXWORK) {
             snprintf(why, size, "a sum over %d variables spanning %ld "
                      "totals: its messages' partial sums would hold more "
                      "than %ld doubles", n, t + 1, FGM_K_SUM_MAXWORK);

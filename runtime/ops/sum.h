@@ -79,13 +79,21 @@ fgm_k_sum_span(const int *vars, const int *card, int k, int n)
     return t;
 }
 
+/* Doubles the N + 1 prefix distributions of N variables spanning T
+ * sums take at most (fgm_k_sum_forward; FGM_K_SUM_MAXWORK bounds it). */
+static inline long
+fgm_k_sum_partials(int n, long t)
+{
+    return ((long)n + 1) * (t + 1);
+}
+
 /* Doubles of scratch fgm_k_sum needs for N variables spanning T sums:
  * the cavities and an output row, the N + 1 prefix distributions, and
  * three rows of T + 1 (the suffix, its next, W). */
 static inline long
 fgm_k_sum_scratch(int n, long t, int stride)
 {
-    return ((long)n + 1) * stride + ((long)n + 1) * (t + 1) + 3 * (t + 1);
+    return ((long)n + 1) * stride + fgm_k_sum_partials(n, t) + 3 * (t + 1);
 }
 
 /* OUT (SIZE + K - 1 entries) = IN (SIZE entries) convolved with C (K
@@ -130,18 +138,20 @@ fgm_k_sum_convolve(double *out, const double *in, long size, const double *c,
  * sizes by fgm_k_sum_card, cavity rows CAV with STRIDE, spanning T sums)
  * for the range LO..HI, one after the other in F: F_j holds 1 + sum_{l
  * < j} (K_l - 1) entries, F_0 = (1), each kept where the variables after
- * it can still bring the sum into the range.  Returns the log of the
- * scales divided out: F_N times exp of it is the distribution of the
- * whole sum within the range. */
+ * it can still bring the sum into the range; *LAST gets the offset of
+ * F_N (T + 1 entries).  Returns the log of the scales divided out: F_N
+ * times exp of it is the distribution of the whole sum within the
+ * range. */
 static inline double
 fgm_k_sum_forward(double *f, const double *cav, const int *vars,
                   const int *card, int k, int n, long t, long lo, long hi,
-                  int stride, int maxp)
+                  int stride, int maxp, long *last)
 {
     double lscale = 0.0;
     long size = 1;
     int j, kj;
 
+    *last = 0;
     f[0] = 1.0;
     for (j = 0; j < n; j++) {
         kj = fgm_k_sum_card(card, k, vars[j]);
@@ -150,6 +160,7 @@ fgm_k_sum_forward(double *f, const double *cav, const int *vars,
                                      cav + (long)j * stride, kj,
                                      lo - (t - (size + kj - 2)), hi, maxp);
         f += size;
+        *last += size;
         size += kj - 1;
     }
     return lscale;
@@ -270,16 +281,11 @@ fgm_k_sum_log_mass(double *f, const double *cav, const int *vars,
                    const int *card, int k, int n, long lo, long hi,
                    int stride, int maxp)
 {
-    long t = fgm_k_sum_span(vars, card, k, n), fo = 0, fs = 1;
+    long t = fgm_k_sum_span(vars, card, k, n), last;
     double lscale = fgm_k_sum_forward(f, cav, vars, card, k, n, t, lo, hi,
-                                      stride, maxp);
-    int i;
+                                      stride, maxp, &last);
 
-    for (i = 0; i < n; i++) {
-        fo += fs;
-        fs += fgm_k_sum_card(card, k, vars[i]) - 1;
-    }
-    return log(fgm_k_sum_window(f + fo, fs, lo, hi, maxp)) + lscale;
+    return log(fgm_k_sum_window(f + last, t + 1, lo, hi, maxp)) + lscale;
 }
 
 /* Update of a sum factor over the N variables VARS (edges E0..E0+N-1,
@@ -292,7 +298,7 @@ fgm_k_sum(fgm_state *st, int e0, const int *vars, const int *card, int k,
           int n, long lo, long hi, int stride, int max_product,
           double *scratch)
 {
-    long t = fgm_k_sum_span(vars, card, k, n), fo = 0, fs = 1, gsize = 1, s;
+    long t = fgm_k_sum_span(vars, card, k, n), fo, fs = t + 1, gsize = 1, s;
     double *cav = scratch, *out = scratch + (long)n * stride;
     double *f = out + stride, *g, *g2, *w, *tmp, change = 0.0, c, acc, x;
     double top;
@@ -303,12 +309,9 @@ fgm_k_sum(fgm_state *st, int e0, const int *vars, const int *card, int k,
                      st->belief + (long)vars[i] * stride,
                      st->msg + (long)(e0 + i) * stride,
                      fgm_k_sum_card(card, k, vars[i]));
+    /* F_n: offset FO, FS entries. */
     fgm_k_sum_forward(f, cav, vars, card, k, n, t, lo, hi, stride,
-                      max_product);
-    for (i = 0; i < n; i++) {   /* F_n: offset FO, FS entries */
-        fo += fs;
-        fs += fgm_k_sum_card(card, k, vars[i]) - 1;
-    }
+                      max_product, &fo);
     g = f + fo + fs;
     g2 = g + t + 1;
     w = g2 + t + 1;
