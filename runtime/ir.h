@@ -115,6 +115,14 @@ fgm_algo_by_variable(fgm_algo algo)
 #define FGM_DEFAULT_ITERATIONS 50
 #define FGM_GIBBS_ITERATIONS 1000
 
+/* Whether TOTAL, a sum of value indices, lies in the range RANGE of a
+ * sum factor's parameters (lo, hi: whole numbers as doubles). */
+static inline int
+fgm_ir_sum_meets(const double *range, long total)
+{
+    return total >= (long)range[0] && total <= (long)range[1];
+}
+
 /* ALGO's sweeps when the model does not set them. */
 static inline int
 fgm_algo_default_iterations(fgm_algo algo)

@@ -1150,7 +1150,7 @@ pinned_clash(const fgm_model *m, const fgm_sched_factor *f)
         total += x;
     }
     if (f->op == FGM_OP_SUM)
-        return total < (long)p[0] || total > (long)p[1] ? vars[0] : -1;
+        return fgm_ir_sum_meets(p, total) ? -1 : vars[0];
     return p[at] == 0.0 ? vars[0] : -1;
 }
 

@@ -476,7 +476,7 @@ fgm_csp_verify(const fgm_csp *csp, const int *given, const int *assign)
         case FGM_FACTOR_SUM:
             for (j = 0, pos = 0; j < f->arity; j++)
                 pos += assign[s[j]];
-            if (pos < (long)p[0] || pos > (long)p[1])
+            if (!fgm_ir_sum_meets(p, pos))
                 return 0;
             break;
         case FGM_FACTOR_DIRICHLET_DISCRETE:
@@ -531,7 +531,7 @@ fgm_csp_conflicts(const fgm_csp *csp, const int *given, const int *assign)
         case FGM_FACTOR_SUM:
             for (j = 0; full && j < f->arity; j++)
                 pos += assign[s[j]];
-            errors += full && (pos < (long)p[0] || pos > (long)p[1]);
+            errors += full && !fgm_ir_sum_meets(p, pos);
             break;
         default:
             break;

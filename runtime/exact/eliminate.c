@@ -194,7 +194,7 @@ weight_at(const elim *e, const fgm_ir_factor *f, const int *at,
         return p[param_pos(e, f, at, idx)];
     for (j = 0; j < f->arity; j++)
         total += value_of(e, s[j], at[j] < 0 ? -1 : idx[at[j]]);
-    return total >= (long)p[0] && total <= (long)p[1] ? 1.0 : 0.0;
+    return fgm_ir_sum_meets(p, total) ? 1.0 : 0.0;
 }
 
 /* A table, evidence or sum factor F as an input table (a sum's 0/1
