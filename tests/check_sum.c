@@ -340,8 +340,8 @@ sum3_table(char *buf, size_t size, const char *op, int total)
     snprintf(buf + at, size - at, "]\n");
 }
 
-/* Opens TEXT interpreted, runs it and returns it (log Z in *LZ unless
- * LZ is NULL). */
+/* Opens TEXT interpreted, runs it cold from seed 5 and returns it (log Z
+ * in *LZ unless LZ is NULL). */
 static fgm_model *
 run_text(const char *text, double *lz)
 {
@@ -625,9 +625,7 @@ START_TEST(test_wide_sums)
     ck_assert_msg(strstr(last_msg, "test.fgm:2:1: error: bp-sum cannot run "
                          "this sum") != NULL, "%s", last_msg);
     snprintf(text, sizeof text, "%sinfer gibbs(iterations = 2)\n", wide);
-    m = open_backend(compile_text(text), FGM_BACKEND_INTERPRETED, NULL);
-    ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
-    fgm_model_free(m);
+    fgm_model_free(run_text(text, NULL));
     for (bad = 0; bad < 2; bad++) {
         ir = compile_text("var x[25] in 1..9\nsum x == 125\n"
                           "infer bp-sum(iterations = 2)\n");
@@ -652,7 +650,6 @@ START_TEST(test_gibbs_wide_sum)
 {
     double count[20 * 8 + 1] = { 1 }, next[20 * 8 + 1], want[9], z = 0.0;
     double p[9];
-    fgm_run_opts ro;
     fgm_model *m;
     int j, s, y;
 
@@ -669,12 +666,8 @@ START_TEST(test_gibbs_wide_sum)
             want[y] += count[s];
         z += want[y];
     }
-    m = open_backend(compile_text("var x[20] in 1..9\nsum x <= 40\n"
-                                  "infer gibbs(iterations = 20000)\n"),
-                     FGM_BACKEND_INTERPRETED, NULL);
-    memset(&ro, 0, sizeof ro);
-    ro.seed = 1;
-    ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_OK);
+    m = run_text("var x[20] in 1..9\nsum x <= 40\n"
+                 "infer gibbs(iterations = 20000)\n", NULL);
     ck_assert_int_lt(fgm_model_contradiction(m), 0);
     ck_assert_int_eq(fgm_model_marginal(m, 0, p), FGM_OK);
     for (y = 0; y < 9; y++)
