@@ -290,10 +290,49 @@ table_arrays(FILE *f, const fgm_sched *s, const run *r, int idx)
     return 1;
 }
 
+/* Whether a factor of sum run R has a coefficient other than 1: the run
+ * then has its coefficients' array (sum_coefs) and a fifth column, the
+ * offset of each row's in it; else the kernel gets NULL, 1 each. */
+static int
+sum_weighted(const fgm_sched *s, const run *r)
+{
+    int i, j;
+
+    for (i = 0; i < r->count; i++) {
+        const fgm_sched_factor *sf = &s->factors[r->first + i];
+        const double *a = fgm_sched_sum_coef(s, sf);
+
+        for (j = 0; j < sf->arity; j++)
+            if (a[j] != 1.0)
+                return 1;
+    }
+    return 0;
+}
+
+/* The coefficients of weighted sum run R (number IDX), row after row:
+ * "static const double runIDX_coef[] = { ... };". */
+static void
+sum_coefs(FILE *f, const fgm_sched *s, const run *r, int idx)
+{
+    int i, j, n = 0;
+
+    fprintf(f, "/* run %d's coefficients, a row's from the offset in its "
+            "column 4 */\nstatic const double run%d_coef[] = {", idx, idx);
+    for (i = 0; i < r->count; i++) {
+        const fgm_sched_factor *sf = &s->factors[r->first + i];
+        const double *a = fgm_sched_sum_coef(s, sf);
+
+        for (j = 0; j < sf->arity; j++, n++)
+            fprintf(f, "%s%.0f,", n % 12 == 0 ? "\n    " : " ", a[j]);
+    }
+    fprintf(f, "\n};\n\n");
+}
+
 /* One row per factor of run R: NEQ "e, v0, v1, group length" (see
- * below); DIRICHLET "e, v, node, factor"; ALLDIFF "e, n, v0..v(n-1)",
- * with a comment where a new IR factor starts; TABLE rows point into
- * pooled arrays (table_arrays).  Returns 0 when out of memory. */
+ * below); DIRICHLET "e, v, node, factor"; ALLDIFF "e, n, v0..v(n-1)";
+ * SUM "e, n, lo, hi" and, weighted, its coefficients' offset, with a
+ * comment where a new IR factor starts; TABLE rows point into pooled
+ * arrays (table_arrays).  Returns 0 when out of memory. */
 static int
 run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
 {
@@ -310,10 +349,12 @@ run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
                                    "gates }",
         [FGM_OP_TABLE] = "{ first edge, offset of its variables' sizes "
                          "in _cards, arity, offset in _pot }",
-        [FGM_OP_SUM] = "{ first edge, arity, the range of the sum of its "
-                       "variables' value indices }",
+        [FGM_OP_SUM] = "{ first edge, arity, the range of the weighted "
+                       "sum of its variables' value indices[, offset of "
+                       "its coefficients] }",
     };
-    int i, j, last = -1, uni, group = 0, left = 0;
+    int i, j, last = -1, uni, group = 0, left = 0, coef_at = 0;
+    int weighted = r->op == FGM_OP_SUM && sum_weighted(s, r);
     const fgm_sched_factor *shown = NULL;
     const char *what = (size_t)r->op < sizeof legend / sizeof legend[0]
                        ? legend[r->op] : NULL;
@@ -328,11 +369,13 @@ run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
     fprintf(f, " */\n");
     if (r->op == FGM_OP_TABLE)
         return table_arrays(f, s, r, idx);
+    if (weighted)
+        sum_coefs(f, s, r, idx);
     fprintf(f, "static const int run%d[%d][%d] = {\n", idx, r->count,
             r->op == FGM_OP_NEQ ? 4 : r->op == FGM_OP_DIRICHLET ? 4
             : r->op == FGM_OP_DIRICHLET_GATED ? 4 + run_arity(s, r, &uni)
             : r->op == FGM_OP_ALLDIFF ? 2 + run_arity(s, r, &uni)
-            : r->op == FGM_OP_SUM ? 4 : 2);
+            : r->op == FGM_OP_SUM ? 4 + weighted : 2);
     for (i = 0; i < r->count; i++) {
         const fgm_sched_factor *sf = &s->factors[r->first + i];
         const int *vars = s->edge_var + sf->edge;
@@ -372,9 +415,13 @@ run_table(FILE *f, const fgm_sched *s, const run *r, int idx)
             fprintf(f, " },\n");
             break;
         case FGM_OP_SUM:
-            fprintf(f, "    { %d, %d, %.0f, %.0f },\n", sf->edge, sf->arity,
+            fprintf(f, "    { %d, %d, %.0f, %.0f", sf->edge, sf->arity,
                     s->ir->param_pool[sf->aux],
                     s->ir->param_pool[sf->aux + 1]);
+            if (weighted)
+                fprintf(f, ", %d", coef_at);
+            coef_at += sf->arity;
+            fprintf(f, " },\n");
             break;
         default:
             break;
@@ -500,13 +547,19 @@ run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
                 idx, idx, nexpr, kexpr, maxp);
         break;
     }
-    case FGM_OP_SUM:
+    case FGM_OP_SUM: {
+        char coef[64] = "NULL";
+
+        if (sum_weighted(s, r))
+            snprintf(coef, sizeof coef, "run%d_coef + run%d[i][4]", idx, idx);
         fprintf(f, "        c = fgm_k_sum(st, run%d[i][0], edge_var + "
-                "run%d[i][0], %s,\n                      run%d[i][1], "
-                "run%d[i][2], run%d[i][3], S, %d,\n"
-                "                      st->scratch);\n", idx, idx,
-                s->uniform_card ? "0, K" : "card, 0", idx, idx, idx, maxp);
+                "run%d[i][0], %s,\n                      %s, run%d[i][1], "
+                "run%d[i][2], run%d[i][3], S,\n                      %d, "
+                "st->scratch);\n", idx, idx,
+                s->uniform_card ? "0, K" : "card, 0", coef, idx, idx, idx,
+                maxp);
         break;
+    }
     default: {
         char nexpr[32];
 

@@ -21,6 +21,7 @@
  *   breaks:   loop variables' values (left at their last binding).
  */
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -191,6 +192,10 @@ refs_loc(const fgmc_stmt *s)
     if (s->refs->kids) {
         loc.start = s->refs->kids->loc.start;
         loc.end = s->refs->tail->loc.end;
+    }
+    if (s->terms && s->refs->nkids > 0) {   /* a sum's: 2 * x, -(3 * y) */
+        loc.start = s->terms[0]->loc.start;
+        loc.end = s->terms[s->refs->nkids - 1]->loc.end;
     }
     return loc;
 }
@@ -411,17 +416,69 @@ inst_alldiff(fgmc *c, const fgmc_stmt *s)
                0, -1);
 }
 
-/* `sum(...) OP total` for the current binding: the sum of the values,
- * each value's index plus its domain's low end, so the range of the
- * indices' sum (the IR's parameters) is the total's minus the low ends,
- * cut to the sums the domains reach.  A range outside them is an error
- * (no assignment meets it); one that takes them all adds no factor. */
+/* Whether sum term T (sema_sum_terms' shapes: a reference, negated or
+ * multiplied by numbers) holds reference REF. */
+static int
+term_holds(const fgmc_node *t, const fgmc_node *ref)
+{
+    return t == ref || (t->kind == N_NEG && term_holds(t->a, ref))
+           || (t->kind == N_MUL && (term_holds(t->a, ref)
+                                    || term_holds(t->b, ref)));
+}
+
+/* The coefficient of sum term T, whose reference is REF, for the
+ * current binding, into *COEF.  Returns 1, or 0 after reporting a real,
+ * a zero or one past FGM_IR_SUM_MAXCOEF in size. */
+static int
+term_coef(fgmc *c, const fgmc_node *t, const fgmc_node *ref,
+          long long *coef)
+{
+    long long x;
+    int in_a;
+
+    switch (t->kind) {
+    case N_NEG:
+        if (!term_coef(c, t->a, ref, coef))
+            return 0;
+        *coef = -*coef;
+        return 1;
+    case N_MUL:
+        in_a = term_holds(t->a, ref);
+        if (!sema_eval_int(c, in_a ? t->b : t->a, "a sum's coefficient", &x)
+            || !term_coef(c, in_a ? t->a : t->b, ref, coef))
+            return 0;
+        if (x == 0 || llabs(x) > FGM_IR_SUM_MAXCOEF
+            || llabs(*coef * x) > FGM_IR_SUM_MAXCOEF) {
+            diag_error(c, t->loc, "a sum's coefficient must be a nonzero "
+                       "integer of at most %d in size; this one is %lld",
+                       FGM_IR_SUM_MAXCOEF,
+                       x == 0 || llabs(x) > FGM_IR_SUM_MAXCOEF ? x
+                       : *coef * x);
+            return 0;
+        }
+        *coef *= x;
+        return 1;
+    default:            /* the reference */
+        *coef = 1;
+        return 1;
+    }
+}
+
+/* `sum(a x, ...) OP total` for the current binding: the weighted sum of
+ * the values, each value its index plus its domain's low end, so the
+ * range of the indices' weighted sum (the IR's parameters, then the
+ * coefficients) is the total's minus the low ends' sum, cut to the sums
+ * the domains reach.  A range outside them is an error (no assignment
+ * meets it); one that takes them all adds no factor. */
 static int
 inst_sum(fgmc *c, const fgmc_stmt *s)
 {
-    long long total, base = 0, span = 0, at, lo, hi;
-    double *range;
+    long long total, base = 0, least = 0, most = 0, at, lo, hi, a, t, end;
+    long long first, last;
+    const fgmc_node *r;
+    double *params;
     long k;
+    int i = 0, weighted = 0, n;
 
     if (!scope_of(c, s))
         return 0;
@@ -438,45 +495,69 @@ inst_sum(fgmc *c, const fgmc_stmt *s)
     }
     if (!sema_eval_int(c, s->value, "a sum's total", &total))
         return 0;
-    for (k = 0; k < c->scope_len; k++) {
-        const fgmc_sym *a = owner(c, c->scope[k]);
+    n = (int)c->scope_len;
+    params = arena_alloc(c, ((size_t)n + FGM_IR_SUM_COEF) * sizeof *params);
+    if (!params)
+        return 0;
+    for (k = 0, r = s->refs->kids; k < n; k++) {
+        const fgmc_sym *o = owner(c, c->scope[k]);
 
-        base += a->lo;
-        span += a->card - 1;
+        /* The entries of one reference are together, in term order. */
+        if (k == 0 || r != c->scope_src[k]) {
+            for (; r != c->scope_src[k]; r = r->next)
+                i++;
+            if (!term_coef(c, s->terms[i], r, &a))
+                return 0;
+        }
+        weighted |= a != 1;
+        params[FGM_IR_SUM_COEF + k] = (double)a;
+        /* |a lo| <= 10^15 a term, but 2^24 of them pass 2^63. */
+        if (__builtin_mul_overflow(a, (long long)o->lo, &t)
+            || __builtin_add_overflow(base, t, &base)) {
+            diag_error(c, refs_loc(s), "this sum's values reach past "
+                       "2^63");
+            return 0;
+        }
+        end = a * (o->card - 1);
+        least += end < 0 ? end : 0;
+        most += end > 0 ? end : 0;
+    }
+    if (least < -(long long)INT_MAX || most > INT_MAX) {
+        diag_error(c, refs_loc(s), "this sum's weighted value indices span "
+                   "%lld..%lld, past the %d the sum operator takes", least,
+                   most, INT_MAX);
+        return 0;
     }
     /* The total's place among the sums, a total past them taken one
-     * past their ends (it compares to every sum the same way): base and
-     * span are within 2^24 variables of +-10^9, so no overflow, where
-     * a total near 2^63 minus a negative base would. */
-    at = total < base - 1 ? -1 : total > base + span + 1 ? span + 1
-       : total - base;
+     * past their ends (it compares to every sum the same way). */
+    first = base + least;   /* both within a long long: base's check */
+    last = base + most;
+    at = total < first ? least - 1 : total > last ? most + 1 : total - base;
     lo = s->op == FGMC_CMP_EQ || s->op == FGMC_CMP_GE ? at
-       : s->op == FGMC_CMP_GT ? at + 1 : 0;
+       : s->op == FGMC_CMP_GT ? at + 1 : least;
     hi = s->op == FGMC_CMP_EQ || s->op == FGMC_CMP_LE ? at
-       : s->op == FGMC_CMP_LT ? at - 1 : span;
-    lo = lo < 0 ? 0 : lo;
-    hi = hi > span ? span : hi;
+       : s->op == FGMC_CMP_LT ? at - 1 : most;
+    lo = lo < least ? least : lo;
+    hi = hi > most ? most : hi;
     if (lo > hi) {
         if (c->scope_len == 1)
             diag_error(c, s->value->loc, "'%s %lld' cannot hold: the "
-                       "variable's value lies in %lld..%lld",
-                       fgmc_cmp_text(s->op), total, base, base + span);
+                       "%s lies in %lld..%lld", fgmc_cmp_text(s->op), total,
+                       weighted ? "term" : "variable's value", first, last);
         else
-            diag_error(c, s->value->loc, "'%s %lld' cannot hold: the sum "
+            diag_error(c, s->value->loc, "'%s %lld' cannot hold: the %ssum "
                        "of these %ld variables lies in %lld..%lld",
-                       fgmc_cmp_text(s->op), total, c->scope_len, base,
-                       base + span);
+                       fgmc_cmp_text(s->op), total,
+                       weighted ? "weighted " : "", c->scope_len, first,
+                       last);
         return 0;
     }
-    if (lo == 0 && hi == span)
+    if (lo == least && hi == most)
         return 1;       /* every sum meets it (warn_always_holds) */
-    range = arena_alloc(c, 2 * sizeof *range);
-    if (!range)
-        return 0;
-    range[0] = (double)lo;
-    range[1] = (double)hi;
-    return add(c, s, FGM_FACTOR_SUM, c->scope, (int)c->scope_len, range, 2,
-               -1);
+    params[0] = (double)lo;
+    params[1] = (double)hi;
+    return add(c, s, FGM_FACTOR_SUM, c->scope, n, params,
+               n + FGM_IR_SUM_COEF, -1);
 }
 
 /* Whether X OP Y holds (integers, or a value and a real number: exact

@@ -177,7 +177,10 @@ struct fgmc_stmt {
     fgmc_node *domain;      /* var: N_RANGE */
     fgmc_node *dist;        /* var, prior, draw: N_CALL "~ dist(arg)", or
                              * NULL */
-    fgmc_node *refs;        /* N_SEQ of N_REF: constraint scope */
+    fgmc_node *refs;        /* N_SEQ of N_REF: constraint scope (a sum's
+                             * terms as parsed until sema) */
+    fgmc_node **terms;      /* S_SUM: the terms, one a reference of refs
+                             * in its order (sema_sum_terms) */
     fgmc_node *weights;     /* table/evidence: N_LIST */
     fgmc_loc str;           /* fix: the string literal, quotes included */
     int has_str;

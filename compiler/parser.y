@@ -73,7 +73,7 @@ static void fgm_yyerror(FGM_YYLTYPE *loc, fgmc *c, void *scanner,
 %token INVALID "invalid character"
 
 %type <node> expr ref subs sub range dims list items items_opt item
-%type <node> refs refs_opt names binder binders for_opt dist dist_opt
+%type <node> refs refs_opt terms terms_opt names binder binders for_opt dist dist_opt
 %type <node> word key setting settings settings_opt args_opt
 %type <stmt> stmt var_decl prior_decl constraint
 
@@ -153,9 +153,9 @@ constraint:
         { $$ = ast_sum(c, $2, &@3, $4, &@$); }
   | SUM ref CMP expr
         { $$ = ast_sum(c, $2, &@3, $4, &@$); }
-  | SUM '(' nls refs_opt ')' NEQ expr
+  | SUM '(' nls terms_opt ')' NEQ expr
         { $$ = ast_sum(c, $4, &@6, $7, &@$); }
-  | SUM '(' nls refs_opt ')' CMP expr
+  | SUM '(' nls terms_opt ')' CMP expr
         { $$ = ast_sum(c, $4, &@6, $7, &@$); }
   | SUM '(' error                 { $$ = ast_unclosed(c, &@2, "')'", NULL); }
   | ref NEQ expr
@@ -201,6 +201,19 @@ refs_opt:
 refs:
     ref nls                       { $$ = ast_append(c, ast_seq(c), $1); }
   | refs ',' nls ref nls          { $$ = ast_append(c, $1, $4); }
+  ;
+
+/* A sum's terms: references, each times an integer or not (2 * x, -y,
+ * z * N), told apart from the numbers by sema once names are known. */
+terms_opt:
+    %empty                        { $$ = ast_seq(c); }
+  | terms
+  | terms ',' nls
+  ;
+
+terms:
+    expr nls                      { $$ = ast_append(c, ast_seq(c), $1); }
+  | terms ',' nls expr nls        { $$ = ast_append(c, $1, $4); }
   ;
 
 /* ---- references: cell, cell[i][*], cell[0..2][B*b .. B*b+B-1] ---------- */

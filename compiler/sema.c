@@ -1119,6 +1119,101 @@ check_string(fgmc *c, const fgmc_stmt *s)
     return 1;
 }
 
+/* Whether expression E names a variable array (its own name, not a
+ * subscript's). */
+static int
+names_var(fgmc *c, const fgmc_node *e)
+{
+    const fgmc_sym *a;
+
+    switch (e->kind) {
+    case N_REF:
+        a = sym_lookup(c, e->name);
+        return a && a->kind == SYM_VAR;
+    case N_NEG:
+    case N_CALL:
+        return names_var(c, e->a);
+    case N_ADD:
+    case N_SUB:
+    case N_MUL:
+    case N_DIV:
+    case N_MOD:
+        return names_var(c, e->a) || names_var(c, e->b);
+    default:
+        return 0;
+    }
+}
+
+/* The reference of sum term T: a variable reference, negated or
+ * multiplied by numbers (2 * x, -y, z * N, -(2 * w)), whose numbers it
+ * resolves.  NULL after reporting what else T is. */
+static fgmc_node *
+sum_term_ref(fgmc *c, fgmc_node *t)
+{
+    int va, vb;
+
+    if (t->kind == N_REF && names_var(c, t))
+        return t;
+    if (t->kind == N_NEG && names_var(c, t->a))
+        return sum_term_ref(c, t->a);
+    if (t->kind == N_MUL) {
+        va = names_var(c, t->a);
+        vb = names_var(c, t->b);
+        if (va && vb) {
+            diag_error(c, t->loc, "a sum's term multiplies two variables; "
+                       "a sum is linear (each term a variable times an "
+                       "integer)");
+            return NULL;
+        }
+        if (va || vb) {
+            if (!sema_resolve_num(c, va ? t->b : t->a))
+                return NULL;
+            return sum_term_ref(c, va ? t->a : t->b);
+        }
+    }
+    if (names_var(c, t)) {
+        diag_error(c, t->loc, "a sum's term is a variable reference times "
+                   "an integer (2 * x, -x, x * N); this one is not");
+        return NULL;
+    }
+    if (t->kind == N_REF && !sym_lookup(c, t->name)) {
+        sym_unknown(c, t->nameloc, "unknown array", t->name,
+                    SYM_MASK(SYM_VAR));
+        return NULL;
+    }
+    if (sema_resolve_num(c, t))
+        diag_error(c, t->loc, "this term of the sum names no variable (a "
+                   "number belongs in the total, on the right)");
+    return NULL;
+}
+
+/* Splits sum S's terms as parsed into S->terms and the N_SEQ of their
+ * references, S->refs, which the checks and the expansion read as any
+ * constraint's.  Returns 0 after reporting, S->refs then empty. */
+static int
+sema_sum_terms(fgmc *c, fgmc_stmt *s)
+{
+    fgmc_node *t, *next, *ref, *refs = ast_seq(c);
+    int n = 0, ok = 1;
+
+    s->terms = arena_alloc(c, ((size_t)s->refs->nkids + 1)
+                              * sizeof *s->terms);
+    if (!s->terms || !refs)
+        return 0;
+    for (t = s->refs->kids; t; t = next) {
+        next = t->next;     /* ast_append relinks a bare reference */
+        ref = sum_term_ref(c, t);
+        if (!ref) {
+            ok = 0;
+            continue;
+        }
+        s->terms[n++] = t;
+        ast_append(c, refs, ref);
+    }
+    s->refs = ok ? refs : ast_seq(c);
+    return ok && s->refs;
+}
+
 static void
 check_constraint(fgmc *c, fgmc_stmt *s)
 {
@@ -1148,7 +1243,9 @@ check_constraint(fgmc *c, fgmc_stmt *s)
                  : "a variable with a number");
     if (s->kind == S_DRAW)
         snprintf(single, sizeof single, "'~' draws one variable");
-    for (r = s->refs->kids; r; r = r->next)
+    if (s->kind == S_SUM && !sema_sum_terms(c, s))
+        ok = 0;
+    for (r = s->refs ? s->refs->kids : NULL; r; r = r->next)
         if (!resolve_vref(c, r, s->kind == S_NEQ || s->kind == S_DRAW
                                 ? single : NULL))
             ok = 0;

@@ -368,7 +368,7 @@ factor_term(ev *e, const fgm_sched_factor *f)
     case FGM_OP_SUM:
         return lz + fgm_k_sum_log_mass(
                    e->work, e->cav + (size_t)f->edge * s->stride, vars,
-                   s->card, 0, f->arity,
+                   s->card, 0, fgm_sched_sum_coef(s, f), f->arity,
                    (long)s->ir->param_pool[f->aux],
                    (long)s->ir->param_pool[f->aux + 1], s->stride, e->max);
     }
@@ -390,7 +390,9 @@ work_doubles(const fgm_sched *s)
         if (f->op == FGM_OP_SUM) {  /* fgm_k_sum_log_mass's F */
             need = (size_t)fgm_k_sum_partials(
                        f->arity, fgm_k_sum_span(s->edge_var + f->edge,
-                                                s->card, 0, f->arity));
+                                                s->card, 0,
+                                                fgm_sched_sum_coef(s, f),
+                                                f->arity));
             most = need > most ? need : most;
         }
         if (f->op != FGM_OP_ALLDIFF)

@@ -50,7 +50,8 @@ update_sum(const fgm_sched *s, fgm_state *st, const fgm_sched_factor *f)
     const double *range = s->ir->param_pool + f->aux;
 
     return fgm_k_sum(st, f->edge, s->edge_var + f->edge, s->card, 0,
-                     f->arity, (long)range[0], (long)range[1], s->stride,
+                     fgm_sched_sum_coef(s, f), f->arity, (long)range[0],
+                     (long)range[1], s->stride,
                      s->infer.algo == FGM_ALGO_BP_MAX, st->scratch);
 }
 

@@ -293,14 +293,15 @@ cmp_ints(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Whether a sum over SCOPE (ARITY variables of IR) names each variable
- * once and its domains reach a sum of indices of LO or more.  0 also
- * when out of memory. */
+/* Whether a sum over SCOPE (ARITY variables of IR) with parameters P
+ * names each variable once, has whole coefficients of 1 to
+ * FGM_IR_SUM_MAXCOEF in size, and whole bounds within an int that leave
+ * some sum of the terms in its range.  0 also when out of memory. */
 static int
-sum_scope_ok(const fgm_ir *ir, const int *scope, int arity, double lo)
+sum_ok(const fgm_ir *ir, const int *scope, int arity, const double *p)
 {
     int *sorted = malloc(((size_t)arity + 1) * sizeof *sorted), i, ok = 1;
-    double span = 0.0;
+    double least = 0.0, most = 0.0, a, end;
 
     if (!sorted)
         return 0;
@@ -308,10 +309,16 @@ sum_scope_ok(const fgm_ir *ir, const int *scope, int arity, double lo)
     qsort(sorted, (size_t)arity, sizeof *sorted, cmp_ints);
     for (i = 0; i < arity; i++) {
         ok &= i == 0 || sorted[i] != sorted[i - 1];
-        span += fgm_ir_card(ir, scope[i]) - 1;
+        a = p[FGM_IR_SUM_COEF + i];
+        ok &= a == floor(a) && a != 0.0 && fabs(a) <= FGM_IR_SUM_MAXCOEF;
+        end = ok ? a * (fgm_ir_card(ir, scope[i]) - 1) : 0.0;
+        least += end < 0.0 ? end : 0.0;
+        most += end > 0.0 ? end : 0.0;
     }
     free(sorted);
-    return ok && lo <= span;
+    return ok && p[0] == floor(p[0]) && p[1] == floor(p[1])
+           && p[0] <= p[1] && p[0] >= -(double)INT_MAX
+           && p[1] <= (double)INT_MAX && p[0] <= most && p[1] >= least;
 }
 
 int
@@ -352,15 +359,12 @@ fgm_ir_add_factor(fgm_ir *ir, fgm_factor_kind kind, int arity,
         want = fgm_ir_card(ir, scope[0]);
         break;
     case FGM_FACTOR_SUM:
-        /* The range of the sum of the value indices: whole numbers,
-         * lo <= hi, within an int (the kernels' sums are longs), some
-         * sum of the domains in it; each variable once (the operators
-         * take the positions as independent). */
-        want = 2;
-        if (nparams != 2 || !params || !(params[0] <= params[1])
-            || params[0] != floor(params[0]) || params[1] != floor(params[1])
-            || !(params[1] <= (double)INT_MAX)
-            || !sum_scope_ok(ir, scope, arity, params[0]))
+        /* The range of the weighted sum of the value indices and the
+         * weights (sum_ok); each variable once (the operators take the
+         * positions as independent).  Bounds and weights may be
+         * negative. */
+        want = FGM_IR_SUM_COEF + (long)arity;
+        if (nparams != want || !params || !sum_ok(ir, scope, arity, params))
             return -1;
         break;
     default:        /* DIRICHLET_*: fgm_ir_add_dirichlet_discrete, _gated */
@@ -368,7 +372,7 @@ fgm_ir_add_factor(fgm_ir *ir, fgm_factor_kind kind, int arity,
     }
     if (nparams != want || (nparams > 0 && !params))
         return -1;
-    for (i = 0; i < nparams; i++)
+    for (i = 0; i < nparams && kind != FGM_FACTOR_SUM; i++)
         if (!(params[i] >= 0.0))    /* also rejects NaN */
             return -1;
 

@@ -32,8 +32,9 @@
     X(FGM_FACTOR_DIRICHLET_GATED, "dirichlet_gated")                        \
                                 /* x ~ Discrete(p[g]), scope (x, g): g's    \
                                  * value index j picks node aux + j */      \
-    X(FGM_FACTOR_SUM, "sum")    /* sum of the value indices in [lo, hi]: \
-                                 * params lo, hi (integers, 0 <= lo <= hi) */
+    X(FGM_FACTOR_SUM, "sum")    /* a_1 y_1 + ... + a_n y_n in [lo, hi], y \
+                                 * the value indices: params lo, hi,     \
+                                 * a_1..a_n (integers, a_j != 0) */
 
 typedef enum fgm_factor_kind {
 #define FGM_X(e, s) e,
@@ -77,7 +78,7 @@ typedef struct fgm_ir_factor {
     int scope;          /* offset of the scope in ir->scope_pool */
     int params;         /* offset in ir->param_pool, or -1 */
     int nparams;        /* TABLE: product of cards; EVIDENCE: card;
-                         * SUM: 2 */
+                         * SUM: 2 + arity */
     int aux;            /* DIRICHLET_DISCRETE: the Dirichlet node;
                          * DIRICHLET_GATED: the node of the gate's first
                          * value; else -1 */
@@ -115,12 +116,26 @@ fgm_algo_by_variable(fgm_algo algo)
 #define FGM_DEFAULT_ITERATIONS 50
 #define FGM_GIBBS_ITERATIONS 1000
 
-/* Whether TOTAL, a sum of value indices, lies in the range RANGE of a
- * sum factor's parameters (lo, hi: whole numbers as doubles). */
-static inline int
-fgm_ir_sum_meets(const double *range, long total)
+/* A sum factor's parameters: the range lo, hi, then the coefficients
+ * from FGM_IR_SUM_COEF on, one a variable of its scope (whole numbers
+ * as doubles).  A coefficient is at most FGM_IR_SUM_MAXCOEF in size,
+ * so that the kernels' sums stay far inside a long. */
+#define FGM_IR_SUM_COEF 2
+#define FGM_IR_SUM_MAXCOEF 1000000
+
+/* Term J of sum factor PARAMS at value index Y: a_J Y. */
+static inline long
+fgm_ir_sum_term(const double *params, int j, int y)
 {
-    return total >= (long)range[0] && total <= (long)range[1];
+    return (long)params[FGM_IR_SUM_COEF + j] * y;
+}
+
+/* Whether TOTAL, a sum of the terms, lies in the range of a sum factor
+ * of parameters PARAMS. */
+static inline int
+fgm_ir_sum_meets(const double *params, long total)
+{
+    return total >= (long)params[0] && total <= (long)params[1];
 }
 
 /* ALGO's sweeps when the model does not set them. */

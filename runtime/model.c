@@ -1147,7 +1147,7 @@ pinned_clash(const fgm_model *m, const fgm_sched_factor *f)
             return -1;
         if (f->op == FGM_OP_TABLE)  /* a sum's K^n overflows a long */
             at = at * m->sched->card[vars[i]] + x;
-        total += x;
+        total += f->op == FGM_OP_SUM ? fgm_ir_sum_term(p, i, x) : 0;
     }
     if (f->op == FGM_OP_SUM)
         return fgm_ir_sum_meets(p, total) ? -1 : vars[0];

@@ -48,6 +48,9 @@ _Static_assert(FGM_K_OP_NEQ == (int)FGM_OP_NEQ
                && FGM_K_OP_GATED == (int)FGM_OP_DIRICHLET_GATED
                && FGM_K_OP_SUM == (int)FGM_OP_SUM,
                "ops/gibbs.h numbers the operators as fgm_op");
+_Static_assert(FGM_K_GIBBS_SUM_COEF == FGM_IR_SUM_COEF,
+               "ops/gibbs.h finds a sum's coefficients where ir.h puts "
+               "them");
 
 /* The tables of S->gibbs (a gibbs or vmp schedule): each edge's factor
  * and each factor's operator, arity, first edge and aux.  Returns 0 when
@@ -249,14 +252,16 @@ factor_unsupported(const fgm_ir *ir, const fgm_ir_factor *f, char *why,
         }
         return 0;
     case FGM_FACTOR_SUM: {
+        const double *p = fgm_ir_params(ir, f);
         long t = 0;
 
         for (j = 0; j < n; j++)
-            t += fgm_ir_card(ir, sc[j]) - 1;
+            t += labs(fgm_ir_sum_term(p, j, fgm_ir_card(ir, sc[j]) - 1));
         /* The partial sums are message passing's: gibbs and vmp look at
          * values and supports only. */
         if (!fgm_algo_by_variable(ir->infer.algo)
-            && fgm_k_sum_partials(n, t) > FGM_K_SUM_MAXWORK) {
+            && (t >= FGM_K_SUM_MAXWORK      /* (n + 1) (t + 1) stays a long */
+                || fgm_k_sum_partials(n, t) > FGM_K_SUM_MAXWORK)) {
             snprintf(why, size, "a sum over %d variables spanning %ld "
                      "totals: its messages' partial sums would hold more "
                      "than %ld doubles", n, t + 1, FGM_K_SUM_MAXWORK);
@@ -575,7 +580,9 @@ fgm_sched_new(const fgm_ir *ir, fgm_status *status)
         else if (f->op == FGM_OP_SUM && !fgm_algo_by_variable(s->infer.algo))
             need = fgm_k_sum_scratch(f->arity,
                                      fgm_k_sum_span(s->edge_var + f->edge,
-                                                    s->card, 0, f->arity),
+                                                    s->card, 0,
+                                                    fgm_sched_sum_coef(s, f),
+                                                    f->arity),
                                      s->stride);
         else
             continue;

@@ -115,6 +115,14 @@ FGM_INTERNAL void fgm_sched_explain(const fgm_ir *ir, fgm_diag_fn diag,
  * 0 when out of memory. */
 FGM_INTERNAL int fgm_sched_tree_order(fgm_sched *s);
 
+/* The coefficients of sum factor F of S, one a variable of its scope
+ * (the IR's parameters after the range). */
+static inline const double *
+fgm_sched_sum_coef(const fgm_sched *s, const fgm_sched_factor *f)
+{
+    return s->ir->param_pool + f->aux + FGM_IR_SUM_COEF;
+}
+
 /* Name of an operator ("neq"). */
 FGM_INTERNAL const char *fgm_sched_op_name(fgm_op op);
 

@@ -25,12 +25,13 @@
 #define MAXK 5              /* and values of a variable */
 #define SS 8                /* stride of the brute-force fixtures */
 
-/* The sum (MAXP: largest) over tuples of the N variables (sizes CARD)
- * with x_I = V and a sum of indices in [LO, HI] of the product of the
- * other variables' cavities CAV (rows SS apart). */
+/* The sum (MAXP: largest) over tuples of the N variables (sizes CARD,
+ * coefficients COEF or NULL for 1 each) with x_I = V and a weighted sum
+ * of indices in [LO, HI] of the product of the other variables'
+ * cavities CAV (rows SS apart). */
 static long double
-brute_message(const double *cav, const int *card, int n, int i, int v,
-              long lo, long hi, int maxp)
+brute_message(const double *cav, const int *card, const double *coef, int n,
+              int i, int v, long lo, long hi, int maxp)
 {
     int x[MAXN] = { 0 }, j;
     long double acc = 0.0L, w;
@@ -39,7 +40,7 @@ brute_message(const double *cav, const int *card, int n, int i, int v,
     for (;;) {
         if (x[i] == v) {
             for (j = 0, total = 0, w = 1.0L; j < n; j++) {
-                total += x[j];
+                total += (coef ? (long)coef[j] : 1) * x[j];
                 if (j != i)
                     w *= cav[j * SS + x[j]];
             }
@@ -74,30 +75,32 @@ assert_committed(const double *row, const long double *want, int k,
     }
 }
 
-/* A range of index sums of kind KIND over [0, T]: 0 a point, 1 from 0
- * (`<=`), 2 up to T (`>=`), 3 two-sided; sometimes out of reach. */
+/* A range of index sums of kind KIND over [L, L + T]: 0 a point, 1
+ * from L (`<=`), 2 up to L + T (`>=`), 3 two-sided; sometimes out of
+ * reach. */
 static void
-random_range(gsl_rng *r, long t, int kind, long *lo, long *hi)
+random_range(gsl_rng *r, long l, long t, int kind, long *lo, long *hi)
 {
     long a = (long)gsl_rng_uniform_int(r, (unsigned long)t + 3) - 1;
     long b = a + (long)gsl_rng_uniform_int(r, (unsigned long)t + 1);
 
     a = a < 0 ? 0 : a;
-    *lo = kind == 1 ? 0 : a;
-    *hi = kind == 0 ? a : kind == 2 ? t : b;
+    *lo = l + (kind == 1 ? 0 : a);
+    *hi = l + (kind == 0 ? a : kind == 2 ? t : b);
 }
 
-/* Random factors of 1..MAXN variables of 1..MAXK values: every message
+/* Random factors of 1..MAXN variables of 1..MAXK values, with unit
+ * coefficients (NULL) or integers in -3..3 other than 0: every message
  * of one update against brute force, and each belief = cavity times
  * message, for sum- and max-product. */
 START_TEST(test_messages_brute_force)
 {
     gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
     double belief[MAXN * SS], msg[MAXN * SS], cav[MAXN * SS];
-    double *scratch, z, lm[MAXK];
+    double *scratch, z, lm[MAXK], coefs[MAXN], *coef;
     long double want[MAXK];
     int vars[MAXN], card[MAXN], pc[MAXN], trial, n, i, v, maxp;
-    long t, lo, hi;
+    long t, lo, hi, least;
     fgm_state st;
     char what[96];
 
@@ -105,14 +108,18 @@ START_TEST(test_messages_brute_force)
     for (trial = 0; trial < 1500; trial++) {
         n = 1 + (int)gsl_rng_uniform_int(r, MAXN);
         maxp = trial % 2;
-        for (i = 0, t = 0; i < n; i++) {
+        coef = trial / 8 % 2 ? coefs : NULL;
+        for (i = 0; i < n; i++) {
             vars[i] = n - 1 - i;    /* edges and variables in other orders */
             card[vars[i]] = 1 + (int)gsl_rng_uniform_int(r, MAXK);
-            t += card[vars[i]] - 1;
+            coefs[i] = (double)gsl_rng_uniform_int(r, 3) + 1.0;
+            coefs[i] *= gsl_rng_uniform(r) < 0.5 ? -1.0 : 1.0;
         }
+        t = fgm_k_sum_span(vars, card, 0, coef, n);
+        least = fgm_k_sum_least(vars, card, 0, coef, n);
         for (i = 0; i < n; i++)     /* by position, for brute force */
             pc[i] = card[vars[i]];
-        random_range(r, t, trial / 2 % 4, &lo, &hi);
+        random_range(r, least, t, trial / 2 % 4, &lo, &hi);
         memset(&st, 0, sizeof st);
         memset(belief, 0, sizeof belief);
         for (i = 0; i < n; i++)
@@ -141,20 +148,23 @@ START_TEST(test_messages_brute_force)
         st.belief = belief;
         st.msg = msg;
         st.scratch = scratch;
-        fgm_k_sum(&st, 0, vars, card, 0, n, lo, hi, SS, maxp, scratch);
+        fgm_k_sum(&st, 0, vars, card, 0, coef, n, lo, hi, SS, maxp,
+                  scratch);
         for (i = 0; i < n; i++) {
             int k = card[vars[i]];
             double b[MAXK], bz = 0.0;
 
             for (v = 0; v < k; v++)
-                want[v] = brute_message(cav, pc, n, i, v, lo, hi, maxp);
-            snprintf(what, sizeof what, "trial %d (n %d, %ld..%ld of %ld, "
-                     "%s) edge %d", trial, n, lo, hi, t,
-                     maxp ? "max" : "sum", i);
+                want[v] = brute_message(cav, pc, coef, n, i, v, lo, hi,
+                                        maxp);
+            snprintf(what, sizeof what, "trial %d (n %d, %ld..%ld of %ld "
+                     "from %ld, %s, %s) edge %d", trial, n, lo, hi, t, least,
+                     maxp ? "max" : "sum", coef ? "weighted" : "unit", i);
             assert_committed(msg + i * SS, want, k, what);
             /* The log-domain path the kernel falls back on, alone. */
-            fgm_k_sum_log_message(lm, cav, vars, card, 0, n, i, lo, hi, SS,
-                                  maxp, scratch, scratch + t + 1);
+            fgm_k_sum_log_message(lm, cav, vars, card, 0, coef, n, i,
+                                  lo - least, hi - least, SS, maxp, scratch,
+                                  scratch + t + 1);
             for (v = 0, z = 0.0; v < k; v++)
                 z += lm[v];
             for (v = 0; v < k; v++)
@@ -261,7 +271,7 @@ check_long_sum(int n, double spread, const long (*ranges)[2], int nr,
         st.belief = belief;
         st.msg = msg;
         st.scratch = scratch;
-        fgm_k_sum(&st, 0, vars, NULL, K, n, ranges[c / 2][0],
+        fgm_k_sum(&st, 0, vars, NULL, K, NULL, n, ranges[c / 2][0],
                   ranges[c / 2][1], S, maxp, scratch);
         for (i = 0; i < n; i += step) {
             log_message(lc, n, K, i, ranges[c / 2][0], ranges[c / 2][1],
@@ -312,9 +322,9 @@ END_TEST
     "table (x, y) = [[1, 2, 1, 3], [2, 1, 4, 1], [1, 1, 2, 5]]\n"
 
 /* Into BUF: the 0/1 table over (x, y, z) of SUM3_HEAD's domains that
- * holds where x + y + z OP TOTAL. */
+ * holds where A[0] x + A[1] y + A[2] z OP TOTAL. */
 static void
-sum3_table(char *buf, size_t size, const char *op, int total)
+sum3_table(char *buf, size_t size, const char *op, int total, const int *a)
 {
     size_t at = (size_t)snprintf(buf, size, "table (x, y, z) = [");
     int x, y, z, s, ok;
@@ -325,7 +335,7 @@ sum3_table(char *buf, size_t size, const char *op, int total)
             at += (size_t)snprintf(buf + at, size - at, "%s[",
                                    y > 0 ? ", " : "");
             for (z = -1; z <= 2; z++) {
-                s = x + y + z;
+                s = a[0] * x + a[1] * y + a[2] * z;
                 ok = !strcmp(op, "==") ? s == total
                      : !strcmp(op, "<") ? s < total
                      : !strcmp(op, "<=") ? s <= total
@@ -395,17 +405,24 @@ exact_rows(fgm_ir *ir, double *lz, int elim)
     return rows;
 }
 
-/* The model with `sum(x, y, z) OP total` and the same model with the
- * table it stands for: the same marginals and log Z on every algorithm
- * (gibbs: the same draws, and no log Z) and by enumeration. */
+/* The model with `sum(x, y, z) OP total` (or with coefficients, `sum(2
+ * * x, -y, 3 * z)`) and the same model with the table it stands for:
+ * the same marginals and log Z on every algorithm (gibbs: the same
+ * draws, and no log Z; on unit coefficients only: while variables have
+ * no value, its first sweep bounds a sum by their least and largest
+ * values where it skips a table, and under `==` a chain keeps the
+ * solution it starts from) and by enumeration. */
 START_TEST(test_engine_against_table)
 {
     static const char *const algos[] = {
         "ep", "bp-sum", "bp-max", "vmp", "gibbs"
     };
-    static const struct { const char *op; int total; } cons[] = {
-        { "==", 4 }, { "<=", 2 }, { "<", 6 }, { ">", 5 }, { ">=", 7 },
-        { "==", 0 }
+    static const struct { const char *op; int total, a[3]; } cons[] = {
+        { "==", 4, { 1, 1, 1 } }, { "<=", 2, { 1, 1, 1 } },
+        { "<", 6, { 1, 1, 1 } }, { ">", 5, { 1, 1, 1 } },
+        { ">=", 7, { 1, 1, 1 } }, { "==", 0, { 1, 1, 1 } },
+        { "<=", 4, { 2, -1, 3 } }, { "==", 3, { -2, 3, 1 } },
+        { ">", 0, { 1, -1, 2 } }, { ">=", -1, { 3, 2, -5 } }
     };
     char a[2048], b[4096], table[2048];
     double pa[8], pb[8], la = 0.0, lb = 0.0, *ea, *eb;
@@ -413,13 +430,19 @@ START_TEST(test_engine_against_table)
     int v, x;
 
     for (c = 0; c < sizeof cons / sizeof cons[0]; c++) {
-        sum3_table(table, sizeof table, cons[c].op, cons[c].total);
+        sum3_table(table, sizeof table, cons[c].op, cons[c].total,
+                   cons[c].a);
         for (g = 0; g < 5; g++) {
             fgm_model *ma, *mb;
 
-            snprintf(a, sizeof a, SUM3_HEAD "sum(x, y, z) %s %d\n"
-                     "infer %s(iterations = %d)\n", cons[c].op,
-                     cons[c].total, algos[g], g == 4 ? 300 : 40);
+            if (g == 4 && (cons[c].a[0] != 1 || cons[c].a[1] != 1
+                           || cons[c].a[2] != 1))
+                continue;
+
+            snprintf(a, sizeof a, SUM3_HEAD "sum(%d * x, y * %d, -(%d * z)) "
+                     "%s %d\ninfer %s(iterations = %d)\n", cons[c].a[0],
+                     cons[c].a[1], -cons[c].a[2], cons[c].op, cons[c].total,
+                     algos[g], g == 4 ? 300 : 40);
             snprintf(b, sizeof b, SUM3_HEAD "%sinfer %s(iterations = %d)\n",
                      table, algos[g], g == 4 ? 300 : 40);
             ma = run_text(a, g == 4 ? NULL : &la);
@@ -570,22 +593,35 @@ START_TEST(test_tails_exact)
 }
 END_TEST
 
-/* fgm_ir_add_factor's checks of a sum: two whole-number parameters lo
- * <= hi <= INT_MAX, lo within the domains' reach (3 + 3 + 3 for three
- * variables of 1..4), each variable once. */
+/* fgm_ir_add_factor's checks of a sum: whole-number bounds lo <= hi
+ * within an int that meet the weighted sums' reach (0..9 for three
+ * variables of 1..4 and unit coefficients; -30..6 with 1, 1, -10), then
+ * one whole nonzero coefficient a variable of at most
+ * FGM_IR_SUM_MAXCOEF in size, each variable once. */
 START_TEST(test_ir_checks)
 {
     static const int scope[3] = { 0, 1, 2 }, twice[3] = { 0, 1, 0 };
     static const struct {
         const int *scope;
         int nparams;
-        double range[2];
+        double p[5];
         int ok;
     } cases[] = {
-        { scope, 2, { 2, 5 }, 1 }, { scope, 2, { 9, 9 }, 1 },
-        { scope, 1, { 2, 5 }, 0 }, { scope, 2, { 5, 2 }, 0 },
-        { scope, 2, { 1.5, 4 }, 0 }, { scope, 2, { 0, 3e9 }, 0 },
-        { scope, 2, { 10, 10 }, 0 }, { twice, 2, { 2, 5 }, 0 },
+        { scope, 5, { 2, 5, 1, 1, 1 }, 1 }, { scope, 5, { 9, 9, 1, 1, 1 }, 1 },
+        { scope, 2, { 2, 5 }, 0 }, { scope, 5, { 5, 2, 1, 1, 1 }, 0 },
+        { scope, 5, { 1.5, 4, 1, 1, 1 }, 0 },
+        { scope, 5, { 0, 3e9, 1, 1, 1 }, 0 },
+        { scope, 5, { 10, 10, 1, 1, 1 }, 0 },
+        { twice, 5, { 2, 5, 1, 1, 1 }, 0 },
+        { scope, 5, { -30, -28, 1, 1, -10 }, 1 },
+        { scope, 5, { -40, -31, 1, 1, -10 }, 0 },
+        { scope, 5, { 6, 7, 1, 1, -10 }, 1 },
+        { scope, 5, { 7, 8, 1, 1, -10 }, 0 },
+        { scope, 5, { 0, 5, 1, 0, 1 }, 0 },
+        { scope, 5, { 0, 5, 1, 1.5, 1 }, 0 },
+        { scope, 5, { 0, 5, 1, 2e6, 1 }, 0 },
+        { scope, 5, { 0, 5, 1, 1e6, 1 }, 1 },
+        { scope, 5, { 0, 5, 1, NAN, 1 }, 0 },
     };
     fgm_ir *ir = compile_text("var x[3] in 1..4\n");
     fgm_status st;
@@ -594,7 +630,7 @@ START_TEST(test_ir_checks)
 
     for (c = 0; c < sizeof cases / sizeof *cases; c++) {
         got = fgm_ir_add_factor(ir, FGM_FACTOR_SUM, 3, cases[c].scope,
-                                cases[c].nparams, cases[c].range, &st);
+                                cases[c].nparams, cases[c].p, &st);
         ck_assert_msg((got >= 0) == cases[c].ok, "case %zu: %d", c, got);
         ck_assert_int_eq(st, cases[c].ok ? FGM_OK : FGM_EINVAL);
     }

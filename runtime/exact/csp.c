@@ -303,7 +303,7 @@ sum_has_support(const fgm_csp *csp, const fgm_ir_factor *f,
 {
     const int *sc = fgm_ir_scope(csp->ir, f);
     const double *range = fgm_ir_params(csp->ir, f);
-    long lo = 0, hi = 0;
+    long lo = 0, hi = 0, first, last;
     fgm_dom set;
     int j, u;
 
@@ -314,8 +314,10 @@ sum_has_support(const fgm_csp *csp, const fgm_ir_factor *f,
               : dom ? dom[u] : csp->full[u];
         if (!set)
             return 0;
-        lo += fgm_dom_first(set);
-        hi += 63 - __builtin_clzll(set);
+        first = fgm_ir_sum_term(range, j, fgm_dom_first(set));
+        last = fgm_ir_sum_term(range, j, 63 - __builtin_clzll(set));
+        lo += first < last ? first : last;
+        hi += first < last ? last : first;
     }
     return lo <= (long)range[1] && hi >= (long)range[0];
 }
@@ -475,7 +477,7 @@ fgm_csp_verify(const fgm_csp *csp, const int *given, const int *assign)
             break;
         case FGM_FACTOR_SUM:
             for (j = 0, pos = 0; j < f->arity; j++)
-                pos += assign[s[j]];
+                pos += fgm_ir_sum_term(p, j, assign[s[j]]);
             if (!fgm_ir_sum_meets(p, pos))
                 return 0;
             break;
@@ -530,7 +532,7 @@ fgm_csp_conflicts(const fgm_csp *csp, const int *given, const int *assign)
             break;
         case FGM_FACTOR_SUM:
             for (j = 0; full && j < f->arity; j++)
-                pos += assign[s[j]];
+                pos += fgm_ir_sum_term(p, j, assign[s[j]]);
             errors += full && !fgm_ir_sum_meets(p, pos);
             break;
         default:

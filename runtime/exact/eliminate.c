@@ -193,7 +193,8 @@ weight_at(const elim *e, const fgm_ir_factor *f, const int *at,
     if (f->kind != FGM_FACTOR_SUM)
         return p[param_pos(e, f, at, idx)];
     for (j = 0; j < f->arity; j++)
-        total += value_of(e, s[j], at[j] < 0 ? -1 : idx[at[j]]);
+        total += fgm_ir_sum_term(p, j, value_of(e, s[j],
+                                                at[j] < 0 ? -1 : idx[at[j]]));
     return fgm_ir_sum_meets(p, total) ? 1.0 : 0.0;
 }
 

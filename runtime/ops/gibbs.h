@@ -70,6 +70,18 @@ enum {
 #define FGM_K_GIBBS_BROKEN_SHIFT 3
 #endif
 
+/* Where a sum's coefficients start in its pool entries, after its
+ * range (runtime/ir.h's FGM_IR_SUM_COEF, which schedule.c checks). */
+#define FGM_K_GIBBS_SUM_COEF 2
+
+/* The least (MOST: the largest) of A Y over value indices Y in 0..K-1:
+ * a sum's term's bound. */
+static inline long
+fgm_k_gibbs_term_bound(long a, int k, int most)
+{
+    return (a > 0) == (most != 0) ? a * (k - 1) : 0;
+}
+
 /* Entries of fgm_k_gibbs_graph.fac a factor. */
 #define FGM_K_GIBBS_FAC 4
 
@@ -203,10 +215,11 @@ fgm_k_gibbs_table(const fgm_state *st, const fgm_k_gibbs_graph *g,
     }
 }
 
-/* W (K entries) times sum factor F (its edge POS is V's; its range at
- * F[3] in the pool): a value with which no values of the variables yet
- * without one (a cold sweep's later ones) can bring the sum of the
- * values into the range, the others at theirs, weighs 0; with BROKEN,
+/* W (K entries) times sum factor F (its edge POS is V's; its range and
+ * coefficients at F[3] in the pool): a value with which no values of
+ * the variables yet without one (a cold sweep's later ones) can bring
+ * the weighted sum into the range, the others at theirs, weighs 0; with
+ * BROKEN,
  * it counts instead as broken once per unit the sum is out by, so that
  * min-conflicts walks back toward the range (a sum of twenty 1..9 that
  * must stay under 40, started anywhere, every move breaking it once,
@@ -218,23 +231,29 @@ fgm_k_gibbs_sum(const fgm_state *st, const fgm_k_gibbs_graph *g,
                 const int *f, int pos, double *w, int *broken, int k)
 {
     const double *range = g->pool + f[3];
-    long total = 0, open = 0, out;
-    int j, x, u;
+    const double *coef = range + FGM_K_GIBBS_SUM_COEF;
+    long total = 0, least = 0, most = 0, out, a, at;
+    int j, x, u, ku;
 
     for (j = 0; j < f[1]; j++) {
         if (j == pos)
             continue;
         u = g->edge_var[f[2] + j];
-        if ((x = st->sample[u]) < 0)
-            open += fgm_k_gibbs_card(g, u) - 1;
-        else
-            total += x;
+        a = (long)coef[j];
+        if ((x = st->sample[u]) < 0) {
+            ku = fgm_k_gibbs_card(g, u);
+            least += fgm_k_gibbs_term_bound(a, ku, 0);
+            most += fgm_k_gibbs_term_bound(a, ku, 1);
+        } else {
+            total += a * x;
+        }
     }
     for (x = 0; x < k; x++) {
         /* By how much the sums within reach miss the range. */
-        out = total + x > (long)range[1] ? total + x - (long)range[1]
-            : total + x + open < (long)range[0]
-            ? (long)range[0] - (total + x + open) : 0;
+        at = total + (long)coef[pos] * x;
+        out = at + least > (long)range[1] ? at + least - (long)range[1]
+            : at + most < (long)range[0] ? (long)range[0] - (at + most)
+            : 0;
         if (out == 0)
             continue;
         if (broken)

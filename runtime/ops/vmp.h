@@ -128,14 +128,15 @@ fgm_k_vmp_expect(const fgm_state *st, const fgm_k_gibbs_graph *g,
         s[v] += acc[v];
 }
 
-/* The least and the largest sum of value indices that the variables of
- * sum factor F other than position SKIP (-1: none) take with positive
- * probability under q: into *LO and *HI. */
+/* The least and the largest weighted sum of value indices that the
+ * variables of sum factor F other than position SKIP (-1: none) take
+ * with positive probability under q: into *LO and *HI. */
 static inline void
 fgm_k_vmp_sum_support(const fgm_state *st, const fgm_k_gibbs_graph *g,
                       const int *f, int skip, long *lo, long *hi)
 {
-    const double *q;
+    const double *q, *coef = g->pool + f[3] + FGM_K_GIBBS_SUM_COEF;
+    long a;
     int j, x, v, least, most;
 
     *lo = *hi = 0;
@@ -150,8 +151,9 @@ fgm_k_vmp_sum_support(const fgm_state *st, const fgm_k_gibbs_graph *g,
                 least = least < 0 ? x : least;
                 most = x;
             }
-        *lo += least;
-        *hi += most;
+        a = (long)coef[j];
+        *lo += a > 0 ? a * least : a * most;
+        *hi += a > 0 ? a * most : a * least;
     }
 }
 
@@ -163,12 +165,12 @@ fgm_k_vmp_sum(const fgm_state *st, const fgm_k_gibbs_graph *g, const int *f,
               int pos, double *s, int k)
 {
     const double *range = g->pool + f[3];
-    long lo, hi;
+    long lo, hi, a = (long)range[FGM_K_GIBBS_SUM_COEF + pos];
     int x;
 
     fgm_k_vmp_sum_support(st, g, f, pos, &lo, &hi);
     for (x = 0; x < k; x++)
-        if (lo + x < (long)range[0] || hi + x > (long)range[1])
+        if (lo + a * x < (long)range[0] || hi + a * x > (long)range[1])
             s[x] = -HUGE_VAL;
 }
 

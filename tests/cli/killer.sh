@@ -30,10 +30,11 @@ done
 cmp -s "$TMP/interpreted.csv" "$TMP/compiled.csv" ||
     fail "bp-sum: compiled and interpreted marginals differ"
 
-# The dump names the factor and its range of value-index sums: the
-# first cage, cell[0][0] + cell[0][1] == 15 on 1..9, is 13..13.
+# The dump names the factor, its range of value-index sums and its
+# coefficients: the first cage, cell[0][0] + cell[0][1] == 15 on 1..9,
+# is 13..13, 1 and 1.
 expect_exit 0 "dump" -- "$FGM" dump "$M"
-expect_out "^f[0-9]+ sum cell\[0\]\[0\] cell\[0\]\[1\] params 13 13$" "dump"
+expect_out "^f[0-9]+ sum cell\[0\]\[0\] cell\[0\]\[1\] params 13 13 1 1$" "dump"
 
 # Solvers on an empty grid: the search, EP and the purely probabilistic
 # ones solve it (each answer checked against every constraint, the sums
