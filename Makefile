@@ -207,7 +207,7 @@ cli-tests: $(B)/fgm
 # kernels.sh and the others that build their own programs.
 CLI_ASAN_TESTS := errors compiler observe v4 ep decimate generate \
                   plugin_stale queens batch bench_svg bench_model exact \
-                  run_jobs gibbs vmp killer
+                  run_jobs gibbs vmp killer knapsack
 
 # $(call san_env,DIR): the sanitizers' options for a run whose reports go
 # to files DIR/report.PID; $(call san_reports,DIR,TARGET): fails TARGET,

@@ -892,7 +892,8 @@ START_TEST(test_shipped_models_both_backends)
     static const char *const models[] = {
         "models/sudoku.fgm", "models/sudoku_naive.fgm", "models/latin.fgm",
         "models/dice.fgm", "models/chain.fgm", "models/queens.fgm",
-        "models/casino.fgm", "models/one_die.fgm", "models/killer.fgm"
+        "models/casino.fgm", "models/one_die.fgm", "models/killer.fgm",
+        "models/knapsack.fgm"
     };
     static const char *const algos[] = { "ep", "bp-sum", "bp-max", "gibbs",
                                          "vmp" };

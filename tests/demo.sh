@@ -109,4 +109,22 @@ for m in killer killer_hard; do
     done
 done
 echo
+echo "== A knapsack: weighted sums (sum(23 * take[0], ...) <= 165), values as evidence"
+echo "   (models/knapsack.fgm: bp-max's packing against the exact most probable one)"
+for most in 4 10; do
+    "$FGM" run --backend exact --map -D MOST=$most models/knapsack.fgm \
+        2>/dev/null | awk -v most=$most '
+            /^#/ { sub(/.*log weight=/, ""); lw = $0 }
+            / = 1$/ { items = items " " substr($1, 6, length($1) - 6) }
+            END { printf "  at most %2d items: exact MAP items%s, value %.0f\n",
+                         most, items, lw * 5 }'
+    "$FGM" run --backend compiled -D MOST=$most models/knapsack.fgm \
+        2>/dev/null | awk -v most=$most '
+            /^# observation/ { t = $0; sub(/.*sweeps, [^,]*, /, "", t)
+                               sub(/,.*/, "", t) }
+            /^take/ && $3 > $2 { items = items " " substr($1, 6, length($1) - 6) }
+            END { printf "  at most %2d items: bp-max    items%s (%s compiled)\n",
+                         most, items, t }'
+done
+echo
 echo "Chart: $OUT/bench.svg   CSV: $OUT/bench.csv"

@@ -239,6 +239,16 @@ CMP = {
 }
 
 
+def sum_term(a, name):
+    """A sum's term with coefficient A, in one of the forms the language
+    takes: x, -x, 2 * x, x * -3."""
+    if a == 1:
+        return name
+    if a == -1:
+        return "-" + name
+    return "%d * %s" % (a, name) if a > 0 else "%s * %d" % (name, a)
+
+
 def fixed(m, v):
     return any(f[0] == "fix" and f[1][0] == v for f in m.factors)
 
@@ -308,19 +318,24 @@ def add_factors(rng, m, tree):
             # oracle the 0/1 table it stands for.  One that no assignment
             # meets is a compile error, one that all meet a warning: not
             # generated.
+            # Half of them weighted: 2 * x, -y, z * 3.
             scope = rng.sample(range(n), rng.randint(1, min(4, n)))
             op = rng.choice(["==", "==", "<", "<=", ">", ">="])
+            coef = [1] * len(scope)
+            if rng.random() < 0.5:
+                coef = [rng.choice([-3, -2, -1, 1, 2, 3]) for _ in scope]
             rows = [[]]
             for v in scope:
                 lo, hi = m.doms[m.vars[v][1]]
                 rows = [t + [x] for t in rows for x in range(lo, hi + 1)]
-            sums = [sum(t) for t in rows]
+            sums = [sum(a * x for a, x in zip(coef, t)) for t in rows]
             total = rng.randint(min(sums), max(sums))
             w = [1 if CMP[op](t, total) else 0 for t in sums]
             if any(w) and not all(w) and joins(scope):
                 m.factors.append(("table", scope, w))
                 m.lines.append("sum(%s) %s %d" % (", ".join(
-                    m.vars[v][0] for v in scope), op, total))
+                    sum_term(a, m.vars[v][0]) for a, v in zip(coef, scope)),
+                    op, total))
         elif r < 0.5 and n >= 2:
             # x OP y + off on the values, any two domains; one that no
             # pair meets is a compile error, not generated.

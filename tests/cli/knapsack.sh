@@ -1,0 +1,62 @@
+# tests/cli/knapsack.sh: weighted sums (`sum(23 * take[0], ...) <= 165`)
+# through the CLI: models/knapsack.fgm, a 0/1 knapsack whose values are
+# evidence, against the exact backend's most probable assignment.
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/common.bash"
+M=models/knapsack.fgm
+
+# The packing of `fgm run --format csv` on stdin: each item's argmax
+# (bp-max: its max-marginal) or its MAP value, one digit an item.
+packing() {
+    awk -F, '$2 == "marginal" && $4 == 0 { p0[$3] = $5 + 0 }
+             $2 == "marginal" && $4 == 1 { p1[$3] = $5 + 0 }
+             $2 == "map" { p1[$3] = $4; p0[$3] = 1 - $4 }
+             END { for (i = 0; i < 10; i++) {
+                       t = "take[" i "]"; printf "%d", (p1[t] > p0[t]) }
+                   print "" }'
+}
+
+# The item budgets: P01's best (309 = 5 x 61.8, items 0-3 and 5) without
+# one, with four and three items the exact backend's. bp-max on the loopy
+# graph of the two sums finds the same packing, both backends to the bit.
+for most in 10 4 3; do
+    case $most in
+    10) want=1111010000 ;;
+    4) want=1101001000 ;;
+    3) want=1001000010 ;;
+    esac
+    expect_exit 0 "map $most" -- "$FGM" run --backend exact --map \
+        --format csv -D MOST=$most "$M"
+    [ "$(packing <"$TMP/out")" = "$want" ] ||
+        fail "MOST=$most: exact MAP $(packing <"$TMP/out"), want $want"
+    for b in interpreted compiled; do
+        "$FGM" run --backend $b --format csv -D MOST=$most "$M" \
+            >"$TMP/$b.csv" 2>"$TMP/err" || fail "bp-max $b MOST=$most: exit $?"
+        [ "$(packing <"$TMP/$b.csv")" = "$want" ] ||
+            fail "bp-max $b MOST=$most: $(packing <"$TMP/$b.csv"), want $want"
+    done
+    cmp -s "$TMP/interpreted.csv" "$TMP/compiled.csv" ||
+        fail "MOST=$most: compiled and interpreted max-marginals differ"
+done
+expect_exit 0 "log weight" -- "$FGM" run --backend exact --map "$M"
+expect_out "log weight=56.8" "the value of items 0, 1, 3 and 6 over 5"
+
+# The dump keeps the coefficients after the range; the count's are 1.
+expect_exit 0 "dump" -- "$FGM" dump "$M"
+expect_out "^f10 sum take\[0\] .* take\[9\] params 0 165 23 31 29 44 53 38 63 85 89 82$" "dump"
+expect_out "^f11 sum take\[0\] .* take\[9\] params 0 4 1 1 1 1 1 1 1 1 1 1$" "dump"
+
+# Enumeration counts the packings within both budgets, as the test's own
+# loop over the 1,024 subsets does.
+w=(23 31 29 44 53 38 63 85 89 82)
+count=0
+for ((s = 0; s < 1024; s++)); do
+    weight=0 items=0
+    for ((i = 0; i < 10; i++)); do
+        if ((s >> i & 1)); then weight=$((weight + w[i])); items=$((items + 1)); fi
+    done
+    ((weight <= 165 && items <= 4)) && count=$((count + 1))
+done
+expect_exit 0 "exact" -- "$FGM" run --backend exact --exact-method enumeration "$M"
+expect_out "assignments=$count\$" "enumeration's count ($count by brute force)"
+finish
