@@ -464,6 +464,33 @@ term_coef(fgmc *c, const fgmc_node *t, const fgmc_node *ref,
     }
 }
 
+/* A sum of one term, coefficient A, whose index times A must lie in
+ * LO..HI (FIRST..LAST: the values the term takes): an evidence factor
+ * of 1 on the values that meet it and 0 elsewhere, as `x OP number`,
+ * which the message passing applies once, not a factor it updates every
+ * sweep (a Killer Sudoku's cages of one cell).  An error when no value
+ * meets it: the bounds let `sum(2 * x) == 3` through. */
+static int
+sum_evidence(fgmc *c, const fgmc_stmt *s, long long total, long long a,
+             long long lo, long long hi, long long first, long long last)
+{
+    const fgmc_sym *o = owner(c, c->scope[0]);
+    double *w = arena_alloc(c, (size_t)o->card * sizeof *w);
+    long held = 0, y;
+
+    if (!w)
+        return 0;
+    for (y = 0; y < o->card; y++)
+        held += (w[y] = a * y >= lo && a * y <= hi) != 0.0;
+    if (held == 0) {
+        diag_error(c, s->value->loc, "'%s %lld' cannot hold: the term takes "
+                   "the values %lld..%lld in steps of %lld",
+                   fgmc_cmp_text(s->op), total, first, last, llabs(a));
+        return 0;
+    }
+    return add(c, s, FGM_FACTOR_EVIDENCE, c->scope, 1, w, o->card, -1);
+}
+
 /* `sum(a x, ...) OP total` for the current binding: the weighted sum of
  * the values, each value its index plus its domain's low end, so the
  * range of the indices' weighted sum (the IR's parameters, then the
@@ -554,6 +581,8 @@ inst_sum(fgmc *c, const fgmc_stmt *s)
     }
     if (lo == least && hi == most)
         return 1;       /* every sum meets it (warn_always_holds) */
+    if (n == 1)
+        return sum_evidence(c, s, total, a, lo, hi, first, last);
     params[0] = (double)lo;
     params[1] = (double)hi;
     return add(c, s, FGM_FACTOR_SUM, c->scope, n, params,
