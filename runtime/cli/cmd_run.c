@@ -351,6 +351,17 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
              info.dead > 0 ? dead : "",
              st == FGM_ETIMEOUT ? " (incomplete: timeout reached)" : "");
     clash = warn_contradiction(model, k, name, sizeof name, t->err);
+    /* Every value still has mass, yet no assignment has weight: a factor
+     * that nothing its variables may take meets (a weighted sum's gaps,
+     * `sum(2 * x, 2 * y) == 3`), whose messages are then uniform. */
+    if (!clash && log_z == -HUGE_VAL)
+        fprintf(t->err, "fgm: run: warning: observation %ld: %s under the "
+                "run's messages: no assignment they allow has weight, so the "
+                "marginals are no posterior (the observations contradict the "
+                "model, or a factor holds for none of its variables' values; "
+                "--backend exact tells which on a small model)\n", k,
+                cli_algo_is(ir, "bp-max") ? "log max weight = -inf"
+                                          : "log Z = -inf");
     print_result(ir, cfg, k, m, have_se ? se : NULL, post, stride, NULL, 0,
                  text, &info, log_z, st == FGM_ETIMEOUT, clash, t);
     free(m);

@@ -59,4 +59,14 @@ for ((s = 0; s < 1024; s++)); do
 done
 expect_exit 0 "exact" -- "$FGM" run --backend exact --exact-method enumeration "$M"
 expect_out "assignments=$count\$" "enumeration's count ($count by brute force)"
+# A weighted sum that its bounds let through but no assignment meets:
+# the exact backend refuses it, message passing says log Z = -inf.
+printf 'var x in 0..3\nvar y in 0..3\nsum(2 * x, 2 * y) == 3\ninfer bp-sum\n' \
+    >"$TMP/gaps.fgm"
+expect_exit 1 "exact on gaps" -- "$FGM" run --backend exact "$TMP/gaps.fgm"
+expect_err "no consistent assignment" "exact on gaps"
+expect_exit 0 "bp-sum on gaps" -- "$FGM" run --backend interpreted "$TMP/gaps.fgm"
+expect_err "observation 0: log Z = -inf under the run's messages" "bp-sum on gaps"
+expect_exit 0 "bp-sum on the knapsack" -- "$FGM" run --backend interpreted "$M"
+grep -q "warning" "$TMP/err" && fail "knapsack: $(cat "$TMP/err")"
 finish
