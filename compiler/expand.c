@@ -447,13 +447,16 @@ term_coef(fgmc *c, const fgmc_node *t, const fgmc_node *ref,
         if (!sema_eval_int(c, in_a ? t->b : t->a, "a sum's coefficient", &x)
             || !term_coef(c, in_a ? t->a : t->b, ref, coef))
             return 0;
-        if (x == 0 || llabs(x) > FGM_IR_SUM_MAXCOEF
-            || llabs(*coef * x) > FGM_IR_SUM_MAXCOEF) {
+        /* Compared, not llabs'd: llabs(LLONG_MIN) is negative.  *COEF
+         * is within the bound, so a product of a bounded X is too. */
+        if (x == 0 || x < -FGM_IR_SUM_MAXCOEF || x > FGM_IR_SUM_MAXCOEF
+            || *coef * x < -FGM_IR_SUM_MAXCOEF
+            || *coef * x > FGM_IR_SUM_MAXCOEF) {
             diag_error(c, t->loc, "a sum's coefficient must be a nonzero "
                        "integer of at most %d in size; this one is %lld",
                        FGM_IR_SUM_MAXCOEF,
-                       x == 0 || llabs(x) > FGM_IR_SUM_MAXCOEF ? x
-                       : *coef * x);
+                       x == 0 || x < -FGM_IR_SUM_MAXCOEF
+                       || x > FGM_IR_SUM_MAXCOEF ? x : *coef * x);
             return 0;
         }
         *coef *= x;
@@ -462,6 +465,19 @@ term_coef(fgmc *c, const fgmc_node *t, const fgmc_node *ref,
         *coef = 1;
         return 1;
     }
+}
+
+/* The greatest common divisor of A >= 0 and B >= 0 (gcd(0, B) = B). */
+static long long
+gcd(long long a, long long b)
+{
+    while (b != 0) {
+        long long r = a % b;
+
+        a = b;
+        b = r;
+    }
+    return a;
 }
 
 /* A sum of one term, coefficient A, whose index times A must lie in
@@ -501,7 +517,7 @@ static int
 inst_sum(fgmc *c, const fgmc_stmt *s)
 {
     long long total, base = 0, least = 0, most = 0, at, lo, hi, a, t, end;
-    long long first, last;
+    long long first, last, g = 0;
     const fgmc_node *r;
     double *params;
     long k;
@@ -537,6 +553,7 @@ inst_sum(fgmc *c, const fgmc_stmt *s)
                 return 0;
         }
         weighted |= a != 1;
+        g = gcd(g, a < 0 ? -a : a);
         params[FGM_IR_SUM_COEF + k] = (double)a;
         /* |a lo| <= 10^15 a term, but 2^24 of them pass 2^63. */
         if (__builtin_mul_overflow(a, (long long)o->lo, &t)
@@ -557,8 +574,11 @@ inst_sum(fgmc *c, const fgmc_stmt *s)
     }
     /* The total's place among the sums, a total past them taken one
      * past their ends (it compares to every sum the same way). */
-    first = base + least;   /* both within a long long: base's check */
-    last = base + most;
+    if (__builtin_add_overflow(base, least, &first)
+        || __builtin_add_overflow(base, most, &last)) {
+        diag_error(c, refs_loc(s), "this sum's values reach past 2^63");
+        return 0;
+    }
     at = total < first ? least - 1 : total > last ? most + 1 : total - base;
     lo = s->op == FGMC_CMP_EQ || s->op == FGMC_CMP_GE ? at
        : s->op == FGMC_CMP_GT ? at + 1 : least;
@@ -566,17 +586,27 @@ inst_sum(fgmc *c, const fgmc_stmt *s)
        : s->op == FGMC_CMP_LT ? at - 1 : most;
     lo = lo < least ? least : lo;
     hi = hi > most ? most : hi;
+    /* Every sum of the terms is a multiple of G, their coefficients'
+     * greatest common divisor (as are LEAST and MOST): the range taken
+     * to the multiples it holds.  `sum(2 * x, 4 * y) == 5` meets none. */
+    lo = lo >= 0 ? (lo + g - 1) / g * g : -(-lo / g * g);
+    hi = hi >= 0 ? hi / g * g : -((-hi + g - 1) / g * g);
     if (lo > hi) {
+        char steps[48] = "";
+
+        if (g > 1)
+            snprintf(steps, sizeof steps, " in steps of %lld", g);
         if (c->scope_len == 1)
             diag_error(c, s->value->loc, "'%s %lld' cannot hold: the "
-                       "%s lies in %lld..%lld", fgmc_cmp_text(s->op), total,
-                       weighted ? "term" : "variable's value", first, last);
+                       "%s lies in %lld..%lld%s", fgmc_cmp_text(s->op),
+                       total, weighted ? "term" : "variable's value", first,
+                       last, steps);
         else
             diag_error(c, s->value->loc, "'%s %lld' cannot hold: the %ssum "
-                       "of these %ld variables lies in %lld..%lld",
+                       "of these %ld variables lies in %lld..%lld%s",
                        fgmc_cmp_text(s->op), total,
                        weighted ? "weighted " : "", c->scope_len, first,
-                       last);
+                       last, steps);
         return 0;
     }
     if (lo == least && hi == most)

@@ -353,7 +353,7 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
     clash = warn_contradiction(model, k, name, sizeof name, t->err);
     /* Every value still has mass, yet no assignment has weight: a factor
      * that nothing its variables may take meets (a weighted sum's gaps,
-     * `sum(2 * x, 2 * y) == 3`), whose messages are then uniform. */
+     * `sum(2 * x, 3 * y) == 1`), whose messages are then uniform. */
     if (!clash && log_z == -HUGE_VAL)
         fprintf(t->err, "fgm: run: warning: observation %ld: %s under the "
                 "run's messages: no assignment they allow has weight, so the "

@@ -257,7 +257,8 @@ fgm_k_gibbs_sum(const fgm_state *st, const fgm_k_gibbs_graph *g,
         if (out == 0)
             continue;
         if (broken)
-            broken[x] += out > INT_MAX / 4 ? INT_MAX / 4 : (int)out;
+            broken[x] = out >= INT_MAX / 4 - broken[x] ? INT_MAX / 4
+                        : broken[x] + (int)out;     /* saturated */
         else
             w[x] = 0.0;
     }
@@ -385,8 +386,13 @@ fgm_k_gibbs_weights(fgm_state *st, const fgm_k_gibbs_graph *g, int v,
     for (x = 0; broken && x < k; x++)
         if (w[x] > 0.0 && (least < 0 || broken[x] < least))
             least = broken[x];
-    for (x = 0; broken && x < k; x++)   /* each one more: 1/8 the odds */
-        w[x] = ldexp(w[x], -FGM_K_GIBBS_BROKEN_SHIFT * (broken[x] - least));
+    /* Each one more: 1/8 the odds; past 1100 more the weight is 0 in
+     * doubles anyway (2^-3300), where the product would overflow an
+     * int (a weighted sum misses its range by up to 6.3e7 a factor). */
+    for (x = 0; broken && x < k; x++)
+        w[x] = ldexp(w[x], -FGM_K_GIBBS_BROKEN_SHIFT
+                           * (broken[x] - least > 1100 ? 1100
+                              : broken[x] - least));
 }
 
 /* The sum of W's K entries, or 0 when it is no finite positive number

@@ -61,12 +61,23 @@ expect_exit 0 "exact" -- "$FGM" run --backend exact --exact-method enumeration "
 expect_out "assignments=$count\$" "enumeration's count ($count by brute force)"
 # A weighted sum that its bounds let through but no assignment meets:
 # the exact backend refuses it, message passing says log Z = -inf.
-printf 'var x in 0..3\nvar y in 0..3\nsum(2 * x, 2 * y) == 3\ninfer bp-sum\n' \
+printf 'var x in 0..3\nvar y in 0..3\nsum(2 * x, 3 * y) == 1\ninfer bp-sum\n' \
     >"$TMP/gaps.fgm"
 expect_exit 1 "exact on gaps" -- "$FGM" run --backend exact "$TMP/gaps.fgm"
 expect_err "no consistent assignment" "exact on gaps"
 expect_exit 0 "bp-sum on gaps" -- "$FGM" run --backend interpreted "$TMP/gaps.fgm"
 expect_err "observation 0: log Z = -inf under the run's messages" "bp-sum on gaps"
+# Min-conflicts gibbs where weighted sums miss their ranges by millions
+# (the evidence leaves v no value): the broken counts saturate, and the
+# odds' exponent stays an int (UBSan, under make cli-asan, saw 720000059
+# * -3 overflow).
+{
+    printf 'var v in 0..63\nvar u[12] in 0..1\n'
+    printf 'sum(1000000 * v, u[k]) <= 0 for k in 0..11\n'
+    printf 'sum(v) >= 1\nsum(v) <= 0\ninfer gibbs(iterations = 50)\n'
+} >"$TMP/miss.fgm"
+expect_exit 0 "gibbs, sums missed by millions" -- "$FGM" run --backend interpreted "$TMP/miss.fgm"
+expect_err "left v no value" "gibbs, sums missed by millions"
 expect_exit 0 "bp-sum on the knapsack" -- "$FGM" run --backend interpreted "$M"
 grep -q "warning" "$TMP/err" && fail "knapsack: $(cat "$TMP/err")"
 finish
