@@ -73,7 +73,8 @@ static void fgm_yyerror(FGM_YYLTYPE *loc, fgmc *c, void *scanner,
 %token INVALID "invalid character"
 
 %type <node> expr ref subs sub range dims list items items_opt item
-%type <node> refs refs_opt terms terms_opt names binder binders for_opt dist dist_opt
+%type <node> refs refs_opt terms terms_opt names binder binders for_opt
+%type <node> dist dist_opt
 %type <node> word key setting settings settings_opt args_opt
 %type <stmt> stmt var_decl prior_decl constraint
 

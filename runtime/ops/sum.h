@@ -25,14 +25,15 @@
  *   W(u) = sum of G(t) over A <= u + t <= B
  *
  * (max instead of sum for max-product), in O(n T K) for a span of T
- * sums (T = sum_j |a_j| (K_j - 1)), where the table holds K^n entries.  Positive terms only: W is a
- * running sum from the bound that binds (a one-sided range: `<=`,
- * `>=`) or the window summed directly (`==`: one term), never a
- * difference of cumulative sums, which would cancel.  Each F_j and G is
- * scaled to a largest entry of 1 (a message is normalized, so the scale
- * drops out; fgm_k_sum_forward returns its log for the evidence), after
- * the partial sums that cannot reach the range are set to 0: the scale
- * is then that of the sums that count, not of the distribution's mode
+ * sums (T = sum_j |a_j| (K_j - 1)), where the table holds K^n entries.
+ * Positive terms only: W is a running sum from the bound that binds (a
+ * one-sided range: `<=`, `>=`) or the window summed directly (`==`: one
+ * term), never a difference of cumulative sums, which would cancel.
+ * Each F_j and G is scaled to a largest entry of 1 (a message is
+ * normalized, so the scale drops out; fgm_k_sum_forward returns its log
+ * for the evidence), after the partial sums that cannot reach the
+ * range are set to 0: the scale is then that of the sums that count,
+ * not of the distribution's mode
  * (five variables of evidence [1, 1e-100] summing to 5: scaled at the
  * mode, every term of every message was 1e-500, 0 in doubles, and the
  * factor fell silent).  A message whose every value still comes out
