@@ -203,6 +203,7 @@ compile_c(const char *src, int len, const char *file,
     diag_free(c);
     free(c->scope);
     free(c->scope_src);
+    free(c->scope_coef);
     free(c->varrays);
     free(c->mark);
     free(c->fixed);

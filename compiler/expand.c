@@ -72,6 +72,7 @@ room(fgmc *c, const fgmc_stmt *s, long n)
     long cap = c->scope_cap ? c->scope_cap : 256;
     int *p;
     const fgmc_node **q;
+    long long *w;
 
     if (c->scope_len + n <= c->scope_cap)
         return 1;
@@ -88,7 +89,10 @@ room(fgmc *c, const fgmc_stmt *s, long n)
     q = realloc(c->scope_src, (size_t)cap * sizeof *q);
     if (q)
         c->scope_src = q;
-    if (!p || !q) {
+    w = realloc(c->scope_coef, (size_t)cap * sizeof *w);
+    if (w)
+        c->scope_coef = w;
+    if (!p || !q || !w) {
         c->oom = 1;
         return 0;
     }
@@ -467,6 +471,90 @@ term_coef(fgmc *c, const fgmc_node *t, const fgmc_node *ref,
     }
 }
 
+static int enter(fgmc *c, int k, long long *hi, int *quiet);
+
+/* Appends sum S's terms for the current binding to the scratch scope,
+ * each entry's coefficient beside it (c->scope_coef).  Returns 1, or 0
+ * after reporting. */
+static int
+sum_terms_once(fgmc *c, const fgmc_stmt *s)
+{
+    const fgmc_node *r;
+    long start, k;
+    long long a;
+    int i = 0;
+
+    for (r = s->refs->kids; r; r = r->next, i++) {
+        start = c->scope_len;
+        if (!ref_vars(c, s, r) || !term_coef(c, s->terms[i], r, &a))
+            return 0;
+        for (k = start; k < c->scope_len; k++)
+            c->scope_coef[k] = a;
+    }
+    return 1;
+}
+
+/* Sum S's variables for the current binding into the scratch scope, with
+ * their coefficients: its terms once, or once per binding of its own for
+ * clause (`sum(i * x[i] for i in 1..N)`), walked as the statement's
+ * (expand_loops: a level whose range is empty gives nothing), its loop
+ * variables after the statement's in c->bound, so that a message names
+ * them all.  Returns 1, or 0 after reporting. */
+static int
+sum_scope(fgmc *c, const fgmc_stmt *s)
+{
+    fgmc_node **outer = c->bound, *b;
+    long long *hi;
+    int k0 = c->nbound, nb, k, r, quiet = 0, ok = 1;
+
+    c->scope_len = 0;
+    if (!s->inner)
+        return sum_terms_once(c, s);
+    nb = k0 + s->inner->nkids;
+    c->bound = arena_alloc(c, (size_t)nb * sizeof *c->bound);
+    hi = arena_alloc(c, (size_t)nb * sizeof *hi);
+    if (!c->bound || !hi) {
+        c->bound = outer;
+        return 0;
+    }
+    for (k = 0; k < k0; k++)
+        c->bound[k] = outer[k];
+    for (b = s->inner->kids; b; b = b->next)
+        c->bound[k++] = b;
+    k = k0;
+    r = enter(c, k0, &hi[k0], &quiet);
+    while (r >= 0) {
+        if (++c->iters > FGMC_MAX_ITERS) {
+            diag_error(c, s->loc, "more than %ld loop iterations in this "
+                       "model", FGMC_MAX_ITERS);
+            c->too_big = 1;
+            ok = 0;
+            break;
+        }
+        if (r == 1 && k < nb - 1) {
+            k++;
+            r = enter(c, k, &hi[k], &quiet);
+            continue;
+        }
+        if (r == 1 && !sum_terms_once(c, s)) {
+            ok = 0;
+            break;
+        }
+        if (r == 0)
+            k--;                /* level k is empty: step the one above */
+        while (k >= k0 && c->bound[k]->sym->value >= hi[k])
+            k--;
+        if (k < k0)
+            break;
+        c->bound[k]->sym->value++;
+        c->nbound = k + 1;
+        r = 1;
+    }
+    c->bound = outer;
+    c->nbound = k0;
+    return ok && r >= 0;
+}
+
 /* The greatest common divisor of A >= 0 and B >= 0 (gcd(0, B) = B). */
 static long long
 gcd(long long a, long long b)
@@ -516,14 +604,13 @@ sum_evidence(fgmc *c, const fgmc_stmt *s, long long total, long long a,
 static int
 inst_sum(fgmc *c, const fgmc_stmt *s)
 {
-    long long total, base = 0, least = 0, most = 0, at, lo, hi, a, t, end;
+    long long total, base = 0, least = 0, most = 0, at, lo, hi, a = 1, t, end;
     long long first, last, g = 0;
-    const fgmc_node *r;
     double *params;
     long k;
-    int i = 0, weighted = 0, n;
+    int weighted = 0, n;
 
-    if (!scope_of(c, s))
+    if (!sum_scope(c, s))
         return 0;
     if (c->scope_len < 1) {
         diag_error(c, refs_loc(s), "sum over no variables");
@@ -542,16 +629,10 @@ inst_sum(fgmc *c, const fgmc_stmt *s)
     params = arena_alloc(c, ((size_t)n + FGM_IR_SUM_COEF) * sizeof *params);
     if (!params)
         return 0;
-    for (k = 0, r = s->refs->kids; k < n; k++) {
+    for (k = 0; k < n; k++) {
         const fgmc_sym *o = owner(c, c->scope[k]);
 
-        /* The entries of one reference are together, in term order. */
-        if (k == 0 || r != c->scope_src[k]) {
-            for (; r != c->scope_src[k]; r = r->next)
-                i++;
-            if (!term_coef(c, s->terms[i], r, &a))
-                return 0;
-        }
+        a = c->scope_coef[k];
         weighted |= a != 1;
         g = gcd(g, a < 0 ? -a : a);
         params[FGM_IR_SUM_COEF + k] = (double)a;

@@ -181,6 +181,8 @@ struct fgmc_stmt {
                              * terms as parsed until sema) */
     fgmc_node **terms;      /* S_SUM: the terms, one a reference of refs
                              * in its order (sema_sum_terms) */
+    fgmc_node *inner;       /* S_SUM: N_SEQ of N_BIND, the for clause
+                             * inside its parentheses, or NULL */
     fgmc_node *weights;     /* table/evidence: N_LIST */
     fgmc_loc str;           /* fix: the string literal, quotes included */
     int has_str;
@@ -316,6 +318,7 @@ typedef struct fgmc {
     int var_cap;            /* entries of mark and fixed */
     int *scope;             /* scratch scope being built */
     const fgmc_node **scope_src;    /* the reference each entry came from */
+    long long *scope_coef;  /* a sum's: each entry's coefficient */
     long scope_len, scope_cap;
 } fgmc;
 
@@ -353,6 +356,11 @@ FGM_INTERNAL fgmc_stmt *ast_compare(fgmc *c, fgmc_node *ref,
 FGM_INTERNAL fgmc_stmt *ast_sum(fgmc *c, fgmc_node *refs,
                                 const fgmc_loc *oploc, fgmc_node *total,
                                 const fgmc_loc *loc);
+/* `sum(TERMS for BINDERS) OP TOTAL`: the terms once per binding. */
+FGM_INTERNAL fgmc_stmt *ast_sum_for(fgmc *c, fgmc_node *terms,
+                                    fgmc_node *binders,
+                                    const fgmc_loc *oploc, fgmc_node *total,
+                                    const fgmc_loc *loc);
 /* The text of comparison OP ("<="). */
 FGM_INTERNAL const char *fgmc_cmp_text(fgmc_cmp op);
 FGM_INTERNAL fgmc_node *ast_paren(fgmc *c, fgmc_node *a,

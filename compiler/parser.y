@@ -158,6 +158,10 @@ constraint:
         { $$ = ast_sum(c, $4, &@6, $7, &@$); }
   | SUM '(' nls terms_opt ')' CMP expr
         { $$ = ast_sum(c, $4, &@6, $7, &@$); }
+  | SUM '(' nls terms FOR binders nls ')' NEQ expr
+        { $$ = ast_sum_for(c, $4, $6, &@9, $10, &@$); }
+  | SUM '(' nls terms FOR binders nls ')' CMP expr
+        { $$ = ast_sum_for(c, $4, $6, &@9, $10, &@$); }
   | SUM '(' error                 { $$ = ast_unclosed(c, &@2, "')'", NULL); }
   | ref NEQ expr
         { $$ = ast_compare(c, $1, &@2, $3, &@$); }

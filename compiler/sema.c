@@ -1214,27 +1214,62 @@ sema_sum_terms(fgmc *c, fgmc_stmt *s)
     return ok && s->refs;
 }
 
+/* Declares the loop variables of for clause BINDERS (NULL: none), each
+ * range resolved among the loop variables before it, not its own.
+ * Returns 0 after reporting. */
+static int
+declare_binders(fgmc *c, fgmc_node *binders)
+{
+    fgmc_node *b, *range = NULL;
+    int ok = 1;
+
+    for (b = binders ? binders->kids : NULL; b; b = b->next) {
+        if (b->a != range) {
+            range = b->a;
+            if (!sema_resolve_num(c, range->a))
+                ok = 0;
+            if (!sema_resolve_num(c, range->b))
+                ok = 0;
+        }
+        b->sym = sym_declare(c, SYM_LOOP, b->name, b->nameloc, NULL);
+        if (!b->sym)
+            ok = 0;
+    }
+    return ok;
+}
+
+/* After a statement: an error for each loop variable of BINDERS (NULL:
+ * none) that it never names, when OK (a loop variable the statement
+ * never names repeats its factors, once per value: `evidence x = [1, 2]
+ * for i in 0..1` squared the weights; surely a slip, a name mistyped or
+ * a loop left over); then the variables go out of scope.  Returns OK,
+ * or 0 after reporting. */
+static int
+close_binders(fgmc *c, fgmc_node *binders, int ok)
+{
+    fgmc_node *b;
+
+    for (b = binders ? binders->kids : NULL; ok && b; b = b->next)
+        if (b->sym && b->sym->uses == 0) {
+            diag_error(c, b->nameloc, "loop variable '%s' is used nowhere "
+                       "in this statement: each of its values would add "
+                       "the same factors again", b->name);
+            ok = 0;
+        }
+    for (b = binders ? binders->kids : NULL; b; b = b->next)
+        sym_pop(c, b->sym);
+    return ok;
+}
+
 static void
 check_constraint(fgmc *c, fgmc_stmt *s)
 {
-    fgmc_node *b, *r, *range = NULL;
-    int ok = 1;
+    fgmc_node *r;
+    int ok = 1, inner_ok;
     char single[64];        /* what a comparison compares */
 
-    /* Each range sees the loop variables before it, not its own. */
-    if (s->binders)
-        for (b = s->binders->kids; b; b = b->next) {
-            if (b->a != range) {
-                range = b->a;
-                if (!sema_resolve_num(c, range->a))
-                    ok = 0;
-                if (!sema_resolve_num(c, range->b))
-                    ok = 0;
-            }
-            b->sym = sym_declare(c, SYM_LOOP, b->name, b->nameloc, NULL);
-            if (!b->sym)
-                ok = 0;
-        }
+    if (!declare_binders(c, s->binders))
+        ok = 0;
     if (s->kind == S_NEQ && !comparison_form(c, s))
         ok = 0;
     if (s->kind == S_NEQ)
@@ -1243,12 +1278,17 @@ check_constraint(fgmc *c, fgmc_stmt *s)
                  : "a variable with a number");
     if (s->kind == S_DRAW)
         snprintf(single, sizeof single, "'~' draws one variable");
+    /* A sum's own for clause, inside its parentheses, binds its terms
+     * only: not the total, nor the statement's for clause. */
+    inner_ok = declare_binders(c, s->inner);
     if (s->kind == S_SUM && !sema_sum_terms(c, s))
-        ok = 0;
+        inner_ok = 0;
     for (r = s->refs ? s->refs->kids : NULL; r; r = r->next)
         if (!resolve_vref(c, r, s->kind == S_NEQ || s->kind == S_DRAW
                                 ? single : NULL))
-            ok = 0;
+            inner_ok = 0;
+    if (!close_binders(c, s->inner, inner_ok))
+        ok = 0;
     if (s->kind == S_DRAW && ok && !check_draw(c, s))
         ok = 0;
     if (s->kind == S_NEQ && s->refs->nkids == 1 && s->rhs
@@ -1260,20 +1300,8 @@ check_constraint(fgmc *c, fgmc_stmt *s)
         ok = 0;
     if (s->has_str && !check_string(c, s))
         ok = 0;
-    /* A loop variable the statement never names repeats its factors,
-     * once per value: `evidence x = [1, 2] for i in 0..1` squared the
-     * weights.  Surely a slip (a name mistyped, a loop left over). */
-    if (s->binders)
-        for (b = s->binders->kids; ok && b; b = b->next)
-            if (b->sym && b->sym->uses == 0) {
-                diag_error(c, b->nameloc, "loop variable '%s' is used "
-                           "nowhere in this statement: each of its values "
-                           "would add the same factors again", b->name);
-                ok = 0;
-            }
-    if (s->binders)
-        for (b = s->binders->kids; b; b = b->next)
-            sym_pop(c, b->sym);
+    if (!close_binders(c, s->binders, ok))
+        ok = 0;
     if (!ok)
         s->bad = 1;
 }

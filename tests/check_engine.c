@@ -893,7 +893,7 @@ START_TEST(test_shipped_models_both_backends)
         "models/sudoku.fgm", "models/sudoku_naive.fgm", "models/latin.fgm",
         "models/dice.fgm", "models/chain.fgm", "models/queens.fgm",
         "models/casino.fgm", "models/one_die.fgm", "models/killer.fgm",
-        "models/knapsack.fgm"
+        "models/knapsack.fgm", "models/magic.fgm"
     };
     static const char *const algos[] = { "ep", "bp-sum", "bp-max", "gibbs",
                                          "vmp" };

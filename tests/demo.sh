@@ -127,4 +127,11 @@ for most in 4 10; do
                          most, items, t }'
 done
 echo
+echo "== Magic squares: sums over rows, columns and diagonals (models/magic.fgm)"
+for n in 3 4; do
+    "$FGM" run --backend exact --exact-method enumeration -D N=$n \
+        models/magic.fgm 2>/dev/null | sed -n \
+        "s/^# observation 0: exact (enumeration), assignments=\([0-9]*\).*/  order $n: \1 squares (enumeration)/p"
+done
+echo
 echo "Chart: $OUT/bench.svg   CSV: $OUT/bench.csv"
