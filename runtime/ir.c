@@ -857,8 +857,16 @@ fgm_ir_graph(const fgm_ir *ir, FILE *f)
 
         fprintf(f, "  f%d [shape=box, style=filled, fillcolor=lightgray, "
                 "label=\"%s\"];\n", i, fgm_ir_kind_name(fa->kind));
-        for (j = 0; j < fa->arity; j++)
-            fprintf(f, "  f%d -- v%d;\n", i, s[j]);
+        for (j = 0; j < fa->arity; j++) {
+            /* A weighted sum's edge says its coefficient. */
+            long a = fa->kind == FGM_FACTOR_SUM
+                     ? fgm_ir_sum_term(fgm_ir_params(ir, fa), j, 1) : 1;
+
+            if (a != 1)
+                fprintf(f, "  f%d -- v%d [label=\"%ld\"];\n", i, s[j], a);
+            else
+                fprintf(f, "  f%d -- v%d;\n", i, s[j]);
+        }
         /* A gated draw: an edge to every node its gate may pick. */
         nodes = fa->kind == FGM_FACTOR_DIRICHLET_GATED
                 ? fgm_ir_gated_nodes(ir, fa) : fa->aux >= 0;

@@ -45,6 +45,10 @@ expect_out "log weight=56.8" "the value of items 0, 1, 3 and 6 over 5"
 expect_exit 0 "dump" -- "$FGM" dump "$M"
 expect_out "^f10 sum take\[0\] .* take\[9\] params 0 165 23 31 29 44 53 38 63 85 89 82$" "dump"
 expect_out "^f11 sum take\[0\] .* take\[9\] params 0 4 1 1 1 1 1 1 1 1 1 1$" "dump"
+# The graph labels a weighted sum's edges with their coefficients.
+expect_exit 0 "graph" -- "$FGM" graph "$M"
+expect_out '^  f10 -- v0 \[label="23"\];$' "graph: the weight of item 0"
+expect_out '^  f11 -- v0;$' "graph: the count's unit edge"
 
 # Enumeration counts the packings within both budgets, as the test's own
 # loop over the 1,024 subsets does.
