@@ -511,12 +511,17 @@ sum_scope(fgmc *c, const fgmc_stmt *s)
     if (!s->inner)
         return sum_terms_once(c, s);
     nb = k0 + s->inner->nkids;
-    c->bound = arena_alloc(c, (size_t)nb * sizeof *c->bound);
-    hi = arena_alloc(c, (size_t)nb * sizeof *hi);
-    if (!c->bound || !hi) {
-        c->bound = outer;
-        return 0;
+    if (nb > c->sum_cap) {      /* once a statement, not a binding */
+        c->sum_bound = arena_alloc(c, (size_t)nb * sizeof *c->sum_bound);
+        c->sum_hi = arena_alloc(c, (size_t)nb * sizeof *c->sum_hi);
+        if (!c->sum_bound || !c->sum_hi) {
+            c->sum_cap = 0;
+            return 0;
+        }
+        c->sum_cap = nb;
     }
+    c->bound = c->sum_bound;
+    hi = c->sum_hi;
     for (k = 0; k < k0; k++)
         c->bound[k] = outer[k];
     for (b = s->inner->kids; b; b = b->next)

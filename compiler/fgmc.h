@@ -319,6 +319,9 @@ typedef struct fgmc {
     int *scope;             /* scratch scope being built */
     const fgmc_node **scope_src;    /* the reference each entry came from */
     long long *scope_coef;  /* a sum's: each entry's coefficient */
+    fgmc_node **sum_bound;  /* sum_scope's binders, the statement's and */
+    long long *sum_hi;      /* the sum's own, and their ranges' ends: */
+    int sum_cap;            /* room for SUM_CAP (arena) */
     long scope_len, scope_cap;
 } fgmc;
 

@@ -74,6 +74,7 @@ static void fgm_yyerror(FGM_YYLTYPE *loc, fgmc *c, void *scanner,
 
 %type <node> expr ref subs sub range dims list items items_opt item
 %type <node> refs refs_opt terms terms_opt names binder binders for_opt
+%type <node> inner_binders
 %type <node> dist dist_opt
 %type <node> word key setting settings settings_opt args_opt
 %type <stmt> stmt var_decl prior_decl constraint
@@ -158,10 +159,10 @@ constraint:
         { $$ = ast_sum(c, $4, &@6, $7, &@$); }
   | SUM '(' nls terms_opt ')' CMP expr
         { $$ = ast_sum(c, $4, &@6, $7, &@$); }
-  | SUM '(' nls terms FOR binders nls ')' NEQ expr
-        { $$ = ast_sum_for(c, $4, $6, &@9, $10, &@$); }
-  | SUM '(' nls terms FOR binders nls ')' CMP expr
-        { $$ = ast_sum_for(c, $4, $6, &@9, $10, &@$); }
+  | SUM '(' nls terms FOR nls inner_binders nls ')' NEQ expr
+        { $$ = ast_sum_for(c, $4, $7, &@10, $11, &@$); }
+  | SUM '(' nls terms FOR nls inner_binders nls ')' CMP expr
+        { $$ = ast_sum_for(c, $4, $7, &@10, $11, &@$); }
   | SUM '(' error                 { $$ = ast_unclosed(c, &@2, "')'", NULL); }
   | ref NEQ expr
         { $$ = ast_compare(c, $1, &@2, $3, &@$); }
@@ -190,6 +191,13 @@ binders:
 
 binder:
     names IN range                { $$ = ast_bind(c, $1, $3); }
+  ;
+
+/* A sum's own for clause, inside its parentheses: a line may break
+ * after `for` and after a comma, as between the terms. */
+inner_binders:
+    binder
+  | inner_binders ',' nls binder  { $$ = ast_concat(c, $1, $4); }
   ;
 
 names:

@@ -22,6 +22,13 @@ expect_exit 0 "dump" -- "$FGM" dump "$M"
 expect_out "^f7 sum sq\[0\]\[0\] sq\[1\]\[1\] sq\[2\]\[2\] params 12 12 1 1 1$" "diagonal"
 expect_out "^f8 sum sq\[0\]\[2\] sq\[1\]\[1\] sq\[2\]\[0\] params 12 12 1 1 1$" "anti-diagonal"
 
+# A line may break inside the clause, after `for` and after a comma.
+printf 'var y[2][2] in 0..3\nsum(y[i][j] for\n    i in 0..1,\n    j in 0..1) <= 5\n' \
+    >"$TMP/breaks.fgm"
+expect_exit 0 "line breaks" -- "$FGM" dump "$TMP/breaks.fgm"
+expect_out "^f0 sum y\[0\]\[0\] y\[0\]\[1\] y\[1\]\[0\] y\[1\]\[1\] params 0 5 1 1 1 1$" \
+    "line breaks"
+
 # The most probable assignment (all weigh the same: the first found) is
 # a magic square: every row, column and diagonal of the 4x4 sums to 34.
 expect_exit 0 "map 4" -- "$FGM" run --backend exact --map -D N=4 "$M"
