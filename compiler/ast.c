@@ -519,6 +519,16 @@ ast_sum(fgmc *c, fgmc_node *refs, const fgmc_loc *oploc, fgmc_node *total,
 }
 
 fgmc_stmt *
+ast_alldiff_for(fgmc *c, fgmc_node *refs, fgmc_node *binders,
+                const fgmc_loc *loc)
+{
+    fgmc_stmt *s = ast_constraint(c, S_ALLDIFF, refs, NULL, NULL, loc);
+
+    s->inner = binders;
+    return s;
+}
+
+fgmc_stmt *
 ast_sum_for(fgmc *c, fgmc_node *terms, fgmc_node *binders,
             const fgmc_loc *oploc, fgmc_node *total, const fgmc_loc *loc)
 {

@@ -394,12 +394,16 @@ rescale(double *w, long n)
         w[i] = ldexp(w[i], s);
 }
 
+static int inner_scope(fgmc *c, const fgmc_stmt *s,
+                       int (*once)(fgmc *, const fgmc_stmt *));
+static int refs_once(fgmc *c, const fgmc_stmt *s);
+
 static int
 inst_alldiff(fgmc *c, const fgmc_stmt *s)
 {
     const fgmc_sym *a;
 
-    if (!scope_of(c, s))
+    if (!inner_scope(c, s, refs_once))
         return 0;
     if (c->scope_len < 2) {
         diag_error(c, refs_loc(s), "alldiff over %s: it needs at least 2 "
@@ -494,14 +498,30 @@ sum_terms_once(fgmc *c, const fgmc_stmt *s)
     return 1;
 }
 
-/* Sum S's variables for the current binding into the scratch scope, with
- * their coefficients: its terms once, or once per binding of its own for
- * clause (`sum(i * x[i] for i in 1..N)`), walked as the statement's
- * (expand_loops: a level whose range is empty gives nothing), its loop
- * variables after the statement's in c->bound, so that a message names
- * them all.  Returns 1, or 0 after reporting. */
+/* Appends the variables of S's references for the current binding to
+ * the scratch scope.  Returns 1, or 0 after reporting. */
 static int
-sum_scope(fgmc *c, const fgmc_stmt *s)
+refs_once(fgmc *c, const fgmc_stmt *s)
+{
+    const fgmc_node *r;
+
+    for (r = s->refs->kids; r; r = r->next)
+        if (!ref_vars(c, s, r))
+            return 0;
+    return 1;
+}
+
+/* The variables of sum or alldiff S for the current binding into the
+ * scratch scope by ONCE (sum_terms_once, with each entry's coefficient;
+ * refs_once): its references once, or once per binding of its own for
+ * clause (`sum(i * x[i] for i in 1..N)`, `alldiff(x[i][i] for i in
+ * 0..N-1)`), walked as the statement's (expand_loops: a level whose
+ * range is empty gives nothing), its loop variables after the
+ * statement's in c->bound, so that a message names them all.  Returns
+ * 1, or 0 after reporting. */
+static int
+inner_scope(fgmc *c, const fgmc_stmt *s,
+            int (*once)(fgmc *, const fgmc_stmt *))
 {
     fgmc_node **outer = c->bound, *b;
     long long *hi;
@@ -509,7 +529,7 @@ sum_scope(fgmc *c, const fgmc_stmt *s)
 
     c->scope_len = 0;
     if (!s->inner)
-        return sum_terms_once(c, s);
+        return once(c, s);
     nb = k0 + s->inner->nkids;
     if (nb > c->sum_cap) {      /* once a statement, not a binding */
         c->sum_bound = arena_alloc(c, (size_t)nb * sizeof *c->sum_bound);
@@ -541,7 +561,7 @@ sum_scope(fgmc *c, const fgmc_stmt *s)
             r = enter(c, k, &hi[k], &quiet);
             continue;
         }
-        if (r == 1 && !sum_terms_once(c, s)) {
+        if (r == 1 && !once(c, s)) {
             ok = 0;
             break;
         }
@@ -615,7 +635,7 @@ inst_sum(fgmc *c, const fgmc_stmt *s)
     long k;
     int weighted = 0, n;
 
-    if (!sum_scope(c, s))
+    if (!inner_scope(c, s, sum_terms_once))
         return 0;
     if (c->scope_len < 1) {
         diag_error(c, refs_loc(s), "sum over no variables");

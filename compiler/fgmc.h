@@ -181,8 +181,9 @@ struct fgmc_stmt {
                              * terms as parsed until sema) */
     fgmc_node **terms;      /* S_SUM: the terms, one a reference of refs
                              * in its order (sema_sum_terms) */
-    fgmc_node *inner;       /* S_SUM: N_SEQ of N_BIND, the for clause
-                             * inside its parentheses, or NULL */
+    fgmc_node *inner;       /* S_SUM, S_ALLDIFF: N_SEQ of N_BIND, the
+                             * for clause inside its parentheses, or
+                             * NULL */
     fgmc_node *weights;     /* table/evidence: N_LIST */
     fgmc_loc str;           /* fix: the string literal, quotes included */
     int has_str;
@@ -319,7 +320,7 @@ typedef struct fgmc {
     int *scope;             /* scratch scope being built */
     const fgmc_node **scope_src;    /* the reference each entry came from */
     long long *scope_coef;  /* a sum's: each entry's coefficient */
-    fgmc_node **sum_bound;  /* sum_scope's binders, the statement's and */
+    fgmc_node **sum_bound;  /* inner_scope's binders, the statement's and */
     long long *sum_hi;      /* the sum's own, and their ranges' ends: */
     int sum_cap;            /* room for SUM_CAP (arena) */
     long scope_len, scope_cap;
@@ -359,6 +360,10 @@ FGM_INTERNAL fgmc_stmt *ast_compare(fgmc *c, fgmc_node *ref,
 FGM_INTERNAL fgmc_stmt *ast_sum(fgmc *c, fgmc_node *refs,
                                 const fgmc_loc *oploc, fgmc_node *total,
                                 const fgmc_loc *loc);
+/* `alldiff(REFS for BINDERS)`: the references once per binding. */
+FGM_INTERNAL fgmc_stmt *ast_alldiff_for(fgmc *c, fgmc_node *refs,
+                                        fgmc_node *binders,
+                                        const fgmc_loc *loc);
 /* `sum(TERMS for BINDERS) OP TOTAL`: the terms once per binding. */
 FGM_INTERNAL fgmc_stmt *ast_sum_for(fgmc *c, fgmc_node *terms,
                                     fgmc_node *binders,

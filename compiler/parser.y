@@ -150,6 +150,8 @@ constraint:
         { $$ = ast_constraint(c, S_ALLDIFF, $2, NULL, NULL, &@$); }
   | ALLDIFF '(' nls refs_opt ')'
         { $$ = ast_constraint(c, S_ALLDIFF, $4, NULL, NULL, &@$); }
+  | ALLDIFF '(' nls refs FOR nls inner_binders nls ')'
+        { $$ = ast_alldiff_for(c, $4, $7, &@$); }
   | ALLDIFF '(' error             { $$ = ast_unclosed(c, &@2, "')'", NULL); }
   | SUM ref NEQ expr
         { $$ = ast_sum(c, $2, &@3, $4, &@$); }
