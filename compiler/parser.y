@@ -195,8 +195,8 @@ binder:
     names IN range                { $$ = ast_bind(c, $1, $3); }
   ;
 
-/* A sum's own for clause, inside its parentheses: a line may break
- * after `for` and after a comma, as between the terms. */
+/* A sum's or an alldiff's own for clause, inside its parentheses: a
+ * line may break after `for` and after a comma, as between the terms. */
 inner_binders:
     binder
   | inner_binders ',' nls binder  { $$ = ast_concat(c, $1, $4); }

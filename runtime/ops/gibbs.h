@@ -74,12 +74,12 @@ enum {
  * range (runtime/ir.h's FGM_IR_SUM_COEF, which schedule.c checks). */
 #define FGM_K_GIBBS_SUM_COEF 2
 
-/* The least (MOST: the largest) of A Y over value indices Y in 0..K-1:
- * a sum's term's bound. */
+/* The least (MOST: the largest) of A Y over value indices Y in
+ * LO..HI: a sum's term's bound. */
 static inline long
-fgm_k_gibbs_term_bound(long a, int k, int most)
+fgm_k_gibbs_term_bound(long a, int lo, int hi, int most)
 {
-    return (a > 0) == (most != 0) ? a * (k - 1) : 0;
+    return (a > 0) == (most != 0) ? a * hi : a * lo;
 }
 
 /* Entries of fgm_k_gibbs_graph.fac a factor. */
@@ -219,13 +219,12 @@ fgm_k_gibbs_table(const fgm_state *st, const fgm_k_gibbs_graph *g,
  * coefficients at F[3] in the pool): a value with which no values of
  * the variables yet without one (a cold sweep's later ones) can bring
  * the weighted sum into the range, the others at theirs, weighs 0; with
- * BROKEN,
- * it counts instead as broken once per unit the sum is out by, so that
- * min-conflicts walks back toward the range (a sum of twenty 1..9 that
- * must stay under 40, started anywhere, every move breaking it once,
- * stayed broken).  While variables lack values their least and largest
- * values bound the sum: a cold sweep draws toward a feasible start, not
- * blind to the sum until its last variable. */
+ * BROKEN, it counts instead as broken once per unit the sum is out by,
+ * so that min-conflicts walks back toward the range (a sum of twenty
+ * 1..9 that must stay under 40, started anywhere, every move breaking it
+ * once, stayed broken).  While variables lack values their least and
+ * largest values bound the sum: a cold sweep draws toward a feasible
+ * start, not blind to the sum until its last variable. */
 static inline void
 fgm_k_gibbs_sum(const fgm_state *st, const fgm_k_gibbs_graph *g,
                 const int *f, int pos, double *w, int *broken, int k)
@@ -242,8 +241,8 @@ fgm_k_gibbs_sum(const fgm_state *st, const fgm_k_gibbs_graph *g,
         a = (long)coef[j];
         if ((x = st->sample[u]) < 0) {
             ku = fgm_k_gibbs_card(g, u);
-            least += fgm_k_gibbs_term_bound(a, ku, 0);
-            most += fgm_k_gibbs_term_bound(a, ku, 1);
+            least += fgm_k_gibbs_term_bound(a, 0, ku - 1, 0);
+            most += fgm_k_gibbs_term_bound(a, 0, ku - 1, 1);
         } else {
             total += a * x;
         }

@@ -89,8 +89,16 @@ fgm_k_sum_step(long a, int kj, int y)
     return a > 0 ? a * y : -a * (kj - 1 - y);
 }
 
+/* How far a variable of K values at coefficient A moves the steps' sum:
+ * |A| (K - 1), the width its convolution adds. */
+static inline long
+fgm_k_sum_width(long a, int k)
+{
+    return (a < 0 ? -a : a) * (k - 1);
+}
+
 /* The span of the steps' sums of the N variables VARS (coefficients
- * COEF): sum of |a| (K - 1). */
+ * COEF): the sum of their widths. */
 static inline long
 fgm_k_sum_span(const int *vars, const int *card, int k, const double *coef,
                int n)
@@ -100,7 +108,7 @@ fgm_k_sum_span(const int *vars, const int *card, int k, const double *coef,
 
     for (j = 0; j < n; j++) {
         a = fgm_k_sum_coef(coef, j);
-        t += (a < 0 ? -a : a) * (fgm_k_sum_card(card, k, vars[j]) - 1);
+        t += fgm_k_sum_width(a, fgm_k_sum_card(card, k, vars[j]));
     }
     return t;
 }
@@ -149,7 +157,7 @@ fgm_k_sum_convolve(double *out, const double *in, long size, const double *c,
                    int k, long a, long keep_lo, long keep_hi, int maxp)
 {
     double top = 0.0, w;
-    long s, n = size + (a < 0 ? -a : a) * (k - 1), at;
+    long s, n = size + fgm_k_sum_width(a, k), at;
     int y;
 
     for (s = 0; s < n; s++)
@@ -201,7 +209,7 @@ fgm_k_sum_forward(double *f, const double *cav, const int *vars,
         kj = fgm_k_sum_card(card, k, vars[j]);
         aj = fgm_k_sum_coef(coef, j);
         /* F_{j+1} spans NEXT sums; the rest add up to T less. */
-        next = size + (aj < 0 ? -aj : aj) * (kj - 1);
+        next = size + fgm_k_sum_width(aj, kj);
         lscale += fgm_k_sum_convolve(f + size, f, size,
                                      cav + (long)j * stride, kj, aj,
                                      a - (t - (next - 1)), b, maxp);
@@ -243,7 +251,7 @@ fgm_k_sum_log_message(double *out, const double *cav, const int *vars,
             continue;
         kj = fgm_k_sum_card(card, k, vars[j]);
         aj = fgm_k_sum_coef(coef, j);
-        next = size + (aj < 0 ? -aj : aj) * (kj - 1);
+        next = size + fgm_k_sum_width(aj, kj);
         for (s = 0; s < next; s++)
             e[s] = -HUGE_VAL;
         for (s = 0; s < size; s++)
@@ -379,7 +387,7 @@ fgm_k_sum(fgm_state *st, int e0, const int *vars, const int *card, int k,
         /* F_i (the prefix before x_i) and G (the suffix after it). */
         ki = fgm_k_sum_card(card, k, vars[i]);
         ai = fgm_k_sum_coef(coef, i);
-        wi = (ai < 0 ? -ai : ai) * (ki - 1);
+        wi = fgm_k_sum_width(ai, ki);
         fs -= wi;
         fo -= fs;
         fgm_k_sum_w(w, fs + wi, g, gsize, a, b, max_product);

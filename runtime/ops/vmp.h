@@ -152,8 +152,8 @@ fgm_k_vmp_sum_support(const fgm_state *st, const fgm_k_gibbs_graph *g,
                 most = x;
             }
         a = (long)coef[j];
-        *lo += a > 0 ? a * least : a * most;
-        *hi += a > 0 ? a * most : a * least;
+        *lo += fgm_k_gibbs_term_bound(a, least, most, 0);
+        *hi += fgm_k_gibbs_term_bound(a, least, most, 1);
     }
 }
 
