@@ -701,6 +701,17 @@ int fgm_csp_weighted(const fgm_csp *csp);
  * weighted CSP, CSP NULL, or out of memory. */
 double fgm_csp_solution_log_weight(const fgm_csp *csp);
 
+/* A clue in GIVEN on a variable that alone draws from an observed
+ * Dirichlet node is a point mass on that node (fgm_model_observe_clue,
+ * its epsilon taken to 0), not an observation of the variable: the draw
+ * weighs 1, where the exact engines, which pin the variable, weigh it
+ * a_x / A.  Returns what that adds to their log Z, log max weight or MAP
+ * log weight, the sum of -log(a_x / A) over those clues; with MEAN (rows
+ * of MEAN_STRIDE, as fgm_ir_dirichlet_mean's) sets each such node's row
+ * to its point mass.  NaN for CSP or GIVEN NULL, or out of memory. */
+double fgm_csp_point_mass_shift(const fgm_csp *csp, const int *given,
+                                double *mean, int mean_stride);
+
 /* ------------------------------------------------------------------------
  * Solvers: the registry of `fgm list`.  Every answer is verified against
  * all constraints and the clues before it is reported: a solver's

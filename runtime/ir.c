@@ -546,6 +546,32 @@ fgm_ir_draws(const fgm_ir *ir)
     return draws;
 }
 
+int *
+fgm_ir_clue_nodes(const fgm_ir *ir)
+{
+    int *draws = fgm_ir_draws(ir);
+    int *node = malloc(((size_t)ir->nvars + 1) * sizeof *node);
+    const fgm_ir_factor *f;
+    int v, i;
+
+    if (!draws || !node) {
+        free(draws);
+        free(node);
+        return NULL;
+    }
+    for (v = 0; v < ir->nvars; v++)
+        node[v] = -1;
+    for (i = 0; i < ir->nfactors; i++) {
+        f = &ir->factors[i];
+        if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE && draws[f->aux] == 1
+            && (ir->arrays[ir->dir_array[f->aux]].flags
+                & FGM_ARRAY_OBSERVED))
+            node[fgm_ir_scope(ir, f)[0]] = f->aux;
+    }
+    free(draws);
+    return node;
+}
+
 unsigned char *
 fgm_ir_gated_picks(const fgm_ir *ir)
 {

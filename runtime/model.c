@@ -48,33 +48,13 @@ line_up(size_t n)
     return (n + 7) & ~(size_t)7;
 }
 
-/* Fills m->prior_of: the observed Dirichlet node each variable is drawn
- * from (the seed's robust model, where a clue is observed on the prior),
- * or -1; the last such factor wins.  Only a node no other variable draws
- * from: a point mass on a shared prior would be every sharer's value (the
- * last clue won: roll = 1 3 3 observed as three 3s), so such a clue is
- * observed on the variable.  Returns 0 when out of memory. */
+/* Fills m->prior_of: the observed Dirichlet node a clue on each
+ * variable is a point mass on (fgm_ir_clue_nodes), or -1.  Returns 0
+ * when out of memory. */
 static int
 find_priors(fgm_model *m)
 {
-    const fgm_ir *ir = m->ir;
-    int *draws = fgm_ir_draws(ir);
-    int v, i;
-
-    if (!draws)
-        return 0;
-    for (v = 0; v < ir->nvars; v++)
-        m->prior_of[v] = -1;
-    for (i = 0; i < ir->nfactors; i++) {
-        const fgm_ir_factor *f = &ir->factors[i];
-
-        if (f->kind == FGM_FACTOR_DIRICHLET_DISCRETE && draws[f->aux] == 1
-            && (ir->arrays[ir->dir_array[f->aux]].flags
-                & FGM_ARRAY_OBSERVED))
-            m->prior_of[fgm_ir_scope(ir, f)[0]] = f->aux;
-    }
-    free(draws);
-    return 1;
+    return (m->prior_of = fgm_ir_clue_nodes(m->ir)) != NULL;
 }
 
 /* fgm_state.uniform: a draw in [0, 1) from the model's GSL generator. */
@@ -124,13 +104,12 @@ alloc_state(fgm_model *m)
     m->clamp = malloc(((size_t)s->nvars + 1) * sizeof *m->clamp);
     m->pinned = calloc((size_t)s->nvars + 1, 1);
     m->live = malloc(((size_t)s->nfactors + 1) * sizeof *m->live);
-    m->prior_of = malloc(((size_t)s->nvars + 1) * sizeof *m->prior_of);
     m->unary_log = calloc((size_t)s->nvars + 1, sizeof *m->unary_log);
     m->sample = malloc(((size_t)s->nvars + 1) * sizeof *m->sample);
     if (gibbs)
         m->rng = gsl_rng_alloc(gsl_rng_mt19937);
     if (!m->mem || !m->dir_point || !m->clamp || !m->pinned || !m->live
-        || !m->prior_of || !m->unary_log || !m->sample || (gibbs && !m->rng))
+        || !m->unary_log || !m->sample || (gibbs && !m->rng))
         return 0;
     memset(m->mem, 0, n * sizeof *m->mem);
     st->unary = carve(m, &off, nv);

@@ -17,6 +17,7 @@
 #include "../runtime/ir.h"
 #include "../runtime/exact/csp.h"
 #include "suites.h"
+#include "testutil.h"
 
 /* A random model of 3-7 variables (2-4 values each) from RNG, with its
  * random clues in GIVEN (-1 free). */
@@ -915,6 +916,49 @@ START_TEST(test_viterbi)
 }
 END_TEST
 
+/* A clue on a variable that alone draws from an observed prior is a
+ * point mass there: the shift undoes the a_x / A the engines weigh its
+ * draw, and the node's mean row becomes the point mass.  A shared or
+ * unobserved prior, or no clue, shifts nothing. */
+START_TEST(test_point_mass_shift)
+{
+    static const char *model =
+        "observed prior p[2] ~ dirichlet([1, 3])\n"
+        "var x[2] in 0..1 ~ discrete(p)\nx[0] != x[1]\n";
+    static const char *shared =
+        "observed prior p ~ dirichlet([1, 3])\n"
+        "var x[2] in 0..1 ~ discrete(p)\n";
+    static const char *plain =
+        "prior p[2] ~ dirichlet([1, 3])\n"
+        "var x[2] in 0..1 ~ discrete(p)\n";
+    fgm_ir *ir = compile_text(model), *ir2 = compile_text(shared);
+    fgm_ir *ir3 = compile_text(plain);
+    fgm_csp *csp = fgm_csp_new(ir, NULL), *csp2 = fgm_csp_new(ir2, NULL);
+    fgm_csp *csp3 = fgm_csp_new(ir3, NULL);
+    int one[2] = { 1, -1 }, none[2] = { -1, -1 }, both[2] = { 0, 1 };
+    double mean[4] = { 0.5, 0.5, 0.25, 0.75 };
+
+    ck_assert(csp && csp2 && csp3);
+    ck_assert_double_eq_tol(fgm_csp_point_mass_shift(csp, one, mean, 2),
+                            -log(0.75), 1e-15);
+    ck_assert(mean[0] == 0.0 && mean[1] == 1.0);
+    ck_assert(mean[2] == 0.25 && mean[3] == 0.75);  /* x[1] free */
+    ck_assert_double_eq_tol(fgm_csp_point_mass_shift(csp, both, NULL, 0),
+                            -log(0.25) - log(0.75), 1e-15);
+    ck_assert(fgm_csp_point_mass_shift(csp, none, NULL, 0) == 0.0);
+    ck_assert(fgm_csp_point_mass_shift(csp2, one, NULL, 0) == 0.0);
+    ck_assert(fgm_csp_point_mass_shift(csp3, one, NULL, 0) == 0.0);
+    ck_assert(isnan(fgm_csp_point_mass_shift(NULL, one, NULL, 0)));
+    ck_assert(isnan(fgm_csp_point_mass_shift(csp, NULL, NULL, 0)));
+    fgm_csp_free(csp);
+    fgm_csp_free(csp2);
+    fgm_csp_free(csp3);
+    fgm_ir_free(ir);
+    fgm_ir_free(ir2);
+    fgm_ir_free(ir3);
+}
+END_TEST
+
 Suite *
 eliminate_suite(void)
 {
@@ -938,6 +982,7 @@ eliminate_suite(void)
     tcase_add_test(core, test_groups);
     tcase_add_test(core, test_viterbi);
     tcase_add_test(core, test_enumerate_map);
+    tcase_add_test(core, test_point_mass_shift);
     suite_add_tcase(s, core);
     return s;
 }

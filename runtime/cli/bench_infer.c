@@ -162,6 +162,9 @@ run_once(backend_run *b, const fgm_ir *ir, long k, double *ms,
                  : fgm_enumerate_log_z(csp, b->sink.given, CLI_ENUM_CAP, 0.0,
                                        b->exact, NULL, 0, NULL, &b->log_z);
     *ms = (fgm_now() - t0) * 1e3;
+    /* A clue on an observed prior is a point mass there (cmd_run.c's
+     * run_exact). */
+    b->log_z += fgm_csp_point_mass_shift(csp, b->sink.given, NULL, 0);
     if (st == FGM_EUNSUPPORTED || st == FGM_ETIMEOUT)
         return cli_fail(CLI_EINPUT, "bench: backend exact: the model is out "
                         "of variable elimination's reach (" CLI_ELIM_BOUND

@@ -454,22 +454,25 @@ append_log_z(char *text, size_t size, int max, double log_z)
  * be too large, for enumeration to take over. */
 static fgm_status
 run_elimination(const fgm_csp *csp, const int *given, const run_cfg *cfg,
-                int max, double *m, char *text, size_t size, double *log_z)
+                int max, double shift, double *m, char *text, size_t size,
+                double *log_z)
 {
     fgm_elim_info info;
     fgm_status st = fgm_eliminate(csp, given, 0, deadline_of(cfg), max, m,
                                   &info);
 
-    *log_z = st == FGM_OK ? info.log_z : NAN;
+    *log_z = st == FGM_OK ? info.log_z + shift : NAN;
     snprintf(text, size, "%s (variable elimination), width=%d",
              max ? "exact max-marginals" : "exact", info.width);
-    append_log_z(text, size, max, info.log_z);
+    append_log_z(text, size, max, info.log_z + shift);
     return st;
 }
 
 /* Exact marginals of IR (the model of CSP) with the current clues GIVEN
  * -- max-marginals when IR's algorithm is bp-max, its exact answer --;
- * prints observation K.  An observation with no consistent assignment
+ * prints observation K.  A clue on a variable that alone draws from an
+ * observed prior is a point mass on the prior, as message passing takes
+ * it: fgm_csp_point_mass_shift mends log Z and the prior's mean.  An observation with no consistent assignment
  * (or none found within the cap or deadline) is refused (refuse_set). */
 static int
 run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
@@ -485,6 +488,7 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     long count = 0;
     int incomplete;
     double log_z = NAN;     /* elimination's or enumeration's */
+    double shift = fgm_csp_point_mass_shift(csp, given, NULL, 0);
     /* The priors' posterior means (not from max-marginals, which have
      * none): from the marginals, or from the enumeration's walk. */
     int mstride = fgm_ir_dirichlet_maxk(ir), walked = 0;
@@ -492,7 +496,8 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
                    ? malloc((size_t)fgm_ir_ndirichlet(ir) * (size_t)mstride
                             * sizeof *mean) : NULL;
 
-    if (!m || (!max && fgm_ir_ndirichlet(ir) > 0 && !mean)) {
+    if (!m || (!max && fgm_ir_ndirichlet(ir) > 0 && !mean)
+        || isnan(shift)) {
         free(m);
         free(mean);
         return cli_fail_to(t->err, CLI_EINTERNAL, "run: out of memory");
@@ -509,7 +514,8 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         /* Every solution weighs the same (or Dancing Links would not
          * take the model): the count times that weight. */
         if (!incomplete && !max && count > 0)
-            log_z = log((double)count) + fgm_csp_solution_log_weight(csp);
+            log_z = log((double)count) + fgm_csp_solution_log_weight(csp)
+                    + shift;
         if (!isnan(log_z))
             append_log_z(text, sizeof text, 0, log_z);
         if (st == FGM_OK && count == 0) {
@@ -521,8 +527,8 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         if (max && count > 0)
             fractions_to_max(ir, m, stride);
     } else if (cfg->method != EXACT_ENUMERATION
-               && (st = run_elimination(csp, given, cfg, max, m, text,
-                                        sizeof text, &log_z))
+               && (st = run_elimination(csp, given, cfg, max, shift, m,
+                                        text, sizeof text, &log_z))
                   != FGM_EUNSUPPORTED) {
         incomplete = 0;
         count = 1;
@@ -550,6 +556,7 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
                                        mean, mstride, &count, &log_z);
         walked = mean != NULL;
         incomplete = st != FGM_OK;
+        log_z += shift;
         snprintf(text, sizeof text, "%s (enumeration), assignments=%ld%s",
                  what, count, incomplete ? " (incomplete: cap or timeout "
                                            "reached)" : "");
@@ -586,6 +593,8 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         free(mean);
         return cli_fail_to(t->err, CLI_EINTERNAL, "run: out of memory");
     }
+    if (mean)
+        fgm_csp_point_mass_shift(csp, given, mean, mstride);
     print_result(ir, cfg, k, m, NULL, NULL, stride, mean, mstride, text, NULL,
                  log_z, incomplete, NULL, t);
     free(mean);
@@ -595,14 +604,15 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
 
 /* --map by enumeration, branch and bound (fgm_enumerate_map, at most
  * --cap search nodes), into X: the header's words into TEXT (SIZE
- * bytes), the log weight into *LW.
+ * bytes), the log weight plus SHIFT (fgm_csp_point_mass_shift's) into
+ * *LW.
  * Returns FGM_OK with an assignment (*INCOMPLETE set when the cap or the
  * deadline stopped the search: X is the best found, not known to be the
  * best), FGM_ETIMEOUT when they stopped it before any, or
  * fgm_enumerate_map's failure. */
 static fgm_status
 map_by_enumeration(const fgm_csp *csp, const int *given, const run_cfg *cfg,
-                   int *x, char *text, size_t size, double *lw,
+                   double shift, int *x, char *text, size_t size, double *lw,
                    int *incomplete)
 {
     long nodes = 0;
@@ -612,6 +622,7 @@ map_by_enumeration(const fgm_csp *csp, const int *given, const run_cfg *cfg,
     *incomplete = st == FGM_ETIMEOUT;
     if (st != FGM_OK && !(st == FGM_ETIMEOUT && *lw > -HUGE_VAL))
         return st;
+    *lw += shift;
     snprintf(text, size, "exact MAP (enumeration, branch and bound), "
              "nodes=%ld, log weight=%.10g%s", nodes, *lw,
              *incomplete ? " (incomplete: cap or timeout reached; the best "
@@ -635,15 +646,17 @@ run_map(const fgm_ir *ir, const fgm_csp *csp, const int *given,
     fgm_array_info ai;
     fgm_elim_info info;
     fgm_status st = FGM_EUNSUPPORTED;
-    double lw;
+    double lw, shift = fgm_csp_point_mass_shift(csp, given, NULL, 0);
 
-    if (!x)
+    if (!x || isnan(shift)) {
+        free(x);
         return cli_fail_to(t->err, CLI_EINTERNAL, "run: out of memory");
+    }
     if (cfg->method != EXACT_ENUMERATION)
         st = fgm_eliminate_map(csp, given, 0, deadline_of(cfg), x, &info);
     if (st == FGM_EUNSUPPORTED && cfg->method != EXACT_ELIMINATION) {
-        st = map_by_enumeration(csp, given, cfg, x, text, sizeof text, &lw,
-                                &incomplete);
+        st = map_by_enumeration(csp, given, cfg, shift, x, text,
+                                sizeof text, &lw, &incomplete);
         if (st != FGM_OK)
             free(x);
         if (st == FGM_EUNSOLVED)
@@ -669,7 +682,7 @@ run_map(const fgm_ir *ir, const fgm_csp *csp, const int *given,
         return cli_fail_to(t->err, cli_exit_code(st), "run: %s",
                            fgm_strerror(st));
     } else {
-        lw = info.log_z;
+        lw = info.log_z + shift;
         snprintf(text, sizeof text, "exact MAP (variable elimination), "
                  "width=%d, log weight=%.10g", info.width, lw);
     }

@@ -650,3 +650,31 @@ fgm_csp_solution_log_weight(const fgm_csp *csp)
     free(draws);
     return lw;
 }
+
+double
+fgm_csp_point_mass_shift(const fgm_csp *csp, const int *given, double *mean,
+                         int mean_stride)
+{
+    const fgm_ir *ir = csp ? csp->ir : NULL;
+    int *node = ir && given ? fgm_ir_clue_nodes(ir) : NULL;
+    double shift = 0.0, total;
+    const double *alpha;
+    int v, k, card;
+
+    if (!node)
+        return NAN;
+    for (v = 0; v < ir->nvars; v++) {
+        if (node[v] < 0 || given[v] < 0)
+            continue;
+        alpha = fgm_ir_node_alpha(ir, node[v]);
+        card = ir->arrays[ir->dir_array[node[v]]].card;
+        for (k = 0, total = 0.0; k < card; k++)
+            total += alpha[k];
+        shift -= log(alpha[given[v]] / total);
+        if (mean)
+            for (k = 0; k < card; k++)
+                mean[(long)node[v] * mean_stride + k] = k == given[v];
+    }
+    free(node);
+    return shift;
+}

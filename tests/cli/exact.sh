@@ -100,14 +100,15 @@ expect_out "^# observation 0: exact \(dancing links\), solutions=72, log Z=4\.27
 # Each solution weighs what the model's even weights give it: a 3x3
 # Latin square's 12, each times an evidence of 0.5 (log 6), as
 # enumeration sums them; and with a uniform prior a cell (1/4 a draw),
-# the 4x4 puzzle's 72 times 4^-16.
+# the 4x4 puzzle's 72 times 4^-15: the clue is a point mass on its
+# cell's prior, whose draw weighs 1.
 printf 'var c[3][3] in 0..2\nalldiff c[i][*] for i in 0..2\nalldiff c[*][j] for j in 0..2\nevidence c[0][0] = [0.5, 0.5, 0.5]\n' > "$TMP/lat.fgm"
 expect_exit 0 "dlx log Z, even evidence" -- "$FGM" run "$TMP/lat.fgm" --backend exact
 expect_out "^# observation 0: exact \(dancing links\), solutions=12, log Z=1\.791759469$" "dlx log Z: 12 times 0.5"
 expect_exit 0 "dlx log Z, priors" -- "$FGM" run models/sudoku.fgm -D B=2 --backend exact --observe "$TMP/p72.txt"
-expect_out "^# observation 0: exact \(dancing links\), solutions=72, log Z=-17\.90404366$" "dlx log Z: 72 times 4^-16"
+expect_out "^# observation 0: exact \(dancing links\), solutions=72, log Z=-16\.5177493$" "dlx log Z: 72 times 4^-15"
 expect_exit 0 "enumeration log Z, priors" -- "$FGM" run models/sudoku.fgm -D B=2 --backend exact --exact-method enumeration --observe "$TMP/p72.txt"
-expect_out "^# observation 0: exact \(enumeration\), assignments=72, log Z=-17\.90404366$" "enumeration: the same"
+expect_out "^# observation 0: exact \(enumeration\), assignments=72, log Z=-16\.5177493$" "enumeration: the same"
 
 # The engine's estimate of log Z, on its header and in JSON: bp-sum's
 # Bethe free energy is exact on the chain (a tree), ep's evidence on the
@@ -227,6 +228,25 @@ expect_out "^# observation 0: exact \(enumeration\), assignments=100000 \(incomp
 expect_err "observation 0: exact \(enumeration\), assignments=100000 \(incomplete" "grid40: incomplete, on stderr"
 awk '!/^#/ { s = $2 + $3; if (s < 1 - 1e-12 || s > 1 + 1e-12) bad = 1; n++ } END { exit bad || n != 2 }' "$TMP/out" ||
     fail "grid40: not two distributions: $(cat "$TMP/out")"
+
+# A clue on a variable that alone draws from an observed prior is a point
+# mass on the prior (message passing's clue): the draw weighs 1, not the
+# prior's a_x / A = 3/4, and the node's mean is the point mass.  So log Z
+# = log(1/4), x[1]'s own draw, on every exact method and in --map, and
+# bp-sum (a tree) gives it too, short by the clue's 1e-8.
+printf '%s\n' 'observed prior p[2] ~ dirichlet([1, 3])' \
+    'var x[2] in 0..1 ~ discrete(p)' 'x[0] != x[1]' 'infer bp-sum(iterations = 20)' >"$TMP/clue.fgm"
+printf 'x[0] = 1\n' >"$TMP/clue.obs"
+for method in elimination enumeration; do
+    expect_exit 0 "clue point mass, $method" -- "$FGM" run "$TMP/clue.fgm" --backend exact --exact-method $method --observe "$TMP/clue.obs"
+    expect_out ", log Z=-1\.386294361$" "clue point mass, $method: log Z = log(1/4)"
+    expect_out "^p\[0\] mean 0 1$" "clue point mass, $method: the node's mean is its point mass"
+    expect_out "^p\[1\] mean 0\.4 0\.6$" "clue point mass, $method: the free draw's node, (1 + 1, 3) / 5"
+    expect_exit 0 "clue point mass, --map by $method" -- "$FGM" run "$TMP/clue.fgm" --backend exact --exact-method $method --observe "$TMP/clue.obs" --map
+    expect_out ", log weight=-1\.386294361$" "clue point mass, --map by $method: log weight = log(1/4)"
+done
+expect_exit 0 "clue point mass, bp-sum" -- "$FGM" run "$TMP/clue.fgm" --backend interpreted --observe "$TMP/clue.obs"
+expect_out ", log Z ~ -1\.38629434[0-9]$" "clue point mass, bp-sum: log(1/4) less 1e-8"
 
 # Usage errors (exit 2).
 expect_exit 2 "unknown method" -- "$FGM" run models/chain.fgm --backend exact --exact-method guess

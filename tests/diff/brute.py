@@ -28,14 +28,43 @@ def node_draws(m, assign):
     return nodes
 
 
-def leaves(m, obs):
+def point_masses(m, obs):
+    """{(prior name, node): (variable, value index)} for the clues of OBS
+    that fgm takes as point masses on a node (fgm_ir_clue_nodes): those
+    on a variable that alone draws from a node of an observed prior, no
+    gated draw able to pick the node either."""
+    draws = {}
+    for v, pname, node in m.links:
+        draws.setdefault((pname, node), []).append(v)
+    for v, pname, gates, base in getattr(m, "gated", ()):
+        n = 1
+        for g in gates:
+            n *= m.card(g)
+        for j in range(n):
+            draws.setdefault((pname, base + j), []).extend([v, v])
+    observed = {p["name"] for p in m.priors if p.get("observed")}
+    los = [m.doms[d][0] for _, d in m.vars]
+    return {key: (vs[0], obs[vs[0]] - los[vs[0]])
+            for key, vs in draws.items()
+            if key[0] in observed and len(vs) == 1 and vs[0] in obs}
+
+
+def leaves(m, obs, clue_eps=0.0):
     """m: a gen.Model; obs: {var: observed value}.  Returns every
-    assignment of nonzero weight as (log weight, value indices)."""
+    assignment of nonzero weight as (log weight, value indices).  A
+    clue that is a point mass on a node (point_masses) weighs 1 - (K-1)
+    clue_eps on its value and clue_eps on the others, as fgm's message
+    passing observes it (FGM_CLUE_EPSILON); with clue_eps 0, as the exact
+    backend takes it, the variable keeps its value alone and the draw
+    weighs 1."""
     n = len(m.vars)
     los = [m.doms[d][0] for _, d in m.vars]
     allowed = [set(range(m.card(v))) for v in range(n)]
+    masses = point_masses(m, obs)
+    free = {v for v, _ in masses.values()} if clue_eps > 0 else set()
     for v, x in obs.items():
-        allowed[v] &= {x - los[v]}
+        if v not in free:
+            allowed[v] &= {x - los[v]}
     # Hard and soft factors are checked once the last variable of their
     # scope is assigned, which prunes the enumeration early.
     hard_at = [[] for _ in range(n)]
@@ -64,6 +93,13 @@ def leaves(m, obs):
     def rec(v, logw):
         if v == n:
             for (pname, node), vs in sorted(node_draws(m, assign).items()):
+                if (pname, node) in masses:
+                    k, x = m.card(vs[0]), assign[vs[0]]
+                    if clue_eps > 0:
+                        logw += math.log(1 - (k - 1) * clue_eps
+                                         if x == masses[pname, node][1]
+                                         else clue_eps)
+                    continue
                 a = node_alpha(m, pname, node)
                 cnt = [0] * len(a)
                 for u in vs:
@@ -119,16 +155,22 @@ def marginals(m, obs, max_product=False):
     return [[x / sum(row) for x in row] for row in acc]
 
 
-def dirichlet_means(m, found):
+def dirichlet_means(m, found, obs):
     """Each prior node's exact posterior mean [E[p_k]], in fgm's order of
     the nodes (the priors' declaration order, row-major within one), over
-    FOUND (leaves()'s assignments, not empty): the weighted average over
-    the assignments of (alpha_k + n_k) / (A + N), n the node's draws."""
+    FOUND (leaves(m, obs)'s assignments, not empty): the weighted average
+    over the assignments of (alpha_k + n_k) / (A + N), n the node's
+    draws; a point mass of OBS's clues (point_masses) for its node."""
     top = max(lw for lw, _ in found)
     means = []
+    masses = point_masses(m, obs)
     for p in m.priors:
         for node in range(p["count"] or 1):
             a = node_alpha(m, p["name"], node)
+            if (p["name"], node) in masses:
+                means.append([float(k == masses[p["name"], node][1])
+                              for k in range(len(a))])
+                continue
             acc, z = [0.0] * len(a), 0.0
             for lw, assign in found:
                 draws = node_draws(m, assign).get((p["name"], node), [])
