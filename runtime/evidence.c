@@ -23,7 +23,8 @@
  *   Z_p   = B(a + sum_f d_f) / B(a) = B(post) / B(a),
  *   Zt_f  = B(post - d_f) / B(post) sum_x c(x) mean_f(x)
  * for the draw f of x from p, mean_f the mean of its cavity post - d_f
- * (floored at 1e-12, as the operator floors it).  The formula does not
+ * (an improper one floored at 1e-12, as the operator floors it), post
+ * the prior plus the messages (node_posts).  The formula does not
  * depend on how the messages are scaled.  It is exact where the run is:
  * BP on a forest at its fixed point, EP on draws whose variables are
  * observed (Dirichlet(a + counts)).  BP sends each node's prior mean
@@ -116,6 +117,9 @@ typedef struct ev {
     double *cav;        /* nedges x stride: each edge's cavity, sum 1 */
     double *cav_log;    /* nedges: the log of what it was divided by */
     double *mean;       /* stride: a node's mean (node_term) */
+    double *post;       /* ndirichlet x stride (ep): each node's posterior
+                         * as its prior times its messages, a + sum d_f
+                         * (node_posts) */
     double *work;       /* alldiff: the subset DP's doubles and rows */
 } ev;
 
@@ -173,7 +177,7 @@ node_term(ev *e, int d, int g, int k)
 {
     const fgm_state *st = &e->m->st;
     size_t S = (size_t)e->s->stride;
-    const double *post = st->dir_post + d * S, *msg = st->dir_msg + g * S;
+    const double *post = e->post + d * S, *msg = st->dir_msg + g * S;
     double cav[FGM_K_MAXCARD], step[FGM_K_MAXCARD], sum = 0.0;
     int i;
 
@@ -184,9 +188,11 @@ node_term(ev *e, int d, int g, int k)
             e->mean[i] /= sum;
         return 0.0;
     }
+    /* An improper cavity's pseudo-count at the operator's floor; a
+     * proper one as it is, however small (a prior below the floor). */
     for (i = 0; i < k; i++) {
         cav[i] = post[i] - msg[i];
-        cav[i] = cav[i] > EV_CAVITY_FLOOR ? cav[i] : EV_CAVITY_FLOOR;
+        cav[i] = cav[i] > 0.0 ? cav[i] : EV_CAVITY_FLOOR;
         step[i] = post[i] - cav[i];
         sum += cav[i];
     }
@@ -406,6 +412,45 @@ work_doubles(const fgm_sched *s)
     return most;
 }
 
+/* E->post: each node's prior plus its draws' messages, each row once
+ * (a forest's schedule runs a factor twice).  Not st->dir_post, which
+ * the operator sets to its cavity plus its message: its cavity floored
+ * at 1e-12, that posterior holds the floor where a prior is below it
+ * and no draw adds to it, and B(post) / B(prior) then counted the
+ * floor's Gamma against the prior's (three observed draws of Dir(1e-300,
+ * 1e-300, 1e-300): log Z -1327, where the exact answer is log 1/3).
+ * ROWS: ndirfactors bytes of 0. */
+static void
+node_posts(ev *e, unsigned char *rows)
+{
+    const fgm_sched *s = e->s;
+    const fgm_state *st = &e->m->st;
+    size_t S = (size_t)s->stride, x;
+    int i, j, n, d;
+
+    memcpy(e->post, st->dir_prior, (size_t)s->ndirichlet * S
+                                   * sizeof *e->post);
+    for (i = 0; i < s->nfactors; i++) {
+        const fgm_sched_factor *f = &s->factors[i];
+
+        if (f->op == FGM_OP_DIRICHLET)
+            n = 1;
+        else if (f->op == FGM_OP_DIRICHLET_GATED)
+            n = fgm_ir_gated_nodes(s->ir, &s->ir->factors[f->ir_factor]);
+        else
+            continue;
+        for (j = 0; j < n; j++) {
+            if (rows[f->dfac + j])
+                continue;
+            rows[f->dfac + j] = 1;
+            d = f->aux + j;
+            for (x = 0; x < S; x++)
+                e->post[(size_t)d * S + x]
+                    += st->dir_msg[(size_t)(f->dfac + j) * S + x];
+        }
+    }
+}
+
 /* The terms summed, with E's arrays allocated (SEEN: nedges bytes of 0);
  * -inf as soon as one is (a variable or factor of no weight). */
 static double
@@ -434,7 +479,7 @@ log_evidence(ev *e, unsigned char *seen)
             continue;
         k = ir->arrays[ir->dir_array[d]].card;
         for (j = 0; j < k; j++)
-            step[j] = st->dir_post[d * S + j] - st->dir_prior[d * S + j];
+            step[j] = e->post[d * S + j] - st->dir_prior[d * S + j];
         total += fgm_evidence_log_beta_ratio(st->dir_prior + d * S, step, k);
     }
     return total;
@@ -445,7 +490,7 @@ fgm_model_log_evidence(const fgm_model *m, double *out)
 {
     ev e;
     size_t S, nad;
-    unsigned char *seen;
+    unsigned char *seen, *rows;
     fgm_status st = FGM_ENOMEM;
     int clash;
 
@@ -480,8 +525,13 @@ fgm_model_log_evidence(const fgm_model *m, double *out)
     e.cav_log = malloc(((size_t)e.s->nedges + 1) * sizeof *e.cav_log);
     e.mean = malloc((S + 1) * sizeof *e.mean);
     e.work = nad ? malloc(nad * sizeof *e.work) : NULL;
+    e.post = malloc(((size_t)e.s->ndirichlet * S + 1) * sizeof *e.post);
+    rows = calloc((size_t)e.s->ndirfactors + 1, 1);
     seen = calloc((size_t)e.s->nedges + 1, 1);
-    if (e.cav && e.cav_log && e.mean && (e.work || !nad) && seen) {
+    if (e.cav && e.cav_log && e.mean && (e.work || !nad) && e.post && rows
+        && seen) {
+        if (e.ep)
+            node_posts(&e, rows);
         *out = log_evidence(&e, seen);
         /* NaN would be a bug here, not an answer. */
         st = isnan(*out) ? FGM_EINTERNAL : FGM_OK;
@@ -490,6 +540,8 @@ fgm_model_log_evidence(const fgm_model *m, double *out)
     free(e.cav_log);
     free(e.mean);
     free(e.work);
+    free(e.post);
+    free(rows);
     free(seen);
     return st;
 }

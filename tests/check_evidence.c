@@ -311,6 +311,46 @@ START_TEST(test_evidence_dice)
 }
 END_TEST
 
+/* Pseudo-counts below the EP operator's cavity floor (1e-12): observed
+ * draws keep log Z exact.  The operator's posterior holds the floor on a
+ * value no draw takes, and log Z counted the floor's Gamma against the
+ * prior's there (Dir(1e-300 x 3), three draws of one value: -1327, not
+ * log 1/3); a value drawn from a tiny prior keeps its weight (1e-300). */
+START_TEST(test_evidence_tiny_prior)
+{
+    static const char *const texts[3] = {
+        "prior p ~ dirichlet([1e-300, 1e-300, 1e-300])\n"
+        "var r[3] in 0..2 ~ discrete(p)\n",
+        "prior p ~ dirichlet([1e-13, 1e-20, 1])\n"
+        "var r[3] in 0..2 ~ discrete(p)\n",
+        "prior p ~ dirichlet([1e-300, 1, 1])\n"
+        "var r[3] in 0..2 ~ discrete(p)\n",
+    };
+    static const double alphas[3][3] = {
+        { 1e-300, 1e-300, 1e-300 }, { 1e-13, 1e-20, 1 }, { 1e-300, 1, 1 } };
+    static const int rolls[3][3] = { { 0, 0, 0 }, { 2, 2, 0 }, { 0, 1, 0 } };
+    int t, i, n[3];
+
+    for (t = 0; t < 3; t++) {
+        fgm_ir *ir = compile_text(texts[t]);
+        fgm_model *m = open_backend(fgm_ir_copy(ir),
+                                    FGM_BACKEND_INTERPRETED, NULL);
+        double want;
+
+        n[0] = n[1] = n[2] = 0;
+        for (i = 0; i < 3; i++)
+            n[rolls[t][i]]++;
+        want = polya_log(alphas[t], n, 3);
+        ck_assert_double_eq_tol(exact_log_z(ir, rolls[t], NULL), want,
+                                1e-9 * fabs(want));
+        ck_assert_double_eq_tol(run_log_z(m, rolls[t], NULL), want,
+                                1e-9 * fabs(want));
+        fgm_model_free(m);
+        fgm_ir_free(ir);
+    }
+}
+END_TEST
+
 /* Draws whose gates and values are all observed: EP is exact there too,
  * each node's Dirichlet-multinomial; the draws left unobserved add
  * nothing. */
@@ -473,6 +513,7 @@ evidence_suite(void)
     tcase_add_test(tc, test_evidence_alldiff_table);
     tcase_add_test(tc, test_evidence_max);
     tcase_add_test(tc, test_evidence_dice);
+    tcase_add_test(tc, test_evidence_tiny_prior);
     tcase_add_test(tc, test_evidence_gated_observed);
     tcase_add_test(tc, test_evidence_casino);
     tcase_add_test(tc, test_evidence_last_run);
