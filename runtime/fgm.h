@@ -294,6 +294,15 @@ int fgm_ir_node_array(const fgm_ir *ir, int d);
 /* The largest K of IR's Dirichlet nodes (0: none, or IR NULL). */
 int fgm_ir_dirichlet_maxk(const fgm_ir *ir);
 
+/* NODE (nvars entries) = the Dirichlet node a clue on each variable is a
+ * point mass on (fgm_model_observe_clue, and the exact backend alike: the
+ * seed's robust model), or -1: the node of an observed prior that the
+ * variable alone draws from.  A point mass on a node that other
+ * variables draw from would be every sharer's value, so a clue there is
+ * observed on the variable.  Returns FGM_EINVAL for IR or NODE NULL,
+ * FGM_ENOMEM. */
+fgm_status fgm_ir_clue_nodes(const fgm_ir *ir, int *node);
+
 /* The exact posterior mean of each Dirichlet node of IR, from exact
  * marginals (nvars x STRIDE, as fgm_enumerate and fgm_eliminate give
  * them, not max-marginals) into MEAN (ndirichlet x MEAN_STRIDE, at

@@ -546,19 +546,17 @@ fgm_ir_draws(const fgm_ir *ir)
     return draws;
 }
 
-int *
-fgm_ir_clue_nodes(const fgm_ir *ir)
+fgm_status
+fgm_ir_clue_nodes(const fgm_ir *ir, int *node)
 {
-    int *draws = fgm_ir_draws(ir);
-    int *node = malloc(((size_t)ir->nvars + 1) * sizeof *node);
+    int *draws = ir && node ? fgm_ir_draws(ir) : NULL;
     const fgm_ir_factor *f;
     int v, i;
 
-    if (!draws || !node) {
-        free(draws);
-        free(node);
-        return NULL;
-    }
+    if (!ir || !node)
+        return FGM_EINVAL;
+    if (!draws)
+        return FGM_ENOMEM;
     for (v = 0; v < ir->nvars; v++)
         node[v] = -1;
     for (i = 0; i < ir->nfactors; i++) {
@@ -569,7 +567,7 @@ fgm_ir_clue_nodes(const fgm_ir *ir)
             node[fgm_ir_scope(ir, f)[0]] = f->aux;
     }
     free(draws);
-    return node;
+    return FGM_OK;
 }
 
 unsigned char *

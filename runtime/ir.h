@@ -310,14 +310,6 @@ FGM_INTERNAL const char *fgm_ir_kind_name(fgm_factor_kind kind);
  * memory. */
 FGM_INTERNAL int *fgm_ir_draws(const fgm_ir *ir);
 
-/* The node a clue on each variable is a point mass on (the seed's robust
- * model: fgm_model_observe_clue, the exact backends' clues): the
- * observed Dirichlet node the variable alone draws from, or -1.  A point
- * mass on a shared node would be every sharer's value, so a clue there
- * is observed on the variable.  A new array of nvars + 1 (caller frees),
- * or NULL when out of memory. */
-FGM_INTERNAL int *fgm_ir_clue_nodes(const fgm_ir *ir);
-
 /* Whether CH may appear in a name of the model language: an ASCII
  * letter, digit or '_' (a digit not first: fgm_ir_is_ident). */
 static inline int

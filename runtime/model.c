@@ -54,7 +54,8 @@ line_up(size_t n)
 static int
 find_priors(fgm_model *m)
 {
-    return (m->prior_of = fgm_ir_clue_nodes(m->ir)) != NULL;
+    m->prior_of = malloc(((size_t)m->ir->nvars + 1) * sizeof *m->prior_of);
+    return m->prior_of && fgm_ir_clue_nodes(m->ir, m->prior_of) == FGM_OK;
 }
 
 /* fgm_state.uniform: a draw in [0, 1) from the model's GSL generator. */

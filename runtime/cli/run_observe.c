@@ -21,26 +21,48 @@
 
 /* Records that value I of array A is given on line LINENO (column COL of
  * PATH): variable a->first + I, or for a prior node a->first + I / K.
- * Returns 0 after an error when an earlier line gave it (GIVEN_ON: the
- * line per variable, then per node; 0 for none). */
+ * With CLUE_NODE (fgm_ir_clue_nodes; for a variable's value, not its
+ * weights) a variable's value is a point mass on its node, if it has
+ * one, and gives the node too, marked by a negative line.  Returns 0
+ * after an error when an earlier line gave it (GIVEN_ON: the line per
+ * variable, then per node; 0 for none). */
 static int
-seen_once(const fgm_ir *ir, long *given_on, const fgm_array_info *a, int i,
-          const char *path, long lineno, int col)
+seen_once(const fgm_ir *ir, long *given_on, const int *clue_node,
+          const fgm_array_info *a, int i, const char *path, long lineno,
+          int col)
 {
-    char name[FGM_IR_MAXNAME + 64];
+    char name[FGM_IR_MAXNAME + 64], node[FGM_IR_MAXNAME + 64];
+    int nvars = fgm_ir_nvars(ir);
     int item = a->dirichlet ? a->first + i / a->card : a->first + i;
-    long *at = given_on + (a->dirichlet ? fgm_ir_nvars(ir) : 0) + item;
+    long *at = given_on + (a->dirichlet ? nvars : 0) + item;
+    int d = !a->dirichlet && clue_node ? clue_node[item] : -1;
+    long *node_at = d >= 0 ? given_on + nvars + d : NULL;
 
-    if (*at == 0 || *at == lineno) {
+    if ((*at == 0 || labs(*at) == lineno)
+        && (!node_at || *node_at == 0 || labs(*node_at) == lineno)) {
         *at = lineno;
+        if (node_at)
+            *node_at = -lineno;
         return 1;
     }
     if (a->dirichlet)
         fgm_ir_node_name(ir, item, name, sizeof name);
     else
         fgm_ir_var_name(ir, item, name, sizeof name);
-    cli_fail(CLI_EINPUT, "%s:%ld:%d: error: %s is already observed on line "
-             "%ld", path, lineno, col, name, *at);
+    if (*at == 0 || labs(*at) == lineno) {
+        /* A clue after the pseudo-counts of its node. */
+        fgm_ir_node_name(ir, d, node, sizeof node);
+        cli_fail(CLI_EINPUT, "%s:%ld:%d: error: the value of %s is a point "
+                 "mass on %s, whose pseudo-counts line %ld gives", path,
+                 lineno, col, name, node, *node_at);
+    } else if (*at < 0) {
+        cli_fail(CLI_EINPUT, "%s:%ld:%d: error: %s is already observed on "
+                 "line %ld, as the point mass of a clue on a variable that "
+                 "alone draws from it", path, lineno, col, name, -*at);
+    } else {
+        cli_fail(CLI_EINPUT, "%s:%ld:%d: error: %s is already observed on "
+                 "line %ld", path, lineno, col, name, *at);
+    }
     return 0;
 }
 
@@ -294,7 +316,7 @@ apply_weights(const fgm_ir *ir, const char *line, char *val, const char *path,
                  "zero" : "nothing may follow the weights' ']'");
         return 0;
     }
-    if (!seen_once(ir, given_on, a, base, path, lineno, COL(val)))
+    if (!seen_once(ir, given_on, NULL, a, base, path, lineno, COL(val)))
         return 0;
     if (o->exact && o->given)
         return soft_evidence(ir, a->first + base, w, o);
@@ -328,8 +350,13 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o,
     long *given_on = calloc((size_t)nvars
                             + (size_t)fgm_ir_ndirichlet(ir) + 1,
                             sizeof *given_on);
+    /* The node a value of each variable is a point mass on, or -1. */
+    int *clue_node = malloc(((size_t)nvars + 1) * sizeof *clue_node);
 
-    if (!given_on) {
+    if (!given_on || !clue_node || fgm_ir_clue_nodes(ir, clue_node)
+                                   != FGM_OK) {
+        free(given_on);
+        free(clue_node);
         cli_fail(CLI_EINTERNAL, "run: out of memory");
         return 0;
     }
@@ -411,8 +438,8 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o,
                 break;      /* tok stays set: too many values */
             if (!a->dirichlet && strcmp(tok, ".") == 0)
                 continue;
-            if (!seen_once(ir, given_on, a, base + i, path, lineno,
-                           COL(tok))) {
+            if (!seen_once(ir, given_on, clue_node, a, base + i, path,
+                           lineno, COL(tok))) {
                 ok = 0;
                 break;
             }
@@ -494,6 +521,7 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o,
     *lineno_io = lineno;
     free(line);
     free(given_on);
+    free(clue_node);
     return ok;
 }
 

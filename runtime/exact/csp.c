@@ -656,13 +656,16 @@ fgm_csp_point_mass_shift(const fgm_csp *csp, const int *given, double *mean,
                          int mean_stride)
 {
     const fgm_ir *ir = csp ? csp->ir : NULL;
-    int *node = ir && given ? fgm_ir_clue_nodes(ir) : NULL;
+    int *node = ir && given ? malloc(((size_t)ir->nvars + 1)
+                                     * sizeof *node) : NULL;
     double shift = 0.0, total;
     const double *alpha;
     int v, k, card;
 
-    if (!node)
+    if (!node || fgm_ir_clue_nodes(ir, node) != FGM_OK) {
+        free(node);
         return NAN;
+    }
     for (v = 0; v < ir->nvars; v++) {
         if (node[v] < 0 || given[v] < 0)
             continue;

@@ -229,6 +229,24 @@ for b in interpreted exact; do
     expect_err "twice.txt:2:8: error: roll\[0\] is already observed on line 1" "roll twice, $b"
 done
 bad_observation ptwice "p twice" "2:5: error: p is already observed on line 1" 'p = 2 1 1 1 1 1\np = 1 1 1 1 1 1\n'
+# A clue on a cell of the robust Sudoku model is a point mass on the
+# cell's prior: pseudo-counts for that prior in the same set contradict
+# it, whichever line comes first (the later one won silently), while
+# another cell's prior takes them.
+for order in clue-first counts-first; do
+    if [ $order = clue-first ]; then
+        printf 'cell[0] = 1 . . .\np[0][0] = 5 1 1 1\n' > "$TMP/clue_counts.txt"
+        want="clue_counts.txt:2:11: error: p\[0\]\[0\] is already observed on line 1, as the point mass of a clue"
+    else
+        printf 'p[0][0] = 5 1 1 1\ncell[0] = 1 . . .\n' > "$TMP/clue_counts.txt"
+        want="clue_counts.txt:2:11: error: the value of cell\[0\]\[0\] is a point mass on p\[0\]\[0\], whose pseudo-counts line 1 gives"
+    fi
+    expect_exit 1 "clue and its prior's counts, $order" -- "$FGM" run models/sudoku.fgm -D B=2 --backend interpreted --observe "$TMP/clue_counts.txt"
+    expect_err "$want" "clue and its prior's counts, $order"
+done
+printf 'p[0][1] = 5 1 1 1\ncell[0] = 1 . . .\n' > "$TMP/clue_other.txt"
+expect_exit 0 "a clue and another cell's counts" -- "$FGM" run models/sudoku.fgm -D B=2 --backend interpreted --observe "$TMP/clue_other.txt" --show 'p[0][1]'
+expect_out "^p\[0\]\[1\] alpha 5" "another cell's counts are taken"
 printf 'roll = 1%s\nroll = . 6%s\n' "$(printf ' .%.0s' $(seq 19))" "$(printf ' .%.0s' $(seq 18))" > "$TMP/split.txt"
 expect_exit 0 "roll shared out over two lines" -- "$FGM" run models/dice.fgm --backend interpreted --observe "$TMP/split.txt"
 expect_out "^roll\[1\] 0 0 0 0 0 1" "the second line's roll is observed"
