@@ -297,7 +297,8 @@ int fgm_ir_dirichlet_maxk(const fgm_ir *ir);
 /* NODE (nvars entries) = the Dirichlet node a clue on each variable is a
  * point mass on (fgm_model_observe_clue, and the exact backend alike: the
  * seed's robust model), or -1: the node of an observed prior that the
- * variable alone draws from.  A point mass on a node that other
+ * variable alone draws from (of two such, the later draw's).  A point
+ * mass on a node that other
  * variables draw from would be every sharer's value, so a clue there is
  * observed on the variable.  Returns FGM_EINVAL for IR or NODE NULL,
  * FGM_ENOMEM. */
@@ -706,20 +707,27 @@ int fgm_csp_weighted(const fgm_csp *csp);
 /* Where CSP weighs its solutions evenly (fgm_csp_weighted 0), the log of
  * the weight each one has: the evidence and tables' constant non-zero
  * weights, 1/K for each prior of K equal pseudo-counts drawn from once;
- * the log Z of a count of solutions is its log plus this.  NaN for a
+ * the log Z of a count of solutions is its log plus this (plus
+ * fgm_csp_point_mass_shift where clues are point masses).  NaN for a
  * weighted CSP, CSP NULL, or out of memory. */
 double fgm_csp_solution_log_weight(const fgm_csp *csp);
 
 /* A clue in GIVEN on a variable that alone draws from an observed
- * Dirichlet node is a point mass on that node (fgm_model_observe_clue,
- * its epsilon taken to 0), not an observation of the variable: the draw
- * weighs 1, where the exact engines, which pin the variable, weigh it
- * a_x / A.  Returns what that adds to their log Z, log max weight or MAP
- * log weight, the sum of -log(a_x / A) over those clues; with MEAN (rows
- * of MEAN_STRIDE, as fgm_ir_dirichlet_mean's) sets each such node's row
- * to its point mass.  NaN for CSP or GIVEN NULL, or out of memory. */
-double fgm_csp_point_mass_shift(const fgm_csp *csp, const int *given,
-                                double *mean, int mean_stride);
+ * Dirichlet node (fgm_ir_clue_nodes) is a point mass on that node, as
+ * fgm_model_observe_clue takes it (its epsilon taken to 0), not an
+ * observation of the variable: the draw weighs 1, where the exact
+ * engines below (fgm_dlx_run with fgm_csp_solution_log_weight,
+ * fgm_enumerate*, fgm_eliminate*), which pin the variable, weigh it
+ * a_x / A.  The shift is what that adds to their log Z, log max weight
+ * or MAP log weight: the sum of -log(a_x / A) over those clues (0 for
+ * GIVEN NULL, no clues; NaN for CSP NULL or out of memory).  The means
+ * call sets each such node's row of MEAN (rows of MEAN_STRIDE, as
+ * fgm_enumerate_means and fgm_ir_dirichlet_mean give them) to its point
+ * mass; it returns FGM_EINVAL for CSP or MEAN NULL or a short stride,
+ * FGM_ENOMEM. */
+double fgm_csp_point_mass_shift(const fgm_csp *csp, const int *given);
+fgm_status fgm_csp_point_mass_means(const fgm_csp *csp, const int *given,
+                                    double *mean, int mean_stride);
 
 /* ------------------------------------------------------------------------
  * Solvers: the registry of `fgm list`.  Every answer is verified against
@@ -932,7 +940,10 @@ fgm_status fgm_enumerate_means(const fgm_csp *csp, const int *given,
  * log of the total weight of the assignments, the model's evidence log Z
  * (as variable elimination's fgm_elim_info.log_z): -inf when no
  * assignment has weight, NaN when the bound or the deadline stopped the
- * walk. */
+ * walk.  Each clue is an observation of its variable: where one is a
+ * point mass on its prior instead (the engines' and `fgm run`'s reading),
+ * add fgm_csp_point_mass_shift and set the means with
+ * fgm_csp_point_mass_means. */
 fgm_status fgm_enumerate_log_z(const fgm_csp *csp, const int *given,
                                long max_leaves, double deadline,
                                double *marginals, double *means,

@@ -939,17 +939,24 @@ START_TEST(test_point_mass_shift)
     double mean[4] = { 0.5, 0.5, 0.25, 0.75 };
 
     ck_assert(csp && csp2 && csp3);
-    ck_assert_double_eq_tol(fgm_csp_point_mass_shift(csp, one, mean, 2),
-                            -log(0.75), 1e-15);
+    ck_assert_double_eq_tol(fgm_csp_point_mass_shift(csp, one), -log(0.75),
+                            1e-15);
+    ck_assert_int_eq(fgm_csp_point_mass_means(csp, one, mean, 2), FGM_OK);
     ck_assert(mean[0] == 0.0 && mean[1] == 1.0);
     ck_assert(mean[2] == 0.25 && mean[3] == 0.75);  /* x[1] free */
-    ck_assert_double_eq_tol(fgm_csp_point_mass_shift(csp, both, NULL, 0),
+    ck_assert_double_eq_tol(fgm_csp_point_mass_shift(csp, both),
                             -log(0.25) - log(0.75), 1e-15);
-    ck_assert(fgm_csp_point_mass_shift(csp, none, NULL, 0) == 0.0);
-    ck_assert(fgm_csp_point_mass_shift(csp2, one, NULL, 0) == 0.0);
-    ck_assert(fgm_csp_point_mass_shift(csp3, one, NULL, 0) == 0.0);
-    ck_assert(isnan(fgm_csp_point_mass_shift(NULL, one, NULL, 0)));
-    ck_assert(isnan(fgm_csp_point_mass_shift(csp, NULL, NULL, 0)));
+    ck_assert(fgm_csp_point_mass_shift(csp, none) == 0.0);
+    ck_assert(fgm_csp_point_mass_shift(csp, NULL) == 0.0);   /* no clues */
+    ck_assert(fgm_csp_point_mass_shift(csp2, one) == 0.0);
+    ck_assert(fgm_csp_point_mass_shift(csp3, one) == 0.0);
+    ck_assert(isnan(fgm_csp_point_mass_shift(NULL, one)));
+    ck_assert_int_eq(fgm_csp_point_mass_means(csp, NULL, mean, 2), FGM_OK);
+    ck_assert(mean[0] == 0.0 && mean[1] == 1.0);
+    ck_assert_int_eq(fgm_csp_point_mass_means(csp, one, mean, 1),
+                     FGM_EINVAL);
+    ck_assert_int_eq(fgm_csp_point_mass_means(NULL, one, mean, 2),
+                     FGM_EINVAL);
     fgm_csp_free(csp);
     fgm_csp_free(csp2);
     fgm_csp_free(csp3);

@@ -137,7 +137,7 @@ run_once(backend_run *b, const fgm_ir *ir, long k, double *ms,
     fgm_run_opts ro;
     fgm_status st;
     fgm_elim_info elim;
-    double t0;
+    double t0, shift;
     int max = cli_algo_is(ir, "bp-max");
     const fgm_csp *csp = b->set_csp ? b->set_csp : b->csp;
 
@@ -162,9 +162,6 @@ run_once(backend_run *b, const fgm_ir *ir, long k, double *ms,
                  : fgm_enumerate_log_z(csp, b->sink.given, CLI_ENUM_CAP, 0.0,
                                        b->exact, NULL, 0, NULL, &b->log_z);
     *ms = (fgm_now() - t0) * 1e3;
-    /* A clue on an observed prior is a point mass there (cmd_run.c's
-     * run_exact). */
-    b->log_z += fgm_csp_point_mass_shift(csp, b->sink.given, NULL, 0);
     if (st == FGM_EUNSUPPORTED || st == FGM_ETIMEOUT)
         return cli_fail(CLI_EINPUT, "bench: backend exact: the model is out "
                         "of variable elimination's reach (" CLI_ELIM_BOUND
@@ -175,6 +172,12 @@ run_once(backend_run *b, const fgm_ir *ir, long k, double *ms,
                         "set %ld has no consistent assignment", k);
     if (st != FGM_OK)
         return cli_fail(cli_exit_code(st), "bench: %s", fgm_strerror(st));
+    /* A clue on an observed prior is a point mass there (cmd_run.c's
+     * run_exact). */
+    shift = fgm_csp_point_mass_shift(csp, b->sink.given);
+    if (isnan(shift))
+        return cli_fail(CLI_EINTERNAL, "bench: out of memory");
+    b->log_z += shift;
     return CLI_OK;
 }
 

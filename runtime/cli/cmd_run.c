@@ -472,8 +472,9 @@ run_elimination(const fgm_csp *csp, const int *given, const run_cfg *cfg,
  * -- max-marginals when IR's algorithm is bp-max, its exact answer --;
  * prints observation K.  A clue on a variable that alone draws from an
  * observed prior is a point mass on the prior, as message passing takes
- * it: fgm_csp_point_mass_shift mends log Z and the prior's mean.  An observation with no consistent assignment
- * (or none found within the cap or deadline) is refused (refuse_set). */
+ * it: fgm_csp_point_mass_shift and _means mend log Z and its mean.  An
+ * observation with no consistent assignment (or none found within the
+ * cap or deadline) is refused (refuse_set). */
 static int
 run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
           const int *given, const run_cfg *cfg, long k, run_tally *t)
@@ -488,7 +489,7 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
     long count = 0;
     int incomplete;
     double log_z = NAN;     /* elimination's or enumeration's */
-    double shift = fgm_csp_point_mass_shift(csp, given, NULL, 0);
+    double shift = fgm_csp_point_mass_shift(csp, given);
     /* The priors' posterior means (not from max-marginals, which have
      * none): from the marginals, or from the enumeration's walk. */
     int mstride = fgm_ir_dirichlet_maxk(ir), walked = 0;
@@ -593,8 +594,12 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         free(mean);
         return cli_fail_to(t->err, CLI_EINTERNAL, "run: out of memory");
     }
-    if (mean)
-        fgm_csp_point_mass_shift(csp, given, mean, mstride);
+    if (mean && fgm_csp_point_mass_means(csp, given, mean, mstride)
+                != FGM_OK) {
+        free(m);
+        free(mean);
+        return cli_fail_to(t->err, CLI_EINTERNAL, "run: out of memory");
+    }
     print_result(ir, cfg, k, m, NULL, NULL, stride, mean, mstride, text, NULL,
                  log_z, incomplete, NULL, t);
     free(mean);
@@ -646,7 +651,7 @@ run_map(const fgm_ir *ir, const fgm_csp *csp, const int *given,
     fgm_array_info ai;
     fgm_elim_info info;
     fgm_status st = FGM_EUNSUPPORTED;
-    double lw, shift = fgm_csp_point_mass_shift(csp, given, NULL, 0);
+    double lw, shift = fgm_csp_point_mass_shift(csp, given);
 
     if (!x || isnan(shift)) {
         free(x);

@@ -651,33 +651,80 @@ fgm_csp_solution_log_weight(const fgm_csp *csp)
     return lw;
 }
 
-double
-fgm_csp_point_mass_shift(const fgm_csp *csp, const int *given, double *mean,
-                         int mean_stride)
+/* Calls FN(CTX, v, node, alpha, card) for each clue of GIVEN that is a
+ * point mass on a node (fgm_ir_clue_nodes).  Returns FGM_ENOMEM, else
+ * FGM_OK. */
+static fgm_status
+each_point_mass(const fgm_csp *csp, const int *given,
+                void (*fn)(void *, int, int, const double *, int), void *ctx)
 {
-    const fgm_ir *ir = csp ? csp->ir : NULL;
-    int *node = ir && given ? malloc(((size_t)ir->nvars + 1)
-                                     * sizeof *node) : NULL;
-    double shift = 0.0, total;
-    const double *alpha;
-    int v, k, card;
+    const fgm_ir *ir = csp->ir;
+    int *node = malloc(((size_t)ir->nvars + 1) * sizeof *node);
+    int v;
 
     if (!node || fgm_ir_clue_nodes(ir, node) != FGM_OK) {
         free(node);
-        return NAN;
+        return FGM_ENOMEM;
     }
-    for (v = 0; v < ir->nvars; v++) {
-        if (node[v] < 0 || given[v] < 0)
-            continue;
-        alpha = fgm_ir_node_alpha(ir, node[v]);
-        card = ir->arrays[ir->dir_array[node[v]]].card;
-        for (k = 0, total = 0.0; k < card; k++)
-            total += alpha[k];
-        shift -= log(alpha[given[v]] / total);
-        if (mean)
-            for (k = 0; k < card; k++)
-                mean[(long)node[v] * mean_stride + k] = k == given[v];
-    }
+    for (v = 0; v < ir->nvars; v++)
+        if (node[v] >= 0 && given[v] >= 0)
+            fn(ctx, given[v], node[v], fgm_ir_node_alpha(ir, node[v]),
+               ir->arrays[ir->dir_array[node[v]]].card);
     free(node);
+    return FGM_OK;
+}
+
+/* each_point_mass's step for the shift: -log(a_x / A) into *CTX. */
+static void
+add_shift(void *ctx, int x, int d, const double *alpha, int card)
+{
+    double total = 0.0;
+    int k;
+
+    (void)d;
+    for (k = 0; k < card; k++)
+        total += alpha[k];
+    *(double *)ctx -= log(alpha[x] / total);
+}
+
+double
+fgm_csp_point_mass_shift(const fgm_csp *csp, const int *given)
+{
+    double shift = 0.0;
+
+    if (!csp)
+        return NAN;
+    if (given && each_point_mass(csp, given, add_shift, &shift) != FGM_OK)
+        return NAN;
     return shift;
+}
+
+typedef struct mean_rows {
+    double *mean;
+    int stride;
+} mean_rows;
+
+/* each_point_mass's step for the means: node D's row the point mass. */
+static void
+set_mean(void *ctx, int x, int d, const double *alpha, int card)
+{
+    mean_rows *r = ctx;
+    int k;
+
+    (void)alpha;
+    for (k = 0; k < card; k++)
+        r->mean[(long)d * r->stride + k] = k == x;
+}
+
+fgm_status
+fgm_csp_point_mass_means(const fgm_csp *csp, const int *given, double *mean,
+                         int mean_stride)
+{
+    mean_rows r;
+
+    if (!csp || !mean || mean_stride < fgm_ir_dirichlet_maxk(csp->ir))
+        return FGM_EINVAL;
+    r.mean = mean;
+    r.stride = mean_stride;
+    return given ? each_point_mass(csp, given, set_mean, &r) : FGM_OK;
 }

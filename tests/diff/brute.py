@@ -43,10 +43,14 @@ def point_masses(m, obs):
         for j in range(n):
             draws.setdefault((pname, base + j), []).extend([v, v])
     observed = {p["name"] for p in m.priors if p.get("observed")}
+    # A variable drawn from two such nodes: the last link's wins.
+    node_of = {}
+    for v, pname, node in m.links:
+        if pname in observed and len(draws[pname, node]) == 1:
+            node_of[v] = (pname, node)
     los = [m.doms[d][0] for _, d in m.vars]
-    return {key: (vs[0], obs[vs[0]] - los[vs[0]])
-            for key, vs in draws.items()
-            if key[0] in observed and len(vs) == 1 and vs[0] in obs}
+    return {key: (v, obs[v] - los[v]) for v, key in node_of.items()
+            if v in obs}
 
 
 def leaves(m, obs, clue_eps=0.0):
