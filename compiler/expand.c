@@ -1090,8 +1090,9 @@ uses_kind(const fgmc_node *e, fgmc_sym_kind kind)
  * may be when it depends on an outer loop variable (i+1..N-1 for the
  * last i), or when it is empty by one and written with a const
  * (0..T-2 for T = 1: a model's edge size, so that an HMM of one step has
- * no transitions rather than an error); a range reversed further, or
- * written with numbers alone, is an error. */
+ * no transitions rather than an error; i+1..N-1 for N = 1, no pairs);
+ * a range reversed further, or written with numbers alone, is an
+ * error. */
 static int
 enter(fgmc *c, int k, long long *hi, int *quiet)
 {
@@ -1103,13 +1104,15 @@ enter(fgmc *c, int k, long long *hi, int *quiet)
         || !sema_eval_int(c, r->b, "a range bound", hi))
         return -1;
     if (*hi < lo) {
-        if (uses_kind(r->a, SYM_LOOP) || uses_kind(r->b, SYM_LOOP))
-            return 0;
+        /* By one with a const first, loop variable or not: the pairs
+         * clause `i in 0..N-1, j in i+1..N-1` has none at N = 1. */
         if (*hi == lo - 1 && (uses_kind(r->a, SYM_CONST)
                               || uses_kind(r->b, SYM_CONST))) {
             *quiet = 1;
             return 0;
         }
+        if (uses_kind(r->a, SYM_LOOP) || uses_kind(r->b, SYM_LOOP))
+            return 0;
         diag_error(c, r->loc, "range %lld..%lld is empty", lo, *hi);
         return -1;
     }

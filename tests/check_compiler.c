@@ -362,6 +362,13 @@ START_TEST(test_const_range_empty_by_one)
     ck_assert_int_eq(ir->nfactors, 1);
     ck_assert_int_eq(ir->factors[0].kind, FGM_FACTOR_EVIDENCE);
     fgm_ir_free(ir);
+    /* Every pair once, at N = 1: none (j's range 1..0 by one, with N;
+     * it was "every binding of this for clause has an empty range"). */
+    ir = compile_ok("const N = 1\nvar x[N] in 0..3\nevidence x[0] = "
+                    "[1, 2, 3, 4]\nx[i] != x[j] for i in 0..N-1, j in "
+                    "i+1..N-1\n");
+    ck_assert_int_eq(ir->nfactors, 1);
+    fgm_ir_free(ir);
 }
 END_TEST
 
