@@ -528,6 +528,14 @@ feed(fgm_puzzle_reader *r, grid *g, const char *line, int indent, int *done)
             break;      /* cells, read below */
         }
     }
+    if ((isalpha((unsigned char)line[0]) || line[0] == '_')
+        && strchr(line, '=')) {
+        /* Not a rule: never cells.  `fgm run --observe` judges a file
+         * by its first line. */
+        ERR(r, r->line, "an assignment line (NAME = values) among puzzles: "
+            "a file holds puzzles or assignment lines, not both");
+        return FGM_EPARSE;
+    }
     k = compact(line, indent, sym, cols, FGM_PUZZLE_MAXCELLS);
     if (k > FGM_PUZZLE_MAXCELLS) {
         ERR(r, r->line, "line has %d symbols; the largest puzzle (25x25) "

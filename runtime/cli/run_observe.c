@@ -308,12 +308,17 @@ apply_weights(const fgm_ir *ir, const char *line, char *val, const char *path,
         comma = *p == ',';
         p += comma;
     }
-    if (n != a->card || top == 0.0 || p[1 + strspn(p + 1, OBS_BLANKS)]) {
-        cli_fail(CLI_EINPUT, "%s:%ld:%d: error: %s", path, lineno,
-                 COL(n != a->card || top == 0.0 ? val : p + 1),
-                 n != a->card ? "the weights of a variable are one per "
-                                "value" : top == 0.0 ? "the weights are all "
-                 "zero" : "nothing may follow the weights' ']'");
+    if (n != a->card) {
+        cli_fail(CLI_EINPUT, "%s:%ld:%d: error: %s has %d values: %d "
+                 "weights, got %d", path, lineno, COL(val), what, a->card,
+                 a->card, n);
+        return 0;
+    }
+    if (top == 0.0 || p[1 + strspn(p + 1, OBS_BLANKS)]) {
+        cli_fail(CLI_EINPUT, "%s:%ld:%d: error: %s%s", path, lineno,
+                 COL(top == 0.0 ? val : p + 1), top == 0.0
+                 ? "every weight is zero for " : "nothing may follow the "
+                 "weights' ']'", top == 0.0 ? what : "");
         return 0;
     }
     if (!seen_once(ir, given_on, NULL, a, base, path, lineno, COL(val)))
@@ -396,8 +401,9 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o,
             o->set_line = lineno;
         eq = strchr(s, '=');
         if (!eq) {
-            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: expected NAME = values",
-                     path, lineno, COL(s));
+            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: expected NAME = values "
+                     "(a file holds assignment lines or puzzles, not both, "
+                     "judged by its first line)", path, lineno, COL(s));
             ok = 0;
             break;
         }
@@ -455,7 +461,12 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o,
                     && (!(x >= a->lo && x < a->lo + a->card)
                         || x != (int)x))
                 || (a->dirichlet && !(x > 0.0 && isfinite(x)))) {
-                if (a->dirichlet)
+                if (a->dirichlet && errno == ERANGE && x > 1.0)
+                    cli_fail(CLI_EINPUT, "%s:%ld:%d: error: bad value '%s' "
+                             "for %s: too large for a double (a pseudo-"
+                             "count's sum is at most %g)", path, lineno,
+                             COL(tok), tok, what, FGM_MAX_PSEUDO_COUNT);
+                else if (a->dirichlet)
                     cli_fail(CLI_EINPUT, "%s:%ld:%d: error: bad value '%s' "
                              "for %s: a pseudo-count is a decimal number "
                              "> 0", path, lineno, COL(tok), tok, what);

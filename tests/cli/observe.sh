@@ -120,9 +120,9 @@ PY
         fail "weights, $b: the second set kept the first one's weights: $(cat "$TMP/soft.x0")"
 done
 cmp -s "$TMP/soft.compiled" "$TMP/soft.interpreted" || fail "weights: compiled and interpreted differ"
-for bad in 'x[0] = [0, 0, 0]:1:8:the weights are all zero' \
+for bad in 'x[0] = [0, 0, 0]:1:8:every weight is zero for x\[0\]' \
            'x = [1, 2, 3]:1:5:a list of weights observes one variable: name one element' \
-           'x[0] = [1, 2]:1:8:the weights of a variable are one per value' \
+           'x[0] = [1, 2]:1:8:x\[0\] has 3 values: 3 weights, got 2' \
            'x[0] = [1, -2, 3]:1:12:bad weight for x\[0\]: a weight is a decimal number >= 0' \
            'x[0] = [1, 2, 3:1:8:the weights of x\[0\] have no' \
            'x[0] = [1, 2, 3] 4:1:17:nothing may follow' \
@@ -229,6 +229,15 @@ for b in interpreted exact; do
     expect_err "twice.txt:2:8: error: roll\[0\] is already observed on line 1" "roll twice, $b"
 done
 bad_observation ptwice "p twice" "2:5: error: p is already observed on line 1" 'p = 2 1 1 1 1 1\np = 1 1 1 1 1 1\n'
+bad_observation phuge "a pseudo-count past the doubles" "1:5: error: bad value '1e400' for p: too large for a double" 'p = 1e400 1 1 1 1 1\n'
+# A file holds puzzles or assignment lines, judged by its first line: a
+# line of the other kind says so.
+printf '1...............\n---\ncell[0][1] = 2\n' > "$TMP/mixed1.txt"
+expect_exit 1 "puzzles, then an assignment" -- "$FGM" run models/sudoku.fgm -D B=2 --backend interpreted --observe "$TMP/mixed1.txt"
+expect_err "mixed1.txt:3: error: an assignment line \(NAME = values\) among puzzles: a file holds puzzles or assignment lines, not both" "puzzles, then an assignment"
+printf 'cell[0][1] = 2\n---\n1...............\n' > "$TMP/mixed2.txt"
+expect_exit 1 "assignments, then a puzzle" -- "$FGM" run models/sudoku.fgm -D B=2 --backend interpreted --observe "$TMP/mixed2.txt"
+expect_err "mixed2.txt:3:1: error: expected NAME = values \(a file holds assignment lines or puzzles, not both" "assignments, then a puzzle"
 # A clue on a cell of the robust Sudoku model is a point mass on the
 # cell's prior: pseudo-counts for that prior in the same set contradict
 # it, whichever line comes first (the later one won silently), while
