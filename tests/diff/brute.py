@@ -140,13 +140,13 @@ def log_z(found):
     return top + math.log(sum(math.exp(lw - top) for lw, _ in found))
 
 
-def marginals(m, obs, max_product=False):
+def marginals(m, obs, max_product=False, clue_eps=0.0):
     """Returns one list of probabilities per variable of m (value order
     lo..hi) given obs, or None when no assignment has nonzero weight.
     With max_product, the max-marginals instead: each value's largest
     assignment weight, normalized (what `fgm run --backend exact` gives
-    for a bp-max model)."""
-    found = leaves(m, obs)
+    for a bp-max model).  clue_eps: as leaves() takes it."""
+    found = leaves(m, obs, clue_eps)
     if not found:
         return None
     top = max(lw for lw, _ in found)

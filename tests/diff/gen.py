@@ -9,6 +9,8 @@ sides are written from one set of random draws, so the oracle never parses
 model, on any Python 3.
 """
 
+import brute
+
 ALGOS = ("ep", "bp-sum", "bp-max")
 
 
@@ -92,7 +94,7 @@ def add_prior(rng, m, card, cnt, scalar):
     variable's node index.  Kinds: one node shared by the array, one node
     per element, one element of a prior array, or an earlier prior reused
     (so that variables of several arrays share a node)."""
-    kind = rng.choice(["shared", "per", "elem", "reuse"])
+    kind = rng.choice(["shared", "per", "per", "elem", "reuse"])
     fits = [p for p in m.priors if len(p["alpha"]) == card]
     if kind == "reuse" and fits:
         p = rng.choice(fits)
@@ -103,7 +105,9 @@ def add_prior(rng, m, card, cnt, scalar):
     if kind == "reuse" or (kind == "per" and scalar):
         kind = "shared"
     name = "p%d" % len(m.priors)
-    observed = rng.random() < 0.35
+    # Per-variable nodes observed more often: a clue there is a point mass
+    # on the node, which the exact backend and brute.py must read alike.
+    observed = rng.random() < (0.7 if kind == "per" else 0.35)
     if rng.random() < 0.6:
         alpha = [rng.choice([0.5, 1, 2, 0.3, 1.5, 3, 0.1])
                  for _ in range(card)]
@@ -137,7 +141,7 @@ def gen_model(rng, name, tree=False):
     for _ in range(rng.choice([1, 1, 2, 3])):
         lo = rng.choice([0, 0, 1, -1, 3])
         m.doms.append((lo, lo + rng.randint(2, 5) - 1))
-    use_priors = rng.random() < (0.15 if tree else 0.5)
+    use_priors = rng.random() < (0.3 if tree else 0.5)
     target = rng.randint(2, 8)
     while len(m.vars) < target:
         di = rng.randrange(len(m.doms))
@@ -152,6 +156,9 @@ def gen_model(rng, name, tree=False):
             p, suffix, nodes = add_prior(rng, m, hi - lo + 1, cnt, scalar)
             for j in range(cnt):
                 m.links.append((first + j, p["name"], nodes[j]))
+            # Clues (gen_observe favours observed arrays) on variables
+            # of an observed prior, as on a Sudoku's cells.
+            observed = observed or (p["observed"] and rng.random() < 0.6)
         dims = "" if scalar else "[%d]" % cnt
         m.lines.append("%svar %s%s in %d..%d%s" % (
             "observed " if observed else "", aname, dims, lo, hi, suffix))
@@ -514,8 +521,11 @@ def gen_observe(rng, m, pseudo_counts):
                 vals.append(".")
         out.append("%s = %s" % (aname, " ".join(vals)))
     if pseudo_counts:
+        # Not on a prior a clue is a point mass on: both would observe
+        # its node, which the observation reader refuses.
+        clued = {name for name, _ in brute.point_masses(m, obs)}
         for p in m.priors:
-            if rng.random() < 0.5:
+            if rng.random() < 0.5 and p["name"] not in clued:
                 k = len(p["alpha"]) * (p["count"] or 1)
                 out.append("%s = %s" % (p["name"], " ".join(
                     str(rng.choice([0.5, 1, 2, 7.5, 1e-8, 3]))
