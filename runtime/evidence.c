@@ -178,6 +178,8 @@ node_term(ev *e, int d, int g, int k)
     const fgm_state *st = &e->m->st;
     size_t S = (size_t)e->s->stride;
     const double *post = e->post + d * S, *msg = st->dir_msg + g * S;
+    const double *prior = st->dir_prior + d * S;
+    int mean_proj = e->s->infer.projection == FGM_PROJECTION_MEAN;
     double cav[FGM_K_MAXCARD], step[FGM_K_MAXCARD], sum = 0.0;
     int i;
 
@@ -189,9 +191,17 @@ node_term(ev *e, int d, int g, int k)
         return 0.0;
     }
     /* An improper cavity's pseudo-count at the operator's floor; a
-     * proper one as it is, however small (a prior below the floor). */
+     * proper one as it is, however small (a prior below the floor).
+     * Under the mean projection every message is >= 0, so a cavity is
+     * at least the prior: where post - msg falls below it, the prior was
+     * lost in post's sum (1e-300 + 5.5e-13 - 5.5e-13 = 0), and the
+     * floor in its place left B(cavity) / B(post) uncancelled by B(post)
+     * / B(prior), log Z -665 for an exact -2.30 (a gated draw from
+     * Dir(1e-300, 1, 1e-20) whose gate is unobserved). */
     for (i = 0; i < k; i++) {
         cav[i] = post[i] - msg[i];
+        if (mean_proj && cav[i] < prior[i])
+            cav[i] = prior[i];
         cav[i] = cav[i] > 0.0 ? cav[i] : EV_CAVITY_FLOOR;
         step[i] = post[i] - cav[i];
         sum += cav[i];
