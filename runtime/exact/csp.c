@@ -684,7 +684,7 @@ add_shift(void *ctx, int x, int d, const double *alpha, int card)
     (void)d;
     for (k = 0; k < card; k++)
         total += alpha[k];
-    *(double *)ctx -= log(alpha[x] / total);
+    *(double *)ctx -= log(alpha[x]) - log(total);   /* no underflow */
 }
 
 double
