@@ -271,6 +271,37 @@ warn_contradiction(const fgm_model *model, long k, char *name, size_t size,
     return name;
 }
 
+/* Says on stderr when a gibbs run's kept draws were all certain: every
+ * marginal M (rows of STRIDE) one value, the mean of conditionals that
+ * each held one value, so the chain never moved.  Single-site moves do
+ * not leave a state that hard constraints pin so (a Sudoku's or a magic
+ * square's solutions differ in many cells at once): other solutions, if
+ * any, are not counted, and the marginals say nothing of them. */
+static void
+warn_frozen(const fgm_ir *ir, const fgm_run_info *info, const double *m,
+            int stride, long k, FILE *err)
+{
+    int v, j, free_var = 0;
+
+    if (info->kept < 2)
+        return;
+    for (v = 0; v < fgm_ir_nvars(ir); v++) {
+        free_var |= fgm_ir_card(ir, v) > 1;
+        for (j = 0; j < fgm_ir_card(ir, v); j++)
+            if (m[(size_t)v * (size_t)stride + (size_t)j] != 0.0
+                && m[(size_t)v * (size_t)stride + (size_t)j] != 1.0)
+                return;
+    }
+    if (free_var)
+        fprintf(err, "fgm: run: warning: observation %ld: every kept gibbs "
+                "draw was certain, so the chain never moved: single-site "
+                "moves cannot leave a state that hard constraints pin, and "
+                "the marginals are that one state's; other states the "
+                "model allows, if any, are not counted (--chains K shows "
+                "their spread; --backend exact counts them on a small "
+                "model)\n", k);
+}
+
 /* Runs the engine on the current observations and prints observation K;
  * STRIDE is at least every domain and every Dirichlet vector. */
 int
@@ -351,6 +382,8 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
              info.dead > 0 ? dead : "",
              st == FGM_ETIMEOUT ? " (incomplete: timeout reached)" : "");
     clash = warn_contradiction(model, k, name, sizeof name, t->err);
+    if (!clash && cli_algo_is(ir, "gibbs") && ro.chains <= 1)
+        warn_frozen(ir, &info, m, stride, k, t->err);
     /* Every value still has mass, yet no assignment has weight: a factor
      * that nothing its variables may take meets (a weighted sum's gaps,
      * `sum(2 * x, 3 * y) == 1`), whose messages are then uniform. */

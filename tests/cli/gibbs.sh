@@ -23,6 +23,20 @@ done
 cmp -s "$TMP/interpreted" "$TMP/compiled" ||
     fail "gibbs: the plugin and the interpreter differ"
 
+# A chain that never moved says so: the 3x3 magic square's eight
+# solutions differ in every cell but the centre, and single-site draws
+# stay in the first one reached.  A chain that moves (the chain model's)
+# says nothing.
+expect_exit 0 "gibbs frozen" -- "$FGM" run --algo gibbs --backend interpreted \
+    --iters 500 models/magic.fgm
+expect_err "observation 0: every kept gibbs draw was certain, so the chain never moved" \
+    "gibbs frozen: warned"
+expect_exit 0 "gibbs moving" -- "$FGM" run --algo gibbs --backend interpreted \
+    --iters 500 models/chain.fgm
+if grep -q "never moved" "$TMP/err"; then
+    fail "gibbs moving: warned of a frozen chain"
+fi
+
 # The header: the algorithm and sweeps, no log Z (a sampler has none).
 expect_exit 0 "gibbs header" -- "$FGM" run --algo gibbs --backend interpreted \
     --iters 300 models/chain.fgm
