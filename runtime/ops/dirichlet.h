@@ -46,6 +46,21 @@ fgm_k_dirichlet_flat(const fgm_v4 *q, int k)
     return hi - lo <= FGM_K_DIRICHLET_FLAT_TOL * hi;
 }
 
+/* Whether W (K values, normalized) is one value's: an observed draw,
+ * whose tilted distribution is Dir(a + e_x) itself, so that either
+ * projection keeps it as it is.  The mean-square projection's moments
+ * would return it up to their cancellation, which a lopsided node (1
+ * and 1e-300) turns into a wrong posterior. */
+FGM_K_HOT int
+fgm_k_dirichlet_onehot(const fgm_v4 *w, int k)
+{
+    int i, hot = 0;
+
+    for (i = 0; i < k; i++)
+        hot += fgm_v_lane(w[i / FGM_K_LANES], i % FGM_K_LANES) != 0.0;
+    return hot == 1;
+}
+
 /* Message of "x ~ Discrete(p)" to x when p is a Dirichlet node (EP).
  *
  * The cavity of p is Dir(a), a = posterior - this factor's pseudo-count
@@ -124,7 +139,7 @@ fgm_k_dirichlet(fgm_state *st, int e, int v, int d, int g, int stride, int k,
                 fgm_v_store(post + c * FGM_K_LANES, cav[c]);
                 fgm_v_store(mp + c * FGM_K_LANES, fgm_v_zero());
             }
-        } else if (mean_square) {
+        } else if (mean_square && !fgm_k_dirichlet_onehot(w, k)) {
             fgm_v4 m2 = fgm_v_zero(), sm2 = fgm_v_zero(), mean, c1, t2;
             fgm_v4 a1 = fgm_v_splat(a + 1.0);
             fgm_v4 a12 = fgm_v_splat((a + 1.0) * (a + 2.0));

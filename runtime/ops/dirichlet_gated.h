@@ -69,8 +69,23 @@ fgm_k_gated_project(double *post, double *msg, const double *cav,
                     int mean_square)
 {
     double mean[FGM_K_MAXCARD], m2 = 0.0, sm2 = 0.0, s = a + r;
-    int i;
+    int i, hot = 0;
 
+    /* A node the gate cannot pick (R 0: its cavity is the mixture), or
+     * picks for an observed x (R 1, W one value's: Dir(CAV + e_x)), keeps
+     * the mixture as it is under either projection; the mean-square
+     * moments would return it up to their cancellation only, which moved
+     * a node no draw picks (Dir(1e-11, 1e-11, 330) to (8.2e-12, 8.2e-12,
+     * 272)). */
+    for (i = 0; i < k; i++)
+        hot += w[i] != 0.0;
+    if (r == 0.0 || (r == 1.0 && hot == 1)) {
+        for (i = 0; i < k; i++) {
+            post[i] = cav[i] + r * w[i];
+            msg[i] = r * w[i];
+        }
+        return;
+    }
     for (i = 0; i < k; i++)
         mean[i] = (1.0 - r) * cav[i] / a + r * (cav[i] + w[i]) / (a + 1.0);
     if (mean_square) {
