@@ -315,7 +315,7 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
     double *se = calloc((size_t)nvars * (size_t)stride + 1, sizeof *se);
     fgm_run_opts ro = cfg->ro;
     fgm_run_info info;
-    fgm_status st;
+    fgm_status st, ev;
     char text[360], evidence[48], dead[80], chains[64];
     char name[FGM_IR_MAXNAME + 64];
     const char *clash;
@@ -364,8 +364,12 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
                  "error", info.chains, ro.chains);
     /* bp-max's is the log of the largest weight, as the exact backend
      * names it for such a model; vmp's a lower bound on log Z. */
-    if (fgm_model_log_evidence(model, &log_z) != FGM_OK)
+    if ((ev = fgm_model_log_evidence(model, &log_z)) != FGM_OK)
         log_z = NAN;
+    if (ev == FGM_EINTERNAL)    /* a NaN: said, not left out in silence */
+        fprintf(t->err, "fgm: run: warning: observation %ld: the run's "
+                "log Z came out NaN, so it is not printed (a bug: please "
+                "report the model)\n", k);
     snprintf(evidence, sizeof evidence, ", %s %.10g",
              cli_algo_is(ir, "bp-max") ? "log max weight ~"
              : cli_algo_is(ir, "vmp") ? "log Z >=" : "log Z ~", log_z);
