@@ -6,7 +6,9 @@
  * common.c and the library.  The
  * model is a die with a Dirichlet prior (models/dice.fgm, with a second,
  * two-dimensional array): a discrete array whose labels start at 1, and
- * pseudo-counts.  Each input goes through observation_kind, as `fgm run`
+ * pseudo-counts; and two cells of the robust Sudoku model's kind, each
+ * alone drawn from an observed prior, whose clues are point masses on
+ * it (and clash with its pseudo-counts).  Each input goes through observation_kind, as `fgm run`
  * reads a file; an assignment file is then applied twice, to an
  * interpreted engine model and to the exact backend's list of given
  * values (a fresh model each time: observations accumulate).
@@ -30,6 +32,8 @@ static const char model_text[] =
     "prior p ~ dirichlet([1, 1, 1, 1, 1, 1])\n"
     "observed var roll[20] in 1..6 ~ discrete(p)\n"
     "observed var grid[2][3] in 0..2\n"
+    "observed prior q[2] ~ dirichlet(3)\n"
+    "var cell[2] in 0..2 ~ discrete(q)\n"
     "infer ep(iterations = 2)\n";
 
 static fgm_ir *model_ir;
