@@ -109,7 +109,7 @@ def add_prior(rng, m, card, cnt, scalar):
     # on the node, which the exact backend and brute.py must read alike.
     observed = rng.random() < (0.7 if kind == "per" else 0.35)
     if rng.random() < 0.6:
-        alpha = [rng.choice([0.5, 1, 2, 0.3, 1.5, 3, 0.1])
+        alpha = [rng.choice([0.5, 1, 2, 0.3, 1.5, 3, 0.1, 1e-15])
                  for _ in range(card)]
         dist = "dirichlet([%s])" % ", ".join(str(a) for a in alpha)
     else:
