@@ -183,8 +183,10 @@ compile_c(const char *src, int len, const char *file,
         fgmc_stmt *s;
 
         for (s = c->stmts; s && !diag_full(c) && !c->oom; s = s->next) {
+            diag_hold(c);
             sema_stmt(c, s);
             expand_stmt(c, s);
+            diag_release(c);
         }
         if (!diag_full(c) && !c->oom)
             sema_finish(c);

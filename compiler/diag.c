@@ -224,6 +224,71 @@ emit_plain(fgmc *c, const char *msg)
     c->diag(c->diag_ctx, buf);
 }
 
+/* A message kept by diag_hold: its place (INT_MAX: none) and rank. */
+struct fgmc_held {
+    int start, seq;
+    char *text;
+};
+
+/* Sends TEXT (owned) to the caller, or keeps it while holding (START:
+ * its place in the source); one that cannot be kept (out of memory) is
+ * sent at once. */
+static void
+send(fgmc *c, char *text, int start)
+{
+    struct fgmc_held *h;
+
+    if (c->holding && c->nheld == c->capheld) {
+        int cap = c->capheld ? 2 * c->capheld : 8;
+
+        h = realloc(c->held, (size_t)cap * sizeof *h);
+        if (h) {
+            c->held = h;
+            c->capheld = cap;
+        }
+    }
+    if (c->holding && c->nheld < c->capheld) {
+        h = &c->held[c->nheld];
+        h->start = start;
+        h->seq = c->nheld++;
+        h->text = text;
+        return;
+    }
+    c->diag(c->diag_ctx, text);
+    free(text);
+}
+
+void
+diag_hold(fgmc *c)
+{
+    c->holding = 1;
+}
+
+static int
+held_order(const void *a, const void *b)
+{
+    const struct fgmc_held *x = a, *y = b;
+
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+void
+diag_release(fgmc *c)
+{
+    int i;
+
+    c->holding = 0;
+    if (c->nheld > 1)
+        qsort(c->held, (size_t)c->nheld, sizeof *c->held, held_order);
+    for (i = 0; i < c->nheld; i++) {
+        c->diag(c->diag_ctx, c->held[i].text);
+        free(c->held[i].text);
+    }
+    c->nheld = 0;
+}
+
 /* Sends one message: "FILE:LINE:COL: error: MSG" plus the source line
  * when LOC is given, else "FILE: error: MSG" ("warning" for WARN). */
 static void
@@ -265,8 +330,7 @@ emit_as(fgmc *c, const fgmc_loc *loc, const char *msg, int bindings,
         emit_plain(c, msg);
         return;
     }
-    c->diag(c->diag_ctx, text);
-    free(text);
+    send(c, text, loc ? loc->start : INT_MAX);
 }
 
 static void
@@ -564,6 +628,10 @@ diag_full(const fgmc *c)
 void
 diag_free(fgmc *c)
 {
+    diag_release(c);
+    free(c->held);
+    c->held = NULL;
+    c->capheld = 0;
     free(c->pending);
     c->pending = NULL;
     free(c->lines);

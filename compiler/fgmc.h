@@ -276,6 +276,9 @@ typedef struct fgmc {
     int *lines, nlines;     /* line start offsets, built on first need */
     char *pending;          /* syntax error waiting for a hint */
     fgmc_loc pending_loc;
+    int holding;            /* diag_hold: messages kept for diag_release */
+    struct fgmc_held *held; /* nheld of them (room for capheld) */
+    int nheld, capheld;
 
     /* lexer.l */
     int lexoff;             /* byte offset of the next token */
@@ -453,6 +456,13 @@ FGM_INTERNAL void diag_syntax(fgmc *c, fgmc_loc loc, const char *msg);
 FGM_INTERNAL void diag_hint(fgmc *c, const char *close, int open, int line,
                             int likely);
 FGM_INTERNAL void diag_flush(fgmc *c);
+/* Between diag_hold and diag_release the messages (errors and warnings)
+ * are kept, then sent in source order (those without a place last):
+ * one statement's checks find its errors in the order of their passes
+ * (a sum's own for clause before the terms it binds, on the line
+ * above), which a reader takes for the order of the text. */
+FGM_INTERNAL void diag_hold(fgmc *c);
+FGM_INTERNAL void diag_release(fgmc *c);
 /* Whether the error cap is reached. */
 FGM_INTERNAL int diag_full(const fgmc *c);
 /* 1-based line and byte column of offset OFF (0, 0 when out of memory). */
