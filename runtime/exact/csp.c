@@ -651,80 +651,66 @@ fgm_csp_solution_log_weight(const fgm_csp *csp)
     return lw;
 }
 
-/* Calls FN(CTX, v, node, alpha, card) for each clue of GIVEN that is a
- * point mass on a node (fgm_ir_clue_nodes).  Returns FGM_ENOMEM, else
- * FGM_OK. */
-static fgm_status
-each_point_mass(const fgm_csp *csp, const int *given,
-                void (*fn)(void *, int, int, const double *, int), void *ctx)
+/* The node a clue on each variable is a point mass on, or -1
+ * (fgm_ir_clue_nodes), in a new array; NULL when out of memory. */
+static int *
+clue_nodes(const fgm_ir *ir)
 {
-    const fgm_ir *ir = csp->ir;
     int *node = malloc(((size_t)ir->nvars + 1) * sizeof *node);
-    int v;
 
-    if (!node || fgm_ir_clue_nodes(ir, node) != FGM_OK) {
+    if (node && fgm_ir_clue_nodes(ir, node) != FGM_OK) {
         free(node);
-        return FGM_ENOMEM;
+        node = NULL;
     }
-    for (v = 0; v < ir->nvars; v++)
-        if (node[v] >= 0 && given[v] >= 0)
-            fn(ctx, given[v], node[v], fgm_ir_node_alpha(ir, node[v]),
-               ir->arrays[ir->dir_array[node[v]]].card);
-    free(node);
-    return FGM_OK;
-}
-
-/* each_point_mass's step for the shift: -log(a_x / A) into *CTX. */
-static void
-add_shift(void *ctx, int x, int d, const double *alpha, int card)
-{
-    double total = 0.0;
-    int k;
-
-    (void)d;
-    for (k = 0; k < card; k++)
-        total += alpha[k];
-    *(double *)ctx -= log(alpha[x]) - log(total);   /* no underflow */
+    return node;
 }
 
 double
 fgm_csp_point_mass_shift(const fgm_csp *csp, const int *given)
 {
-    double shift = 0.0;
+    int *node, v, k, card;
+    double shift = 0.0, total;
+    const double *alpha;
 
     if (!csp)
         return NAN;
-    if (given && each_point_mass(csp, given, add_shift, &shift) != FGM_OK)
+    if (!given)
+        return 0.0;
+    if (!(node = clue_nodes(csp->ir)))
         return NAN;
+    for (v = 0; v < csp->ir->nvars; v++) {
+        if (node[v] < 0 || given[v] < 0)
+            continue;
+        alpha = fgm_ir_node_alpha(csp->ir, node[v]);
+        card = csp->ir->arrays[csp->ir->dir_array[node[v]]].card;
+        for (k = 0, total = 0.0; k < card; k++)
+            total += alpha[k];
+        /* -log(a_x / A), which no subnormal a_x underflows to log 0. */
+        shift -= log(alpha[given[v]]) - log(total);
+    }
+    free(node);
     return shift;
-}
-
-typedef struct mean_rows {
-    double *mean;
-    int stride;
-} mean_rows;
-
-/* each_point_mass's step for the means: node D's row the point mass. */
-static void
-set_mean(void *ctx, int x, int d, const double *alpha, int card)
-{
-    mean_rows *r = ctx;
-    int k;
-
-    (void)alpha;
-    for (k = 0; k < card; k++)
-        r->mean[(long)d * r->stride + k] = k == x;
 }
 
 fgm_status
 fgm_csp_point_mass_means(const fgm_csp *csp, const int *given, double *mean,
                          int mean_stride)
 {
-    mean_rows r;
+    int *node, v, k, card;
 
     if (!csp || !mean || mean_stride < fgm_ir_dirichlet_maxk(csp->ir))
         return FGM_EINVAL;
-    r.mean = mean;
-    r.stride = mean_stride;
-    return given ? each_point_mass(csp, given, set_mean, &r) : FGM_OK;
+    if (!given)
+        return FGM_OK;
+    if (!(node = clue_nodes(csp->ir)))
+        return FGM_ENOMEM;
+    for (v = 0; v < csp->ir->nvars; v++) {
+        if (node[v] < 0 || given[v] < 0)
+            continue;
+        card = csp->ir->arrays[csp->ir->dir_array[node[v]]].card;
+        for (k = 0; k < card; k++)
+            mean[(long)node[v] * mean_stride + k] = k == given[v];
+    }
+    free(node);
+    return FGM_OK;
 }
