@@ -14,12 +14,19 @@ def node_alpha(m, pname, node):
     return [float(a) for a in (rows[node] if rows else p["alpha"])]
 
 
-def node_draws(m, assign):
-    """{(prior name, node): [the variables drawn from it]} at ASSIGN (value
-    indices): the links, and each gated draw at the node its gate picks."""
+def link_draws(m):
+    """{(prior name, node): [the variables its links draw]}: the plain
+    draws, which no gate moves."""
     nodes = {}
     for v, pname, node in m.links:
         nodes.setdefault((pname, node), []).append(v)
+    return nodes
+
+
+def node_draws(m, assign):
+    """{(prior name, node): [the variables drawn from it]} at ASSIGN (value
+    indices): the links, and each gated draw at the node its gate picks."""
+    nodes = link_draws(m)
     for v, pname, gates, base in getattr(m, "gated", ()):
         j = 0
         for g in gates:
@@ -33,9 +40,7 @@ def point_masses(m, obs):
     that fgm takes as point masses on a node (fgm_ir_clue_nodes): those
     on a variable that alone draws from a node of an observed prior, no
     gated draw able to pick the node either."""
-    draws = {}
-    for v, pname, node in m.links:
-        draws.setdefault((pname, node), []).append(v)
+    draws = link_draws(m)
     for v, pname, gates, base in getattr(m, "gated", ()):
         n = 1
         for g in gates:
