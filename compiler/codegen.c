@@ -510,6 +510,22 @@ run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
          * that share no variable.  Only with one domain size for all
          * (fgm_k_neq_group runs both rows with the first row's; the
          * table's groups are 1 otherwise, see run_table). */
+        if (s->uniform_card && !maxp
+            && s->infer.schedule == FGM_SCHEDULE_PARALLEL
+            && s->infer.damp_both)
+            /* The seed's flooding sweep (runtime/model.c sets damp_v2f
+             * for that schedule only): any rows go together. */
+            fprintf(f, "        if (st->damp_v2f) {\n"
+                    "            const int *rows[FGM_K_NEQ_SEED_ROWS];\n\n"
+                    "            for (g = 0; g < FGM_K_NEQ_SEED_ROWS "
+                    "&& j + g < n; g++)\n"
+                    "                rows[g] = run%d[l ? l[j + g] - %d : "
+                    "j + g];\n"
+                    "            c = fgm_k_neq_seed_rows(st, rows, g, S, K);\n"
+                    "            if (c > change)\n"
+                    "                change = c;\n"
+                    "            continue;\n"
+                    "        }\n", idx, r->first);
         if (s->uniform_card)
             fprintf(f, "        if (l) {\n"
                     "            i2 = j + 1 < n ? l[j + 1] - %d : i;\n"

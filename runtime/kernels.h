@@ -11,6 +11,7 @@
  *
  *   ops/vec.h        four-lane vectors (AVX, or two SSE2/NEON halves)
  *   ops/common.h     normalizing, cavities, committing a message
+ *   ops/seed.h       the seed's BP_EPS normalizations, in batches
  *   ops/neq.h        x != y
  *   ops/dirichlet.h  x ~ Discrete(p), p ~ Dirichlet
  *   ops/table.h      explicit potentials
@@ -37,7 +38,7 @@
  * scalar kernels still renormalize it; the vector ones do not).  The
  * seed's flooding BP (st->damp_v2f) keeps the seed's own arithmetic: its
  * messages floored at FGM_K_SEED_EPS and stored plus FGM_K_SEED_EPS, so
- * they sum to 1 + K FGM_K_SEED_EPS (fgm_k_neq_seed).
+ * they sum to 1 + K FGM_K_SEED_EPS (ops/seed.h).
  *
  * Headers: <stdint.h> via plugin_abi.h, <math.h> for the alldiff
  * max-product messages (log, exp) and the exact belief product (frexp,
@@ -54,6 +55,7 @@
 #define FGM_KERNELS_H
 
 #include "ops/common.h"
+#include "ops/seed.h"
 #include "ops/neq.h"
 #include "ops/dirichlet.h"
 #include "ops/table.h"

@@ -24,7 +24,8 @@
  * fgm_k_neq_group two at a time, in five modes: plain, damped with
  * change tracking, parallel, and parallel with stored
  * variable-to-factor messages (the seed's flooding sweep, fgm_k_neq_seed,
- * against its own reference) without and with change tracking.  The
+ * and two at a time a plugin's batch, fgm_k_neq_seed_rows, against its
+ * own reference) without and with change tracking.  The
  * returned change must equal the reference's too (0 but with tracking),
  * and a belief's dead lanes stay 0.  Output: one line per update, every lane of both
  * messages and both beliefs (dead lanes included) in %a.
@@ -221,6 +222,7 @@ int
 main(void)
 {
     static const int rows[2][4] = { { 0, 0, 1, 2 }, { 2, 2, 3, 0 } };
+    const int *const rowp[2] = { rows[0], rows[1] };
     double scratch[1];
     int k, trial, mode, grouped, pad, bad = 0;
 
@@ -253,7 +255,11 @@ main(void)
                     rc = reference(&ref, &st, 0, 1, k, s);
                     rc2 = reference(&ref, &st, 2, 3, k, s);
                     rc = rc2 > rc ? rc2 : rc;
-                    if (grouped) {
+                    if (grouped && st.damp_v2f) {
+                        /* A plugin's flooding sweep: its rows in one
+                         * batch, the batch's other rows dropped. */
+                        c = fgm_k_neq_seed_rows(&st, rowp, 2, s, k);
+                    } else if (grouped) {
                         c = fgm_k_neq_group(&st, rows[0], rows[1], 2, s, k,
                                             0, scratch);
                     } else {

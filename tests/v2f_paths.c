@@ -7,12 +7,13 @@
  * identical.  fgm_k_refresh with stored variable-to-factor messages (the
  * seed's flooding BP) rebuilds a variable's belief, then damps each of
  * its edges' stored messages toward the seed's normalization of
- * belief / message (fgm_k_v2f_store).  Each build checks every stored
- * message, belief and the returned change against the same refresh done
- * without v2f, then fgm_k_v2f_pair two edges at a time (an odd last one
- * on fgm_k_v2f_edge), and exits 1 on the first difference; and every
- * stored message within 1e-13 of the seed's arithmetic written out in
- * scalar code (seed_gap: 4e-16 here; the floor taken without its scale,
+ * belief / message (fgm_k_v2f_var, in batches of eight edges).  Each
+ * build checks every stored message, belief and the returned change
+ * against the same refresh done without v2f, then the kernel's
+ * arithmetic written out in scalar code, one edge at a time
+ * (reference_v2f), and exits 1 on the first difference; and every
+ * stored message within 1e-13 of the seed's arithmetic in plain scalar
+ * code (seed_gap: 4e-16 here; the floor taken without its scale,
  * 1.2e-12).
  *
  * Inputs: K = 2..26, strides of whole chunks and of whole pairs of
@@ -118,6 +119,68 @@ seed_normalize(double *x, int k, double lo)
         x[v] = sum > 0.0 ? x[v] / sum : 1.0 / k;
 }
 
+/* The kernel's normalization of the K live values of X (fgm_k_seed_normalize4)
+ * written out: floored at LO, summed lane-wise over the chunks then
+ * (l0 + l1) + (l2 + l3), scaled by 1 / sum. */
+static void
+lane_normalize(double *x, int k, int s, double lo)
+{
+    double acc[FGM_K_LANES] = { 0.0 }, sum, inv;
+    int v;
+
+    for (v = 0; v < k; v++)
+        x[v] = x[v] < lo ? lo : x[v];
+    for (v = 0; v < s; v++)
+        acc[v % FGM_K_LANES] += v < k ? x[v] : 0.0;
+    sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
+    inv = 1.0 / sum;
+    for (v = 0; v < k; v++)
+        x[v] = sum > 0.0 ? x[v] * inv : 1.0 / k;
+}
+
+/* The reference to the bit: W's stored messages, from its (refreshed)
+ * belief, one edge at a time in scalar code.  The cavities of the edges
+ * in the pairs (0, 1), (2, 3), ... of the variable's list divide the
+ * belief by both messages' product (fgm_k_cavities2); an odd last one
+ * divides by its message.  Returns the largest change of a stored entry
+ * when TRACK, else 0. */
+static double
+reference_v2f(world *w, int n, int k, int s, double d, int track)
+{
+    double cav[MAXS], q, t, change = 0.0, top;
+    const double *m, *mo;
+    double *p;
+    int j, v;
+
+    for (j = 0; j < n; j++) {
+        m = &w->msg[w->edges[j] * s];
+        p = &w->prev[w->edges[j] * s];
+        mo = j % 2 ? &w->msg[w->edges[j - 1] * s]
+             : j + 1 < n ? &w->msg[w->edges[j + 1] * s] : NULL;
+        for (v = 0, top = 0.0; v < k; v++) {
+            if (mo) {
+                q = 1.0 / (m[v] * mo[v]);
+                cav[v] = w->belief[v] * (mo[v] * q);
+            } else {
+                cav[v] = w->belief[v] / m[v];
+            }
+            top = cav[v] > top ? cav[v] : top;
+        }
+        lane_normalize(cav, k, s, FGM_K_SEED_EPS * top);
+        for (v = 0; v < k; v++)
+            cav[v] = d * p[v] + (1.0 - d) * cav[v];
+        lane_normalize(cav, k, s, FGM_K_SEED_EPS);
+        for (v = 0; v < k; v++) {
+            t = cav[v] - p[v];
+            t = t < 0.0 ? -t : t;
+            if (track && t > change)
+                change = t;
+            p[v] = cav[v];
+        }
+    }
+    return change;
+}
+
 /* The largest difference between W's stored messages and notebook 001's
  * variable-to-factor step written out in scalar arithmetic from W's
  * refreshed belief and ORIG's messages: new = nf(exp(raw - max raw)),
@@ -166,7 +229,7 @@ int
 main(void)
 {
     static const int counts[] = { 1, 2, 3, 7, 16, 17, 20, 33 };
-    int k, pad, trial, ni, track, n, s, j, bad = 0;
+    int k, pad, trial, ni, track, n, s, bad = 0;
     int off[2];
 
     for (k = 2; k <= MAXK; k++)
@@ -190,16 +253,10 @@ main(void)
                         bind(&st, &w, d, track);
                         c = fgm_k_refresh(&st, 1, off, w.edges, NULL, k, s, 1);
                         /* The reference: the belief alone, then the edges
-                         * in pairs on the generic path. */
+                         * one at a time in scalar code. */
                         bind(&rst, &ref, d, track);
                         fgm_k_refresh(&rst, 1, off, ref.edges, NULL, k, s, 0);
-                        for (j = 0; j < n; j += 2) {
-                            e = j + 1 < n
-                                ? fgm_k_v2f_pair(&rst, ref.edges[j],
-                                                 ref.edges[j + 1], 0, s, k)
-                                : fgm_k_v2f_edge(&rst, ref.edges[j], 0, s, k);
-                            rc = e > rc ? e : rc;
-                        }
+                        rc = reference_v2f(&ref, n, k, s, d, track);
                         h = hash(w.prev, n * s, 0xcbf29ce484222325ULL);
                         h = hash(w.belief, s, h);
                         printf("K=%d S=%d N=%d track=%d %016llx %a\n", k, s, n,
@@ -207,8 +264,8 @@ main(void)
                         if ((!same(&w, &ref)
                              || memcmp(&c, &rc, sizeof c) != 0) && bad++ < 5)
                             fprintf(stderr, "v2f_paths: K=%d S=%d N=%d trial "
-                                    "%d track %d differs from the generic "
-                                    "path\n", k, s, n, trial, track);
+                                    "%d track %d differs from the scalar "
+                                    "reference\n", k, s, n, trial, track);
                         e = seed_gap(&w, &orig, n, k, s, d);
                         if (!(e < 1e-13) && bad++ < 5)
                             fprintf(stderr, "v2f_paths: K=%d S=%d N=%d trial "

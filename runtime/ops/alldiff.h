@@ -50,6 +50,7 @@
 
 #include <string.h>
 #include "common.h"
+#include "seed.h"
 #include "alldiff_sum.h"
 #include "alldiff_max.h"
 
@@ -375,7 +376,7 @@ fgm_k_ad_expand(double *out, int k, const double *outr, int nr, int kr,
  * position whose variable is pinned (a clue or a decision,
  * fgm_model_v2f_start) gets none: its row is zero, which the seed's floor
  * turns uniform.  Every
- * row is then committed as the seed commits (fgm_k_seed_commit); no
+ * row is then committed as the seed commits (fgm_k_seed_commit_n); no
  * belief moves.  Returns the largest change when st->track_change.
  *
  * Max-product leaves out of the problem the pinned rows that are their
@@ -406,8 +407,10 @@ fgm_k_alldiff_seed(fgm_state *st, int e0, const int *vars, int n,
     double t[FGM_K_VCHUNKS * FGM_K_LANES], scale[FGM_K_MAXCARD];
     unsigned char fixed[FGM_K_MAXCARD], skipr[FGM_K_MAXCARD] = { 0 };
     int rows[FGM_K_MAXCARD], vals[FGM_K_MAXCARD];
-    fgm_v4 x[FGM_K_VCHUNKS], ch = fgm_v_zero();
-    int i, v, c, r, nr = -1, kr = 0, nfree = 0, nc = FGM_K_NCHUNKS(k);
+    fgm_k_seed_rows x;
+    double *m[FGM_K_SEED_BATCH];
+    fgm_v4 ch = fgm_v_zero();
+    int i, v, c, r, b, nr = -1, kr = 0, nfree = 0, nc = FGM_K_NCHUNKS(k);
 
     for (i = 0; i < n; i++) {
         const double *p = st->prev + (long)(e0 + i) * stride;
@@ -431,14 +434,23 @@ fgm_k_alldiff_seed(fgm_state *st, int e0, const int *vars, int n,
         fgm_k_alldiff_sum_minors_scaled(q, n, k, out, work, fixed, scale);
     }
     for (i = 0; i < n; i++) {
+        b = i % FGM_K_SEED_BATCH;
         for (c = 0; c < nc * FGM_K_LANES; c++)
             t[c] = 0.0;
         for (v = 0; !fixed[i] && v < k; v++)
             t[v] = out[(long)i * k + v] * (max_product ? 1.0 : scale[i]);
         for (c = 0; c < nc; c++)
-            x[c] = fgm_v_load(t + c * FGM_K_LANES);
-        ch = fgm_k_seed_commit(st->msg + (long)(e0 + i) * stride, x, k,
-                               st->damping, st->track_change, ch);
+            x[b][c] = fgm_v_load(t + c * FGM_K_LANES);
+        m[b] = st->msg + (long)(e0 + i) * stride;
+        if (b < FGM_K_SEED_BATCH - 1 && i < n - 1)
+            continue;
+        for (r = b + 1; r < FGM_K_SEED_BATCH; r++) {   /* dropped rows */
+            for (c = 0; c < nc; c++)
+                x[r][c] = x[0][c];
+            m[r] = m[0];
+        }
+        ch = fgm_k_seed_commit_n(m, x, (2u << b) - 1, 2, k, st->damping,
+                                 st->track_change, ch);
     }
     return st->track_change ? fgm_v_hmax(ch) : 0.0;
 }

@@ -21,7 +21,7 @@
 #define FGM_K_TABLE_FLOOR 1e-290
 /* The seed's BP_EPS (notebook 001): its flooding BP floors every
  * normalized message at it and adds it to every message and evidence
- * entry inside its logs (fgm_k_neq_seed, fgm_k_v2f_store). */
+ * entry inside its logs (ops/seed.h). */
 #define FGM_K_SEED_EPS 1e-12
 #define FGM_K_MAXCARD 64    /* = FGM_IR_MAXCARD: largest domain */
 
@@ -150,54 +150,6 @@ fgm_v_commit(double *msg, fgm_v4 *newm, double d, int nc, int k, int track)
         newm[c] = x;
     }
     return fgm_v_hmax(change);
-}
-
-/* The seed's _bp_normalize (notebook 001) of the NC chunks X (K live
- * values, dead lanes zero): every live entry floored at LO (the seed's
- * FGM_K_SEED_EPS times X's scale), then scaled to sum 1. */
-FGM_K_HOT void
-fgm_k_seed_normalize(fgm_v4 *x, int nc, int k, double lo)
-{
-    int c;
-
-    for (c = 0; c < nc; c++)
-        x[c] = fgm_v_keep(fgm_v_floor(x[c], lo), fgm_v_live(c, k));
-    fgm_v_normalize(x, nc, k);
-}
-
-/* The seed's commit of a new factor-to-variable message X (NC chunks,
- * K live values, not normalized) into M (notebook 001's flooding sweep,
- * and v4's): X = nf(X), then M = nf(d M + (1 - d) X), nf the seed's
- * _bp_normalize (fgm_k_seed_normalize).  M is stored plus
- * FGM_K_SEED_EPS in its live lanes, as the seed adds BP_EPS to it in
- * every log of its products: beliefs and cavities then take the stored
- * message as it is (dead lanes keep their floor, kernels.h).  Returns CH
- * with the largest change of a live entry when TRACK, lane by lane. */
-FGM_K_HOT fgm_v4
-fgm_k_seed_commit(double *m, fgm_v4 *x, int k, double d, int track,
-                  fgm_v4 ch)
-{
-    fgm_v4 old, eps = fgm_v_splat(FGM_K_SEED_EPS);
-    fgm_v4i live;
-    int c, nc = FGM_K_NCHUNKS(k);
-
-    fgm_k_seed_normalize(x, nc, k, FGM_K_SEED_EPS);
-    for (c = 0; c < nc; c++) {
-        old = fgm_v_sub(fgm_v_load(m + c * FGM_K_LANES), eps);
-        x[c] = fgm_v_add(fgm_v_mul(fgm_v_splat(d), old),
-                         fgm_v_mul(fgm_v_splat(1.0 - d), x[c]));
-    }
-    fgm_k_seed_normalize(x, nc, k, FGM_K_SEED_EPS);
-    for (c = 0; c < nc; c++) {
-        live = fgm_v_live(c, k);
-        old = fgm_v_load(m + c * FGM_K_LANES);
-        x[c] = fgm_v_select(live, fgm_v_add(x[c], eps), old);
-        if (track)
-            ch = fgm_v_max(fgm_v_keep(fgm_v_abs(fgm_v_sub(x[c], old)), live),
-                           ch);
-        fgm_v_store(m + c * FGM_K_LANES, x[c]);
-    }
-    return ch;
 }
 
 #endif /* FGM_OPS_COMMON_H */

@@ -8,6 +8,7 @@
 #define FGM_OPS_NEQ_H
 
 #include "common.h"
+#include "seed.h"
 
 /* Max-product message of x != y to x: m(v) = max_{w != v} q(w), from the
  * two largest entries of Q. */
@@ -461,39 +462,43 @@ fgm_k_neq_end8(const fgm_k_neq_job8 *j, int k)
 #define FGM_K_NEQ8(k) 0
 #endif /* __AVX512F__ */
 
-/* One message of the seed's flooding update (notebook 001,
- * BeliefPropagationSolver.sweep), to x from R, the stored
- * variable-to-factor message of y (live lanes normalized, dead ones
- * zero): new = 1 - R, committed as the seed commits
- * (fgm_k_seed_commit).  Returns CH with the largest change of a live
- * entry when TRACK, lane by lane. */
-FGM_K_HOT fgm_v4
-fgm_k_neq_seed_side(double *m, const double *r, int k, double d, int track,
-                    fgm_v4 ch)
+/* Puts into rows I and I + 1 of the batch X (messages M) the seed's
+ * flooding messages of x != y (notebook 001,
+ * BeliefPropagationSolver.sweep; edges EA to x, EB to y): to each
+ * variable new = 1 - R, R the other's stored variable-to-factor message
+ * (live lanes normalized, dead ones zero), to be committed as the seed
+ * commits (fgm_k_seed_commit_n). */
+FGM_K_HOT void
+fgm_k_neq_seed_put(const fgm_state *st, fgm_k_seed_rows x, double **m, int i,
+                   int ea, int eb, int stride, int k)
 {
-    fgm_v4 x[FGM_K_VCHUNKS];
-    int c, nc = FGM_K_NCHUNKS(k);
+    int c, side, nc = FGM_K_NCHUNKS(k);
 
-    for (c = 0; c < nc; c++)
-        x[c] = fgm_v_sub(fgm_v_splat(1.0), fgm_v_load(r + c * FGM_K_LANES));
-    return fgm_k_seed_commit(m, x, k, d, track, ch);
+    for (side = 0; side < 2; side++) {
+        const double *r = st->prev + (long)(side ? ea : eb) * stride;
+
+        for (c = 0; c < nc; c++)
+            x[i + side][c] = fgm_v_sub(fgm_v_splat(1.0),
+                                       fgm_v_load(r + c * FGM_K_LANES));
+        m[i + side] = st->msg + (long)(side ? eb : ea) * stride;
+    }
 }
 
-/* The seed's flooding update of x != y (edges EA to x, EB to y; a
+/* The seed's flooding update of one x != y (edges EA to x, EB to y; a
  * parallel schedule whose variable-to-factor messages are stored,
- * st->damp_v2f): both messages from the stored ones, damped, no belief
- * moved.  Returns the largest change when st->track_change, else 0. */
+ * st->damp_v2f): both messages damped, no belief moved.  Returns the
+ * largest change when st->track_change, else 0. */
 FGM_K_HOT double
 fgm_k_neq_seed(fgm_state *st, int ea, int eb, int stride, int k)
 {
-    fgm_v4 ch = fgm_v_zero();
+    fgm_k_seed_rows x;
+    double *m[FGM_K_SEED_BATCH];
+    fgm_v4 ch;
 
-    ch = fgm_k_neq_seed_side(st->msg + (long)ea * stride,
-                             st->prev + (long)eb * stride, k, st->damping,
-                             st->track_change, ch);
-    ch = fgm_k_neq_seed_side(st->msg + (long)eb * stride,
-                             st->prev + (long)ea * stride, k, st->damping,
-                             st->track_change, ch);
+    fgm_k_neq_seed_put(st, x, m, 0, ea, eb, stride, k);
+    fgm_k_neq_seed_put(st, x, m, 2, ea, eb, stride, k);  /* dropped */
+    ch = fgm_k_seed_commit_n(m, x, 0x3, 1, k, st->damping, st->track_change,
+                             fgm_v_zero());
     return st->track_change ? fgm_v_hmax(ch) : 0.0;
 }
 
@@ -519,6 +524,40 @@ FGM_K_HOT int
 fgm_k_skip2(const fgm_state *st, int va, int vb)
 {
     return st->skip_pinned && fgm_k_neq_pinned(st, va, vb);
+}
+
+/* Most rows one fgm_k_neq_seed_rows call takes. */
+#define FGM_K_NEQ_SEED_ROWS (FGM_K_SEED_BATCH / 2)
+
+/* The seed's flooding updates (fgm_k_neq_seed) of the N factors x != y
+ * of a plugin's table ROWS[0..N-1] ({ edge, x, y, group }, 0 < N <=
+ * FGM_K_NEQ_SEED_ROWS, every variable with K values), their messages
+ * committed as one batch: in a flooding sweep no update reads what
+ * another writes, so any rows may go together.  Skipped ones
+ * (fgm_k_skip2) are computed and dropped.  Returns the largest change
+ * when st->track_change, else 0. */
+FGM_K_HOT double
+fgm_k_neq_seed_rows(fgm_state *st, const int *const *rows, int n, int stride,
+                    int k)
+{
+    fgm_k_seed_rows x;
+    double *m[FGM_K_SEED_BATCH];
+    const int *r;
+    unsigned store = 0;
+    fgm_v4 ch;
+    int i;
+
+    for (i = 0; i < FGM_K_NEQ_SEED_ROWS; i++) {
+        r = rows[i < n ? i : 0];
+        fgm_k_neq_seed_put(st, x, m, 2 * i, r[0], r[0] + 1, stride, k);
+        if (i < n && !fgm_k_skip2(st, r[1], r[2]))
+            store |= 3u << 2 * i;
+    }
+    if (!store)
+        return 0.0;
+    ch = fgm_k_seed_commit_n(m, x, store, FGM_K_NEQ_SEED_ROWS / 2, k,
+                             st->damping, st->track_change, fgm_v_zero());
+    return st->track_change ? fgm_v_hmax(ch) : 0.0;
 }
 
 /* Update of x != y (edges EA to x, EB to y), sum- or max-product.
@@ -574,7 +613,8 @@ fgm_k_neq_disjoint(const int *r0, const int *r1)
  * this computes the same numbers as two fgm_k_neq calls, and the CPU
  * overlaps their long division chains, which one update at a time it
  * cannot (an update is too long for the reorder window to reach into the
- * next).  Anything else runs one update at a time.  (Groups of four were
+ * next).  Anything else runs one update at a time (but the seed's
+ * flooding updates: fgm_k_neq_seed_rows).  (Groups of four were
  * no faster, and each inlined copy of an update lengthens the plugin's
  * compile.  Four updates in the four lanes of each vector -- beliefs and
  * messages transposed in 4 x 4 blocks, same bits -- were 27% slower: the

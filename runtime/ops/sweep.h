@@ -15,6 +15,7 @@
 #include <limits.h>
 #include <math.h>
 #include "common.h"
+#include "seed.h"
 
 /* fgm_k_belief_full for one variable whose running product lost a value
  * to underflow: the product value by value, each kept as a mantissa in
@@ -186,88 +187,89 @@ fgm_k_reset(fgm_state *st, int nvars, int nedges, int ndirichlet,
         st->dir_msg[j] = 0.0;
 }
 
-/* The stored variable-to-factor message of edge E (damp_v2f only: the
- * seed's flooding BP, notebook 001, which damps both directions) becomes
+/* The stored variable-to-factor messages of the first N of the 4 NG
+ * edges E[0..4 NG - 1] out of variable V (damp_v2f only: the seed's
+ * flooding BP, notebook 001, which damps both directions): each becomes
  * nf(d old + (1 - d) nf(CAV)), nf the seed's _bp_normalize
- * (fgm_k_seed_normalize), CAV the NC chunks of belief / factor message
- * (dead lanes zero).  The seed floors exp(raw - max raw), raw the log of
- * the cavity, whose largest entry is 1: CAV's floor is FGM_K_SEED_EPS
- * times its largest entry.  Returns the largest change of an entry when
- * st->track_change, else 0. */
+ * (fgm_k_seed_normalize4), CAV the edge's NC chunks of belief / factor
+ * message (dead lanes zero), two edges to a division
+ * (fgm_k_cavities2), an odd last one divided alone.  The seed floors
+ * exp(raw - max raw), raw the log of the cavity, whose largest entry is
+ * 1: CAV's floor is FGM_K_SEED_EPS times its largest entry.  Every row
+ * of the batch is computed, those past N from E[0] and dropped, so that
+ * each has a constant index where the kernel is inlined.  Returns the
+ * largest change of an entry when st->track_change, else 0. */
 FGM_K_HOT double
-fgm_k_v2f_store(fgm_state *st, int e, fgm_v4 *cav, int stride, int k)
+fgm_k_v2f_batch(fgm_state *st, const int *e, int n, int ng, int v,
+                int stride, int k)
 {
-    fgm_v4 change = fgm_v_zero(), top = fgm_v_zero(), old;
-    double *p = st->prev + (long)e * stride;
-    int c, nc = FGM_K_NCHUNKS(k);
+    fgm_k_seed_rows cav;
+    const double *bv = st->belief + (long)v * stride, *m1, *m2;
+    double lo[FGM_K_SEED_BATCH], *p[FGM_K_SEED_BATCH];
+    fgm_v4 change = fgm_v_zero(), top, old, b;
+    int i, j, c, nc = FGM_K_NCHUNKS(k);
 
-    for (c = 0; c < nc; c++)
-        top = fgm_v_max(cav[c], top);
-    fgm_k_seed_normalize(cav, nc, k, FGM_K_SEED_EPS * fgm_v_hmax(top));
-    for (c = 0; c < nc; c++) {
-        old = fgm_v_load(p + c * FGM_K_LANES);
-        cav[c] = fgm_v_add(fgm_v_mul(fgm_v_splat(st->damping), old),
-                           fgm_v_mul(fgm_v_splat(1.0 - st->damping), cav[c]));
+    for (j = 0; j < ng * FGM_K_LANES; j += 2) {
+        m1 = st->msg + (long)e[j < n ? j : 0] * stride;
+        m2 = st->msg + (long)e[j + 1 < n ? j + 1 : 0] * stride;
+        for (c = 0; c < nc; c++) {
+            b = fgm_v_load(bv + c * FGM_K_LANES);
+            if (j + 1 == n) {
+                cav[j][c] = fgm_v_div(b, fgm_v_load(m1 + c * FGM_K_LANES));
+                cav[j + 1][c] = cav[j][c];
+            } else {
+                fgm_k_cavities2(b, fgm_v_load(m1 + c * FGM_K_LANES), b,
+                                fgm_v_load(m2 + c * FGM_K_LANES), &cav[j][c],
+                                &cav[j + 1][c]);
+            }
+            cav[j][c] = fgm_v_keep(cav[j][c], fgm_v_live(c, k));
+            cav[j + 1][c] = fgm_v_keep(cav[j + 1][c], fgm_v_live(c, k));
+        }
     }
-    fgm_k_seed_normalize(cav, nc, k, FGM_K_SEED_EPS);
-    for (c = 0; c < nc; c++) {
-        old = fgm_v_load(p + c * FGM_K_LANES);
-        if (st->track_change)
-            change = fgm_v_max(fgm_v_keep(fgm_v_abs(fgm_v_sub(cav[c], old)),
-                                          fgm_v_live(c, k)), change);
-        fgm_v_store(p + c * FGM_K_LANES, cav[c]);
+    for (i = 0; i < ng * FGM_K_LANES; i++) {
+        p[i] = st->prev + (long)e[i < n ? i : 0] * stride;
+        top = fgm_v_zero();
+        for (c = 0; c < nc; c++)
+            top = fgm_v_max(cav[i][c], top);
+        lo[i] = FGM_K_SEED_EPS * fgm_v_hmax(top);
     }
+    fgm_k_seed_normalize4(cav, ng, nc, k, lo);
+    fgm_k_seed_damp4(cav, p, ng, nc, k, st->damping, 0.0);
+    for (i = 0; i < ng * FGM_K_LANES; i++)
+        for (c = 0; i < n && c < nc; c++) {
+            old = fgm_v_load(p[i] + c * FGM_K_LANES);
+            if (st->track_change)
+                change = fgm_v_max(fgm_v_keep(fgm_v_abs(fgm_v_sub(cav[i][c],
+                                                                  old)),
+                                              fgm_v_live(c, k)), change);
+            fgm_v_store(p[i] + c * FGM_K_LANES, cav[i][c]);
+        }
     return fgm_v_hmax(change);
 }
 
-/* fgm_k_v2f_store of edge E out of variable V, the last of its
- * variable's edges when they are odd in number (the others go in pairs,
- * fgm_k_v2f_pair). */
+/* fgm_k_v2f_batch over the N edges E[0..N-1] out of variable V, eight at
+ * a time.  Returns the largest change. */
 FGM_K_HOT double
-fgm_k_v2f_edge(fgm_state *st, int e, int v, int stride, int k)
+fgm_k_v2f_var(fgm_state *st, const int *e, int n, int v, int stride, int k)
 {
-    fgm_v4 cav[FGM_K_VCHUNKS];
-    const double *b = st->belief + (long)v * stride;
-    const double *m = st->msg + (long)e * stride;
-    int c, nc = FGM_K_NCHUNKS(k);
+    double change = 0.0, ch;
+    int i, nb;
 
-    for (c = 0; c < nc; c++)
-        cav[c] = fgm_v_keep(fgm_v_div(fgm_v_load(b + c * FGM_K_LANES),
-                                      fgm_v_load(m + c * FGM_K_LANES)),
-                            fgm_v_live(c, k));
-    return fgm_k_v2f_store(st, e, cav, stride, k);
-}
-
-/* fgm_k_v2f_store of edges E1 and E2 out of variable V, their cavities
- * from one division a chunk (fgm_k_cavities2).  Returns the larger
- * change. */
-FGM_K_HOT double
-fgm_k_v2f_pair(fgm_state *st, int e1, int e2, int v, int stride, int k)
-{
-    fgm_v4 cav1[FGM_K_VCHUNKS], cav2[FGM_K_VCHUNKS], b;
-    const double *bv = st->belief + (long)v * stride;
-    const double *m1 = st->msg + (long)e1 * stride;
-    const double *m2 = st->msg + (long)e2 * stride;
-    double c1, c2;
-    int c, nc = FGM_K_NCHUNKS(k);
-
-    for (c = 0; c < nc; c++) {
-        b = fgm_v_load(bv + c * FGM_K_LANES);
-        fgm_k_cavities2(b, fgm_v_load(m1 + c * FGM_K_LANES), b,
-                        fgm_v_load(m2 + c * FGM_K_LANES), &cav1[c], &cav2[c]);
-        cav1[c] = fgm_v_keep(cav1[c], fgm_v_live(c, k));
-        cav2[c] = fgm_v_keep(cav2[c], fgm_v_live(c, k));
+    for (i = 0; i < n; i += FGM_K_SEED_BATCH) {
+        nb = n - i < FGM_K_SEED_BATCH ? n - i : FGM_K_SEED_BATCH;
+        ch = nb > FGM_K_LANES
+             ? fgm_k_v2f_batch(st, e + i, nb, 2, v, stride, k)
+             : fgm_k_v2f_batch(st, e + i, nb, 1, v, stride, k);
+        change = ch > change ? ch : change;
     }
-    c1 = fgm_k_v2f_store(st, e1, cav1, stride, k);
-    c2 = fgm_k_v2f_store(st, e2, cav2, stride, k);
-    return c1 > c2 ? c1 : c2;
+    return change;
 }
 
 /* End of a sweep: every belief recomputed from its unary vector and all
  * its incoming messages (VAR_EDGES[VAR_EDGE_OFF[v]..VAR_EDGE_OFF[v+1]]),
  * except a pinned one while updates around it are skipped (its messages
  * did not move); with V2F, each variable's stored variable-to-factor
- * messages are then updated from its new belief (fgm_k_v2f_pair), while
+ * messages are then updated from its new belief (fgm_k_v2f_var), while
  * the belief is still in cache, but for a pinned variable's (the seed's
  * v4 freezes its clues' and decisions', fgm_model_v2f_start).  Returns
  * the largest change of those (0 without V2F). */
@@ -279,7 +281,7 @@ fgm_k_refresh(fgm_state *st, int nvars, const int *var_edge_off,
     double change = 0.0, c, *b[2];
     const double *u[2];
     const int *e[2];
-    int v, w, j, kv, n, two;
+    int v, w, kv, n, two;
 
     for (v = 0; v < nvars; v += 1 + two) {
         two = 0;
@@ -305,16 +307,10 @@ fgm_k_refresh(fgm_state *st, int nvars, const int *var_edge_off,
              * its clues and decisions (fgm_model_v2f_start). */
             if (st->pinned && st->pinned[w])
                 continue;
-            for (j = var_edge_off[w]; j < var_edge_off[w + 1]; j++) {
-                if (j + 1 < var_edge_off[w + 1]) {
-                    c = fgm_k_v2f_pair(st, var_edges[j], var_edges[j + 1], w,
-                                       stride, kv);
-                    j++;        /* the pair took the next edge too */
-                } else {
-                    c = fgm_k_v2f_edge(st, var_edges[j], w, stride, kv);
-                }
-                change = c > change ? c : change;
-            }
+            c = fgm_k_v2f_var(st, var_edges + var_edge_off[w],
+                              var_edge_off[w + 1] - var_edge_off[w], w,
+                              stride, kv);
+            change = c > change ? c : change;
         }
     }
     return change;

@@ -133,6 +133,13 @@ fgm_v_sum2(fgm_v4 a, fgm_v4 b)
            + __builtin_shufflevector(s, s, 2, 3);
 }
 
+/* { LO's two lanes, HI's two lanes }. */
+FGM_K_HOT fgm_v4
+fgm_v_join2(fgm_v2 lo, fgm_v2 hi)
+{
+    return __builtin_shufflevector(lo, hi, 0, 1, 2, 3);
+}
+
 /* Lane-wise "x < lo ? lo : x", a NaN staying NaN (MAXPD returns its
  * second operand when either is a NaN). */
 FGM_K_HOT fgm_v4
@@ -267,6 +274,14 @@ fgm_v_sum2(fgm_v4 a, fgm_v4 b)
             + __builtin_shufflevector(a.lo, b.lo, 1, 3))
            + (__builtin_shufflevector(a.hi, b.hi, 0, 2)
               + __builtin_shufflevector(a.hi, b.hi, 1, 3));
+}
+
+FGM_K_HOT fgm_v4
+fgm_v_join2(fgm_v2 lo, fgm_v2 hi)
+{
+    fgm_v4 r = { lo, hi };
+
+    return r;
 }
 
 /* See the AVX versions. */
