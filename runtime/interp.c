@@ -5,7 +5,8 @@
  * runtime/kernels.h with the sizes read from the tables at run time.  The
  * generated code does the same walk with the tables and sizes baked in
  * (and pairs of independent neq updates overlapped, fgm_k_neq_group, which
- * computes the same numbers): that, and the plugin's -march=native, is the
+ * computes the same numbers; the seed's flooding neq updates go in
+ * batches of four in both): that, and the plugin's -march=native, is the
  * whole difference between the two backends.  (A two-variable table takes
  * the pairwise kernel here, fgm_k_table2, and in a plugin's runs of
  * pairwise tables only; in a run mixing arities the plugin calls the
@@ -98,10 +99,50 @@ update(const fgm_sched *s, fgm_state *st, int i)
     }
 }
 
+/* Whether schedule factor I is an x != y over variables of K values
+ * whose update is the seed's flooding one (fgm_k_neq_seed). */
+static int
+seed_neq(const fgm_sched *s, const fgm_state *st, int i, int k)
+{
+    const fgm_sched_factor *f = &s->factors[i];
+
+    return st->damp_v2f && f->op == FGM_OP_NEQ
+           && s->infer.algo != FGM_ALGO_BP_MAX
+           && s->card[s->edge_var[f->edge]] == k;
+}
+
+/* The seed's flooding updates of the x != y among the next factors of the
+ * walk (ORDER[J..N-1], or J..N-1 with ORDER NULL) in one batch, as a
+ * plugin runs them (fgm_k_neq_seed_rows); *G gets how many it took (0
+ * when factor J is not such an update).  Returns their largest change. */
+static double
+seed_neq_rows(const fgm_sched *s, fgm_state *st, const int *order, int j,
+              int n, int *g)
+{
+    int rows[FGM_K_NEQ_SEED_ROWS][4], i, k;
+    const int *rowp[FGM_K_NEQ_SEED_ROWS];
+    const fgm_sched_factor *f;
+
+    i = order ? order[j] : j;
+    k = s->card[s->edge_var[s->factors[i].edge]];
+    for (*g = 0; *g < FGM_K_NEQ_SEED_ROWS && j + *g < n; ++*g) {
+        i = order ? order[j + *g] : j + *g;
+        if (!seed_neq(s, st, i, k))
+            break;
+        f = &s->factors[i];
+        rows[*g][0] = f->edge;
+        rows[*g][1] = s->edge_var[f->edge];
+        rows[*g][2] = s->edge_var[f->edge + 1];
+        rows[*g][3] = 1;
+        rowp[*g] = rows[*g];
+    }
+    return *g ? fgm_k_neq_seed_rows(st, rowp, *g, s->stride, k) : 0.0;
+}
+
 double
 fgm_interp_sweep(const fgm_sched *s, fgm_state *st)
 {
-    int i, live = st->skip_pinned && st->live;
+    int i, g, live = st->skip_pinned && st->live;
     int n = live ? st->nlive : s->nfactors;
     double change = 0.0, c;
 
@@ -109,8 +150,12 @@ fgm_interp_sweep(const fgm_sched *s, fgm_state *st)
         return fgm_k_gibbs_sweep(st, &s->gibbs);
     if (s->infer.algo == FGM_ALGO_VMP)
         return fgm_k_vmp_sweep(st, &s->gibbs);
-    for (i = 0; i < n; i++) {
-        c = update(s, st, live ? st->live[i] : i);
+    for (i = 0; i < n; i += g ? g : 1) {
+        g = 0;
+        if (st->damp_v2f)
+            c = seed_neq_rows(s, st, live ? st->live : NULL, i, n, &g);
+        if (!g)
+            c = update(s, st, live ? st->live[i] : i);
         if (c > change)
             change = c;
     }
