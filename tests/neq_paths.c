@@ -34,6 +34,7 @@
 #include <string.h>
 #include "kernels.h"
 #include "xorshift.h"
+#include "seed_ref.h"
 
 #define MAXK 26         /* up to two pairs of chunks and a packed tail */
 #define MAXS (((MAXK) + 7) / 8 * 8)     /* the largest stride, padded */
@@ -80,25 +81,6 @@ fill(world *w, int k, int s, int trial)
             w->belief[v] = 0.0;
 }
 
-/* The seed's normalization of the K live values of X (fgm_k_seed_normalize):
- * floored at FGM_K_SEED_EPS, summed lane-wise over the chunks then
- * (l0 + l1) + (l2 + l3), scaled by 1 / sum. */
-static void
-seed_normalize(double *x, int k, int s)
-{
-    double acc[FGM_K_LANES] = { 0.0 }, sum, inv;
-    int v;
-
-    for (v = 0; v < k; v++)
-        x[v] = x[v] < FGM_K_SEED_EPS ? FGM_K_SEED_EPS : x[v];
-    for (v = 0; v < s; v++)
-        acc[v % FGM_K_LANES] += v < k ? x[v] : 0.0;
-    sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-    inv = 1.0 / sum;
-    for (v = 0; v < k; v++)
-        x[v] = sum > 0.0 ? x[v] * inv : 1.0 / k;
-}
-
 /* The reference of the seed's flooding update (fgm_k_neq_seed): the
  * message to each variable from the other's stored variable-to-factor
  * message R, new = nf(1 - R), M = nf(d (M - eps) + (1 - d) new) + eps. */
@@ -113,10 +95,10 @@ reference_seed(world *w, const fgm_state *st, int x, int y, int k, int s)
 
         for (v = 0; v < k; v++)
             n[v] = 1.0 - w->prev[var[1 - i] * s + v];
-        seed_normalize(n, k, s);
+        seed_ref_normalize(n, k, s, FGM_K_SEED_EPS);
         for (v = 0; v < k; v++)
             n[v] = d * (m[v] - FGM_K_SEED_EPS) + (1.0 - d) * n[v];
-        seed_normalize(n, k, s);
+        seed_ref_normalize(n, k, s, FGM_K_SEED_EPS);
         for (v = 0; v < k; v++) {
             n[v] += FGM_K_SEED_EPS;
             t = n[v] - m[v];

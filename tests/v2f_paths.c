@@ -28,6 +28,7 @@
 #include <string.h>
 #include "kernels.h"
 #include "xorshift.h"
+#include "seed_ref.h"
 
 #define MAXK 26
 #define MAXS (((MAXK) + 7) / 8 * 8)
@@ -119,25 +120,6 @@ seed_normalize(double *x, int k, double lo)
         x[v] = sum > 0.0 ? x[v] / sum : 1.0 / k;
 }
 
-/* The kernel's normalization of the K live values of X (fgm_k_seed_normalize4)
- * written out: floored at LO, summed lane-wise over the chunks then
- * (l0 + l1) + (l2 + l3), scaled by 1 / sum. */
-static void
-lane_normalize(double *x, int k, int s, double lo)
-{
-    double acc[FGM_K_LANES] = { 0.0 }, sum, inv;
-    int v;
-
-    for (v = 0; v < k; v++)
-        x[v] = x[v] < lo ? lo : x[v];
-    for (v = 0; v < s; v++)
-        acc[v % FGM_K_LANES] += v < k ? x[v] : 0.0;
-    sum = (acc[0] + acc[1]) + (acc[2] + acc[3]);
-    inv = 1.0 / sum;
-    for (v = 0; v < k; v++)
-        x[v] = sum > 0.0 ? x[v] * inv : 1.0 / k;
-}
-
 /* The reference to the bit: W's stored messages, from its (refreshed)
  * belief, one edge at a time in scalar code.  The cavities of the edges
  * in the pairs (0, 1), (2, 3), ... of the variable's list divide the
@@ -166,10 +148,10 @@ reference_v2f(world *w, int n, int k, int s, double d, int track)
             }
             top = cav[v] > top ? cav[v] : top;
         }
-        lane_normalize(cav, k, s, FGM_K_SEED_EPS * top);
+        seed_ref_normalize(cav, k, s, FGM_K_SEED_EPS * top);
         for (v = 0; v < k; v++)
             cav[v] = d * p[v] + (1.0 - d) * cav[v];
-        lane_normalize(cav, k, s, FGM_K_SEED_EPS);
+        seed_ref_normalize(cav, k, s, FGM_K_SEED_EPS);
         for (v = 0; v < k; v++) {
             t = cav[v] - p[v];
             t = t < 0.0 ? -t : t;
