@@ -11,7 +11,7 @@
  * (1e-12, ..., 1) (FGM_DECIMATE_CLUE_EPS), and its BP_EPS arithmetic is
  * kept (every normalized message floored at 1e-12, and 1e-12 added to
  * every message and evidence entry in its products: fgm_k_neq_seed,
- * fgm_k_v2f_store, the unary vectors of runtime/model.c).  Checked
+ * fgm_k_v2f_batch, the unary vectors of runtime/model.c).  Checked
  * against a line-for-line NumPy transcription of the seed's
  * BeliefPropagationSolver (2026-12-04): the same solved flag, restarts
  * and decisions on every grid of Easy51 (36/51) and hardest (3/11:
