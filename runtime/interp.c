@@ -6,7 +6,8 @@
  * generated code does the same walk with the tables and sizes baked in
  * (and pairs of independent neq updates overlapped, fgm_k_neq_group, which
  * computes the same numbers; the seed's flooding neq updates go in
- * batches of four in both): that, and the plugin's -march=native, is the
+ * batches of four, here and in a plugin whose domains have one size):
+ * that, and the plugin's -march=native, is the
  * whole difference between the two backends.  (A two-variable table takes
  * the pairwise kernel here, fgm_k_table2, and in a plugin's runs of
  * pairwise tables only; in a run mixing arities the plugin calls the

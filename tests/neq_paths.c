@@ -25,7 +25,8 @@
  * change tracking, parallel, and parallel with stored
  * variable-to-factor messages (the seed's flooding sweep, fgm_k_neq_seed,
  * and two at a time a plugin's batch, fgm_k_neq_seed_rows, against its
- * own reference) without and with change tracking.  The
+ * own reference) without and with change tracking; then, unprinted, that
+ * batch with one row and with a skipped one (check_seed_rows).  The
  * returned change must equal the reference's too (0 but with tracking),
  * and a belief's dead lanes stay 0.  Output: one line per update, every lane of both
  * messages and both beliefs (dead lanes included) in %a.
@@ -200,6 +201,44 @@ print(const world *w, int k, int s, int mode, int grouped)
     return dead;
 }
 
+/* A plugin's flooding batch (fgm_k_neq_seed_rows) holding fewer rows
+ * than it computes (N = 1), and one with a skipped row (variable 2
+ * pinned, its factor (2, 3) dropped), K values at stride S: the row it
+ * keeps equals the reference and factor (2, 3) is left as it was, in
+ * both; the change too with TRACK.  Prints nothing (the outputs of the
+ * builds compare line by line); returns 1 on a difference. */
+static int
+check_seed_rows(int k, int s, int trial, int track)
+{
+    static const int rows[2][4] = { { 0, 0, 1, 2 }, { 2, 2, 3, 0 } };
+    const int *const rowp[2] = { rows[0], rows[1] };
+    static const unsigned char pinned[NVAR] = { 0, 0, 1, 0 };
+    int n, bad = 0;
+
+    for (n = 1; n <= 2; n++) {
+        world w, ref;
+        fgm_state st;
+        double c, rc;
+
+        fill(&w, k, s, trial);
+        memset(&st, 0, sizeof st);
+        st.belief = w.belief;
+        st.msg = w.msg;
+        st.prev = w.prev;
+        st.damping = 0.3;
+        st.track_change = track;
+        st.parallel = 1;
+        st.damp_v2f = 1;
+        st.pinned = pinned;
+        st.skip_pinned = n == 2;
+        ref = w;
+        rc = reference(&ref, &st, 0, 1, k, s);
+        c = fgm_k_neq_seed_rows(&st, rowp, n, s, k);
+        bad |= !same(&w, &ref, k, s) || memcmp(&c, &rc, sizeof c) != 0;
+    }
+    return bad;
+}
+
 int
 main(void)
 {
@@ -256,5 +295,12 @@ main(void)
                                 "%d group %d differs from the reference\n", k,
                                 s, trial, mode, grouped);
                 }
+    for (k = 2; k <= MAXK; k++)
+        for (trial = 0; trial < TRIALS; trial++)
+            if (check_seed_rows(k, FGM_K_NCHUNKS(k) * FGM_K_LANES, trial,
+                                trial % 2) && bad++ < 5)
+                fprintf(stderr, "neq_paths: K=%d trial %d: a flooding batch "
+                        "with a dropped or skipped row differs from the "
+                        "reference\n", k, trial);
     return bad ? 1 : 0;
 }

@@ -449,8 +449,11 @@ fgm_k_alldiff_seed(fgm_state *st, int e0, const int *vars, int n,
                 x[r][c] = x[0][c];
             m[r] = m[0];
         }
-        ch = fgm_k_seed_commit_n(m, x, (2u << b) - 1, 2, k, st->damping,
-                                 st->track_change, ch);
+        ch = b < FGM_K_LANES
+             ? fgm_k_seed_commit_n(m, x, (2u << b) - 1, 1, k, st->damping,
+                                   st->track_change, ch)
+             : fgm_k_seed_commit_n(m, x, (2u << b) - 1, 2, k, st->damping,
+                                   st->track_change, ch);
     }
     return st->track_change ? fgm_v_hmax(ch) : 0.0;
 }

@@ -10,9 +10,10 @@
  * normalization is a chain: a horizontal sum, a division for 1 / sum,
  * the products.  One message at a time, a sweep waits on those chains
  * (most of bp-decimate's time went to the division's latency); here each
- * stage runs over a batch of four messages before the next, so the CPU
- * overlaps the batch's chains, and the batch's four sums and
- * reciprocals are taken together, in vector registers.  Every message is computed as one at a time would
+ * stage runs over a batch of four or eight messages before the next, so
+ * the CPU overlaps the batch's chains, and each four messages' sums and
+ * reciprocals are taken together, in vector registers (the "4" of
+ * fgm_k_seed_normalize4 and fgm_k_seed_damp4).  Every message is computed as one at a time would
  * be: the same lane-wise sums over the chunks, (l0 + l1) + (l2 + l3),
  * and correctly rounded quotients in any lane (tests/neq_paths.c and
  * tests/v2f_paths.c check against scalar references to the bit).

@@ -159,7 +159,7 @@ fgm_k_reset(fgm_state *st, int nvars, int nedges, int ndirichlet,
             int stride)
 {
     /* The seed's flooding BP keeps its messages plus FGM_K_SEED_EPS
-     * (fgm_k_neq_seed). */
+     * (fgm_k_seed_commit_n). */
     double eps = st->damp_v2f ? FGM_K_SEED_EPS : 0.0;
     int e, v, j, c;
 
@@ -187,16 +187,16 @@ fgm_k_reset(fgm_state *st, int nvars, int nedges, int ndirichlet,
         st->dir_msg[j] = 0.0;
 }
 
-/* The stored variable-to-factor messages of the first N of the 4 NG
- * edges E[0..4 NG - 1] out of variable V (damp_v2f only: the seed's
+/* The stored variable-to-factor messages of the N (<= 4 NG) edges
+ * E[0..N-1] out of variable V (damp_v2f only: the seed's
  * flooding BP, notebook 001, which damps both directions): each becomes
  * nf(d old + (1 - d) nf(CAV)), nf the seed's _bp_normalize
  * (fgm_k_seed_normalize4), CAV the edge's NC chunks of belief / factor
  * message (dead lanes zero), two edges to a division
  * (fgm_k_cavities2), an odd last one divided alone.  The seed floors
  * exp(raw - max raw), raw the log of the cavity, whose largest entry is
- * 1: CAV's floor is FGM_K_SEED_EPS times its largest entry.  Every row
- * of the batch is computed, those past N from E[0] and dropped, so that
+ * 1: CAV's floor is FGM_K_SEED_EPS times its largest entry.  All 4 NG
+ * rows of the batch are computed, those past N from E[0] and dropped, so that
  * each has a constant index where the kernel is inlined.  Returns the
  * largest change of an entry when st->track_change, else 0. */
 FGM_K_HOT double
