@@ -404,7 +404,7 @@ fgm_k_alldiff_seed(fgm_state *st, int e0, const int *vars, int n,
     double *q = scratch, *out = scratch + (long)n * k;
     double *qr = out + (long)n * k, *outr = qr + (long)n * k;
     double *work = outr + (long)n * k;
-    double t[FGM_K_VCHUNKS * FGM_K_LANES], scale[FGM_K_MAXCARD];
+    double scale[FGM_K_MAXCARD];
     unsigned char fixed[FGM_K_MAXCARD], skipr[FGM_K_MAXCARD] = { 0 };
     int rows[FGM_K_MAXCARD], vals[FGM_K_MAXCARD];
     fgm_k_seed_rows x;
@@ -435,12 +435,15 @@ fgm_k_alldiff_seed(fgm_state *st, int e0, const int *vars, int n,
     }
     for (i = 0; i < n; i++) {
         b = i % FGM_K_SEED_BATCH;
-        for (c = 0; c < nc * FGM_K_LANES; c++)
-            t[c] = 0.0;
-        for (v = 0; !fixed[i] && v < k; v++)
-            t[v] = out[(long)i * k + v] * (max_product ? 1.0 : scale[i]);
         for (c = 0; c < nc; c++)
-            x[b][c] = fgm_v_load(t + c * FGM_K_LANES);
+            x[b][c] = fixed[i]
+                      ? fgm_v_zero()
+                      : fgm_v_keep(fgm_v_mul(fgm_v_load_row(out
+                                                            + (long)i * k,
+                                                            c, k),
+                                             fgm_v_splat(max_product
+                                                         ? 1.0 : scale[i])),
+                                   fgm_v_live(c, k));
         m[b] = st->msg + (long)(e0 + i) * stride;
         if (b < FGM_K_SEED_BATCH - 1 && i < n - 1)
             continue;

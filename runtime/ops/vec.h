@@ -423,6 +423,22 @@ fgm_v_zero(void)
     return fgm_v_splat(0.0);
 }
 
+/* Chunk C of a row of K doubles at P that is not padded to whole chunks:
+ * lanes past K are 0 and never read (a whole chunk is one load; the last
+ * one is gathered lane by lane, so that no load reads past the row nor
+ * spans stores of another size, which stalls store forwarding). */
+FGM_K_HOT fgm_v4
+fgm_v_load_row(const double *p, int c, int k)
+{
+    int at = c * FGM_K_LANES;
+
+    if (at + FGM_K_LANES <= k)
+        return fgm_v_load(p + at);
+    return fgm_v_set(p[at], at + 1 < k ? p[at + 1] : 0.0,
+                     at + 2 < k ? p[at + 2] : 0.0,
+                     at + 3 < k ? p[at + 3] : 0.0);
+}
+
 /* All-ones in the lanes of chunk C that are below K, zero in dead lanes.
  * (A double comparison: SSE2 has no 64-bit integer one.) */
 FGM_K_HOT fgm_v4i
