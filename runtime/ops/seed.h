@@ -1,4 +1,4 @@
-/* runtime/ops/seed.h: the seed's BP_EPS normalizations, several messages at once.
+/* runtime/ops/seed.h: the seed's BP_EPS normalizations, in batches.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * Part of the kernels shared by the interpreter and plugins: include
@@ -13,10 +13,11 @@
  * stage runs over a batch of four or eight messages before the next, so
  * the CPU overlaps the batch's chains, and each four messages' sums and
  * reciprocals are taken together, in vector registers (the "4" of
- * fgm_k_seed_normalize4 and fgm_k_seed_damp4).  Every message is computed as one at a time would
- * be: the same lane-wise sums over the chunks, (l0 + l1) + (l2 + l3),
- * and correctly rounded quotients in any lane (tests/neq_paths.c and
- * tests/v2f_paths.c check against scalar references to the bit).
+ * fgm_k_seed_normalize4 and fgm_k_seed_damp4).  Every message is
+ * computed as one at a time would be: the same lane-wise sums over the
+ * chunks, (l0 + l1) + (l2 + l3), and correctly rounded quotients in any
+ * lane (tests/neq_paths.c and tests/v2f_paths.c check against scalar
+ * references to the bit).
  */
 #ifndef FGM_OPS_SEED_H
 #define FGM_OPS_SEED_H

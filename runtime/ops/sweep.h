@@ -188,17 +188,17 @@ fgm_k_reset(fgm_state *st, int nvars, int nedges, int ndirichlet,
 }
 
 /* The stored variable-to-factor messages of the N (<= 4 NG) edges
- * E[0..N-1] out of variable V (damp_v2f only: the seed's
- * flooding BP, notebook 001, which damps both directions): each becomes
- * nf(d old + (1 - d) nf(CAV)), nf the seed's _bp_normalize
- * (fgm_k_seed_normalize4), CAV the edge's NC chunks of belief / factor
- * message (dead lanes zero), two edges to a division
- * (fgm_k_cavities2), an odd last one divided alone.  The seed floors
- * exp(raw - max raw), raw the log of the cavity, whose largest entry is
- * 1: CAV's floor is FGM_K_SEED_EPS times its largest entry.  All 4 NG
- * rows of the batch are computed, those past N from E[0] and dropped, so that
- * each has a constant index where the kernel is inlined.  Returns the
- * largest change of an entry when st->track_change, else 0. */
+ * E[0..N-1] out of variable V (damp_v2f only: the seed's flooding BP,
+ * notebook 001, which damps both directions): each becomes nf(d old +
+ * (1 - d) nf(CAV)), nf the seed's _bp_normalize (fgm_k_seed_normalize4),
+ * CAV the edge's NC chunks of belief / factor message (dead lanes zero),
+ * two edges to a division (fgm_k_cavities2), an odd last one divided
+ * alone.  The seed floors exp(raw - max raw), raw the log of the cavity,
+ * whose largest entry is 1: CAV's floor is FGM_K_SEED_EPS times its
+ * largest entry.  All 4 NG rows of the batch are computed, those past N
+ * from E[0] and dropped, so that each has a constant index where the
+ * kernel is inlined.  Returns the largest change of an entry when
+ * st->track_change, else 0. */
 FGM_K_HOT double
 fgm_k_v2f_batch(fgm_state *st, const int *e, int n, int ng, int v,
                 int stride, int k)
