@@ -1,4 +1,4 @@
-/* tests/seed_ref.h: the seed's normalization as the kernels compute it. */
+/* tests/seed_ref.h: the seed's normalization as the kernels compute it.
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * The reference of the kernel checks for the seed's flooding BP
