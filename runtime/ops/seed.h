@@ -40,7 +40,8 @@ FGM_K_HOT void
 fgm_k_seed_normalize4(fgm_k_seed_rows x, int ng, int nc, int k,
                       const double *lo)
 {
-    fgm_v4 acc[FGM_K_SEED_BATCH], s[2], inv[2];
+    fgm_v4 acc[FGM_K_SEED_BATCH], s[FGM_K_SEED_BATCH / FGM_K_LANES];
+    fgm_v4 inv[FGM_K_SEED_BATCH / FGM_K_LANES];
     double si, ii;
     int i, c, g;
 
@@ -53,13 +54,14 @@ fgm_k_seed_normalize4(fgm_k_seed_rows x, int ng, int nc, int k,
         }
     }
     for (g = 0; g < ng; g++) {
-        s[g] = fgm_v_join2(fgm_v_sum2(acc[4 * g], acc[4 * g + 1]),
-                           fgm_v_sum2(acc[4 * g + 2], acc[4 * g + 3]));
+        const fgm_v4 *a = acc + g * FGM_K_LANES;
+
+        s[g] = fgm_v_join2(fgm_v_sum2(a[0], a[1]), fgm_v_sum2(a[2], a[3]));
         inv[g] = fgm_v_div(fgm_v_splat(1.0), s[g]);
     }
     for (i = 0; i < ng * FGM_K_LANES; i++) {
-        si = fgm_v_lane(s[i / 4], i % 4);
-        ii = fgm_v_lane(inv[i / 4], i % 4);
+        si = fgm_v_lane(s[i / FGM_K_LANES], i % FGM_K_LANES);
+        ii = fgm_v_lane(inv[i / FGM_K_LANES], i % FGM_K_LANES);
         for (c = 0; c < nc; c++)
             x[i][c] = si > 0.0
                       ? fgm_v_mul(x[i][c], fgm_v_splat(ii))
