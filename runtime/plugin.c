@@ -126,6 +126,29 @@ fgm_plugin_cpu_fingerprint(void)
     return h;
 }
 
+int
+fgm_plugin_split512(void)
+{
+#ifdef FGM_HAVE_CPUID
+    unsigned a, b, c, d, family;
+
+    /* "AuthenticAMD" in EBX, EDX, ECX; then the family, base plus
+     * extended where the base is 0xf: 0x19 is Zen 3 (no AVX-512, so
+     * nothing to choose) and Zen 4.  (Zen 5, 0x1a, runs 512-bit
+     * divisions at full width on the EPYC measured.) */
+    if (!__get_cpuid(0, &a, &b, &c, &d) || b != 0x68747541u
+        || d != 0x69746e65u || c != 0x444d4163u
+        || !__get_cpuid(1, &a, &b, &c, &d))
+        return 0;
+    family = (a >> 8) & 0xfu;
+    if (family == 0xfu)
+        family += (a >> 20) & 0xffu;
+    return family == 0x19u;
+#else
+    return 0;
+#endif
+}
+
 uint64_t
 fgm_plugin_build_id(void)
 {
@@ -140,6 +163,7 @@ fgm_plugin_build_id(void)
     for (; *p; p++)
         h = mix(h, *p, 1);
     h = mix(h, (uint64_t)(fgm_sched_pairs() + 1), 1);
+    h = mix(h, (uint64_t)fgm_plugin_split512(), 1);
     if (strstr(flags, "native"))
         h = mix(h, fgm_plugin_cpu_fingerprint(), 8);
     return h;
@@ -405,6 +429,8 @@ compiler_argv(const char *cc, const char *tmp, const char *c_path,
     /* No a*b+c fused into one rounding: the interpreter (built with the
      * same flag) computes the same bits (runtime/ops/vec.h). */
     argv[n++] = (char *)"-ffp-contract=off";
+    if (fgm_plugin_split512())
+        argv[n++] = (char *)"-DFGM_K_SPLIT512";
     argv[n++] = (char *)"-o";
     argv[n++] = (char *)tmp;
     argv[n++] = (char *)c_path;

@@ -56,13 +56,19 @@ FGM_INTERNAL const char *fgm_plugin_cflags(void);
 /* The build id a plugin written now carries, and the one a plugin must
  * carry to be loaded: FGM_BUILD_ID (the kernels, the code generator, the
  * schedule lowering) mixed with fgm_plugin_cflags(), the schedule's row
- * padding (fgm_sched_pairs) and, when the flags say "native", the CPU's
- * fingerprint, so that a plugin built with other flags (-O0 -g for a
+ * padding (fgm_sched_pairs), fgm_plugin_split512() and, when the flags
+ * say "native", the CPU's fingerprint, so that a plugin built with other flags (-O0 -g for a
  * debugger, -march=x86-64-v3 for valgrind) is rebuilt once they are
  * gone, not reused, one built where rows are padded otherwise is rebuilt
  * rather than refused for its layout, and one built for another CPU is
  * rebuilt rather than run. */
 FGM_INTERNAL uint64_t fgm_plugin_build_id(void);
+
+/* Whether this CPU runs each 512-bit vector operation as two 256-bit
+ * halves (AMD's Zen 4): plugins are then built with -DFGM_K_SPLIT512,
+ * which keeps the x != y update on 256-bit vectors (FGM_K_HAVE_NEQ8,
+ * runtime/ops/neq.h), and the answer is part of the build id. */
+FGM_INTERNAL int fgm_plugin_split512(void);
 
 /* A hash of this CPU's instruction sets (CPUID feature bits and the
  * register state the OS enables), a constant elsewhere than x86. */

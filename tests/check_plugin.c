@@ -689,6 +689,29 @@ START_TEST(test_other_flags)
 }
 END_TEST
 
+/* fgm_plugin_split512 (CPUID) names the CPU that /proc/cpuinfo calls
+ * AMD family 25 (Zen 3 and 4), and no other; skipped without that file. */
+START_TEST(test_split512_is_amd_family_25)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    int amd = -1, family = -1;
+
+    if (!f)
+        return;
+    while (fgets(line, sizeof line, f) && (amd < 0 || family < 0)) {
+        if (amd < 0 && strncmp(line, "vendor_id", 9) == 0)
+            amd = strstr(line, "AuthenticAMD") != NULL;
+        else if (family < 0 && strncmp(line, "cpu family", 10) == 0)
+            family = atoi(strchr(line, ':') ? strchr(line, ':') + 1 : "-1");
+    }
+    fclose(f);
+    if (amd < 0 || family < 0)
+        return;     /* not an x86 cpuinfo */
+    ck_assert_int_eq(fgm_plugin_split512(), amd && family == 25);
+}
+END_TEST
+
 START_TEST(test_wrong_abi)
 {
     fixture fx = fixture_ok(HASH_A);
@@ -1271,6 +1294,7 @@ plugin_suite(void)
     tcase_add_test(errors, test_stale);
     tcase_add_test(errors, test_other_build);
     tcase_add_test(errors, test_other_flags);
+    tcase_add_test(errors, test_split512_is_amd_family_25);
     tcase_add_test(errors, test_wrong_abi);
     tcase_add_test(errors, test_missing_symbol);
     tcase_add_test(errors, test_bad_descriptors);

@@ -256,7 +256,20 @@ fgm_k_neq_end(const fgm_state *st, fgm_k_neq_job *j, int k, int plain)
     return c1 > c2 ? c1 : c2;
 }
 
-#if defined(__AVX512F__)
+/* The 512-bit path below, where the plugin is built for AVX-512 and the
+ * CPU runs a 512-bit operation at full width.  Not on AMD's Zen 4, which
+ * runs it as two 256-bit halves: the plugin builder then passes
+ * -DFGM_K_SPLIT512 (fgm_plugin_split512), and the 256-bit path, its
+ * rows still padded to pairs of chunks (fgm_sched_pairs), is faster
+ * there (bench_ep, easy50 x 10, two alternate runs on a Zen 4 EPYC,
+ * 2026-12-06: 0.720/0.722 -> 0.589/0.588 ms compiled a 50-sweep
+ * inference; the 256-bit path with unpadded rows, 0.698).  The same bits
+ * either way (tests/cli/kernels.sh). */
+#if defined(__AVX512F__) && !defined(FGM_K_SPLIT512)
+#define FGM_K_HAVE_NEQ8 1
+#endif
+
+#if defined(FGM_K_HAVE_NEQ8)
 /* The plain update (fgm_k_neq_plain) with two chunks to a 512-bit
  * register (fgm_v8), for domains whose unpacked chunks pair up
  * (FGM_K_NEQ8: K = 2, 7-10, 15-18, 23-26, ...).  The same operations
@@ -460,7 +473,7 @@ fgm_k_neq_end8(const fgm_k_neq_job8 *j, int k)
 
 #else
 #define FGM_K_NEQ8(k) 0
-#endif /* __AVX512F__ */
+#endif /* FGM_K_HAVE_NEQ8 */
 
 /* Puts into rows I and I + 1 of the batch X (messages M) the seed's
  * flooding messages of x != y (notebook 001,
@@ -574,7 +587,7 @@ fgm_k_neq(fgm_state *st, int ea, int eb, int va, int vb, int stride, int k,
     if (max_product)
         return fgm_k_neq_max_update(st, ea, eb, va, vb, stride, k);
     if (fgm_k_neq_plain(st)) {
-#if defined(__AVX512F__)
+#if defined(FGM_K_HAVE_NEQ8)
         if (FGM_K_NEQ8(k)) {
             fgm_k_neq_job8 j8;
 
@@ -630,7 +643,7 @@ fgm_k_neq_group(fgm_state *st, const int *r0, const int *r1, int n,
 
     if (n == 2 && !max_product && fgm_k_neq_plain(st)
         && !fgm_k_skip2(st, r0[1], r0[2]) && !fgm_k_skip2(st, r1[1], r1[2])) {
-#if defined(__AVX512F__)
+#if defined(FGM_K_HAVE_NEQ8)
         if (FGM_K_NEQ8(k)) {
             fgm_k_neq_job8 k1, k2;
 

@@ -71,6 +71,21 @@ for prog in neq_paths v2f_paths alldiff_paths; do
     fi
 done
 
+# A plugin built on a CPU that splits 512-bit operations in two (Zen 4,
+# -DFGM_K_SPLIT512) keeps the x != y update on 256-bit vectors while the
+# rest of it has AVX-512: the same bits again.
+if [ -x "$TMP/neq_paths_512" ] && grep -qw avx512f /proc/cpuinfo 2>/dev/null
+then
+    $CC -std=c11 -O3 -mavx2 -mavx512f -DFGM_K_SPLIT512 -ffp-contract=off \
+        -D_POSIX_C_SOURCE=200809L -Iruntime tests/neq_paths.c \
+        -o "$TMP/neq_paths_split" -lm \
+        || fail "neq_paths.c builds with -DFGM_K_SPLIT512"
+    "$TMP/neq_paths_split" >"$TMP/neq_paths_split.txt" \
+        || fail "the split build of neq_paths fails its own checks"
+    cmp -s "$TMP/neq_paths_lib.txt" "$TMP/neq_paths_split.txt" \
+        || fail "library and split AVX-512 builds of neq_paths differ"
+fi
+
 # The alldiff benchmark's methods agree in both builds before it times
 # them (tests/bench_alldiff.c check; its rows once had the stride of
 # their live lanes, which the vector paths read past).
