@@ -66,7 +66,7 @@ FGM_INTERNAL uint64_t fgm_plugin_build_id(void);
 
 /* Whether this CPU runs each 512-bit vector operation as two 256-bit
  * halves (AMD's Zen 4): plugins are then built with -DFGM_K_SPLIT512,
- * which keeps the x != y update on 256-bit vectors (FGM_K_HAVE_NEQ8,
+ * which keeps 9x9's x != y update on 256-bit vectors (FGM_K_NEQ8,
  * runtime/ops/neq.h), and the answer is part of the build id. */
 FGM_INTERNAL int fgm_plugin_split512(void);
 

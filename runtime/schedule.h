@@ -84,12 +84,11 @@ typedef struct fgm_sched {
  * compiled 0.625/0.602/0.658 -> 0.506/0.498/0.485 ms).  Not elsewhere:
  * there the 256-bit path gained nothing and lost 7% to the longer rows
  * (the same machine, plugins built -march=x86-64-v3: 0.587-0.602 ->
- * 0.633-0.638 ms).  On a Zen 4, whose plugins keep that update on
- * 256-bit vectors (FGM_K_HAVE_NEQ8), padded rows still gained: 0.698 ->
- * 0.588 ms (the same benchmark, 2026-12-06).  The interpreter reads the
- * stride from the schedule
- * and runs as fast either way; plugins bake it in, so the choice is part
- * of their build id (fgm_plugin_build_id). */
+ * 0.633-0.638 ms).  On a Zen 4, whose 9x9 plugins keep that update on
+ * 256-bit vectors (FGM_K_NEQ8), padded rows still gained: 0.698 -> 0.588
+ * ms (the same benchmark, 2026-12-06).  The interpreter reads the stride
+ * from the schedule and runs as fast either way; plugins bake it in, so
+ * the choice is part of their build id (fgm_plugin_build_id). */
 FGM_INTERNAL int fgm_sched_pairs(void);
 
 /* Builds the schedule of IR with its inference settings.  Returns NULL

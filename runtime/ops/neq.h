@@ -256,20 +256,7 @@ fgm_k_neq_end(const fgm_state *st, fgm_k_neq_job *j, int k, int plain)
     return c1 > c2 ? c1 : c2;
 }
 
-/* The 512-bit path below, where the plugin is built for AVX-512 and the
- * CPU runs a 512-bit operation at full width.  Not on AMD's Zen 4, which
- * runs it as two 256-bit halves: the plugin builder then passes
- * -DFGM_K_SPLIT512 (fgm_plugin_split512), and the 256-bit path, its
- * rows still padded to pairs of chunks (fgm_sched_pairs), is faster
- * there (bench_ep, easy50 x 10, two alternate runs on a Zen 4 EPYC,
- * 2026-12-06: 0.720/0.722 -> 0.589/0.588 ms compiled a 50-sweep
- * inference; the 256-bit path with unpadded rows, 0.698).  The same bits
- * either way (tests/cli/kernels.sh). */
-#if defined(__AVX512F__) && !defined(FGM_K_SPLIT512)
-#define FGM_K_HAVE_NEQ8 1
-#endif
-
-#if defined(FGM_K_HAVE_NEQ8)
+#if defined(__AVX512F__)
 /* The plain update (fgm_k_neq_plain) with two chunks to a 512-bit
  * register (fgm_v8), for domains whose unpacked chunks pair up
  * (FGM_K_NEQ8: K = 2, 7-10, 15-18, 23-26, ...).  The same operations
@@ -308,7 +295,23 @@ fgm_k_neq_end(const fgm_state *st, fgm_k_neq_job *j, int k, int plain)
  * 1e-320), and one such difference moved a marginal by 1 against the
  * interpreter's division; correct rounding needs a proven sequence and a
  * fallback for tiny beliefs, for 9%.  Not kept. */
+#if defined(FGM_K_SPLIT512)
+/* On AMD's Zen 4, which runs each 512-bit operation as two 256-bit
+ * halves (the plugin builder passes -DFGM_K_SPLIT512 there,
+ * fgm_plugin_split512), the 256-bit path is faster for two unpacked
+ * chunks, 9x9's, and slower for more (fgm bench --solvers ep-robust
+ * --backends compiled, compiled medians, alternate runs on a Zen 4
+ * EPYC, 2026-12-06; rows padded to pairs of chunks either way):
+ *     9x9, bench_ep easy50 x 10   0.720 / 0.722 -> 0.589 / 0.588 ms
+ *     16x16, 6 generated puzzles  4.48-4.75 -> 5.06-5.14 ms
+ *     25x25, 2 generated puzzles  30.1 / 30.8 -> 35.3 / 39.1 ms
+ * (the second figure of each line: the 256-bit path).  The same bits
+ * either way (tests/cli/kernels.sh). */
+#define FGM_K_NEQ8(k) \
+    (fgm_k_unpacked_chunks(k) % 2 == 0 && fgm_k_unpacked_chunks(k) >= 4)
+#else
 #define FGM_K_NEQ8(k) (fgm_k_unpacked_chunks(k) % 2 == 0)
+#endif
 
 typedef struct fgm_k_neq_job8 {
     double *ma, *mb, *ba, *bb;      /* messages to x, y; beliefs of x, y */
@@ -473,7 +476,7 @@ fgm_k_neq_end8(const fgm_k_neq_job8 *j, int k)
 
 #else
 #define FGM_K_NEQ8(k) 0
-#endif /* FGM_K_HAVE_NEQ8 */
+#endif /* __AVX512F__ */
 
 /* Puts into rows I and I + 1 of the batch X (messages M) the seed's
  * flooding messages of x != y (notebook 001,
@@ -587,7 +590,7 @@ fgm_k_neq(fgm_state *st, int ea, int eb, int va, int vb, int stride, int k,
     if (max_product)
         return fgm_k_neq_max_update(st, ea, eb, va, vb, stride, k);
     if (fgm_k_neq_plain(st)) {
-#if defined(FGM_K_HAVE_NEQ8)
+#if defined(__AVX512F__)
         if (FGM_K_NEQ8(k)) {
             fgm_k_neq_job8 j8;
 
@@ -643,7 +646,7 @@ fgm_k_neq_group(fgm_state *st, const int *r0, const int *r1, int n,
 
     if (n == 2 && !max_product && fgm_k_neq_plain(st)
         && !fgm_k_skip2(st, r0[1], r0[2]) && !fgm_k_skip2(st, r1[1], r1[2])) {
-#if defined(FGM_K_HAVE_NEQ8)
+#if defined(__AVX512F__)
         if (FGM_K_NEQ8(k)) {
             fgm_k_neq_job8 k1, k2;
 

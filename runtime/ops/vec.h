@@ -329,9 +329,9 @@ fgm_v_floor(fgm_v4 x, double lo)
 /* Two chunks in one 512-bit register (a plugin built where the CPU has
  * AVX-512): the plain neq update works on these (fgm_k_neq_begin8).  On
  * the 2-core AMD EPYC (Zen 5) of the measurements a 512-bit division
- * takes as long as a 256-bit one, and divisions bound an EP sweep (not
- * on a Zen 4, which splits it in two: FGM_K_HAVE_NEQ8).  The
- * lanes are the same IEEE operations, so the same bits. */
+ * takes as long as a 256-bit one, and divisions bound an EP sweep (on a
+ * Zen 4, which splits it in two, only for larger domains: FGM_K_NEQ8).
+ * The lanes are the same IEEE operations, so the same bits. */
 typedef double fgm_v8 __attribute__((vector_size(64)));
 
 FGM_K_HOT fgm_v8
