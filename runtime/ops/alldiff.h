@@ -408,9 +408,10 @@ fgm_k_alldiff_seed(fgm_state *st, int e0, const int *vars, int n,
     unsigned char fixed[FGM_K_MAXCARD], skipr[FGM_K_MAXCARD] = { 0 };
     int rows[FGM_K_MAXCARD], vals[FGM_K_MAXCARD];
     fgm_k_seed_rows x;
-    double *m[FGM_K_SEED_BATCH];
+    double *m[FGM_K_SEED_BATCH], last[FGM_K_SEED_BATCH];
     fgm_v4 ch = fgm_v_zero();
     int i, v, c, r, b, nr = -1, kr = 0, nfree = 0, nc = FGM_K_NCHUNKS(k);
+    int own = fgm_k_seed_own(nc, k);
 
     for (i = 0; i < n; i++) {
         const double *p = st->prev + (long)(e0 + i) * stride;
@@ -435,7 +436,7 @@ fgm_k_alldiff_seed(fgm_state *st, int e0, const int *vars, int n,
     }
     for (i = 0; i < n; i++) {
         b = i % FGM_K_SEED_BATCH;
-        for (c = 0; c < nc; c++)
+        for (c = 0; c < own; c++)
             x[b][c] = fixed[i]
                       ? fgm_v_zero()
                       : fgm_v_keep(fgm_v_mul(fgm_v_load_row(out
@@ -444,14 +445,21 @@ fgm_k_alldiff_seed(fgm_state *st, int e0, const int *vars, int n,
                                              fgm_v_splat(max_product
                                                          ? 1.0 : scale[i])),
                                    fgm_v_live(c, k));
+        /* The last value apart when packed (fgm_k_seed_packed). */
+        last[b] = fixed[i] ? 0.0
+                  : out[(long)i * k + k - 1] * (max_product ? 1.0
+                                                : scale[i]);
         m[b] = st->msg + (long)(e0 + i) * stride;
         if (b < FGM_K_SEED_BATCH - 1 && i < n - 1)
             continue;
         for (r = b + 1; r < FGM_K_SEED_BATCH; r++) {   /* dropped rows */
-            for (c = 0; c < nc; c++)
+            for (c = 0; c < own; c++)
                 x[r][c] = x[0][c];
+            last[r] = last[0];
             m[r] = m[0];
         }
+        for (r = 0; own < nc && r < FGM_K_SEED_BATCH / FGM_K_LANES; r++)
+            fgm_k_seed_tail(x, r, nc) = fgm_v_load(last + r * FGM_K_LANES);
         ch = b < FGM_K_LANES
              ? fgm_k_seed_commit_n(m, x, (2u << b) - 1, 1, k, st->damping,
                                    st->track_change, ch)

@@ -482,22 +482,37 @@ fgm_k_neq_end8(const fgm_k_neq_job8 *j, int k)
  * flooding messages of x != y (notebook 001,
  * BeliefPropagationSolver.sweep; edges EA to x, EB to y): to each
  * variable new = 1 - R, R the other's stored variable-to-factor message
- * (live lanes normalized, dead ones zero), to be committed as the seed
- * commits (fgm_k_seed_commit_n). */
+ * (live lanes normalized, dead ones zero), at SRC[I], SRC[I + 1], to be
+ * committed as the seed commits (fgm_k_seed_commit_n) once
+ * fgm_k_neq_seed_tails has put the batch's packed last values. */
 FGM_K_HOT void
-fgm_k_neq_seed_put(const fgm_state *st, fgm_k_seed_rows x, double **m, int i,
-                   int ea, int eb, int stride, int k)
+fgm_k_neq_seed_put(const fgm_state *st, fgm_k_seed_rows x, double **m,
+                   double **src, int i, int ea, int eb, int stride, int k)
 {
-    int c, side, nc = FGM_K_NCHUNKS(k);
+    int c, side, own = fgm_k_seed_own(FGM_K_NCHUNKS(k), k);
 
     for (side = 0; side < 2; side++) {
-        const double *r = st->prev + (long)(side ? ea : eb) * stride;
+        double *r = st->prev + (long)(side ? ea : eb) * stride;
 
-        for (c = 0; c < nc; c++)
+        for (c = 0; c < own; c++)
             x[i + side][c] = fgm_v_sub(fgm_v_splat(1.0),
                                        fgm_v_load(r + c * FGM_K_LANES));
+        src[i + side] = r;
         m[i + side] = st->msg + (long)(side ? eb : ea) * stride;
     }
+}
+
+/* The packed last values (fgm_k_seed_packed) of the NG groups of a
+ * batch that fgm_k_neq_seed_put filled: 1 - R, lane by lane. */
+FGM_K_HOT void
+fgm_k_neq_seed_tails(fgm_k_seed_rows x, double *const *src, int ng, int k)
+{
+    int g, nc = FGM_K_NCHUNKS(k);
+
+    for (g = 0; fgm_k_seed_packed(k) && g < ng; g++)
+        fgm_k_seed_tail(x, g, nc)
+            = fgm_v_sub(fgm_v_splat(1.0),
+                        fgm_k_seed_gather(src + g * FGM_K_LANES, k - 1));
 }
 
 /* The seed's flooding update of one x != y (edges EA to x, EB to y; a
@@ -508,11 +523,12 @@ FGM_K_HOT double
 fgm_k_neq_seed(fgm_state *st, int ea, int eb, int stride, int k)
 {
     fgm_k_seed_rows x;
-    double *m[FGM_K_SEED_BATCH];
+    double *m[FGM_K_SEED_BATCH], *src[FGM_K_SEED_BATCH];
     fgm_v4 ch;
 
-    fgm_k_neq_seed_put(st, x, m, 0, ea, eb, stride, k);
-    fgm_k_neq_seed_put(st, x, m, 2, ea, eb, stride, k);  /* dropped */
+    fgm_k_neq_seed_put(st, x, m, src, 0, ea, eb, stride, k);
+    fgm_k_neq_seed_put(st, x, m, src, 2, ea, eb, stride, k);  /* dropped */
+    fgm_k_neq_seed_tails(x, src, 1, k);
     ch = fgm_k_seed_commit_n(m, x, 0x3, 1, k, st->damping, st->track_change,
                              fgm_v_zero());
     return st->track_change ? fgm_v_hmax(ch) : 0.0;
@@ -557,7 +573,7 @@ fgm_k_neq_seed_rows(fgm_state *st, const int *const *rows, int n, int stride,
                     int k)
 {
     fgm_k_seed_rows x;
-    double *m[FGM_K_SEED_BATCH];
+    double *m[FGM_K_SEED_BATCH], *src[FGM_K_SEED_BATCH];
     const int *r;
     unsigned store = 0;
     fgm_v4 ch;
@@ -565,12 +581,13 @@ fgm_k_neq_seed_rows(fgm_state *st, const int *const *rows, int n, int stride,
 
     for (i = 0; i < FGM_K_NEQ_SEED_ROWS; i++) {
         r = rows[i < n ? i : 0];
-        fgm_k_neq_seed_put(st, x, m, 2 * i, r[0], r[0] + 1, stride, k);
+        fgm_k_neq_seed_put(st, x, m, src, 2 * i, r[0], r[0] + 1, stride, k);
         if (i < n && !fgm_k_skip2(st, r[1], r[2]))
             store |= 3u << 2 * i;
     }
     if (!store)
         return 0.0;
+    fgm_k_neq_seed_tails(x, src, FGM_K_NEQ_SEED_ROWS / 2, k);
     ch = fgm_k_seed_commit_n(m, x, store, FGM_K_NEQ_SEED_ROWS / 2, k,
                              st->damping, st->track_change, fgm_v_zero());
     return st->track_change ? fgm_v_hmax(ch) : 0.0;

@@ -205,14 +205,16 @@ fgm_k_v2f_batch(fgm_state *st, const int *e, int n, int ng, int v,
 {
     fgm_k_seed_rows cav;
     const double *bv = st->belief + (long)v * stride, *m1, *m2;
-    double lo[FGM_K_SEED_BATCH], *p[FGM_K_SEED_BATCH];
-    fgm_v4 change = fgm_v_zero(), top, old, b;
-    int i, j, c, nc = FGM_K_NCHUNKS(k);
+    double lo[FGM_K_SEED_BATCH], *p[FGM_K_SEED_BATCH], *f[FGM_K_SEED_BATCH];
+    double last[FGM_K_LANES];
+    fgm_v4 change = fgm_v_zero(), top, tops[FGM_K_LANES], old, b, mt, sw;
+    int i, j, c, g, nc = FGM_K_NCHUNKS(k), own = fgm_k_seed_own(nc, k);
+    long at = (long)k - 1;
 
     for (j = 0; j < ng * FGM_K_LANES; j += 2) {
-        m1 = st->msg + (long)e[j < n ? j : 0] * stride;
-        m2 = st->msg + (long)e[j + 1 < n ? j + 1 : 0] * stride;
-        for (c = 0; c < nc; c++) {
+        m1 = f[j] = st->msg + (long)e[j < n ? j : 0] * stride;
+        m2 = f[j + 1] = st->msg + (long)e[j + 1 < n ? j + 1 : 0] * stride;
+        for (c = 0; c < own; c++) {
             b = fgm_v_load(bv + c * FGM_K_LANES);
             if (j + 1 == n) {
                 cav[j][c] = fgm_v_div(b, fgm_v_load(m1 + c * FGM_K_LANES));
@@ -226,17 +228,46 @@ fgm_k_v2f_batch(fgm_state *st, const int *e, int n, int ng, int v,
             cav[j + 1][c] = fgm_v_keep(cav[j + 1][c], fgm_v_live(c, k));
         }
     }
-    for (i = 0; i < ng * FGM_K_LANES; i++) {
-        p[i] = st->prev + (long)e[i < n ? i : 0] * stride;
-        top = fgm_v_zero();
-        for (c = 0; c < nc; c++)
-            top = fgm_v_max(cav[i][c], top);
-        lo[i] = FGM_K_SEED_EPS * fgm_v_hmax(top);
+    for (g = 0; own < nc && g < ng; g++) {
+        /* The packed last values (fgm_k_seed_packed): each pair of rows
+         * from one division, as fgm_k_cavities2 takes them lane by lane
+         * (MA MB = MB MA exactly); an odd last row divided alone. */
+        b = fgm_v_splat(bv[at]);
+        mt = fgm_k_seed_gather(f + g * FGM_K_LANES, at);
+        sw = fgm_v_swap_pairs(mt);
+        fgm_k_seed_tail(cav, g, nc)
+            = fgm_v_mul(b, fgm_v_mul(sw, fgm_v_div(fgm_v_splat(1.0),
+                                                   fgm_v_mul(mt, sw))));
+        if ((n & 1) && n - 1 >= g * FGM_K_LANES
+            && n - 1 < (g + 1) * FGM_K_LANES) {
+            fgm_v_store(last, fgm_k_seed_tail(cav, g, nc));
+            j = (n - 1) % FGM_K_LANES;
+            last[j] = last[j + 1] = bv[at] / f[n - 1][at];
+            fgm_k_seed_tail(cav, g, nc) = fgm_v_load(last);
+        }
+    }
+    for (g = 0; g < ng; g++) {
+        /* Each row's largest entry, four rows at once on their lane
+         * maxima transposed (maxima of non-NaN values: any order). */
+        for (j = 0; j < FGM_K_LANES; j++) {
+            i = g * FGM_K_LANES + j;
+            p[i] = st->prev + (long)e[i < n ? i : 0] * stride;
+            tops[j] = fgm_v_zero();
+            for (c = 0; c < own; c++)
+                tops[j] = fgm_v_max(cav[i][c], tops[j]);
+        }
+        fgm_v_transpose4(tops, tops);
+        top = fgm_v_max(fgm_v_max(tops[0], tops[1]),
+                        fgm_v_max(tops[2], tops[3]));
+        if (own < nc)
+            top = fgm_v_max(fgm_k_seed_tail(cav, g, nc), top);
+        fgm_v_store(lo + g * FGM_K_LANES,
+                    fgm_v_mul(fgm_v_splat(FGM_K_SEED_EPS), top));
     }
     fgm_k_seed_normalize4(cav, ng, nc, k, lo);
     fgm_k_seed_damp4(cav, p, ng, nc, k, st->damping, 0.0);
     for (i = 0; i < ng * FGM_K_LANES; i++)
-        for (c = 0; i < n && c < nc; c++) {
+        for (c = 0; i < n && c < own; c++) {
             old = fgm_v_load(p[i] + c * FGM_K_LANES);
             if (st->track_change)
                 change = fgm_v_max(fgm_v_keep(fgm_v_abs(fgm_v_sub(cav[i][c],
@@ -244,6 +275,17 @@ fgm_k_v2f_batch(fgm_state *st, const int *e, int n, int ng, int v,
                                               fgm_v_live(c, k)), change);
             fgm_v_store(p[i] + c * FGM_K_LANES, cav[i][c]);
         }
+    for (g = 0; own < nc && g < ng; g++) {
+        /* Stored one by one: the last chunk's dead lanes stay zero. */
+        b = fgm_k_seed_tail(cav, g, nc);
+        if (st->track_change)
+            change = fgm_v_max(
+                fgm_v_keep(fgm_v_abs(fgm_v_sub(b, fgm_k_seed_gather(
+                                                   p + g * FGM_K_LANES, at))),
+                           fgm_k_seed_rows_below(g, n)), change);
+        for (j = 0; j < FGM_K_LANES && g * FGM_K_LANES + j < n; j++)
+            p[g * FGM_K_LANES + j][at] = fgm_v_lane(b, j);
+    }
     return fgm_v_hmax(change);
 }
 

@@ -141,11 +141,12 @@ fgm_v_join2(fgm_v2 lo, fgm_v2 hi)
 }
 
 /* Lane-wise "x < lo ? lo : x", a NaN staying NaN (MAXPD returns its
- * second operand when either is a NaN). */
+ * second operand when either is a NaN); LO a vector (fgm_v_floor: one
+ * value for all lanes). */
 FGM_K_HOT fgm_v4
-fgm_v_floor(fgm_v4 x, double lo)
+fgm_v_floor4(fgm_v4 x, fgm_v4 lo)
 {
-    return __builtin_ia32_maxpd256(fgm_v_splat(lo), x);
+    return __builtin_ia32_maxpd256(lo, x);
 }
 
 /* { a0, a1, b0, b1 }: the two low lanes of two chunks in one. */
@@ -167,6 +168,30 @@ FGM_K_HOT fgm_v4
 fgm_v_high2(fgm_v4 x)
 {
     return __builtin_shufflevector(x, fgm_v_splat(0.0), 2, 3, 4, 5);
+}
+
+/* OUT[j] = { IN[0][j], IN[1][j], IN[2][j], IN[3][j] }: four chunks
+ * transposed, so that one lane-wise operation on OUT works on one lane
+ * of each. */
+FGM_K_HOT void
+fgm_v_transpose4(const fgm_v4 *in, fgm_v4 *out)
+{
+    fgm_v4 t0 = __builtin_shufflevector(in[0], in[1], 0, 4, 2, 6);
+    fgm_v4 t1 = __builtin_shufflevector(in[0], in[1], 1, 5, 3, 7);
+    fgm_v4 t2 = __builtin_shufflevector(in[2], in[3], 0, 4, 2, 6);
+    fgm_v4 t3 = __builtin_shufflevector(in[2], in[3], 1, 5, 3, 7);
+
+    out[0] = __builtin_shufflevector(t0, t2, 0, 1, 4, 5);
+    out[1] = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
+    out[2] = __builtin_shufflevector(t0, t2, 2, 3, 6, 7);
+    out[3] = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
+}
+
+/* { x1, x0, x3, x2 }. */
+FGM_K_HOT fgm_v4
+fgm_v_swap_pairs(fgm_v4 x)
+{
+    return __builtin_shufflevector(x, x, 1, 0, 3, 2);
 }
 
 #else /* two 128-bit halves */
@@ -309,14 +334,40 @@ fgm_v_high2(fgm_v4 x)
     return r;
 }
 
+FGM_K_HOT void
+fgm_v_transpose4(const fgm_v4 *in, fgm_v4 *out)
+{
+    fgm_v4 r0 = { __builtin_shufflevector(in[0].lo, in[1].lo, 0, 2),
+                  __builtin_shufflevector(in[2].lo, in[3].lo, 0, 2) };
+    fgm_v4 r1 = { __builtin_shufflevector(in[0].lo, in[1].lo, 1, 3),
+                  __builtin_shufflevector(in[2].lo, in[3].lo, 1, 3) };
+    fgm_v4 r2 = { __builtin_shufflevector(in[0].hi, in[1].hi, 0, 2),
+                  __builtin_shufflevector(in[2].hi, in[3].hi, 0, 2) };
+    fgm_v4 r3 = { __builtin_shufflevector(in[0].hi, in[1].hi, 1, 3),
+                  __builtin_shufflevector(in[2].hi, in[3].hi, 1, 3) };
+
+    out[0] = r0;
+    out[1] = r1;
+    out[2] = r2;
+    out[3] = r3;
+}
+
+FGM_K_HOT fgm_v4
+fgm_v_swap_pairs(fgm_v4 x)
+{
+    fgm_v4 r = { __builtin_shufflevector(x.lo, x.lo, 1, 0),
+                 __builtin_shufflevector(x.hi, x.hi, 1, 0) };
+
+    return r;
+}
+
 #if defined(__SSE2__)
 /* See the AVX version. */
 FGM_K_HOT fgm_v4
-fgm_v_floor(fgm_v4 x, double lo)
+fgm_v_floor4(fgm_v4 x, fgm_v4 lo)
 {
-    fgm_v2 l = { lo, lo };
-    fgm_v4 r = { __builtin_ia32_maxpd(l, x.lo),
-                 __builtin_ia32_maxpd(l, x.hi) };
+    fgm_v4 r = { __builtin_ia32_maxpd(lo.lo, x.lo),
+                 __builtin_ia32_maxpd(lo.hi, x.hi) };
 
     return r;
 }
@@ -460,13 +511,18 @@ fgm_v_keep(fgm_v4 x, fgm_v4i live)
 #if !defined(__AVX__) && !defined(FGM_V_HAVE_FLOOR)
 /* Lane-wise "x < lo ? lo : x" (a NaN stays NaN). */
 FGM_K_HOT fgm_v4
-fgm_v_floor(fgm_v4 x, double lo)
+fgm_v_floor4(fgm_v4 x, fgm_v4 lo)
 {
-    fgm_v4 l = fgm_v_splat(lo);
-
-    return fgm_v_select(fgm_v_lt(x, l), l, x);
+    return fgm_v_select(fgm_v_lt(x, lo), lo, x);
 }
 #endif
+
+/* Lane-wise "x < lo ? lo : x" (a NaN stays NaN). */
+FGM_K_HOT fgm_v4
+fgm_v_floor(fgm_v4 x, double lo)
+{
+    return fgm_v_floor4(x, fgm_v_splat(lo));
+}
 
 /* Lane-wise "x > m ? x : m". */
 FGM_K_HOT fgm_v4
