@@ -149,6 +149,15 @@ fgm_v_floor4(fgm_v4 x, fgm_v4 lo)
     return __builtin_ia32_maxpd256(lo, x);
 }
 
+/* Lane-wise "x > m ? x : m" (M where they are equal or either is a
+ * NaN): MAXPD(X, M), one instruction where a compare and a blend took
+ * two. */
+FGM_K_HOT fgm_v4
+fgm_v_max(fgm_v4 x, fgm_v4 m)
+{
+    return __builtin_ia32_maxpd256(x, m);
+}
+
 /* { a0, a1, b0, b1 }: the two low lanes of two chunks in one. */
 FGM_K_HOT fgm_v4
 fgm_v_pack2(fgm_v4 a, fgm_v4 b)
@@ -371,7 +380,16 @@ fgm_v_floor4(fgm_v4 x, fgm_v4 lo)
 
     return r;
 }
-#define FGM_V_HAVE_FLOOR 1
+
+FGM_K_HOT fgm_v4
+fgm_v_max(fgm_v4 x, fgm_v4 m)
+{
+    fgm_v4 r = { __builtin_ia32_maxpd(x.lo, m.lo),
+                 __builtin_ia32_maxpd(x.hi, m.hi) };
+
+    return r;
+}
+#define FGM_V_HAVE_MAXPD 1
 #endif
 
 #endif /* __AVX__ */
@@ -508,12 +526,19 @@ fgm_v_keep(fgm_v4 x, fgm_v4i live)
     return fgm_v_and(x, live);
 }
 
-#if !defined(__AVX__) && !defined(FGM_V_HAVE_FLOOR)
+#if !defined(__AVX__) && !defined(FGM_V_HAVE_MAXPD)
 /* Lane-wise "x < lo ? lo : x" (a NaN stays NaN). */
 FGM_K_HOT fgm_v4
 fgm_v_floor4(fgm_v4 x, fgm_v4 lo)
 {
     return fgm_v_select(fgm_v_lt(x, lo), lo, x);
+}
+
+/* Lane-wise "x > m ? x : m". */
+FGM_K_HOT fgm_v4
+fgm_v_max(fgm_v4 x, fgm_v4 m)
+{
+    return fgm_v_select(fgm_v_lt(m, x), x, m);
 }
 #endif
 
@@ -522,13 +547,6 @@ FGM_K_HOT fgm_v4
 fgm_v_floor(fgm_v4 x, double lo)
 {
     return fgm_v_floor4(x, fgm_v_splat(lo));
-}
-
-/* Lane-wise "x > m ? x : m". */
-FGM_K_HOT fgm_v4
-fgm_v_max(fgm_v4 x, fgm_v4 m)
-{
-    return fgm_v_select(fgm_v_lt(m, x), x, m);
 }
 
 FGM_K_HOT fgm_v4
