@@ -59,31 +59,35 @@ fgm_k_seed_own(int nc, int k)
     return nc - fgm_k_seed_packed(k);
 }
 
-/* All-ones in the lanes of group G whose rows are below N. */
-FGM_K_HOT fgm_v4i
-fgm_k_seed_rows_below(int g, int n)
-{
-    double r = (double)(g * FGM_K_LANES);
-
-    return fgm_v_lt(fgm_v_set(r, r + 1.0, r + 2.0, r + 3.0),
-                    fgm_v_splat((double)n));
-}
-
-/* All-ones in the lanes of group G whose rows' bits are set in STORE. */
-FGM_K_HOT fgm_v4i
-fgm_k_seed_stored(unsigned store, int g)
-{
-    unsigned b = store >> g * FGM_K_LANES;
-
-    return fgm_v_lt(fgm_v_zero(), fgm_v_set(b & 1, b >> 1 & 1, b >> 2 & 1,
-                                            b >> 3 & 1));
-}
-
 /* The four doubles at offset AT of P[0..3], as one vector. */
 FGM_K_HOT fgm_v4
 fgm_k_seed_gather(double *const *p, long at)
 {
     return fgm_v_set(p[0][at], p[1][at], p[2][at], p[3][at]);
+}
+
+/* Stores lane R of T, group G's packed last values, at P[4G + R][AT] for
+ * the rows whose bit is set in STORE, one double each (the last chunk's
+ * dead lanes are left as they are).  Returns CH, with TRACK the largest
+ * |T - old| over those rows taken into it lane by lane. */
+FGM_K_HOT fgm_v4
+fgm_k_seed_store_tail(double *const *p, long at, int g, fgm_v4 t,
+                      unsigned store, int track, fgm_v4 ch)
+{
+    unsigned b = store >> g * FGM_K_LANES;
+    int r;
+
+    if (track)
+        ch = fgm_v_max(
+            fgm_v_keep(fgm_v_abs(fgm_v_sub(t, fgm_k_seed_gather(
+                                               p + g * FGM_K_LANES, at))),
+                       fgm_v_lt(fgm_v_zero(),
+                                fgm_v_set(b & 1, b >> 1 & 1, b >> 2 & 1,
+                                          b >> 3 & 1))), ch);
+    for (r = 0; r < FGM_K_LANES; r++)
+        if (b >> r & 1)
+            p[g * FGM_K_LANES + r][at] = fgm_v_lane(t, r);
+    return ch;
 }
 
 /* The seed's _bp_normalize of a whole batch X (K live values in NC
@@ -116,8 +120,8 @@ fgm_k_seed_normalize4(fgm_k_seed_rows x, int ng, int nc, int k,
              * are zeros): the group's four such sums at once, on the
              * lane sums transposed. */
             fgm_v_transpose4(acc + g * FGM_K_LANES, a);
-            t = fgm_v_floor4(fgm_k_seed_tail(x, g, nc),
-                             fgm_v_load(lo + g * FGM_K_LANES));
+            t = fgm_v_max(fgm_v_load(lo + g * FGM_K_LANES),
+                          fgm_k_seed_tail(x, g, nc));     /* the floor */
             fgm_k_seed_tail(x, g, nc) = t;
             s[g] = fgm_v_add(fgm_v_add(fgm_v_add(a[0], t), a[1]),
                              fgm_v_add(a[2], a[3]));
@@ -192,9 +196,9 @@ fgm_k_seed_commit_n(double *const *m, fgm_k_seed_rows x, unsigned store,
                     int ng, int k, double d, int track, fgm_v4 ch)
 {
     double lo[FGM_K_SEED_BATCH];
-    fgm_v4 old, t, eps = fgm_v_splat(FGM_K_SEED_EPS);
+    fgm_v4 old, eps = fgm_v_splat(FGM_K_SEED_EPS);
     fgm_v4i live;
-    int i, c, g, r, nc = FGM_K_NCHUNKS(k), own = fgm_k_seed_own(nc, k);
+    int i, c, g, nc = FGM_K_NCHUNKS(k), own = fgm_k_seed_own(nc, k);
 
     for (i = 0; i < ng * FGM_K_LANES; i++)
         lo[i] = FGM_K_SEED_EPS;
@@ -210,19 +214,10 @@ fgm_k_seed_commit_n(double *const *m, fgm_k_seed_rows x, unsigned store,
                                           live), ch);
             fgm_v_store(m[i] + c * FGM_K_LANES, x[i][c]);
         }
-    for (g = 0; own < nc && g < ng; g++) {
-        /* The packed last values: stored one by one (the last chunk's
-         * dead lanes keep their floor), the change over stored rows. */
-        t = fgm_v_add(fgm_k_seed_tail(x, g, nc), eps);
-        if (track) {
-            old = fgm_k_seed_gather(m + g * FGM_K_LANES, k - 1);
-            ch = fgm_v_max(fgm_v_keep(fgm_v_abs(fgm_v_sub(t, old)),
-                                      fgm_k_seed_stored(store, g)), ch);
-        }
-        for (r = 0; r < FGM_K_LANES; r++)
-            if (store >> (g * FGM_K_LANES + r) & 1)
-                m[g * FGM_K_LANES + r][k - 1] = fgm_v_lane(t, r);
-    }
+    for (g = 0; own < nc && g < ng; g++)     /* dead lanes keep their floor */
+        ch = fgm_k_seed_store_tail(m, k - 1, g,
+                                   fgm_v_add(fgm_k_seed_tail(x, g, nc), eps),
+                                   store, track, ch);
     return ch;
 }
 

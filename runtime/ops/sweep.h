@@ -275,17 +275,10 @@ fgm_k_v2f_batch(fgm_state *st, const int *e, int n, int ng, int v,
                                               fgm_v_live(c, k)), change);
             fgm_v_store(p[i] + c * FGM_K_LANES, cav[i][c]);
         }
-    for (g = 0; own < nc && g < ng; g++) {
-        /* Stored one by one: the last chunk's dead lanes stay zero. */
-        b = fgm_k_seed_tail(cav, g, nc);
-        if (st->track_change)
-            change = fgm_v_max(
-                fgm_v_keep(fgm_v_abs(fgm_v_sub(b, fgm_k_seed_gather(
-                                                   p + g * FGM_K_LANES, at))),
-                           fgm_k_seed_rows_below(g, n)), change);
-        for (j = 0; j < FGM_K_LANES && g * FGM_K_LANES + j < n; j++)
-            p[g * FGM_K_LANES + j][at] = fgm_v_lane(b, j);
-    }
+    for (g = 0; own < nc && g < ng; g++)     /* dead lanes stay zero */
+        change = fgm_k_seed_store_tail(p, at, g, fgm_k_seed_tail(cav, g, nc),
+                                       (1u << n) - 1, st->track_change,
+                                       change);
     return fgm_v_hmax(change);
 }
 

@@ -140,15 +140,6 @@ fgm_v_join2(fgm_v2 lo, fgm_v2 hi)
     return __builtin_shufflevector(lo, hi, 0, 1, 2, 3);
 }
 
-/* Lane-wise "x < lo ? lo : x", a NaN staying NaN (MAXPD returns its
- * second operand when either is a NaN); LO a vector (fgm_v_floor: one
- * value for all lanes). */
-FGM_K_HOT fgm_v4
-fgm_v_floor4(fgm_v4 x, fgm_v4 lo)
-{
-    return __builtin_ia32_maxpd256(lo, x);
-}
-
 /* Lane-wise "x > m ? x : m" (M where they are equal or either is a
  * NaN): MAXPD(X, M), one instruction where a compare and a blend took
  * two. */
@@ -373,15 +364,6 @@ fgm_v_swap_pairs(fgm_v4 x)
 #if defined(__SSE2__)
 /* See the AVX version. */
 FGM_K_HOT fgm_v4
-fgm_v_floor4(fgm_v4 x, fgm_v4 lo)
-{
-    fgm_v4 r = { __builtin_ia32_maxpd(lo.lo, x.lo),
-                 __builtin_ia32_maxpd(lo.hi, x.hi) };
-
-    return r;
-}
-
-FGM_K_HOT fgm_v4
 fgm_v_max(fgm_v4 x, fgm_v4 m)
 {
     fgm_v4 r = { __builtin_ia32_maxpd(x.lo, m.lo),
@@ -527,13 +509,6 @@ fgm_v_keep(fgm_v4 x, fgm_v4i live)
 }
 
 #if !defined(__AVX__) && !defined(FGM_V_HAVE_MAXPD)
-/* Lane-wise "x < lo ? lo : x" (a NaN stays NaN). */
-FGM_K_HOT fgm_v4
-fgm_v_floor4(fgm_v4 x, fgm_v4 lo)
-{
-    return fgm_v_select(fgm_v_lt(x, lo), lo, x);
-}
-
 /* Lane-wise "x > m ? x : m". */
 FGM_K_HOT fgm_v4
 fgm_v_max(fgm_v4 x, fgm_v4 m)
@@ -542,11 +517,12 @@ fgm_v_max(fgm_v4 x, fgm_v4 m)
 }
 #endif
 
-/* Lane-wise "x < lo ? lo : x" (a NaN stays NaN). */
+/* Lane-wise "x < lo ? lo : x", a NaN staying NaN: fgm_v_max(LO, X),
+ * which returns X where either is a NaN. */
 FGM_K_HOT fgm_v4
 fgm_v_floor(fgm_v4 x, double lo)
 {
-    return fgm_v_floor4(x, fgm_v_splat(lo));
+    return fgm_v_max(fgm_v_splat(lo), x);
 }
 
 FGM_K_HOT fgm_v4
