@@ -510,11 +510,8 @@ run_code(FILE *f, const fgm_sched *s, const run *r, int idx)
          * that share no variable.  Only with one domain size for all
          * (fgm_k_neq_group runs both rows with the first row's; the
          * table's groups are 1 otherwise, see run_table). */
-        if (s->uniform_card && !maxp
-            && s->infer.schedule == FGM_SCHEDULE_PARALLEL
-            && s->infer.damp_both)
-            /* The seed's flooding sweep (runtime/model.c sets damp_v2f
-             * for that schedule only): any rows go together. */
+        if (s->uniform_card && !maxp && fgm_sched_seed_flooding(s))
+            /* The seed's flooding sweep: any rows go together. */
             fprintf(f, "        if (st->damp_v2f) {\n"
                     "            const int *rows[FGM_K_NEQ_SEED_ROWS];\n\n"
                     "            for (g = 0; g < FGM_K_NEQ_SEED_ROWS "

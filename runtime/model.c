@@ -147,15 +147,6 @@ alloc_state(fgm_model *m)
     return 1;
 }
 
-/* Whether S's sweeps are the seed's flooding BP (notebook 001): parallel,
- * both directions damped (the stored variable-to-factor messages of
- * fgm_state.damp_v2f), with its BP_EPS arithmetic (fgm_k_neq_seed). */
-static int
-seed_flooding(const fgm_sched *s)
-{
-    return s->infer.schedule == FGM_SCHEDULE_PARALLEL && s->infer.damp_both;
-}
-
 /* Writes into U (stride doubles) variable V's static evidence times its
  * observed weights (fgm_model_observe_weights) or its clamp, normalized;
  * returns the log of what the normalizing divided out (the row the model
@@ -205,7 +196,7 @@ set_unary(fgm_model *m, int v)
     m->observed_since_run = 1;
     /* The seed's flooding BP takes log(evidence + BP_EPS) into its
      * products, as it takes its messages (fgm_k_neq_seed). */
-    if (seed_flooding(s))
+    if (fgm_sched_seed_flooding(s))
         for (j = 0; j < s->card[v]; j++)
             u[j] += FGM_K_SEED_EPS;
 }
@@ -581,7 +572,7 @@ fgm_model_v2f_start(fgm_model *m, double noise, unsigned long seed)
     gsl_rng *rng = NULL;
     int v;
 
-    if (!m || !seed_flooding(m->sched)
+    if (!m || !fgm_sched_seed_flooding(m->sched)
         || !(noise >= 0.0 && noise <= FGM_MAX_NOISE))
         return FGM_EINVAL;
     if (noise > 0.0) {
@@ -727,7 +718,7 @@ run_once(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
                 : opts->use_tolerance ? opts->tolerance : inf->tolerance;
     m->st.damping = damping;
     m->st.parallel = inf->schedule == FGM_SCHEDULE_PARALLEL && !byvar;
-    m->st.damp_v2f = seed_flooding(m->sched);
+    m->st.damp_v2f = fgm_sched_seed_flooding(m->sched);
     m->st.skip_pinned = 0;
     cold = !opts->warm || !m->ran;
     if (cold) {

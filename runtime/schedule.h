@@ -125,6 +125,17 @@ fgm_sched_sum_coef(const fgm_sched *s, const fgm_sched_factor *f)
     return s->ir->param_pool + f->aux + FGM_IR_SUM_COEF;
 }
 
+/* Whether S's sweeps are the seed's flooding BP (notebook 001): parallel,
+ * both directions damped (the stored variable-to-factor messages of
+ * fgm_state.damp_v2f, which runtime/model.c sets for this schedule only),
+ * with its BP_EPS arithmetic (fgm_k_neq_seed).  The code generator emits
+ * the batched flooding sweep (fgm_k_neq_seed_rows) for these alone. */
+static inline int
+fgm_sched_seed_flooding(const fgm_sched *s)
+{
+    return s->infer.schedule == FGM_SCHEDULE_PARALLEL && s->infer.damp_both;
+}
+
 /* Name of an operator ("neq"). */
 FGM_INTERNAL const char *fgm_sched_op_name(fgm_op op);
 
