@@ -1,4 +1,5 @@
-/* runtime/cli/run.h: `fgm run`'s pieces (cmd_run.c, run_jobs.c).
+/* runtime/cli/run.h: `fgm run`'s pieces (cmd_run.c, run_exact.c, run_jobs.c,
+ * run_print.c, run_show.c).
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #ifndef FGM_CLI_RUN_H
@@ -46,10 +47,39 @@ int run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
                run_tally *t);
 
 /* Exact marginals (or --map) of the set in SINK on IR and CSP (DLX:
- * Dancing Links, or NULL), printed as observation K (cmd_run.c). */
+ * Dancing Links, or NULL), printed as observation K (run_exact.c). */
 int run_exact_set(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
                   const obs_sink *sink, const run_cfg *cfg, long k,
                   run_tally *t);
+
+/* Prints the marginals M (nvars x stride) and, when POST is not NULL, the
+ * Dirichlet posteriors (ndirichlet x stride) of observation K; when MEAN
+ * is not NULL (the exact backend), the Dirichlet nodes' exact posterior
+ * means (ndirichlet x MEAN_STRIDE: text and CSV kind "mean", JSON
+ * "mean").  INFO goes on its header (text, JSON); an INCOMPLETE result
+ * also says INFO on stderr, in every format, so that one read without
+ * its header (CSV has none; a script that takes the marginals' lines)
+ * does not pass for a complete one; JSON marks it "incomplete": true for
+ * scripts, and gives an engine run's RI (NULL: exact) as "sweeps",
+ * "change" and "ms", and LOG_Z (NAN: none; variable elimination's, or
+ * the engine's estimate, fgm_model_log_evidence) as "log_z" (vmp's bound
+ * as "log_z_bound").  CLASH names the variable the run left no value, or
+ * is NULL; JSON records it too.  SE (nvars x stride, or NULL): the
+ * marginals' standard errors over a gibbs run's chains, kind "stderr"
+ * (JSON: the object "stderr" after "marginals").  (run_print.c) */
+void run_print_result(const fgm_ir *ir, const run_cfg *cfg, long k,
+                      const double *m, const double *se, const double *post,
+                      int stride, const double *mean, int mean_stride,
+                      const char *info, const fgm_run_info *ri, double log_z,
+                      int incomplete, const char *clash, run_tally *t);
+
+/* --show LIST (arrays, or their elements or blocks: "x,h[0],y[1..2]",
+ * comma-separated, blanks around the names allowed) added to CFG's mask
+ * of the variables and Dirichlet nodes of IR to print (several --show add
+ * up).  Returns CLI_OK, or the exit code after naming a name the model
+ * does not have (and the arrays it has), a subscript it cannot take, or a
+ * prior with --backend exact.  (run_show.c) */
+int run_parse_show(const fgm_ir *ir, const char *list, run_cfg *cfg);
 
 /* One observation set's output and messages, kept until the sets before
  * it are printed: with -j N they are run N at a time, in any order, and
