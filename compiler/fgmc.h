@@ -524,10 +524,17 @@ FGM_INTERNAL void sym_unknown(fgmc *c, fgmc_loc loc, const char *what,
 FGM_INTERNAL void sema_stmt(fgmc *c, fgmc_stmt *s);
 /* After the last statement: unused -D options, the default model name. */
 FGM_INTERNAL void sema_finish(fgmc *c);
+/* Subscript E of prior P's dimension D (loop variables as bound now)
+ * into *OUT; 0 after reporting one out of range. */
+FGM_INTERNAL int sema_prior_index(fgmc *c, const fgmc_node *e,
+                                  const fgmc_sym *p, int d, long long *out);
+/* ---- sema_expr.c: numeric expressions. */
 /* Resolves the names of numeric expression E: each must be a const or a
  * loop variable in scope.  Returns 1, or 0 after reporting (quietly when a
  * name's own declaration failed). */
 FGM_INTERNAL int sema_resolve_num(fgmc *c, fgmc_node *e);
+/* sema_resolve_num on the numbers of list L and of its sublists. */
+FGM_INTERNAL int sema_resolve_list(fgmc *c, fgmc_node *l);
 /* Evaluates the resolved expression E (loop variables at their current
  * values).  Returns 1, or 0 after reporting at E's position. */
 FGM_INTERNAL int sema_eval(fgmc *c, const fgmc_node *e, fgmc_num *out);
@@ -537,10 +544,6 @@ FGM_INTERNAL int sema_eval_real(fgmc *c, const fgmc_node *e, double *out);
  * message ("index"). */
 FGM_INTERNAL int sema_eval_int(fgmc *c, const fgmc_node *e, const char *what,
                                long long *out);
-/* Subscript E of prior P's dimension D (loop variables as bound now)
- * into *OUT; 0 after reporting one out of range. */
-FGM_INTERNAL int sema_prior_index(fgmc *c, const fgmc_node *e,
-                                  const fgmc_sym *p, int d, long long *out);
 /* ---- sema_infer.c: the inference block (one per model) into c->infer. */
 FGM_INTERNAL void sema_infer(fgmc *c, fgmc_stmt *s);
 
