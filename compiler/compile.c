@@ -333,5 +333,7 @@ fgm_compile_file(const char *path, const fgm_compile_opts *opts,
         return st;
     st = compile(text, (int)len, path, opts, out, diag, ctx);
     free(text);
+    if (*out)
+        (*out)->source_is_file = 1;
     return st;
 }

@@ -133,30 +133,26 @@ utf8_control(const unsigned char *s, int n)
     return 0;
 }
 
-/* Writes the source line around LOC and the caret line under it to F. */
-static void
-show_line(fgmc *c, fgmc_loc loc, FILE *f)
+void
+fgm_show_source(const char *line, int len, int start, int end, FILE *f)
 {
-    const unsigned char *src = (const unsigned char *)c->src;
-    int l = line_of(c, loc.start), ls = c->lines[l], le = ls, ws, we, p, n;
-    int end, marked = 0;
+    const unsigned char *src = (const unsigned char *)line;
+    int ws = 0, we, p, n, marked = 0;
     char *cols;
 
-    while (le < c->len && src[le] != '\n')
-        le++;
-    if (le > ls && src[le - 1] == '\r')
-        le--;
-    ws = ls;
-    we = le;
-    if (le - ls > WINDOW) {
-        ws = loc.start - BEFORE > ls ? loc.start - BEFORE : ls;
-        we = ws + WINDOW < le ? ws + WINDOW : le;
+    if (len > 0 && src[len - 1] == '\r')
+        len--;
+    start = start < 0 ? 0 : start > len ? len : start;
+    we = len;
+    if (len > WINDOW) {
+        ws = start - BEFORE > 0 ? start - BEFORE : 0;
+        we = ws + WINDOW < len ? ws + WINDOW : len;
     }
     /* cols[p - ws]: how many columns byte p takes on screen (0 or 1). */
     cols = malloc((size_t)(we - ws) + 1);
     if (!cols)
         return;
-    if (ws > ls)
+    if (ws > 0)
         fputs("...", f);
     for (p = ws; p < we; p += n) {
         n = src[p] >= 0x80 ? utf8_len(src + p, we - p) : 1;
@@ -174,16 +170,16 @@ show_line(fgmc *c, fgmc_loc loc, FILE *f)
         memset(cols + (p - ws), 0, (size_t)n);
         cols[p - ws] = 1;
     }
-    if (we < le)
+    if (we < len)
         fputs("...", f);
     fputc('\n', f);
-    if (ws > ls)
+    if (ws > 0)
         fputs("   ", f);
-    for (p = ws; p < loc.start && p < we; p++)
+    for (p = ws; p < start && p < we; p++)
         if (cols[p - ws])
             fputc(src[p] == '\t' ? '\t' : ' ', f);
-    end = loc.end < we ? loc.end : we;
-    for (p = loc.start; p < end; p++)
+    end = end < we ? end : we;
+    for (p = start; p < end; p++)
         if (cols[p - ws] && marked && src[p] == '\t')
             fputc('\t', f);    /* as wide as the line's, so the rest aligns */
         else if (cols[p - ws])
@@ -191,6 +187,17 @@ show_line(fgmc *c, fgmc_loc loc, FILE *f)
     if (!marked)
         fputc('^', f);
     free(cols);
+}
+
+/* Writes the source line around LOC and the caret line under it to F. */
+static void
+show_line(fgmc *c, fgmc_loc loc, FILE *f)
+{
+    int ls = c->lines[line_of(c, loc.start)], le = ls;
+
+    while (le < c->len && c->src[le] != '\n')
+        le++;
+    fgm_show_source(c->src + ls, le - ls, loc.start - ls, loc.end - ls, f);
 }
 
 /* Appends " (when i = 3, j = 4)": the loop variables bound while a

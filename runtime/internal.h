@@ -20,6 +20,15 @@
 FGM_INTERNAL void fgm_diagf(fgm_diag_fn diag, void *ctx, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* Writes LINE (LEN bytes, without its newline; a CR at its end is
+ * dropped) and, on the next line, a caret under byte START and '~' under
+ * the rest up to END, as the model compiler shows a source line in its
+ * messages (compiler/diag.c: a long line cut to a window around the
+ * caret, control bytes and bytes that are not UTF-8 as '?'); nothing
+ * after the caret line. */
+FGM_INTERNAL void fgm_show_source(const char *line, int len, int start,
+                                  int end, FILE *f);
+
 /* Numbers in text -- the model language, -D values, the IR dump and its
  * hash, generated C, messages, reports -- are read and written with a
  * decimal point whatever locale the program that links the library has

@@ -196,6 +196,10 @@ struct fgm_ir {
     fgm_ir_infer infer;
     char source[256];   /* the .fgm file it came from ("" when built in C);
                          * not part of the hash: it only names the origin */
+    int source_is_file; /* SOURCE is the file read whole and compiled
+                         * (fgm_compile_file), not a name given with the
+                         * text (fgm_compile_string): messages may quote
+                         * its lines */
     fgm_ir_factor *factors;
     int nfactors, factors_cap;
     int *scope_pool;

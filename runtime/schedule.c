@@ -4,6 +4,7 @@
  * requires: a valid IR; produces: factors, edges, per-variable edge lists,
  * static evidence; breaks: nothing (the IR is only read).
  */
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -290,10 +291,45 @@ fgm_sched_unsupported(const fgm_ir *ir, char *why, size_t size)
     return -1;
 }
 
+/* "\n", line LINE of the model file PATH and a caret under its column
+ * COL (fgm_show_source), in BUF (SIZE bytes), for a message about the
+ * statement there; "" when the file cannot be read again or has no such
+ * line.  (The model was compiled from PATH moments before.) */
+static const char *
+source_excerpt(const char *path, int line, int col, char *buf, size_t size)
+{
+    FILE *f = fopen(path, "rb"), *out;
+    char *text = NULL;
+    size_t cap = 0;
+    ssize_t len = -1;
+    int n, bad;
+
+    buf[0] = '\0';
+    if (!f)
+        return buf;
+    for (n = 0; n < line && (len = getline(&text, &cap, f)) >= 0; n++)
+        ;
+    fclose(f);
+    if (n == line && len >= 0 && (out = fmemopen(buf, size, "w"))) {
+        if (len > 0 && text[len - 1] == '\n')
+            len--;
+        fputc('\n', out);
+        fgm_show_source(text, (int)(len < INT_MAX ? len : INT_MAX), col - 1,
+                        col - 1, out);
+        /* A window of at most 160 characters (4 bytes each at most)
+         * and its caret line fit SIZE; cut short, better none. */
+        bad = ferror(out);
+        if (fclose(out) != 0 || bad)
+            buf[0] = '\0';
+    }
+    free(text);
+    return buf;
+}
+
 void
 fgm_sched_explain(const fgm_ir *ir, fgm_diag_fn diag, void *ctx)
 {
-    char why[256];
+    char why[256], excerpt[2048];
     int f = fgm_sched_unsupported(ir, why, sizeof why);
     const fgm_ir_factor *fa = f >= 0 ? &ir->factors[f] : NULL;
 
@@ -301,10 +337,13 @@ fgm_sched_explain(const fgm_ir *ir, fgm_diag_fn diag, void *ctx)
         fgm_diagf(diag, ctx, "%s: a factor of this model has no %s message "
                   "operator", ir->name, fgm_ir_algo_name(ir->infer.algo));
     else if (fa->line > 0 && ir->source[0])
-        fgm_diagf(diag, ctx, "%s:%d:%d: error: %s cannot run this %s: %s",
+        fgm_diagf(diag, ctx, "%s:%d:%d: error: %s cannot run this %s: %s%s",
                   ir->source, fa->line, fa->col,
                   fgm_ir_algo_name(ir->infer.algo),
-                  fgm_ir_kind_name(fa->kind), why);
+                  fgm_ir_kind_name(fa->kind), why,
+                  ir->source_is_file
+                  ? source_excerpt(ir->source, fa->line, fa->col, excerpt,
+                                   sizeof excerpt) : "");
     else
         fgm_diagf(diag, ctx, "%s: %s cannot run factor %d (%s): %s",
                   ir->name, fgm_ir_algo_name(ir->infer.algo), f,

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "model.h"
 #include "suites.h"
 #include "testutil.h"
@@ -638,6 +639,31 @@ START_TEST(test_ir_checks)
 }
 END_TEST
 
+/* TEXT, a model the schedule refuses at its line 2, compiled from the
+ * string under the name of a file that exists: the refusal quotes no
+ * line of that file, which is not the text compiled (a model read from
+ * its file has its line and a caret: tests/cli/compiler.sh). */
+static void
+refused_quotes_no_file(const char *text)
+{
+    char *path = temp_file("# a decoy\n# not the model\n");
+    fgm_model_opts o;
+    fgm_model *m = NULL;
+    fgm_ir *ir = NULL;
+
+    ck_assert_int_eq(fgm_compile_string(text, path, NULL, &ir, NULL, NULL),
+                     FGM_OK);
+    memset(&o, 0, sizeof o);
+    o.backend = FGM_BACKEND_INTERPRETED;
+    ck_assert_int_eq(fgm_model_open_ir(ir, &o, &m, msg_sink, NULL),
+                     FGM_EUNSUPPORTED);
+    ck_assert_msg(strstr(last_msg, ":2:1: error: bp-sum cannot run")
+                  && !strstr(last_msg, "decoy") && !strchr(last_msg, '\n'),
+                  "%s", last_msg);
+    unlink(path);
+    free(path);
+}
+
 /* Past FGM_K_SUM_MAXWORK partial sums message passing refuses a sum, with
  * its reason at the statement; gibbs and vmp, which need none, run it.
  * All of a sum's 25 variables observed: no contradiction where they meet
@@ -660,6 +686,7 @@ START_TEST(test_wide_sums)
                                        NULL), FGM_EUNSUPPORTED);
     ck_assert_msg(strstr(last_msg, "test.fgm:2:1: error: bp-sum cannot run "
                          "this sum") != NULL, "%s", last_msg);
+    refused_quotes_no_file(text);
     snprintf(text, sizeof text, "%sinfer gibbs(iterations = 2)\n", wide);
     fgm_model_free(run_text(text, NULL));
     for (bad = 0; bad < 2; bad++) {

@@ -343,6 +343,10 @@ for args in "run $TMP/ad21.fgm" "compile $TMP/ad21.fgm --out-dir $TMP/gen21" \
             "compile $TMP/ad21.fgm -o $TMP/ad21.so"; do
     expect_exit 1 "$args" -- "$FGM" $args
     expect_err "ad21.fgm:2:1: error: bp-sum cannot run this alldiff: bp-sum over 21 values: .* at most 20 .*bp-max, or alldiff = pairwise" "$args names the factor"
+    # ... and shows the statement with a caret, as the compiler's errors.
+    [ "$(grep -A2 -- 'cannot run this alldiff' "$TMP/err" | sed -n '2,3p' |
+         tr '\n' '|')" = "alldiff x|^|" ] ||
+        fail "$args: no source line and caret: $(head -c 300 "$TMP/err")"
 done
 [ -e "$TMP/ad21.so" ] && fail "a refused compile -o wrote the plugin"
 
