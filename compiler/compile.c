@@ -333,7 +333,9 @@ fgm_compile_file(const char *path, const fgm_compile_opts *opts,
         return st;
     st = compile(text, (int)len, path, opts, out, diag, ctx);
     free(text);
+    /* Not when the path was cut to fit the IR's source: that names
+     * another file, or none. */
     if (*out)
-        (*out)->source_is_file = 1;
+        (*out)->source_is_file = strlen(path) < sizeof (*out)->source;
     return st;
 }

@@ -133,6 +133,8 @@ utf8_control(const unsigned char *s, int n)
     return 0;
 }
 
+/* The source line and its caret line (runtime/internal.h); the schedule
+ * shows its refusals with it too. */
 void
 fgm_show_source(const char *line, int len, int start, int end, FILE *f)
 {
