@@ -194,8 +194,10 @@ struct fgm_ir {
     int ndirichlet;
     int *dir_array;     /* ndirichlet entries: owning array */
     fgm_ir_infer infer;
-    char source[256];   /* the .fgm file it came from ("" when built in C);
-                         * not part of the hash: it only names the origin */
+    char source[4096];  /* the .fgm file it came from ("" when built in C;
+                         * a path as long as PATH_MAX, which 256 bytes cut
+                         * in the messages that name it); not part of the
+                         * hash: it only names the origin */
     int source_is_file; /* SOURCE is the file read whole and compiled
                          * (fgm_compile_file), not a name given with the
                          * text (fgm_compile_string): messages may quote

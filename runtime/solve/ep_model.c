@@ -58,6 +58,7 @@ fgm_ep_robust_ir(const fgm_ir *src)
     ir->infer = src->infer;
     fgm_ir_switch_algo(ir, FGM_ALGO_EP);
     memcpy(ir->source, src->source, sizeof ir->source);
+    ir->source_is_file = src->source_is_file;
     for (i = 0; i < src->narrays && ok; i++) {
         const fgm_ir_array *a = &src->arrays[i];
 
@@ -99,18 +100,6 @@ fgm_ep_robust_ir(const fgm_ir *src)
         fgm_ir_free(ir);
         return NULL;
     }
-    return ir;
-}
-
-fgm_ir *
-fgm_ep_robust_ir_of_sudoku(int box)
-{
-    fgm_ir *plain = fgm_ir_sudoku(box), *ir;
-
-    if (!plain)
-        return NULL;
-    ir = fgm_ep_robust_ir(plain);
-    fgm_ir_free(plain);
     return ir;
 }
 

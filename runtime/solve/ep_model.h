@@ -31,10 +31,6 @@ typedef struct fgm_ep {
  * when it already has priors; NULL when out of memory. */
 FGM_INTERNAL fgm_ir *fgm_ep_robust_ir(const fgm_ir *src);
 
-/* The robust model of the built-in Sudoku of box side BOX (NULL when out
- * of memory or BOX is not 2..5). */
-FGM_INTERNAL fgm_ir *fgm_ep_robust_ir_of_sudoku(int box);
-
 /* Opens the EP model IR (owned by the result) with the backend of OPTS.
  * Returns NULL when out of memory, or when the model cannot run on that
  * backend (reported through opts->diag; *ST, when ST is not NULL, then

@@ -349,6 +349,13 @@ for args in "run $TMP/ad21.fgm" "compile $TMP/ad21.fgm --out-dir $TMP/gen21" \
         fail "$args: no source line and caret: $(head -c 300 "$TMP/err")"
 done
 [ -e "$TMP/ad21.so" ] && fail "a refused compile -o wrote the plugin"
+# The same from a path past 256 bytes, which the message named cut short.
+long="$TMP/$(printf 'd%.0s' $(seq 120))/$(printf 'e%.0s' $(seq 120))"
+mkdir -p "$long" && cp "$TMP/ad21.fgm" "$long/ad21.fgm"
+expect_exit 1 "a long path" -- "$FGM" run "$long/ad21.fgm"
+[ "$(head -n 3 "$TMP/err" | sed 's/: error: .*//' | tr '\n' '|')" = \
+  "$long/ad21.fgm:2:1|alldiff x|^|" ] ||
+    fail "a long path is not named whole: $(head -c 400 "$TMP/err")"
 
 # Hostile input: exit 1 with a message, never a crash or a hang.
 hostile() {     # DESCRIPTION FILE
