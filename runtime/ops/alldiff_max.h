@@ -40,7 +40,14 @@
  * builds of tests/bench_alldiff.c, 2026-12-04, a Zen 5; 0.12 ms when
  * first measured; the seed's C#: 9.2 ms).  libm's log and exp are then a
  * quarter of the time; vector versions of our own were tried and gained
- * under 10% compiled while costing 13% interpreted (SSE2 halves).
+ * under 10% compiled while costing 13% interpreted (SSE2 halves).  Fewer
+ * calls gained nothing measurable either (2026-12-06, a Zen 4 EPYC):
+ * the cost loop reusing the last log when an entry repeats it (31% of
+ * alldiff-max's 13.5 M calls on easy50: 16% the seed's 1e-12 floor, 15%
+ * the previous entry; 27% of alldiff-max3's on top95) and the messages
+ * taking exp(0) as 1 (20% and 87% of the exp calls), the same bits:
+ * alldiff-max3 on top95, mean 6.97 -> 7.00 ms a puzzle (the best of five
+ * alternating runs), alldiff-max within the noise.
  * Instantiating the kernel for each reduced size 1..9 (constant M) gave
  * the same alldiff-max times on hardest (45.6-46.8 ms either way).
  * Without a zero entry (the common case) the solve skips the zero
