@@ -129,21 +129,13 @@ fgm_plugin_cpu_fingerprint(void)
 int
 fgm_plugin_split512(void)
 {
-#ifdef FGM_HAVE_CPUID
-    unsigned a, b, c, d, family;
-
-    /* "AuthenticAMD" in EBX, EDX, ECX; then the family, base plus
-     * extended where the base is 0xf: 0x19 is Zen 3 (no AVX-512, so
-     * nothing to choose) and Zen 4.  (Zen 5, 0x1a, runs 512-bit
-     * divisions at full width on the EPYC measured.) */
-    if (!__get_cpuid(0, &a, &b, &c, &d) || b != 0x68747541u
-        || d != 0x69746e65u || c != 0x444d4163u
-        || !__get_cpuid(1, &a, &b, &c, &d))
-        return 0;
-    family = (a >> 8) & 0xfu;
-    if (family == 0xfu)
-        family += (a >> 20) & 0xffu;
-    return family == 0x19u;
+    /* AMD family 0x19 is Zen 3 (no AVX-512, so nothing to choose) and
+     * Zen 4.  (Zen 5, 0x1a, runs 512-bit divisions at full width on the
+     * EPYC measured.)  The compiler's CPU detection, as fgm_sched_pairs
+     * asks it. */
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+    __builtin_cpu_init();
+    return __builtin_cpu_is("amdfam19h") != 0;
 #else
     return 0;
 #endif

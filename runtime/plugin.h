@@ -57,9 +57,9 @@ FGM_INTERNAL const char *fgm_plugin_cflags(void);
  * carry to be loaded: FGM_BUILD_ID (the kernels, the code generator, the
  * schedule lowering) mixed with fgm_plugin_cflags(), the schedule's row
  * padding (fgm_sched_pairs), fgm_plugin_split512() and, when the flags
- * say "native", the CPU's fingerprint, so that a plugin built with other flags (-O0 -g for a
- * debugger, -march=x86-64-v3 for valgrind) is rebuilt once they are
- * gone, not reused, one built where rows are padded otherwise is rebuilt
+ * say "native", the CPU's fingerprint, so that a plugin built with other
+ * flags (-O0 -g for a debugger, -march=x86-64-v3 for valgrind) is
+ * rebuilt once they are gone, not reused, one built where rows are padded otherwise is rebuilt
  * rather than refused for its layout, and one built for another CPU is
  * rebuilt rather than run. */
 FGM_INTERNAL uint64_t fgm_plugin_build_id(void);
