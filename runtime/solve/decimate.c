@@ -18,7 +18,13 @@
  * grids 7, 9 and 10).  Without the BP_EPS arithmetic (floor 1e-30, no
  * offset) the engine solved 2/11 of hardest, as the transcription did
  * with that one change; earlier still, without the damped
- * variable-to-factor messages, 0/11.
+ * variable-to-factor messages, 0/11.  Nor can the sweep skip the
+ * messages toward clues and decisions (frozen from their pinning on,
+ * which would save about half of a sweep late in an attempt): tried in
+ * the interpreter (2026-12-06), 5 of the 62 grids of Easy51 and hardest
+ * then left the transcription's solved flag, restarts or decisions
+ * (37/51 and 4/11 solved), through the 1e-12 terms those messages keep
+ * in a pinned cell's outgoing ones.
  *
  * The model is the engine's (compiled or interpreted: opts->backend).  A
  * run continues the last one through the public warm start
