@@ -21,7 +21,7 @@ PREFIX  ?= /usr/local
 B       := build
 SHARED  ?= ../shared
 # For fgm.pc: the library's version, said once, in fgm.h.
-VERSION := $(shell sed -n 's/^\#define FGM_VERSION "\(.*\)"/\1/p' runtime/fgm.h)
+VERSION := $(shell sed -n 's/^\#define FGM_VERSION "\([^"]*\)".*/\1/p' runtime/fgm.h)
 
 DEPS_PKGS := flex bison libgsl-dev check pkg-config python3
 

@@ -78,6 +78,11 @@ own "libfgm.so builds its plugin"
 # ... and one built with the flags of the installed fgm.pc.
 pc=$(PKG_CONFIG_PATH="$P/lib/pkgconfig" pkg-config --cflags --libs fgm) ||
     fail "pkg-config finds no fgm.pc in $P/lib/pkgconfig"
+# Its Version is fgm.h's FGM_VERSION string alone (the define's comment
+# once followed it into the field).
+v=$(sed -n 's/^#define FGM_VERSION "\([^"]*\)".*/\1/p' "$SRC/runtime/fgm.h")
+[ -n "$v" ] && grep -qx "Version: $v" "$P/lib/pkgconfig/fgm.pc" ||
+    fail "fgm.pc's Version line: $(grep Version "$P/lib/pkgconfig/fgm.pc")"
 expect_exit 0 "build with pkg-config's flags for fgm" -- \
     cc -std=c11 "$SRC/tests/example/dice.c" $pc -Wl,-rpath,"$P/lib" \
     -o app/dice-pc
