@@ -964,6 +964,15 @@ fgm_status fgm_enumerate_max(const fgm_csp *csp, const int *given,
                              long max_leaves, double deadline,
                              double *maxmarginals, long *leaves);
 
+/* fgm_enumerate_max, and into *LOG_MAX the log of the largest weight of
+ * an assignment (bp-max's log Z; -inf when none has weight, NaN when the
+ * bound or the deadline stopped the walk).  Clues as fgm_enumerate_log_z
+ * takes them. */
+fgm_status fgm_enumerate_max_log(const fgm_csp *csp, const int *given,
+                                 long max_leaves, double deadline,
+                                 double *maxmarginals, long *leaves,
+                                 double *log_max);
+
 /* The most probable assignment by the same walk, branch and bound: a
  * branch is left out when its weight so far times the largest weight
  * each factor not yet complete can add (a node's r draws ahead: prod_t

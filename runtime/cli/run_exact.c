@@ -155,8 +155,11 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         if (!incomplete && !max && count > 0)
             log_z = log((double)count) + fgm_csp_solution_log_weight(csp)
                     + shift;
+        /* ... and for max-product, that weight is the largest. */
+        if (!incomplete && max && count > 0)
+            log_z = fgm_csp_solution_log_weight(csp) + shift;
         if (!isnan(log_z))
-            append_log_z(text, sizeof text, 0, log_z);
+            append_log_z(text, sizeof text, max, log_z);
         if (st == FGM_OK && count == 0) {
             /* The search ended, with nothing to stop it early. */
             free(m);
@@ -189,8 +192,8 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
 
         /* The means from the walk itself: a gated draw's node has no
          * mean in the marginals alone. */
-        st = max ? fgm_enumerate_max(csp, given, cfg->cap, deadline, m,
-                                     &count)
+        st = max ? fgm_enumerate_max_log(csp, given, cfg->cap, deadline, m,
+                                         &count, &log_z)
                  : fgm_enumerate_log_z(csp, given, cfg->cap, deadline, m,
                                        mean, mstride, &count, &log_z);
         walked = mean != NULL;
@@ -199,8 +202,8 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         snprintf(text, sizeof text, "%s (enumeration), assignments=%ld%s",
                  what, count, incomplete ? " (incomplete: cap or timeout "
                                            "reached)" : "");
-        if (!incomplete && !max)
-            append_log_z(text, sizeof text, 0, log_z);
+        if (!incomplete)
+            append_log_z(text, sizeof text, max, log_z);
         if (st == FGM_EUNSOLVED) {
             free(m);
             free(mean);

@@ -679,7 +679,9 @@ open_means(walk *w, double *means, int stride)
 
 /* fgm_enumerate, or with MAX the max-marginals (fgm_enumerate_max), or
  * with MEANS the priors' means too (fgm_enumerate_means), and with LOG_Z
- * (not with MAX) the log of the total weight (fgm_enumerate_log_z). */
+ * the log of the total weight (fgm_enumerate_log_z), with MAX of the
+ * largest (fgm_enumerate_max_log: the walk's completions are then their
+ * best, not their sum). */
 static fgm_status
 enumerate(const fgm_csp *csp, const int *given, long max_leaves,
           double deadline, double *marginals, long *leaves, int max,
@@ -742,6 +744,17 @@ fgm_enumerate_max(const fgm_csp *csp, const int *given, long max_leaves,
 {
     return enumerate(csp, given, max_leaves, deadline, maxmarginals, leaves,
                      1, NULL, 0, NULL);
+}
+
+fgm_status
+fgm_enumerate_max_log(const fgm_csp *csp, const int *given, long max_leaves,
+                      double deadline, double *maxmarginals, long *leaves,
+                      double *log_max)
+{
+    if (!log_max)
+        return FGM_EINVAL;
+    return enumerate(csp, given, max_leaves, deadline, maxmarginals, leaves,
+                     1, NULL, 0, log_max);
 }
 
 fgm_status

@@ -110,6 +110,16 @@ expect_out "^# observation 0: exact \(dancing links\), solutions=72, log Z=-16\.
 expect_exit 0 "enumeration log Z, priors" -- "$FGM" run models/sudoku.fgm -D B=2 --backend exact --exact-method enumeration --observe "$TMP/p72.txt"
 expect_out "^# observation 0: exact \(enumeration\), assignments=72, log Z=-16\.5177493$" "enumeration: the same"
 
+# Under bp-max, the log of the largest weight, from each exact method: a
+# solution's 4^-15 (Dancing Links: every solution weighs as much), and
+# the chain's MAP weight by enumeration as by elimination, in JSON too.
+expect_exit 0 "dlx log max weight" -- "$FGM" run models/sudoku.fgm -D B=2 --algo bp-max --backend exact --observe "$TMP/p72.txt"
+expect_out "^# observation 0: exact max-marginals \(dancing links\), solutions=72, log max weight=-20\.79441542$" "dlx: log 4^-15"
+expect_exit 0 "enumeration log max weight" -- "$FGM" run models/sudoku.fgm -D B=2 --algo bp-max --backend exact --exact-method enumeration --observe "$TMP/p72.txt"
+expect_out "^# observation 0: exact max-marginals \(enumeration\), assignments=72, log max weight=-20\.79441542$" "enumeration: the same"
+expect_exit 0 "json log_z, bp-max enumeration" -- "$FGM" run models/chain.fgm --algo bp-max --backend exact --exact-method enumeration --format json
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))[0]; assert abs(d["log_z"] - 6.574796862) < 1e-8, d' "$TMP/out" || fail "json log_z, bp-max enumeration: $(head -c 300 "$TMP/out")"
+
 # The engine's estimate of log Z, on its header and in JSON: bp-sum's
 # Bethe free energy is exact on the chain (a tree), ep's evidence on the
 # die whose rolls are all observed (a Dirichlet-multinomial).
