@@ -160,6 +160,8 @@ sema_prior_index(fgmc *c, const fgmc_node *e, const fgmc_sym *p, int d,
     return 1;
 }
 
+static int names_var(fgmc *c, const fgmc_node *e);
+
 /* Whether subscript K of a prior names a variable (a draw's gate). */
 static int
 names_variable(fgmc *c, const fgmc_node *k)
@@ -727,8 +729,16 @@ check_draw(fgmc *c, fgmc_stmt *s)
             diag_error(c, k->loc, "a draw takes one element of a prior, "
                        "not a slice");
             ok = 0;
+        } else if (!names_variable(c, k) && names_var(c, k)) {
+            /* `t[g - 1]`: the gate's values must be the indices. */
+            diag_error(c, k->loc, "a prior's subscript that picks by a "
+                       "variable is the variable alone, with no "
+                       "arithmetic: declare it with the values 0..%d of "
+                       "dimension %d of '%s'", p->dims[d] - 1, d + 1,
+                       p->name);
+            ok = 0;
         } else if (names_variable(c, k) && k->next
-                   && !names_variable(c, k->next)) {
+                   && !names_var(c, k->next)) {
             diag_error(c, k->loc, "only the last subscripts of a prior may "
                        "be variables");
             ok = 0;

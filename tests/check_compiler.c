@@ -787,6 +787,11 @@ static const bad_case bad_cases[] = {
       "y ~ discrete(t[c][0])\n", FGM_ESEMA,
       "t.fgm:4:16: error: only the last subscripts of a prior may be "
       "variables" },
+    { "prior t[3] ~ dirichlet(2)\nvar g in 1..3\nvar y in 0..1\n"
+      "y ~ discrete(t[g - 1])\n", FGM_ESEMA,
+      "t.fgm:4:16: error: a prior's subscript that picks by a variable is "
+      "the variable alone, with no arithmetic: declare it with the values "
+      "0..2 of dimension 1 of 't'" },
     { "prior t[2] ~ dirichlet(2)\nvar c in 1..2\nvar y in 0..1\n"
       "y ~ discrete(t[c])\n", FGM_ESEMA,
       "t.fgm:4:16: error: 'c' takes values 1..2, but dimension 1 of 't' "
