@@ -22,7 +22,9 @@ three oracles and a sanity check:
      (variable elimination here) and with --exact-method enumeration;
      and --map by both methods: the log weight of brute force's best
      assignment to 1e-9, and an assignment of that weight; and each
-     prior's exact posterior mean ("mean", not for bp-max models) to 1e-9;
+     prior's exact posterior mean ("mean", not for bp-max models) to 1e-9,
+     or for a bp-max model the log of the largest weight ("log_z") by
+     both methods;
   3. on forests without priors, bp-sum (bp-max for a bp-max model) ==
      --backend exact to 1e-9;
   4. sanity, on every output: exit 0, no NaN, marginals >= 0 summing to 1,
@@ -322,6 +324,12 @@ def check(case, rng, counts):
                 for g, w in zip(got, want)):
             raise Failure("exact posterior means differ from brute force",
                           [ex], note="brute force: %s\n" % json.dumps(want))
+    else:
+        # Max-marginals come with the log of the largest weight, from
+        # every exact method.
+        top = max(lw for lw, _ in found)
+        check_log_z(case, "exact backend (max)", ex, top)
+        check_log_z(case, "exact enumeration (max)", en, top)
     observed_sanity(case, ex)
     observed_sanity(case, first)
     check_vmp_bound(case, vmp)
