@@ -692,9 +692,12 @@ int fgm_csp_maxcard(const fgm_csp *csp);
 
 /* GIVEN (CSP's nvars) = the clues of P, a puzzle of CSP's grid
  * (fgm_puzzle_to_given), and -1 for every variable past the grid, as for
- * an empty cell (nothing for CSP or GIVEN NULL; every entry -1 for P
- * NULL). */
-void fgm_puzzle_clues(const fgm_csp *csp, const fgm_puzzle *p, int *given);
+ * an empty cell.  Returns FGM_OK; FGM_EINVAL, with nothing written, for
+ * CSP or GIVEN NULL, and with every entry -1 for a P that is not a
+ * puzzle of CSP's grid (another side, a value past it, or a model with
+ * no grid: fgm_ir_grid); every entry -1 for P NULL, FGM_OK. */
+fgm_status fgm_puzzle_clues(const fgm_csp *csp, const fgm_puzzle *p,
+                            int *given);
 
 /* Whether some factor of CSP weighs the assignments it allows unevenly
  * (evidence or a table with unequal non-zero entries, a Dirichlet prior

@@ -284,6 +284,44 @@ START_TEST(test_batch_extra_vars)
 }
 END_TEST
 
+/* fgm_puzzle_clues writes only the CSP's variables: a puzzle of another
+ * grid, or a model with none, is refused with every entry free (a 4x4
+ * puzzle on a 6-variable chain wrote 16 entries). */
+START_TEST(test_puzzle_clues_fit)
+{
+    fgm_ir *chain, *s2 = fgm_ir_sudoku(2);
+    fgm_csp *c6, *c16;
+    fgm_puzzle p4 = puzzle("1..2............"), p9 = puzzle(EASY);
+    int given[32], v;
+
+    ck_assert_int_eq(fgm_compile_string("model c\nvar x[6] in 0..3\n",
+                                        "c.fgm", NULL, &chain, NULL, NULL),
+                     FGM_OK);
+    c6 = fgm_csp_new(chain, NULL);
+    c16 = fgm_csp_new(s2, NULL);
+    ck_assert(c6 && c16);
+    for (v = 0; v < 32; v++)
+        given[v] = 7;
+    ck_assert_int_eq(fgm_puzzle_clues(c6, &p4, given), FGM_EINVAL);
+    for (v = 0; v < 32; v++)
+        ck_assert_int_eq(given[v], v < 6 ? -1 : 7);
+    ck_assert_int_eq(fgm_puzzle_clues(c16, &p9, given), FGM_EINVAL);
+    for (v = 0; v < 32; v++)
+        ck_assert_int_eq(given[v], v < 16 ? -1 : 7);
+    ck_assert_int_eq(fgm_puzzle_clues(c16, &p4, given), FGM_OK);
+    ck_assert(given[0] == 0 && given[3] == 1 && given[1] == -1
+              && given[15] == -1 && given[16] == 7);
+    ck_assert_int_eq(fgm_puzzle_clues(c16, NULL, given), FGM_OK);
+    ck_assert(given[0] == -1 && given[16] == 7);
+    ck_assert_int_eq(fgm_puzzle_clues(NULL, &p4, given), FGM_EINVAL);
+    ck_assert_int_eq(fgm_puzzle_clues(c16, &p4, NULL), FGM_EINVAL);
+    fgm_csp_free(c6);
+    fgm_csp_free(c16);
+    fgm_ir_free(chain);
+    fgm_ir_free(s2);
+}
+END_TEST
+
 START_TEST(test_ir_queries)
 {
     fgm_ir *ir = fgm_ir_sudoku(3), *latin = fgm_ir_latin(4), *robust;
@@ -1667,6 +1705,7 @@ api_suite(void)
     tcase_add_test(core, test_batch_misfit);
     tcase_add_test(core, test_batch_extra_vars);
     tcase_add_test(core, test_batch_diag_serial);
+    tcase_add_test(core, test_puzzle_clues_fit);
     tcase_add_test(core, test_ir_queries);
     tcase_add_test(core, test_observe_clue);
     tcase_add_test(core, test_observe_clue_plain);

@@ -213,14 +213,19 @@ fgm_puzzle_fits(const fgm_csp *csp, const fgm_puzzle *p)
     return 1;
 }
 
-void
+fgm_status
 fgm_puzzle_clues(const fgm_csp *csp, const fgm_puzzle *p, int *given)
 {
     int v;
 
     if (!csp || !given)
-        return;
+        return FGM_EINVAL;
     for (v = 0; v < csp->nvars; v++)
         given[v] = -1;
+    /* GIVEN holds nvars entries: a puzzle of another grid would write
+     * past them. */
+    if (p && !fgm_puzzle_fits(csp, p))
+        return FGM_EINVAL;
     fgm_puzzle_to_given(p, given);
+    return FGM_OK;
 }
