@@ -723,11 +723,12 @@ double fgm_csp_solution_log_weight(const fgm_csp *csp);
  * fgm_enumerate*, fgm_eliminate*), which pin the variable, weigh it
  * a_x / A.  The shift is what that adds to their log Z, log max weight
  * or MAP log weight: the sum of -log(a_x / A) over those clues (0 for
- * GIVEN NULL, no clues; NaN for CSP NULL or out of memory).  The means
+ * GIVEN NULL, no clues; NaN for CSP NULL, a clue neither -1 nor a value
+ * index, or out of memory).  The means
  * call sets each such node's row of MEAN (rows of MEAN_STRIDE, as
  * fgm_enumerate_means and fgm_ir_dirichlet_mean give them) to its point
- * mass; it returns FGM_EINVAL for CSP or MEAN NULL or a short stride,
- * FGM_ENOMEM. */
+ * mass; it returns FGM_EINVAL for CSP or MEAN NULL, a short stride or
+ * such a clue, FGM_ENOMEM. */
 double fgm_csp_point_mass_shift(const fgm_csp *csp, const int *given);
 fgm_status fgm_csp_point_mass_means(const fgm_csp *csp, const int *given,
                                     double *mean, int mean_stride);

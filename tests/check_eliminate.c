@@ -964,6 +964,19 @@ START_TEST(test_point_mass_shift)
                      FGM_EINVAL);
     ck_assert_int_eq(fgm_csp_point_mass_means(NULL, one, mean, 2),
                      FGM_EINVAL);
+    {
+        /* A clue past the domain (or below -1) is refused, not read as
+         * an index of the prior's pseudo-counts. */
+        int past[2] = { 2, -1 }, far[2] = { 1 << 28, -1 },
+            low[2] = { -2, -1 };
+
+        ck_assert(isnan(fgm_csp_point_mass_shift(csp, past)));
+        ck_assert(isnan(fgm_csp_point_mass_shift(csp, far)));
+        ck_assert(isnan(fgm_csp_point_mass_shift(csp, low)));
+        ck_assert_int_eq(fgm_csp_point_mass_means(csp, far, mean, 2),
+                         FGM_EINVAL);
+        ck_assert(mean[0] == 0.0 && mean[1] == 1.0);    /* untouched */
+    }
     fgm_csp_free(csp);
     fgm_csp_free(csp2);
     fgm_csp_free(csp3);

@@ -672,7 +672,7 @@ fgm_csp_point_mass_shift(const fgm_csp *csp, const int *given)
     double shift = 0.0, total;
     const double *alpha;
 
-    if (!csp)
+    if (!csp || !fgm_csp_given_ok(csp, given))
         return NAN;
     if (!given)
         return 0.0;
@@ -698,7 +698,8 @@ fgm_csp_point_mass_means(const fgm_csp *csp, const int *given, double *mean,
 {
     int *node, v, k, card;
 
-    if (!csp || !mean || mean_stride < fgm_ir_dirichlet_maxk(csp->ir))
+    if (!csp || !mean || mean_stride < fgm_ir_dirichlet_maxk(csp->ir)
+        || !fgm_csp_given_ok(csp, given))
         return FGM_EINVAL;
     if (!given)
         return FGM_OK;
