@@ -478,10 +478,10 @@ fgm_model_observe_dirichlet(fgm_model *m, int d, const double *alpha,
         return FGM_EINVAL;
     a = &ir->arrays[ir->dir_array[d]];
     p = m->st.dir_prior + (size_t)d * (size_t)m->sched->stride;
-    m->observed_since_run = 1;
     if (!alpha) {
         memcpy(p, fgm_ir_node_alpha(ir, d), (size_t)a->card * sizeof *p);
         m->dir_point[d] = 0;
+        m->observed_since_run = 1;
         return FGM_OK;
     }
     for (j = 0, sum = 0.0; j < a->card; j++) {
@@ -497,6 +497,8 @@ fgm_model_observe_dirichlet(fgm_model *m, int d, const double *alpha,
         return FGM_EINVAL;
     memcpy(p, alpha, (size_t)a->card * sizeof *p);
     m->dir_point[d] = point_mass != 0;
+    /* Only now: a refused call changes nothing, log Z included. */
+    m->observed_since_run = 1;
     return FGM_OK;
 }
 

@@ -465,6 +465,30 @@ START_TEST(test_evidence_casino)
 }
 END_TEST
 
+/* A refused observation is none: the last run's log evidence stands
+ * (a refused fgm_model_observe_dirichlet refused it). */
+START_TEST(test_evidence_refused_observation)
+{
+    static const double bad[3] = { -1.0, 1.0, 1.0 }, ok[3] = { 1, 2, 3 };
+    fgm_ir *ir = compile_text("prior p ~ dirichlet(3)\n"
+                              "var r[2] in 0..2 ~ discrete(p)\n"
+                              "infer ep\n");
+    fgm_model *m = open_backend(ir, FGM_BACKEND_INTERPRETED, NULL);
+    double first, lz;
+
+    ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_log_evidence(m, &first), FGM_OK);
+    ck_assert_int_eq(fgm_model_observe_dirichlet(m, 0, bad, 0), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_observe_dirichlet(m, 0, ok, 7), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_observe_var(m, 0, 9), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_log_evidence(m, &lz), FGM_OK);
+    ck_assert(lz == first);
+    ck_assert_int_eq(fgm_model_observe_dirichlet(m, 0, ok, 0), FGM_OK);
+    ck_assert_int_eq(fgm_model_log_evidence(m, &lz), FGM_EINVAL);
+    fgm_model_free(m);
+}
+END_TEST
+
 /* The log evidence is the last run's: an observation since refuses it
  * (the unary vectors and priors are no longer the run's), and a clamp
  * epsilon counts as the observation that used it did (it applies to
@@ -562,6 +586,7 @@ evidence_suite(void)
     tcase_add_test(tc, test_evidence_gated_observed);
     tcase_add_test(tc, test_evidence_casino);
     tcase_add_test(tc, test_evidence_last_run);
+    tcase_add_test(tc, test_evidence_refused_observation);
     tcase_add_test(tc, test_evidence_edges);
     suite_add_tcase(s, tc);
     return s;
