@@ -895,8 +895,10 @@ run_chains(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
         for (i = 0; i < nd; i++)
             m->st.dir_post[i] = post[i] / ran;
         memcpy(m->st.tally, tally, nv * sizeof *tally);
+        /* A first chain that refused the options ran nothing: the last
+         * run's standard errors stand. */
+        m->chains_run = ran;
     }
-    m->chains_run = ran;
 done:
     free(mean);
     free(m2);
@@ -957,7 +959,6 @@ run_restarts(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
         free(marks);
         return FGM_ENOMEM;
     }
-    m->chains_run = 1;
     memset(&all, 0, sizeof all);
     ro.restarts = 0;
     for (r = 0; r < opts->restarts && st == FGM_OK; r++) {
@@ -967,6 +968,7 @@ run_restarts(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
         st = run_once(m, &ro, &one);
         if (st != FGM_OK && st != FGM_ETIMEOUT)
             break;
+        m->chains_run = 1;      /* one ran: a result without chains */
         all.sweeps += one.sweeps;
         all.ms += one.ms;
         all.chains = r + 1;
@@ -991,6 +993,8 @@ run_restarts(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
 fgm_status
 fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
 {
+    fgm_status st;
+
     if (opts && (opts->chains < 0 || opts->chains > FGM_MAX_CHAINS
                  || opts->restarts < 0
                  || opts->restarts > FGM_MAX_RESTARTS))
@@ -999,9 +1003,12 @@ fgm_model_run(fgm_model *m, const fgm_run_opts *opts, fgm_run_info *info)
         return run_restarts(m, opts, info);
     if (m && opts && opts->chains > 1)
         return run_chains(m, opts, info);
-    if (m)
+    st = run_once(m, opts, info);
+    /* A run whose options were refused ran nothing (FGM_EINVAL): the
+     * last run's standard errors stand. */
+    if (m && st != FGM_EINVAL)
         m->chains_run = 1;
-    return run_once(m, opts, info);
+    return st;
 }
 
 fgm_status

@@ -481,6 +481,15 @@ START_TEST(test_chains)
     ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_EINVAL);
     ro.chains = -1;
     ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_EINVAL);
+    /* A refused run, of chains or not, runs nothing: the last run's
+     * standard errors stand. */
+    ro.iterations = -1;
+    ro.chains = 8;
+    ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_EINVAL);
+    ro.chains = 0;
+    ck_assert_int_eq(fgm_model_run(m, &ro, NULL), FGM_EINVAL);
+    ck_assert_int_eq(fgm_model_marginal_stderr(m, 0, b), FGM_OK);
+    ck_assert(b[0] == se[0]);
     fgm_model_free(m);
     m = interp(compile_text("var x in 0..1\ninfer bp-sum\n"));
     ro.chains = 2;
