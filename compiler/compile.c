@@ -121,7 +121,7 @@ parse_defines(fgmc *c)
         || !c->define_used)
         return;
     for (i = 0; i < n; i++) {
-        const char *d = o->defines[i] ? o->defines[i] : "";
+        const char *d = o->defines[i];    /* not NULL: defines_missing */
         const char *why = fgm_compile_check_define(d);
         size_t len = strcspn(d, "="), k;
         char *name;
@@ -230,11 +230,22 @@ compile(const char *src, int len, const char *file,
     return st;
 }
 
-/* Whether OPTS (NULL: none) lists NDEFINES defines it does not have. */
+/* Whether OPTS (NULL: none) lists NDEFINES defines it does not have:
+ * DEFINES NULL, or a NULL among them (a caller's bug, as a NULL
+ * argument, not a model's error). */
 static int
 defines_missing(const fgm_compile_opts *opts)
 {
-    return opts && opts->ndefines > 0 && !opts->defines;
+    int i;
+
+    if (!opts || opts->ndefines <= 0)
+        return 0;
+    if (!opts->defines)
+        return 1;
+    for (i = 0; i < opts->ndefines; i++)
+        if (!opts->defines[i])
+            return 1;
+    return 0;
 }
 
 fgm_status

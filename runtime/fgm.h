@@ -350,7 +350,8 @@ fgm_status fgm_ir_schedule(const fgm_ir *ir, int *nupdates, int *nedges);
 typedef struct fgm_compile_opts {
     const char *const *defines; /* "NAME=VALUE": overrides `const NAME` (an
                                  * error when the model has no such const) */
-    int ndefines;               /* > 0 with DEFINES NULL: FGM_EINVAL */
+    int ndefines;               /* > 0 with DEFINES NULL, or a NULL among
+                                 * the first NDEFINES: FGM_EINVAL */
     int max_errors;             /* stop after this many errors (<= 0: 20) */
 } fgm_compile_opts;
 

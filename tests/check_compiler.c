@@ -1245,6 +1245,24 @@ START_TEST(test_defines)
     ck_assert_ptr_nonnull(strstr(s.text, "-D N=3\\n4\\x01: the value must "
                                  "be a number"));
     ck_assert_ptr_null(ir);
+    /* A NULL among the defines is the caller's bug, as a NULL argument:
+     * FGM_EINVAL, nothing said (it was "-D : expected NAME=VALUE"). */
+    {
+        const char *const holed[] = { "N=4", NULL };
+        size_t said = strlen(s.text);
+
+        opts.defines = holed;
+        opts.ndefines = 2;
+        ck_assert_int_eq(fgm_compile_string(text, "t.fgm", &opts, &ir,
+                                            collect, &s), FGM_EINVAL);
+        ck_assert_ptr_null(ir);
+        ck_assert_uint_eq(strlen(s.text), said);
+        opts.ndefines = 1;      /* the NULL past NDEFINES is not read */
+        ck_assert_int_eq(fgm_compile_string(text, "t.fgm", &opts, &ir,
+                                            collect, &s), FGM_OK);
+        ck_assert_int_eq(ir->nvars, 4);
+        fgm_ir_free(ir);
+    }
     sink_free(&s);
 }
 END_TEST
