@@ -550,7 +550,9 @@ int fgm_model_is_compiled(const fgm_model *m);
 void fgm_model_plugin_info(const fgm_model *m, int *rebuilt, double *ms);
 
 /* Observes discrete variable V (flat index) at value index VALUE
- * (0..card-1), or clears it with VALUE < 0 (its weights too). */
+ * (0..card-1), or clears it with VALUE < 0: in place of its weights
+ * (fgm_model_observe_weights) or a clue (fgm_model_observe_clue's point
+ * mass on its prior), which VALUE < 0 clears too. */
 fgm_status fgm_model_observe_var(fgm_model *m, int v, int value);
 
 /* Observes discrete variable V softly: likelihood WEIGHTS[0..card-1]
@@ -587,8 +589,9 @@ fgm_status fgm_model_observe_dirichlet(fgm_model *m, int d,
  * way the seed's robust model takes a clue: when V is drawn from an
  * observed Dirichlet prior (fgm_ir_robust, models/sudoku.fgm), that prior
  * becomes a point mass with FGM_CLUE_EPSILON on every other value;
- * otherwise V itself is observed (fgm_model_observe_var).  Returns
- * FGM_EINVAL for M NULL, V or VALUE out of range. */
+ * otherwise V itself is observed (fgm_model_observe_var).  A clue
+ * replaces V's observed value or weights, and VALUE < 0 clears those
+ * too.  Returns FGM_EINVAL for M NULL, V or VALUE out of range. */
 #define FGM_CLUE_EPSILON 1e-8   /* the seed's RobustSudokuModel.EpsilonProba:
                                  * 1 - (K-1) 1e-8 on the clue */
 fgm_status fgm_model_observe_clue(fgm_model *m, int v, int value);

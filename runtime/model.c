@@ -399,6 +399,10 @@ fgm_model_observe_var(fgm_model *m, int v, int value)
         return FGM_EINVAL;
     if (m->has_soft)
         m->has_soft[v] = 0;
+    if (m->prior_of[v] >= 0 && m->dir_point[m->prior_of[v]])
+        /* A clue's point mass on the variable's prior is its observed
+         * value (fgm_model_observe_clue): replaced, or cleared. */
+        fgm_model_observe_dirichlet(m, m->prior_of[v], NULL, 0);
     m->clamp[v] = value < 0 ? -1 : value;
     set_unary(m, v);
     /* After fgm_model_v2f_start, a decision as the seed's v4 makes it:

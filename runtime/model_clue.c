@@ -22,7 +22,10 @@ fgm_model_observe_clue_eps(fgm_model *m, int v, int value, double eps)
     d = m->prior_of[v];
     if (d < 0)
         return fgm_model_observe_var(m, v, value);
-    /* The value replaces weights, as fgm_model_observe_var's does. */
+    /* The clue replaces an observed value or weights (or, VALUE < 0,
+     * clears them), as fgm_model_observe_var's value does. */
+    if (m->clamp[v] >= 0)
+        fgm_model_observe_var(m, v, -1);
     if (m->has_soft && m->has_soft[v])
         fgm_model_observe_weights(m, v, NULL);
     if (value < 0)

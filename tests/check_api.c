@@ -406,6 +406,26 @@ START_TEST(test_observe_clue)
     ck_assert_int_eq(fgm_model_marginal(m, 0, p), FGM_OK);
     /* Tolerance 1e-9: symmetric messages, a few ulps of rounding. */
     ck_assert_double_eq_tol(p[2], 0.25, 1e-9);
+    /* One observation a cell: a clue and a value replace each other, and
+     * either cleared clears both (a value stayed pinned under a cleared
+     * clue; a clue at 3 and a value at 2 were both kept). */
+    ck_assert_int_eq(fgm_model_observe_var(m, 0, 2), FGM_OK);
+    ck_assert_int_eq(fgm_model_observe_clue(m, 0, -1), FGM_OK);
+    ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_marginal(m, 0, p), FGM_OK);
+    ck_assert_double_eq_tol(p[2], 0.25, 1e-9);
+    ck_assert_int_eq(fgm_model_observe_clue(m, 0, 3), FGM_OK);
+    ck_assert_int_eq(fgm_model_observe_var(m, 0, 1), FGM_OK);
+    ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_marginal(m, 0, p), FGM_OK);
+    ck_assert(p[1] == 1.0);
+    ck_assert_int_eq(fgm_model_contradiction(m), -1);
+    ck_assert_int_eq(fgm_model_observe_var(m, 0, -1), FGM_OK);
+    ck_assert_int_eq(fgm_model_observe_clue(m, 0, 3), FGM_OK);
+    ck_assert_int_eq(fgm_model_observe_var(m, 0, -1), FGM_OK);
+    ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_marginal(m, 0, p), FGM_OK);
+    ck_assert_double_eq_tol(p[3], 0.25, 1e-9);
     fgm_model_free(m);
     fgm_ir_free(plain);
 }
