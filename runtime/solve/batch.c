@@ -20,6 +20,7 @@
 
 typedef struct slot {
     fgm_batch_item *items;
+    unsigned char *finished;    /* per item: solved, ready to emit */
     int n;          /* items read into this slot */
     int next;       /* next item to hand out */
     int done;       /* items finished */
@@ -155,8 +156,8 @@ worker_main(void *arg)
             solve_item(w, &s->items[k + i]);
         pthread_mutex_lock(&p->mu);
         s->done += m;
-        if (s->done == s->n)
-            pthread_cond_broadcast(&p->done);
+        memset(s->finished + k, 1, (size_t)m);
+        pthread_cond_broadcast(&p->done);
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
@@ -194,21 +195,29 @@ workers_free(worker *ws, int n)
     free(ws);
 }
 
-/* Emits every item of S in order, then frees the slot.  Returns nonzero
- * when the consumer asked to stop. */
+/* Emits every item of S in order, each as soon as it and those before
+ * it are solved (not once the whole chunk is: a slow solver's answers
+ * came a chunk at a time, and an interrupted run lost the finished part
+ * of its chunk), then frees the slot once every item is finished.
+ * Returns nonzero when the consumer asked to stop. */
 static int
 emit_slot(pool *p, int i, fgm_batch_emit emit, void *ctx)
 {
     slot *s = &p->slots[i];
     int k, stop = 0;
 
+    for (k = 0; k < s->n && !stop; k++) {
+        pthread_mutex_lock(&p->mu);
+        while (!s->finished[k])
+            pthread_cond_wait(&p->done, &p->mu);
+        pthread_mutex_unlock(&p->mu);
+        stop = emit(ctx, &s->items[k]);
+    }
+    /* Workers may still hold items of the slot (after a stop): it is
+     * reused only once they are done with it. */
     pthread_mutex_lock(&p->mu);
     while (s->done < s->n)
         pthread_cond_wait(&p->done, &p->mu);
-    pthread_mutex_unlock(&p->mu);
-    for (k = 0; k < s->n && !stop; k++)
-        stop = emit(ctx, &s->items[k]);
-    pthread_mutex_lock(&p->mu);
     s->live = 0;
     s->n = s->next = s->done = 0;
     p->order[i] = -1;
@@ -281,7 +290,8 @@ fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
     for (i = 0; i < NSLOTS; i++) {
         p.order[i] = -1;
         p.slots[i].items = malloc((size_t)chunk * sizeof(fgm_batch_item));
-        if (!p.slots[i].items)
+        p.slots[i].finished = malloc((size_t)chunk);
+        if (!p.slots[i].items || !p.slots[i].finished)
             st = FGM_ENOMEM;
     }
     pthread_mutex_init(&p.mu, NULL);
@@ -320,6 +330,7 @@ fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
             s->n++;
         }
         if (s->n > 0) {
+            memset(s->finished, 0, (size_t)s->n);
             pthread_mutex_lock(&p.mu);
             s->live = 1;
             p.order[free_slot] = p.published++;
@@ -371,8 +382,10 @@ fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
     pthread_mutex_destroy(&p.mu);
     pthread_cond_destroy(&p.work);
     pthread_cond_destroy(&p.done);
-    for (i = 0; i < NSLOTS; i++)
+    for (i = 0; i < NSLOTS; i++) {
         free(p.slots[i].items);
+        free(p.slots[i].finished);
+    }
     workers_free(ws, nthreads);
     once_free(&o);
     if (st != FGM_OK)
