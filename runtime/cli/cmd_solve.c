@@ -39,10 +39,34 @@ typedef struct solve_out {
     double *ms;             /* times of the puzzles that did not time out */
     long nms, capms;
     int oom;
+    size_t unflushed;       /* bytes written since stdout's last flush */
+    double flushed_at;      /* when that was */
     int unsupported;        /* a puzzle's model could not run (ep-naive) */
     fgm_status failed;      /* a solver's own error (out of memory) */
     long failed_at;         /* its puzzle, 0-based */
 } solve_out;
+
+/* stdout leaves in whole lines: stdio's buffer (SOLVE_BUFFER, set by
+ * cmd_solve) is flushed here, after a line, once it holds SOLVE_FLUSH
+ * bytes or has held a line for SOLVE_FLUSH_S; stdio alone flushed every
+ * 4 KiB, mid-line, and an interrupted run left its last line cut. */
+#define SOLVE_BUFFER (1 << 20)
+#define SOLVE_FLUSH (64 << 10)
+#define SOLVE_FLUSH_S 0.05
+
+static void
+wrote_line(solve_out *o, size_t bytes)
+{
+    double now = fgm_now();
+
+    if (o->unflushed == 0)
+        o->flushed_at = now;
+    o->unflushed += bytes;
+    if (o->unflushed >= SOLVE_FLUSH || now - o->flushed_at >= SOLVE_FLUSH_S) {
+        fflush(stdout);
+        o->unflushed = 0;
+    }
+}
 
 static int
 emit(void *ctx, const fgm_batch_item *it)
@@ -96,15 +120,19 @@ emit(void *ctx, const fgm_batch_item *it)
     if (!o->exact)
         o->backend = s->compiled ? "compiled" : "interpreted";
     if (o->csv) {
-        printf("%ld,%s,%s,%d,%d,%.4f,%ld,%ld,%ld,%ld,%ld,%ld,%ld,%d\n",
-               it->index, o->solver, o->backend, it->res.solved,
-               it->res.valid, it->res.ms, s->nodes, s->inferences,
-               s->decisions, s->restarts, s->sweeps, s->contradictions,
-               s->errors, it->res.status == FGM_ETIMEOUT);
+        int len = printf("%ld,%s,%s,%d,%d,%.4f,%ld,%ld,%ld,%ld,%ld,%ld,%ld,"
+                         "%d\n", it->index, o->solver, o->backend,
+                         it->res.solved, it->res.valid, it->res.ms, s->nodes,
+                         s->inferences, s->decisions, s->restarts, s->sweeps,
+                         s->contradictions, s->errors,
+                         it->res.status == FGM_ETIMEOUT);
+
+        wrote_line(o, len > 0 ? (size_t)len : 0);
     } else {
         fgm_puzzle_format_line(it->res.solved ? &it->answer : &it->puzzle,
                                line, sizeof line);
         puts(line);
+        wrote_line(o, strlen(line) + 1);
     }
     /* Output that cannot be written (a full disk, a closed pipe) stops
      * the batch: the puzzles left would be solved for nothing.  The
@@ -144,9 +172,11 @@ count_solutions(fgm_puzzle_reader *rd, const fgm_csp *csp, long cap,
     fgm_dlx *d = fgm_dlx_new(csp, &st);
     int *given = malloc((size_t)fgm_csp_nvars(csp) * sizeof *given);
     long n = 0, unique = 0;
-    int code = CLI_OK;
+    int code = CLI_OK, len;
     fgm_puzzle p;
+    solve_out lines;    /* its flush state only (wrote_line) */
 
+    memset(&lines, 0, sizeof lines);
     if (!d || !given) {
         fgm_dlx_free(d);
         free(given);
@@ -175,10 +205,11 @@ count_solutions(fgm_puzzle_reader *rd, const fgm_csp *csp, long cap,
             break;
         complete = st == FGM_OK && count < cap;
         if (csv)
-            printf("%ld,%ld,%d,%.4f,%ld\n", n, count, complete,
-                   (fgm_now() - t0) * 1e3, nodes);
+            len = printf("%ld,%ld,%d,%.4f,%ld\n", n, count, complete,
+                         (fgm_now() - t0) * 1e3, nodes);
         else
-            printf("%s%ld\n", complete ? "" : ">=", count);
+            len = printf("%s%ld\n", complete ? "" : ">=", count);
+        wrote_line(&lines, len > 0 ? (size_t)len : 0);
         unique += complete && count == 1;
         n++;
     }
@@ -229,6 +260,10 @@ cmd_solve(cli_args *a)
     fgm_csp *csp;
     fgm_status st;
 
+    /* Before anything is written (wrote_line); unbuffered where it
+     * cannot be had. */
+    if (setvbuf(stdout, NULL, _IOFBF, SOLVE_BUFFER) != 0)
+        setvbuf(stdout, NULL, _IONBF, 0);
     memset(&bo, 0, sizeof bo);
     memset(&so, 0, sizeof so);
     memset(&out, 0, sizeof out);
