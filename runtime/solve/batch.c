@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "batch.h"
 
 #define NSLOTS 3
@@ -157,7 +158,8 @@ worker_main(void *arg)
         pthread_mutex_lock(&p->mu);
         s->done += m;
         memset(s->finished + k, 1, (size_t)m);
-        pthread_cond_broadcast(&p->done);
+        if (s->done == s->n)
+            pthread_cond_broadcast(&p->done);
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
@@ -195,6 +197,25 @@ workers_free(worker *ws, int n)
     free(ws);
 }
 
+/* Waits (P->mu held) until a slot is finished or EMIT_POLL_NS have
+ * passed: the emitter looks for finished items that often, where a
+ * wake-up by the worker at each GRAB items made norvig's batch of 49,158
+ * 17-clue puzzles 15% slower. */
+#define EMIT_POLL_NS 20000000L
+static void
+wait_done(pool *p)
+{
+    struct timespec t;
+
+    clock_gettime(CLOCK_REALTIME, &t);
+    t.tv_nsec += EMIT_POLL_NS;
+    if (t.tv_nsec >= 1000000000L) {
+        t.tv_sec++;
+        t.tv_nsec -= 1000000000L;
+    }
+    pthread_cond_timedwait(&p->done, &p->mu, &t);
+}
+
 /* Emits every item of S in order, each as soon as it and those before
  * it are solved (not once the whole chunk is: a slow solver's answers
  * came a chunk at a time, and an interrupted run lost the finished part
@@ -209,7 +230,7 @@ emit_slot(pool *p, int i, fgm_batch_emit emit, void *ctx)
     for (k = 0; k < s->n && !stop; k++) {
         pthread_mutex_lock(&p->mu);
         while (!s->finished[k])
-            pthread_cond_wait(&p->done, &p->mu);
+            wait_done(p);
         pthread_mutex_unlock(&p->mu);
         stop = emit(ctx, &s->items[k]);
     }
