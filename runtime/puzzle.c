@@ -284,7 +284,7 @@ is_rule(const char *line)
  * that symbol is '-', or at a grid's start with nothing known.  A line
  * with '+', '=' or '*', or with a count of '-' no row has, is a
  * separator. */
-enum { DASH_RULE, DASH_CELLS, DASH_AMBIGUOUS };
+enum { DASH_RULE, DASH_CELLS, DASH_AMBIGUOUS, DASH_AMBIGUOUS_PUZZLE };
 
 static int
 dash_line(const fgm_puzzle_reader *r, const grid *g, const char *line,
@@ -299,9 +299,16 @@ dash_line(const fgm_puzzle_reader *r, const grid *g, const char *line,
             return DASH_RULE;
         *dashes += line[i] == '-';
     }
-    /* A whole puzzle on one line, spaced or not (as compact reads it). */
-    if (g->rows == 0 && !strchr(line, '|') && valid_total(r, *dashes))
+    /* A whole puzzle on one line, spaced or not (as compact reads it);
+     * but 16 '-' alone, unspaced, before the file's size is known, are
+     * as much the top rule of a 16x16 grid (its first row read next
+     * then failed, and the rule was solved as an empty 4x4 puzzle). */
+    if (g->rows == 0 && !strchr(line, '|') && valid_total(r, *dashes)) {
+        if (!r->n && valid_side(r, *dashes)
+            && strspn(line, "-") == (size_t)*dashes)
+            return DASH_AMBIGUOUS_PUZZLE;
         return DASH_CELLS;
+    }
     n = g->rows > 0 ? g->n : r->n;
     if (n ? *dashes != n : !valid_side(r, *dashes))
         return DASH_RULE;
@@ -523,6 +530,12 @@ feed(fgm_puzzle_reader *r, grid *g, const char *line, int indent, int *done)
             ERR(r, r->line, "a line of %d '-' only, where a rule may "
                 "stand: a row of empty cells or a rule? write empty cells "
                 "as '.' or a rule with '+'", dashes);
+            return FGM_EPARSE;
+        case DASH_AMBIGUOUS_PUZZLE:
+            ERR(r, r->line, "a line of %d '-' only: an empty %dx%d puzzle "
+                "or the rule of a %dx%d grid? write empty cells as '.' or "
+                "a rule with '+'", dashes, isqrt_exact(dashes),
+                isqrt_exact(dashes), dashes, dashes);
             return FGM_EPARSE;
         default:
             break;      /* cells, read below */

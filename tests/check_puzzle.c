@@ -355,6 +355,25 @@ START_TEST(test_dash_rows)
     /* An empty puzzle on one line, spaced, is a puzzle, not a rule. */
     ck_assert_int_eq(parse("- - - - - - - - - - - - - - - -", &p), FGM_OK);
     ck_assert_int_eq(p.n, 4);
+    /* Unspaced, 16 '-' first in a file are as much a 16x16 grid's top
+     * rule: refused (the rule was solved as an empty 4x4 puzzle, and the
+     * grid's first row then failed). */
+    ck_assert_int_eq(parse("----------------\n....|E...|..A.|....\n", &p),
+                     FGM_EPARSE);
+    ck_assert_ptr_nonnull(strstr(last_msg, "t.txt:1: error: a line of 16 '-' "
+                                 "only: an empty 4x4 puzzle or the rule of "
+                                 "a 16x16 grid?"));
+    /* Once the file's size is known, they are a 4x4 puzzle. */
+    path = temp_file("1234341221434321\n----------------\n");
+    r = fgm_puzzle_reader_open(path, 0, 0, msg_sink, NULL);
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_OK);
+    ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_OK);
+    ck_assert_int_eq(p.n, 4);
+    ck_assert_int_eq(p.cells[0], 0);
+    fgm_puzzle_reader_close(r);
+    unlink(path);
+    free(path);
     /* Mixed symbols: '-' rows inside a band, '.' elsewhere. */
     ck_assert_int_eq(parse(
         "1 - - | - - - | - - -\n"
