@@ -123,13 +123,15 @@ fgm_ir *cli_model_open(const char *cmd, const char *spec,
                        const char *const *defines, int ndefines, int *n,
                        int *box, int *code);
 
-/* Whether CLI_DEFAULT_MODEL can be read (else the built-in models run). */
+/* Whether CLI_DEFAULT_MODEL can be read (else fgm's copy of it runs). */
 int cli_default_model_readable(void);
 
-/* CLI_DEFAULT_MODEL for box side BOX (-D B=BOX), through cli_model_open.
- * NULL with *CODE 0 when the file cannot be read (the caller falls back
- * to a built-in model), or NULL after a message with *CODE the exit
- * code. */
+/* The text of CLI_DEFAULT_MODEL as fgm was built with it. */
+extern const char fgm_default_model_text[];
+
+/* CLI_DEFAULT_MODEL for box side BOX (-D B=BOX), through cli_model_open,
+ * or from fgm_default_model_text where the file cannot be read.  NULL
+ * after a message, with *CODE the exit code. */
 fgm_ir *cli_default_model(const char *cmd, int box, int *n, int *nbox,
                           int *code);
 

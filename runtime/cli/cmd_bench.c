@@ -36,8 +36,9 @@ show_progress(void *ctx, const char *line)
 
 /* The model `fgm bench` runs a corpus on (fgm_bench_model_fn): --model
  * (with -D) for every solver; without it, what `fgm solve` runs: the
- * shipped model for the puzzles' box side for the probabilistic solvers,
- * when it can be read, and the built-in model for the exact ones. */
+ * shipped model for the puzzles' box side for the probabilistic solvers
+ * (the file, or where it cannot be read the copy fgm carries), and the
+ * built-in model for the exact ones. */
 typedef struct bench_model {
     const char *spec;            /* --model, or NULL */
     const char *defs[CLI_MAXDEFINES];
@@ -67,8 +68,6 @@ bench_model_for(void *ctx, const char *corpus, int n, int box, int exact,
         }
     } else if (!exact && box > 0) {
         *out = cli_default_model("bench", box, &mn, &mbox, &bm->code);
-        if (!*out && !bm->code)
-            return FGM_OK;      /* unreadable: the built-in model */
     } else {
         return FGM_OK;          /* the built-in model */
     }
@@ -138,12 +137,11 @@ timed_label(const bench_model *bm, char *label, size_t size, int *parsed)
     if (bm->spec) {
         spec_label(bm, label, size);
         *parsed = cli_is_model_file(bm->spec);
-    } else if (cli_default_model_readable()) {
-        snprintf(label, size, "%s", CLI_DEFAULT_MODEL " (B=3)");
-        *parsed = 1;
     } else {
-        snprintf(label, size, "%s", "the built-in 9x9 robust model");
-        *parsed = 0;
+        snprintf(label, size, "%s", cli_default_model_readable()
+                 ? CLI_DEFAULT_MODEL " (B=3)"
+                 : CLI_DEFAULT_MODEL " (B=3, the copy in fgm)");
+        *parsed = 1;
     }
 }
 
@@ -153,19 +151,12 @@ timed_label(const bench_model *bm, char *label, size_t size, int *parsed)
 static fgm_ir *
 timed_model(const bench_model *bm)
 {
-    fgm_ir *plain, *ir;
     int n, box, code;
 
     if (bm->spec)
         return cli_model_open("bench", bm->spec, bm->defs, bm->ndefs, &n,
                               &box, &code);
-    ir = cli_default_model("bench", 3, &n, &box, &code);
-    if (ir || code)
-        return ir;
-    plain = fgm_ir_sudoku(3);
-    ir = plain ? fgm_ir_robust(plain) : NULL;
-    fgm_ir_free(plain);
-    return ir;
+    return cli_default_model("bench", 3, &n, &box, &code);
 }
 
 /* Removes DIR, a folder of plain files only (a plugin build's C and .so).

@@ -449,6 +449,48 @@ variant_name(fgm_ir *ir, const char *const *kept, int n)
     return 1;
 }
 
+/* IR, compiled with the NDEFINES DEFINES: named for them, its grid's
+ * side and box into *N and *BOX.  NULL after a message (IR freed) when
+ * out of memory. */
+static fgm_ir *
+model_variant(const char *cmd, fgm_ir *ir, const char *const *defines,
+              int ndefines, int *n, int *box, int *code)
+{
+    const char *kept[CLI_MAXDEFINES];
+    int nkept = 0, i, j;
+    long k;
+
+    /* Each -D variant gets its own plugin file (sudoku_B4.ep.so), so
+     * the 4x4, 9x9 and 16x16 plugins do not replace each other.  A
+     * minus sign is kept as 'n' (O=-1 gives off_On1): dropped, -1
+     * and 1 shared one file and each run rebuilt the other's
+     * plugin.  A -D that a later one of the same name overrides (the
+     * later wins, as with cc) adds nothing: -D B=2 -D B=3 is the B=3
+     * plugin.  The suffixes go in the names' order, each value as
+     * the integer it is, so that the name and the IR hash say what
+     * the model is, not how the options were written (-D A=2 -D C=3
+     * and -D C=3 -D A=2, or B=3 and B=03, were two plugins).  A name
+     * too long for a model's is cut and ends in a hash of the whole
+     * (variant_name). */
+    for (k = 0; k < ndefines && nkept < CLI_MAXDEFINES; k++)
+        if (!overridden(defines, ndefines, k))
+            kept[nkept++] = defines[k];
+    for (i = 1; i < nkept; i++)     /* a few: insertion sort */
+        for (j = i; j > 0 && define_cmp(kept[j - 1], kept[j]) > 0; j--) {
+            const char *t = kept[j];
+
+            kept[j] = kept[j - 1];
+            kept[j - 1] = t;
+        }
+    if (nkept > 0 && !variant_name(ir, kept, nkept)) {
+        fgm_ir_free(ir);
+        *code = cli_fail(CLI_EINTERNAL, "%s: out of memory", cmd);
+        return NULL;
+    }
+    fgm_ir_grid(ir, n, box);
+    return ir;
+}
+
 fgm_ir *
 cli_model_open(const char *cmd, const char *spec,
                const char *const *defines, int ndefines, int *n, int *box,
@@ -461,42 +503,12 @@ cli_model_open(const char *cmd, const char *spec,
     if (cli_is_model_file(spec)) {
         fgm_compile_opts opts = { defines, ndefines, 0 };
         fgm_status st = fgm_compile_file(spec, &opts, &ir, cli_diag, NULL);
-        const char *kept[CLI_MAXDEFINES];
-        int nkept = 0, i, j;
 
         if (st != FGM_OK) {
             *code = cli_exit_code(st);
             return NULL;
         }
-        /* Each -D variant gets its own plugin file (sudoku_B4.ep.so), so
-         * the 4x4, 9x9 and 16x16 plugins do not replace each other.  A
-         * minus sign is kept as 'n' (O=-1 gives off_On1): dropped, -1
-         * and 1 shared one file and each run rebuilt the other's
-         * plugin.  A -D that a later one of the same name overrides (the
-         * later wins, as with cc) adds nothing: -D B=2 -D B=3 is the B=3
-         * plugin.  The suffixes go in the names' order, each value as
-         * the integer it is, so that the name and the IR hash say what
-         * the model is, not how the options were written (-D A=2 -D C=3
-         * and -D C=3 -D A=2, or B=3 and B=03, were two plugins).  A name
-         * too long for a model's is cut and ends in a hash of the whole
-         * (variant_name). */
-        for (k = 0; k < ndefines && nkept < CLI_MAXDEFINES; k++)
-            if (!overridden(defines, ndefines, k))
-                kept[nkept++] = defines[k];
-        for (i = 1; i < nkept; i++)     /* a few: insertion sort */
-            for (j = i; j > 0 && define_cmp(kept[j - 1], kept[j]) > 0; j--) {
-                const char *t = kept[j];
-
-                kept[j] = kept[j - 1];
-                kept[j - 1] = t;
-            }
-        if (nkept > 0 && !variant_name(ir, kept, nkept)) {
-            fgm_ir_free(ir);
-            *code = cli_fail(CLI_EINTERNAL, "%s: out of memory", cmd);
-            return NULL;
-        }
-        fgm_ir_grid(ir, n, box);
-        return ir;
+        return model_variant(cmd, ir, defines, ndefines, n, box, code);
     }
     if (ndefines > 0) {
         cli_fail(CLI_EUSAGE, "%s: -D %s: only .fgm models have consts to "
@@ -545,11 +557,26 @@ cli_default_model(const char *cmd, int box, int *n, int *nbox, int *code)
     char def[32];
     const char *defv[1] = { def };
 
+    fgm_compile_opts opts = { defv, 1, 0 };
+    fgm_ir *ir = NULL;
+    fgm_status st;
+
     *code = 0;
-    if (!cli_default_model_readable())
-        return NULL;
     snprintf(def, sizeof def, "B=%d", box);
-    return cli_model_open(cmd, CLI_DEFAULT_MODEL, defv, 1, n, nbox, code);
+    if (cli_default_model_readable())
+        return cli_model_open(cmd, CLI_DEFAULT_MODEL, defv, 1, n, nbox,
+                              code);
+    /* Elsewhere, the copy fgm carries (build/gen/default_model.c): the
+     * same model, so the same answers and plugins in any folder (the
+     * built-in sudoku:B, which has no priors, gave the random solvers
+     * other draws). */
+    st = fgm_compile_string(fgm_default_model_text, CLI_DEFAULT_MODEL, &opts,
+                            &ir, cli_diag, NULL);
+    if (st != FGM_OK) {
+        *code = cli_exit_code(st);
+        return NULL;
+    }
+    return model_variant(cmd, ir, defv, 1, n, nbox, code);
 }
 
 int
