@@ -108,6 +108,36 @@ static const struct {
     { "graph", cmd_graph },
 };
 
+/* `fgm CMD --help` for a command RUN that, bare, prints its usage on
+ * stderr: run so, with stderr sent to stdout, then put back, so that a
+ * usage that could not be written (a full disk) is said there, exit 1
+ * (it was lost, exit 0). */
+static int
+usage_to_stdout(cli_args *a, int (*run)(cli_args *))
+{
+    int saved, failed, err;
+
+    fflush(stderr);
+    saved = dup(STDERR_FILENO);
+    if (saved < 0 || dup2(STDOUT_FILENO, STDERR_FILENO) < 0) {
+        if (saved >= 0)
+            close(saved);
+        return CLI_EINTERNAL;
+    }
+    clearerr(stderr);
+    a->argc = 2;
+    (void)run(a);
+    failed = fflush(stderr) != 0 || ferror(stderr);
+    err = errno;
+    dup2(saved, STDERR_FILENO);
+    close(saved);
+    clearerr(stderr);
+    if (failed)
+        return cli_fail(CLI_EINPUT, "%s: write error on standard output: %s",
+                        a->cmd, strerror(err));
+    return cli_finish_stdout(a->cmd, CLI_OK);
+}
+
 /* Runs command A->cmd; with HELP (`fgm CMD --help`), a command of the
  * table, list or version, prints its usage on stdout and the exit code is
  * 0.  Returns -1 when HELP is asked of any other command. */
@@ -122,13 +152,7 @@ dispatch(cli_args *a, int help)
             continue;
         if (!help)
             return commands[i].run(a);
-        /* Bare, it prints its usage on stderr: sent to stdout here. */
-        fflush(stderr);
-        if (dup2(STDOUT_FILENO, STDERR_FILENO) < 0)
-            return CLI_EINTERNAL;
-        a->argc = 2;
-        (void)commands[i].run(a);
-        return cli_finish_stdout(cmd, CLI_OK);
+        return usage_to_stdout(a, commands[i].run);
     }
     if (help && (strcmp(cmd, "list") == 0 || strcmp(cmd, "version") == 0)) {
         /* list and version take no arguments: the usage is one line. */

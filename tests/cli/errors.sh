@@ -81,11 +81,17 @@ n=$(sed -n 's/.*solved=[0-9]*\/\([0-9]*\) .*/\1/p' "$TMP/err")
 expect_err "version: write error on standard output" "version to a full disk"
 # Every command says a write error the same way (dump said "write
 # error", generate "input/output error").
-for c in "dump models/dice.fgm" "graph models/dice.fgm" "generate --box 2"; do
+for c in "dump models/dice.fgm" "graph models/dice.fgm" "generate --box 2" \
+         "solve --help" "run --help" "list --help"; do
     $FGM $c >/dev/full 2>"$TMP/err"
     [ $? = 1 ] || fail "$c to a full disk did not exit 1"
     expect_err "${c%% *}: write error on standard output: " "$c to a full disk"
 done
+# A command's usage too (it went to a stderr sent to stdout, whose
+# error was lost: exit 0).
+$FGM help bench >/dev/full 2>"$TMP/err"
+[ $? = 1 ] || fail "help bench to a full disk did not exit 1"
+expect_err "^fgm: bench: write error on standard output: " "help bench to a full disk"
 # version, like list, takes no arguments.
 expect_exit 2 "version extra" -- "$FGM" version extra
 expect_err "^usage: fgm version$" "version extra"
