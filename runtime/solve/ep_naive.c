@@ -132,6 +132,11 @@ solve(fgm_solve_job *job)
         /* FGM_EUNSUPPORTED: this puzzle's plugin could not be had on
          * --backend compiled (reported); the caller stops the run. */
         remove_plugin(job->opts, name);
+        /* Stopped in its plugin's build: the puzzle was on the compiled
+         * path, and nothing was interpreted (it was reported so). */
+        if (why_not == FGM_ETIMEOUT
+            && job->opts->backend != FGM_BACKEND_INTERPRETED)
+            job->stats.compiled = 1;
         return why_not == FGM_EUNSUPPORTED || why_not == FGM_ETIMEOUT
                ? why_not : FGM_ENOMEM;
     }

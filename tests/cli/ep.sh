@@ -128,6 +128,11 @@ grep -v '^#' puzzles/seed000.txt | head -2 > "$TMP/two.txt"
 for b in auto compiled; do
     expect_exit 0 "ep-naive, 50 ms, $b" -- "$FGM" solve --solver ep-naive --backend $b --timeout-ms 50 --out-dir "$TMP/naive50" --csv "$TMP/two.txt"
     expect_err "solved=0/2 .*timeouts=2 " "ep-naive, 50 ms, $b: two timeouts"
+    # On the compiled path, stopped in its build: nothing interpreted (the
+    # rows and the summary said "interpreted").
+    expect_err "backend=compiled solved=0/2" "ep-naive, 50 ms, $b: compiled"
+    awk -F, 'NR > 1 && $3 != "compiled" { bad = 1 } END { exit bad }' \
+        "$TMP/out" || fail "ep-naive, 50 ms, $b: rows not compiled: $(cat "$TMP/out")"
     awk -F, 'NR > 1 && $6 > 250 { bad = 1 } END { exit bad }' "$TMP/out" \
         || fail "ep-naive, 50 ms, $b: a puzzle ran past 250 ms: $(cat "$TMP/out")"
     [ -z "$(ls -A "$TMP/naive50" 2>/dev/null)" ] || fail "ep-naive, 50 ms, $b, left: $(ls -A "$TMP/naive50" | head -3)"
