@@ -62,7 +62,8 @@ for ((s = 0; s < 1024; s++)); do
     ((weight <= 165 && items <= 4)) && count=$((count + 1))
 done
 expect_exit 0 "exact" -- "$FGM" run --backend exact --exact-method enumeration "$M"
-expect_out "assignments=$count\$" "enumeration's count ($count by brute force)"
+# ... and the log of the largest weight, the MAP's above.
+expect_out "assignments=$count, log max weight=56\.8\$" "enumeration's count ($count by brute force)"
 # A weighted sum that its bounds let through but no assignment meets:
 # the exact backend refuses it, message passing says log Z = -inf.
 printf 'var x in 0..3\nvar y in 0..3\nsum(2 * x, 3 * y) == 1\ninfer bp-sum\n' \
