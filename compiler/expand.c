@@ -1127,7 +1127,8 @@ expand_loops(fgmc *c, const fgmc_stmt *s)
 {
     long long *hi;
     fgmc_node *b;
-    int nb = 0, k = 0, r, quiet = 0;
+    fgmc_bindings log;
+    int nb = 0, k = 0, r, quiet = 0, logged;
     long bodies = 0;
 
     c->bodies = 0;
@@ -1143,6 +1144,7 @@ expand_loops(fgmc *c, const fgmc_stmt *s)
         return;
     for (b = s->binders->kids; b; b = b->next)
         c->bound[k++] = b;
+    logged = fgmc_bindings_open(s, &log);
     k = 0;
     r = enter(c, 0, &hi[0], &quiet);
     while (r >= 0) {
@@ -1160,6 +1162,10 @@ expand_loops(fgmc *c, const fgmc_stmt *s)
         if (r == 1) {
             bodies++;
             c->bodies = bodies;
+            if (logged && !fgmc_bindings_add(&log, c->bound, nb)) {
+                c->oom = 1;
+                break;
+            }
             if (!instance(c, s))
                 break;
         } else {
@@ -1182,6 +1188,9 @@ expand_loops(fgmc *c, const fgmc_stmt *s)
     }
     c->nbound = 0;
     c->bound = NULL;
+    if (logged && !c->oom)
+        (void)fgmc_bindings_check(c, s, &log);
+    fgmc_bindings_free(&log);
 }
 
 /* The dirichlet_discrete links of var statement S. */

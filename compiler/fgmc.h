@@ -210,7 +210,10 @@ struct fgmc_sym {
     const fgmc_stmt *decl;  /* declaring statement (NULL for loop vars) */
     int bad;                /* its declaration had an error */
     long long value;        /* CONST; LOOP: current value in expand */
-    int uses;               /* LOOP: names resolved to it in sema */
+    int uses;               /* LOOP: names resolved to it in sema, in
+                             * the statement (its clause's later ranges
+                             * apart: range_uses) */
+    int range_uses;         /* LOOP: in its clause's later ranges */
     int is_real;            /* CONST: a real, RVALUE, not VALUE */
     double rvalue;
     int ndims, dims[FGM_IR_MAXDIMS], count;
@@ -555,6 +558,28 @@ FGM_INTERNAL void sema_infer(fgmc *c, fgmc_stmt *s);
  *           domain, shape and duplicate checks.
  * breaks:   loop variables' values (left at their last binding). */
 FGM_INTERNAL void expand_stmt(fgmc *c, const fgmc_stmt *s);
+
+/* ---- bindings.c --------------------------------------------------------- */
+
+/* The bindings expand_loops ran, for a for clause with a loop variable
+ * named only in a later binding's range (see bindings.c). */
+typedef struct fgmc_bindings {
+    long long *v;       /* N records of WIDTH values */
+    long n, cap;
+    int width;
+} fgmc_bindings;
+
+/* Sets LOG up for S's for clause; returns whether it needs the check. */
+FGM_INTERNAL int fgmc_bindings_open(const fgmc_stmt *s, fgmc_bindings *log);
+/* Logs the binding BOUND[0..NB-1] holds; 0 when out of memory. */
+FGM_INTERNAL int fgmc_bindings_add(fgmc_bindings *log,
+                                   fgmc_node *const *bound, int nb);
+/* An error, at that loop variable, when two bindings logged give the
+ * same values to every variable S names; frees the log.  Returns 0
+ * after reporting. */
+FGM_INTERNAL int fgmc_bindings_check(fgmc *c, const fgmc_stmt *s,
+                                     fgmc_bindings *log);
+FGM_INTERNAL void fgmc_bindings_free(fgmc_bindings *log);
 
 /* ---- lower.c ------------------------------------------------------------ */
 

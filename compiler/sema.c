@@ -926,6 +926,14 @@ declare_binders(fgmc *c, fgmc_node *binders)
         if (!b->sym)
             ok = 0;
     }
+    /* Uses in a later binding's range apart: a loop variable that only
+     * shapes another's range may repeat the statement's factors
+     * (expand_loops checks that it does not). */
+    for (b = binders ? binders->kids : NULL; b; b = b->next)
+        if (b->sym) {
+            b->sym->range_uses = b->sym->uses;
+            b->sym->uses = 0;
+        }
     return ok;
 }
 
@@ -933,15 +941,16 @@ declare_binders(fgmc *c, fgmc_node *binders)
  * none) that it never names, when OK (a loop variable the statement
  * never names repeats its factors, once per value: `evidence x = [1, 2]
  * for i in 0..1` squared the weights; surely a slip, a name mistyped or
- * a loop left over); then the variables go out of scope.  Returns OK,
- * or 0 after reporting. */
+ * a loop left over; one named only in the ranges of later bindings is
+ * checked when the loops run, expand_loops); then the variables go out
+ * of scope.  Returns OK, or 0 after reporting. */
 static int
 close_binders(fgmc *c, fgmc_node *binders, int ok)
 {
     fgmc_node *b;
 
     for (b = binders ? binders->kids : NULL; ok && b; b = b->next)
-        if (b->sym && b->sym->uses == 0) {
+        if (b->sym && b->sym->uses == 0 && b->sym->range_uses == 0) {
             diag_error(c, b->nameloc, "loop variable '%s' is used nowhere "
                        "in this statement: each of its values would add "
                        "the same factors again", b->name);

@@ -496,7 +496,8 @@ START_TEST(test_comprehensions)
         "z[i] != z[i+1] for i in 0..1\n"
         "fix x[k] = k + 1 for k in 2..3\n"
         "evidence z = [1, 2, 3, 4]\n"
-        "y != x[j] for i in 1..1, j in i..i\n");  /* i: in j's range */
+        "y != x[j] for i in 1..1, j in i..i\n"    /* i: in j's range */
+        "y != z[j] for b in 0..1, j in b..b\n");  /* blocks: no repeat */
     int i, neq = 0;
 
     for (i = 0; i < 6; i++) {
@@ -514,7 +515,7 @@ START_TEST(test_comprehensions)
     ck_assert_int_eq(ir->factors[7].kind, FGM_FACTOR_NEQ);
     ck_assert_int_eq(ir->factors[9].kind, FGM_FACTOR_EVIDENCE);
     ck_assert_double_eq(fgm_ir_params(ir, &ir->factors[9])[2], 1);
-    ck_assert_int_eq(ir->nfactors, 6 + 1 + 2 + 2 + 3 + 1);
+    ck_assert_int_eq(ir->nfactors, 6 + 1 + 2 + 2 + 3 + 1 + 2);
     ck_assert_int_eq(ir->factors[14].kind, FGM_FACTOR_NEQ);
     ck_assert_int_eq(neq, 6);
     fgm_ir_free(ir);
@@ -782,6 +783,13 @@ static const bad_case bad_cases[] = {
     { "var x[2] in 0..1\nx y\n", FGM_EPARSE,
       "t.fgm:2:3: error: unexpected name, expected a comparison ('!=', "
       "'==', '<', '<=', '>', '>='), '~' (a draw) or '['" },
+    /* A loop variable named only in a later range, whose bindings repeat
+     * the factors (x[1] and x[2] got their evidence twice). */
+    { "var x[3] in 0..1\nevidence x[j] = [1, 2] for i in 0..1, j in i..2\n",
+      FGM_ESEMA,
+      "t.fgm:2:28: error: loop variable 'i' is used only in a later "
+      "binding's range, and two bindings give the same factors (i = 0, "
+      "j = 1; i = 1, j = 1): each would be added twice" },
     /* Draws: `x ~ discrete(p[g])`, the gate the last subscript. */
     { "prior t[2][2] ~ dirichlet(2)\nvar c in 0..1\nvar y in 0..1\n"
       "y ~ discrete(t[c][0])\n", FGM_ESEMA,
