@@ -272,16 +272,31 @@ cli_missing(const cli_args *a, const char *what)
 }
 
 /* X as the shortest %g text (up to 17 digits) that reads back as X, into
- * OUT (SIZE bytes): one value, one plugin name. */
+ * OUT (SIZE bytes, at least 32): one value, one plugin name.  The
+ * exponent without '+' or leading zeros (1e3, 1e-7), and ".0" after a
+ * whole number with no exponent: a real const differs from the integer
+ * (J / 4 divides otherwise), so -D J=2.0 and -D J=2 are two models,
+ * which were one plugin name, each rebuilding the other's. */
 static void
 real_text(double x, char *out, size_t size)
 {
+    char *e, *d;
     int prec;
 
     for (prec = 1; prec <= 17; prec++) {
         snprintf(out, size, "%.*g", prec, x);
         if (strtod(out, NULL) == x)
-            return;
+            break;
+    }
+    if ((e = strchr(out, 'e')) != NULL) {
+        d = e + 1;
+        if (*d == '+' || *d == '-')
+            d += *d == '-';
+        memmove(e + 1 + (e[1] == '-'), d + (*d == '+'), strlen(d) + 1);
+        for (d = e + 1 + (e[1] == '-'); d[0] == '0' && d[1]; )
+            memmove(d, d + 1, strlen(d));
+    } else if (!strchr(out, '.') && strlen(out) + 3 <= size) {
+        strcat(out, ".0");
     }
 }
 

@@ -82,6 +82,14 @@ expect_out "^model coup_J1p5$" "-D J=1.50 names the model coup_J1p5"
 expect_out "^f0 table s\[0\] s\[1\] params 4.4816890703380645 1 1 4.4816890703380645$" "-D J=1.50 sets the weights to exp(1.5)"
 expect_exit 0 "-D J=-0.25" -- "$FGM" dump -D J=-0.25 "$TMP/coup.fgm"
 expect_out "^model coup_J_n0p25$" "-D J=-0.25 names the model coup_J_n0p25"
+# A whole real keeps its point (an integer const divides otherwise, and
+# J=2 and J=2.0 were one plugin name for two models); an exponent is
+# written short.
+for dv in "2 J2" "2.0 J2p0" "1e2 J1e2" "1e-7 J1en7" "2.5e-300 J2p5en300"; do
+    set -- $dv
+    expect_exit 0 "-D J=$1" -- "$FGM" dump -D J=$1 "$TMP/coup.fgm"
+    expect_out "^model coup_$2\$" "-D J=$1 names the model coup_$2"
+done
 # One name one variant: -D A1=1 and -D A=11 were both A11, -D An=1 and
 # -D A=-1 both An1, and names with underscores met others' separators.
 printf 'model cl\nconst A = 1\nconst A1 = 1\nconst An = 1\nconst A1_1_B = 1\nconst B = 1\nvar x in 0..1\n' > "$TMP/cl.fgm"
