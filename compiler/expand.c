@@ -356,7 +356,7 @@ all_zero(const double *w, long n)
     return 1;
 }
 
-/* Weights far from 1 (their largest 2^32 or more, or under 2^-33) are
+/* Weights far from 1 (their largest 2^32 or more, or under 2^-32) are
  * scaled by the power of two that brings their largest into [0.5, 1),
  * or as near as keeps the smallest nonzero one a normal double.  A
  * factor's weights only count relative to each other, and the inference
