@@ -854,6 +854,11 @@ typedef struct fgm_batch_opts {
     int seed_set;               /* seed = seed + index, else seed = index */
     unsigned long seed;
     int chunk;                  /* puzzles per chunk; 0: default */
+    /* May be NULL.  Called with the emit callback's CTX, on the calling
+     * thread, each time the batch is about to wait for the next answer
+     * to emit: a consumer flushes what it wrote (fgm solve's stdout), so
+     * that an answer is not held back while a slow puzzle is solved. */
+    void (*idle)(void *ctx);
 } fgm_batch_opts;
 
 /* Reads puzzles from R until its end and solves them.  Memory stays bounded
@@ -974,8 +979,9 @@ fgm_status fgm_enumerate_max(const fgm_csp *csp, const int *given,
 
 /* fgm_enumerate_max, and into *LOG_MAX the log of the largest weight of
  * an assignment (bp-max's log Z; -inf when none has weight, NaN when the
- * bound or the deadline stopped the walk).  Clues as fgm_enumerate_log_z
- * takes them. */
+ * bound or the deadline stopped the walk; not written when the walk
+ * cannot start: FGM_EINVAL, also for LOG_MAX NULL, FGM_EUNSUPPORTED,
+ * FGM_ENOMEM).  Clues as fgm_enumerate_log_z takes them. */
 fgm_status fgm_enumerate_max_log(const fgm_csp *csp, const int *given,
                                  long max_leaves, double deadline,
                                  double *maxmarginals, long *leaves,

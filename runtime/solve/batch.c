@@ -33,6 +33,7 @@ typedef struct pool {
     pthread_mutex_t mu;
     pthread_cond_t work;    /* a slot was published, or shutdown */
     pthread_cond_t done;    /* a slot finished */
+    clockid_t done_clock;   /* the clock of DONE's timed waits */
     slot slots[NSLOTS];
     long order[NSLOTS];     /* publication order of each slot (-1: free) */
     long published;
@@ -152,14 +153,16 @@ worker_main(void *arg)
         k = s->next;
         m = s->n - k < GRAB ? s->n - k : GRAB;
         s->next += m;
-        pthread_mutex_unlock(&p->mu);
-        for (i = 0; i < m; i++)
+        for (i = 0; i < m; i++) {
+            /* Each answer ready as soon as it is solved (the emitter
+             * looks every EMIT_POLL_NS, or is woken for a slot's last). */
+            pthread_mutex_unlock(&p->mu);
             solve_item(w, &s->items[k + i]);
-        pthread_mutex_lock(&p->mu);
-        s->done += m;
-        memset(s->finished + k, 1, (size_t)m);
-        if (s->done == s->n)
-            pthread_cond_broadcast(&p->done);
+            pthread_mutex_lock(&p->mu);
+            s->finished[k + i] = 1;
+            if (++s->done == s->n)
+                pthread_cond_broadcast(&p->done);
+        }
     }
     pthread_mutex_unlock(&p->mu);
     return NULL;
@@ -197,6 +200,26 @@ workers_free(worker *ws, int n)
     free(ws);
 }
 
+/* P->done on the monotonic clock, as wait_done times it (a wall-clock
+ * jump would stall the emitter); the default clock where it cannot be. */
+static void
+done_cond_init(pool *p)
+{
+    pthread_condattr_t a;
+
+    if (pthread_condattr_init(&a) == 0) {
+        if (pthread_condattr_setclock(&a, CLOCK_MONOTONIC) == 0
+            && pthread_cond_init(&p->done, &a) == 0) {
+            pthread_condattr_destroy(&a);
+            p->done_clock = CLOCK_MONOTONIC;
+            return;
+        }
+        pthread_condattr_destroy(&a);
+    }
+    pthread_cond_init(&p->done, NULL);
+    p->done_clock = CLOCK_REALTIME;
+}
+
 /* Waits (P->mu held) until a slot is finished or EMIT_POLL_NS have
  * passed: the emitter looks for finished items that often, where a
  * wake-up by the worker at each GRAB items made norvig's batch of 49,158
@@ -207,7 +230,7 @@ wait_done(pool *p)
 {
     struct timespec t;
 
-    clock_gettime(CLOCK_REALTIME, &t);
+    clock_gettime(p->done_clock, &t);
     t.tv_nsec += EMIT_POLL_NS;
     if (t.tv_nsec >= 1000000000L) {
         t.tv_sec++;
@@ -229,14 +252,22 @@ emit_slot(pool *p, int i, fgm_batch_emit emit, void *ctx)
 
     for (k = 0; k < s->n && !stop; k++) {
         pthread_mutex_lock(&p->mu);
+        if (!s->finished[k] && p->opts->idle) {
+            pthread_mutex_unlock(&p->mu);
+            p->opts->idle(ctx);
+            pthread_mutex_lock(&p->mu);
+        }
         while (!s->finished[k])
             wait_done(p);
         pthread_mutex_unlock(&p->mu);
         stop = emit(ctx, &s->items[k]);
     }
-    /* Workers may still hold items of the slot (after a stop): it is
-     * reused only once they are done with it. */
+    /* After a stop, no more of the slot is handed out (the rest of its
+     * chunk was solved for nothing: 10 s on a full disk); those workers
+     * hold are waited for, and the slot is reused only then. */
     pthread_mutex_lock(&p->mu);
+    if (stop)
+        s->n = s->next;
     while (s->done < s->n)
         pthread_cond_wait(&p->done, &p->mu);
     s->live = 0;
@@ -317,7 +348,7 @@ fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
     }
     pthread_mutex_init(&p.mu, NULL);
     pthread_cond_init(&p.work, NULL);
-    pthread_cond_init(&p.done, NULL);
+    done_cond_init(&p);
     if (st == FGM_OK) {
         if (pthread_create(&ws[0].tid, NULL, worker_main, &ws[0]) != 0)
             st = FGM_ENOMEM;
