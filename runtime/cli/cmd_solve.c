@@ -40,29 +40,38 @@ typedef struct solve_out {
     long nms, capms;
     int oom;
     size_t unflushed;       /* bytes written since stdout's last flush */
-    double flushed_at;      /* when that was */
     int unsupported;        /* a puzzle's model could not run (ep-naive) */
     fgm_status failed;      /* a solver's own error (out of memory) */
     long failed_at;         /* its puzzle, 0-based */
 } solve_out;
 
-/* stdout leaves in whole lines: stdio's buffer (SOLVE_BUFFER, set by
- * cmd_solve) is flushed here, after a line, once it holds SOLVE_FLUSH
- * bytes or has held a line for SOLVE_FLUSH_S; stdio alone flushed every
- * 4 KiB, mid-line, and an interrupted run left its last line cut. */
+/* stdout leaves in whole lines: stdio's buffer (solve_buffer, given by
+ * cmd_solve: with a NULL buffer glibc keeps its 4 KiB whatever the size)
+ * is flushed here, after a line, once it holds SOLVE_FLUSH bytes, and
+ * whenever the batch is about to wait for an answer (solve_idle); stdio
+ * alone flushed every 4 KiB, mid-line, and an interrupted run left its
+ * last line cut. */
 #define SOLVE_BUFFER (1 << 20)
 #define SOLVE_FLUSH (64 << 10)
-#define SOLVE_FLUSH_S 0.05
+static char solve_buffer[SOLVE_BUFFER];
 
 static void
 wrote_line(solve_out *o, size_t bytes)
 {
-    double now = fgm_now();
-
-    if (o->unflushed == 0)
-        o->flushed_at = now;
     o->unflushed += bytes;
-    if (o->unflushed >= SOLVE_FLUSH || now - o->flushed_at >= SOLVE_FLUSH_S) {
+    if (o->unflushed >= SOLVE_FLUSH) {
+        fflush(stdout);
+        o->unflushed = 0;
+    }
+}
+
+/* fgm_batch_opts.idle: what was written goes out before the wait. */
+static void
+solve_idle(void *ctx)
+{
+    solve_out *o = ctx;
+
+    if (o->unflushed > 0) {
         fflush(stdout);
         o->unflushed = 0;
     }
@@ -172,11 +181,9 @@ count_solutions(fgm_puzzle_reader *rd, const fgm_csp *csp, long cap,
     fgm_dlx *d = fgm_dlx_new(csp, &st);
     int *given = malloc((size_t)fgm_csp_nvars(csp) * sizeof *given);
     long n = 0, unique = 0;
-    int code = CLI_OK, len;
+    int code = CLI_OK;
     fgm_puzzle p;
-    solve_out lines;    /* its flush state only (wrote_line) */
 
-    memset(&lines, 0, sizeof lines);
     if (!d || !given) {
         fgm_dlx_free(d);
         free(given);
@@ -205,11 +212,12 @@ count_solutions(fgm_puzzle_reader *rd, const fgm_csp *csp, long cap,
             break;
         complete = st == FGM_OK && count < cap;
         if (csv)
-            len = printf("%ld,%ld,%d,%.4f,%ld\n", n, count, complete,
-                         (fgm_now() - t0) * 1e3, nodes);
+            printf("%ld,%ld,%d,%.4f,%ld\n", n, count, complete,
+                   (fgm_now() - t0) * 1e3, nodes);
         else
-            len = printf("%s%ld\n", complete ? "" : ">=", count);
-        wrote_line(&lines, len > 0 ? (size_t)len : 0);
+            printf("%s%ld\n", complete ? "" : ">=", count);
+        /* Each count as it comes (one may take long): a whole line. */
+        fflush(stdout);
         unique += complete && count == 1;
         n++;
     }
@@ -260,9 +268,10 @@ cmd_solve(cli_args *a)
     fgm_csp *csp;
     fgm_status st;
 
-    /* Before anything is written (wrote_line); unbuffered where it
-     * cannot be had. */
-    if (setvbuf(stdout, NULL, _IOFBF, SOLVE_BUFFER) != 0)
+    /* Before anything is written (wrote_line); a terminal keeps its
+     * line buffering, and where the buffer cannot be had, none. */
+    if (!isatty(STDOUT_FILENO)
+        && setvbuf(stdout, solve_buffer, _IOFBF, sizeof solve_buffer) != 0)
         setvbuf(stdout, NULL, _IONBF, 0);
     memset(&bo, 0, sizeof bo);
     memset(&so, 0, sizeof so);
@@ -479,6 +488,7 @@ cmd_solve(cli_args *a)
     bo.threads = (int)threads;
     bo.timeout_ms = timeout;
     bo.seed = (unsigned long)seed;
+    bo.idle = solve_idle;
     if (out.csv)
         printf("index,solver,backend,solved,valid,ms,nodes,inferences,"
                "decisions,restarts,sweeps,contradictions,errors,timeout\n");
