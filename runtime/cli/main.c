@@ -118,8 +118,9 @@ usage_to_stdout(cli_args *a, int (*run)(cli_args *))
     int saved, failed, err;
 
     fflush(stderr);
+    /* A closed stderr (2>&-) has nothing to save, and stays closed. */
     saved = dup(STDERR_FILENO);
-    if (saved < 0 || dup2(STDOUT_FILENO, STDERR_FILENO) < 0) {
+    if (dup2(STDOUT_FILENO, STDERR_FILENO) < 0) {
         if (saved >= 0)
             close(saved);
         return CLI_EINTERNAL;
@@ -129,8 +130,12 @@ usage_to_stdout(cli_args *a, int (*run)(cli_args *))
     (void)run(a);
     failed = fflush(stderr) != 0 || ferror(stderr);
     err = errno;
-    dup2(saved, STDERR_FILENO);
-    close(saved);
+    if (saved >= 0) {
+        dup2(saved, STDERR_FILENO);
+        close(saved);
+    } else {
+        close(STDERR_FILENO);
+    }
     clearerr(stderr);
     if (failed)
         return cli_fail(CLI_EINPUT, "%s: write error on standard output: %s",

@@ -92,6 +92,10 @@ done
 $FGM help bench >/dev/full 2>"$TMP/err"
 [ $? = 1 ] || fail "help bench to a full disk did not exit 1"
 expect_err "^fgm: bench: write error on standard output: " "help bench to a full disk"
+# ... and with stderr closed, the usage still goes to stdout, exit 0.
+"$FGM" solve --help >"$TMP/help.out" 2>&-
+[ $? = 0 ] && grep -q "^usage: fgm solve" "$TMP/help.out" \
+    || fail "solve --help with stderr closed: $(head -c 200 "$TMP/help.out")"
 # version, like list, takes no arguments.
 expect_exit 2 "version extra" -- "$FGM" version extra
 expect_err "^usage: fgm version$" "version extra"
