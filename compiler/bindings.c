@@ -16,18 +16,36 @@
 #include <string.h>
 #include "fgmc.h"
 
-/* Each record: the number of named variables, their values, then the
- * others' values, in the clause's order within each part. */
+/* Each record: the number of named variables, the number of all, then
+ * the named ones' values and the others', in the clause's order within
+ * each part.  Records compare by the named values, or with WHOLE by all
+ * (the sort's order, so that the error names the same two bindings
+ * whatever qsort does with equal keys). */
+#define REC_HEAD 2
+
 static int
-cmp_named(const void *pa, const void *pb)
+cmp_values(const long long *a, const long long *b, long long n)
 {
-    const long long *a = pa, *b = pb;
     long long i;
 
-    for (i = 1; i <= a[0]; i++)
+    for (i = REC_HEAD; i < REC_HEAD + n; i++)
         if (a[i] != b[i])
             return a[i] < b[i] ? -1 : 1;
     return 0;
+}
+
+static int
+cmp_named(const long long *a, const long long *b)
+{
+    return cmp_values(a, b, a[0]);
+}
+
+static int
+cmp_whole(const void *pa, const void *pb)
+{
+    const long long *a = pa;
+
+    return cmp_values(a, pb, a[1]);
 }
 
 int
@@ -41,7 +59,7 @@ fgmc_bindings_open(const fgmc_stmt *s, fgmc_bindings *log)
         log->width++;
         shaping |= b->sym && b->sym->uses == 0;
     }
-    log->width++;
+    log->width += REC_HEAD;
     return shaping;
 }
 
@@ -49,7 +67,7 @@ int
 fgmc_bindings_add(fgmc_bindings *log, fgmc_node *const *bound, int nb)
 {
     long long *r;
-    int k, at = 1;
+    int k, at = REC_HEAD;
 
     if (log->n == log->cap) {
         long cap = log->cap ? 2 * log->cap : 256;
@@ -63,6 +81,7 @@ fgmc_bindings_add(fgmc_bindings *log, fgmc_node *const *bound, int nb)
     }
     r = log->v + (size_t)log->n++ * (size_t)log->width;
     r[0] = 0;
+    r[1] = nb;
     for (k = 0; k < nb; k++)
         if (bound[k]->sym->uses > 0) {
             r[at++] = bound[k]->sym->value;
@@ -79,7 +98,7 @@ static void
 show(const fgmc_stmt *s, const long long *r, char *buf, size_t size)
 {
     const fgmc_node *b;
-    long long named = 1, other = 1 + r[0];
+    long long named = REC_HEAD, other = REC_HEAD + r[0];
     size_t len = 0;
 
     buf[0] = '\0';
@@ -100,7 +119,7 @@ fgmc_bindings_check(fgmc *c, const fgmc_stmt *s, fgmc_bindings *log)
     long i;
     int ok = 1;
 
-    qsort(log->v, (size_t)log->n, w * sizeof *log->v, cmp_named);
+    qsort(log->v, (size_t)log->n, w * sizeof *log->v, cmp_whole);
     for (i = 1; ok && i < log->n; i++) {
         const long long *p = log->v + (size_t)(i - 1) * w;
         const long long *q = log->v + (size_t)i * w;

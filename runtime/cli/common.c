@@ -292,7 +292,8 @@ real_text(double x, char *out, size_t size)
         d = e + 1;
         if (*d == '+' || *d == '-')
             d += *d == '-';
-        memmove(e + 1 + (e[1] == '-'), d + (*d == '+'), strlen(d) + 1);
+        memmove(e + 1 + (e[1] == '-'), d + (*d == '+'),
+                strlen(d + (*d == '+')) + 1);
         for (d = e + 1 + (e[1] == '-'); d[0] == '0' && d[1]; )
             memmove(d, d + 1, strlen(d));
     } else if (!strchr(out, '.') && strlen(out) + 3 <= size) {
