@@ -136,8 +136,6 @@ fgmc_bindings_check(fgmc *c, const fgmc_stmt *s, fgmc_bindings *log)
                    b->name, one, two);
         ok = 0;
     }
-    free(log->v);
-    log->v = NULL;
     return ok;
 }
 

@@ -575,8 +575,7 @@ FGM_INTERNAL int fgmc_bindings_open(const fgmc_stmt *s, fgmc_bindings *log);
 FGM_INTERNAL int fgmc_bindings_add(fgmc_bindings *log,
                                    fgmc_node *const *bound, int nb);
 /* An error, at that loop variable, when two bindings logged give the
- * same values to every variable S names; frees the log.  Returns 0
- * after reporting. */
+ * same values to every variable S names.  Returns 0 after reporting. */
 FGM_INTERNAL int fgmc_bindings_check(fgmc *c, const fgmc_stmt *s,
                                      fgmc_bindings *log);
 FGM_INTERNAL void fgmc_bindings_free(fgmc_bindings *log);

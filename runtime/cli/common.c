@@ -572,7 +572,6 @@ cli_default_model(const char *cmd, int box, int *n, int *nbox, int *code)
 {
     char def[32];
     const char *defv[1] = { def };
-
     fgm_compile_opts opts = { defv, 1, 0 };
     fgm_ir *ir = NULL;
     fgm_status st;

@@ -151,13 +151,11 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
                  what, count, incomplete ? " (incomplete: cap or timeout "
                                            "reached)" : "");
         /* Every solution weighs the same (or Dancing Links would not
-         * take the model): the count times that weight. */
-        if (!incomplete && !max && count > 0)
-            log_z = log((double)count) + fgm_csp_solution_log_weight(csp)
-                    + shift;
-        /* ... and for max-product, that weight is the largest. */
-        if (!incomplete && max && count > 0)
-            log_z = fgm_csp_solution_log_weight(csp) + shift;
+         * take the model): the count times that weight, which for
+         * max-product is the largest. */
+        if (!incomplete && count > 0)
+            log_z = (max ? 0.0 : log((double)count))
+                    + fgm_csp_solution_log_weight(csp) + shift;
         if (!isnan(log_z))
             append_log_z(text, sizeof text, max, log_z);
         if (st == FGM_OK && count == 0) {

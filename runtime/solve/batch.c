@@ -148,8 +148,8 @@ worker_main(void *arg)
             pthread_cond_wait(&p->work, &p->mu);
         if (p->shutdown)
             break;
-        /* A few puzzles per lock: fewer hand-offs, and with many workers
-         * the last ones of a chunk still spread out. */
+        /* A few puzzles per hand-out: fewer hand-offs, and with many
+         * workers the last ones of a chunk still spread out. */
         k = s->next;
         m = s->n - k < GRAB ? s->n - k : GRAB;
         s->next += m;
