@@ -55,6 +55,16 @@ struct stat;
  * open for writing (and appending) where the path is not. */
 FGM_INTERNAL int fgm_is_stdout(const struct stat *sb);
 
+/* Whether the next fgm_puzzle_read of R can go on without waiting for
+ * input that has not come: a peeked puzzle, bytes in the stream's buffer
+ * or waiting on its descriptor, the end of the input, a regular file.
+ * Not ready: a terminal, or a program that writes a puzzle and waits for
+ * its answer before it writes the next; fgm_batch_run then emits what it
+ * has read before it reads on.  Only a hint: a part of a line ready
+ * counts as ready, and where the stream's buffer cannot be seen (not
+ * glibc) a buffered line may count as not ready. */
+FGM_INTERNAL int fgm_puzzle_reader_ready(fgm_puzzle_reader *r);
+
 /* Whether B is one of fgm_backend's values: options come from callers,
  * and the runner and the model open check them alike. */
 static inline int

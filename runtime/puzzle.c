@@ -26,6 +26,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include "internal.h"
 #include "puzzle_csv.h"
@@ -47,6 +48,8 @@ struct fgm_puzzle_reader {
     int csv_col;            /* and its records' puzzle field */
     int peeked;             /* PENDING holds a puzzle read by peek */
     int failed;             /* the input ended on a read error */
+    int waits;              /* reads may wait for input: 1, or 0 for a
+                             * regular file; -1 until known */
     fgm_puzzle pending;
     fgm_diag_fn diag;
     void *ctx;
@@ -741,6 +744,7 @@ fgm_puzzle_reader_file(FILE *f, const char *name, int n, int box,
         return NULL;
     }
     r->f = f;
+    r->waits = -1;
     r->diag = diag;
     r->ctx = ctx;
     r->n = n;
@@ -821,6 +825,7 @@ next_file(fgm_puzzle_reader *r)
     r->owns = nx->owns;
     memcpy(r->name, nx->name, sizeof r->name);
     r->line = 0;
+    r->waits = nx->waits;
     r->csv_seen = 0;    /* each file has its own header */
     r->next = nx->next;
     nx->owns = 0;
@@ -962,6 +967,30 @@ fgm_puzzle_peek(fgm_puzzle_reader *r, fgm_puzzle *out)
         *out = r->pending;
     }
     return st;
+}
+
+int
+fgm_puzzle_reader_ready(fgm_puzzle_reader *r)
+{
+    struct pollfd pfd;
+    struct stat sb;
+
+    if (!r || r->peeked || feof(r->f) || ferror(r->f))
+        return 1;
+    if (r->waits < 0)
+        r->waits = !(fstat(fileno(r->f), &sb) == 0 && S_ISREG(sb.st_mode));
+    if (!r->waits)
+        return 1;
+#if defined(__GLIBC__)
+    /* Checked first: poll is a system call, this is a compare. */
+    if (r->f->_IO_read_ptr < r->f->_IO_read_end)
+        return 1;
+#endif
+    pfd.fd = fileno(r->f);
+    pfd.events = POLLIN;
+    pfd.revents = 0;
+    /* A hang-up or an error is ready too: the read returns at once. */
+    return poll(&pfd, 1, 0) != 0;
 }
 
 int

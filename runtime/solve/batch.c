@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 #include "batch.h"
+#include "internal.h"
 
 #define NSLOTS 3
 #define DEFAULT_CHUNK 512
@@ -293,7 +294,7 @@ fgm_status
 fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
               fgm_batch_emit emit, void *ctx, const char **reason)
 {
-    int nthreads, chunk, i, made, started = 0, stop = 0;
+    int nthreads, chunk, i, made, started = 0, stop = 0, starved;
     long items = 0;
     fgm_status st = FGM_OK, rst = FGM_OK;
     const char *why;
@@ -372,9 +373,18 @@ fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
         }
         s = &p.slots[free_slot];
         s->n = 0;
+        starved = 0;
         while (s->n < chunk) {
             fgm_batch_item *it = &s->items[s->n];
 
+            /* Input that must be waited for (a terminal; a program that
+             * writes a puzzle, then waits for its answer): what has been
+             * read goes out first, or both sides would wait. */
+            if (!fgm_puzzle_reader_ready(r)
+                && (s->n > 0 || oldest(&p) >= 0)) {
+                starved = 1;
+                break;
+            }
             rst = fgm_puzzle_read(r, &it->puzzle);
             if (rst != FGM_OK)
                 break;
@@ -418,6 +428,14 @@ fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
             } else {
                 st = wst;
             }
+        }
+        if (starved && st == FGM_OK) {
+            /* Every answer to what was read, flushed, before the read
+             * that waits. */
+            while (!stop && oldest(&p) >= 0)
+                stop = emit_slot(&p, oldest(&p), emit, ctx);
+            if (!stop && opts->idle)
+                opts->idle(ctx);
         }
     }
     /* Drain what is in flight, in order (also after a read error: the

@@ -38,4 +38,38 @@ if (ulimit -s 8192 && ulimit -v 100000 &&
     grep -Eq -- "-j 64: [0-9]+ workers?, no room for more" "$TMP/err" \
         || fail "-j 64 under ulimit -v 100000: no word of the workers it could not start: $(head -c 300 "$TMP/err")"
 fi
+
+# A program that writes one puzzle, then waits for its answer (or a
+# terminal, a line at a time) gets each answer before it writes the
+# next: the reader filled a 512-puzzle chunk first, and both sides
+# waited for good.  Each read below gives up after 20 s.
+# interactive HEADER ARGS...: three puzzles of easy50 through a
+# coprocess, their answers in $TMP/inter (after a header line when HEADER
+# is 1: --csv's).
+interactive() {
+    local header=$1 q line n=0 got=""
+    shift
+    coproc CO { exec "$FGM" solve "$@" - 2>/dev/null; }
+    for q in $(head -n 3 "$P/easy50.txt"); do
+        echo "$q" >&"${CO[1]}"
+        if [ "$n" = 0 ] && [ "$header" = 1 ]; then
+            IFS= read -r -t 20 -u "${CO[0]}" line || break
+        fi
+        IFS= read -r -t 20 -u "${CO[0]}" line || break
+        n=$((n + 1))
+        got="$got$line
+"
+    done
+    exec {CO[1]}>&-
+    kill "$CO_PID" 2>/dev/null
+    wait "$CO_PID" 2>/dev/null
+    [ "$n" = 3 ] || fail "solve $*, a puzzle at a time: $n of 3 answers came"
+    printf '%s' "$got" >"$TMP/inter"
+}
+interactive 0 --solver dlx
+head -n 3 "$P/easy50.txt" | "$FGM" solve --solver dlx - >"$TMP/piped" 2>/dev/null
+cmp -s "$TMP/inter" "$TMP/piped" || fail "solve --solver dlx, a puzzle at a time: other answers than piped at once"
+interactive 1 --csv --solver ep-robust -j 2
+grep -c '^[0-2],ep-robust,' "$TMP/inter" | grep -qx 3 \
+    || fail "solve --csv --solver ep-robust -j 2, a puzzle at a time: $(cat "$TMP/inter")"
 finish
