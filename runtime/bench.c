@@ -20,6 +20,7 @@
 #include <gsl/gsl_sort.h>
 #include <gsl/gsl_statistics_double.h>
 #include "bench.h"
+#include "diag_once.h"
 #include "solve/run.h"
 
 /* Minimum seconds between two progress lines. */
@@ -42,6 +43,9 @@ typedef struct runstate {
     double last;            /* fgm_now() of the last progress line */
     int sent;               /* a progress line was sent */
     long order;             /* puzzles run so far (fgm_bench_sample.order) */
+    fgm_diag_once once;     /* the solvers' sink, o->solve_opts->diag: a
+                             * fallback's reason once, not per corpus
+                             * (or per puzzle: ep-naive) */
 } runstate;
 
 void
@@ -386,6 +390,10 @@ row_begin(runstate *rs, const fgm_csp *csp, const fgm_solver *solver,
     if (o->solve_opts)
         *so = *o->solve_opts;
     so->backend = backend;
+    if (so->diag) {
+        so->diag = fgm_diag_once_say;
+        so->diag_ctx = &rs->once;
+    }
     *r = fgm_runner_new(solver, csp, so, &st, &why);
     if (st == FGM_EUNSUPPORTED) {
         row->unsupported = why ? why : fgm_strerror(st);
@@ -690,6 +698,8 @@ fgm_bench_run(const fgm_bench_opts *o, fgm_bench **out)
     memset(&rs, 0, sizeof rs);
     rs.o = o;
     rs.last = fgm_now();
+    fgm_diag_once_init(&rs.once, o->solve_opts ? o->solve_opts->diag : NULL,
+                       o->solve_opts ? o->solve_opts->diag_ctx : NULL);
     rs.solvers = calloc((size_t)o->nsolvers, sizeof *rs.solvers);
     rs.backends = calloc((size_t)o->nsolvers, sizeof *rs.backends);
     st = rs.solvers && rs.backends
@@ -728,6 +738,7 @@ fgm_bench_run(const fgm_bench_opts *o, fgm_bench **out)
     free(models);
     free(rs.solvers);
     free(rs.backends);
+    fgm_diag_once_free(&rs.once);
     if (st != FGM_OK) {
         fgm_bench_free(rs.b);
         return st;

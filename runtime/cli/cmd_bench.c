@@ -183,11 +183,20 @@ remove_flat_dir(const char *dir)
     return rmdir(dir) == 0 && ok;
 }
 
+/* A diagnostic sink that keeps the last message (CTX: a char[512]). */
+static void
+keep_last(void *ctx, const char *msg)
+{
+    snprintf(ctx, 512, "%s", msg);
+}
+
 /* Times opening BM's model (timed_model) with a compiled plugin, front
  * end included: first into an empty folder (code generation + C compiler
- * + load), then again (load only).  Returns 0 if no plugin could be had. */
+ * + load), then again (load only).  Returns 0 if no plugin could be had,
+ * WHY[512] then saying why (the cascade's last word). */
 static int
-plugin_times(const bench_model *bm, double *compile_ms, double *load_ms)
+plugin_times(const bench_model *bm, double *compile_ms, double *load_ms,
+             char *why)
 {
     const char *tmp = getenv("TMPDIR");
     char dir[4096];
@@ -209,7 +218,7 @@ plugin_times(const bench_model *bm, double *compile_ms, double *load_ms)
         double t0 = fgm_now();
         fgm_ir *ir = timed_model(bm);
 
-        ok = ir && fgm_model_open_ir(ir, &mo, &m, NULL, NULL) == FGM_OK;
+        ok = ir && fgm_model_open_ir(ir, &mo, &m, keep_last, why) == FGM_OK;
         *(pass ? load_ms : compile_ms) = (fgm_now() - t0) * 1e3;
         if (ok) {
             ok = fgm_model_is_compiled(m);
@@ -228,19 +237,22 @@ plugin_report(const bench_model *bm)
 {
     /* "parse" for a model file; a built-in model's IR is built, not
      * parsed (that takes microseconds). */
-    char label[512];
+    char label[512], why[512] = "";
     const char *front;
     double cms, lms;
     int parsed;
 
     timed_label(bm, label, sizeof label, &parsed);
-    if (plugin_times(bm, &cms, &lms)) {
+    if (plugin_times(bm, &cms, &lms, why)) {
         front = parsed ? "parse" : "build the IR";
         printf("plugin for %s: %s + generate + compile + load %.0f ms, "
                "%s + load an up-to-date plugin %.2f ms\n", label, front,
                cms, front, lms);
-    } else
+    } else if (*why) {
+        printf("plugin for %s: could not be built: %s\n", label, why);
+    } else {
         printf("plugin for %s: could not be built\n", label);
+    }
 }
 
 /* After a --backends run: interpreted/compiled ratios of the median time
@@ -694,6 +706,9 @@ cmd_bench(cli_args *a)
     o.repeat = (int)repeat;
     o.solve_opts = &so;
     o.diag = cli_diag;
+    /* Why a solver's model falls back to the interpreter (or, with
+     * --backends compiled, cannot be had), once (bench.c). */
+    so.diag = cli_diag;
     prog.t0 = fgm_now();
     prog.shown = 0;
     o.progress = show_progress;

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <time.h>
 #include "batch.h"
-#include "internal.h"
+#include "diag_once.h"
 
 #define NSLOTS 3
 #define DEFAULT_CHUNK 512
@@ -49,48 +49,6 @@ typedef struct worker {
     int *given;
     int *solution;
 } worker;
-
-/* A batch's diagnostics, each distinct message said once: every worker
- * opens the solver's model, and a fallback's reason (a plugin folder that
- * cannot be written, no C compiler) is the same for all of them.  The
- * caller's sink is called under the lock: workers report at the same
- * time (ep-naive builds a plugin per puzzle), and a sink need not be
- * thread-safe. */
-#define ONCE_MAX 32
-typedef struct once {
-    pthread_mutex_t mu;
-    fgm_diag_fn diag;
-    void *ctx;
-    char *said[ONCE_MAX];
-    int n;
-} once;
-
-static void
-say_once(void *arg, const char *msg)
-{
-    once *o = arg;
-    int i, seen = 0;
-
-    pthread_mutex_lock(&o->mu);
-    for (i = 0; i < o->n && !seen; i++)
-        seen = strcmp(o->said[i], msg) == 0;
-    if (!seen && o->n < ONCE_MAX && (o->said[o->n] = strdup(msg)))
-        o->n++;
-    if (!seen)
-        o->diag(o->ctx, msg);
-    pthread_mutex_unlock(&o->mu);
-}
-
-static void
-once_free(once *o)
-{
-    int i;
-
-    for (i = 0; i < o->n; i++)
-        free(o->said[i]);
-    if (o->diag)
-        pthread_mutex_destroy(&o->mu);
-}
 
 /* Returns the live slot with work left that was published first, or NULL. */
 static slot *
@@ -302,7 +260,7 @@ fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
     pool p;
     fgm_solve_opts so;
     const fgm_solve_opts *sopts;
-    once o;
+    fgm_diag_once o;
 
     /* As fgm_solve_puzzle: a missing argument is FGM_EINVAL. */
     if (!reason)
@@ -315,20 +273,19 @@ fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
     chunk = opts->chunk > 0 ? opts->chunk : DEFAULT_CHUNK;
     memset(&p, 0, sizeof p);
     p.opts = opts;
-    memset(&o, 0, sizeof o);
     sopts = opts->sopts;
+    /* Every worker opens the solver's model: a fallback's reason once. */
+    fgm_diag_once_init(&o, sopts ? sopts->diag : NULL,
+                       sopts ? sopts->diag_ctx : NULL);
     if (sopts && sopts->diag) {
-        pthread_mutex_init(&o.mu, NULL);
-        o.diag = sopts->diag;
-        o.ctx = sopts->diag_ctx;
         so = *sopts;
-        so.diag = say_once;
+        so.diag = fgm_diag_once_say;
         so.diag_ctx = &o;
         sopts = &so;
     }
     ws = calloc((size_t)nthreads, sizeof *ws);
     if (!ws) {
-        once_free(&o);
+        fgm_diag_once_free(&o);
         return FGM_ENOMEM;
     }
     /* The first worker before any puzzle is read: a solver that cannot
@@ -336,7 +293,7 @@ fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
     st = worker_init(&ws[0], &p, sopts, reason);
     if (st != FGM_OK) {
         workers_free(ws, nthreads);
-        once_free(&o);
+        fgm_diag_once_free(&o);
         return st;
     }
     made = 1;
@@ -457,7 +414,7 @@ fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
         free(p.slots[i].finished);
     }
     workers_free(ws, nthreads);
-    once_free(&o);
+    fgm_diag_once_free(&o);
     if (st != FGM_OK)
         return st;
     /* The end of the input is FGM_EIO; so is a read error, which ended

@@ -62,6 +62,19 @@ expect_err "/nonexistent" "compiled names the compiler"
 # Every worker of -j 2 opens the model; the fallback is said once.
 expect_exit 0 "fallback, two workers" -- "$FGM" solve --solver ep-robust --out-dir /dev/null/x -j 2 puzzles/seed000.txt
 [ "$(grep -c 'interpreting' "$TMP/err")" = 1 ] || fail "the fallback was said $(grep -c 'interpreting' "$TMP/err") times with -j 2"
+# fgm bench says it too (its rows were timed on the interpreter, and
+# nothing said so), once over two corpora and ep-naive's plugin per
+# puzzle; with --backends compiled, the reason is on stderr and on the
+# plugin's line.
+# (In a folder of its own: bench builds into generated/.)
+cp "$TMP/one.txt" "$TMP/two.txt"
+mkdir -p "$TMP/bw"
+fgm_abs=$(cd "$(dirname "$FGM")" && pwd)/$(basename "$FGM")
+expect_exit 0 "bench, no compiler" -- env -C "$TMP/bw" CC=/nonexistent "$fgm_abs" bench --solvers ep-robust,ep-naive "$TMP/one.txt" "$TMP/two.txt"
+[ "$(grep -c "/nonexistent'.*; interpreting" "$TMP/err")" = 1 ] || fail "bench, no compiler: the fallback was said $(grep -c 'interpreting' "$TMP/err") times"
+expect_exit 0 "bench --backends compiled, no compiler" -- env -C "$TMP/bw" CC=/nonexistent "$fgm_abs" bench --solvers ep-robust --backends compiled "$TMP/one.txt"
+expect_err "cannot run C compiler '/nonexistent'" "bench --backends compiled, no compiler: says why"
+expect_out "could not be built: cannot run C compiler '/nonexistent'" "bench --backends compiled, no compiler: the plugin line says why"
 # A compiler stopped at FGM_CC_TIMEOUT gets SIGTERM first, so that the
 # driver removes its own temporaries: killed at once, cc left its .s in
 # $TMPDIR (153 MB of it for a large model).
@@ -100,7 +113,6 @@ expect_exit 0 "compiler leaving a writer" -- env FGM_CC_TIMEOUT=4 CC="$TMP/chatt
 # Relative outputs that start with '-' reach the compiler as files, not
 # options: "-o -xc.so" built an empty plugin (exit 0), "--out-dir -foo"
 # failed on "unrecognized command-line option".
-fgm_abs=$(cd "$(dirname "$FGM")" && pwd)/$(basename "$FGM")
 mkdir -p "$TMP/dash"
 (cd "$TMP/dash" && "$fgm_abs" compile "$OLDPWD/models/dice.fgm" -o -xc.so) >"$TMP/out" 2>"$TMP/err" \
     || fail "compile -o -xc.so: $(cat "$TMP/err")"
