@@ -453,8 +453,8 @@ cc_timeout(void)
  * killed process: an hour, or twice the compiler's time limit if that is
  * longer (another process may have been given a longer limit; an hour
  * covers any that was not given one far beyond the default). */
-static double
-stale_age(void)
+double
+fgm_plugin_stale_age(void)
 {
     double t = 2.0 * cc_timeout();    /* a bad value: -2, an hour */
 
@@ -866,7 +866,7 @@ rebuild(const fgm_plugin_req *req, const paths *ps, fgm_plugin **out,
         return FGM_EIO;
     }
     base = base ? base + 1 : ps->c;
-    fgm_plugin_sweep_stale(ps->so, base, stale_age());
+    fgm_plugin_sweep_stale(ps->so, base, fgm_plugin_stale_age());
     e = fgm_build_dir_open(&b, ps->so, base);
     if (e == ENOMEM) {
         sayf(why, whysize, "%s", fgm_strerror(FGM_ENOMEM));

@@ -236,4 +236,8 @@ FGM_INTERNAL void fgm_plugin_sweep_stale(const char *so_path,
                                          const char *c_name,
                                          double min_age_s);
 
+/* The age past which a build's temporaries count as left by a killed
+ * build: twice the C compiler's time limit, at least an hour. */
+FGM_INTERNAL double fgm_plugin_stale_age(void);
+
 #endif /* FGM_PLUGIN_H */

@@ -111,6 +111,27 @@ report_build(const char *so_path, const char *why, fgm_diag_fn diag,
         fgm_diagf(diag, ctx, "%s", why);
 }
 
+/* A diagnostic sink that names SHOWN where a message begins with TMP,
+ * a build folder's C file, before passing it on: the user asked for
+ * SHOWN, and TMP is gone once the call returns. */
+typedef struct renamed_diag {
+    fgm_diag_fn diag;
+    void *ctx;
+    const char *tmp, *shown;
+} renamed_diag;
+
+static void
+say_renamed(void *arg, const char *msg)
+{
+    const renamed_diag *r = arg;
+    size_t tl = strlen(r->tmp);
+
+    if (strncmp(msg, r->tmp, tl) == 0)
+        fgm_diagf(r->diag, r->ctx, "%s%s", r->shown, msg + tl);
+    else
+        fgm_diagf(r->diag, r->ctx, "%s", msg);
+}
+
 fgm_status
 fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path, const char *c_path,
                    const char *cc, fgm_diag_fn diag, void *ctx)
@@ -142,6 +163,9 @@ fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path, const char *c_path,
      * SO_PATH.tmp.XXXXXX/plugin.c (FGM_PLUGIN_EMIT_C), copied from C_PATH
      * when that is a regular file (what the caller wrote, and may have
      * edited since), else generated from IR. */
+    /* What builds of SO_PATH killed midway left, as the cascade's
+     * rebuild sweeps its own. */
+    fgm_plugin_sweep_stale(so_path, FGM_PLUGIN_EMIT_C, fgm_plugin_stale_age());
     e = fgm_build_dir_open(&b, so_path, FGM_PLUGIN_EMIT_C);
     if (e == ENOMEM) {
         fgm_diagf(diag, ctx, "%s: error: %s", so_path,
@@ -162,7 +186,9 @@ fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path, const char *c_path,
                   so_path, strerror(copied));
         st = FGM_EIO;
     } else if (copied < 0) {
-        st = fgm_plugin_emit_c(ir, b.c, diag, ctx);
+        renamed_diag rd = { diag, ctx, b.c, so_path };
+
+        st = fgm_plugin_emit_c(ir, b.c, say_renamed, &rd);
     }
     if (st == FGM_OK) {
         /* Sized from SO_PATH: a fixed 1024 bytes cut "-o LONG: cannot

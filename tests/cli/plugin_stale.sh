@@ -76,4 +76,28 @@ for f in foo.ep.so.tmp.Fresh1 foo.ep.so.tmp.toolong bar.ep.so.tmp.Ab3dE9 \
     [ -e "$O/$f" ] || [ -L "$O/$f" ] || fail "$f was removed: $(ls "$O")"
 done
 [ -e "$R/target" ] || fail "a link's target was removed"
+
+# `fgm compile -o SO` sweeps what its own killed builds left (it never
+# did: each kill left SO.tmp.XXXXXX and its folder for good).
+E="$R/emit"
+mkdir -p "$E/x.so.tmp.Emit02" "$E/x.so.tmp.Fresh2"
+echo 'int z;' >"$E/x.so.tmp.Emit02/plugin.c"
+printf '\177ELF\2\1' >"$E/x.so.tmp.Zz9yX2"
+old "$E/x.so.tmp.Emit02/plugin.c" "$E/x.so.tmp.Emit02" "$E/x.so.tmp.Zz9yX2"
+"$FGM" compile "$R/a.fgm" -o "$E/x.so" >/dev/null 2>"$R/err" \
+    || fail "compile -o: $(head -c 300 "$R/err")"
+[ -e "$E/x.so.tmp.Emit02" ] && fail "compile -o left its stale folder: $(ls "$E")"
+[ -e "$E/x.so.tmp.Zz9yX2" ] && fail "compile -o left its stale file: $(ls "$E")"
+[ -d "$E/x.so.tmp.Fresh2" ] || fail "compile -o removed a fresh folder"
+[ -f "$E/x.so" ] || fail "compile -o built nothing"
+
+# A write error of its C file names the plugin asked for, not the
+# build folder's file, gone by then (a full disk said
+# "x.so.tmp.XXXXXX/plugin.c: error: cannot write"): here a file size
+# limit, with SIGXFSZ ignored so that the write fails instead.
+(trap '' XFSZ; ulimit -f 16; exec "$FGM" compile models/sudoku.fgm -o "$E/s.so") \
+    >/dev/null 2>"$R/err" && fail "compile -o past the file size limit succeeded"
+grep -q "^$E/s.so: error: cannot write: " "$R/err" \
+    || fail "compile -o, write error: $(head -c 300 "$R/err")"
+[ -n "$(ls "$E" | grep '^s\.so')" ] && fail "compile -o, write error, left: $(ls "$E")"
 finish
