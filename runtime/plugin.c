@@ -291,56 +291,81 @@ fgm_plugin_close(fgm_plugin *p)
 
 /* ---- building ---------------------------------------------------------- */
 
-/* Returns the end of the diagnostic's "error:" in the line S..NL, or NULL
- * if it has none: the word where gcc and clang put it, at the line's start
- * or after ": " or ": fatal " ("FILE:LINE:COL: error: ...", "cc1: error:
- * ...", "FILE:LINE:COL: fatal error: ..."), also GNU as's "Error:".  Not
- * the word anywhere: the file names in the line lie under --out-dir, which
- * may well be ".../errorlogs/...". */
+/* Returns the end of the diagnostic's WORD ("rror:", "arning:", "ote:",
+ * after its first letter, E or e, W or w, N or n: FIRST) in the line
+ * S..NL, or NULL if it has none: the word where gcc and clang put it, at
+ * the line's start or after ": " or ": fatal " ("FILE:LINE:COL: error:
+ * ...", "cc1: error: ...", "FILE:LINE:COL: fatal error: ..."), also GNU
+ * as's "Error:".  Not the word anywhere: the file names in the line lie
+ * under --out-dir, which may well be ".../errorlogs/...". */
 static const char *
-error_marker(const char *s, const char *nl)
+marker(const char *s, const char *nl, char first, const char *word)
 {
     static const char *const before[] = { ": ", ": fatal " };
+    size_t wl = strlen(word), i, n;
     const char *e;
-    size_t i, n;
 
-    for (e = s; nl - e >= 6; e++) {
-        if ((*e != 'e' && *e != 'E') || strncmp(e + 1, "rror:", 5) != 0)
+    for (e = s; nl - e >= (long)wl + 1; e++) {
+        if ((*e != first && *e != first - 'a' + 'A')
+            || strncmp(e + 1, word, wl) != 0)
             continue;
         if (e == s)
-            return e + 6;
+            return e + 1 + wl;
         for (i = 0; i < sizeof before / sizeof *before; i++) {
             n = strlen(before[i]);
             if ((size_t)(e - s) >= n && memcmp(e - n, before[i], n) == 0)
-                return e + 6;
+                return e + 1 + wl;
         }
     }
     return NULL;
 }
 
+static const char *
+error_marker(const char *s, const char *nl)
+{
+    return marker(s, nl, 'e', "rror:");
+}
+
+/* Whether the line S..NL is a warning or a note, or collect2's summary:
+ * not why a build failed. */
+static int
+aside(const char *s, const char *nl)
+{
+    return marker(s, nl, 'w', "arning:") || marker(s, nl, 'n', "ote:")
+           || strncmp(s, "collect2:", 9) == 0;
+}
+
 /* Copies into LINE the compiler's most telling line of OUT: the first one
  * with a diagnostic's "error:" (not collect2's summary: ld's own words come
- * before it), else the first non-blank one.  A line longer than LINE keeps
+ * before it), else the first non-blank one that is not a warning or a note
+ * (ld's errors have no "error:"; a warning came first and was quoted), else
+ * the first non-blank one.  A line longer than LINE keeps
  * its start up to "error:" when that takes at most half of LINE, then
  * "...", then as much of its end as fits, never from inside a UTF-8
  * character (gcc quotes names in U+2018 and U+2019). */
 static void
 first_message(const char *out, char *line, size_t size)
 {
-    const char *pick = NULL, *s, *nl, *mark = NULL, *tail;
+    const char *pick = NULL, *plain = NULL, *s, *nl, *mark = NULL, *tail;
     size_t len, head = 0;
 
     for (s = out; *s; s = *nl ? nl + 1 : nl) {
         nl = s + strcspn(s, "\n");
-        if (!pick && s + strspn(s, " \t") < nl)
-            pick = s;
+        if (s + strspn(s, " \t") < nl) {
+            if (!pick)
+                pick = s;
+            if (!plain && !aside(s, nl))
+                plain = s;
+        }
         mark = error_marker(s, nl);
         if (mark && strncmp(s, "collect2:", 9) != 0) {
-            pick = s;
+            pick = plain = s;
             break;
         }
         mark = NULL;
     }
+    if (plain)
+        pick = plain;
     if (!pick) {
         snprintf(line, size, "(no message)");
         return;

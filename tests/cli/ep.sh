@@ -213,6 +213,19 @@ printf '#!/bin/sh\necho "cc1: error: no such flag" >&2\nexit 1\n' > "$TMP/badcc"
 chmod +x "$TMP/badcc"
 expect_exit 1 "failing compiler" -- env CC="$TMP/badcc" "$FGM" compile models/dice.fgm --out-dir "$TMP/bad"
 expect_err "^fgm: C compiler '.*badcc' failed \(exit status 1\): cc1: error: no such flag" "failing compiler"
+# The linker's error has no "error:": the reason quoted the warning
+# before it, not the line that says why.
+cat > "$TMP/ldcc" <<'SH'
+#!/bin/sh
+echo '<command-line>: warning: "N" redefined' >&2
+echo '<command-line>: note: this is the location of the previous definition' >&2
+echo '/usr/bin/ld: cannot find -lnosuch: No such file or directory' >&2
+echo 'collect2: error: ld returned 1 exit status' >&2
+exit 1
+SH
+chmod +x "$TMP/ldcc"
+expect_exit 1 "linker error" -- env CC="$TMP/ldcc" "$FGM" compile models/dice.fgm --out-dir "$TMP/ld"
+expect_err "failed \(exit status 1\): /usr/bin/ld: cannot find -lnosuch" "linker error: quoted, not the warning"
 expect_exit 2 "bad backend" -- "$FGM" solve --solver ep-robust --backend gpu "$TMP/one.txt"
 # ep-naive on --backend compiled with a compiler that fails: exit 1 with
 # the reason, as ep-robust (it reported the puzzles unsolved, exit 0,
