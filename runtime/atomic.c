@@ -194,8 +194,31 @@ write_keeping_errno(fgm_status (*write)(void *arg, FILE *f), void *arg,
     return st;
 }
 
+mode_t
+fgm_umask(void)
+{
+    /* umask(2) reads it only by setting it, for every thread at once: a
+     * file another thread creates meanwhile would get the wrong mode.
+     * Linux says it in /proc/self/status (since 4.7). */
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    unsigned mask;
+    mode_t m = 022;
+
+    if (!f)
+        return m;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "Umask: %o", &mask) == 1) {
+            m = (mode_t)(mask & 0777);
+            break;
+        }
+    fclose(f);
+    return m;
+}
+
 /* Mode of the file written at PATH: that of the regular file it replaces,
- * else 0644. */
+ * else 0666 less the umask, as a file created by open (mkstemp made the
+ * temporary 0600). */
 static mode_t
 target_mode(const char *path)
 {
@@ -203,7 +226,7 @@ target_mode(const char *path)
 
     if (stat(path, &sb) == 0 && S_ISREG(sb.st_mode))
         return sb.st_mode & 0777;
-    return 0644;
+    return 0666 & ~fgm_umask();
 }
 
 fgm_status
@@ -260,7 +283,7 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
         return FGM_EIO;
     }
     /* mkstemp makes the file private; a report is meant to be read
-     * (0644), and a file replaced keeps its mode. */
+     * (0666 less the umask), and a file replaced keeps its mode. */
     if (fchmod(fd, target_mode(path)) != 0 || !(f = fdopen(fd, "w"))) {
         err = errno;
         close(fd);

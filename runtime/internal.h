@@ -55,6 +55,10 @@ struct stat;
  * open for writing (and appending) where the path is not. */
 FGM_INTERNAL int fgm_is_stdout(const struct stat *sb);
 
+/* The process's umask, read without changing it (022 where it cannot be
+ * read): new files are made with mode 0666 (a plugin 0777) less it. */
+FGM_INTERNAL mode_t fgm_umask(void);
+
 /* Whether the next fgm_puzzle_read of R can go on without waiting for
  * input that has not come: a peeked puzzle, bytes in the stream's buffer
  * or waiting on its descriptor, the end of the input, a regular file.

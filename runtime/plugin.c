@@ -583,7 +583,9 @@ build_temp(fgm_build_dir *b, const char *so_path, const char *cc,
     } else if (stat(*tmp, &sb) != 0 || sb.st_size == 0) {
         sayf(why, whysize, "C compiler '%s' wrote no %s", cc, so_path);
         st = FGM_ECC;
-    } else if (chmod(*tmp, 0755) != 0) {
+    } else if (chmod(*tmp, 0777 & ~fgm_umask()) != 0) {
+        /* mkstemp made it 0600; the compiler's own output would have
+         * been 0777 less the umask. */
         sayf(why, whysize, "%s: cannot write: %s", so_path, strerror(errno));
         st = FGM_EIO;
     }

@@ -100,4 +100,19 @@ old "$E/x.so.tmp.Emit02/plugin.c" "$E/x.so.tmp.Emit02" "$E/x.so.tmp.Zz9yX2"
 grep -q "^$E/s.so: error: cannot write: " "$R/err" \
     || fail "compile -o, write error: $(head -c 300 "$R/err")"
 [ -n "$(ls "$E" | grep '^s\.so')" ] && fail "compile -o, write error, left: $(ls "$E")"
+
+# Files are made as the umask says (a plugin was always 0755 and its C
+# 0644, under umask 077 too).
+U="$R/umask"
+(umask 077
+ "$FGM" compile "$R/a.fgm" --out-dir "$U" &&
+ "$FGM" compile "$R/a.fgm" -o "$U/o.so" &&
+ "$FGM" compile "$R/a.fgm" --emit-c "$U/e.c") >/dev/null 2>"$R/err" \
+    || fail "umask 077: $(head -c 300 "$R/err")"
+for f in foo.ep.so foo.ep.c o.so e.c; do
+    [ "$(stat -c %a "$U/$f")" = "$(case $f in *.so) echo 700 ;; *) echo 600 ;; esac)" ] \
+        || fail "umask 077: $f has mode $(stat -c %a "$U/$f")"
+done
+(umask 022; "$FGM" compile "$R/a.fgm" -o "$U/p.so") >/dev/null 2>&1
+[ "$(stat -c %a "$U/p.so")" = 755 ] || fail "umask 022: a plugin has mode $(stat -c %a "$U/p.so")"
 finish
