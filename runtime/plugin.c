@@ -236,7 +236,13 @@ open_as(const char *load, const char *name, uint64_t want, fgm_plugin **out,
     }
     if (fgm_plugin_sys_sym(lib, FGM_PLUGIN_ENTRY_NAME, &fn, text,
                            sizeof text) != FGM_OK) {
-        sayf(why, whysize, "%s: no symbol %s", name, FGM_PLUGIN_ENTRY_NAME);
+        /* "X is not a function" as fgm_plugin_sys_sym says it, else
+         * dlerror's words: the symbol is missing. */
+        if (strstr(text, " is not a function"))
+            sayf(why, whysize, "%s: %s", name, text);
+        else
+            sayf(why, whysize, "%s: no symbol %s", name,
+                 FGM_PLUGIN_ENTRY_NAME);
         st = FGM_EPLUGIN;
         goto fail;
     }

@@ -52,11 +52,17 @@ extern char **environ;  /* POSIX: the application declares it */
 #if __SIZEOF_POINTER__ == 8
 typedef Elf64_Ehdr elf_ehdr;
 typedef Elf64_Phdr elf_phdr;
+typedef Elf64_Dyn elf_dyn;
+typedef Elf64_Sym elf_sym;
 #define ELF_NATIVE_CLASS ELFCLASS64
+#define ELF_SYM_TYPE(i) ELF64_ST_TYPE(i)
 #else
 typedef Elf32_Ehdr elf_ehdr;
 typedef Elf32_Phdr elf_phdr;
+typedef Elf32_Dyn elf_dyn;
+typedef Elf32_Sym elf_sym;
 #define ELF_NATIVE_CLASS ELFCLASS32
+#define ELF_SYM_TYPE(i) ELF32_ST_TYPE(i)
 #endif
 
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -133,6 +139,84 @@ check_segments(int fd, off_t file_size, char *why, size_t whysize)
     return 0;
 }
 
+/* The file offset of address ADDR of the object FD (header EH), or -1
+ * when no loaded segment holds it. */
+static long long
+file_offset(int fd, const elf_ehdr *eh, unsigned long long addr)
+{
+    elf_phdr ph;
+    unsigned i;
+
+    for (i = 0; i < eh->e_phnum; i++) {
+        if (read_at(fd, &ph, sizeof ph,
+                    (off_t)(eh->e_phoff + (unsigned long long)i * sizeof ph))
+            != 0)
+            return -1;
+        if (ph.p_type == PT_LOAD && addr >= ph.p_vaddr
+            && addr - ph.p_vaddr < ph.p_filesz)
+            return (long long)(addr - ph.p_vaddr + ph.p_offset);
+    }
+    return -1;
+}
+
+/* Whether the object FD, when native, needs AddressSanitizer's runtime
+ * (a DT_NEEDED entry "libasan.so..." or "libhwasan.so...") and this
+ * process does not have it: its constructor then ends the process ("ASan
+ * runtime does not come first in initial library list"), no error that
+ * dlopen could return (FGM_PLUGIN_CFLAGS=-fsanitize=address). */
+static int
+needs_absent_asan(int fd)
+{
+    static const char *const names[] = { "libasan.so", "libhwasan.so" };
+    unsigned long long strtab = 0;
+    long long dyn_at = -1, dyn_size = 0, str_at, k;
+    char name[16];
+    elf_ehdr eh;
+    elf_phdr ph;
+    elf_dyn d;
+    unsigned i, j;
+
+    if (dlsym(RTLD_DEFAULT, "__asan_init")
+        || dlsym(RTLD_DEFAULT, "__hwasan_init"))
+        return 0;
+    if (read_at(fd, &eh, sizeof eh, 0) != 0
+        || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0
+        || eh.e_ident[EI_CLASS] != ELF_NATIVE_CLASS
+        || eh.e_ident[EI_DATA] != ELF_NATIVE_DATA
+        || eh.e_phentsize != sizeof(elf_phdr))
+        return 0;
+    for (i = 0; i < eh.e_phnum && dyn_at < 0; i++)
+        if (read_at(fd, &ph, sizeof ph,
+                    (off_t)(eh.e_phoff + (unsigned long long)i * sizeof ph))
+            == 0 && ph.p_type == PT_DYNAMIC) {
+            dyn_at = (long long)ph.p_offset;
+            dyn_size = (long long)ph.p_filesz;
+        }
+    for (k = 0; dyn_at >= 0 && (k + 1) * (long long)sizeof d <= dyn_size;
+         k++) {
+        if (read_at(fd, &d, sizeof d, (off_t)(dyn_at + k * (long long)sizeof d))
+            != 0 || d.d_tag == DT_NULL)
+            break;
+        if (d.d_tag == DT_STRTAB)
+            strtab = d.d_un.d_ptr;
+    }
+    str_at = strtab ? file_offset(fd, &eh, strtab) : -1;
+    for (k = 0; str_at >= 0 && (k + 1) * (long long)sizeof d <= dyn_size;
+         k++) {
+        if (read_at(fd, &d, sizeof d, (off_t)(dyn_at + k * (long long)sizeof d))
+            != 0 || d.d_tag == DT_NULL)
+            break;
+        if (d.d_tag != DT_NEEDED
+            || read_at(fd, name, sizeof name,
+                       (off_t)(str_at + (long long)d.d_un.d_val)) != 0)
+            continue;
+        for (j = 0; j < sizeof names / sizeof *names; j++)
+            if (strncmp(name, names[j], strlen(names[j])) == 0)
+                return 1;
+    }
+    return 0;
+}
+
 /* Opens PATH without blocking (a FIFO must not hang us) and checks that it
  * is a regular file whose segments are all there. */
 static fgm_status
@@ -157,6 +241,13 @@ precheck(const char *path, char *why, size_t whysize)
         return FGM_EPLUGIN;
     }
     bad = check_segments(fd, sb.st_size, why, whysize);
+    if (!bad && needs_absent_asan(fd)) {
+        say(why, whysize, "built with AddressSanitizer, whose runtime this "
+            "process lacks (loading it would end the process): build "
+            "plugins without -fsanitize=address, or run fgm with that "
+            "runtime preloaded");
+        bad = 1;
+    }
     close(fd);
     return bad ? FGM_EPLUGIN : FGM_OK;
 }
@@ -221,6 +312,25 @@ fgm_plugin_sys_sym(void *lib, const char *name, fgm_plugin_sys_fn *fn,
         say_dlerror(NULL, why, whysize);
         return FGM_EPLUGIN;
     }
+#if defined(__GLIBC__) && defined(_GNU_SOURCE)
+    {
+        /* A data symbol of that name would be called, and crash
+         * (glibc's dladdr1 tells the symbol's type). */
+        Dl_info info;
+        void *entry = NULL;
+        const elf_sym *sym;
+
+        if (dladdr1(addr, &info, &entry, RTLD_DL_SYMENT) && entry) {
+            sym = entry;
+            if (ELF_SYM_TYPE(sym->st_info) != STT_FUNC
+                && ELF_SYM_TYPE(sym->st_info) != STT_GNU_IFUNC) {
+                if (why && whysize)
+                    snprintf(why, whysize, "%s is not a function", name);
+                return FGM_EPLUGIN;
+            }
+        }
+    }
+#endif
     /* POSIX guarantees the object and function pointers convert; ISO C
      * does not, so copy the bits rather than cast. */
     memcpy(fn, &addr, sizeof *fn);

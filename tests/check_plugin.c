@@ -31,6 +31,7 @@ typedef struct fixture {
     uint64_t hash;
     unsigned abi;       /* FGM_PLUGIN_ABI_VERSION unless testing a mismatch */
     int no_entry;       /* export the entry under another name */
+    int data_entry;     /* ... and an int under the entry's name */
     int null_desc;      /* the entry returns NULL */
     int no_sweep;       /* descriptor without a sweep function */
     int short_size;     /* descriptor claims 8 bytes */
@@ -56,7 +57,8 @@ static fgm_status
 emit_fixture(void *arg, FILE *f)
 {
     fixture *fx = arg;
-    const char *entry = fx->no_entry ? "not_the_entry" : FGM_PLUGIN_ENTRY_NAME;
+    const char *entry = fx->no_entry || fx->data_entry
+                        ? "not_the_entry" : FGM_PLUGIN_ENTRY_NAME;
 
     fx->calls++;
     fprintf(f, "/* fixture plugin written by tests/check_plugin.c */\n"
@@ -80,6 +82,8 @@ emit_fixture(void *arg, FILE *f)
                "const fgm_plugin_desc *\n%s(void)\n{\n"
                "    return %s;\n}\n",
             entry, entry, fx->null_desc ? "0" : "&desc");
+    if (fx->data_entry)
+        fprintf(f, "\nconst int %s = 1;\n", FGM_PLUGIN_ENTRY_NAME);
     return fx->fail ? FGM_EINTERNAL : FGM_OK;
 }
 
@@ -747,6 +751,25 @@ START_TEST(test_missing_symbol)
 }
 END_TEST
 
+/* An int under the entry's name was called: a crash. */
+START_TEST(test_data_entry)
+{
+    fixture fx = fixture_ok(HASH_A);
+    char so[1024], why[1024], want[1100];
+    fgm_plugin *p = NULL;
+
+    join(so, sizeof so, tdir, "m.ep.so");
+    fx.data_entry = 1;
+    build_fixture("dataentry", &fx, so);
+    ck_assert_int_eq(fgm_plugin_open(so, HASH_A, &p, why, sizeof why),
+                     FGM_EPLUGIN);
+    snprintf(want, sizeof want, "%s: fgm_plugin_entry is not a function",
+             so);
+    ck_assert_str_eq(why, want);
+    check_rebuilds(tdir, want);
+}
+END_TEST
+
 START_TEST(test_bad_descriptors)
 {
     char so[1024], why[1024], want[1100];
@@ -1297,6 +1320,7 @@ plugin_suite(void)
     tcase_add_test(errors, test_split512_is_amd_family_25);
     tcase_add_test(errors, test_wrong_abi);
     tcase_add_test(errors, test_missing_symbol);
+    tcase_add_test(errors, test_data_entry);
     tcase_add_test(errors, test_bad_descriptors);
     tcase_add_test(errors, test_open_not_a_plugin);
     tcase_add_test(errors, test_unwritable_dir);

@@ -213,6 +213,17 @@ printf '#!/bin/sh\necho "cc1: error: no such flag" >&2\nexit 1\n' > "$TMP/badcc"
 chmod +x "$TMP/badcc"
 expect_exit 1 "failing compiler" -- env CC="$TMP/badcc" "$FGM" compile models/dice.fgm --out-dir "$TMP/bad"
 expect_err "^fgm: C compiler '.*badcc' failed \(exit status 1\): cc1: error: no such flag" "failing compiler"
+# A plugin built with AddressSanitizer: its runtime's constructor ended
+# fgm (exit 1, no fallback, temporaries left behind) in a process
+# without that runtime (the plain build: fgm_asan has it, and loads it).
+if echo 'int f(void) { return 0; }' | cc -fsanitize=address -shared -fPIC -x c - -o "$TMP/asan_probe.so" 2>/dev/null; then
+    expect_exit 0 "an ASan plugin" -- env FGM_PLUGIN_CFLAGS="-O2 -fsanitize=address" "$FGM" run models/chain.fgm --out-dir "$TMP/asanp"
+    if [ -z "${ASAN_OPTIONS:-}" ]; then
+        expect_err "chain.bp-sum.so: built with AddressSanitizer, whose runtime this process lacks .*; interpreting$" "an ASan plugin: says why"
+        expect_out "interpreted bp-sum" "an ASan plugin: interpreted"
+    fi
+    [ -z "$(ls "$TMP/asanp" | grep tmp)" ] || fail "an ASan plugin: temporaries left: $(ls "$TMP/asanp")"
+fi
 # The linker's error has no "error:": the reason quoted the warning
 # before it, not the line that says why.
 cat > "$TMP/ldcc" <<'SH'
