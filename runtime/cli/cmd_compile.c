@@ -172,9 +172,11 @@ cmd_compile(cli_args *a)
         return cli_fail(cli_exit_code(st), "compile: %s: no plugin",
                         model);
     fgm_model_plugin_info(m, &rebuilt, &ms);
-    fprintf(stderr, "fgm: %s %s -> %s/%s.%s.so (hash %016" PRIx64 ") in "
+    /* The folder as the cascade names it: one slash before the file. */
+    fprintf(stderr, "fgm: %s %s -> %s%s%s.%s.so (hash %016" PRIx64 ") in "
             "%.0f ms\n", rebuilt ? "compiled" : "up to date:", model,
-            out_dir, fgm_ir_name(fgm_model_ir(m)),
+            out_dir, *out_dir && out_dir[strlen(out_dir) - 1] == '/'
+                     ? "" : "/", fgm_ir_name(fgm_model_ir(m)),
             fgm_ir_algo(fgm_model_ir(m)), fgm_ir_hash(fgm_model_ir(m)),
             (fgm_now() - t0) * 1e3);
     fgm_model_free(m);

@@ -483,4 +483,8 @@ expect_exit 0 "out-dir, nested" -- "$FGM" compile models/chain.fgm --out-dir "$T
 printf 'x' > "$TMP/afile"
 expect_exit 1 "out-dir under a file" -- "$FGM" compile models/chain.fgm --out-dir "$TMP/afile/sub"
 expect_err "afile/sub/: cannot write: Not a directory" "out-dir under a file: says why"
+# The summary names the plugin with one slash after a folder given with
+# one (it said "DIR//chain.bp-sum.so").
+expect_exit 0 "out-dir with a trailing slash" -- "$FGM" compile models/chain.fgm --out-dir "$TMP/plug/"
+expect_err "^fgm: (compiled|up to date:) models/chain.fgm -> $TMP/plug/chain.bp-sum.so " "out-dir with a trailing slash: the summary"
 finish
