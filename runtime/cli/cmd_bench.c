@@ -520,13 +520,21 @@ cmd_bench(cli_args *a)
             if (r < 0 || !cli_parse_double("bench", "--timeout-ms", val, 0,
                                            &o.timeout_ms))
                 goto usage;
-        } else if ((r = file_option(a, "--observe", &observe, NULL)) != 0) {
+        } else if ((r = file_option(a, "--observe", &val, NULL)) != 0) {
             if (r == -1)
                 goto usage;
             if (r < 0) {
                 code = CLI_EUSAGE;
                 goto out;
             }
+            /* The first file was dropped without a word. */
+            if (observe) {
+                code = cli_fail(CLI_EUSAGE, "bench: --observe given twice "
+                                "('%s', '%s'): one file of observation "
+                                "sets a run", observe, val);
+                goto out;
+            }
+            observe = val;
         } else if ((r = cli_opt_value(a, "--model", &val)) != 0) {
             if (r < 0)
                 goto usage;

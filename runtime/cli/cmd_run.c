@@ -291,6 +291,11 @@ cmd_run(cli_args *a)
                 return usage();
             if (!cli_check_name("run", "--observe", val, "file"))
                 return CLI_EUSAGE;
+            /* The first file was dropped without a word. */
+            if (observe)
+                return cli_fail(CLI_EUSAGE, "run: --observe given twice "
+                                "('%s', '%s'): one file of observation sets "
+                                "a run", observe, val);
             observe = val;
         } else if ((r = cli_opt_value(a, "--format", &val)) != 0) {
             if (r < 0)

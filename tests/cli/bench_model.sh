@@ -111,4 +111,8 @@ expect_exit 1 "no C compiler" -- env -C "$TMP/cwd" CC=/nonexistent "$fgm_abs" be
 expect_err "nonexistent" "no C compiler: says why"
 expect_exit 1 "no such model" -- "$FGM" bench --model "$TMP/none.fgm"
 
+# A second --observe is refused: the first file was dropped unread.
+printf 'x[0] = 1\n' > "$TMP/obs1.txt"
+expect_exit 2 "bench: --observe twice" -- "$FGM" bench --model models/chain.fgm --observe /nonexistent --observe "$TMP/obs1.txt"
+expect_err "bench: --observe given twice \('/nonexistent', '$TMP/obs1.txt'\)" "bench: --observe twice: says so"
 finish

@@ -521,4 +521,8 @@ if mknod "$TMP/full" c 1 7 2>/dev/null \
     expect_err "full: error: cannot write: No space left on device" "C to a full device"
     [ -c "$TMP/full" ] || fail "the device node was replaced"
 fi
+# A second --observe is refused: the first file was dropped unread.
+printf 'x[0] = 1\n' > "$TMP/obs1.txt"
+expect_exit 2 "run: --observe twice" -- "$FGM" run models/chain.fgm --observe /nonexistent --observe "$TMP/obs1.txt"
+expect_err "run: --observe given twice \('/nonexistent', '$TMP/obs1.txt'\)" "run: --observe twice: says so"
 finish
