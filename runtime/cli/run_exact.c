@@ -3,6 +3,7 @@
  * its most probable assignment (--map).
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +148,17 @@ run_exact(const fgm_ir *ir, const fgm_csp *csp, fgm_dlx *dlx,
         lim.deadline = deadline_of(cfg);
         st = fgm_dlx_run(dlx, given, &lim, &count, m, NULL, NULL);
         incomplete = !(st == FGM_OK && count < cfg->cap);
+        if (st == FGM_OK && count == cfg->cap && cfg->cap < LONG_MAX) {
+            /* The search stops at the cap: exactly CAP solutions read as
+             * more (enumeration, which looks one past, said complete).
+             * One more search, for CAP + 1, tells them apart. */
+            fgm_dlx_limits more = lim;
+            long n = 0;
+
+            more.cap = cfg->cap + 1;
+            incomplete = fgm_dlx_run(dlx, given, &more, &n, NULL, NULL, NULL)
+                         != FGM_OK || n > cfg->cap;
+        }
         snprintf(text, sizeof text, "%s (dancing links), solutions=%ld%s",
                  what, count, incomplete ? " (incomplete: cap or timeout "
                                            "reached)" : "");

@@ -265,4 +265,14 @@ expect_err "unknown --exact-method 'guess' \(auto, elimination, enumeration\)" "
 expect_exit 2 "method without exact" -- "$FGM" run models/chain.fgm --exact-method elimination
 expect_err "give --backend exact too" "method without exact: says what"
 
+# A cap equal to the number of solutions: Dancing Links said
+# "incomplete" (it stops at the cap) and gave no log Z; enumeration,
+# which looks one past, said complete.  A 3x3 Latin square has 12.
+for m in "" "--exact-method enumeration"; do
+    expect_exit 0 "--cap 12 on 12 solutions $m" -- "$FGM" run models/latin.fgm -D N=3 --backend exact --cap 12 $m --show 'cell[0][0]'
+    expect_out "^# observation 0: exact .*=12, log Z=-7.4026039" "--cap 12 on 12 solutions $m: complete"
+    expect_exit 0 "--cap 11 on 12 solutions $m" -- "$FGM" run models/latin.fgm -D N=3 --backend exact --cap 11 $m --show 'cell[0][0]'
+    expect_out "=11 \(incomplete: cap or timeout reached\)" "--cap 11 on 12 solutions $m: incomplete"
+done
+
 finish
