@@ -369,17 +369,27 @@ all_zero(const double *w, long n)
  * unchanged). */
 #define WEIGHT_SCALE_EXP 32
 
+/* The largest of the N weights W. */
+static double
+max_weight(const double *w, long n)
+{
+    double mx = 0.0;
+    long i;
+
+    for (i = 0; i < n; i++)
+        mx = w[i] > mx ? w[i] : mx;
+    return mx;
+}
+
 static void
 rescale(double *w, long n)
 {
-    double mx = 0.0, mn = HUGE_VAL;
+    double mx = max_weight(w, n), mn = HUGE_VAL;
     long i;
     int emax, emin, s;
 
-    for (i = 0; i < n; i++) {
-        mx = w[i] > mx ? w[i] : mx;
+    for (i = 0; i < n; i++)
         mn = w[i] > 0.0 && w[i] < mn ? w[i] : mn;
-    }
     frexp(mx, &emax);
     if (emax > -WEIGHT_SCALE_EXP && emax <= WEIGHT_SCALE_EXP)
         return;
@@ -392,6 +402,30 @@ rescale(double *w, long n)
         return;
     for (i = 0; i < n; i++)
         w[i] = ldexp(w[i], s);
+}
+
+/* After rescale: a warning, once a statement, when a nonzero weight of W
+ * (N) is still below the smallest normal double (weights spread wider
+ * than a double's normal range, or one subnormal where the largest is
+ * near 1).  The sweeps flush such numbers to zero (runtime/model.c: the
+ * x86 MXCSR), so the approximate algorithms read it as a hard zero, a
+ * value ruled out, while the exact backend keeps it. */
+static void
+warn_tiny(fgmc *c, const fgmc_stmt *s, fgmc_loc at, const double *w, long n)
+{
+    long i;
+
+    if (c->warned_tiny == s)
+        return;
+    for (i = 0; i < n; i++)
+        if (w[i] > 0.0 && w[i] < DBL_MIN) {
+            c->warned_tiny = s;
+            diag_warning(c, at, "a weight is below the smallest normal "
+                         "double, %g times the largest: ep, bp and gibbs "
+                         "read it as 0 (a value ruled out), the exact "
+                         "backend does not", w[i] / max_weight(w, n));
+            return;
+        }
 }
 
 static int inner_scope(fgmc *c, const fgmc_stmt *s,
@@ -875,6 +909,7 @@ inst_table(fgmc *c, const fgmc_stmt *s)
         return 0;
     }
     rescale(w, n);
+    warn_tiny(c, s, s->weights->loc, w, n);
     return add(c, s, FGM_FACTOR_TABLE, c->scope, (int)c->scope_len, w,
                (int)n, -1);
 }
@@ -909,6 +944,7 @@ inst_evidence(fgmc *c, const fgmc_stmt *s)
         return 0;
     }
     rescale(w, a->card);
+    warn_tiny(c, s, l->loc, w, a->card);
     for (i = 0; i < c->scope_len; i++)
         if (!add(c, s, FGM_FACTOR_EVIDENCE, &c->scope[i], 1, w, a->card, -1))
             return 0;

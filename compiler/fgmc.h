@@ -320,6 +320,8 @@ typedef struct fgmc {
     fgmc_inst *insts, *last_inst;
     long ninsts, nscope, nparams, iters, refs;
     int too_big;            /* a size cap was reported */
+    const fgmc_stmt *warned_tiny;   /* the last statement warned of a
+                                     * weight below DBL_MIN */
     int *mark, stamp;       /* nvars: duplicate detection (malloc) */
     int *fixed;             /* nvars: value index fixed by `fix`, or -1 */
     int var_cap;            /* entries of mark and fixed */
