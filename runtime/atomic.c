@@ -6,6 +6,7 @@
  * renamed over PATH (rename is atomic within a file system).  Devices,
  * FIFOs and symbolic links are written through instead (writes_through).
  */
+#define _XOPEN_SOURCE 700    /* realpath */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,11 +14,29 @@
 #include <unistd.h>
 #include "internal.h"
 
+/* The file a symbolic link PATH names, when that is a regular file other
+ * than the one standard output goes to (malloc'd; NULL otherwise): it is
+ * replaced as any file is, under a temporary name next to it then
+ * renamed, and the link kept.  (Written through, it was truncated first:
+ * an interrupt or a full disk lost what it held for half a report.) */
+static char *
+link_to_file(const char *path)
+{
+    struct stat sb;
+
+    if (lstat(path, &sb) != 0 || !S_ISLNK(sb.st_mode)
+        || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)
+        || fgm_is_stdout(&sb))
+        return NULL;
+    return realpath(path, NULL);
+}
+
 /* Whether PATH is written in place rather than replaced: a device or
- * FIFO (/dev/null, /dev/full), or a symbolic link (/dev/stdout, or a link
- * a user keeps to a file elsewhere) -- renaming over either would replace
- * the node or the link itself.  A missing path, a regular file and a
- * directory (which fails later with its own message) are not. */
+ * FIFO (/dev/null, /dev/full), or a symbolic link to one, to standard
+ * output's file (/dev/stdout) or to a file not made yet (link_to_file
+ * takes the others) -- renaming over it would replace the node or the
+ * link itself.  A missing path, a regular file and a directory (which
+ * fails later with its own message) are not. */
 static int
 writes_through(const char *path)
 {
@@ -129,6 +148,7 @@ fgm_status
 fgm_write_atomic_check(const char *path, fgm_diag_fn diag, void *ctx)
 {
     struct stat sb;
+    char *real;
     int err = 0;
 
     if (!path)
@@ -137,6 +157,10 @@ fgm_write_atomic_check(const char *path, fgm_diag_fn diag, void *ctx)
         err = ENOENT;
     } else if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
         err = EISDIR;
+    } else if ((real = link_to_file(path)) != NULL) {
+        /* Replaced: its file's folder takes the temporary. */
+        err = folder_error(real);
+        free(real);
     } else if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
         /* Written through: the node must be writable, not its folder (a
          * FIFO, /dev/null), unless it is standard output (open_through
@@ -235,7 +259,8 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
 {
     static const char suffix[] = ".tmp.XXXXXX";
     size_t len;
-    char *tmp;
+    char *tmp, *real;
+    const char *dest;       /* the file replaced: PATH, or its link's */
     fgm_status st = FGM_EIO;
     FILE *f = NULL;
     fgm_cleanup_window win;
@@ -243,14 +268,17 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
 
     if (!path || !write)
         return FGM_EINVAL;
-    len = strlen(path);
+    real = link_to_file(path);
+    dest = real ? real : path;
+    len = strlen(dest);
     tmp = malloc(len + sizeof suffix);
     if (!tmp) {
         fgm_diagf(diag, ctx, "%s: error: %s", path,
                   fgm_strerror(FGM_ENOMEM));
+        free(real);
         return FGM_ENOMEM;
     }
-    if (writes_through(path)) {
+    if (!real && writes_through(path)) {
         free(tmp);
         if (!(f = open_through(path))) {
             err = errno;
@@ -268,7 +296,7 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
                       err ? strerror(err) : fgm_strerror(st));
         return st;
     }
-    memcpy(tmp, path, len);
+    memcpy(tmp, dest, len);
     memcpy(tmp + len, suffix, sizeof suffix);
     /* Made and listed in one window: never after fgm_abort_cleanup's
      * sweep, where nothing would remove it. */
@@ -280,11 +308,12 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
         fgm_diagf(diag, ctx, "%s: error: cannot write: %s", path,
                   strerror(errno));
         free(tmp);
+        free(real);
         return FGM_EIO;
     }
     /* mkstemp makes the file private; a report is meant to be read
      * (0666 less the umask), and a file replaced keeps its mode. */
-    if (fchmod(fd, target_mode(path)) != 0 || !(f = fdopen(fd, "w"))) {
+    if (fchmod(fd, target_mode(dest)) != 0 || !(f = fdopen(fd, "w"))) {
         err = errno;
         close(fd);
         goto fail;
@@ -304,7 +333,7 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
      * fails. */
     err = EINTR;
     if (fgm_cleanup_begin(&win) == 0) {
-        err = rename(tmp, path) != 0 ? errno : 0;
+        err = rename(tmp, dest) != 0 ? errno : 0;
         fgm_cleanup_end(&win);
     }
     if (err) {
@@ -313,6 +342,7 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
     }
     fgm_cleanup_drop(token);
     free(tmp);
+    free(real);
     return FGM_OK;
 fail:
     fgm_diagf(diag, ctx, "%s: error: cannot write: %s", path,
@@ -320,5 +350,6 @@ fail:
     unlink(tmp);
     fgm_cleanup_drop(token);
     free(tmp);
+    free(real);
     return st;
 }

@@ -337,6 +337,20 @@ for l in "$TMP/nowhere.csv" "$TMP/sub/rel.csv"; do
 done
 expect_exit 0 "bench --csv a relative link" -- "$FGM" bench --solvers dlx --csv "$TMP/sub/rel2.csv" "$TMP/one.txt"
 [ -s "$TMP/made2.csv" ] || fail "bench --csv a relative link: the CSV did not reach its target"
+# A link to a file that exists: its file is replaced as a plain path's
+# is, the link kept.  Written through, it was truncated first, and a
+# write error (here a file size limit, SIGXFSZ ignored; a full disk, an
+# interrupt) lost what it held for half a file.
+echo "precious content" > "$TMP/kept.txt"
+ln -s kept.txt "$TMP/sub/../kept.lnk"
+(trap '' XFSZ; ulimit -f 8; exec "$FGM" generate --box 3 --count 200 -o "$TMP/kept.lnk") >/dev/null 2>"$TMP/err" \
+    && fail "generate -o a link past the file size limit succeeded"
+expect_err "^$TMP/kept.lnk: error: cannot write: File too large" "generate -o a link, write error: names the link"
+[ "$(cat "$TMP/kept.txt")" = "precious content" ] || fail "generate -o a link, write error: the file it names was cut: $(head -c 100 "$TMP/kept.txt")"
+[ -z "$(ls "$TMP" | grep 'kept\.txt\.tmp\.')" ] || fail "generate -o a link, write error: a temporary left: $(ls "$TMP")"
+expect_exit 0 "generate -o a link" -- "$FGM" generate --box 2 --count 2 -o "$TMP/kept.lnk"
+[ -L "$TMP/kept.lnk" ] || fail "generate -o a link: the link was replaced"
+grep -q "^# fgm generate" "$TMP/kept.txt" || fail "generate -o a link: the file it names was not written"
 
 # A read error part way through a line (strace makes the file's second
 # read fail; its lines of 82 bytes never end on a stdio buffer's edge) is
