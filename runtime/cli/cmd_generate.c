@@ -103,6 +103,12 @@ cmd_generate(cli_args *a)
     }
     if (out && strcmp(out, "-") == 0)
         out = NULL;     /* standard output, as without -o */
+    if (seed > 0x7fffffffL - (count - 1))
+        /* Puzzle K is made from seed + K: each must be a --seed too, so
+         * that any puzzle of a batch can be made again alone. */
+        return cli_fail(CLI_EUSAGE, "generate: --seed %ld --count %ld: "
+                        "the puzzles' seeds would pass %ld, the largest "
+                        "--seed", seed, count, 0x7fffffffL);
     if (min_clues > box * box * box * box)
         /* Every puzzle would come back a full grid. */
         return cli_fail(CLI_EUSAGE, "generate: --min-clues %ld: a %ldx%ld "
@@ -118,6 +124,8 @@ cmd_generate(cli_args *a)
         return CLI_EINPUT;
     if (out) {
         st = fgm_write_atomic(out, write_puzzles, &g, cli_diag, NULL);
+        if (st == FGM_EIO)
+            return CLI_EINPUT;  /* said, naming the file */
     } else {
         st = write_puzzles(&g, stdout);
         /* A write error is said as every command says it. */

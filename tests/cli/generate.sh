@@ -58,4 +58,18 @@ expect_exit 0 "replaced output" -- "$FGM" generate --box 2 --count 1 -o "$TMP/ne
 ( trap '' PIPE; timeout 5 "$FGM" generate --box 3 --count 100000 2>"$TMP/err" | head -1 >/dev/null; echo "${PIPESTATUS[0]}" > "$TMP/rc" )
 [ "$(cat "$TMP/rc")" = 1 ] && grep -q "write error on standard output" "$TMP/err" \
     || fail "generate to a closed pipe: exit $(cat "$TMP/rc"): $(head -c 200 "$TMP/err")"
+# Puzzle K of a batch is made from seed + K, each one a --seed that
+# makes it again alone: a batch whose seeds would pass the largest is
+# refused (puzzle 2 of --seed 2147483647 could not be made alone).
+expect_exit 2 "seeds past the largest" -- "$FGM" generate --box 2 --seed 2147483647 --count 2
+expect_err "generate: --seed 2147483647 --count 2: the puzzles' seeds would pass 2147483647" "seeds past the largest"
+expect_exit 0 "seeds up to the largest" -- "$FGM" generate --box 2 --seed 2147483646 --count 2
+"$FGM" generate --box 2 --seed 2147483647 --count 1 2>/dev/null | tail -n 1 > "$TMP/alone"
+tail -n 1 "$TMP/out" | cmp -s - "$TMP/alone" || fail "the last puzzle of a batch is not made again alone"
+# A write error of -o FILE is said once, naming the file (a vague
+# "fgm: generate: input/output error" followed).
+(trap '' XFSZ; ulimit -f 8; exec "$FGM" generate --box 3 --count 200 -o "$TMP/big.txt") >/dev/null 2>"$TMP/err"
+[ $? = 1 ] || fail "generate -o past the file size limit: exit status"
+[ "$(wc -l < "$TMP/err")" = 1 ] && grep -q "^$TMP/big.txt: error: cannot write: File too large$" "$TMP/err" \
+    || fail "generate -o, write error: $(cat "$TMP/err")"
 finish
