@@ -243,7 +243,10 @@ cli_parse_double(const char *cmd, const char *name, const char *s, double lo,
             v = s[strspn(s, " \t\n\v\f\r")] == '-' ? -DBL_TRUE_MIN
                                                    : DBL_TRUE_MIN;
     }
-    if (errno || end == s || *end || !(v >= lo)) {
+    /* Decimal only, as every integer option is read: strtod also takes
+     * "0x10" (16) and "infinity". */
+    if (errno || end == s || *end || !(v >= lo) || isinf(v)
+        || strpbrk(s, "xXpP")) {
         if (cmd)    /* NULL: the caller says it */
             cli_fail(CLI_EUSAGE, "%s: %s wants a number >= %g, not '%s'",
                      cmd, name, lo, s);

@@ -562,6 +562,10 @@ expect_err "solved=0/3 .*timeouts=3 " "solve --timeout-ms 1e-400"
 bad_run "^fgm: run: --tolerance wants a number >= 0, not '-1e-400'$" --tolerance -1e-400
 bad_run "^fgm: run: --cap wants an integer in 1\.\.1000000000000, not '0'$" --backend exact --cap 0
 bad_run "^fgm: run: --timeout-ms wants a number >= 0, not 'soon'$" --timeout-ms soon
+# Decimal only, as the integer options (strtod took "0x10" as 16 and
+# "inf" as no bound at all).
+bad_run "^fgm: run: --timeout-ms wants a number >= 0, not '0x10'$" --timeout-ms 0x10
+bad_run "^fgm: run: --tolerance wants a number >= 0, not 'inf'$" --tolerance inf
 bad_run "^fgm: run: unknown format 'xml' \(text, csv, json\)$" --format xml
 bad_run "^fgm: run: unknown backend 'gpu' \(auto, compiled, interpreted, exact\)$" --backend gpu
 bad_run "^fgm: run: unknown algorithm 'bogus' \(ep, bp-sum, bp-max, gibbs, vmp\)$" --algo bogus
