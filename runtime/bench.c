@@ -65,8 +65,9 @@ fgm_bench_fmt_ms(double ms, char *buf, size_t size)
     int dec;
 
     /* Past 1e9 ms (11 days: a timeout no run reaches), %g: 1e+300 was
-     * written with its 300 digits, cut by BUF's size. */
-    if (!(ms > 0) || !isfinite(ms) || ms >= 1e9) {
+     * written with its 300 digits, cut by BUF's size.  Under 1e-6 ms
+     * too: a timeout of 1e-300 ms read "0.000000", as if none. */
+    if (!(ms > 0) || !isfinite(ms) || ms >= 1e9 || ms < 1e-6) {
         snprintf(buf, size, "%g", ms);
         return;
     }
