@@ -59,15 +59,16 @@ FGM_INTERNAL int fgm_is_stdout(const struct stat *sb);
  * read): new files are made with mode 0666 (a plugin 0777) less it. */
 FGM_INTERNAL mode_t fgm_umask(void);
 
-/* Whether the next fgm_puzzle_read of R can go on without waiting for
- * input that has not come: a peeked puzzle, bytes in the stream's buffer
- * or waiting on its descriptor, the end of the input, a regular file.
- * Not ready: a terminal, or a program that writes a puzzle and waits for
- * its answer before it writes the next; fgm_batch_run then emits what it
- * has read before it reads on.  Only a hint: a part of a line ready
- * counts as ready, and where the stream's buffer cannot be seen (not
- * glibc) a buffered line may count as not ready. */
-FGM_INTERNAL int fgm_puzzle_reader_ready(fgm_puzzle_reader *r);
+/* Has R call FN(CTX) (FN NULL: nothing) before each read from its input
+ * that would wait for bytes not yet come: a terminal, a program that
+ * writes a puzzle and waits for its answer before it writes the next.
+ * fgm_batch_run then answers what it has read first, or both sides would
+ * wait.  On glibc the check is made each time the stream's buffer runs
+ * out, elsewhere at each line's start (a line sent in parts may then
+ * wait unannounced). */
+FGM_INTERNAL void fgm_puzzle_reader_on_wait(fgm_puzzle_reader *r,
+                                            void (*fn)(void *ctx),
+                                            void *ctx);
 
 /* Whether B is one of fgm_backend's values: options come from callers,
  * and the runner and the model open check them alike. */

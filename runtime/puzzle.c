@@ -50,6 +50,8 @@ struct fgm_puzzle_reader {
     int failed;             /* the input ended on a read error */
     int waits;              /* reads may wait for input: 1, or 0 for a
                              * regular file; -1 until known */
+    void (*on_wait)(void *ctx);     /* fgm_puzzle_reader_on_wait */
+    void *wait_ctx;
     fgm_puzzle pending;
     fgm_diag_fn diag;
     void *ctx;
@@ -838,6 +840,43 @@ next_file(fgm_puzzle_reader *r)
  * refused instead of buffered whole (a file with no newline, /dev/zero). */
 #define MAX_LINE 65536
 
+/* Whether reading R's descriptor goes on without waiting for input that
+ * has not come: the end of the input, an error, a regular file, or bytes
+ * (or a hang-up) waiting on it. */
+static int
+stream_ready(fgm_puzzle_reader *r)
+{
+    struct pollfd pfd;
+    struct stat sb;
+
+    if (feof(r->f) || ferror(r->f))
+        return 1;
+    if (r->waits < 0)
+        r->waits = !(fstat(fileno(r->f), &sb) == 0 && S_ISREG(sb.st_mode));
+    if (!r->waits)
+        return 1;
+    pfd.fd = fileno(r->f);
+    pfd.events = POLLIN;
+    pfd.revents = 0;
+    /* A hang-up or an error is ready too: the read returns at once. */
+    return poll(&pfd, 1, 0) != 0;
+}
+
+/* Whether the next getc of R may have to read from its descriptor, the
+ * stream's buffer empty (LEN bytes of the line read so far): where that
+ * buffer cannot be seen (not glibc), at each line's start. */
+static int
+may_wait(const fgm_puzzle_reader *r, size_t len)
+{
+#if defined(__GLIBC__) && !defined(__UCLIBC__)
+    (void)len;
+    return r->f->_IO_read_ptr >= r->f->_IO_read_end;
+#else
+    (void)r;
+    return len == 0;
+#endif
+}
+
 /* Reads the next line, newline kept, into R->buf.  Returns its length
  * (NUL bytes included), -1 at the end of the input or on a read error
  * (even part way through a line: the part read is not a line, and a read
@@ -849,7 +888,13 @@ read_line(fgm_puzzle_reader *r)
     size_t len = 0;
     int c;
 
-    while ((c = getc_unlocked(r->f)) != EOF) {
+    for (;;) {
+        /* Before a read that would wait for input not yet come, the
+         * caller's hook (a batch's answers to what it has read). */
+        if (r->on_wait && may_wait(r, len) && !stream_ready(r))
+            r->on_wait(r->wait_ctx);
+        if ((c = getc_unlocked(r->f)) == EOF)
+            break;
         if (len == MAX_LINE && c != '\n')     /* its newline fits */
             return -2;
         if (len + 2 > r->cap) {
@@ -969,28 +1014,14 @@ fgm_puzzle_peek(fgm_puzzle_reader *r, fgm_puzzle *out)
     return st;
 }
 
-int
-fgm_puzzle_reader_ready(fgm_puzzle_reader *r)
+void
+fgm_puzzle_reader_on_wait(fgm_puzzle_reader *r, void (*fn)(void *ctx),
+                          void *ctx)
 {
-    struct pollfd pfd;
-    struct stat sb;
-
-    if (!r || r->peeked || feof(r->f) || ferror(r->f))
-        return 1;
-    if (r->waits < 0)
-        r->waits = !(fstat(fileno(r->f), &sb) == 0 && S_ISREG(sb.st_mode));
-    if (!r->waits)
-        return 1;
-#if defined(__GLIBC__)
-    /* Checked first: poll is a system call, this is a compare. */
-    if (r->f->_IO_read_ptr < r->f->_IO_read_end)
-        return 1;
-#endif
-    pfd.fd = fileno(r->f);
-    pfd.events = POLLIN;
-    pfd.revents = 0;
-    /* A hang-up or an error is ready too: the read returns at once. */
-    return poll(&pfd, 1, 0) != 0;
+    if (!r)
+        return;
+    r->on_wait = fn;
+    r->wait_ctx = ctx;
 }
 
 int

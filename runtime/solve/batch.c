@@ -23,9 +23,10 @@
 typedef struct slot {
     fgm_batch_item *items;
     unsigned char *finished;    /* per item: solved, ready to emit */
-    int n;          /* items read into this slot */
+    int n;          /* items handed to the workers (published) */
     int next;       /* next item to hand out */
     int done;       /* items finished */
+    int emitted;    /* items emitted (the calling thread's) */
     int live;       /* published and not yet emitted */
 } slot;
 
@@ -198,18 +199,21 @@ wait_done(pool *p)
     pthread_cond_timedwait(&p->done, &p->mu, &t);
 }
 
-/* Emits every item of S in order, each as soon as it and those before
- * it are solved (not once the whole chunk is: a slow solver's answers
- * came a chunk at a time, and an interrupted run lost the finished part
- * of its chunk), then frees the slot once every item is finished.
- * Returns nonzero when the consumer asked to stop. */
+/* Emits the items of slot I published so far and not yet emitted, in
+ * order, each as soon as it and those before it are solved (not once the
+ * whole chunk is: a slow solver's answers came a chunk at a time, and an
+ * interrupted run lost the finished part of its chunk).  Returns nonzero
+ * when the consumer asked to stop. */
 static int
-emit_slot(pool *p, int i, fgm_batch_emit emit, void *ctx)
+emit_published(pool *p, int i, fgm_batch_emit emit, void *ctx)
 {
     slot *s = &p->slots[i];
-    int k, stop = 0;
+    int k, n, stop = 0;
 
-    for (k = 0; k < s->n && !stop; k++) {
+    pthread_mutex_lock(&p->mu);
+    n = s->n;
+    pthread_mutex_unlock(&p->mu);
+    for (k = s->emitted; k < n && !stop; k++) {
         pthread_mutex_lock(&p->mu);
         if (!s->finished[k] && p->opts->idle) {
             pthread_mutex_unlock(&p->mu);
@@ -220,7 +224,20 @@ emit_slot(pool *p, int i, fgm_batch_emit emit, void *ctx)
             wait_done(p);
         pthread_mutex_unlock(&p->mu);
         stop = emit(ctx, &s->items[k]);
+        s->emitted = k + 1;
     }
+    return stop;
+}
+
+/* Emits what is left of slot I (emit_published), its reading done, then
+ * frees it once every item is finished.  Returns nonzero when the
+ * consumer asked to stop. */
+static int
+emit_slot(pool *p, int i, fgm_batch_emit emit, void *ctx)
+{
+    slot *s = &p->slots[i];
+    int stop = emit_published(p, i, emit, ctx);
+
     /* After a stop, no more of the slot is handed out (the rest of its
      * chunk was solved for nothing: 10 s on a full disk); those workers
      * hold are waited for, and the slot is reused only then. */
@@ -230,7 +247,7 @@ emit_slot(pool *p, int i, fgm_batch_emit emit, void *ctx)
     while (s->done < s->n)
         pthread_cond_wait(&p->done, &p->mu);
     s->live = 0;
-    s->n = s->next = s->done = 0;
+    s->n = s->next = s->done = s->emitted = 0;
     p->order[i] = -1;
     pthread_mutex_unlock(&p->mu);
     return stop;
@@ -248,11 +265,73 @@ oldest(const pool *p)
     return best;
 }
 
+/* Hands the first N items of slot I to the workers (the slot published
+ * with its first). */
+static void
+publish(pool *p, int i, int n)
+{
+    slot *s = &p->slots[i];
+
+    pthread_mutex_lock(&p->mu);
+    s->n = n;
+    if (!s->live) {
+        s->live = 1;
+        p->order[i] = p->published++;
+    }
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->mu);
+}
+
+/* The calling thread's reading: the slot being filled and the items read
+ * into it, for the reader's hook. */
+typedef struct feeder {
+    pool *p;
+    int cur;            /* the slot being filled, or -1 */
+    int got;            /* items read into it */
+    fgm_batch_emit emit;
+    void *ctx;
+    int stop;           /* the consumer asked to stop */
+} feeder;
+
+/* The reader's hook (fgm_puzzle_reader_on_wait), before a read that
+ * waits for input not yet come (a terminal; a program that writes a
+ * puzzle, then waits for its answer): every puzzle read is handed out,
+ * solved and emitted, and the output flushed (opts->idle), or both sides
+ * would wait.  (The reader filled a 512-puzzle chunk first.) */
+static void
+answer_before_wait(void *arg)
+{
+    feeder *f = arg;
+    pool *p = f->p;
+    int i;
+
+    if (f->stop)
+        return;
+    if (f->cur >= 0 && f->got > p->slots[f->cur].n)
+        publish(p, f->cur, f->got);
+    /* Oldest first: the order the items were read in. */
+    for (;;) {
+        int best = -1;
+
+        for (i = 0; i < NSLOTS; i++)
+            if (p->slots[i].live
+                && p->slots[i].emitted < p->slots[i].n
+                && (best < 0 || p->order[i] < p->order[best]))
+                best = i;
+        if (best < 0 || f->stop)
+            break;
+        f->stop = emit_published(p, best, f->emit, f->ctx);
+    }
+    if (!f->stop && p->opts->idle)
+        p->opts->idle(f->ctx);
+}
+
 fgm_status
 fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
               fgm_batch_emit emit, void *ctx, const char **reason)
 {
-    int nthreads, chunk, i, made, started = 0, stop = 0, starved;
+    int nthreads, chunk, i, made, started = 0, stop = 0;
+    feeder fd;
     long items = 0;
     fgm_status st = FGM_OK, rst = FGM_OK;
     const char *why;
@@ -314,6 +393,13 @@ fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
             started++;
     }
 
+    memset(&fd, 0, sizeof fd);
+    fd.p = &p;
+    fd.cur = -1;
+    fd.emit = emit;
+    fd.ctx = ctx;
+    if (st == FGM_OK)
+        fgm_puzzle_reader_on_wait(r, answer_before_wait, &fd);
     /* Producer/consumer loop on the calling thread. */
     while (st == FGM_OK && rst == FGM_OK && !stop) {
         int free_slot = -1;
@@ -329,37 +415,29 @@ fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
             continue;
         }
         s = &p.slots[free_slot];
-        s->n = 0;
-        starved = 0;
-        while (s->n < chunk) {
-            fgm_batch_item *it = &s->items[s->n];
+        /* Cleared before any item is handed out (the workers set them). */
+        memset(s->finished, 0, (size_t)chunk);
+        fd.cur = free_slot;
+        fd.got = 0;
+        while (fd.got < chunk && !fd.stop) {
+            fgm_batch_item *it = &s->items[fd.got];
 
-            /* Input that must be waited for (a terminal; a program that
-             * writes a puzzle, then waits for its answer): what has been
-             * read goes out first, or both sides would wait. */
-            if (!fgm_puzzle_reader_ready(r)
-                && (s->n > 0 || oldest(&p) >= 0)) {
-                starved = 1;
-                break;
-            }
+            /* May call answer_before_wait, which hands out and emits the
+             * items read so far. */
             rst = fgm_puzzle_read(r, &it->puzzle);
             if (rst != FGM_OK)
                 break;
             it->index = fgm_puzzle_reader_count(r) - 1;
-            s->n++;
+            fd.got++;
         }
-        if (s->n > 0) {
-            memset(s->finished, 0, (size_t)s->n);
-            pthread_mutex_lock(&p.mu);
-            s->live = 1;
-            p.order[free_slot] = p.published++;
-            pthread_cond_broadcast(&p.work);
-            pthread_mutex_unlock(&p.mu);
-        }
+        fd.cur = -1;
+        stop = fd.stop;
+        if (fd.got > s->n)
+            publish(&p, free_slot, fd.got);
         /* More workers only as the puzzles read give them something to
          * take (GRAB at a time): -j 256 on one 25x25 puzzle built 256
          * workspaces, 5.7 GB, for one worker's work. */
-        items += s->n;
+        items += fd.got;
         while (st == FGM_OK && started == made && made < nthreads
                && (long)made * GRAB < items) {
             fgm_status wst = worker_init(&ws[made], &p, sopts, reason);
@@ -386,15 +464,8 @@ fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
                 st = wst;
             }
         }
-        if (starved && st == FGM_OK) {
-            /* Every answer to what was read, flushed, before the read
-             * that waits. */
-            while (!stop && oldest(&p) >= 0)
-                stop = emit_slot(&p, oldest(&p), emit, ctx);
-            if (!stop && opts->idle)
-                opts->idle(ctx);
-        }
     }
+    fgm_puzzle_reader_on_wait(r, NULL, NULL);
     /* Drain what is in flight, in order (also after a read error: the
      * puzzles before the bad one are still reported). */
     while (!stop && oldest(&p) >= 0)

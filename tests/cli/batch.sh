@@ -43,15 +43,41 @@ fi
 # terminal, a line at a time) gets each answer before it writes the
 # next: the reader filled a 512-puzzle chunk first, and both sides
 # waited for good.  Each read below gives up after 20 s.
-# interactive HEADER ARGS...: three puzzles of easy50 through a
-# coprocess, their answers in $TMP/inter (after a header line when HEADER
-# is 1: --csv's).
+# Shapes a puzzle Q is sent in: one line; one line and a blank line, or a
+# comment (read as ready, and the read after them waited with the puzzle
+# unanswered); nine rows and a blank line; a boxed grid, its bottom rule
+# last.
+shape_line() { echo "$1"; }
+shape_blank() { printf '%s\n\n' "$1"; }
+shape_comment() { printf '%s\n# next\n' "$1"; }
+shape_rows() {
+    local r
+    for r in 0 1 2 3 4 5 6 7 8; do echo "${1:r*9:9}"; done
+    echo
+}
+shape_boxed() {
+    local r c row
+    for r in 0 1 2 3 4 5 6 7 8; do
+        [ $((r % 3)) = 0 ] && echo "+-------+-------+-------+"
+        row="|"
+        for c in 0 1 2 3 4 5 6 7 8; do
+            row="$row ${1:r*9+c:1}"
+            [ $((c % 3)) = 2 ] && row="$row |"
+        done
+        echo "$row"
+    done
+    echo "+-------+-------+-------+"
+}
+# interactive SHAPE HEADER ARGS...: three puzzles of easy50 through a
+# coprocess, sent as SHAPE says, their answers in $TMP/inter (after a
+# header line when HEADER is 1: --csv's).
 interactive() {
-    local header=$1 q line n=0 got=""
-    shift
+    local shape=$1 header=$2 q line n=0 got="" pid
+    shift 2
     coproc CO { exec "$FGM" solve "$@" - 2>/dev/null; }
+    pid=$CO_PID     # bash unsets CO_PID once the coprocess has ended
     for q in $(head -n 3 "$P/easy50.txt"); do
-        echo "$q" >&"${CO[1]}"
+        "shape_$shape" "$q" >&"${CO[1]}"
         if [ "$n" = 0 ] && [ "$header" = 1 ]; then
             IFS= read -r -t 20 -u "${CO[0]}" line || break
         fi
@@ -61,15 +87,28 @@ interactive() {
 "
     done
     exec {CO[1]}>&-
-    kill "$CO_PID" 2>/dev/null
-    wait "$CO_PID" 2>/dev/null
-    [ "$n" = 3 ] || fail "solve $*, a puzzle at a time: $n of 3 answers came"
+    kill "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    [ "$n" = 3 ] || fail "solve $*, a puzzle at a time, $shape: $n of 3 answers came"
     printf '%s' "$got" >"$TMP/inter"
 }
-interactive 0 --solver dlx
 head -n 3 "$P/easy50.txt" | "$FGM" solve --solver dlx - >"$TMP/piped" 2>/dev/null
-cmp -s "$TMP/inter" "$TMP/piped" || fail "solve --solver dlx, a puzzle at a time: other answers than piped at once"
-interactive 1 --csv --solver ep-robust -j 2
+for shape in line blank comment rows boxed; do
+    interactive $shape 0 --solver dlx
+    cmp -s "$TMP/inter" "$TMP/piped" || fail "solve --solver dlx, a puzzle at a time, $shape: other answers than piped at once"
+done
+interactive line 1 --csv --solver ep-robust -j 2
 grep -c '^[0-2],ep-robust,' "$TMP/inter" | grep -qx 3 \
     || fail "solve --csv --solver ep-robust -j 2, a puzzle at a time: $(cat "$TMP/inter")"
+# A file, then standard input that must be waited for: the file's
+# answers come before the wait (they came once stdin closed).
+head -n 2 "$P/easy50.txt" > "$TMP/two.txt"
+coproc CO2 { exec "$FGM" solve --solver dlx "$TMP/two.txt" - 2>/dev/null; }
+pid=$CO2_PID
+n=0
+while [ $n -lt 2 ] && IFS= read -r -t 20 -u "${CO2[0]}" line; do n=$((n + 1)); done
+exec {CO2[1]}>&-
+kill "$pid" 2>/dev/null
+wait "$pid" 2>/dev/null
+[ "$n" = 2 ] || fail "solve FILE -: $n of the file's 2 answers before stdin ended"
 finish
