@@ -332,13 +332,32 @@ error_marker(const char *s, const char *nl)
     return marker(s, nl, 'e', "rror:");
 }
 
-/* Whether the line S..NL is a warning or a note, or collect2's summary:
- * not why a build failed. */
+/* Whether the line S..NL holds WORD. */
+static int
+holds(const char *s, const char *nl, const char *word)
+{
+    size_t wl = strlen(word);
+    const char *p;
+
+    for (p = s; nl - p >= (long)wl; p++)
+        if (memcmp(p, word, wl) == 0)
+            return 1;
+    return 0;
+}
+
+/* Whether the line S..NL is not why a build failed: a warning or a note,
+ * the context lines around them ("FILE: In function 'f':", "In file
+ * included from ...", ld's "FILE.o: in function `f':", gcc's indented
+ * source lines and "from ..." lines), or collect2's summary. */
 static int
 aside(const char *s, const char *nl)
 {
     return marker(s, nl, 'w', "arning:") || marker(s, nl, 'n', "ote:")
-           || strncmp(s, "collect2:", 9) == 0;
+           || strncmp(s, "collect2:", 9) == 0 || *s == ' ' || *s == '\t'
+           || strncmp(s, "In file included from ", 22) == 0
+           || holds(s, nl, ": In function ")
+           || holds(s, nl, ": in function ")
+           || holds(s, nl, ": At top level:");
 }
 
 /* Copies into LINE the compiler's most telling line of OUT: the first one

@@ -159,6 +159,8 @@ file_offset(int fd, const elf_ehdr *eh, unsigned long long addr)
     return -1;
 }
 
+#define FGM_ELF_MAXDYN 256    /* dynamic entries read */
+
 /* Whether the object FD, when native, needs AddressSanitizer's runtime
  * (a DT_NEEDED entry "libasan.so..." or "libhwasan.so...") and this
  * process does not have it: its constructor then ends the process ("ASan
@@ -173,8 +175,9 @@ needs_absent_asan(int fd)
     char name[16];
     elf_ehdr eh;
     elf_phdr ph;
-    elf_dyn d;
+    elf_dyn dyn[FGM_ELF_MAXDYN];
     unsigned i, j;
+    int nd;
 
     if (dlsym(RTLD_DEFAULT, "__asan_init")
         || dlsym(RTLD_DEFAULT, "__hwasan_init"))
@@ -192,23 +195,23 @@ needs_absent_asan(int fd)
             dyn_at = (long long)ph.p_offset;
             dyn_size = (long long)ph.p_filesz;
         }
-    for (k = 0; dyn_at >= 0 && (k + 1) * (long long)sizeof d <= dyn_size;
-         k++) {
-        if (read_at(fd, &d, sizeof d, (off_t)(dyn_at + k * (long long)sizeof d))
-            != 0 || d.d_tag == DT_NULL)
-            break;
-        if (d.d_tag == DT_STRTAB)
-            strtab = d.d_un.d_ptr;
-    }
+    /* One read of at most FGM_ELF_MAXDYN entries (a plugin has about
+     * thirty): a crafted section as large as the file cost a read per
+     * entry. */
+    if (dyn_at < 0)
+        return 0;
+    nd = dyn_size / (long long)sizeof *dyn < FGM_ELF_MAXDYN
+         ? (int)(dyn_size / (long long)sizeof *dyn) : FGM_ELF_MAXDYN;
+    if (nd <= 0 || read_at(fd, dyn, (size_t)nd * sizeof *dyn, (off_t)dyn_at))
+        return 0;
+    for (k = 0; k < nd && dyn[k].d_tag != DT_NULL; k++)
+        if (dyn[k].d_tag == DT_STRTAB)
+            strtab = dyn[k].d_un.d_ptr;
     str_at = strtab ? file_offset(fd, &eh, strtab) : -1;
-    for (k = 0; str_at >= 0 && (k + 1) * (long long)sizeof d <= dyn_size;
-         k++) {
-        if (read_at(fd, &d, sizeof d, (off_t)(dyn_at + k * (long long)sizeof d))
-            != 0 || d.d_tag == DT_NULL)
-            break;
-        if (d.d_tag != DT_NEEDED
+    for (k = 0; str_at >= 0 && k < nd && dyn[k].d_tag != DT_NULL; k++) {
+        if (dyn[k].d_tag != DT_NEEDED
             || read_at(fd, name, sizeof name,
-                       (off_t)(str_at + (long long)d.d_un.d_val)) != 0)
+                       (off_t)(str_at + (long long)dyn[k].d_un.d_val)) != 0)
             continue;
         for (j = 0; j < sizeof names / sizeof *names; j++)
             if (strncmp(name, names[j], strlen(names[j])) == 0)

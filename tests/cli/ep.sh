@@ -225,11 +225,18 @@ if echo 'int f(void) { return 0; }' | cc -fsanitize=address -shared -fPIC -x c -
     [ -z "$(ls "$TMP/asanp" | grep tmp)" ] || fail "an ASan plugin: temporaries left: $(ls "$TMP/asanp")"
 fi
 # The linker's error has no "error:": the reason quoted the warning
-# before it, not the line that says why.
+# before it, or gcc's context lines around warnings, not the line that
+# says why.
 cat > "$TMP/ldcc" <<'SH'
 #!/bin/sh
+echo 'In file included from x.c:9:' >&2
+echo 'x.c: In function '"'"'f'"'"':' >&2
+echo 'x.c:3:7: warning: comparing floating-point with == is unsafe [-Wfloat-equal]' >&2
+echo '    3 |   if (a == b)' >&2
+echo '      |         ^~' >&2
 echo '<command-line>: warning: "N" redefined' >&2
 echo '<command-line>: note: this is the location of the previous definition' >&2
+echo '/usr/bin/ld: /tmp/cc1.o: in function `g'"'"':' >&2
 echo '/usr/bin/ld: cannot find -lnosuch: No such file or directory' >&2
 echo 'collect2: error: ld returned 1 exit status' >&2
 exit 1
