@@ -14,23 +14,6 @@
 #include <unistd.h>
 #include "internal.h"
 
-/* The file a symbolic link PATH names, when that is a regular file other
- * than the one standard output goes to (malloc'd; NULL otherwise): it is
- * replaced as any file is, under a temporary name next to it then
- * renamed, and the link kept.  (Written through, it was truncated first:
- * an interrupt or a full disk lost what it held for half a report.) */
-static char *
-link_to_file(const char *path)
-{
-    struct stat sb;
-
-    if (lstat(path, &sb) != 0 || !S_ISLNK(sb.st_mode)
-        || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode)
-        || fgm_is_stdout(&sb))
-        return NULL;
-    return realpath(path, NULL);
-}
-
 /* Whether PATH is written in place rather than replaced: a device or
  * FIFO (/dev/null, /dev/full), or a symbolic link to one, to standard
  * output's file (/dev/stdout) or to a file not made yet (link_to_file
@@ -144,6 +127,46 @@ link_target_error(const char *path)
     return err;
 }
 
+/* The file a symbolic link PATH names, when that is a regular file other
+ * than the one standard output goes to (malloc'd; NULL otherwise): it is
+ * replaced as any file is, under a temporary name next to it then
+ * renamed, and the link kept.  (Written through, it was truncated first:
+ * an interrupt or a full disk lost what it held for half a report.) */
+static char *
+link_to_file(const char *path)
+{
+    struct stat sb, fd_sb;
+    char target[16], *real;
+    ssize_t n;
+    int fd;
+
+    if (lstat(path, &sb) != 0 || !S_ISLNK(sb.st_mode)
+        || stat(path, &sb) != 0 || !S_ISREG(sb.st_mode))
+        return NULL;
+    /* Not a file this process or its shell holds open: /dev/stderr,
+     * /dev/fd/N, /proc/self/fd/N (or a link to one) name a descriptor,
+     * and replacing its file would leave it writing to a removed one
+     * (the rest of a `2>>log` lost). */
+    n = readlink(path, target, sizeof target - 1);
+    target[n > 0 ? n : 0] = '\0';
+    if (strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0
+        || strncmp(target, "/dev/", 5) == 0
+        || strncmp(target, "/proc/", 6) == 0)
+        return NULL;
+    for (fd = 0; fd <= 2; fd++)
+        if (fstat(fd, &fd_sb) == 0 && fd_sb.st_dev == sb.st_dev
+            && fd_sb.st_ino == sb.st_ino)
+            return NULL;
+    real = realpath(path, NULL);
+    /* Its folder must take the temporary; where it cannot (a file
+     * writable in a folder that is not), written through as before. */
+    if (real && folder_error(real) != 0) {
+        free(real);
+        return NULL;
+    }
+    return real;
+}
+
 fgm_status
 fgm_write_atomic_check(const char *path, fgm_diag_fn diag, void *ctx)
 {
@@ -158,8 +181,7 @@ fgm_write_atomic_check(const char *path, fgm_diag_fn diag, void *ctx)
     } else if (stat(path, &sb) == 0 && S_ISDIR(sb.st_mode)) {
         err = EISDIR;
     } else if ((real = link_to_file(path)) != NULL) {
-        /* Replaced: its file's folder takes the temporary. */
-        err = folder_error(real);
+        /* Replaced: its file's folder takes the temporary (checked). */
         free(real);
     } else if (lstat(path, &sb) == 0 && !S_ISREG(sb.st_mode)) {
         /* Written through: the node must be writable, not its folder (a

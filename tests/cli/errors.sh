@@ -348,6 +348,11 @@ ln -s kept.txt "$TMP/sub/../kept.lnk"
 expect_err "^$TMP/kept.lnk: error: cannot write: File too large" "generate -o a link, write error: names the link"
 [ "$(cat "$TMP/kept.txt")" = "precious content" ] || fail "generate -o a link, write error: the file it names was cut: $(head -c 100 "$TMP/kept.txt")"
 [ -z "$(ls "$TMP" | grep 'kept\.txt\.tmp\.')" ] || fail "generate -o a link, write error: a temporary left: $(ls "$TMP")"
+# ... but not /dev/stderr (a link to the log that `2>>` opened): the
+# log, replaced, lost every later line of fgm and of its shell.
+( "$FGM" generate --box 2 --count 1 -o /dev/stderr; echo after >&2 ) 2>>"$TMP/err.log"
+grep -q "^fgm: generated=1 " "$TMP/err.log" && grep -q "^after$" "$TMP/err.log" \
+    || fail "generate -o /dev/stderr into a 2>> log: $(cat "$TMP/err.log")"
 expect_exit 0 "generate -o a link" -- "$FGM" generate --box 2 --count 2 -o "$TMP/kept.lnk"
 [ -L "$TMP/kept.lnk" ] || fail "generate -o a link: the link was replaced"
 grep -q "^# fgm generate" "$TMP/kept.txt" || fail "generate -o a link: the file it names was not written"
