@@ -420,10 +420,13 @@ warn_tiny(fgmc *c, const fgmc_stmt *s, fgmc_loc at, const double *w, long n)
     for (i = 0; i < n; i++)
         if (w[i] > 0.0 && w[i] < DBL_MIN) {
             c->warned_tiny = s;
+            /* The ratio as a power of ten: the quotient itself
+             * underflows (5e-324 / 1e9 is 0). */
             diag_warning(c, at, "a weight is below the smallest normal "
-                         "double, %g times the largest: ep, bp and gibbs "
-                         "read it as 0 (a value ruled out), the exact "
-                         "backend does not", w[i] / max_weight(w, n));
+                         "double, about 1e%.0f times the largest: ep, bp "
+                         "and gibbs read it as 0 (a value ruled out), the "
+                         "exact backend does not",
+                         log10(w[i]) - log10(max_weight(w, n)));
             return;
         }
 }
