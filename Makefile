@@ -331,9 +331,10 @@ $(B)/fuzz/fuzz_puzzle: tests/fuzz/fuzz_puzzle.c $(FUZZ_OBJ)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $^ $(LIBS)
 
 # `fgm run --observe`'s reader is the CLI's own (run_observe.c), so the
-# CLI's common.c comes too.
+# CLI's common.c comes too, with the model text it carries.
 $(B)/fuzz/fuzz_observe: tests/fuzz/fuzz_observe.c runtime/cli/common.c \
-                        runtime/cli/run_observe.c $(FUZZ_OBJ)
+                        runtime/cli/run_observe.c \
+                        $(B)/gen/default_model.c $(FUZZ_OBJ)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -Iruntime/cli -fsanitize=fuzzer -o $@ $^ $(LIBS)
 
 fuzz: $(B)/fuzz/fuzz_model $(B)/fuzz/fuzz_model_small $(B)/fuzz/fuzz_puzzle \
