@@ -50,6 +50,15 @@
 #define FGMC_MAX_ARRAYS 16384       /* var and prior arrays (the IR builder
                                      * checks each name against all) */
 #endif
+#ifndef FGMC_MAX_LIST
+#define FGMC_MAX_LIST (1L << 22)    /* items of one list: a table's most
+                                     * entries (compiler/expand.c) */
+#endif
+#ifndef FGMC_MAX_STMTS
+#define FGMC_MAX_STMTS (FGMC_MAX_FACTORS + (1L << 16))  /* statements: each
+                                     * factor statement adds one factor or
+                                     * more, besides declarations */
+#endif
 #ifndef FGMC_MAX_REFS
 #define FGMC_MAX_REFS (1L << 26)    /* variable references expanded, over all
                                      * statements and bindings (>= twice
@@ -294,6 +303,9 @@ typedef struct fgmc {
     /* parser.y, ast.c */
     fgmc_stmt *stmts, *last_stmt;
     int too_deep;           /* nesting reported in this statement */
+    int parse_stop;         /* a size cap was hit while parsing: the
+                             * lexer ends the input there (ast_append) */
+    long nstmts;            /* statements parsed */
     fgmc_node scratch;      /* handed out when the arena is exhausted */
     fgmc_stmt scratch_stmt;
 

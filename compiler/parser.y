@@ -344,5 +344,6 @@ static void
 fgm_yyerror(FGM_YYLTYPE *loc, fgmc *c, void *scanner, const char *msg)
 {
     (void)scanner;
-    diag_syntax(c, *loc, msg);
+    if (!c->parse_stop)     /* the input cut short on purpose */
+        diag_syntax(c, *loc, msg);
 }
