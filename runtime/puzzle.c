@@ -967,7 +967,10 @@ again:
     /* Errors name the line being read: the one after the last whole
      * line (line 1 of a folder). */
     if (len == -2) {
-        ERR(r, r->line + 1, "line longer than %d bytes", MAX_LINE);
+        /* At the first byte past the limit, as every message has a
+         * column where one can be named. */
+        report_at(r, r->line + 1, MAX_LINE + 1, "line longer than %d bytes",
+                  MAX_LINE);
         return FGM_EPARSE;
     }
     if (len == -3) {

@@ -432,7 +432,7 @@ fgm_batch_run(fgm_puzzle_reader *r, const fgm_batch_opts *opts,
         }
         fd.cur = -1;
         stop = fd.stop;
-        if (fd.got > s->n)
+        if (!stop && fd.got > s->n)     /* stopped: not solved for nothing */
             publish(&p, free_slot, fd.got);
         /* More workers only as the puzzles read give them something to
          * take (GRAB at a time): -j 256 on one 25x25 puzzle built 256

@@ -26,14 +26,14 @@ expect_exit 1 "a NUL byte" -- "$FGM" solve "$TMP/nul.txt"
 expect_err "nul.txt:1:3: error: NUL byte in input" "a NUL byte"
 head -c 70000 /dev/zero | tr '\0' 1 > "$TMP/long.txt"
 expect_exit 1 "a 70000-byte line" -- "$FGM" solve "$TMP/long.txt"
-expect_err "long.txt:1: error: line longer than 65536 bytes" "a 70000-byte line"
+expect_err "long.txt:1:65537: error: line longer than 65536 bytes" "a 70000-byte line"
 # A line of exactly 65536 bytes, its newline after them, is read (it was
 # refused as longer): blanks, then a puzzle.
 { head -c 65455 /dev/zero | tr '\0' ' '; printf '%s\n' "$E"; } > "$TMP/edge.txt"
 expect_exit 0 "a 65536-byte line" -- "$FGM" solve "$TMP/edge.txt"
 { head -c 65456 /dev/zero | tr '\0' ' '; printf '%s\n' "$E"; } > "$TMP/edge1.txt"
 expect_exit 1 "a 65537-byte line" -- "$FGM" solve "$TMP/edge1.txt"
-expect_err "edge1.txt:1: error: line longer than 65536 bytes" "a 65537-byte line"
+expect_err "edge1.txt:1:65537: error: line longer than 65536 bytes" "a 65537-byte line"
 
 # `fgm CMD --help`: the command's usage on stdout, exit 0.
 for c in solve bench compile run generate dump graph; do
