@@ -297,39 +297,33 @@ fgm_plugin_close(fgm_plugin *p)
 
 /* ---- building ---------------------------------------------------------- */
 
-/* Returns the end of the diagnostic's WORD ("rror:", "arning:", "ote:",
- * after its first letter, E or e, W or w, N or n: FIRST) in the line
- * S..NL, or NULL if it has none: the word where gcc and clang put it, at
- * the line's start or after ": " or ": fatal " ("FILE:LINE:COL: error:
- * ...", "cc1: error: ...", "FILE:LINE:COL: fatal error: ..."), also GNU
- * as's "Error:".  Not the word anywhere: the file names in the line lie
- * under --out-dir, which may well be ".../errorlogs/...". */
+/* Returns the end of the diagnostic's WORD ("error:", "warning:",
+ * "note:"; its first letter in either case) in the line S..NL, or NULL
+ * if it has none: the word where gcc and clang put it, at the line's
+ * start or after ": " or ": fatal " ("FILE:LINE:COL: error: ...", "cc1:
+ * error: ...", "FILE:LINE:COL: fatal error: ..."), also GNU as's
+ * "Error:".  Not the word anywhere: the file names in the line lie under
+ * --out-dir, which may well be ".../errorlogs/...". */
 static const char *
-marker(const char *s, const char *nl, char first, const char *word)
+marker(const char *s, const char *nl, const char *word)
 {
     static const char *const before[] = { ": ", ": fatal " };
     size_t wl = strlen(word), i, n;
     const char *e;
 
-    for (e = s; nl - e >= (long)wl + 1; e++) {
-        if ((*e != first && *e != first - 'a' + 'A')
-            || strncmp(e + 1, word, wl) != 0)
+    for (e = s; nl - e >= (long)wl; e++) {
+        if ((*e != word[0] && *e != word[0] - 'a' + 'A')
+            || strncmp(e + 1, word + 1, wl - 1) != 0)
             continue;
         if (e == s)
-            return e + 1 + wl;
+            return e + wl;
         for (i = 0; i < sizeof before / sizeof *before; i++) {
             n = strlen(before[i]);
             if ((size_t)(e - s) >= n && memcmp(e - n, before[i], n) == 0)
-                return e + 1 + wl;
+                return e + wl;
         }
     }
     return NULL;
-}
-
-static const char *
-error_marker(const char *s, const char *nl)
-{
-    return marker(s, nl, 'e', "rror:");
 }
 
 /* Whether the line S..NL holds WORD. */
@@ -352,7 +346,7 @@ holds(const char *s, const char *nl, const char *word)
 static int
 aside(const char *s, const char *nl)
 {
-    return marker(s, nl, 'w', "arning:") || marker(s, nl, 'n', "ote:")
+    return marker(s, nl, "warning:") || marker(s, nl, "note:")
            || strncmp(s, "collect2:", 9) == 0 || *s == ' ' || *s == '\t'
            || strncmp(s, "In file included from ", 22) == 0
            || holds(s, nl, ": In function ")
@@ -382,7 +376,7 @@ first_message(const char *out, char *line, size_t size)
             if (!plain && !aside(s, nl))
                 plain = s;
         }
-        mark = error_marker(s, nl);
+        mark = marker(s, nl, "error:");
         if (mark && strncmp(s, "collect2:", 9) != 0) {
             pick = plain = s;
             break;

@@ -99,6 +99,28 @@ read_at(int fd, void *buf, size_t size, off_t offset)
     return 0;
 }
 
+/* Reads FD's ELF header into *EH: 0 when FD is an ELF object of this
+ * machine's class and byte order, -1 otherwise (which dlopen's own
+ * checks reject safely). */
+static int
+native_header(int fd, elf_ehdr *eh)
+{
+    return read_at(fd, eh, sizeof *eh, 0) == 0
+           && memcmp(eh->e_ident, ELFMAG, SELFMAG) == 0
+           && eh->e_ident[EI_CLASS] == ELF_NATIVE_CLASS
+           && eh->e_ident[EI_DATA] == ELF_NATIVE_DATA
+           && eh->e_phentsize == sizeof(elf_phdr) ? 0 : -1;
+}
+
+/* Reads program header I of FD (header EH) into *PH: 0, or -1 on a
+ * short read. */
+static int
+program_header(int fd, const elf_ehdr *eh, unsigned i, elf_phdr *ph)
+{
+    return read_at(fd, ph, sizeof *ph,
+                   (off_t)(eh->e_phoff + (unsigned long long)i * sizeof *ph));
+}
+
 /* Checks that FD (a regular file of FILE_SIZE bytes) holds every segment
  * its program headers describe, when it is a native ELF object.  Returns
  * 0, or -1 with the reason in WHY. */
@@ -109,18 +131,13 @@ check_segments(int fd, off_t file_size, char *why, size_t whysize)
     unsigned long long need = 0;
     unsigned i;
 
-    if (read_at(fd, &eh, sizeof eh, 0) != 0
-        || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0
-        || eh.e_ident[EI_CLASS] != ELF_NATIVE_CLASS
-        || eh.e_ident[EI_DATA] != ELF_NATIVE_DATA
-        || eh.e_phentsize != sizeof(elf_phdr))
-        return 0;   /* dlopen's own checks reject these safely */
+    if (native_header(fd, &eh) != 0)
+        return 0;
     for (i = 0; i < eh.e_phnum; i++) {
         elf_phdr ph;
         unsigned long long end;
-        off_t at = (off_t)(eh.e_phoff + (unsigned long long)i * sizeof ph);
 
-        if (read_at(fd, &ph, sizeof ph, at) != 0)
+        if (program_header(fd, &eh, i, &ph) != 0)
             return 0;   /* dlopen: "cannot read file data" */
         if (ph.p_filesz == 0)
             continue;
@@ -148,9 +165,7 @@ file_offset(int fd, const elf_ehdr *eh, unsigned long long addr)
     unsigned i;
 
     for (i = 0; i < eh->e_phnum; i++) {
-        if (read_at(fd, &ph, sizeof ph,
-                    (off_t)(eh->e_phoff + (unsigned long long)i * sizeof ph))
-            != 0)
+        if (program_header(fd, eh, i, &ph) != 0)
             return -1;
         if (ph.p_type == PT_LOAD && addr >= ph.p_vaddr
             && addr - ph.p_vaddr < ph.p_filesz)
@@ -182,16 +197,10 @@ needs_absent_asan(int fd)
     if (dlsym(RTLD_DEFAULT, "__asan_init")
         || dlsym(RTLD_DEFAULT, "__hwasan_init"))
         return 0;
-    if (read_at(fd, &eh, sizeof eh, 0) != 0
-        || memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0
-        || eh.e_ident[EI_CLASS] != ELF_NATIVE_CLASS
-        || eh.e_ident[EI_DATA] != ELF_NATIVE_DATA
-        || eh.e_phentsize != sizeof(elf_phdr))
+    if (native_header(fd, &eh) != 0)
         return 0;
     for (i = 0; i < eh.e_phnum && dyn_at < 0; i++)
-        if (read_at(fd, &ph, sizeof ph,
-                    (off_t)(eh.e_phoff + (unsigned long long)i * sizeof ph))
-            == 0 && ph.p_type == PT_DYNAMIC) {
+        if (program_header(fd, &eh, i, &ph) == 0 && ph.p_type == PT_DYNAMIC) {
             dyn_at = (long long)ph.p_offset;
             dyn_size = (long long)ph.p_filesz;
         }
