@@ -619,12 +619,11 @@ ast_infer(fgmc *c, fgmc_node *algo, fgmc_node *settings, const fgmc_loc *loc)
 int
 ast_line_done(fgmc *c, fgmc_stmt *s)
 {
-    if (s && !c->oom && !c->parse_stop && s != &c->scratch_stmt
-        && ++c->nstmts > FGMC_MAX_STMTS) {
-        stop_parse(c, s->loc, "too many statements", FGMC_MAX_STMTS);
-        return 1;
-    }
     if (s && !c->oom && !c->parse_stop && s != &c->scratch_stmt) {
+        if (++c->nstmts > FGMC_MAX_STMTS) {
+            stop_parse(c, s->loc, "too many statements", FGMC_MAX_STMTS);
+            return 1;
+        }
         s->next = NULL;
         if (c->last_stmt)
             c->last_stmt->next = s;

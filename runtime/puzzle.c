@@ -827,7 +827,7 @@ next_file(fgm_puzzle_reader *r)
     r->owns = nx->owns;
     memcpy(r->name, nx->name, sizeof r->name);
     r->line = 0;
-    r->waits = nx->waits;
+    r->waits = -1;      /* another stream: looked at when first read */
     r->csv_seen = 0;    /* each file has its own header */
     r->next = nx->next;
     nx->owns = 0;
