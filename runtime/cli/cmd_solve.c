@@ -198,7 +198,9 @@ count_solutions(fgm_puzzle_reader *rd, const fgm_csp *csp, long cap,
     if (csv)
         printf("index,solutions,complete,ms,nodes\n");
     while ((st = fgm_puzzle_read(rd, &p)) == FGM_OK) {
-        fgm_dlx_limits lim = { cap, 0, 0 };
+        /* One solution past the cap tells "exactly CAP" (complete) from
+         * "at least CAP": the search stopped at CAP could not. */
+        fgm_dlx_limits lim = { cap + 1, 0, 0 };  /* cap <= 1e12 */
         long count = 0, nodes = 0;
         double t0 = fgm_now();
         int complete;
@@ -210,7 +212,9 @@ count_solutions(fgm_puzzle_reader *rd, const fgm_csp *csp, long cap,
         st = fgm_dlx_run(d, given, &lim, &count, NULL, NULL, &nodes);
         if (st != FGM_OK && st != FGM_ETIMEOUT)
             break;
-        complete = st == FGM_OK && count < cap;
+        complete = st == FGM_OK && count <= cap;
+        if (count > cap)
+            count = cap;
         if (csv)
             printf("%ld,%ld,%d,%.4f,%ld\n", n, count, complete,
                    (fgm_now() - t0) * 1e3, nodes);

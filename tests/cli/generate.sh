@@ -22,6 +22,12 @@ expect_exit 0 "count empty 4x4" -- "$FGM" solve --count --cap 1000 "$TMP/empty4.
 expect_out '^288$' "288 solutions"
 expect_exit 0 "capped count" -- "$FGM" solve --count --cap 10 "$TMP/empty4.txt"
 expect_out '^>=10$' "capped at 10"
+# Exactly CAP solutions is a complete count, not ">=CAP" (the search that
+# stopped at the cap could not tell the two apart); one fewer is not.
+expect_exit 0 "count capped at its total" -- "$FGM" solve --count --cap 288 "$TMP/empty4.txt"
+expect_out '^288$' "cap 288: exactly 288"
+expect_exit 0 "count capped below its total" -- "$FGM" solve --count --cap 287 --csv "$TMP/empty4.txt"
+expect_out '^0,287,0,' "cap 287: at least 287, incomplete"
 
 # Exact marginals of the empty 4x4 Sudoku: every value 1/4.
 expect_exit 0 "run exact" -- "$FGM" run sudoku:2 --backend exact --format csv
