@@ -91,6 +91,8 @@ typedef struct fgm_puzzle {
     int n;              /* side length */
     int box;            /* box side (n == box * box) or 0 for a Latin square */
     long line;          /* line of the input where the puzzle starts */
+    int file;           /* which file of the reader's list it is in,
+                         * from 0 (fgm_puzzle_reader_open_list) */
     char empty;         /* the symbol the input used for empty cells */
     unsigned char cells[FGM_PUZZLE_MAXCELLS];
 } fgm_puzzle;

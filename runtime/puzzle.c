@@ -35,6 +35,7 @@ struct fgm_puzzle_reader {
     FILE *f;
     int owns;               /* close f on free (not stdin) */
     char name[512];
+    int file;               /* index of the current file in the list */
     long line;
     long count;
     int n, box;             /* expected size; 0 until known */
@@ -459,6 +460,7 @@ finish(fgm_puzzle_reader *r, grid *g, fgm_puzzle *out)
     out->n = g->n;
     out->box = box;
     out->line = g->first_line;
+    out->file = r->file;
     out->empty = g->empty ? g->empty : '.';
     if (g->empty)
         r->empty = g->empty;
@@ -827,6 +829,7 @@ next_file(fgm_puzzle_reader *r)
     r->owns = nx->owns;
     memcpy(r->name, nx->name, sizeof r->name);
     r->line = 0;
+    r->file++;
     r->waits = -1;      /* another stream: looked at when first read */
     r->csv_seen = 0;    /* each file has its own header */
     r->next = nx->next;

@@ -34,6 +34,7 @@ typedef struct solve_out {
     const char *backend;
     int csv;
     int exact;              /* an exact solver: backend "exact" */
+    const char *const *inputs;      /* the files read, as named */
     long n, solved, timeouts;
     double t0;              /* start of the run, for wall_s */
     double *ms;             /* times of the puzzles that did not time out */
@@ -54,6 +55,13 @@ typedef struct solve_out {
 #define SOLVE_BUFFER (1 << 20)
 #define SOLVE_FLUSH (64 << 10)
 static char solve_buffer[SOLVE_BUFFER];
+
+/* An input file as the reader's messages name it. */
+static const char *
+input_name(const char *path)
+{
+    return strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
 
 static void
 wrote_line(solve_out *o, size_t bytes)
@@ -107,9 +115,10 @@ emit(void *ctx, const fgm_batch_item *it)
         /* An exact solver's search is complete: it proved that there is
          * no solution, which the output alone (the puzzle echoed, solved
          * 0) did not tell from a solver giving up. */
-        fprintf(stderr, "fgm: solve: puzzle %ld (line %ld of its file) has "
-                "no solution: %s searched every branch\n", it->index + 1,
-                it->puzzle.line, o->solver);
+        fprintf(stderr, "fgm: solve: %s:%ld: puzzle %ld has no solution: "
+                "%s searched every branch\n",
+                input_name(o->inputs[it->puzzle.file]), it->puzzle.line,
+                it->index + 1, o->solver);
     if (it->res.status == FGM_ETIMEOUT) {
         o->timeouts++;
     } else {
@@ -370,6 +379,7 @@ cmd_solve(cli_args *a)
                         "list`)", solver_name);
     out.solver = solver_name;
     out.exact = (fgm_solver_flags(bo.solver) & FGM_SOLVER_EXACT) != 0;
+    out.inputs = (const char *const *)inputs;
     /* An option the run would not read is refused, not ignored: the user
      * meant something by it. */
     if (so.lcv && strcmp(solver_name, "mrv") != 0)
