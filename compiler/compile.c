@@ -148,6 +148,27 @@ parse_defines(fgmc *c)
     }
 }
 
+/* Whether C's source ends its lines with lone carriage returns (classic
+ * Mac OS), reported: a lone '\r' is blank to the lexer, so such a file
+ * was one line, its first comment swallowed the rest, and the error said
+ * "the model declares no variables".  Told by a '\r' before the last
+ * byte in a source with no '\n'. */
+static int
+cr_line_ends(fgmc *c)
+{
+    const char *cr = memchr(c->src, '\r', (size_t)c->len);
+    fgmc_loc at;
+
+    if (!cr || cr + 1 >= c->src + c->len
+        || memchr(c->src, '\n', (size_t)c->len))
+        return 0;
+    at.start = (int)(cr - c->src);
+    at.end = at.start + 1;
+    diag_error(c, at, "the lines end with bare carriage returns (classic "
+               "Mac OS); a model's lines end with LF or CRLF");
+    return 1;
+}
+
 /* Compiles SRC (LEN bytes, NUL-terminated) named FILE in messages, in
  * the C locale (compile). */
 static fgm_status
@@ -176,7 +197,7 @@ compile_c(const char *src, int len, const char *file,
     c->max_errors = opts && opts->max_errors > 0 ? opts->max_errors
                                                  : FGMC_MAX_ERRORS;
     parse_defines(c);
-    if (!c->nerrors && !c->oom)
+    if (!c->nerrors && !c->oom && !cr_line_ends(c))
         parse_program(c);
     diag_flush(c);
     if (!c->nerrors && !c->oom) {

@@ -502,4 +502,13 @@ expect_err "afile/sub/: cannot write: Not a directory" "out-dir under a file: sa
 # one (it said "DIR//chain.bp-sum.so").
 expect_exit 0 "out-dir with a trailing slash" -- "$FGM" compile models/chain.fgm --out-dir "$TMP/plug/"
 expect_err "^fgm: (compiled|up to date:) models/chain.fgm -> $TMP/plug/chain.bp-sum.so " "out-dir with a trailing slash: the summary"
+
+# A model saved with classic Mac OS line ends (lone CRs) is named as such
+# at its first line end; it read as one line whose comment swallowed the
+# rest ("declares no variables").  CRLF stays a line end.
+tr '\n' '\r' < models/chain.fgm > "$TMP/cr.fgm"
+expect_exit 1 "bare CR line ends" -- "$FGM" dump "$TMP/cr.fgm"
+expect_err "^$TMP/cr.fgm:1:[0-9]+: error: the lines end with bare carriage returns" "bare CR line ends"
+sed 's/$/\r/' models/chain.fgm > "$TMP/crlf.fgm"
+expect_exit 0 "CRLF line ends" -- "$FGM" dump "$TMP/crlf.fgm"
 finish
