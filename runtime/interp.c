@@ -57,6 +57,21 @@ update_sum(const fgm_sched *s, fgm_state *st, const fgm_sched_factor *f)
                      s->infer.algo == FGM_ALGO_BP_MAX, st->scratch);
 }
 
+/* A Dirichlet draw's update, out of line as update_gated is: inlined,
+ * once its mean projection had grown (fgm_k_dirichlet_mean), GCC 12's
+ * -Wmaybe-uninitialized misfired on its vectors again. */
+static __attribute__((noinline)) double
+update_dirichlet(const fgm_sched *s, fgm_state *st,
+                 const fgm_sched_factor *f)
+{
+    const int *vars = s->edge_var + f->edge;
+
+    return fgm_k_dirichlet(st, f->edge, vars[0], f->aux, f->dfac, s->stride,
+                           s->card[vars[0]], s->infer.algo == FGM_ALGO_EP,
+                           s->infer.projection == FGM_PROJECTION_MEAN_SQUARE,
+                           st->scratch);
+}
+
 /* Schedule factor I's update; returns its largest message change. */
 static double
 update(const fgm_sched *s, fgm_state *st, int i)
@@ -85,11 +100,7 @@ update(const fgm_sched *s, fgm_state *st, int i)
     case FGM_OP_SUM:
         return update_sum(s, st, f);
     case FGM_OP_DIRICHLET:
-        return fgm_k_dirichlet(st, f->edge, vars[0], f->aux, f->dfac, S,
-                               s->card[vars[0]],
-                               s->infer.algo == FGM_ALGO_EP,
-                               s->infer.projection
-                               == FGM_PROJECTION_MEAN_SQUARE, st->scratch);
+        return update_dirichlet(s, st, f);
     case FGM_OP_ALLDIFF:
         return fgm_k_alldiff(st, f->edge, vars, f->arity, S,
                              s->card[vars[0]], maxp, st->scratch);

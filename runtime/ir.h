@@ -157,7 +157,7 @@ typedef enum fgm_alldiff_lowering {
 } fgm_alldiff_lowering;
 
 typedef enum fgm_projection {
-    FGM_PROJECTION_MEAN,        /* match the mean (Infer.NET's default) */
+    FGM_PROJECTION_MEAN,        /* match the mean, as Infer.NET's default */
     FGM_PROJECTION_MEAN_SQUARE  /* match mean and mean square (Minka 2002) */
 } fgm_projection;
 

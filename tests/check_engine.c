@@ -186,6 +186,66 @@ START_TEST(test_dirichlet_rounded_flat)
 }
 END_TEST
 
+/* One draw x ~ Discrete(p), p ~ Dirichlet(ALPHA), evidence EV on x (three
+ * values): the mean projection gives p Infer.NET's posterior (its
+ * DiscreteFromDirichletOp without AllowImproperSum), proportional to the
+ * tilted mean alpha + w, w ~ EV alpha, scaled so that the least likely
+ * values (EV's smallest, ties included) keep their prior count.  It gave
+ * alpha + w, a whole pseudo-count more in all, with the same mean. */
+static void
+check_infernet_mean(const double *alpha, const double *ev)
+{
+    char text[256];
+    double post[3], w[3], z = 0.0, lo = ev[0], scale = 0.0, total = 0.0;
+    fgm_model *m;
+    fgm_ir *ir;
+    int i;
+
+    snprintf(text, sizeof text,
+             "prior p ~ dirichlet([%g, %g, %g])\n"
+             "var x in 0..2 ~ discrete(p)\n"
+             "evidence x = [%g, %g, %g]\n", alpha[0], alpha[1], alpha[2],
+             ev[0], ev[1], ev[2]);
+    ck_assert_int_eq(fgm_compile_string(text, "draw.fgm", NULL, &ir, NULL,
+                                        NULL), FGM_OK);
+    m = open_interp(ir);
+    ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_dirichlet(m, 0, post), FGM_OK);
+    for (i = 0; i < 3; i++) {
+        w[i] = ev[i] * alpha[i];
+        z += w[i];
+        lo = ev[i] < lo ? ev[i] : lo;
+    }
+    for (i = 0; i < 3; i++) {
+        w[i] /= z;
+        if (ev[i] == lo)
+            scale = alpha[i] / (alpha[i] + w[i]);
+    }
+    for (i = 0; i < 3; i++) {
+        double want = ev[i] == lo ? alpha[i] : scale * (alpha[i] + w[i]);
+
+        ck_assert_msg(fabs(post[i] - want) < 1e-12 * want,
+                      "value %d: %.17g, want %.17g", i, post[i], want);
+        total += post[i];
+    }
+    for (i = 0; i < 3; i++)     /* the tilted distribution's mean */
+        ck_assert_double_eq_tol(post[i] / total,
+                                (alpha[i] + w[i])
+                                / (alpha[0] + alpha[1] + alpha[2] + 1.0),
+                                1e-12);
+    fgm_model_free(m);
+}
+
+START_TEST(test_dirichlet_mean_infernet)
+{
+    static const double alpha[2][3] = { { 2, 1, 3 }, { 1, 1, 1 } };
+    static const double ev[2][3] = { { 0.5, 0.3, 0.2 }, { 0.5, 0.25, 0.25 } };
+
+    check_infernet_mean(alpha[0], ev[0]);
+    check_infernet_mean(alpha[1], ev[1]);     /* two least likely values */
+}
+END_TEST
+
 static void assert_beliefs_in_place(fgm_model *m, int sweeps, double damping,
                                     const char *what);
 
@@ -1509,6 +1569,7 @@ engine_suite(void)
     tcase_add_test(core, test_dice_mean);
     tcase_add_test(core, test_dice_mean_square);
     tcase_add_test(core, test_dirichlet_rounded_flat);
+    tcase_add_test(core, test_dirichlet_mean_infernet);
     tcase_add_test(core, test_tree_bp_sum_exact);
     tcase_add_test(core, test_tree_one_sweep);
     tcase_add_test(core, test_enumerate_huge_pseudo_count);

@@ -177,7 +177,8 @@ fgm_ep_infer_sweeps(fgm_ep *ep, fgm_solve_job *job, int sweeps, int warm)
 /* Infer.NET's Dirichlet.GetMode of pseudo-counts A[0..K-1] into MODE:
  * with the counts >= 1 summing to S over C of them, (a - 1) / (S - C) for
  * a > 1 and 0 elsewhere; the uniform vector over those counts when every
- * one is exactly 1; a unit vector at the largest count when none is >= 1. */
+ * one is exactly 1; a unit vector at the largest count when none is >= 1.
+ * As Infer.NET rounds it: (a - 1) times the reciprocal of S - C. */
 void
 fgm_ep_dirichlet_mode(const double *a, int k, double *mode)
 {
@@ -198,7 +199,7 @@ fgm_ep_dirichlet_mode(const double *a, int k, double *mode)
         else if (sum == (double)n)
             mode[j] = a[j] >= 1.0 ? 1.0 / n : 0.0;
         else
-            mode[j] = a[j] > 1.0 ? (a[j] - 1.0) / (sum - n) : 0.0;
+            mode[j] = a[j] > 1.0 ? (a[j] - 1.0) * (1.0 / (sum - n)) : 0.0;
     }
 }
 

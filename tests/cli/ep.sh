@@ -34,6 +34,11 @@ grep -q rebuilding "$TMP/err" && fail "an up-to-date plugin is not rebuilt"
 # and was left with 3 errors: --fix 1 reproduces that figure.
 expect_exit 0 "ep-iterative" -- "$FGM" solve --solver ep-iterative --backend interpreted --csv puzzles/seed000.txt
 expect_err "solved=2/4" "ep-iterative solves the easy grids"
+# in the seed's "≈ 2150" EP iterations on the two (notebook 000 s.7): 18
+# and 25 inferences of 50 sweeps, with Infer.NET's projection of the
+# Dirichlet nodes (the engine's own, before, ranked cells otherwise:
+# 950 + 1400).
+[ "$(awk -F, 'NR==2 || NR==3 {s += $11} END {print s}' "$TMP/out")" = 2150 ] || fail "ep-iterative: the seed's 2150 EP iterations on the easy grids"
 expect_exit 0 "ep-iterative --fix 1" -- "$FGM" solve --solver ep-iterative --fix 1 --backend interpreted --csv puzzles/seed000.txt
 [ "$(awk -F, 'NR==5 {print $13}' "$TMP/out")" -le 3 ] || fail "ep-iterative --fix 1: at most the seed's 3 errors on its Medium grid"
 
