@@ -24,11 +24,16 @@ on_fatal_signal(int sig)
 
 /* Installs on_fatal_signal, except for signals ignored at start (a
  * background job's SIGINT keeps being ignored).  The handler blocks the
- * others: one that interrupted it would end fgm before it is done. */
+ * others: one that interrupted it would end fgm before it is done.
+ * SIGXCPU (`ulimit -t`) ends fgm the same way.  SIGXFSZ is ignored: a
+ * write past `ulimit -f` then fails with EFBIG, which every writer
+ * reports ("cannot write: File too large") and cleans up after, where
+ * the signal killed fgm with its temporaries half written. */
 static void
 catch_fatal_signals(void)
 {
-    static const int sigs[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE };
+    static const int sigs[] = { SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGPIPE,
+                                SIGXCPU };
     struct sigaction sa, old;
     size_t i;
 
@@ -40,6 +45,7 @@ catch_fatal_signals(void)
     for (i = 0; i < CLI_COUNTOF(sigs); i++)
         if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
             sigaction(sigs[i], &sa, NULL);
+    signal(SIGXFSZ, SIG_IGN);
 }
 
 static int

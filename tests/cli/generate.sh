@@ -78,4 +78,10 @@ tail -n 1 "$TMP/out" | cmp -s - "$TMP/alone" || fail "the last puzzle of a batch
 [ $? = 1 ] || fail "generate -o past the file size limit: exit status"
 [ "$(wc -l < "$TMP/err")" = 1 ] && grep -q "^$TMP/big.txt: error: cannot write: File too large$" "$TMP/err" \
     || fail "generate -o, write error: $(cat "$TMP/err")"
+# The same without the test's trap: SIGXFSZ, at its default, killed fgm
+# (exit 153) with its temporary half written beside the file.
+(ulimit -f 8; exec "$FGM" generate --box 3 --count 200 -o "$TMP/big2.txt") >/dev/null 2>"$TMP/err"
+[ $? = 1 ] || fail "generate -o past the file size limit, SIGXFSZ at its default: exit status"
+grep -q "^$TMP/big2.txt: error: cannot write: File too large$" "$TMP/err" || fail "generate -o, SIGXFSZ at its default: $(cat "$TMP/err")"
+ls "$TMP"/big2.txt* >/dev/null 2>&1 && fail "generate -o past the file size limit: a file or temporary left"
 finish
