@@ -92,6 +92,13 @@ done
 $FGM help bench >/dev/full 2>"$TMP/err"
 [ $? = 1 ] || fail "help bench to a full disk did not exit 1"
 expect_err "^fgm: bench: write error on standard output: " "help bench to a full disk"
+# ... or to a closed stdout (dup took its number: the usage went to
+# stderr, exit 0).
+for c in "solve --help" "help run"; do
+    $FGM $c >&- 2>"$TMP/err"
+    [ $? = 1 ] || fail "$c with stdout closed did not exit 1"
+    expect_err "write error on standard output: Bad file descriptor" "$c with stdout closed"
+done
 # ... and with stderr closed, the usage still goes to stdout, exit 0.
 "$FGM" solve --help >"$TMP/help.out" 2>&-
 [ $? = 0 ] && grep -q "^usage: fgm solve" "$TMP/help.out" \
