@@ -112,6 +112,8 @@ typedef struct run_shared {
     int printed;            /* a set printed output (JSON's commas) */
     int refused, code;
     int failed;             /* a walk's exit code: it could not read a set */
+    int go;                 /* the workers are all started: nworkers is
+                             * how many (run_jobs.c's run_all) */
 } run_shared;
 
 /* One worker: its own walk over the sets, model state and clue arrays. */

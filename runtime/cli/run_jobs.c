@@ -12,8 +12,10 @@
  * set not printed: behind one slow set, the others' output waits in
  * memory, and without a bound a long file's whole output would.
  */
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <string.h>
 #include "run.h"
 
 /* Sets a worker may run past the first one not printed, per worker. */
@@ -26,6 +28,7 @@ static void
 print_ready(run_shared *sh)
 {
     set_out *o;
+    int werr = 0;
 
     while (sh->code == CLI_OK && sh->next < sh->nsets
            && sh->next <= sh->stop_at && sh->sets[sh->next].done) {
@@ -37,9 +40,19 @@ print_ready(run_shared *sh)
                 fputs(",\n", stdout);
             fwrite(o->out, 1, o->outlen, stdout);
             sh->printed = 1;
+            werr = ferror(stdout) ? errno : 0;
         }
         sh->refused |= o->refused;
         sh->code = o->code;
+        if (ferror(stdout) && sh->code == CLI_OK) {
+            /* A write error (a full disk, a reader gone with SIGPIPE
+             * ignored) ends the run now: it ran every set first.  Said
+             * here, with its errno, and cleared: cmd_run's last flush
+             * has nothing left to say. */
+            sh->code = cli_fail(CLI_EINPUT, "run: write error on standard "
+                                "output: %s", strerror(werr));
+            clearerr(stdout);
+        }
         free(o->out);
         free(o->err);
         o->out = o->err = NULL;
@@ -104,6 +117,15 @@ run_sets(void *arg)
     long k;
     int r, code;
 
+    /* Until run_all knows how many workers it could start: set K is
+     * worker K mod that many's. */
+    pthread_mutex_lock(&sh->mu);
+    while (!sh->go)
+        pthread_cond_wait(&sh->cv, &sh->mu);
+    r = w->id >= sh->nworkers;
+    pthread_mutex_unlock(&sh->mu);
+    if (r)
+        return NULL;
     for (k = 0; k < sh->nsets; k++) {
         pthread_mutex_lock(&sh->mu);
         r = k > sh->stop_at;
@@ -210,7 +232,7 @@ int
 run_all(run_shared *sh, run_worker *w0, const fgm_model_opts *mo, int njobs)
 {
     run_worker *ws;
-    int i, made = 0, started = 0, code = CLI_OK;
+    int i, made = 0, started = 0, code = CLI_OK, err;
 
     if (njobs > sh->nsets)
         njobs = sh->nsets > 0 ? (int)sh->nsets : 1;
@@ -231,13 +253,24 @@ run_all(run_shared *sh, run_worker *w0, const fgm_model_opts *mo, int njobs)
         ws[i].id = i;
         code = worker_open(&ws[i], &ws[0], sh->ir, mo);
     }
-    if (code == CLI_OK && njobs == 1)
-        run_sets(&ws[0]);
     for (i = 0; code == CLI_OK && njobs > 1 && i < njobs; i++, started++)
-        if (pthread_create(&ws[i].tid, NULL, run_sets, &ws[i]) != 0) {
-            code = cli_fail(CLI_EINTERNAL, "run: cannot start a thread");
+        if ((err = pthread_create(&ws[i].tid, NULL, run_sets, &ws[i]))
+            != 0) {
+            /* -j is a bound, as for fgm solve: the workers started run
+             * every set (it failed the run, saying no more than
+             * "cannot start a thread"). */
+            fprintf(stderr, "fgm: run: -j %d: %d worker%s, no room for "
+                    "more (%s)\n", njobs, started > 0 ? started : 1,
+                    started > 1 ? "s" : "", strerror(err));
             break;
         }
+    pthread_mutex_lock(&sh->mu);
+    sh->nworkers = started > 0 ? started : 1;
+    sh->go = 1;
+    pthread_cond_broadcast(&sh->cv);
+    pthread_mutex_unlock(&sh->mu);
+    if (code == CLI_OK && started == 0)
+        run_sets(&ws[0]);   /* on this thread, printing as it goes */
     pthread_mutex_lock(&sh->mu);
     if (code != CLI_OK)
         sh->stop_at = -1;   /* no set more: the run has failed */

@@ -525,4 +525,33 @@ fi
 printf 'x[0] = 1\n' > "$TMP/obs1.txt"
 expect_exit 2 "run: --observe twice" -- "$FGM" run models/chain.fgm --observe /nonexistent --observe "$TMP/obs1.txt"
 expect_err "run: --observe given twice \('/nonexistent', '$TMP/obs1.txt'\)" "run: --observe twice: says so"
+
+# A write error on stdout ends the run there (it ran every set, 4 s on
+# 2,000 casino sets, and said "Success" as the error where the failed
+# write's errno was gone): the last set, which has no solution, is not
+# reached, with one worker or three.
+"$FGM" generate --box 2 --count 60 --seed 3 > "$TMP/g60.txt" 2>/dev/null
+echo '..12....3...4...' >> "$TMP/g60.txt"
+for j in 1 3; do
+    "$FGM" run sudoku:2 --backend exact -j $j --observe "$TMP/g60.txt" >/dev/full 2>"$TMP/err"
+    [ $? = 1 ] || fail "run -j $j to a full disk: exit status"
+    [ "$(cat "$TMP/err")" = "fgm: run: write error on standard output: No space left on device" ] \
+        || fail "run -j $j to a full disk: $(cat "$TMP/err")"
+done
+# -j is a bound: where no more threads can start (stacks of 100 MB in
+# 500 MB of address space), the workers started run every set, as
+# fgm solve's do (it failed, "cannot start a thread", exit 3).  Not
+# where fgm cannot run under the limit at all (a sanitized build: see
+# batch.sh).
+head -60 "$TMP/g60.txt" > "$TMP/g59.txt"
+"$FGM" run sudoku:2 --backend exact --observe "$TMP/g59.txt" > "$TMP/j1.out"
+if (ulimit -s 100000 && ulimit -v 500000 &&
+    ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=stderr" \
+        "$FGM" list >/dev/null 2>&1); then
+    (ulimit -s 100000 && ulimit -v 500000 && exec "$FGM" run sudoku:2 --backend exact -j 12 --observe "$TMP/g59.txt") >"$TMP/j12.out" 2>"$TMP/err"
+    [ $? = 0 ] || fail "run -j 12 short of threads: exit status ($(cat "$TMP/err"))"
+    cmp -s "$TMP/j1.out" "$TMP/j12.out" || fail "run -j 12 short of threads: not every set's output"
+    grep -Eq -- "^fgm: run: -j 12: [0-9]+ workers?, no room for more" "$TMP/err" \
+        || fail "run -j 12 short of threads: no word of the workers it could not start: $(cat "$TMP/err")"
+fi
 finish
