@@ -52,12 +52,14 @@ fgm_dir_error(const char *dir)
 {
     struct stat sb;
     char *probe;
-    int fd, err = 0;
+    int fd, err = 0, token;
 
     if (stat(dir, &sb) != 0)
         return errno;
     if (!S_ISDIR(sb.st_mode))
         return ENOTDIR;
+    if (sb.st_nlink == 0)
+        return ENOENT;      /* removed, while some process is in it */
     if (access(dir, W_OK | X_OK) != 0)
         return errno;
     /* access() grants root everything, and knows nothing of file systems
@@ -66,7 +68,8 @@ fgm_dir_error(const char *dir)
     if (!probe)
         return ENOMEM;
     sprintf(probe, "%s/.fgm-probe.XXXXXX", dir);
-    fd = mkstemp(probe);
+    /* Listed while it exists: a signal in between left it behind. */
+    fd = fgm_cleanup_mkstemp(probe, &token);
     if (fd < 0) {
         /* ENOENT in a folder that exists (/proc) reads as a missing
          * folder: say that writing there is refused. */
@@ -75,6 +78,7 @@ fgm_dir_error(const char *dir)
         close(fd);
         if (unlink(probe) != 0)
             err = errno;
+        fgm_cleanup_drop(token);
     }
     free(probe);
     return err;

@@ -211,6 +211,7 @@ plugin_times(const bench_model *bm, double *compile_ms, double *load_ms,
                 strerror(errno));
         return 0;
     }
+    cli_tmpdir_list(dir);   /* too long a name: only a signal leaves it */
     memset(&mo, 0, sizeof mo);
     mo.backend = FGM_BACKEND_COMPILED;
     mo.out_dir = dir;
@@ -227,6 +228,7 @@ plugin_times(const bench_model *bm, double *compile_ms, double *load_ms,
     }
     if (!remove_flat_dir(dir))
         ok = 0;
+    cli_tmpdir_unlist();
     return ok;
 }
 

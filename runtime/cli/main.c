@@ -20,6 +20,7 @@ static void
 on_fatal_signal(int sig)
 {
     fgm_abort_cleanup();
+    cli_tmpdir_abort();
     signal(sig, SIG_DFL);
     raise(sig);
 }

@@ -64,28 +64,51 @@ naive_ir(const fgm_csp *csp, const int *given)
     return NULL;
 }
 
-/* Removes the per-puzzle plugin files of model NAME, those a build left
- * (the C, and the plugin when the compiler made one), whichever backend
- * the model ended on: with no working compiler each puzzle left its C.
- * The path is sized to the folder's name (a fixed 1024 bytes cut a long
- * --out-dir, and the unlinks missed). */
+/* The per-puzzle plugin files of one model: its C and its plugin, both
+ * removed once the puzzle is solved, whichever backend the model ended
+ * on (with no working compiler each puzzle left its C).  Listed for
+ * fgm_abort_cleanup while they may exist: Ctrl-C mid-batch left the
+ * puzzle's plugin and C behind.  The paths are sized to the folder's
+ * name (a fixed 1024 bytes cut a long --out-dir, and the unlinks
+ * missed). */
+typedef struct naive_files {
+    char *path[2];
+    int token[2];
+} naive_files;
+
+/* Names and lists the files of model NAME (none on the interpreter,
+ * which writes nothing; a path that could not be had is not removed). */
 static void
-remove_plugin(const fgm_solve_opts *opts, const char *name)
+naive_files_list(naive_files *f, const fgm_solve_opts *opts,
+                 const char *name)
 {
+    static const char *const ext[2] = { "c", "so" };
     const char *dir = opts->out_dir ? opts->out_dir : "generated";
     size_t size = strlen(dir) + strlen(name) + sizeof "/.ep.so";
-    char *path;
+    int i;
 
-    if (opts->backend == FGM_BACKEND_INTERPRETED)
-        return;         /* nothing was written */
-    path = malloc(size);
-    if (!path)
-        return;
-    snprintf(path, size, "%s/%s.ep.c", dir, name);
-    unlink(path);
-    snprintf(path, size, "%s/%s.ep.so", dir, name);
-    unlink(path);
-    free(path);
+    for (i = 0; i < 2; i++) {
+        f->path[i] = NULL;
+        f->token[i] = -1;
+        if (opts->backend == FGM_BACKEND_INTERPRETED
+            || !(f->path[i] = malloc(size)))
+            continue;
+        snprintf(f->path[i], size, "%s/%s.ep.%s", dir, name, ext[i]);
+        f->token[i] = fgm_cleanup_path(f->path[i], 0);
+    }
+}
+
+static void
+naive_files_remove(naive_files *f)
+{
+    int i;
+
+    for (i = 0; i < 2; i++)
+        if (f->path[i]) {
+            unlink(f->path[i]);
+            fgm_cleanup_drop(f->token[i]);
+            free(f->path[i]);
+        }
 }
 
 /* A per-puzzle plugin is never there before: "not found; rebuilding" is
@@ -115,6 +138,7 @@ solve(fgm_solve_job *job)
     fgm_ir *ir = naive_ir(job->csp, job->given);
     char name[FGM_IR_MAXNAME];
     fgm_solve_opts opts;
+    naive_files files;
     fgm_ep *ep;
     fgm_status st, why_not = FGM_ENOMEM;
     int v;
@@ -125,13 +149,14 @@ solve(fgm_solve_job *job)
     opts = *job->opts;
     opts.diag = quiet_diag;
     opts.diag_ctx = (void *)job->opts;
+    naive_files_list(&files, job->opts, name);
     /* The plugin's build is part of the puzzle's time: stopped at its
      * deadline (it ran its 0.3-0.6 s past --timeout-ms 1). */
     ep = fgm_ep_new_until(job->csp, ir, &opts, job->deadline, &why_not);
     if (!ep) {
         /* FGM_EUNSUPPORTED: this puzzle's plugin could not be had on
          * --backend compiled (reported); the caller stops the run. */
-        remove_plugin(job->opts, name);
+        naive_files_remove(&files);
         /* Stopped in its plugin's build: the puzzle was on the compiled
          * path, and nothing was interpreted (it was reported so). */
         if (why_not == FGM_ETIMEOUT
@@ -144,7 +169,7 @@ solve(fgm_solve_job *job)
     for (v = 0; v < job->csp->nvars && st == FGM_OK; v++)
         job->solution[v] = fgm_ep_answer(ep, v, NULL);
     fgm_ep_free(ep);
-    remove_plugin(job->opts, name);
+    naive_files_remove(&files);
     return st;          /* the runner counts a wrong grid's errors */
 }
 

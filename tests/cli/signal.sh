@@ -124,6 +124,10 @@ for g in $(ls "$R/pids"); do
 done
 ls -a "$R/many" | grep -q 'tmp' \
     && fail "-j 12: temporaries left: $(ls -a "$R/many")"
+# ... nor the puzzles' own C files and plugins, which ep-naive removes
+# once a puzzle is solved (they were left, a C file a puzzle in flight).
+ls -a "$R/many" | grep -q 'naive_' \
+    && fail "-j 12: per-puzzle files left: $(ls -a "$R/many" | head -5)"
 # The other builds fail because the handler killed their compilers: that
 # is not news, and was printed ("C compiler ... killed by signal 15",
 # "Interrupted system call") as fgm died.
@@ -163,6 +167,35 @@ else
 fi
 ls -a "$R/out" | grep -q 'tmp' \
     && fail "queens: temporaries left: $(ls -a "$R/out")"
+
+# fgm bench times a plugin's build in a folder of its own under $TMPDIR
+# (fgm_bench_XXXXXX): a signal during that build removes the folder and
+# the C already written there (they were left).  The compiler waits only
+# for that build, not for the solvers' plugin in generated/.
+mkdir -p "$R/btmp"
+cat >"$R/cc-bench" <<'SH'
+#!/bin/sh
+case "$*" in
+*/btmp/*) echo $$ >"$SIG/cc.pid"; sleep 60 ;;
+esac
+exec cc "$@"
+SH
+chmod +x "$R/cc-bench"
+rm -f "$R/cc.pid"
+SIG=$R CC=$R/cc-bench TMPDIR=$R/btmp "$FGM" bench --solvers ep-robust \
+    --backends compiled,interpreted puzzles/seed000.txt >/dev/null 2>&1 &
+pid=$!
+i=0
+while [ ! -s "$R/cc.pid" ] && [ $i -lt 600 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+[ -s "$R/cc.pid" ] || fail "bench: the timed build never started"
+kill -TERM $pid
+wait_bounded $pid
+st=$?
+[ $st = 143 ] || fail "bench: exit $st, want 143 (killed by SIGTERM)"
+[ -z "$(ls -A "$R/btmp")" ] || fail "bench: left in \$TMPDIR: $(ls -AR "$R/btmp" | head -5)"
 
 # A solve ended by a signal leaves the answers it had, in whole lines:
 # 600 copies of a grid that naive backtracking cannot finish in 20 ms,
