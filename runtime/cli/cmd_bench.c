@@ -192,8 +192,9 @@ keep_last(void *ctx, const char *msg)
 
 /* Times opening BM's model (timed_model) with a compiled plugin, front
  * end included: first into an empty folder (code generation + C compiler
- * + load), then again (load only).  Returns 0 if no plugin could be had,
- * WHY[512] then saying why (the cascade's last word). */
+ * + load), then again (load only).  Returns 1; 0 if no plugin could be
+ * had, WHY[512] then saying why (the cascade's last word); -1 if that
+ * folder could not be made, WHY saying so. */
 static int
 plugin_times(const bench_model *bm, double *compile_ms, double *load_ms,
              char *why)
@@ -207,9 +208,11 @@ plugin_times(const bench_model *bm, double *compile_ms, double *load_ms,
     if (snprintf(dir, sizeof dir, "%s/fgm_bench_XXXXXX",
                  tmp && *tmp ? tmp : "/tmp") >= (int)sizeof dir
         || !mkdtemp(dir)) {
-        fprintf(stderr, "fgm: bench: cannot make a folder %s: %s\n", dir,
-                strerror(errno));
-        return 0;
+        /* Not the plugin's fault: it builds in generated/ (a missing
+         * $TMPDIR read "could not be built"). */
+        snprintf(why, 512, "cannot make a folder %.400s: %s", dir,
+                 strerror(errno));
+        return -1;
     }
     cli_tmpdir_list(dir);   /* too long a name: only a signal leaves it */
     memset(&mo, 0, sizeof mo);
@@ -241,11 +244,14 @@ plugin_report(const bench_model *bm)
      * parsed (that takes microseconds). */
     char label[512], why[512] = "";
     const char *front;
-    double cms, lms;
-    int parsed;
+    double cms = 0.0, lms = 0.0;
+    int parsed, got;
 
     timed_label(bm, label, sizeof label, &parsed);
-    if (plugin_times(bm, &cms, &lms, why)) {
+    got = plugin_times(bm, &cms, &lms, why);
+    if (got < 0) {
+        printf("plugin for %s: not timed: %s\n", label, why);
+    } else if (got) {
         front = parsed ? "parse" : "build the IR";
         printf("plugin for %s: %s + generate + compile + load %.0f ms, "
                "%s + load an up-to-date plugin %.2f ms\n", label, front,

@@ -229,7 +229,7 @@ expect_out "^plugin for sudoku:2: build the IR" "bench --backends with TMPDIR"
 [ -z "$(ls -A "$TMP/td")" ] || fail "bench --backends left $(ls "$TMP/td") in TMPDIR"
 TMPDIR="$TMP/none" "$FGM" bench --solvers ep-robust --backends compiled --repeat 1 \
     --model sudoku:2 "$TMP/four.txt" >"$TMP/out" 2>"$TMP/err"
-expect_out "^plugin for sudoku:2: could not be built" "bench --backends uses TMPDIR"
+expect_out "^plugin for sudoku:2: not timed: cannot make a folder $TMP/none/fgm_bench_[A-Za-z0-9]{6}: No such file or directory$" "bench --backends uses TMPDIR"
 
 # --restarts N caps the attempts after the first (0: one attempt only);
 # the other solvers refuse it.  seed000's last grid (hardest.txt line 2)
