@@ -128,7 +128,8 @@ solve(fgm_solve_job *job)
 
 const fgm_solver fgm_solver_mrv = {
     "mrv",
-    "backtracking, fewest possible values first; option lcv (seed 003)",
+    "backtracking, fewest possible values first (seed 003); option lcv "
+    "(seed 004)",
     FGM_SOLVER_EXACT,
     NULL,
     srch_new,

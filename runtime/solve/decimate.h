@@ -60,9 +60,8 @@ FGM_INTERNAL void fgm_decimate_observe(fgm_decimate *d, const int *given);
 /* Clamps V to VALUE (value index), or frees it with VALUE < 0. */
 FGM_INTERNAL void fgm_decimate_fix(fgm_decimate *d, int v, int value);
 
-/* Runs SWEEPS of the seed's sweeps, from fresh messages when FRESH is 1
- * (the seed's first sweep then changes nothing and is skipped), else from
- * the current ones, counting one inference and SWEEPS in JOB's stats.
+/* Runs SWEEPS of the seed's sweeps, from fresh (uniform) messages when
+ * FRESH is 1, else from the current ones, counting one inference and SWEEPS in JOB's stats.
  * Returns FGM_ETIMEOUT when JOB's deadline has passed (before the run:
  * nothing run; during it: the run stopped short), else FGM_OK. */
 FGM_INTERNAL fgm_status fgm_decimate_run(fgm_decimate *d, int sweeps,
