@@ -6,9 +6,12 @@
  * cascade as a run: an up-to-date plugin is kept.  With -o, the C is
  * compiled to that path whatever exists.  --emit-c also keeps the C.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "cli.h"
 
 static int
@@ -90,11 +93,19 @@ cmd_compile(cli_args *a)
         cli_missing(a, "model (MODEL)");
         return usage();
     }
-    if (emit_c && strcmp(emit_c, "-") == 0)
+    if (emit_c && strcmp(emit_c, "-") == 0) {
         /* Standard output, as "-" is standard input elsewhere; the
          * C is written through to it (fgm_write_atomic's rule for what
-         * is not a regular file). */
+         * is not a regular file).  Closed or read-only, it is said so
+         * (opening /dev/stdout said "Permission denied", "Invalid
+         * argument"). */
+        int fl = fcntl(STDOUT_FILENO, F_GETFL);
+
+        if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY)
+            return cli_fail(CLI_EINPUT, "compile: write error on standard "
+                            "output: %s", strerror(fl < 0 ? errno : EBADF));
         emit_c = "/dev/stdout";
+    }
     if (out && strcmp(out, "-") == 0)
         /* '-' would have been a plugin file named '-'. */
         return cli_fail(CLI_EUSAGE, "compile: -o names the plugin file; a "

@@ -99,6 +99,14 @@ for c in "solve --help" "help run"; do
     [ $? = 1 ] || fail "$c with stdout closed did not exit 1"
     expect_err "write error on standard output: Bad file descriptor" "$c with stdout closed"
 done
+# compile --emit-c - to a closed or read-only stdout says so (opening
+# /dev/stdout said "Permission denied", "Invalid argument").
+$FGM compile models/chain.fgm --emit-c - >&- 2>"$TMP/err"
+[ $? = 1 ] || fail "emit-c - with stdout closed did not exit 1"
+expect_err "^fgm: compile: write error on standard output: Bad file descriptor$" "emit-c - with stdout closed"
+$FGM compile models/chain.fgm --emit-c - 1</dev/null 2>"$TMP/err"
+[ $? = 1 ] || fail "emit-c - with stdout read-only did not exit 1"
+expect_err "^fgm: compile: write error on standard output: Bad file descriptor$" "emit-c - with stdout read-only"
 # ... and with stderr closed, the usage still goes to stdout, exit 0.
 "$FGM" solve --help >"$TMP/help.out" 2>&-
 [ $? = 0 ] && grep -q "^usage: fgm solve" "$TMP/help.out" \
