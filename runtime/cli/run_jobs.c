@@ -232,7 +232,7 @@ int
 run_all(run_shared *sh, run_worker *w0, const fgm_model_opts *mo, int njobs)
 {
     run_worker *ws;
-    int i, made = 0, started = 0, code = CLI_OK, err;
+    int i, made = 0, started = 0, code = CLI_OK, err, asked = njobs;
 
     if (njobs > sh->nsets)
         njobs = sh->nsets > 0 ? (int)sh->nsets : 1;
@@ -260,7 +260,7 @@ run_all(run_shared *sh, run_worker *w0, const fgm_model_opts *mo, int njobs)
              * every set (it failed the run, saying no more than
              * "cannot start a thread"). */
             fprintf(stderr, "fgm: run: -j %d: %d worker%s, no room for "
-                    "more (%s)\n", njobs, started > 0 ? started : 1,
+                    "more (%s)\n", asked, started > 0 ? started : 1,
                     started > 1 ? "s" : "", strerror(err));
             break;
         }
