@@ -70,11 +70,10 @@ fgm_k_dirichlet_onehot(const fgm_v4 *w, int k)
  * (DiscreteFromDirichletOp.ProbsAverageConditional without
  * AllowImproperSum): the new posterior POST is the tilted mean's
  * direction, CAV + W, scaled so that the count of the value x is least
- * likely to take (the smallest of its cavity Q's K live values) stays the
- * cavity's, and so does every value tied with it (QMIN, the smallest of
- * Q's live values); MP, the update's
- * message to the node, is POST - CAV, 0 at those values and > 0
- * elsewhere.  W = Q CAV / S, so W / CAV is Q / S at each value and the
+ * likely to take (QMIN, the smallest of its cavity Q's live values)
+ * stays the cavity's, and so does every value tied with it; MP, the
+ * update's message to the node, is POST - CAV, 0 at those values and
+ * > 0 elsewhere.  W = Q CAV / S, so W / CAV is Q / S at each value and the
  * scale cav_a / (cav_a + w_a) at the least likely value a is S / (S +
  * min Q).  A draw that tells little (Q near uniform) adds little: the
  * counts added sum to S (A + 1) / (S + min Q) - A over a cavity of total
