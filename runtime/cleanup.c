@@ -51,17 +51,19 @@
 
 /* A plugin build in flight holds at most four slots at once (its folder,
  * its C file or that file's write temporary, the plugin's temporary, the
- * compiler's group), and an ep-naive puzzle two more for its own C and
- * plugin (runtime/solve/ep_naive.c): six for each of `fgm solve -j 256`'s
- * workers, the CLI's cap (with 1024, ep-naive -j 256 ran out: "cannot
- * run C compiler: Resource temporarily unavailable").  With 64, ep-naive
- * at -j 32 left compilers running after SIGTERM.  A slot
+ * compiler's group), and an ep-naive puzzle two once its build is done
+ * (its C and plugin, runtime/solve/ep_naive.c): enough for `fgm solve -j
+ * 256`, the CLI's cap.  (Listed from before the build, they ran out at
+ * -j 256, "cannot run C compiler: Resource temporarily unavailable"; 1536
+ * slots instead made the table 6 MiB, and `fgm list` died at exec under
+ * `ulimit -v 8000`.)  With 64, ep-naive at -j 32 left compilers running
+ * after SIGTERM.  A slot
  * holds any path the system takes (PATH_MAX, 4096 on Linux): with 1024
  * bytes, a longer --out-dir was never listed, so a signal left its
  * temporaries, and every build left its kernel headers (too long for
- * fgm_cleanup_unlink_headers).  The table is 6 MiB of zeroed memory; only
+ * fgm_cleanup_unlink_headers).  The table is 4 MiB of zeroed memory; only
  * the slots claimed so far are ever touched. */
-#define SLOTS 1536
+#define SLOTS 1024
 
 /* Milliseconds compilers get between SIGTERM and SIGKILL when a signal
  * ends fgm: gcc's driver removes its temporaries within milliseconds of

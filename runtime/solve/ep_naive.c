@@ -67,7 +67,7 @@ naive_ir(const fgm_csp *csp, const int *given)
 /* The per-puzzle plugin files of one model: its C and its plugin, both
  * removed once the puzzle is solved, whichever backend the model ended
  * on (with no working compiler each puzzle left its C).  Listed for
- * fgm_abort_cleanup while they may exist: Ctrl-C mid-batch left the
+ * fgm_abort_cleanup while the puzzle runs: Ctrl-C mid-batch left the
  * puzzle's plugin and C behind.  The paths are sized to the folder's
  * name (a fixed 1024 bytes cut a long --out-dir, and the unlinks
  * missed). */
@@ -149,10 +149,13 @@ solve(fgm_solve_job *job)
     opts = *job->opts;
     opts.diag = quiet_diag;
     opts.diag_ctx = (void *)job->opts;
-    naive_files_list(&files, job->opts, name);
     /* The plugin's build is part of the puzzle's time: stopped at its
      * deadline (it ran its 0.3-0.6 s past --timeout-ms 1). */
     ep = fgm_ep_new_until(job->csp, ir, &opts, job->deadline, &why_not);
+    /* Listed once the build has let go of its own slots (the table holds
+     * four a build, runtime/cleanup.c): a signal between the build's
+     * rename and this leaves the files, as it did before. */
+    naive_files_list(&files, job->opts, name);
     if (!ep) {
         /* FGM_EUNSUPPORTED: this puzzle's plugin could not be had on
          * --backend compiled (reported); the caller stops the run. */
