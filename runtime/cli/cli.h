@@ -27,11 +27,13 @@ int cli_fail(int code, const char *fmt, ...)
 int cli_fail_to(FILE *err, int code, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
-/* A scratch folder of the CLI's own (tmpdir.c), listed while it exists
- * so that a fatal signal removes it and its files: list returns 0 when
- * the name is too long to list; abort, from the handler only. */
+/* A scratch folder of the CLI's own (tmpdir.c), of plain files, listed
+ * while it exists so that a fatal signal removes it and its files: list
+ * returns 0 when the name is too long to list; remove empties and removes
+ * it, and unlists it, returning 0 if something was left; abort does the
+ * same from the signal handler (only). */
 int cli_tmpdir_list(const char *dir);
-void cli_tmpdir_unlist(void);
+int cli_tmpdir_remove(void);
 void cli_tmpdir_abort(void);
 
 /* Maps a library status to an exit code. */

@@ -1,7 +1,6 @@
 /* runtime/cli/cmd_bench.c: `fgm bench`: the seeds' benchmark protocol.
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -159,30 +158,6 @@ timed_model(const bench_model *bm)
     return cli_default_model("bench", 3, &n, &box, &code);
 }
 
-/* Removes DIR, a folder of plain files only (a plugin build's C and .so).
- * Returns 0 if something was left. */
-static int
-remove_flat_dir(const char *dir)
-{
-    char path[4096];
-    struct dirent *de;
-    DIR *d = opendir(dir);
-    int ok = 1;
-
-    if (!d)
-        return 0;
-    while ((de = readdir(d)) != NULL) {
-        if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
-            continue;
-        if (snprintf(path, sizeof path, "%s/%s", dir, de->d_name)
-                >= (int)sizeof path
-            || unlink(path) != 0)
-            ok = 0;
-    }
-    closedir(d);
-    return rmdir(dir) == 0 && ok;
-}
-
 /* A diagnostic sink that keeps the last message (CTX: a char[512]). */
 static void
 keep_last(void *ctx, const char *msg)
@@ -214,7 +189,11 @@ plugin_times(const bench_model *bm, double *compile_ms, double *load_ms,
                  strerror(errno));
         return -1;
     }
-    cli_tmpdir_list(dir);   /* too long a name: only a signal leaves it */
+    if (!cli_tmpdir_list(dir)) {     /* not with dir's 4096 bytes */
+        rmdir(dir);
+        snprintf(why, 512, "a folder name too long: %.400s", dir);
+        return -1;
+    }
     memset(&mo, 0, sizeof mo);
     mo.backend = FGM_BACKEND_COMPILED;
     mo.out_dir = dir;
@@ -229,9 +208,8 @@ plugin_times(const bench_model *bm, double *compile_ms, double *load_ms,
             fgm_model_free(m);
         }
     }
-    if (!remove_flat_dir(dir))
+    if (!cli_tmpdir_remove())
         ok = 0;
-    cli_tmpdir_unlist();
     return ok;
 }
 

@@ -6,9 +6,10 @@
  * (cmd_bench.c's plugin_times).  The library's handler removes what a
  * build in flight makes (fgm_abort_cleanup), not that folder nor the C
  * and plugin already renamed into it: Ctrl-C left them in /tmp.  One
- * folder at a time, listed here; main.c's handler empties and removes it
- * with system calls only (open, getdents64, unlinkat, rmdir), as a
- * handler must.  The folder holds files only.
+ * folder at a time, listed here, and removed here whether bench is done
+ * with it or main.c's handler ends the run: with system calls only (open,
+ * getdents64, unlinkat, rmdir), as a handler must.  The folder holds
+ * files only.
  *
  * The listing is a writable file-scope object, as the library's cleanup
  * table is (runtime/cleanup.c says why a handler needs one).
@@ -35,28 +36,20 @@ cli_tmpdir_list(const char *dir)
     return 1;
 }
 
-void
-cli_tmpdir_unlist(void)
-{
-    is_listed = 0;
-}
-
-void
-cli_tmpdir_abort(void)
+/* Empties and removes the listed folder.  Returns 1 once it is gone. */
+static int
+remove_listed(void)
 {
     char buf[4096];
     ssize_t n, at;
-    int fd, pass;
+    int fd, pass, gone = 0;
 
-    if (!is_listed)
-        return;
-    __atomic_signal_fence(__ATOMIC_SEQ_CST);
     fd = open(listed, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0)
-        return;
+        return 0;
     /* A read of a folder whose entries go meanwhile may skip some: read
      * it again until it can be removed (a few passes at most). */
-    for (pass = 0; pass < 4 && rmdir(listed) != 0; pass++) {
+    for (pass = 0; !(gone = rmdir(listed) == 0) && pass < 4; pass++) {
         lseek(fd, 0, SEEK_SET);
         while ((n = getdents64(fd, buf, sizeof buf)) > 0)
             for (at = 0; at < n; at += ((struct dirent64 *)(buf + at))
@@ -69,4 +62,23 @@ cli_tmpdir_abort(void)
             }
     }
     close(fd);
+    return gone;
+}
+
+int
+cli_tmpdir_remove(void)
+{
+    int gone = is_listed && remove_listed();
+
+    is_listed = 0;
+    return gone;
+}
+
+void
+cli_tmpdir_abort(void)
+{
+    if (!is_listed)
+        return;
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    remove_listed();
 }
