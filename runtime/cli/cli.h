@@ -44,6 +44,13 @@ int cli_exit_code(fgm_status st);
  * Output lost on the way must not exit 0. */
 int cli_finish_stdout(const char *cmd, int code);
 
+/* Whether stdout is open for writing; if not (closed, >&-, or read-only,
+ * 1</dev/null), says so for command CMD as cli_finish_stdout would, and
+ * returns 0 (the caller exits CLI_EINPUT).  For what would not reach
+ * stdio's error flag: a dup that takes fd 1's number, a write through
+ * /dev/stdout. */
+int cli_stdout_open(const char *cmd);
+
 /* fgm_write_atomic_check of PATH, told on stderr: 1 when it can be
  * written, else 0 after "PATH: error: cannot write: REASON". */
 int cli_output_ok(const char *path);

@@ -6,12 +6,9 @@
  * cascade as a run: an up-to-date plugin is kept.  With -o, the C is
  * compiled to that path whatever exists.  --emit-c also keeps the C.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 #include "cli.h"
 
 static int
@@ -99,11 +96,8 @@ cmd_compile(cli_args *a)
          * is not a regular file).  Closed or read-only, it is said so
          * (opening /dev/stdout said "Permission denied", "Invalid
          * argument"). */
-        int fl = fcntl(STDOUT_FILENO, F_GETFL);
-
-        if (fl < 0 || (fl & O_ACCMODE) == O_RDONLY)
-            return cli_fail(CLI_EINPUT, "compile: write error on standard "
-                            "output: %s", strerror(fl < 0 ? errno : EBADF));
+        if (!cli_stdout_open("compile"))
+            return CLI_EINPUT;
         emit_c = "/dev/stdout";
     }
     if (out && strcmp(out, "-") == 0)

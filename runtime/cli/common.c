@@ -3,6 +3,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
@@ -104,6 +105,18 @@ cli_finish_stdout(const char *cmd, int code)
         return cli_fail(CLI_EINPUT, "%s: write error on standard output: %s",
                         cmd, strerror(errno));
     return code;
+}
+
+int
+cli_stdout_open(const char *cmd)
+{
+    int fl = fcntl(STDOUT_FILENO, F_GETFL);
+
+    if (fl >= 0 && (fl & O_ACCMODE) != O_RDONLY)
+        return 1;
+    cli_fail(CLI_EINPUT, "%s: write error on standard output: %s", cmd,
+             strerror(fl < 0 ? errno : EBADF));
+    return 0;
 }
 
 int

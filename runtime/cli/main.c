@@ -3,7 +3,6 @@
  */
 #include <gsl/gsl_errno.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -128,9 +127,8 @@ usage_to_stdout(cli_args *a, int (*run)(cli_args *))
 
     /* A closed stdout (>&-) is a write error: dup below would take its
      * number, and the usage went to stderr, exit 0. */
-    if (fcntl(STDOUT_FILENO, F_GETFD) < 0)
-        return cli_fail(CLI_EINPUT, "%s: write error on standard output: %s",
-                        a->cmd, strerror(errno));
+    if (!cli_stdout_open(a->cmd))
+        return CLI_EINPUT;
     fflush(stderr);
     /* A closed stderr (2>&-) has nothing to save, and stays closed. */
     saved = dup(STDERR_FILENO);
