@@ -69,7 +69,7 @@ solve(fgm_solve_job *job)
         return FGM_ENOMEM;
     if (!fgm_csp_init_domains(csp, job->given, ws->dom)
         || !srch_propagate_all(ws, csp))
-        return FGM_EUNSOLVED;
+        return srch_status(ws, SRCH_FAIL);
     ws->ntrail = 0;     /* the reduced domains are never undone */
     static_order(ws);
     for (v = 0; v < csp->nvars; v++)

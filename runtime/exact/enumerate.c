@@ -325,8 +325,18 @@ next_var(const walk *w, int depth)
     return w->hard ? srch_fewest(w->ws) : depth;
 }
 
+/* Ends W's walk (w->over) when its propagation failed because the
+ * deadline passed, not on a wipe-out. */
+static void
+note_expiry(walk *w)
+{
+    if (w->ws->expired)
+        w->over = 1;
+}
+
 /* Narrows V's domain to VAL and propagates (hard constraints only).
- * Returns 0 when that empties a domain. */
+ * Returns 0 when that empties a domain or the deadline passed
+ * (w->over). */
 static int
 narrow(walk *w, int v, int val)
 {
@@ -335,7 +345,10 @@ narrow(walk *w, int v, int val)
     if (!w->hard || ws->dom[v] == FGM_DOM_BIT(val))
         return 1;       /* a singleton was propagated when it became one */
     srch_set(ws, v, FGM_DOM_BIT(val));
-    return srch_changed(ws, w->csp, v) && srch_propagate(ws, w->csp);
+    if (srch_changed(ws, w->csp, v) && srch_propagate(ws, w->csp))
+        return 1;
+    note_expiry(w);
+    return 0;
 }
 
 /* visit := leaf | for each value a left to the next variable v:
@@ -613,7 +626,10 @@ start_domains(walk *w, const int *given)
 
     if (!fgm_csp_init_domains(w->csp, given, ws->dom))
         return 0;
-    return !w->hard || srch_propagate_all(ws, w->csp);
+    if (!w->hard || srch_propagate_all(ws, w->csp))
+        return 1;
+    note_expiry(w);
+    return 0;
 }
 
 /* W ready to search CSP with clues GIVEN (checked), at most CAP leaves
@@ -638,6 +654,7 @@ walk_open(walk *w, const fgm_csp *csp, const int *given, const void *out,
         walk_free(w);
         return FGM_ENOMEM;
     }
+    w->ws->deadline = deadline;     /* a node's propagation polls it too */
     return FGM_OK;
 }
 

@@ -91,7 +91,7 @@ solve(fgm_solve_job *job)
         return FGM_ENOMEM;
     if (!fgm_csp_init_domains(csp, job->given, ws->dom)
         || !srch_propagate_all(ws, csp))
-        return FGM_EUNSOLVED;
+        return srch_status(ws, SRCH_FAIL);
     ws->ntrail = 0;     /* the root's pruning is never undone */
     for (v = 0; v < csp->nvars; v++)
         ws->weight[v] = 1;
@@ -99,7 +99,7 @@ solve(fgm_solve_job *job)
     if (r == SRCH_FOUND)
         for (v = 0; v < csp->nvars; v++)
             job->solution[v] = fgm_dom_first(ws->dom[v]);
-    return srch_status(r);
+    return srch_status(ws, r);
 }
 
 const fgm_solver fgm_solver_mac = {

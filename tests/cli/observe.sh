@@ -347,6 +347,13 @@ grep -q incomplete "$TMP/out" && fail "a complete enumeration's JSON said incomp
 # ... and stops at --timeout-ms (it ran on: 6^20 assignments).
 expect_exit 0 "enumeration deadline" -- timeout 30 "$FGM" run models/dice.fgm --backend exact --exact-method enumeration --cap 1000000000000 --timeout-ms 200
 expect_out "incomplete: cap or timeout reached" "enumeration deadline"
+# A node's propagation polls the clock too: one node of this sum's
+# enumeration checks each value of its 1,000 variables against the
+# others, and the walk's poll every 4,096 nodes let it run 23 s past a
+# 0.5 s limit.  The first assignment lies 1,000 nodes deep, out of reach.
+printf 'var x[1000] in 0..1\nsum x[*] == 500\n' > "$TMP/sum1000.fgm"
+expect_exit 1 "enumeration deadline, in propagation" -- timeout 10 "$FGM" run "$TMP/sum1000.fgm" --backend exact --timeout-ms 100
+expect_err "sum1000.fgm: error: the model: no consistent assignment found before the cap or the deadline" "enumeration deadline, in propagation"
 
 # An engine run stops at --timeout-ms too, and says so (a million sweeps
 # of the 9x9 model take 10-40 s).
