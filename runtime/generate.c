@@ -26,6 +26,13 @@
 #include "ir.h"
 #include "exact/dlx.h"
 
+/* One open node of the grid search: the cell it fills, its candidates
+ * in the order they are tried, and how many of them were placed. */
+typedef struct level {
+    int cell, nv, k;
+    int vals[FGM_PUZZLE_MAXN];
+} level;
+
 /* The grid search of step 1.  Masks hold the values used in each row,
  * column and box: bit a-1 for value a. */
 typedef struct filler {
@@ -33,6 +40,7 @@ typedef struct filler {
     int *grid;          /* n*n, 0 empty */
     uint32_t row[FGM_PUZZLE_MAXN], col[FGM_PUZZLE_MAXN];
     uint32_t blk[FGM_PUZZLE_MAXN];
+    level *levels;      /* n*n: the search's open nodes, root first */
     gsl_rng *rng;
     long nodes, budget;
 } filler;
@@ -69,19 +77,16 @@ take(filler *f, int i)
     f->grid[i] = 0;
 }
 
-/* complete := full | pick the empty cell with fewest candidates; for each
- *             candidate in random order: place, complete, remove.
- * Returns 1 when the grid is full, 0 at a dead end, -1 over budget. */
+/* Opens the node at L: picks the empty cell with the fewest candidates
+ * and shuffles them into L.  Returns 1 when the grid is full, 0 at a dead
+ * end (a cell without candidates), 2 with L to try. */
 static int
-complete(filler *f)
+open_level(filler *f, level *l)
 {
     uint32_t all = ((uint32_t)1 << f->n) - 1;  /* n <= 25 */
     uint32_t cand = 0;
-    int i, k, nv = 0, best = -1, min = f->n + 1;
-    int vals[FGM_PUZZLE_MAXN];
+    int i, best = -1, min = f->n + 1;
 
-    if (++f->nodes > f->budget)
-        return -1;
     for (i = 0; i < f->n * f->n; i++) {
         uint32_t m;
         int c;
@@ -102,19 +107,53 @@ complete(filler *f)
         return 1;
     if (min == 0)
         return 0;
+    l->cell = best;
+    l->nv = l->k = 0;
     for (; cand; cand &= cand - 1)
-        vals[nv++] = __builtin_ctz(cand) + 1;
-    gsl_ran_shuffle(f->rng, vals, (size_t)nv, sizeof *vals);
-    for (k = 0; k < nv; k++) {
-        int r;
+        l->vals[l->nv++] = __builtin_ctz(cand) + 1;
+    gsl_ran_shuffle(f->rng, l->vals, (size_t)l->nv, sizeof *l->vals);
+    return 2;
+}
 
-        put(f, best, vals[k]);
-        r = complete(f);
-        if (r != 0)
-            return r;
-        take(f, best);
+/* complete := full | pick the empty cell with fewest candidates; for each
+ *             candidate in random order: place, complete, remove.
+ * Returns 1 when the grid is full, 0 at a dead end, -1 over budget.
+ * The open nodes are kept in f->levels, not on the C stack: a 25x25 grid
+ * leaves 500 cells to fill, and the recursion that many frames deep
+ * overflowed a 100 KiB stack (ulimit -s 100). */
+static int
+complete(filler *f)
+{
+    level *l;
+    int depth = 0;
+
+    for (;;) {
+        if (++f->nodes > f->budget)
+            return -1;
+        switch (open_level(f, &f->levels[depth])) {
+        case 1:
+            return 1;
+        case 2:
+            depth++;
+            break;
+        default:
+            break;
+        }
+        /* The next candidate of the deepest node with one left, the
+         * nodes that have none closed on the way up. */
+        for (;;) {
+            if (depth == 0)
+                return 0;
+            l = &f->levels[depth - 1];
+            if (l->k > 0)
+                take(f, l->cell);
+            if (l->k < l->nv) {
+                put(f, l->cell, l->vals[l->k++]);
+                break;
+            }
+            depth--;
+        }
     }
-    return 0;
 }
 
 /* Fills F->grid (n*n) with a random full grid, counting the fresh starts
@@ -165,6 +204,7 @@ fgm_generate(int box, gsl_rng *rng, int *cells, const fgm_generate_opts *opts,
     filler f;
 
     memset(st, 0, sizeof *st);
+    memset(&f, 0, sizeof f);
     if (box < 2 || box > 5 || !rng || !cells)
         return FGM_EINVAL;
     if (!opts)
@@ -172,10 +212,11 @@ fgm_generate(int box, gsl_rng *rng, int *cells, const fgm_generate_opts *opts,
     total_end = opts->total_ms > 0 ? t0 + opts->total_ms * 1e-3 : 0;
     status = FGM_ENOMEM;
     grid = malloc((size_t)ncells * sizeof *grid);
+    f.levels = malloc((size_t)ncells * sizeof *f.levels);
     order = malloc((size_t)ncells * sizeof *order);
     given = malloc((size_t)ncells * sizeof *given);
     ir = fgm_ir_sudoku(box);
-    if (!grid || !order || !given || !ir)
+    if (!grid || !f.levels || !order || !given || !ir)
         goto done;
     csp = fgm_csp_new(ir, &status);
     if (!csp)
@@ -185,7 +226,6 @@ fgm_generate(int box, gsl_rng *rng, int *cells, const fgm_generate_opts *opts,
         goto done;
 
     /* Step 1: the full grid. */
-    memset(&f, 0, sizeof f);
     f.box = box;
     f.n = n;
     f.grid = grid;
@@ -238,6 +278,7 @@ done:
     fgm_csp_free(csp);
     fgm_ir_free(ir);
     free(grid);
+    free(f.levels);
     free(order);
     free(given);
     st->ms = (fgm_now() - t0) * 1e3;

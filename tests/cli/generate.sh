@@ -84,4 +84,14 @@ tail -n 1 "$TMP/out" | cmp -s - "$TMP/alone" || fail "the last puzzle of a batch
 [ $? = 1 ] || fail "generate -o past the file size limit, SIGXFSZ at its default: exit status"
 grep -q "^$TMP/big2.txt: error: cannot write: File too large$" "$TMP/err" || fail "generate -o, SIGXFSZ at its default: $(cat "$TMP/err")"
 ls "$TMP"/big2.txt* >/dev/null 2>&1 && fail "generate -o past the file size limit: a file or temporary left"
+
+# A 25x25 grid's search keeps its 500 open nodes on the heap: recursing
+# that deep, it overflowed a 100 KiB stack (exit 139).  Not where fgm
+# cannot run in so little stack at all (a sanitized build).
+if (ulimit -s 100 && ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}log_path=stderr" \
+        "$FGM" list >/dev/null 2>&1); then
+    (ulimit -s 100 && exec "$FGM" generate --box 5 --count 1 --seed 3) >"$TMP/g25" 2>"$TMP/err"
+    [ $? = 0 ] || fail "generate --box 5 in a 100 KiB stack: exit status ($(cat "$TMP/err"))"
+    [ "$(grep -vc "^#" "$TMP/g25")" = 1 ] || fail "generate --box 5 in a 100 KiB stack: no puzzle"
+fi
 finish
