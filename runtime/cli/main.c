@@ -3,6 +3,7 @@
  */
 #include <gsl/gsl_errno.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -105,6 +106,39 @@ cmd_dump_ir(cli_args *a)
     return cmd_dump(a, 0);
 }
 
+/* Puts /dev/null on each of descriptors 0-2 that fgm was started without
+ * (`2>&-`): a file fgm opens would take the free number, and what is
+ * written to stderr (or stdout) would land in it.  Opened the wrong way
+ * round (stdin for writing, stdout and stderr for reading), so that
+ * their reads and writes still fail as on a closed descriptor (EBADF)
+ * and are reported as before. */
+static void
+hold_standard_fds(void)
+{
+    int fd, nul;
+
+    for (fd = 0; fd <= 2; fd++) {
+        if (fcntl(fd, F_GETFD) >= 0 || errno != EBADF)
+            continue;
+        /* The lower numbers are open: open takes FD itself. */
+        nul = open("/dev/null", fd == 0 ? O_WRONLY : O_RDONLY);
+        if (nul >= 0 && nul != fd)
+            close(nul);
+    }
+}
+
+/* CODE, or CLI_EINPUT when a diagnostic or summary could not be written
+ * on stderr (closed, or a full disk): the caller would take silence for
+ * success (coreutils exits with failure there too).  Nothing can say
+ * why. */
+static int
+finish_stderr(int code)
+{
+    if ((fflush(stderr) != 0 || ferror(stderr)) && code == CLI_OK)
+        return CLI_EINPUT;
+    return code;
+}
+
 /* The commands that take arguments; each, run bare, prints its usage. */
 static const struct {
     const char *name;
@@ -130,7 +164,7 @@ usage_to_stdout(cli_args *a, int (*run)(cli_args *))
     if (!cli_stdout_open(a->cmd))
         return CLI_EINPUT;
     fflush(stderr);
-    /* A closed stderr (2>&-) has nothing to save, and stays closed. */
+    /* A stderr that cannot be saved (no descriptor left) stays closed. */
     saved = dup(STDERR_FILENO);
     if (dup2(STDOUT_FILENO, STDERR_FILENO) < 0) {
         if (saved >= 0)
@@ -237,9 +271,10 @@ main(int argc, char **argv)
 
     /* GSL's default handler aborts; the library checks statuses instead. */
     gsl_set_error_handler_off();
+    hold_standard_fds();
     catch_fatal_signals();
     if (argc < 2)
-        return usage(stderr);
+        return finish_stderr(usage(stderr));
     cmd = argv[1];
     a.argc = argc;
     a.argv = argv;
@@ -251,7 +286,7 @@ main(int argc, char **argv)
         int code = dispatch(&a, 1);
 
         if (code >= 0)
-            return code;
+            return finish_stderr(code);
     }
-    return dispatch(&a, 0);
+    return finish_stderr(dispatch(&a, 0));
 }

@@ -111,6 +111,15 @@ expect_err "^fgm: compile: write error on standard output: Bad file descriptor$"
 "$FGM" solve --help >"$TMP/help.out" 2>&-
 [ $? = 0 ] && grep -q "^usage: fgm solve" "$TMP/help.out" \
     || fail "solve --help with stderr closed: $(head -c 200 "$TMP/help.out")"
+# A summary or diagnostic that cannot be written on stderr (closed, a
+# full disk) turns a success into exit 1: the caller would take the
+# silence for success (it exited 0).  A run that writes nothing there
+# still succeeds.
+"$FGM" solve --solver dlx puzzles/seed003.txt >/dev/null 2>&-
+[ $? = 1 ] || fail "solve with stderr closed: the lost summary did not exit 1"
+"$FGM" solve --solver dlx puzzles/seed003.txt >/dev/null 2>/dev/full
+[ $? = 1 ] || fail "solve with stderr on a full disk: the lost summary did not exit 1"
+"$FGM" list >/dev/null 2>&- || fail "list with stderr closed did not exit 0"
 # version, like list, takes no arguments.
 expect_exit 2 "version extra" -- "$FGM" version extra
 expect_err "^usage: fgm version$" "version extra"
