@@ -118,6 +118,7 @@ static double
 reference(world *w, const fgm_state *st, int x, int y, int k, int s)
 {
     double r[2][MAXS], acc[2][FGM_K_LANES], z[2], inv[2], n[2][MAXK];
+    double low[2][FGM_K_LANES], rest[2], q;
     double k1 = 1.0 / (k - 1), d = st->damping, t, old, change = 0.0;
     int var[2] = { x, y }, i, v, l;
 
@@ -142,12 +143,24 @@ reference(world *w, const fgm_state *st, int x, int y, int k, int s)
                 r[i][v] = v < k ? 1.0 : 0.0;
         z[0] = z[1] = (double)k;
     }
-    for (i = 0; i < 2; i++)
+    for (i = 0; i < 2; i++) {
         inv[i] = 1.0 / z[i];
+        /* The others' sum of a value that holds more than half of z,
+         * summed as z is (fgm_k_neq_others). */
+        for (l = 0; l < FGM_K_LANES; l++) {
+            low[i][l] = 0.0;
+            for (v = l; v < s; v += FGM_K_LANES)
+                low[i][l] += r[i][v] > 0.5 * z[i] ? 0.0 : r[i][v];
+        }
+        rest[i] = (low[i][0] + low[i][1]) + (low[i][2] + low[i][3]);
+    }
     for (i = 0; i < 2; i++)
         for (v = 0; v < k; v++) {
-            /* The message to var[i] comes from the other variable. */
-            t = (z[1 - i] - r[1 - i][v]) * (inv[1 - i] * k1);
+            /* The message to var[i] comes from the other variable: the
+             * other values' sum, z - r but where that cancels. */
+            q = r[1 - i][v];
+            t = (q > 0.5 * z[1 - i] ? rest[1 - i] : z[1 - i] - q)
+                * (inv[1 - i] * k1);
             if (d > 0.0) {
                 old = w->msg[var[i] * s + v];
                 t = (1.0 - d) * t + d * old;

@@ -100,6 +100,9 @@ typedef struct fgm_k_neq_job {
     fgm_v4 tail;        /* both last chunks, fgm_v_pack2, when packed */
     double za, zb;      /* sum of each cavity */
     double ia, ib;      /* 1 / sum of each cavity */
+    double la, lb;      /* each cavity's sum without the value that holds
+                         * more than half of it, if one does
+                         * (fgm_k_neq_others) */
 } fgm_k_neq_job;
 
 /* Chunk C of the cavities of J (A: x's, else y's). */
@@ -111,22 +114,62 @@ fgm_k_neq_cavity(const fgm_k_neq_job *j, int c, int k, int a)
     return a ? fgm_v_low2(j->tail) : fgm_v_high2(j->tail);
 }
 
+/* The sum of the other values of a cavity, lane by lane, for a chunk
+ * R of it whose sum is Z: Z - R, but L, the sum without R's lane, in a
+ * lane that holds more than half of Z.  There Z - R cancels: with
+ * cavity [1, 1e16] Z rounds to 1e16 and Z - R(1) to 0, where the others'
+ * sum is 1 (x != y under bp-sum with that evidence gave marginals 1 and
+ * 1e-14, not 0.5 and 0.5).  In every other lane Z - R is at least Z / 2
+ * and as accurate as Z.  At most one value holds more than half. */
+FGM_K_HOT fgm_v4
+fgm_k_neq_rest(fgm_v4 r, double z, double l)
+{
+    return fgm_v_select(fgm_v_lt(fgm_v_splat(0.5 * z), r), fgm_v_splat(l),
+                        fgm_v_sub(fgm_v_splat(z), r));
+}
+
+/* J's la and lb: each cavity's sum over its lanes that hold at most half
+ * of its sum z, chunk after chunk as z was summed, the packed tail
+ * last.  That is the others' sum of the lane that holds more, if one
+ * does (fgm_k_neq_rest), else z again. */
+FGM_K_HOT void
+fgm_k_neq_others(fgm_k_neq_job *j, int k)
+{
+    fgm_v4 ha = fgm_v_splat(0.5 * j->za), hb = fgm_v_splat(0.5 * j->zb);
+    fgm_v4 la4 = fgm_v_zero(), lb4 = fgm_v_zero(), ra, rb;
+    fgm_v2 l;
+    int c, nc = FGM_K_NCHUNKS(k);
+
+    for (c = 0; c < nc; c++) {
+        ra = fgm_k_neq_cavity(j, c, k, 1);
+        rb = fgm_k_neq_cavity(j, c, k, 0);
+        ra = fgm_v_select(fgm_v_lt(ha, ra), fgm_v_zero(), ra);
+        rb = fgm_v_select(fgm_v_lt(hb, rb), fgm_v_zero(), rb);
+        la4 = c ? fgm_v_add(la4, ra) : ra;
+        lb4 = c ? fgm_v_add(lb4, rb) : rb;
+    }
+    l = fgm_v_sum2(la4, lb4);
+    j->la = l[0];
+    j->lb = l[1];
+}
+
 /* Chunk C of the new message to x (A) or y: with r = belief / message
  * (the cavity before normalizing) and z = sum r, the sum-product message
  * 1 - r/z of the other variable (Infer.NET's DiscreteAreEqualOp with the
  * result observed false) is already normalized once divided by (K - 1):
- * m(v) = (z - r(v)) (1/z) (1/(K - 1)). */
+ * m(v) = (z - r(v)) (1/z) (1/(K - 1)), z - r(v) the others' sum
+ * (fgm_k_neq_rest). */
 FGM_K_HOT fgm_v4
 fgm_k_neq_message(const fgm_k_neq_job *j, int c, int k, int a)
 {
     double k1 = 1.0 / (k - 1);
 
     if (a)
-        return fgm_v_mul(fgm_v_sub(fgm_v_splat(j->zb),
-                                   fgm_k_neq_cavity(j, c, k, 0)),
+        return fgm_v_mul(fgm_k_neq_rest(fgm_k_neq_cavity(j, c, k, 0), j->zb,
+                                        j->lb),
                          fgm_v_splat(j->ib * k1));
-    return fgm_v_mul(fgm_v_sub(fgm_v_splat(j->za),
-                               fgm_k_neq_cavity(j, c, k, 1)),
+    return fgm_v_mul(fgm_k_neq_rest(fgm_k_neq_cavity(j, c, k, 1), j->za,
+                                    j->la),
                      fgm_v_splat(j->ia * k1));
 }
 
@@ -191,19 +234,21 @@ fgm_k_neq_begin(const fgm_state *st, fgm_k_neq_job *j, int ea, int eb, int va,
     j->zb = z[1];
     j->ia = inv[0];
     j->ib = inv[1];
+    fgm_k_neq_others(j, k);
 }
 
 /* The plain path's last step for one chunk of x (M, B: its message and
  * belief there): with R and RO the chunk's cavities of x and of y, ZO
- * y's cavity sum and SO = (1/ZO) (1/(K - 1)), the message to x is
- * (ZO - RO) SO floored at FGM_K_FLOOR (fgm_k_neq_message, committed
- * without damping), and x's belief R times it times I = 1/z of x
- * (fgm_k_neq_install8: the same on 512-bit registers). */
+ * and LO y's cavity sum and others' sum (fgm_k_neq_others) and SO =
+ * (1/ZO) (1/(K - 1)), the message to x is the rest of RO (ZO - RO,
+ * fgm_k_neq_rest) times SO floored at FGM_K_FLOOR (fgm_k_neq_message,
+ * committed without damping), and x's belief R times it times I = 1/z
+ * of x (fgm_k_neq_install8: the same on 512-bit registers). */
 FGM_K_HOT void
 fgm_k_neq_install(double *m, double *b, fgm_v4 r, fgm_v4 ro, double zo,
-                  double so, double i)
+                  double lo, double so, double i)
 {
-    fgm_v4 x = fgm_v_floor(fgm_v_mul(fgm_v_sub(fgm_v_splat(zo), ro),
+    fgm_v4 x = fgm_v_floor(fgm_v_mul(fgm_k_neq_rest(ro, zo, lo),
                                      fgm_v_splat(so)), FGM_K_FLOOR);
 
     fgm_v_store(m, x);
@@ -231,9 +276,9 @@ fgm_k_neq_end(const fgm_state *st, fgm_k_neq_job *j, int k, int plain)
             fgm_v4 ra = fgm_k_neq_cavity(j, c, k, 1);
             fgm_v4 rb = fgm_k_neq_cavity(j, c, k, 0);
 
-            fgm_k_neq_install(j->ma + at, j->ba + at, ra, rb, j->zb,
+            fgm_k_neq_install(j->ma + at, j->ba + at, ra, rb, j->zb, j->lb,
                               j->ib * k1, j->ia);
-            fgm_k_neq_install(j->mb + at, j->bb + at, rb, ra, j->za,
+            fgm_k_neq_install(j->mb + at, j->bb + at, rb, ra, j->za, j->la,
                               j->ia * k1, j->ib);
         }
         return 0.0;
@@ -317,7 +362,7 @@ typedef struct fgm_k_neq_job8 {
     double *ma, *mb, *ba, *bb;      /* messages to x, y; beliefs of x, y */
     fgm_v8 ra[FGM_K_VCHUNKS / 2 + 1], rb[FGM_K_VCHUNKS / 2 + 1];
     fgm_v4 tail;        /* both last chunks, fgm_v_pack2, when packed */
-    double za, zb, ia, ib;
+    double za, zb, ia, ib, la, lb;
 } fgm_k_neq_job8;
 
 /* Points job J at its messages (edges EA, EB) and beliefs (VA, VB). */
@@ -410,6 +455,36 @@ fgm_k_neq_sums8(fgm_k_neq_job8 *j, int k, fgm_v4 za4, fgm_v4 zb4)
     return z;
 }
 
+/* fgm_k_neq_others for a fgm_k_neq_job8: the same sums in the same
+ * order (each pair's low chunk, then its high one, the tail last). */
+FGM_K_HOT void
+fgm_k_neq_others8(fgm_k_neq_job8 *j, int k)
+{
+    fgm_v8 ha = fgm_v8_splat(0.5 * j->za), hb = fgm_v8_splat(0.5 * j->zb);
+    fgm_v8 zero = fgm_v8_splat(0.0);
+    fgm_v4 la4 = fgm_v_zero(), lb4 = fgm_v_zero(), ta, tb;
+    fgm_v2 l;
+    int p, np = fgm_k_unpacked_chunks(k) / 2;
+
+    for (p = 0; p < np; p++) {
+        la4 = fgm_v8_accum(la4, fgm_v8_select_lt(ha, j->ra[p], zero,
+                                                 j->ra[p]), p == 0);
+        lb4 = fgm_v8_accum(lb4, fgm_v8_select_lt(hb, j->rb[p], zero,
+                                                 j->rb[p]), p == 0);
+    }
+    if (fgm_k_neq_packed8(k)) {
+        ta = fgm_v_low2(j->tail);
+        tb = fgm_v_high2(j->tail);
+        ta = fgm_v_select(fgm_v_lt(fgm_v8_lo(ha), ta), fgm_v_zero(), ta);
+        tb = fgm_v_select(fgm_v_lt(fgm_v8_lo(hb), tb), fgm_v_zero(), tb);
+        la4 = np ? fgm_v_add(la4, ta) : ta;
+        lb4 = np ? fgm_v_add(lb4, tb) : tb;
+    }
+    l = fgm_v_sum2(la4, lb4);
+    j->la = l[0];
+    j->lb = l[1];
+}
+
 FGM_K_HOT void
 fgm_k_neq_begin8(const fgm_state *st, fgm_k_neq_job8 *j, int ea, int eb,
                  int va, int vb, int stride, int k)
@@ -434,11 +509,18 @@ fgm_k_neq_begin8(const fgm_state *st, fgm_k_neq_job8 *j, int ea, int eb,
  * chunks use.  With 256-bit ones the compiler broadcast ZO, S and I once
  * for each width: bench_ep, easy50, three A/B runs, 0.479-0.481 ->
  * 0.441-0.447 ms compiled a 50-sweep inference (Zen 5). */
+FGM_K_HOT fgm_v8
+fgm_k_neq_rest8(fgm_v8 r, double z, double l)
+{
+    return fgm_v8_select_lt(fgm_v8_splat(0.5 * z), r, fgm_v8_splat(l),
+                            fgm_v8_splat(z) - r);
+}
+
 FGM_K_HOT void
 fgm_k_neq_install8(double *m, double *b, fgm_v8 r, fgm_v8 ro, double zo,
-                   fgm_v8 s, double i)
+                   double lo, fgm_v8 s, double i)
 {
-    fgm_v8 x = fgm_v8_floor((fgm_v8_splat(zo) - ro) * s, FGM_K_FLOOR);
+    fgm_v8 x = fgm_v8_floor(fgm_k_neq_rest8(ro, zo, lo) * s, FGM_K_FLOOR);
 
     fgm_v_store(m, fgm_v8_lo(x));
     fgm_v_store(b, fgm_v8_lo((r * x) * fgm_v8_splat(i)));
@@ -446,7 +528,7 @@ fgm_k_neq_install8(double *m, double *b, fgm_v8 r, fgm_v8 ro, double zo,
 
 /* fgm_k_neq_end's plain path on a fgm_k_neq_job8. */
 FGM_K_HOT void
-fgm_k_neq_end8(const fgm_k_neq_job8 *j, int k)
+fgm_k_neq_end8(fgm_k_neq_job8 *j, int k)
 {
     double k1 = 1.0 / (k - 1);
     fgm_v8 sa = fgm_v8_splat(j->ib * k1), sb = fgm_v8_splat(j->ia * k1);
@@ -454,12 +536,15 @@ fgm_k_neq_end8(const fgm_k_neq_job8 *j, int k)
     int p, np = fgm_k_unpacked_chunks(k) / 2, nc = FGM_K_NCHUNKS(k);
     long at;
 
+    fgm_k_neq_others8(j, k);
     for (p = 0; p < np; p++) {
         at = (long)p * 2 * FGM_K_LANES;
-        x = fgm_v8_floor((fgm_v8_splat(j->zb) - j->rb[p]) * sa, FGM_K_FLOOR);
+        x = fgm_v8_floor(fgm_k_neq_rest8(j->rb[p], j->zb, j->lb) * sa,
+                         FGM_K_FLOOR);
         fgm_v8_store(j->ma + at, x);
         fgm_v8_store(j->ba + at, (j->ra[p] * x) * fgm_v8_splat(j->ia));
-        x = fgm_v8_floor((fgm_v8_splat(j->za) - j->ra[p]) * sb, FGM_K_FLOOR);
+        x = fgm_v8_floor(fgm_k_neq_rest8(j->ra[p], j->za, j->la) * sb,
+                         FGM_K_FLOOR);
         fgm_v8_store(j->mb + at, x);
         fgm_v8_store(j->bb + at, (j->rb[p] * x) * fgm_v8_splat(j->ib));
     }
@@ -467,10 +552,10 @@ fgm_k_neq_end8(const fgm_k_neq_job8 *j, int k)
         at = (long)(nc - 1) * FGM_K_LANES;
         ra8 = fgm_v8_join(fgm_v_low2(j->tail), fgm_v_zero());
         rb8 = fgm_v8_join(fgm_v_high2(j->tail), fgm_v_zero());
-        fgm_k_neq_install8(j->ma + at, j->ba + at, ra8, rb8, j->zb, sa,
-                           j->ia);
-        fgm_k_neq_install8(j->mb + at, j->bb + at, rb8, ra8, j->za, sb,
-                           j->ib);
+        fgm_k_neq_install8(j->ma + at, j->ba + at, ra8, rb8, j->zb, j->lb,
+                           sa, j->ia);
+        fgm_k_neq_install8(j->mb + at, j->bb + at, rb8, ra8, j->za, j->la,
+                           sb, j->ib);
     }
 }
 

@@ -265,4 +265,23 @@ expect_err "^fgm: bench: --backends times the probabilistic solvers, and --solve
 [ ! -s "$TMP/out" ] || fail "bench, exact solver only: nothing run"
 expect_exit 2 "bench, default solvers, --backends" -- "$FGM" bench --backends compiled "$TMP/one.txt"
 expect_err "^fgm: bench: --backends times the probabilistic solvers, and the default solvers are the exact ones: name some with --solvers$" "bench, default solvers, --backends"
+
+# x != y's message is the other values' sum, not z - q(v), where one
+# value holds nearly all of q: with evidence [1, 1e16] z rounds to 1e16
+# and z - q(1) to 0, and bp-sum, exact on this tree, printed 1 1e-14
+# (1e12: 6e-6 off) where the answer is 0.5 0.5.  Both backends, every
+# neq path: sum-product and EP, plain and damped (damped, the messages
+# halve their way down to 1e-16: 200 sweeps).
+for algo in "bp-sum(iterations = 20)" "ep(iterations = 20)" \
+            "bp-sum(iterations = 200, damping = 0.5)"; do
+    for r in 1e16 1e12; do
+        printf 'var x[2] in 0..1\nevidence x = [1, %s]\nx[0] != x[1]\ninfer %s\n' "$r" "$algo" > "$TMP/neq_$r.fgm"
+        for b in compiled interpreted; do
+            expect_exit 0 "neq, evidence [1, $r], $algo, $b" -- "$FGM" run "$TMP/neq_$r.fgm" --backend $b
+            awk '$1 ~ /^x\[/ { n++; d = $2 - 0.5; if (d < 0) d = -d; if (d > 1e-12) bad = 1 }
+                 END { exit bad || n != 2 }' "$TMP/out" \
+                || fail "neq, evidence [1, $r], $algo, $b: not 0.5 0.5: $(cat "$TMP/out")"
+        done
+    done
+done
 finish
