@@ -72,6 +72,13 @@ expect_exit 1 "exact on gaps" -- "$FGM" run --backend exact "$TMP/gaps.fgm"
 expect_err "no consistent assignment" "exact on gaps"
 expect_exit 0 "bp-sum on gaps" -- "$FGM" run --backend interpreted "$TMP/gaps.fgm"
 expect_err "observation 0: log Z = -inf under the run's messages" "bp-sum on gaps"
+# JSON, which has no -inf, says it in a field of its own (the record had
+# no log_z and nothing else: a run without a log Z, to a reader).
+expect_exit 0 "bp-sum on gaps, json" -- "$FGM" run --backend interpreted --format json "$TMP/gaps.fgm"
+expect_out '"zero_weight": true' "bp-sum on gaps, json"
+grep -q '"log_z"' "$TMP/out" && fail "bp-sum on gaps, json: a log_z"
+expect_exit 0 "bp-sum, json" -- "$FGM" run --backend interpreted --format json "$M"
+grep -q 'zero_weight' "$TMP/out" && fail "knapsack, json: zero_weight on a finite log Z"
 # Min-conflicts gibbs where weighted sums miss their ranges by millions
 # (the evidence leaves v no value): the broken counts saturate, and the
 # odds' exponent stays an int (UBSan, under make cli-asan, saw 720000059
