@@ -111,17 +111,19 @@ warn_contradiction(const fgm_model *model, long k, char *name, size_t size,
  * each held one value, so the chain never moved.  Single-site moves do
  * not leave a state that hard constraints pin so (a Sudoku's or a magic
  * square's solutions differ in many cells at once): other solutions, if
- * any, are not counted, and the marginals say nothing of them. */
+ * any, are not counted, and the marginals say nothing of them.  Not
+ * when the set's clues GIVEN (NULL: none) leave no variable of two
+ * values or more: nothing was left to move (a die's observed rolls). */
 static void
 warn_frozen(const fgm_ir *ir, const fgm_run_info *info, const double *m,
-            int stride, long k, FILE *err)
+            int stride, long k, const int *given, FILE *err)
 {
     int v, j, free_var = 0;
 
     if (info->kept < 2)
         return;
     for (v = 0; v < fgm_ir_nvars(ir); v++) {
-        free_var |= fgm_ir_card(ir, v) > 1;
+        free_var |= fgm_ir_card(ir, v) > 1 && !(given && given[v] >= 0);
         for (j = 0; j < fgm_ir_card(ir, v); j++)
             if (m[(size_t)v * (size_t)stride + (size_t)j] != 0.0
                 && m[(size_t)v * (size_t)stride + (size_t)j] != 1.0)
@@ -222,7 +224,7 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
              st == FGM_ETIMEOUT ? " (incomplete: timeout reached)" : "");
     clash = warn_contradiction(model, k, name, sizeof name, t->err);
     if (!clash && cli_algo_is(ir, "gibbs") && ro.chains <= 1)
-        warn_frozen(ir, &info, m, stride, k, t->err);
+        warn_frozen(ir, &info, m, stride, k, t->given, t->err);
     /* Every value still has mass, yet no assignment has weight: a factor
      * that nothing its variables may take meets (a weighted sum's gaps,
      * `sum(2 * x, 3 * y) == 1`), whose messages are then uniform. */

@@ -38,6 +38,8 @@ typedef struct run_tally {
     const char *file;       /* where the set being run was read */
     long line;              /* its first line in FILE; 0: FILE is the
                              * model, run with no observation file */
+    const int *given;       /* the set's clues (nvars: a value index, -1
+                             * where none), or NULL */
 } run_tally;
 
 /* Runs the engine on the current observations of MODEL and prints

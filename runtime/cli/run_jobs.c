@@ -78,7 +78,7 @@ run_set(run_worker *w, long k)
 {
     run_shared *sh = w->sh;
     set_out *o = &sh->sets[k];
-    run_tally t = { NULL, NULL, 0, NULL, 0 };
+    run_tally t = { NULL, NULL, 0, NULL, 0, NULL };
     int code;
 
     t.out = open_memstream(&o->out, &o->outlen);
@@ -96,6 +96,7 @@ run_set(run_worker *w, long k)
     }
     t.file = sh->of ? sh->of->shown : sh->cfg->model;
     t.line = sh->of ? w->sink.set_line : 0;
+    t.given = w->given;
     code = sh->cfg->exact ? run_exact_set(sh->ir, sh->csp, w->dlx, &w->sink,
                                           sh->cfg, k, &t)
                           : run_engine(w->fm, sh->stride, sh->cfg, k, &t);

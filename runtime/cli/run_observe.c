@@ -480,7 +480,9 @@ apply_assignments(const fgm_ir *ir, FILE *f, const char *path, obs_sink *o,
                 if (o->model)
                     fgm_model_observe_clue(o->model, a->first + base + i,
                                            (int)x - a->lo);
-                else if (o->given)
+                /* The engine's too: what its run's warnings know of
+                 * the set (run_engine). */
+                if (o->given)
                     o->given[a->first + base + i] = (int)x - a->lo;
             } else if (!o->model && !o->exact) {
                 /* Checked only: fgm_model_observe_dirichlet's bound on

@@ -36,6 +36,15 @@ expect_exit 0 "gibbs moving" -- "$FGM" run --algo gibbs --backend interpreted \
 if grep -q "never moved" "$TMP/err"; then
     fail "gibbs moving: warned of a frozen chain"
 fi
+# Nor does a chain that had nothing to move: every roll of the die
+# observed (it warned that hard constraints pinned the state, and the
+# model has none).
+echo "roll = 1 2 3 4 5 6 1 2 3 4 5 6 1 2 3 4 5 6 1 2" > "$TMP/rolls.txt"
+expect_exit 0 "gibbs, every roll observed" -- "$FGM" run --algo gibbs --backend interpreted \
+    --observe "$TMP/rolls.txt" models/dice.fgm
+if grep -q "never moved" "$TMP/err"; then
+    fail "gibbs, every roll observed: warned of a frozen chain: $(cat "$TMP/err")"
+fi
 
 # The header: the algorithm and sweeps, no log Z (a sampler has none).
 expect_exit 0 "gibbs header" -- "$FGM" run --algo gibbs --backend interpreted \
