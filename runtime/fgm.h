@@ -99,6 +99,10 @@ typedef struct fgm_puzzle {
 
 typedef struct fgm_puzzle_reader fgm_puzzle_reader;
 
+/* PATH as messages name an input: "<stdin>" for "-", which the readers
+ * take as standard input, else PATH itself. */
+const char *fgm_input_name(const char *path);
+
 /* Opens PATH for reading puzzles ("-" is stdin).  N is the expected side
  * (0: Sudoku, told by the length of the first grid); BOX is the expected box
  * side when N is given (0: no box constraint, a Latin square).  On failure

@@ -758,6 +758,12 @@ fgm_puzzle_reader_file(FILE *f, const char *name, int n, int box,
     return r;
 }
 
+const char *
+fgm_input_name(const char *path)
+{
+    return path && strcmp(path, "-") == 0 ? "<stdin>" : path;
+}
+
 fgm_puzzle_reader *
 fgm_puzzle_reader_open(const char *path, int n, int box, fgm_diag_fn diag,
                        void *ctx)
@@ -769,7 +775,8 @@ fgm_puzzle_reader_open(const char *path, int n, int box, fgm_diag_fn diag,
     if (!path)
         return NULL;
     if (strcmp(path, "-") == 0)
-        return fgm_puzzle_reader_file(stdin, "<stdin>", n, box, diag, ctx);
+        return fgm_puzzle_reader_file(stdin, fgm_input_name(path), n, box,
+                                      diag, ctx);
     if (!shape_ok(path, n, box, diag, ctx))
         return NULL;
     f = fopen(path, "r");

@@ -56,13 +56,6 @@ typedef struct solve_out {
 #define SOLVE_FLUSH (64 << 10)
 static char solve_buffer[SOLVE_BUFFER];
 
-/* An input file as the reader's messages name it. */
-static const char *
-input_name(const char *path)
-{
-    return strcmp(path, "-") == 0 ? "<stdin>" : path;
-}
-
 static void
 wrote_line(solve_out *o, size_t bytes)
 {
@@ -117,7 +110,7 @@ emit(void *ctx, const fgm_batch_item *it)
          * 0) did not tell from a solver giving up. */
         fprintf(stderr, "fgm: solve: %s:%ld: puzzle %ld has no solution: "
                 "%s searched every branch\n",
-                input_name(o->inputs[it->puzzle.file]), it->puzzle.line,
+                fgm_input_name(o->inputs[it->puzzle.file]), it->puzzle.line,
                 it->index + 1, o->solver);
     if (it->res.status == FGM_ETIMEOUT) {
         o->timeouts++;

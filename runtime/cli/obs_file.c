@@ -125,7 +125,7 @@ obs_file_open(obs_file *o, const char *cmd, const char *path,
     o->n = n;
     o->box = box;
     in = strcmp(path, "-") == 0 ? stdin : fopen(path, "r");
-    o->shown = in == stdin ? "<stdin>" : path;
+    o->shown = fgm_input_name(path);
     if (!in)
         return cli_fail(CLI_EINPUT, "%s: error: cannot open: %s", o->shown,
                         strerror(errno));
