@@ -253,16 +253,25 @@ emit_slot(pool *p, int i, fgm_batch_emit emit, void *ctx)
     return stop;
 }
 
-/* Index of the oldest live slot, or -1. */
+/* Index of the oldest live slot (with PENDING, the oldest with items
+ * published and not emitted yet), or -1. */
 static int
-oldest(const pool *p)
+oldest_where(const pool *p, int pending)
 {
     int i, best = -1;
 
     for (i = 0; i < NSLOTS; i++)
-        if (p->slots[i].live && (best < 0 || p->order[i] < p->order[best]))
+        if (p->slots[i].live
+            && (!pending || p->slots[i].emitted < p->slots[i].n)
+            && (best < 0 || p->order[i] < p->order[best]))
             best = i;
     return best;
+}
+
+static int
+oldest(const pool *p)
+{
+    return oldest_where(p, 0);
 }
 
 /* Hands the first N items of slot I to the workers (the slot published
@@ -310,18 +319,8 @@ answer_before_wait(void *arg)
     if (f->cur >= 0 && f->got > p->slots[f->cur].n)
         publish(p, f->cur, f->got);
     /* Oldest first: the order the items were read in. */
-    for (;;) {
-        int best = -1;
-
-        for (i = 0; i < NSLOTS; i++)
-            if (p->slots[i].live
-                && p->slots[i].emitted < p->slots[i].n
-                && (best < 0 || p->order[i] < p->order[best]))
-                best = i;
-        if (best < 0 || f->stop)
-            break;
-        f->stop = emit_published(p, best, f->emit, f->ctx);
-    }
+    while (!f->stop && (i = oldest_where(p, 1)) >= 0)
+        f->stop = emit_published(p, i, f->emit, f->ctx);
     if (!f->stop && p->opts->idle)
         p->opts->idle(f->ctx);
 }
