@@ -8,6 +8,7 @@
  */
 #define _XOPEN_SOURCE 700    /* realpath */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -36,9 +37,12 @@ int
 fgm_is_stdout(const struct stat *sb)
 {
     struct stat out;
+    int fl = fcntl(1, F_GETFL);
 
-    return fstat(1, &out) == 0 && sb->st_dev == out.st_dev
-           && sb->st_ino == out.st_ino;
+    /* A read-only descriptor 1 is no output to write through: the CLI's
+     * stand-in for a closed stdout (/dev/null, main.c), or `1<FILE`. */
+    return fl >= 0 && (fl & O_ACCMODE) != O_RDONLY && fstat(1, &out) == 0
+           && sb->st_dev == out.st_dev && sb->st_ino == out.st_ino;
 }
 
 fgm_status

@@ -52,7 +52,8 @@ struct stat;
 
 /* Whether SB (a stat of a path or descriptor) is the file this process's
  * standard output goes to: written through descriptor 1, which may be
- * open for writing (and appending) where the path is not. */
+ * open for writing (and appending) where the path is not.  Never when
+ * descriptor 1 is read-only. */
 FGM_INTERNAL int fgm_is_stdout(const struct stat *sb);
 
 /* The process's umask, read without changing it (022 where it cannot be

@@ -133,13 +133,13 @@ run_print_result(const fgm_ir *ir, const run_cfg *cfg, long k,
         /* JSON has no inf: a log Z of -inf (no assignment the messages
          * allow has weight) is a field of its own, since a model may
          * leave no variable to name in "contradiction" (a sum that no
-         * assignment meets).  vmp's is a lower bound, not an
-         * estimate. */
+         * assignment meets).  vmp's is a lower bound, not an estimate,
+         * and a bound of -inf says nothing of Z. */
         if (isfinite(log_z))
             fprintf(t->out, "\"%s\": %.17g, ",
                     cli_algo_is(ir, "vmp") ? "log_z_bound"
                                                         : "log_z", log_z);
-        else if (log_z < 0)
+        else if (log_z < 0 && !cli_algo_is(ir, "vmp"))
             fprintf(t->out, "\"zero_weight\": true, ");
         print_json_values(ir, cfg, t->out);
         fprintf(t->out, "\"marginals\": {");

@@ -120,6 +120,10 @@ expect_err "^fgm: compile: write error on standard output: Bad file descriptor$"
 "$FGM" solve --solver dlx puzzles/seed003.txt >/dev/null 2>/dev/full
 [ $? = 1 ] || fail "solve with stderr on a full disk: the lost summary did not exit 1"
 "$FGM" list >/dev/null 2>&- || fail "list with stderr closed did not exit 0"
+# The stand-in for a closed stdout (/dev/null, read-only) is no stdout
+# to write -o /dev/null through ("cannot write: Invalid argument").
+"$FGM" generate --box 2 --count 1 --seed 1 -o /dev/null >&- 2>"$TMP/err" \
+    || fail "generate -o /dev/null with stdout closed: $(cat "$TMP/err")"
 # version, like list, takes no arguments.
 expect_exit 2 "version extra" -- "$FGM" version extra
 expect_err "^usage: fgm version$" "version extra"

@@ -79,6 +79,11 @@ expect_out '"zero_weight": true' "bp-sum on gaps, json"
 grep -q '"log_z"' "$TMP/out" && fail "bp-sum on gaps, json: a log_z"
 expect_exit 0 "bp-sum, json" -- "$FGM" run --backend interpreted --format json "$M"
 grep -q 'zero_weight' "$TMP/out" && fail "knapsack, json: zero_weight on a finite log Z"
+# vmp's bound of -inf (x != y between two free variables rules out
+# every value under mean field) says nothing of Z, which is 2.
+printf 'var x[2] in 0..1\nx[0] != x[1]\ninfer vmp\n' > "$TMP/vneq.fgm"
+expect_exit 0 "vmp's -inf bound, json" -- "$FGM" run --backend interpreted --format json "$TMP/vneq.fgm"
+grep -q 'zero_weight' "$TMP/out" && fail "vmp's -inf bound, json: zero_weight"
 # Min-conflicts gibbs where weighted sums miss their ranges by millions
 # (the evidence leaves v no value): the broken counts saturate, and the
 # odds' exponent stays an int (UBSan, under make cli-asan, saw 720000059
