@@ -11,13 +11,15 @@
  * that spells out the kernel's arithmetic in the same order (cavity
  * r = belief / message, z = sum r taken lane-wise over the chunks then
  * (l0 + l1) + (l2 + l3), message (z' - r') (1/z') / (K - 1) floored at
- * FGM_K_FLOOR, damped and committed, belief r m / z), and exits 1 on the
+ * FGM_K_FLOOR, z' - r' the sum of the other lanes, taken as z' was, in
+ * the lane that holds more than half of z', damped and committed, belief
+ * r m / z), and exits 1 on the
  * first difference.  Domains of 4c + 1 and 4c + 2 values divide the last
  * chunk of both variables together (fgm_k_unpacked_chunks): the
  * reference knows nothing of that, so a lane put in the wrong place
  * shows.
  *
- * Inputs: for every K = 2..26, at strides of whole chunks and of whole
+ * Inputs: for every K = 2..34, at strides of whole chunks and of whole
  * pairs of chunks, random beliefs (zeros, subnormals, an
  * all-zero belief: a contradiction) and messages over two disjoint pairs
  * of variables, run through fgm_k_neq one update at a time and through
@@ -37,7 +39,7 @@
 #include "xorshift.h"
 #include "seed_ref.h"
 
-#define MAXK 26         /* up to two pairs of chunks and a packed tail */
+#define MAXK 34         /* up to four pairs of chunks and a packed tail */
 #define MAXS (((MAXK) + 7) / 8 * 8)     /* the largest stride, padded */
 #define NVAR 4          /* two disjoint pairs: (0, 1) and (2, 3) */
 #define TRIALS 30
