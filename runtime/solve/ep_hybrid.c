@@ -27,7 +27,7 @@
  * verifications.  When the search fails the grid stays unsolved
  * (FGM_EUNSOLVED).  The seed: the Easy grids with 0 inferences, its Medium
  * grid (hardest.txt line 2) with 7 inferences and 10 decisions; here 0,
- * and 9 inferences with 16 decisions (`fgm solve --solver ep-hybrid --csv
+ * and 8 inferences with 14 decisions (`fgm solve --solver ep-hybrid --csv
  * puzzles/seed000.txt`, line 4; the engine's EP posteriors are not
  * Infer.NET's to the digit, and the search follows them).
  *
@@ -352,6 +352,22 @@ search(ws *w, fgm_solve_job *job, int depth)
     return FAILED;
 }
 
+/* Whether two of the clues G clash (a value twice in a unit, or a table
+ * they break): the singles only look at free cells, and the search would
+ * fill the grid in every way before verification turned each down (an
+ * empty Sudoku X grid with a clue repeated on a diagonal, a unit the
+ * puzzle reader does not check: ep-hybrid2 still searched at 60 s). */
+static int
+clues_clash(const fgm_csp *csp, const int *g)
+{
+    int v;
+
+    for (v = 0; v < csp->nvars; v++)
+        if (g[v] >= 0 && !fgm_csp_consistent(csp, g, v, g[v]))
+            return 1;
+    return 0;
+}
+
 static fgm_status
 solve(fgm_solve_job *job)
 {
@@ -362,6 +378,10 @@ solve(fgm_solve_job *job)
      * inference to run. */
     job->stats.compiled = fgm_model_is_compiled(w->ep->model);
     memcpy(w->grid, job->given, (size_t)job->csp->nvars * sizeof *w->grid);
+    if (clues_clash(job->csp, w->grid)) {
+        job->stats.contradictions++;
+        return FGM_EUNSOLVED;
+    }
     r = search(w, job, 0);
     if (r == TIMEOUT)
         return FGM_ETIMEOUT;

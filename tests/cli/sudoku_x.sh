@@ -52,4 +52,15 @@ for b in interpreted compiled; do
 done
 cmp -s "$TMP/interpreted.csv" "$TMP/compiled.csv" ||
     fail "ep: compiled and interpreted marginals differ"
+
+# Two clues that clash on a diagonal (a unit the puzzle reader does not
+# check) end ep-hybrid's search at its root: ep-hybrid2, complete and
+# unbudgeted, filled the empty grid every way and was still at it when
+# --timeout-ms stopped it.
+printf '1.......................................1........................................\n' > "$TMP/clash.txt"
+for s in ep-hybrid ep-hybrid2; do
+    expect_exit 0 "$s, diagonal clash" -- "$FGM" solve --solver $s --model "$M" --csv --timeout-ms 5000 "$TMP/clash.txt"
+    awk -F, 'NR == 2 { ok = $4 == 0 && $8 == 0 && $12 == 1 && $14 == 0 } END { exit !ok }' "$TMP/out" \
+        || fail "$s, diagonal clash: not refused at the root: $(cat "$TMP/out")"
+done
 finish
