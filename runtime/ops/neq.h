@@ -506,13 +506,8 @@ fgm_k_neq_begin8(const fgm_state *st, fgm_k_neq_job8 *j, int ea, int eb,
     j->ib = inv[1];
 }
 
-/* fgm_k_neq_install for the packed tail's chunk of x, its cavities R
- * (x's) and RO (y's) in the low lanes of 512-bit registers (the high
- * lanes zero, computed and not stored) and S = splat((1/ZO) (1/(K - 1))):
- * the same lane operations, on the registers and splats the whole
- * chunks use.  With 256-bit ones the compiler broadcast ZO, S and I once
- * for each width: bench_ep, easy50, three A/B runs, 0.479-0.481 ->
- * 0.441-0.447 ms compiled a 50-sweep inference (Zen 5). */
+/* fgm_k_neq_rest on 512-bit registers: Z - R, but L in a lane of R
+ * that holds more than half of Z. */
 FGM_K_HOT fgm_v8
 fgm_k_neq_rest8(fgm_v8 r, double z, double l)
 {
@@ -520,6 +515,13 @@ fgm_k_neq_rest8(fgm_v8 r, double z, double l)
                             fgm_v8_splat(z) - r);
 }
 
+/* fgm_k_neq_install for the packed tail's chunk of x, its cavities R
+ * (x's) and RO (y's) in the low lanes of 512-bit registers (the high
+ * lanes zero, computed and not stored) and S = splat((1/ZO) (1/(K - 1))):
+ * the same lane operations, on the registers and splats the whole
+ * chunks use.  With 256-bit ones the compiler broadcast ZO, S and I once
+ * for each width: bench_ep, easy50, three A/B runs, 0.479-0.481 ->
+ * 0.441-0.447 ms compiled a 50-sweep inference (Zen 5). */
 FGM_K_HOT void
 fgm_k_neq_install8(double *m, double *b, fgm_v8 r, fgm_v8 ro, double zo,
                    double lo, fgm_v8 s, double i)
