@@ -386,6 +386,17 @@ fgm_csp_table_supported(const fgm_csp *csp, int t, const fgm_dom *dom, int v,
 }
 
 int
+fgm_csp_assigned_consistent(const fgm_csp *csp, const int *assign)
+{
+    int v;
+
+    for (v = 0; v < csp->nvars; v++)
+        if (assign[v] >= 0 && !fgm_csp_consistent(csp, assign, v, assign[v]))
+            return 0;
+    return 1;
+}
+
+int
 fgm_csp_consistent(const fgm_csp *csp, const int *assign, int v, int val)
 {
     const int *p = fgm_csp_peers(csp, v);

@@ -75,6 +75,12 @@ FGM_INTERNAL int fgm_csp_init_domains(const fgm_csp *csp, const int *given,
 FGM_INTERNAL int fgm_csp_consistent(const fgm_csp *csp, const int *assign,
                                     int v, int val);
 
+/* Whether every assigned value of ASSIGN (-1 = unassigned) is consistent
+ * with the others (fgm_csp_consistent): no two clues clash in a
+ * constraint, whether or not the puzzle reader checks its unit. */
+FGM_INTERNAL int fgm_csp_assigned_consistent(const fgm_csp *csp,
+                                             const int *assign);
+
 /* Whether the table factor csp->tables[T] has a nonzero tuple that agrees
  * with DOM on every variable of its scope, reading v = VAL instead of
  * DOM[V] for variable V (V = -1: none).  A sum factor there: whether the

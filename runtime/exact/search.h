@@ -199,10 +199,7 @@ srch_load_clues(const fgm_csp *csp, const int *given, int *assign)
 
     for (v = 0; v < csp->nvars; v++)
         assign[v] = given ? given[v] : -1;
-    for (v = 0; v < csp->nvars; v++)
-        if (assign[v] >= 0 && !fgm_csp_consistent(csp, assign, v, assign[v]))
-            return 0;
-    return 1;
+    return fgm_csp_assigned_consistent(csp, assign);
 }
 
 /* Sets the domain of V to D, recording the old one on the trail. */

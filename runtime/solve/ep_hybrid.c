@@ -352,22 +352,6 @@ search(ws *w, fgm_solve_job *job, int depth)
     return FAILED;
 }
 
-/* Whether two of the clues G clash (a value twice in a unit, or a table
- * they break): the singles only look at free cells, and the search would
- * fill the grid in every way before verification turned each down (an
- * empty Sudoku X grid with a clue repeated on a diagonal, a unit the
- * puzzle reader does not check: ep-hybrid2 still searched at 60 s). */
-static int
-clues_clash(const fgm_csp *csp, const int *g)
-{
-    int v;
-
-    for (v = 0; v < csp->nvars; v++)
-        if (g[v] >= 0 && !fgm_csp_consistent(csp, g, v, g[v]))
-            return 1;
-    return 0;
-}
-
 static fgm_status
 solve(fgm_solve_job *job)
 {
@@ -378,7 +362,13 @@ solve(fgm_solve_job *job)
      * inference to run. */
     job->stats.compiled = fgm_model_is_compiled(w->ep->model);
     memcpy(w->grid, job->given, (size_t)job->csp->nvars * sizeof *w->grid);
-    if (clues_clash(job->csp, w->grid)) {
+    /* Clues that clash (a value twice in a unit, or a table they break)
+     * end the search here: the singles look at free cells only, and the
+     * search would fill the grid in every way before verification turned
+     * each down (an empty Sudoku X grid with a clue repeated on a
+     * diagonal, a unit the puzzle reader does not check: ep-hybrid2
+     * still searched at 60 s). */
+    if (!fgm_csp_assigned_consistent(job->csp, w->grid)) {
         job->stats.contradictions++;
         return FGM_EUNSOLVED;
     }
