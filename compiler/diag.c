@@ -489,6 +489,10 @@ invalid_message(const fgmc *c, fgmc_loc loc, char *buf, size_t size)
     if (b == '"')
         snprintf(buf, size, "unterminated string (it must end on the same "
                  "line)");
+    else if (b == ';')
+        /* C's habit: here a line ends a statement. */
+        snprintf(buf, size, "invalid character ';' (a statement ends with "
+                 "its line: no ';' is needed)");
     else if (b >= 0x80)
         snprintf(buf, size, "non-ASCII character outside a comment or "
                  "string");
