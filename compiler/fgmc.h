@@ -508,6 +508,12 @@ FGM_INTERNAL int sym_distance(const char *a, const char *b);
 /* The largest edit distance at which a name is taken for a typo of
  * NAME: 2 for a name of five or more bytes, else 1. */
 FGM_INTERNAL int sym_typo_limit(const char *name);
+/* What WORD, not one of the N words of LIST, likely meant, into BUF
+ * (SIZE bytes) as "'bp-sum' or 'bp-max'": the words it abbreviates
+ * ("bp", "iters"), else the closest within sym_typo_limit.  Returns
+ * whether there is one. */
+FGM_INTERNAL int sym_suggest(const char *word, const char *const *list,
+                             size_t n, char *buf, size_t size);
 /* Of the N words of LIST, the closest to WORD within sym_typo_limit (the
  * first of equals), or NULL; *EXACT set when WORD is one of them. */
 FGM_INTERNAL const char *sym_closest(const char *word,

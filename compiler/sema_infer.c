@@ -187,10 +187,10 @@ void
 sema_infer(fgmc *c, fgmc_stmt *s)
 {
     const char *algos[FGM_NALGOS + 1], *near;
-    char list[160];
+    char list[160], guess[160];
     const fgmc_node *set;
     unsigned seen;
-    int i, algo, ok = 1, exact;
+    int i, algo, ok = 1;
 
     if (c->infer_stmt) {
         diag_error(c, s->loc, "second infer block (the first is at line %d)",
@@ -204,11 +204,11 @@ sema_infer(fgmc *c, fgmc_stmt *s)
         for (i = 0; i < FGM_NALGOS; i++)
             algos[i] = fgm_ir_algo_name((fgm_algo)i);
         algos[FGM_NALGOS] = NULL;
-        near = s->name ? sym_closest(s->name, algos, FGM_NALGOS, &exact)
-                       : NULL;
+        near = s->name && sym_suggest(s->name, algos, FGM_NALGOS, guess,
+                                      sizeof guess) ? guess : NULL;
         diag_error(c, s->nameloc, "unknown algorithm '%s'%s%s%s; valid: %s",
-                   s->name ? s->name : "", near ? " (did you mean '" : "",
-                   near ? near : "", near ? "'?)" : "",
+                   s->name ? s->name : "", near ? " (did you mean " : "",
+                   near ? near : "", near ? "?)" : "",
                    join(algos, list, sizeof list));
         ok = 0;
     } else {
@@ -223,10 +223,11 @@ sema_infer(fgmc *c, fgmc_stmt *s)
             if (strcmp(setting_names[i], set->name) == 0)
                 break;
         if (i == NSETTINGS) {
-            near = sym_closest(set->name, setting_names, NSETTINGS, &exact);
+            near = sym_suggest(set->name, setting_names, NSETTINGS, guess,
+                               sizeof guess) ? guess : NULL;
             diag_error(c, set->nameloc, "unknown setting '%s'%s%s%s; valid: "
-                       "%s", set->name, near ? " (did you mean '" : "",
-                       near ? near : "", near ? "'?)" : "",
+                       "%s", set->name, near ? " (did you mean " : "",
+                       near ? near : "", near ? "?)" : "",
                        join(setting_names, list, sizeof list));
             ok = 0;
         } else if (seen & (1u << i)) {

@@ -174,6 +174,42 @@ sym_closest(const char *word, const char *const *list, size_t n, int *exact)
     return best;
 }
 
+/* Whether WORD abbreviates NAME: NAME starts with WORD, or with WORD
+ * less a plural 's' ("iters" for iterations, as the CLI's --iters), at
+ * least two bytes of it, and goes on past them. */
+static int
+abbreviates(const char *word, const char *name)
+{
+    size_t n = strlen(word);
+
+    if (n > 3 && word[n - 1] == 's')
+        n--;
+    return n >= 2 && strlen(name) > n && strncmp(word, name, n) == 0;
+}
+
+int
+sym_suggest(const char *word, const char *const *list, size_t n, char *buf,
+            size_t size)
+{
+    const char *near;
+    size_t k, len = 0;
+    int found = 0, exact;
+
+    buf[0] = '\0';
+    for (k = 0; k < n && len < size; k++)
+        if (abbreviates(word, list[k])) {
+            len += (size_t)snprintf(buf + len, size - len, "%s'%s'",
+                                    found ? " or " : "", list[k]);
+            found = 1;
+        }
+    if (found)
+        return 1;
+    near = sym_closest(word, list, n, &exact);
+    if (near && !exact)
+        snprintf(buf, size, "'%s'", near);
+    return near && !exact;
+}
+
 /* A declared name of a kind in MASK close to NAME (a likely typo), or
  * NULL. */
 static const fgmc_sym *

@@ -992,8 +992,8 @@ static const bad_case bad_cases[] = {
     { "var x in 1..2\ninfer gibbs(burn_in = -1)\n", FGM_ESEMA,
       "burn_in must be an integer in 0..999999, not -1" },
     { "var x in 1..2\ninfer ep(iters = 3)\n", FGM_ESEMA,
-      "unknown setting 'iters'; valid: iterations, damping, tolerance, "
-      "schedule, alldiff, projection" },
+      "unknown setting 'iters' (did you mean 'iterations'?); valid: "
+      "iterations, damping, tolerance, schedule, alldiff, projection" },
     { "var x in 1..2\ninfer ep(schedule = random)\n", FGM_ESEMA,
       "unknown schedule 'random'; valid: sequential, parallel" },
     { "var x in 1..2\ninfer ep(alldiff = 3)\n", FGM_ESEMA,
