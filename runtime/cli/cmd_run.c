@@ -139,6 +139,36 @@ warn_frozen(const fgm_ir *ir, const fgm_run_info *info, const double *m,
                 "model)\n", k);
 }
 
+/* The last sweep's largest message change at and above which a run
+ * with no --tolerance is said not to have settled: a hundredth of a
+ * probability, plain in the printed marginals (m5's EP between two
+ * states: 0.495; the shipped models' defaults: 0.0065 at most). */
+#define UNSETTLED 0.01
+
+/* Says on stderr when the run of observation K ended with its messages
+ * still moving (INFO's change; not for gibbs, whose change is an
+ * estimate's, nor a run the deadline cut): past --tolerance, or by
+ * UNSETTLED without one.  The header prints the change; this says what
+ * it means, as loopy EP and BP may oscillate for ever. */
+static void
+warn_unsettled(const fgm_ir *ir, const run_cfg *cfg,
+               const fgm_run_info *info, long k, FILE *err)
+{
+    char tol[64] = "";
+    double limit = cfg->ro.use_tolerance ? cfg->ro.tolerance : UNSETTLED;
+
+    if (cli_algo_is(ir, "gibbs") || !(info->change > limit)
+        || (!cfg->ro.use_tolerance && info->change < UNSETTLED))
+        return;
+    if (cfg->ro.use_tolerance)
+        snprintf(tol, sizeof tol, " to --tolerance %g", cfg->ro.tolerance);
+    fprintf(err, "fgm: run: warning: observation %ld: %s did not settle%s "
+            "in %d sweep%s (the last moved a message by %.3g): the "
+            "marginals are where the sweeps stopped, and may oscillate "
+            "(--damping D or more --iters may help)\n", k, fgm_ir_algo(ir),
+            tol, info->sweeps, info->sweeps == 1 ? "" : "s", info->change);
+}
+
 /* Runs the engine on the current observations and prints observation K;
  * STRIDE is at least every domain and every Dirichlet vector. */
 int
@@ -223,6 +253,8 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
              info.dead > 0 ? dead : "",
              st == FGM_ETIMEOUT ? " (incomplete: timeout reached)" : "");
     clash = warn_contradiction(model, k, name, sizeof name, t->err);
+    if (!clash && st != FGM_ETIMEOUT)
+        warn_unsettled(ir, cfg, &info, k, t->err);
     if (!clash && cli_algo_is(ir, "gibbs") && ro.chains <= 1)
         warn_frozen(ir, &info, m, stride, k, t->given, t->err);
     /* Every value still has mass, yet no assignment has weight: a factor

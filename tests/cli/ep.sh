@@ -284,4 +284,18 @@ for algo in "bp-sum(iterations = 20)" "ep(iterations = 20)" \
         done
     done
 done
+# A run whose messages still move says so on stderr: EP between the two
+# states of x[0] != x[1] under a shared, nearly one-sided prior swings
+# by 0.495 a sweep for ever; past a --tolerance it names it; a settled
+# run (the die) says nothing.  Both backends.
+printf 'prior p ~ dirichlet([1e-15, 1])\nvar x[2] in 0..1 ~ discrete(p)\nx[0] != x[1]\ninfer ep(iterations = 20)\n' > "$TMP/swing.fgm"
+for b in compiled interpreted; do
+    expect_exit 0 "unsettled ep, $b" -- "$FGM" run "$TMP/swing.fgm" --backend $b
+    expect_err "^fgm: run: warning: observation 0: ep did not settle in 20 sweeps \(the last moved a message by 0\.495\): the marginals are where the sweeps stopped" "unsettled ep, $b"
+    expect_exit 0 "ep past --tolerance, $b" -- "$FGM" run "$TMP/swing.fgm" --backend $b --damping 0.5 --iters 100 --tolerance 1e-9
+    expect_err "^fgm: run: warning: observation 0: ep did not settle to --tolerance 1e-09 in 100 sweeps" "ep past --tolerance, $b"
+    expect_exit 0 "settled ep, $b" -- "$FGM" run models/dice.fgm --backend $b
+    [ ! -s "$TMP/err" ] || [ "$b" = compiled ] || fail "settled ep, $b: stderr: $(head -c 300 "$TMP/err")"
+    grep -q "did not settle" "$TMP/err" && fail "settled ep, $b: warned"
+done
 finish
