@@ -493,19 +493,25 @@ cmd_bench(cli_args *a)
                 goto usage;
         } else if ((r = cli_opt_value(a, "--repeat", &val)) != 0) {
             if (r < 0 || !cli_parse_long("bench", "--repeat", val, 1, 100,
-                                         &repeat))
-                goto usage;
+                                         &repeat)) {
+                code = CLI_EUSAGE;  /* said (as solve and run) */
+                goto out;
+            }
         } else if ((r = cli_opt_value(a, "--seed", &val)) != 0) {
             solver_opt = "--seed";
             if (r < 0 || !cli_parse_long("bench", "--seed", val, 0,
-                                         0x7fffffffL, &seed))
-                goto usage;
+                                         0x7fffffffL, &seed)) {
+                code = CLI_EUSAGE;
+                goto out;
+            }
             o.seed = (unsigned long)seed;
         } else if ((r = cli_opt_value(a, "--timeout-ms", &val)) != 0) {
             solver_opt = "--timeout-ms";
             if (r < 0 || !cli_parse_double("bench", "--timeout-ms", val, 0,
-                                           &o.timeout_ms))
-                goto usage;
+                                           &o.timeout_ms)) {
+                code = CLI_EUSAGE;
+                goto out;
+            }
         } else if ((r = file_option(a, "--observe", &val, NULL)) != 0) {
             if (r == -1)
                 goto usage;

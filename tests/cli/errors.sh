@@ -689,4 +689,12 @@ for pad in "" . ..; do
     iconv -f UTF-8 -t UTF-8 "$TMP/err" > /dev/null 2>&1 || fail "a compiler's 600-byte line ($pad): not UTF-8"
 done
 
+# A bad option value is one line, as solve and run say it: bench added
+# its whole usage after it.
+for opt in "--repeat 0" "--seed -1" "--timeout-ms -5"; do
+    # shellcheck disable=SC2086  # opt is an option and its value
+    expect_exit 2 "bench $opt" -- "$FGM" bench $opt puzzles/seed000.txt
+    expect_err "^fgm: bench: ${opt%% *} wants " "bench $opt"
+    [ "$(wc -l < "$TMP/err")" = 1 ] || fail "bench $opt: more than its line: $(head -c 300 "$TMP/err")"
+done
 finish
