@@ -325,6 +325,46 @@ START_TEST(test_conflicts)
 }
 END_TEST
 
+/* fgm_csp_verify refuses each way an answer can be wrong, and takes the
+ * right one beside it (every other test gives it right answers only,
+ * and a check taken out of it went unnoticed: a mutation test). */
+static void
+verify_case(const char *text, const int *given, const int *good,
+            const int *bad)
+{
+    fgm_ir *ir = compile_text(text);
+    fgm_status st;
+    fgm_csp *csp = fgm_csp_new(ir, &st);
+
+    ck_assert_ptr_nonnull(csp);
+    ck_assert_msg(fgm_csp_verify(csp, given, good), "%s: refused %d %d",
+                  text, good[0], good[1]);
+    ck_assert_msg(!fgm_csp_verify(csp, given, bad), "%s: took %d %d", text,
+                  bad[0], bad[1]);
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+}
+
+START_TEST(test_verify_rejects)
+{
+    static const char *const neq = "var x[2] in 0..2\nx[0] != x[1]\n";
+    static const int g01[2] = { 0, 1 }, g10[2] = { 1, 0 }, g11[2] = { 1, 1 };
+    static const int g03[2] = { 0, 3 }, gm1[2] = { -1, 1 };
+    static const int g21[2] = { 2, 1 }, clue2[2] = { 2, -1 };
+
+    verify_case(neq, NULL, g01, g11);               /* a repeat */
+    verify_case(neq, NULL, g01, g03);               /* past the domain */
+    verify_case(neq, NULL, g01, gm1);               /* left empty */
+    verify_case(neq, clue2, g21, g01);              /* a clue changed */
+    verify_case("var x[2] in 0..1\ntable (x[0], x[1]) = [[1, 0], [0, 1]]\n",
+                NULL, g11, g01);                    /* a zero of a table */
+    verify_case("var x[2] in 0..1\nevidence x[0] = [0, 1]\n", NULL, g10,
+                g01);                               /* a zero of evidence */
+    verify_case("var x[2] in 0..1\nsum(x[0], x[1]) <= 1\n", NULL, g10,
+                g11);                               /* a sum out of range */
+}
+END_TEST
+
 /* ---- limits ------------------------------------------------------------- */
 
 START_TEST(test_empty_grid)
@@ -453,6 +493,7 @@ exact_suite(void)
     tcase_add_test(core, test_seed_grids_all);
     tcase_add_test(core, test_mac_propagates);
     tcase_add_test(core, test_conflicts);
+    tcase_add_test(core, test_verify_rejects);
     tcase_add_loop_test(core, test_sudoku4, 0, NSOLVERS);
     tcase_add_loop_test(core, test_latin5, 0, NSOLVERS);
     tcase_add_loop_test(core, test_tables, 0, NSOLVERS);
