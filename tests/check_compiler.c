@@ -377,7 +377,7 @@ END_TEST
 START_TEST(test_functions)
 {
     fgm_ir *ir = compile_ok("const J = log(2)\nvar s[3] in 0..1\n"
-                            "evidence s[0] = [exp(J), sqrt(9)]\n"
+                            "evidence s[0] = [exp(J) + sqrt(0), sqrt(9)]\n"
                             "table (s[i], s[i+1]) = [[exp(J * i), 1], "
                             "[1, exp(-J)]] for i in 0..1\n");
     const double *e = fgm_ir_params(ir, &ir->factors[0]);
@@ -729,6 +729,11 @@ static const bad_case bad_cases[] = {
       "reversed)" },
     { "var x[4] in 1..4\nalldiff x[2..5]\n", FGM_ESEMA,
       "slice 2..5 is out of range for 'x'" },
+    /* One past the end, where the next array's first variable lies:
+     * `> top + 1` took it as y[0] (the mutation audit). */
+    { "var x[3] in 1..3\nvar y[3] in 1..3\nalldiff x[1..3]\n", FGM_ESEMA,
+      "t.fgm:3:11: error: slice 1..3 is out of range for 'x' (dimension 1 "
+      "has indices 0..2)" },
     { "var x[4] in 1..4\nalldiff x[i..3] for i in 3..2\n", FGM_ESEMA,
       "t.fgm:2:26: error: range 3..2 is empty" },
     /* Empty by one and written with a const is allowed (below);
@@ -736,6 +741,7 @@ static const bad_case bad_cases[] = {
     { "const N = 3\nvar x[4] in 1..4\nalldiff x[i..3] for i in N..1\n",
       FGM_ESEMA, "t.fgm:3:26: error: range 3..1 is empty" },
     { "var x in 3..1\n", FGM_ESEMA, "domain 3..1 is empty" },
+    { "var x in 3..2\n", FGM_ESEMA, "domain 3..2 is empty" },
     { "var x[2][3] in 1..2\nalldiff x[1][0][2]\n", FGM_ESEMA,
       "'x' has 2 dimensions; 3 subscripts given" },
     /* A leading subscript is a block: row 1, three variables. */
