@@ -133,6 +133,15 @@ printf '%s\n' 'model extra' 'const B = 2' 'const N = B * B' 'var cell[N][N] in 1
 printf '.2..4.3.......14\n' > "$TMP/extra.txt"
 expect_exit 0 "count with extra variables" -- "$FGM" solve --count --cap 100 --model "$TMP/extra.fgm" "$TMP/extra.txt"
 [ "$(cat "$TMP/out")" = 24 ] || fail "count with extra variables: $(cat "$TMP/out"), want 24"
+# A count that ends at the cap exactly is complete: the empty 4x4 grid
+# has 288 solutions, so --cap 288 prints 288 and --cap 287 ">=287".
+printf '................\n' > "$TMP/empty4.txt"
+for c in 287 288; do
+    expect_exit 0 "count, cap $c" -- "$FGM" solve --count --cap $c "$TMP/empty4.txt"
+done
+[ "$(cat "$TMP/out")" = 288 ] || fail "count, cap 288: $(cat "$TMP/out"), want 288"
+"$FGM" solve --count --cap 287 "$TMP/empty4.txt" 2>/dev/null | grep -qx '>=287' ||
+    fail "count, cap 287: not >=287"
 # A model whose grid cells take more values than a puzzle's symbols is
 # refused: its answers could not be read back (it printed a 5 in a 4x4).
 printf '%s\n' 'model wide' 'const N = 4' 'var cell[N][N] in 1..N+1' \
