@@ -40,11 +40,14 @@ echo 'my notes' >"$O/foo.ep.so.tmp.backup"
 old "$O/foo.ep.so.tmp.backup"
 mkdir "$O/foo.ep.so.tmp.Fresh1"
 echo keep >"$O/foo.ep.so.tmp.toolong"
+# Empty, as a killed build's file may be: only its name, one letter
+# longer than mkstemp's six, says it is not one.
+: >"$O/foo.ep.so.tmp.Abcdef1"
 echo keep >"$O/bar.ep.so.tmp.Ab3dE9"
 echo keep >"$R/target"
 ln -s "$R/target" "$O/foo.ep.so.tmp.Link12"
 old "$O/foo.ep.so.tmp.toolong" "$O/bar.ep.so.tmp.Ab3dE9" \
-    "$O/foo.ep.so.tmp.Link12"
+    "$O/foo.ep.so.tmp.Link12" "$O/foo.ep.so.tmp.Abcdef1"
 
 # An up-to-date plugin is only loaded: nothing is swept.
 "$FGM" compile "$R/a.fgm" --out-dir "$O" >/dev/null 2>"$R/err" \
@@ -72,7 +75,7 @@ for f in foo.ep.so.tmp.mydocs/notes.txt foo.ep.so.tmp.mydocs/foo.ep.c \
     [ -e "$O/$f" ] || fail "a user's $f was removed"
 done
 for f in foo.ep.so.tmp.Fresh1 foo.ep.so.tmp.toolong bar.ep.so.tmp.Ab3dE9 \
-    foo.ep.so.tmp.Link12 foo.ep.so foo.ep.c; do
+    foo.ep.so.tmp.Link12 foo.ep.so.tmp.Abcdef1 foo.ep.so foo.ep.c; do
     [ -e "$O/$f" ] || [ -L "$O/$f" ] || fail "$f was removed: $(ls "$O")"
 done
 [ -e "$R/target" ] || fail "a link's target was removed"
