@@ -180,6 +180,26 @@ START_TEST(test_writers_roundtrip)
 }
 END_TEST
 
+/* A grid written over several lines is numbered by its first line (the
+ * line messages about it name), not by its last. */
+START_TEST(test_multiline_grid_line)
+{
+    char *path = temp_file("# a 4x4 grid, boxed\n1 2 . .\n. . . .\n"
+                           ". . . .\n. . . 4\n");
+    fgm_puzzle_reader *r = fgm_puzzle_reader_open(path, 0, 0, msg_sink, NULL);
+    fgm_puzzle p;
+
+    ck_assert_ptr_nonnull(r);
+    ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_OK);
+    ck_assert_int_eq(p.n, 4);
+    ck_assert_int_eq(p.line, 2);
+    ck_assert_int_eq(p.cells[15], 4);
+    fgm_puzzle_reader_close(r);
+    unlink(path);
+    free(path);
+}
+END_TEST
+
 START_TEST(test_expected_size_latin)
 {
     fgm_puzzle p;
@@ -271,7 +291,8 @@ START_TEST(test_repeated_clues)
     line[10] = '3';     /* box 1: the 3 at (1,3) and (2,2); row 2 has a 3 at col 4 */
     line[12] = '0';
     ck_assert_int_eq(parse(line, &p), FGM_EINVAL);
-    ck_assert_msg(strstr(last_msg, "repeated in box 1") != NULL, "got: %s", last_msg);
+    ck_assert_msg(strstr(last_msg, "repeated in box 1 (rows 1 and 2)")
+                  != NULL, "got: %s", last_msg);
 }
 END_TEST
 
@@ -652,6 +673,7 @@ puzzle_suite(void)
     tcase_add_test(core, test_empty_symbols);
     tcase_add_test(core, test_sizes_and_letters);
     tcase_add_test(core, test_comments_blank_lines);
+    tcase_add_test(core, test_multiline_grid_line);
     tcase_add_test(core, test_boxed_displays);
     tcase_add_test(core, test_boxed_display_000);
     tcase_add_test(core, test_writers_roundtrip);
