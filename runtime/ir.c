@@ -293,29 +293,41 @@ cmp_ints(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Whether a sum over SCOPE (ARITY variables of IR) with parameters P
- * names each variable once, has whole coefficients of 1 to
- * FGM_IR_SUM_MAXCOEF in size, and whole bounds within an int that leave
- * some sum of the terms in its range.  0 also when out of memory. */
+/* Whether SCOPE (ARITY variables) names each variable once: the
+ * operators take a factor's positions as independent variables.  0 also
+ * when out of memory. */
 static int
-sum_ok(const fgm_ir *ir, const int *scope, int arity, const double *p)
+scope_distinct(const int *scope, int arity)
 {
     int *sorted = malloc(((size_t)arity + 1) * sizeof *sorted), i, ok = 1;
-    double least = 0.0, most = 0.0, a, end;
 
     if (!sorted)
         return 0;
     memcpy(sorted, scope, (size_t)arity * sizeof *sorted);
     qsort(sorted, (size_t)arity, sizeof *sorted, cmp_ints);
+    for (i = 1; i < arity; i++)
+        ok &= sorted[i] != sorted[i - 1];
+    free(sorted);
+    return ok;
+}
+
+/* Whether a sum over SCOPE (ARITY variables of IR, each once: checked by
+ * the caller) with parameters P has whole coefficients of 1 to
+ * FGM_IR_SUM_MAXCOEF in size, and whole bounds within an int that leave
+ * some sum of the terms in its range. */
+static int
+sum_ok(const fgm_ir *ir, const int *scope, int arity, const double *p)
+{
+    int i, ok = 1;
+    double least = 0.0, most = 0.0, a, end;
+
     for (i = 0; i < arity; i++) {
-        ok &= i == 0 || sorted[i] != sorted[i - 1];
         a = p[FGM_IR_SUM_COEF + i];
         ok &= a == floor(a) && a != 0.0 && fabs(a) <= FGM_IR_SUM_MAXCOEF;
         end = ok ? a * (fgm_ir_card(ir, scope[i]) - 1) : 0.0;
         least += end < 0.0 ? end : 0.0;
         most += end > 0.0 ? end : 0.0;
     }
-    free(sorted);
     return ok && p[0] == floor(p[0]) && p[1] == floor(p[1])
            && p[0] <= p[1] && p[0] >= -(double)INT_MAX
            && p[1] <= (double)INT_MAX && p[0] <= most && p[1] >= least;
@@ -336,9 +348,14 @@ fgm_ir_add_factor(fgm_ir *ir, fgm_factor_kind kind, int arity,
     for (i = 0; i < arity; i++)
         if (scope[i] < 0 || scope[i] >= ir->nvars)
             return -1;
+    /* Each variable once (a neq's two included), as the compiler
+     * requires: the operators take the positions as independent, and
+     * Dancing Links would cover a repeated one's columns twice. */
+    if (!scope_distinct(scope, arity))
+        return -1;
     switch (kind) {
     case FGM_FACTOR_NEQ:
-        if (arity != 2 || scope[0] == scope[1])
+        if (arity != 2)
             return -1;
         break;
     case FGM_FACTOR_ALLDIFF:
@@ -360,9 +377,7 @@ fgm_ir_add_factor(fgm_ir *ir, fgm_factor_kind kind, int arity,
         break;
     case FGM_FACTOR_SUM:
         /* The range of the weighted sum of the value indices and the
-         * weights (sum_ok); each variable once (the operators take the
-         * positions as independent).  Bounds and weights may be
-         * negative. */
+         * weights (sum_ok).  Bounds and weights may be negative. */
         want = FGM_IR_SUM_COEF + (long)arity;
         if (nparams != want || !params || !sum_ok(ir, scope, arity, params))
             return -1;

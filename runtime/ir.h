@@ -300,8 +300,9 @@ FGM_INTERNAL const char *fgm_ir_algo_name(fgm_algo algo);
 FGM_INTERNAL int fgm_ir_algo_find(const char *name);
 
 /* Adds a factor over SCOPE[0..ARITY-1] (copied); PARAMS (NPARAMS values,
- * copied, may be NULL when NPARAMS is 0).  Validates indices and the
- * parameter count for the kind.  Returns the factor index or -1. */
+ * copied, may be NULL when NPARAMS is 0).  Validates indices, that no
+ * variable repeats in SCOPE, and the parameter count for the kind.
+ * Returns the factor index or -1. */
 FGM_INTERNAL int fgm_ir_add_factor(fgm_ir *ir, fgm_factor_kind kind,
                                    int arity, const int *scope,
                                    int nparams, const double *params,

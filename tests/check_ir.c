@@ -182,6 +182,26 @@ START_TEST(test_bad_builder_input)
     scope[1] = 0;
     ck_assert_int_eq(fgm_ir_add_factor(ir, FGM_FACTOR_NEQ, 2, scope, 0, NULL, &st), -1);
     ck_assert_int_eq(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, scope, 1, &neg, &st), -1);
+    /* A variable twice in a scope, as the compiler refuses it: the
+     * operators take the positions as independent (an alldiff over
+     * x0, x0, x1 passed, and dlx alone refused it). */
+    {
+        static const int three[3] = { 0, 0, 1 }, ok[3] = { 0, 1, 2 };
+        double t[27];
+        int i;
+
+        for (i = 0; i < 27; i++)
+            t[i] = 1.0;
+        ck_assert_int_eq(fgm_ir_add_factor(ir, FGM_FACTOR_ALLDIFF, 3, three,
+                                           0, NULL, &st), -1);
+        ck_assert_int_eq(st, FGM_EINVAL);
+        ck_assert_int_eq(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 3, three,
+                                           27, t, &st), -1);
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_ALLDIFF, 3, ok, 0,
+                                           NULL, &st), 0);
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 3, ok, 27,
+                                           t, &st), 0);
+    }
     ck_assert_ptr_null(fgm_ir_sudoku(6));
     ck_assert_ptr_null(fgm_ir_latin(1));
     fgm_ir_free(ir);
