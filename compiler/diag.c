@@ -545,6 +545,29 @@ keyword_slip(const fgmc *c, fgmc_loc loc, char *buf, size_t size,
     return 1;
 }
 
+/* Whether S starts with P. */
+static int
+starts(const char *s, const char *p)
+{
+    return strncmp(s, p, strlen(p)) == 0;
+}
+
+/* Whether the line of LOC starts with the word W (after blanks). */
+static int
+line_starts_with(const fgmc *c, fgmc_loc loc, const char *w)
+{
+    int start = loc.start, n = (int)strlen(w);
+
+    while (start > 0 && c->src[start - 1] != '\n')
+        start--;
+    while (start < loc.start && (c->src[start] == ' '
+                                 || c->src[start] == '\t'))
+        start++;
+    return start + n <= c->len && strncmp(c->src + start, w, (size_t)n) == 0
+           && !(isalnum((unsigned char)c->src[start + n])
+                || c->src[start + n] == '_');
+}
+
 void
 diag_syntax(fgmc *c, fgmc_loc loc, const char *msg)
 {
@@ -591,6 +614,20 @@ diag_syntax(fgmc *c, fgmc_loc loc, const char *msg)
              && strncmp(c->src + loc.start - 2, "===", 3) == 0)
         replace(c, &c->pending, "unexpected '='", "unexpected '=' ('===' "
                 "is no operator here: write '==' for 'equals')");
+    /* Where a statement's first reference is followed by '=': a value
+     * set as in other languages. */
+    else if (starts(c->pending, "unexpected '=', expected '!=' or "
+                    "comparison or '~'"))
+        replace(c, &c->pending, "unexpected '='", "unexpected '=' (a "
+                "value is fixed with 'fix x = 2', or constrained with "
+                "'x == 2')");
+    /* alldiff x, y: the list of several variables is parenthesized
+     * (a ',' after a whole reference, where the line could end). */
+    if (starts(c->pending, "unexpected ','")
+        && strstr(c->pending, "end of line")
+        && line_starts_with(c, loc, "alldiff"))
+        replace(c, &c->pending, "unexpected ','", "unexpected ',' "
+                "(several variables go in parentheses: alldiff(x, y, z))");
     replace(c, &c->pending, "'!=' or comparison or '~' or '['",
             "a comparison ('!=', '==', '<', '<=', '>', '>='), '~' (a draw) "
             "or '['");
