@@ -294,15 +294,22 @@ cmp_ints(const void *a, const void *b)
 }
 
 /* Whether SCOPE (ARITY variables) names each variable once: the
- * operators take a factor's positions as independent variables.  0 also
+ * operators take a factor's positions as independent variables.  -1
  * when out of memory. */
 static int
 scope_distinct(const int *scope, int arity)
 {
-    int *sorted = malloc(((size_t)arity + 1) * sizeof *sorted), i, ok = 1;
+    int *sorted, i, j, ok = 1;
 
+    if (arity <= 16) {      /* most factors: no allocation */
+        for (i = 1; i < arity; i++)
+            for (j = 0; j < i; j++)
+                ok &= scope[i] != scope[j];
+        return ok;
+    }
+    sorted = malloc((size_t)arity * sizeof *sorted);
     if (!sorted)
-        return 0;
+        return -1;
     memcpy(sorted, scope, (size_t)arity * sizeof *sorted);
     qsort(sorted, (size_t)arity, sizeof *sorted, cmp_ints);
     for (i = 1; i < arity; i++)
@@ -351,8 +358,11 @@ fgm_ir_add_factor(fgm_ir *ir, fgm_factor_kind kind, int arity,
     /* Each variable once (a neq's two included), as the compiler
      * requires: the operators take the positions as independent, and
      * Dancing Links would cover a repeated one's columns twice. */
-    if (!scope_distinct(scope, arity))
+    i = scope_distinct(scope, arity);
+    if (i <= 0) {
+        *status = i < 0 ? FGM_ENOMEM : FGM_EINVAL;
         return -1;
+    }
     switch (kind) {
     case FGM_FACTOR_NEQ:
         if (arity != 2)

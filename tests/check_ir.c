@@ -202,6 +202,23 @@ START_TEST(test_bad_builder_input)
         ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_TABLE, 3, ok, 27,
                                            t, &st), 0);
     }
+    /* Past 16 positions the scope is checked sorted: the repeat of the
+     * first by the last. */
+    {
+        fgm_ir *wide = fgm_ir_new("wide");
+        int d[1] = { 20 }, s20[20], i;
+
+        for (i = 0; i < 20; i++)
+            s20[i] = 19 - i;
+        ck_assert_int_eq(fgm_ir_add_array(wide, "w", 1, d, 1, 20, 0, &st), 0);
+        ck_assert_int_ge(fgm_ir_add_factor(wide, FGM_FACTOR_ALLDIFF, 20, s20,
+                                           0, NULL, &st), 0);
+        s20[19] = s20[0];
+        ck_assert_int_eq(fgm_ir_add_factor(wide, FGM_FACTOR_ALLDIFF, 20, s20,
+                                           0, NULL, &st), -1);
+        ck_assert_int_eq(st, FGM_EINVAL);
+        fgm_ir_free(wide);
+    }
     ck_assert_ptr_null(fgm_ir_sudoku(6));
     ck_assert_ptr_null(fgm_ir_latin(1));
     fgm_ir_free(ir);

@@ -155,18 +155,23 @@ warn_unsettled(const fgm_ir *ir, const run_cfg *cfg,
                const fgm_run_info *info, long k, FILE *err)
 {
     char tol[64] = "";
-    double limit = cfg->ro.use_tolerance ? cfg->ro.tolerance : UNSETTLED;
+    int vmp = cli_algo_is(ir, "vmp");
 
-    if (cli_algo_is(ir, "gibbs") || !(info->change > limit)
-        || (!cfg->ro.use_tolerance && info->change < UNSETTLED))
+    if (cli_algo_is(ir, "gibbs")
+        || (cfg->ro.use_tolerance ? !(info->change > cfg->ro.tolerance)
+                                  : !(info->change >= UNSETTLED)))
         return;
     if (cfg->ro.use_tolerance)
         snprintf(tol, sizeof tol, " to --tolerance %g", cfg->ro.tolerance);
+    /* vmp climbs its bound, each update the best given the others: it
+     * does not oscillate, and takes no damping. */
     fprintf(err, "fgm: run: warning: observation %ld: %s did not settle%s "
             "in %d sweep%s (the last moved a message by %.3g): the "
-            "marginals are where the sweeps stopped, and may oscillate "
-            "(--damping D or more --iters may help)\n", k, fgm_ir_algo(ir),
-            tol, info->sweeps, info->sweeps == 1 ? "" : "s", info->change);
+            "marginals are where the sweeps stopped%s\n", k,
+            fgm_ir_algo(ir), tol, info->sweeps, info->sweeps == 1 ? "" : "s",
+            info->change, vmp ? " (more --iters may help)"
+                          : ", and may oscillate (--damping D or more "
+                            "--iters may help)");
 }
 
 /* Runs the engine on the current observations and prints observation K;
