@@ -80,7 +80,7 @@ $(B)/.deps-ok:
 	  command -v flex >/dev/null 2>&1 || m="$$m flex"; \
 	  command -v bison >/dev/null 2>&1 || m="$$m bison"; \
 	  command -v pkg-config >/dev/null 2>&1 || m="$$m pkg-config"; \
-	  pkg-config --exists gsl 2>/dev/null || m="$$m libgsl-dev"; \
+	  pkg-config --atleast-version=2.5 gsl 2>/dev/null || m="$$m libgsl-dev"; \
 	  pkg-config --exists check 2>/dev/null || m="$$m check"; \
 	  command -v python3 >/dev/null 2>&1 || m="$$m python3"; \
 	  echo "$$m"; }; \
