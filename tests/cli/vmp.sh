@@ -91,4 +91,19 @@ expect_err "warning: observation 0: the run left cell\[0\]\[0\] no value.*vmp's 
     "vmp contradiction"
 expect_out "log Z >= -inf" "vmp contradiction's bound"
 
+# A sum that every assignment meets, at its bound exactly (x sums to at
+# most 2 with x[2] = 0; to at least 1 with x[2] = 1): vmp's q keeps the
+# evidence and its bound is 0 (a value on the bound was taken as past
+# it: the mutation audit).
+for c in "1, 0]\nsum x <= 2" "0, 1]\nsum x >= 1"; do
+    printf "model bound\nvar x[3] in 0..1\nevidence x[0] = [0.3, 0.7]\nevidence x[1] = [0.4, 0.6]\nevidence x[2] = [$c\ninfer vmp(iterations = 20)\n" > "$TMP/bound.fgm"
+    expect_exit 0 "vmp, sum at its bound: $c" -- "$FGM" run "$TMP/bound.fgm" --out-dir "$TMP/gen"
+    expect_out "log Z >= 0$" "vmp, sum at its bound: $c"
+    expect_out "^x\[0\] 0\.3 0\.7$" "vmp, sum at its bound: $c"
+done
+# A run left without a value does not settle: its header says the last
+# sweep changed a message by 1, and the tolerance did not stop it.
+printf 'model dead\nvar x[2] in 0..1\nevidence x[0] = [0, 1]\nevidence x[1] = [0, 1]\nx[0] != x[1]\ninfer vmp(iterations = 50, tolerance = 1e-6)\n' > "$TMP/dead.fgm"
+expect_exit 0 "vmp, dead run" -- "$FGM" run "$TMP/dead.fgm" --out-dir "$TMP/gen"
+expect_out "^# observation 0: compiled vmp, 50 sweeps, last change 1," "vmp, dead run: its header"
 finish
