@@ -561,4 +561,20 @@ if (ulimit -s 100000 && ulimit -v 500000 &&
     grep -Eq -- "^fgm: run: -j 12: [0-9]+ workers?, no room for more" "$TMP/err" \
         || fail "run -j 12 short of threads: no word of the workers it could not start: $(cat "$TMP/err")"
 fi
+# The contradiction a run reports names the first variable left no
+# value, in declaration order: a, not b (the table allows only a = 1,
+# b = 1, and the set observes a = 1, b = 2).
+printf 'model clash\nvar a in 1..2\nvar b in 1..2\ntable (a, b) = [[1, 0],\n                [0, 0]]\ninfer bp-sum(iterations = 10)\n' > "$TMP/clash.fgm"
+printf 'a = 1\nb = 2\n' > "$TMP/clash.obs"
+expect_exit 0 "contradiction, json" -- "$FGM" run "$TMP/clash.fgm" --out-dir "$TMP/gen" --observe "$TMP/clash.obs" --format json
+expect_out '"contradiction": "a"' "contradiction names a"
+expect_err "the run left a no value" "contradiction names a: warning"
+# A weight is a decimal number: 1e-400 is one (it underflows to 0, a
+# value ruled out), 0x10 is not.
+printf 'x[1] = [1, 1e-400, 1]\n' > "$TMP/under.obs"
+expect_exit 0 "weight 1e-400" -- "$FGM" run models/chain.fgm --out-dir "$TMP/gen" --observe "$TMP/under.obs"
+expect_out "^x\[1\] 0\.704545 0 0\.295455$" "weight 1e-400 is 0"
+printf 'x[1] = [0x10, 1, 1]\n' > "$TMP/hex.obs"
+expect_exit 1 "weight 0x10" -- "$FGM" run models/chain.fgm --out-dir "$TMP/gen" --observe "$TMP/hex.obs"
+expect_err "hex.obs:1:9: error: bad weight for x\[1\]: a weight is a decimal number >= 0" "weight 0x10 refused"
 finish
