@@ -121,4 +121,8 @@ expect_exit 0 "gibbs clash, JSON" -- "$FGM" run --backend interpreted \
 expect_out '"dead_draws": 36, "kept_sweeps": 0, ' "draws without weight in JSON"
 expect_err "no value" "the contradiction is said"
 
+# JSON names two chains as it names six.
+expect_exit 0 "gibbs 2 chains, json" -- "$FGM" run --algo gibbs --backend interpreted \
+    --iters 200 --chains 2 --seed 3 --format json models/chain.fgm
+expect_out '"chains": 2, ' "gibbs 2 chains, json"
 finish
