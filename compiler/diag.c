@@ -502,6 +502,21 @@ invalid_message(const fgmc *c, fgmc_loc loc, char *buf, size_t size)
         snprintf(buf, size, "invalid byte 0x%02x", b);
 }
 
+/* Offset of the first byte after the blanks that open the line of LOC
+ * (LOC's own start at most). */
+static int
+line_word_start(const fgmc *c, fgmc_loc loc)
+{
+    int start = loc.start;
+
+    while (start > 0 && c->src[start - 1] != '\n')
+        start--;
+    while (start < loc.start && (c->src[start] == ' '
+                                 || c->src[start] == '\t'))
+        start++;
+    return start;
+}
+
 /* Whether the syntax error at LOC, where a statement's first name was
  * read, follows a line's first word, a mistyped keyword ("evidense x =
  * ...", read as the name of an array, drew "unexpected name, expected
@@ -517,13 +532,8 @@ keyword_slip(const fgmc *c, fgmc_loc loc, char *buf, size_t size,
     };
     char word[FGM_IR_MAXNAME];
     const char *best;
-    int start = loc.start, end, i, exact;
+    int start = line_word_start(c, loc), end, i, exact;
 
-    while (start > 0 && c->src[start - 1] != '\n')
-        start--;
-    while (start < loc.start && (c->src[start] == ' '
-                                 || c->src[start] == '\t'))
-        start++;
     for (end = start; end < loc.start && (isalnum((unsigned char)c->src[end])
                                           || c->src[end] == '_'); end++)
         ;
@@ -556,13 +566,8 @@ starts(const char *s, const char *p)
 static int
 line_starts_with(const fgmc *c, fgmc_loc loc, const char *w)
 {
-    int start = loc.start, n = (int)strlen(w);
+    int start = line_word_start(c, loc), n = (int)strlen(w);
 
-    while (start > 0 && c->src[start - 1] != '\n')
-        start--;
-    while (start < loc.start && (c->src[start] == ' '
-                                 || c->src[start] == '\t'))
-        start++;
     return start + n <= c->len && strncmp(c->src + start, w, (size_t)n) == 0
            && !(isalnum((unsigned char)c->src[start + n])
                 || c->src[start + n] == '_');
@@ -599,7 +604,7 @@ diag_syntax(fgmc *c, fgmc_loc loc, const char *msg)
     replace(c, &c->pending, ", expecting ", ", expected ");
     /* The parser's CMP stands for five operators: named as written
      * where one was read, listed where one was wanted. */
-    if (strncmp(c->pending, "unexpected comparison", 21) == 0
+    if (starts(c->pending, "unexpected comparison")
         && loc.end - loc.start <= 2) {
         snprintf(buf, sizeof buf, "unexpected '%.*s'", loc.end - loc.start,
                  c->src + loc.start);
