@@ -329,9 +329,10 @@ fgm_status fgm_ir_dirichlet_mean(const fgm_ir *ir, const double *marginals,
 
 /* The puzzles IR takes (see fgm_puzzle_to_given): *N is the side of its
  * first 2-D variable array when that array is square and starts at
- * variable 0, else 0 (no grid); *BOX is B when N = B*B and 3N alldiff
- * factors lie in that array (rows, columns and boxes of a Sudoku), else
- * 0 (a Latin square).  Either pointer may be NULL; IR NULL gives 0 and 0. */
+ * variable 0, else 0 (no grid); *BOX is B when N = B*B and each of the
+ * N boxes of B x B cells is the scope of an alldiff factor (a Sudoku's),
+ * else 0 (a Latin square, or a jigsaw, whose regions are not boxes).
+ * Either pointer may be NULL; IR NULL gives 0 and 0. */
 void fgm_ir_grid(const fgm_ir *ir, int *n, int *box);
 
 /* Lowers IR to its message schedule, as a model or plugin runs it, and

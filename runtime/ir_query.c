@@ -129,39 +129,63 @@ fgm_ir_node_array(const fgm_ir *ir, int d)
     return ir && d >= 0 && d < ir->ndirichlet ? ir->dir_array[d] : -1;
 }
 
+/* The box (0 .. N-1, row-major) whose every cell the scope S of ARITY
+ * variables of array A (side N, box side B) holds, when it is exactly
+ * one box's cells (the IR refuses a variable twice in a scope); else -1. */
+static int
+box_of_scope(const fgm_ir_array *a, const int *s, int arity, int n, int b)
+{
+    int j, cell, box = -1;
+
+    if (arity != n)
+        return -1;
+    for (j = 0; j < arity; j++) {
+        if (s[j] < a->first || s[j] >= a->first + a->count)
+            return -1;
+        cell = s[j] - a->first;
+        if (j == 0)
+            box = cell / n / b * b + cell % n / b;
+        else if (cell / n / b * b + cell % n / b != box)
+            return -1;
+    }
+    return box;
+}
+
 /* Puzzles are read into variables 0 .. N*N-1 (fgm_puzzle_to_given, the
- * solvers): a grid that does not start there cannot take them. */
+ * solvers): a grid that does not start there cannot take them.  The box
+ * side is the reader's (it refuses a clue repeated in a box), so every
+ * box must be an alldiff's scope: a jigsaw's 3N units are not boxes. */
 void
 fgm_ir_grid(const fgm_ir *ir, int *n, int *box)
 {
     const fgm_ir_array *a = NULL;
-    int i, j, b, side = 0, units = 0;
+    unsigned char seen[FGM_PUZZLE_MAXN] = { 0 };
+    int i, b, k, side = 0, boxes = 0;
 
     for (i = 0; ir && i < ir->narrays && !a; i++)
         if (ir->arrays[i].kind == FGM_ARRAY_DISCRETE
             && ir->arrays[i].ndims == 2)
             a = &ir->arrays[i];
-    if (a && a->dims[0] == a->dims[1] && a->first == 0) {
+    if (a && a->dims[0] == a->dims[1] && a->first == 0)
         side = a->dims[0];
+    for (b = 2; b * b < side; b++)
+        ;
+    if (side > 0 && b * b == side && side <= FGM_PUZZLE_MAXN)
         for (i = 0; i < ir->nfactors; i++) {
             const fgm_ir_factor *f = &ir->factors[i];
-            const int *s = fgm_ir_scope(ir, f);
 
             if (f->kind != FGM_FACTOR_ALLDIFF)
                 continue;
-            for (j = 0; j < f->arity; j++)
-                if (s[j] < a->first || s[j] >= a->first + a->count)
-                    break;
-            units += j == f->arity;
+            k = box_of_scope(a, fgm_ir_scope(ir, f), f->arity, side, b);
+            if (k >= 0 && !seen[k]) {
+                seen[k] = 1;
+                boxes++;
+            }
         }
-    }
     if (n)
         *n = side;
-    if (box) {
-        for (b = 2; b * b < side; b++)
-            ;
-        *box = side > 0 && b * b == side && units == 3 * side ? b : 0;
-    }
+    if (box)
+        *box = boxes == side && side > 0 ? b : 0;
 }
 
 fgm_status

@@ -1,0 +1,56 @@
+# tests/cli/grid.sh: which models take puzzles, and which clue checks
+# the puzzle reader makes for them (fgm_ir_grid): a Sudoku's boxes are
+# checked, a jigsaw's regions are not boxes, and a grid that does not
+# start at variable 0 takes no puzzle (the reader fills variables 0 ..
+# N*N-1).
+# SPDX-License-Identifier: GPL-3.0-or-later
+. "$(dirname "$0")/common.bash"
+
+# 4x4 rows and columns, and four regions of two half-rows each: 3N
+# alldiffs over the grid, none of them a 2x2 box.
+cat >"$TMP/jigsaw.fgm" <<'M'
+model jigsaw
+var cell[4][4] in 1..4
+alldiff cell[i][*] for i in 0..3
+alldiff cell[*][j] for j in 0..3
+alldiff(cell[0][0], cell[0][1], cell[1][2], cell[1][3])
+alldiff(cell[0][2], cell[0][3], cell[1][0], cell[1][1])
+alldiff(cell[2][0], cell[2][1], cell[3][2], cell[3][3])
+alldiff(cell[2][2], cell[2][3], cell[3][0], cell[3][1])
+M
+# 1 at r1c1 and r2c2: the same 2x2 box, different regions.
+echo '1....1..........' >"$TMP/p.txt"
+expect_exit 0 "jigsaw" -- "$FGM" solve --solver dlx --model "$TMP/jigsaw.fgm" "$TMP/p.txt"
+expect_out "^1234214334124321$" "jigsaw: a solution (dlx's first of 24)"
+expect_err "solved=1/1" "jigsaw"
+# Its count, against the script's own brute force over the regions.
+want=$(python3 -c '
+import itertools
+rows = list(itertools.permutations(range(1, 5)))
+regions = [[(0, 0), (0, 1), (1, 2), (1, 3)], [(0, 2), (0, 3), (1, 0), (1, 1)],
+           [(2, 0), (2, 1), (3, 2), (3, 3)], [(2, 2), (2, 3), (3, 0), (3, 1)]]
+units = regions + [[(r, c) for r in range(4)] for c in range(4)]
+print(sum(g[0][0] == 1 and g[1][1] == 1
+          and all(len({g[r][c] for r, c in u}) == 4 for u in units)
+          for g in itertools.product(rows, repeat=4)))')
+expect_exit 0 "jigsaw, count" -- "$FGM" solve --solver dlx --count --cap 1000 --model "$TMP/jigsaw.fgm" "$TMP/p.txt"
+expect_out "^$want$" "jigsaw: $want solutions by brute force"
+
+# The same clues under the 4x4 Sudoku: a box repeat, refused.
+expect_exit 1 "sudoku" -- "$FGM" solve --solver dlx --model models/sudoku.fgm -D B=2 "$TMP/p.txt"
+expect_err "p.txt:1:6: error: clue 1 repeated in box 1 \\(rows 1 and 2\\)" "sudoku: the box"
+
+# A variable before the grid: puzzles would fill z and the grid's first
+# 15 cells; refused.
+cat >"$TMP/late.fgm" <<'M'
+model late
+var z in 1..4
+var cell[4][4] in 1..4
+alldiff cell[i][*] for i in 0..3
+alldiff cell[*][j] for j in 0..3
+alldiff cell[2*a .. 2*a+1][2*b .. 2*b+1] for a, b in 0..1
+M
+echo '1234............' >"$TMP/q.txt"
+expect_exit 1 "late grid" -- "$FGM" solve --solver mac --model "$TMP/late.fgm" "$TMP/q.txt"
+expect_err "no square 2-D var array starting" "late grid"
+finish
