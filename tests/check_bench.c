@@ -954,6 +954,33 @@ START_TEST(test_svg_extremes)
 }
 END_TEST
 
+/* The time axis ends at the decade above the largest p75: with p75 at
+ * 50 s it reaches 100 s (a floor there cut the axis at 10 s and clipped
+ * the whisker). */
+START_TEST(test_svg_axis_top)
+{
+    fixture fx;
+    fgm_bench_row row;
+    fgm_bench_sample s[3];
+    char *text;
+
+    fixture_init(&fx);
+    s[0] = sample(5000, 1, 0, 0);
+    s[1] = sample(20000, 1, 0, 0);
+    s[2] = sample(50000, 1, 0, 0);
+    make_row(&row, corpus_b, fx.solvers[0], s, 3);
+    ck_assert(row.p75_ms > 10000 && row.p75_ms <= 100000);
+    fx.b.ncorpora = 1;
+    fx.b.corpora = &fx.corpora[1];
+    fx.b.nsolvers = 1;
+    fx.b.rows = &row;
+    text = render(fgm_bench_write_svg, &fx.b);
+    ck_assert_ptr_nonnull(strstr(text, ">100 s</text>"));
+    ck_assert_ptr_null(strstr(text, ">1000 s</text>"));
+    free(text);
+}
+END_TEST
+
 /* ---- errors --------------------------------------------------------- */
 
 START_TEST(test_unknown_solver)
@@ -1117,6 +1144,7 @@ bench_suite(void)
     tcase_add_test(limits, test_run_timeout_censored);
     tcase_add_test(limits, test_run_no_repeats);
     tcase_add_test(limits, test_svg_extremes);
+    tcase_add_test(limits, test_svg_axis_top);
     tcase_add_test(errors, test_unknown_solver);
     tcase_add_test(errors, test_no_solvers);
     tcase_add_test(errors, test_nan_limits);

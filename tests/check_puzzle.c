@@ -630,6 +630,10 @@ START_TEST(test_csv_errors)
           "quote inside field 2" },
         { "\"1\"\n", 0, ":1:2: error: field 1 has 1 symbol;" },
         { "\"\n", 0, ":1:1: error: a double quote inside field 1" },
+        /* 'x' is an empty cell, not a header's letter. */
+        { "1x3x,42\n", 0, ":1:1: error: field 1 has 4 symbols" },
+        /* A quoted empty field is empty, quotes and all. */
+        { "1,2,\"\",4\n", 0, ":1:6: error: empty field 3 among cells" },
     };
     unsigned char got[2][81];
     size_t i;

@@ -18,14 +18,15 @@ esac
 [ "${width:-0}" -ge $((16 + ${#line} * 6)) ] ||
     fail "chart $width px wide, its protocol line ${#line} bytes from x = 16"
 
-# A corpus name with a control byte, a Latin-1 byte and a lone
-# surrogate's UTF-8: each becomes U+FFFD, and the chart stays well-formed
-# XML (the bytes went out as they were); a valid UTF-8 name is kept.
-odd="$TMP/a$(printf '\001')b$(printf '\351')c$(printf '\355\240\200')d$(printf '\303\251').txt"
+# A corpus name with a control byte, a Latin-1 byte, a lone surrogate's
+# UTF-8 and an overlong one (U+07FF in three bytes): each byte becomes
+# U+FFFD, and the chart stays well-formed XML (the bytes went out as they
+# were); a valid UTF-8 character is kept.
+odd="$TMP/a$(printf '\001')b$(printf '\351')c$(printf '\355\240\200')d$(printf '\303\251')e$(printf '\340\237\277')f.txt"
 cp puzzles/seed003.txt "$odd"
 expect_exit 0 "bench --svg, odd bytes in a corpus name" -- "$FGM" bench \
     --solvers dlx --svg "$TMP/odd.svg" "$odd"
-grep -q "a$(printf '\357\277\275')b$(printf '\357\277\275')c$(printf '\357\277\275\357\277\275\357\277\275')d$(printf '\303\251').txt" "$TMP/odd.svg" ||
+grep -q "a$(printf '\357\277\275')b$(printf '\357\277\275')c$(printf '\357\277\275\357\277\275\357\277\275')d$(printf '\303\251')e$(printf '\357\277\275\357\277\275\357\277\275')f.txt" "$TMP/odd.svg" ||
     fail "odd bytes: the corpus name not written with U+FFFD"
 if command -v python3 >/dev/null 2>&1; then
     python3 -c 'import sys, xml.dom.minidom as m; m.parse(sys.argv[1])' \

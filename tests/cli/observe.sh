@@ -138,6 +138,18 @@ done
 # numbers (they were only in the "info" text).
 expect_exit 0 "json fields" -- "$FGM" run models/chain.fgm --backend interpreted --format json
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))[0]; assert d["sweeps"] == 10 and 0 <= d["change"] < 1e-9 and d["ms"] >= 0, d' "$TMP/out" || fail "json fields: $(head -c 200 "$TMP/out")"
+# A prior's rows: CSV numbers the pseudo-counts from 1, as the text
+# does; an EP record has exactly EP's fields (no sampler's "chains",
+# "dead_draws" or "kept_sweeps").
+printf 'model m\nprior p ~ dirichlet([1, 2])\nvar x in 0..1 ~ discrete(p)\n' >"$TMP/prior.fgm"
+expect_exit 0 "prior, csv" -- "$FGM" run "$TMP/prior.fgm" --backend interpreted --format csv
+expect_out "^0,alpha,p,1,1$" "prior, csv: the first pseudo-count is value 1"
+expect_out "^0,alpha,p,2,2$" "prior, csv: the second"
+expect_exit 0 "prior, json" -- "$FGM" run "$TMP/prior.fgm" --backend interpreted --format json
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))[0]
+assert set(d) == {"observation", "info", "sweeps", "change", "ms", "log_z",
+                  "values", "marginals", "alpha"}, sorted(d)
+assert d["alpha"] == {"p": [1, 2]}, d' "$TMP/out" || fail "prior, json: $(head -c 300 "$TMP/out")"
 expect_exit 0 "--show y, json, exact" -- "$FGM" run "$TMP/rows.fgm" --backend exact --show y --format json
 python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert len(d[0]["marginals"]) == 8 and d[0]["alpha"] == {} and d[0]["values"] == {"y": [0, 2]}, d' "$TMP/out" || fail "--show y, json"
 expect_exit 2 "--show an unknown array" -- "$FGM" run "$TMP/rows.fgm" --show y,z
