@@ -40,6 +40,21 @@ expect_out "^$want$" "jigsaw: $want solutions by brute force"
 expect_exit 1 "sudoku" -- "$FGM" solve --solver dlx --model models/sudoku.fgm -D B=2 "$TMP/p.txt"
 expect_err "p.txt:1:6: error: clue 1 repeated in box 1 \\(rows 1 and 2\\)" "sudoku: the box"
 
+# One box of four constrained: the others are not boxes of the model, so
+# a repeat in the last box is no input error.  (The Latin square puts each
+# value twice in rows 0-1 and columns 0-1, so the first box would need it
+# twice: dlx finds no solution.)
+cat >"$TMP/onebox.fgm" <<'M'
+model onebox
+var cell[4][4] in 1..4
+alldiff cell[i][*] for i in 0..3
+alldiff cell[*][j] for j in 0..3
+alldiff(cell[0][0], cell[0][1], cell[1][0], cell[1][1])
+M
+echo '..........1....1' >"$TMP/r.txt"
+expect_exit 0 "one box" -- "$FGM" solve --solver dlx --model "$TMP/onebox.fgm" "$TMP/r.txt"
+expect_err "puzzle 1 has no solution" "one box: a repeat in an unconstrained box is the search's"
+
 # A variable before the grid: puzzles would fill z and the grid's first
 # 15 cells; refused.
 cat >"$TMP/late.fgm" <<'M'
