@@ -135,7 +135,7 @@ fgm_ir_node_array(const fgm_ir *ir, int d)
 static int
 box_of_scope(const fgm_ir_array *a, const int *s, int arity, int n, int b)
 {
-    int j, cell, box = -1;
+    int j, cell, k, box = -1;
 
     if (arity != n)
         return -1;
@@ -143,10 +143,10 @@ box_of_scope(const fgm_ir_array *a, const int *s, int arity, int n, int b)
         if (s[j] < a->first || s[j] >= a->first + a->count)
             return -1;
         cell = s[j] - a->first;
-        if (j == 0)
-            box = cell / n / b * b + cell % n / b;
-        else if (cell / n / b * b + cell % n / b != box)
+        k = cell / n / b * b + cell % n / b;    /* row band, column band */
+        if (j > 0 && k != box)
             return -1;
+        box = k;
     }
     return box;
 }
