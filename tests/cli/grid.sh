@@ -6,18 +6,22 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "$(dirname "$0")/common.bash"
 
-# 4x4 rows and columns, and four regions of two half-rows each: 3N
-# alldiffs over the grid, none of them a 2x2 box.
-cat >"$TMP/jigsaw.fgm" <<'M'
-model jigsaw
-var cell[4][4] in 1..4
-alldiff cell[i][*] for i in 0..3
-alldiff cell[*][j] for j in 0..3
-alldiff(cell[0][0], cell[0][1], cell[1][2], cell[1][3])
-alldiff(cell[0][2], cell[0][3], cell[1][0], cell[1][1])
-alldiff(cell[2][0], cell[2][1], cell[3][2], cell[3][3])
-alldiff(cell[2][2], cell[2][3], cell[3][0], cell[3][1])
-M
+# latin4 NAME LINE...: $TMP/NAME.fgm, a 4x4 grid with its rows and
+# columns, then the LINEs.
+latin4() {
+    local name=$1; shift
+    printf '%s\n' "model $name" 'var cell[4][4] in 1..4' \
+        'alldiff cell[i][*] for i in 0..3' 'alldiff cell[*][j] for j in 0..3' \
+        "$@" >"$TMP/$name.fgm"
+}
+
+# Four regions of two half-rows each: 3N alldiffs over the grid, none of
+# them a 2x2 box.
+latin4 jigsaw \
+    'alldiff(cell[0][0], cell[0][1], cell[1][2], cell[1][3])' \
+    'alldiff(cell[0][2], cell[0][3], cell[1][0], cell[1][1])' \
+    'alldiff(cell[2][0], cell[2][1], cell[3][2], cell[3][3])' \
+    'alldiff(cell[2][2], cell[2][3], cell[3][0], cell[3][1])'
 # 1 at r1c1 and r2c2: the same 2x2 box, different regions.
 echo '1....1..........' >"$TMP/p.txt"
 expect_exit 0 "jigsaw" -- "$FGM" solve --solver dlx --model "$TMP/jigsaw.fgm" "$TMP/p.txt"
@@ -44,13 +48,7 @@ expect_err "p.txt:1:6: error: clue 1 repeated in box 1 \\(rows 1 and 2\\)" "sudo
 # a repeat in the last box is no input error.  (The Latin square puts each
 # value twice in rows 0-1 and columns 0-1, so the first box would need it
 # twice: dlx finds no solution.)
-cat >"$TMP/onebox.fgm" <<'M'
-model onebox
-var cell[4][4] in 1..4
-alldiff cell[i][*] for i in 0..3
-alldiff cell[*][j] for j in 0..3
-alldiff(cell[0][0], cell[0][1], cell[1][0], cell[1][1])
-M
+latin4 onebox 'alldiff(cell[0][0], cell[0][1], cell[1][0], cell[1][1])'
 echo '..........1....1' >"$TMP/r.txt"
 expect_exit 0 "one box" -- "$FGM" solve --solver dlx --model "$TMP/onebox.fgm" "$TMP/r.txt"
 expect_err "puzzle 1 has no solution" "one box: a repeat in an unconstrained box is the search's"
