@@ -103,9 +103,16 @@ typedef struct fgm_puzzle_reader fgm_puzzle_reader;
  * take as standard input, else PATH itself. */
 const char *fgm_input_name(const char *path);
 
+/* The BOX of a grid whose rows and columns are not all units (each the
+ * scope of an alldiff, fgm_ir_grid), a grid colouring's: a reader opened
+ * with it refuses no repeated clue, the model's constraints being the
+ * rules. */
+#define FGM_GRID_NO_UNITS (-1)
+
 /* Opens PATH for reading puzzles ("-" is stdin).  N is the expected side
  * (0: Sudoku, told by the length of the first grid); BOX is the expected box
- * side when N is given (0: no box constraint, a Latin square).  On failure
+ * side when N is given (0: no box constraint, a Latin square;
+ * FGM_GRID_NO_UNITS: no row, column or box constraint).  On failure
  * returns NULL and reports through DIAG (PATH NULL: NULL, no report).  The
  * reader owns its FILE. */
 fgm_puzzle_reader *fgm_puzzle_reader_open(const char *path, int n, int box,
@@ -329,10 +336,13 @@ fgm_status fgm_ir_dirichlet_mean(const fgm_ir *ir, const double *marginals,
 
 /* The puzzles IR takes (see fgm_puzzle_to_given): *N is the side of its
  * first 2-D variable array when that array is square and starts at
- * variable 0, else 0 (no grid); *BOX is B when N = B*B and each of the
- * N boxes of B x B cells is the scope of an alldiff factor (a Sudoku's),
- * else 0 (a Latin square, or a jigsaw, whose regions are not boxes).
- * Either pointer may be NULL; IR NULL gives 0 and 0. */
+ * variable 0, else 0 (no grid); *BOX is FGM_GRID_NO_UNITS when some row
+ * or column of the grid is not the scope of an alldiff factor (a grid
+ * colouring's rows may repeat a value), else B when N = B*B and each of
+ * the N boxes of B x B cells is the scope of an alldiff factor (a
+ * Sudoku's), else 0 (a Latin square, or a jigsaw, whose regions are not
+ * boxes); 0 with no grid.  Either pointer may be NULL; IR NULL gives 0
+ * and 0. */
 void fgm_ir_grid(const fgm_ir *ir, int *n, int *box);
 
 /* Lowers IR to its message schedule, as a model or plugin runs it, and

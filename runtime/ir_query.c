@@ -129,38 +129,57 @@ fgm_ir_node_array(const fgm_ir *ir, int d)
     return ir && d >= 0 && d < ir->ndirichlet ? ir->dir_array[d] : -1;
 }
 
-/* The box (0 .. N-1, row-major) whose every cell the scope S of ARITY
- * variables of array A (side N, box side B) holds, when it is exactly
- * one box's cells (the IR refuses a variable twice in a scope); else -1. */
+/* The units of an N x N grid whose repeats the puzzle reader refuses. */
+enum { UNIT_ROW, UNIT_COLUMN, UNIT_BOX, NUNIT_KINDS };
+
+/* The unit of kind KIND (0 .. N-1, row-major for boxes of side B) that
+ * holds CELL of an N x N grid. */
 static int
-box_of_scope(const fgm_ir_array *a, const int *s, int arity, int n, int b)
+unit_of_cell(int kind, int cell, int n, int b)
 {
-    int j, cell, k, box = -1;
+    if (kind == UNIT_ROW)
+        return cell / n;
+    if (kind == UNIT_COLUMN)
+        return cell % n;
+    return cell / n / b * b + cell % n / b;    /* row band, column band */
+}
+
+/* The unit of kind KIND whose every cell the scope S of ARITY variables
+ * of array A (side N, box side B) holds, when it is exactly one unit's
+ * cells (the IR refuses a variable twice in a scope); else -1. */
+static int
+unit_of_scope(int kind, const fgm_ir_array *a, const int *s, int arity,
+              int n, int b)
+{
+    int j, k, unit = -1;
 
     if (arity != n)
         return -1;
     for (j = 0; j < arity; j++) {
         if (s[j] < a->first || s[j] >= a->first + a->count)
             return -1;
-        cell = s[j] - a->first;
-        k = cell / n / b * b + cell % n / b;    /* row band, column band */
-        if (j > 0 && k != box)
+        k = unit_of_cell(kind, s[j] - a->first, n, b);
+        if (j > 0 && k != unit)
             return -1;
-        box = k;
+        unit = k;
     }
-    return box;
+    return unit;
 }
 
 /* Puzzles are read into variables 0 .. N*N-1 (fgm_puzzle_to_given, the
- * solvers): a grid that does not start there cannot take them.  The box
- * side is the reader's (it refuses a clue repeated in a box), so every
- * box must be an alldiff's scope: a jigsaw's 3N units are not boxes. */
+ * solvers): a grid that does not start there cannot take them.  The
+ * reader refuses a clue repeated in a row, a column or a box, so each
+ * must be the model's rule: every row and column the scope of an
+ * alldiff, and every box for a box side (a jigsaw's 3N units are not
+ * boxes; a grid colouring, whose rows may repeat a value, has no
+ * units). */
 void
 fgm_ir_grid(const fgm_ir *ir, int *n, int *box)
 {
     const fgm_ir_array *a = NULL;
-    unsigned char seen[FGM_PUZZLE_MAXN] = { 0 };
-    int i, b, k, side = 0, boxes = 0;
+    unsigned char seen[NUNIT_KINDS][FGM_PUZZLE_MAXN] = { { 0 } };
+    int units[NUNIT_KINDS] = { 0 };
+    int i, b, k, kind, side = 0;
 
     for (i = 0; ir && i < ir->narrays && !a; i++)
         if (ir->arrays[i].kind == FGM_ARRAY_DISCRETE
@@ -170,22 +189,31 @@ fgm_ir_grid(const fgm_ir *ir, int *n, int *box)
         side = a->dims[0];
     for (b = 2; b * b < side; b++)
         ;
-    if (side > 0 && b * b == side && side <= FGM_PUZZLE_MAXN)
-        for (i = 0; i < ir->nfactors; i++) {
-            const fgm_ir_factor *f = &ir->factors[i];
+    /* A side past the reader's takes no puzzle: no units to look for. */
+    for (i = 0; side > 0 && side <= FGM_PUZZLE_MAXN && i < ir->nfactors;
+         i++) {
+        const fgm_ir_factor *f = &ir->factors[i];
 
-            if (f->kind != FGM_FACTOR_ALLDIFF)
-                continue;
-            k = box_of_scope(a, fgm_ir_scope(ir, f), f->arity, side, b);
-            if (k >= 0 && !seen[k]) {
-                seen[k] = 1;
-                boxes++;
+        for (kind = 0; f->kind == FGM_FACTOR_ALLDIFF && kind < NUNIT_KINDS;
+             kind++) {
+            if (kind == UNIT_BOX && b * b != side)
+                break;
+            k = unit_of_scope(kind, a, fgm_ir_scope(ir, f), f->arity, side,
+                              b);
+            if (k >= 0 && !seen[kind][k]) {
+                seen[kind][k] = 1;
+                units[kind]++;
             }
         }
+    }
     if (n)
         *n = side;
-    if (box)
-        *box = boxes == side && side > 0 ? b : 0;
+    if (box && (side == 0 || side > FGM_PUZZLE_MAXN))
+        *box = 0;
+    else if (box && (units[UNIT_ROW] < side || units[UNIT_COLUMN] < side))
+        *box = FGM_GRID_NO_UNITS;
+    else if (box)
+        *box = units[UNIT_BOX] == side ? b : 0;
 }
 
 fgm_status

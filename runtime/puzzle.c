@@ -40,6 +40,8 @@ struct fgm_puzzle_reader {
     long count;
     int n, box;             /* expected size; 0 until known */
     int latin;              /* caller asked for no box constraint */
+    int no_units;           /* and for no row or column constraint
+                             * (FGM_GRID_NO_UNITS) */
     char empty;             /* the last puzzle's empty-cell symbol (0:
                              * none yet), for dash_line */
     char *buf;
@@ -450,7 +452,7 @@ finish(fgm_puzzle_reader *r, grid *g, fgm_puzzle *out)
 {
     int box = r->latin ? 0 : (r->box ? r->box : isqrt_exact(g->n));
 
-    if (!check_clues(r, g, box))
+    if (!r->no_units && !check_clues(r, g, box))
         return FGM_EINVAL;
     if (!r->n) {
         r->n = g->n;
@@ -710,13 +712,14 @@ csv_line(fgm_puzzle_reader *r, grid *g, char *s, int indent, int *done)
     return st;
 }
 
-/* Whether N x N puzzles (boxes of BOX, 0: none) fit fgm_puzzle; reports
- * when not. */
+/* Whether N x N puzzles (boxes of BOX, 0: none; FGM_GRID_NO_UNITS: no
+ * units either) fit fgm_puzzle; reports when not. */
 static int
 shape_ok(const char *name, int n, int box, fgm_diag_fn diag, void *ctx)
 {
     /* The box is bounded before it is squared. */
-    if (box < 0 || box > FGM_PUZZLE_MAXN || (n && box && box * box != n)) {
+    if (box < FGM_GRID_NO_UNITS || box > FGM_PUZZLE_MAXN
+        || (n && box > 0 && box * box != n)) {
         fgm_diagf(diag, ctx, "%s: error: a %dx%d grid cannot have boxes of "
                   "side %d", name, n, n, box);
         return 0;
@@ -752,8 +755,9 @@ fgm_puzzle_reader_file(FILE *f, const char *name, int n, int box,
     r->diag = diag;
     r->ctx = ctx;
     r->n = n;
-    r->box = n ? box : 0;
-    r->latin = n && !box;
+    r->box = n && box > 0 ? box : 0;
+    r->latin = n && box <= 0;
+    r->no_units = n && box == FGM_GRID_NO_UNITS;
     snprintf(r->name, sizeof r->name, "%s", name);
     return r;
 }

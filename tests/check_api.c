@@ -287,6 +287,48 @@ END_TEST
 /* fgm_puzzle_clues writes only the CSP's variables: a puzzle of another
  * grid, or a model with none, is refused with every entry free (a 4x4
  * puzzle on a 6-variable chain wrote 16 entries). */
+/* fgm_ir_grid's box side of the model TEXT (a 4x4 grid). */
+static int
+grid_box_of(const char *text)
+{
+    fgm_ir *ir = NULL;
+    int n = -1, box = -7;
+
+    ck_assert_int_eq(fgm_compile_string(text, "g.fgm", NULL, &ir, NULL,
+                                        NULL), FGM_OK);
+    fgm_ir_grid(ir, &n, &box);
+    ck_assert_int_eq(n, 4);
+    fgm_ir_free(ir);
+    return box;
+}
+
+/* The units the reader checks are the model's: rows and columns both
+ * alldiffs, or none checked. */
+START_TEST(test_grid_units)
+{
+    const char *grid = "model g\nvar c[4][4] in 1..4\n";
+    const char *rows = "alldiff c[i][*] for i in 0..3\n";
+    const char *cols = "alldiff c[*][j] for j in 0..3\n";
+    const char *boxes = "alldiff c[2*a .. 2*a+1][2*b .. 2*b+1] "
+                        "for a, b in 0..1\n";
+    const char *first_rows = "alldiff c[i][*] for i in 0..2\n";
+    char text[512];
+
+    snprintf(text, sizeof text, "%s%s%s%s", grid, rows, cols, boxes);
+    ck_assert_int_eq(grid_box_of(text), 2);
+    snprintf(text, sizeof text, "%s%s%s", grid, rows, cols);
+    ck_assert_int_eq(grid_box_of(text), 0);
+    snprintf(text, sizeof text, "%s%s%s", grid, rows, boxes);
+    ck_assert_int_eq(grid_box_of(text), FGM_GRID_NO_UNITS);
+    snprintf(text, sizeof text, "%s%s%s", grid, cols, boxes);
+    ck_assert_int_eq(grid_box_of(text), FGM_GRID_NO_UNITS);
+    snprintf(text, sizeof text, "%s%s%s", grid, first_rows, cols);
+    ck_assert_int_eq(grid_box_of(text), FGM_GRID_NO_UNITS);
+    snprintf(text, sizeof text, "%sc[0][0] != c[0][1]\n", grid);
+    ck_assert_int_eq(grid_box_of(text), FGM_GRID_NO_UNITS);
+}
+END_TEST
+
 START_TEST(test_puzzle_clues_fit)
 {
     fgm_ir *chain, *s2 = fgm_ir_sudoku(2);
@@ -1725,6 +1767,7 @@ api_suite(void)
     tcase_add_test(core, test_batch_misfit);
     tcase_add_test(core, test_batch_extra_vars);
     tcase_add_test(core, test_batch_diag_serial);
+    tcase_add_test(core, test_grid_units);
     tcase_add_test(core, test_puzzle_clues_fit);
     tcase_add_test(core, test_ir_queries);
     tcase_add_test(core, test_observe_clue);

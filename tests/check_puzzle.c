@@ -205,6 +205,23 @@ START_TEST(test_expected_size_latin)
     ck_assert_ptr_nonnull(strstr(last_msg, "repeated in box 1"));
     ck_assert_int_eq(fgm_puzzle_parse("12..21..........", "l", 4, 0, &p,
                                       msg_sink, NULL), FGM_OK);
+    /* A value twice in a row and in a column: fine for a grid with no
+     * units (a colouring), whose puzzles print without boxes. */
+    ck_assert_int_eq(fgm_puzzle_parse("1212............", "l", 4, 0, &p,
+                                      msg_sink, NULL), FGM_EINVAL);
+    ck_assert_ptr_nonnull(strstr(last_msg, "repeated in row 1"));
+    ck_assert_int_eq(fgm_puzzle_parse("1212............", "l", 4,
+                                      FGM_GRID_NO_UNITS, &p, msg_sink, NULL),
+                     FGM_OK);
+    ck_assert_int_eq(fgm_puzzle_parse("1...1...........", "l", 4,
+                                      FGM_GRID_NO_UNITS, &p, msg_sink, NULL),
+                     FGM_OK);
+    ck_assert_int_eq(p.box, 0);
+    ck_assert_int_eq(p.cells[4], 1);
+    /* Below it, no box side at all. */
+    ck_assert_int_eq(fgm_puzzle_parse("1...", "l", 2, FGM_GRID_NO_UNITS - 1,
+                                      &p, msg_sink, NULL), FGM_EINVAL);
+    ck_assert_ptr_nonnull(strstr(last_msg, "cannot have boxes of side -2"));
 }
 END_TEST
 

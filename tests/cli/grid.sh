@@ -1,8 +1,9 @@
 # tests/cli/grid.sh: which models take puzzles, and which clue checks
 # the puzzle reader makes for them (fgm_ir_grid): a Sudoku's boxes are
-# checked, a jigsaw's regions are not boxes, and a grid that does not
-# start at variable 0 takes no puzzle (the reader fills variables 0 ..
-# N*N-1).
+# checked, a jigsaw's regions are not boxes, a grid whose rows or
+# columns are not alldiffs (a colouring) has no units to check, and a
+# grid that does not start at variable 0 takes no puzzle (the reader
+# fills variables 0 .. N*N-1).
 # SPDX-License-Identifier: GPL-3.0-or-later
 . "$(dirname "$0")/common.bash"
 
@@ -52,6 +53,46 @@ latin4 onebox 'alldiff(cell[0][0], cell[0][1], cell[1][0], cell[1][1])'
 echo '..........1....1' >"$TMP/r.txt"
 expect_exit 0 "one box" -- "$FGM" solve --solver dlx --model "$TMP/onebox.fgm" "$TMP/r.txt"
 expect_err "puzzle 1 has no solution" "one box: a repeat in an unconstrained box is the search's"
+
+# A grid colouring: neighbours differ, rows and columns may repeat a
+# value, so the reader refuses no repeat (the reader took its rows for
+# units and refused "1212", "clue 1 repeated in row 1").  mac's answer
+# keeps the clues and colours every neighbour apart (checked here).
+cat >"$TMP/colour.fgm" <<'M'
+model colour
+var c[4][4] in 1..4
+c[i][j] != c[i][j+1] for i in 0..3, j in 0..2
+c[i][j] != c[i+1][j] for i in 0..2, j in 0..3
+M
+printf '%s\n' '1212............' '1.......1.......' >"$TMP/c.txt"
+expect_exit 0 "colouring" -- "$FGM" solve --solver mac --model "$TMP/colour.fgm" "$TMP/c.txt"
+expect_err "solved=2/2" "colouring: both puzzles"
+python3 - "$TMP/out" "$TMP/c.txt" <<'P' || fail "colouring: an answer breaks the clues or the colouring"
+import sys
+answers = [l.strip() for l in open(sys.argv[1]) if l.strip()]
+clues = [l.strip() for l in open(sys.argv[2]) if l.strip()]
+assert len(answers) == 2
+for a, p in zip(answers, clues):
+    assert len(a) == 16 and all(x in '1234' for x in a)
+    assert all(q == '.' or q == x for q, x in zip(p, a))
+    for r in range(4):
+        for c in range(4):
+            if c < 3: assert a[4*r+c] != a[4*r+c+1]
+            if r < 3: assert a[4*r+c] != a[4*r+c+4]
+P
+# Its rows are no units for `fgm bench` either.
+expect_exit 0 "colouring, bench" -- "$FGM" bench --solvers mac --model "$TMP/colour.fgm" "$TMP/c.txt"
+expect_out "^c.txt +mac +2/2 " "colouring, bench: both solved"
+# Rows without columns: the grid has no units; a repeat in a column is
+# the search's to refute (a Latin row pattern solves it).
+cat >"$TMP/rows.fgm" <<'M'
+model rows
+var cell[4][4] in 1..4
+alldiff cell[i][*] for i in 0..3
+M
+echo '1...1...........' >"$TMP/s.txt"
+expect_exit 0 "rows only" -- "$FGM" solve --solver mac --model "$TMP/rows.fgm" "$TMP/s.txt"
+expect_err "solved=1/1" "rows only: a column repeat is allowed"
 
 # A variable before the grid: puzzles would fill z and the grid's first
 # 15 cells; refused.
