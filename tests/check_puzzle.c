@@ -218,6 +218,11 @@ START_TEST(test_expected_size_latin)
                      FGM_OK);
     ck_assert_int_eq(p.box, 0);
     ck_assert_int_eq(p.cells[4], 1);
+    /* Without a side the box side is not the caller's: a Sudoku's units
+     * are checked. */
+    ck_assert_int_eq(fgm_puzzle_parse("1212............", "l", 0,
+                                      FGM_GRID_NO_UNITS, &p, msg_sink, NULL),
+                     FGM_EINVAL);
     /* Below it, no box side at all. */
     ck_assert_int_eq(fgm_puzzle_parse("1...", "l", 2, FGM_GRID_NO_UNITS - 1,
                                       &p, msg_sink, NULL), FGM_EINVAL);
