@@ -133,9 +133,9 @@ int cli_is_model_file(const char *spec);
  * .fgm file compiled with DEFINES[0..NDEFINES-1] ("NAME=VALUE", from -D:
  * they override the model's consts; .fgm only), and the puzzle side *N and
  * box side *BOX (0 for Latin squares, FGM_GRID_NO_UNITS for a grid with
- * no units) its puzzles have (fgm_ir_grid for a
- * .fgm model).  Returns NULL after a message (a usage error says "CMD: "
- * first, as the command's own do); *CODE is the exit code. */
+ * no units) its puzzles have (fgm_ir_grid for a .fgm model).  Returns
+ * NULL after a message (a usage error says "CMD: " first, as the
+ * command's own do); *CODE is the exit code. */
 fgm_ir *cli_model_open(const char *cmd, const char *spec,
                        const char *const *defines, int ndefines, int *n,
                        int *box, int *code);
