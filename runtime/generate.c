@@ -52,7 +52,7 @@ static const long default_check_nodes[6] = { 0, 0, 0, 1000000, 20000, 1000 };
 static int
 blk_of(const filler *f, int i)
 {
-    return (i / f->n / f->box) * f->box + (i % f->n) / f->box;
+    return fgm_box_of(i / f->n, i % f->n, f->box);
 }
 
 static void

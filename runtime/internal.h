@@ -79,6 +79,15 @@ fgm_backend_valid(fgm_backend b)
     return b >= FGM_BACKEND_AUTO && b <= FGM_BACKEND_INTERPRETED;
 }
 
+/* The box (0 .. B*B-1, row-major) of the cell in ROW and COL of a Sudoku
+ * grid with boxes of side B: the puzzle reader's clue check, the
+ * generator's and fgm_ir_grid's boxes are the same ones. */
+static inline int
+fgm_box_of(int row, int col, int b)
+{
+    return row / b * b + col / b;
+}
+
 /* FGM_OK when everything written to F so far has gone out, else
  * FGM_EIO: F is flushed first, so that a report that fits the stdio
  * buffer is not called written when the disk is full. */

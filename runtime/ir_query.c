@@ -141,7 +141,7 @@ unit_of_cell(int kind, int cell, int n, int b)
         return cell / n;
     if (kind == UNIT_COLUMN)
         return cell % n;
-    return cell / n / b * b + cell % n / b;    /* row band, column band */
+    return fgm_box_of(cell / n, cell % n, b);
 }
 
 /* The unit of kind KIND whose every cell the scope S of ARITY variables
@@ -179,7 +179,7 @@ fgm_ir_grid(const fgm_ir *ir, int *n, int *box)
     const fgm_ir_array *a = NULL;
     unsigned char seen[NUNIT_KINDS][FGM_PUZZLE_MAXN] = { { 0 } };
     int units[NUNIT_KINDS] = { 0 };
-    int i, b, k, kind, side = 0;
+    int i, b, k, kind, nkinds, side = 0;
 
     for (i = 0; ir && i < ir->narrays && !a; i++)
         if (ir->arrays[i].kind == FGM_ARRAY_DISCRETE
@@ -189,15 +189,14 @@ fgm_ir_grid(const fgm_ir *ir, int *n, int *box)
         side = a->dims[0];
     for (b = 2; b * b < side; b++)
         ;
+    nkinds = b * b == side ? NUNIT_KINDS : UNIT_BOX;    /* boxes, or none */
     /* A side past the reader's takes no puzzle: no units to look for. */
     for (i = 0; side > 0 && side <= FGM_PUZZLE_MAXN && i < ir->nfactors;
          i++) {
         const fgm_ir_factor *f = &ir->factors[i];
 
-        for (kind = 0; f->kind == FGM_FACTOR_ALLDIFF && kind < NUNIT_KINDS;
+        for (kind = 0; f->kind == FGM_FACTOR_ALLDIFF && kind < nkinds;
              kind++) {
-            if (kind == UNIT_BOX && b * b != side)
-                break;
             k = unit_of_scope(kind, a, fgm_ir_scope(ir, f), f->arity, side,
                               b);
             if (k >= 0 && !seen[kind][k]) {

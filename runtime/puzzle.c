@@ -408,7 +408,7 @@ check_clues(const fgm_puzzle_reader *r, const grid *g, int box)
 
     for (i = 0; i < n; i++)
         for (j = 0; j < n; j++) {
-            int v = c[i * n + j], b = box ? i / box * box + j / box : 0;
+            int v = c[i * n + j], b = box ? fgm_box_of(i, j, box) : 0;
             uint32_t bit = (uint32_t)1 << v;
 
             if (!v)
