@@ -39,9 +39,12 @@ struct fgm_puzzle_reader {
     long line;
     long count;
     int n, box;             /* expected size; 0 until known */
-    int latin;              /* caller asked for no box constraint */
-    int no_units;           /* and for no row or column constraint
-                             * (FGM_GRID_NO_UNITS) */
+    enum {
+        UNITS_GRID,         /* rows, columns and boxes (box side BOX, or
+                             * the square root of N while unknown) */
+        UNITS_LATIN,        /* rows and columns: the caller said box 0 */
+        UNITS_NONE          /* none (FGM_GRID_NO_UNITS) */
+    } units;                /* the units whose clues must differ */
     char empty;             /* the last puzzle's empty-cell symbol (0:
                              * none yet), for dash_line */
     char *buf;
@@ -450,9 +453,10 @@ check_clues(const fgm_puzzle_reader *r, const grid *g, int box)
 static fgm_status
 finish(fgm_puzzle_reader *r, grid *g, fgm_puzzle *out)
 {
-    int box = r->latin ? 0 : (r->box ? r->box : isqrt_exact(g->n));
+    int box = r->units != UNITS_GRID ? 0
+              : r->box ? r->box : isqrt_exact(g->n);
 
-    if (!r->no_units && !check_clues(r, g, box))
+    if (r->units != UNITS_NONE && !check_clues(r, g, box))
         return FGM_EINVAL;
     if (!r->n) {
         r->n = g->n;
@@ -756,8 +760,8 @@ fgm_puzzle_reader_file(FILE *f, const char *name, int n, int box,
     r->ctx = ctx;
     r->n = n;
     r->box = n && box > 0 ? box : 0;
-    r->latin = n && box <= 0;
-    r->no_units = n && box == FGM_GRID_NO_UNITS;
+    r->units = !n || box > 0 ? UNITS_GRID
+               : box == FGM_GRID_NO_UNITS ? UNITS_NONE : UNITS_LATIN;
     snprintf(r->name, sizeof r->name, "%s", name);
     return r;
 }
