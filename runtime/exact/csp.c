@@ -397,6 +397,24 @@ fgm_csp_assigned_consistent(const fgm_csp *csp, const int *assign)
 }
 
 int
+fgm_csp_dead_var(const fgm_csp *csp, const int *assign)
+{
+    fgm_dom d;
+    int v;
+
+    for (v = 0; v < csp->nvars; v++) {
+        if (assign[v] >= 0)
+            continue;
+        for (d = csp->full[v]; d; d &= d - 1)
+            if (fgm_csp_consistent(csp, assign, v, __builtin_ctzll(d)))
+                break;
+        if (!d)
+            return v;
+    }
+    return -1;
+}
+
+int
 fgm_csp_consistent(const fgm_csp *csp, const int *assign, int v, int val)
 {
     const int *p = fgm_csp_peers(csp, v);

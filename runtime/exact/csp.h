@@ -81,6 +81,11 @@ FGM_INTERNAL int fgm_csp_consistent(const fgm_csp *csp, const int *assign,
 FGM_INTERNAL int fgm_csp_assigned_consistent(const fgm_csp *csp,
                                              const int *assign);
 
+/* The first variable that ASSIGN (-1 = unassigned) leaves free and no
+ * value: each value of its domain inconsistent (fgm_csp_consistent), so
+ * that no completion of ASSIGN is a solution; -1 when there is none. */
+FGM_INTERNAL int fgm_csp_dead_var(const fgm_csp *csp, const int *assign);
+
 /* Whether the table factor csp->tables[T] has a nonzero tuple that agrees
  * with DOM on every variable of its scope, reading v = VAL instead of
  * DOM[V] for variable V (V = -1: none).  A sum factor there: whether the
