@@ -52,6 +52,8 @@ struct fgm_puzzle_reader {
     int csv_seen;           /* this file has had a puzzle or a table
                              * record: no header may follow */
     int csv_col;            /* and its records' puzzle field */
+    int table;              /* this file's header names several columns:
+                             * every line after it is a record */
     int peeked;             /* PENDING holds a puzzle read by peek */
     int failed;             /* the input ended on a read error */
     int waits;              /* reads may wait for input: 1, or 0 for a
@@ -562,6 +564,14 @@ feed(fgm_puzzle_reader *r, grid *g, const char *line, int indent, int *done)
             "a file holds puzzles or assignment lines, not both");
         return FGM_EPARSE;
     }
+    if (strchr(line, '"')) {
+        /* A quoted line is a table's record (csv_line); a quote anywhere
+         * else was counted as a symbol ("line has 82 symbols"). */
+        report_at(r, r->line, indent + (int)(strchr(line, '"') - line) + 1,
+                  "a double quote in a puzzle: quote the whole puzzle, or "
+                  "not at all");
+        return FGM_EPARSE;
+    }
     k = compact(line, indent, sym, cols, FGM_PUZZLE_MAXCELLS);
     if (k > FGM_PUZZLE_MAXCELLS) {
         ERR(r, r->line, "line has %d symbols; the largest puzzle (25x25) "
@@ -570,8 +580,10 @@ feed(fgm_puzzle_reader *r, grid *g, const char *line, int indent, int *done)
     }
     if (!ascii_symbols(r, sym, cols, k))
         return FGM_EPARSE;
-    if (g->rows == 0 && !boxed && valid_total(r, k)) {
-        /* A whole puzzle on one line. */
+    if (g->rows == 0 && valid_total(r, k) && !(boxed && valid_side(r, k))) {
+        /* A whole puzzle on one line; with '|' between its cells too,
+         * where no row has that many (16 '|'-separated symbols may be a
+         * 16x16 grid's row: read as one). */
         int n = r->n ? r->n : isqrt_exact(k);
 
         g->n = n;
@@ -592,20 +604,20 @@ feed(fgm_puzzle_reader *r, grid *g, const char *line, int indent, int *done)
     if (g->rows == 0) {
         if (!valid_side(r, k)) {
             if (r->n)
-                ERR(r, r->line, "line has %d symbols; expected %d (one "
-                    "%dx%d puzzle) or a row of %d", k, r->n * r->n, r->n,
-                    r->n, r->n);
+                ERR(r, r->line, "line has %d symbol%s; expected %d (one "
+                    "%dx%d puzzle) or a row of %d", k, k == 1 ? "" : "s",
+                    r->n * r->n, r->n, r->n, r->n);
             else
-                ERR(r, r->line, "line has %d symbols; a puzzle has 16, 81, "
+                ERR(r, r->line, "line has %d symbol%s; a puzzle has 16, 81, "
                     "256 or 625 (4x4, 9x9, 16x16, 25x25), a grid row 4, 9, "
-                    "16 or 25", k);
+                    "16 or 25", k, k == 1 ? "" : "s");
             return FGM_EPARSE;
         }
         g->n = k;
         g->first_line = r->line;
     } else if (k != g->n) {
-        ERR(r, r->line, "grid row %d has %d symbols; expected %d",
-            g->rows + 1, k, g->n);
+        ERR(r, r->line, "grid row %d has %d symbol%s; expected %d",
+            g->rows + 1, k, k == 1 ? "" : "s", g->n);
         return FGM_EPARSE;
     }
     if (!parse_symbols(r, sym, cols, k, g->n, vals, &g->empty))
@@ -636,7 +648,8 @@ csv_line(fgm_puzzle_reader *r, grid *g, char *s, int indent, int *done)
     *done = 0;
     /* Cells one to a field need commas: a line of one field is a
      * record ("1", quoted, is a table's short puzzle, not a cell). */
-    if (nf > 1 && nf <= (int)FGM_COUNTOF(f) && fgm_csv_cells_only(f, nf)) {
+    if (!r->table && nf > 1 && nf <= (int)FGM_COUNTOF(f)
+        && fgm_csv_cells_only(f, nf)) {
         for (i = 0; i < nf; i++)
             if (f[i].len == 0) {
                 report_at(r, r->line, indent + f[i].at + 1, "empty field "
@@ -660,8 +673,12 @@ csv_line(fgm_puzzle_reader *r, grid *g, char *s, int indent, int *done)
         first = 1;
         r->csv_seen = 1;
         r->csv_col = fgm_csv_puzzle_column(s, f, nf);
-        if (r->csv_col >= 0)
-            return FGM_OK;      /* the header */
+        if (r->csv_col >= 0) {
+            /* The header.  After one of several columns, "1,2" is a
+             * short record, not two cells ("line has 2 symbols"). */
+            r->table = nf > 1;
+            return FGM_OK;
+        }
         r->csv_col = 0;
     }
     if (r->csv_col >= nf) {
@@ -847,6 +864,7 @@ next_file(fgm_puzzle_reader *r)
     r->file++;
     r->waits = -1;      /* another stream: looked at when first read */
     r->csv_seen = 0;    /* each file has its own header */
+    r->table = 0;
     r->next = nx->next;
     nx->owns = 0;
     nx->next = NULL;
@@ -967,12 +985,15 @@ again:
         if (*s == '\0')
             continue;
         /* Spreadsheets write their CSV with a UTF-8 byte-order mark; a
-         * table's first line may have one (elsewhere it is an error). */
+         * table's first line, a record or a header (one column's too),
+         * may have one (elsewhere it is an error). */
         if (r->line == 1 && strncmp(s, "\xef\xbb\xbf", 3) == 0
-            && strchr(s, ','))
+            && (strchr(s, ',') || fgm_csv_is_puzzle_name(s + 3)))
             s += 3;
-        /* A table of one column may quote its fields ("12.4...") too. */
-        if (strchr(s, ',') || *s == '"'
+        /* A table of one column may quote its fields ("12.4...") too;
+         * a record of a table with a header is one even when it is too
+         * short to hold a comma. */
+        if (r->table || strchr(s, ',') || *s == '"'
             || (!r->csv_seen && fgm_csv_is_puzzle_name(s)))
             st = csv_line(r, &g, s, (int)(s - r->buf), &done);
         else

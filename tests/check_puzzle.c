@@ -34,6 +34,31 @@ START_TEST(test_one_line_9x9)
 }
 END_TEST
 
+/* '|' between the cells of a one-line puzzle, where the count is no
+ * row's (a 16x16 row of 16 '|'-separated symbols stays a row): the
+ * same cells ("line has 81 symbols; a puzzle has 16, 81, ..." before). */
+START_TEST(test_one_line_boxed)
+{
+    fgm_puzzle p, q;
+
+    ck_assert_int_eq(parse(EASY, &q), FGM_OK);
+    ck_assert_int_eq(parse("003020600|900305001|001806400|008102900|"
+                           "700000008|006708200|002609500|800203009|"
+                           "005010300|\n", &p), FGM_OK);
+    ck_assert_mem_eq(p.cells, q.cells, 81);
+    ck_assert_int_eq(parse("| " EASY " |\n", &p), FGM_OK);
+    ck_assert_mem_eq(p.cells, q.cells, 81);
+    /* The size known: 16 symbols are a 4x4 puzzle, not a row of 4. */
+    ck_assert_int_eq(fgm_puzzle_parse("12|34|34|12|21|43|43|21\n", "t.txt",
+                                      4, 0, &p, msg_sink, NULL), FGM_OK);
+    ck_assert_int_eq(p.n, 4);
+    ck_assert_int_eq(p.cells[15], 1);
+    /* Unknown, they are a 16x16 grid's first row. */
+    ck_assert_int_eq(parse("12|34|34|12|21|43|43|21\n", &p), FGM_EPARSE);
+    ck_assert_ptr_nonnull(strstr(last_msg, "grid ends after 1 of 16 rows"));
+}
+END_TEST
+
 START_TEST(test_empty_symbols)
 {
     static const char *forms[] = { ".", "0", "-", "x" };
@@ -573,6 +598,8 @@ START_TEST(test_csv_tables)
         "puzzle\n\"" EASY_DOTS "\"\n",  /* one column, quoted */
         "\"" EASY_DOTS "\"\n",
         "\xef\xbb\xbfquizzes,solutions\n" EASY ",x\n",  /* a spreadsheet's */
+        "\xef\xbb\xbfpuzzle\n" EASY "\n",     /* its one column */
+        "\xef\xbb\xbf\"Puzzle\"\n" EASY "\n",
         EASY "," EASY_SOL ",hard\n",
         "0,0,3,0,2,0,6,0,0,9,0,0,3,0,5,0,0,1,0,0,1,8,0,6,4,0,0,0,0,8,1,0,2,"
         "9,0,0,7,0,0,0,0,0,0,0,8,0,0,6,7,0,8,2,0,0,0,0,2,6,0,9,5,0,0,8,0,0,"
@@ -644,6 +671,21 @@ START_TEST(test_csv_errors)
         { "1,,3\n", 0, ":1:3: error: empty field 2 among cells written one "
           "to a field" },
         { "1,2,3\n", 0, ":1: error: line has 3 symbols" },
+        { "1\n", 0, ":1: error: line has 1 symbol;" },
+        /* Records too short for a comma, or for the puzzle's field, after
+         * a header of several columns: "line has 1 symbols", "2 symbols"
+         * before. */
+        { "id,puzzle\n1\n", 0,
+          ":2: error: a record of 1 field; the puzzle is field 2" },
+        { "a,b,puzzle\n1,2\n", 0,
+          ":2: error: a record of 2 fields; the puzzle is field 3" },
+        { "puzzle,solution\n1,2\n", 0, ":2:1: error: field 1 has 1 symbol;" },
+        /* A quote that opens no field: counted as a symbol, it was "line
+         * has 82 symbols". */
+        { EASY "\"\n", 0, ":1:82: error: a double quote in a puzzle" },
+        { "1. |\"3 4\n", 0, ":1:5: error: a double quote in a puzzle" },
+        /* A byte-order mark only before a table's line. */
+        { "\xef\xbb\xbf" EASY "\n", 0, ":1:1: error: UTF-8 byte-order mark" },
         { "0,0,3,0,2,0,6,0,y\n", 0, ":1:17: error: bad symbol 'y'" },
         /* A quote not closed was "17 symbols", counted as one. */
         { "\"1...............\n", 0, ":1:1: error: a double quote inside "
@@ -686,6 +728,7 @@ puzzle_suite(void)
     tcase_set_timeout(core, 10);
     tcase_set_timeout(errors, 10);
     tcase_add_test(core, test_one_line_9x9);
+    tcase_add_test(core, test_one_line_boxed);
     tcase_add_test(core, test_empty_symbols);
     tcase_add_test(core, test_sizes_and_letters);
     tcase_add_test(core, test_comments_blank_lines);
