@@ -104,14 +104,18 @@ depth(const fgmc_node *n)
 }
 
 /* Deeply nested input would make the recursive passes recurse as deep:
- * report it once per statement, and the compilation stops after parsing. */
+ * report it once per statement, and the compilation stops after parsing.
+ * The tree is built from the inside out, so the node named is the first
+ * with more than the limit inside it (the 44th '[' of 300 nested lists),
+ * which the message says. */
 static void
 check_depth(fgmc *c, fgmc_node *n, const char *what)
 {
     if (n->depth > FGMC_MAX_DEPTH && !c->too_deep) {
         c->too_deep = 1;
         c->nsyntax++;
-        diag_error(c, n->loc, "%s nested too deeply (more than %d levels%s)",
+        diag_error(c, n->loc, "%s nested too deeply (more than %d levels "
+                   "from here inward%s)",
                    what, FGMC_MAX_DEPTH, strcmp(what, "expression") == 0
                    ? "; each operator of a chain such as 1 + 1 + 1 is one"
                    : "");

@@ -1186,8 +1186,9 @@ START_TEST(test_chain_depth_message)
     strcpy(strstr(text, "\nvar"), " + 1 + 1\nvar x in 0..1\n");
     ir = compile(text, &st, &s);
     ck_assert_int_eq(st, FGM_EPARSE);
-    ck_assert_msg(strstr(s.text, "nested too deeply (more than 256 levels; "
-                         "each operator of a chain such as 1 + 1 + 1 is one)"),
+    ck_assert_msg(strstr(s.text, "nested too deeply (more than 256 levels "
+                         "from here inward; each operator of a chain such "
+                         "as 1 + 1 + 1 is one)"),
                   "got: %s", s.text);
     sink_free(&s);
 }
