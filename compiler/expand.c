@@ -794,11 +794,9 @@ inst_compare_number(fgmc *c, const fgmc_stmt *s)
     if (!scope_of(c, s) || !sema_eval_real(c, s->rhs, &n))
         return 0;
     dx = owner(c, c->scope[0]);
-    w = arena_alloc(c, (size_t)dx->card * sizeof *w);
-    if (!w)
-        return 0;
+    /* Counted before the weights are allocated, as inst_neq does. */
     for (a = 0; a < dx->card; a++)
-        held += (w[a] = compare(s->op, dx->lo + a, n)) != 0.0;
+        held += compare(s->op, dx->lo + a, n) != 0.0;
     if (held == dx->card)
         return 1;
     if (held == 0) {
@@ -819,6 +817,11 @@ inst_compare_number(fgmc *c, const fgmc_stmt *s)
                    dx->lo, dx->lo + dx->card - 1, op, num);
         return 0;
     }
+    w = arena_alloc(c, (size_t)dx->card * sizeof *w);
+    if (!w)
+        return 0;
+    for (a = 0; a < dx->card; a++)
+        w[a] = compare(s->op, dx->lo + a, n);
     return add(c, s, FGM_FACTOR_EVIDENCE, c->scope, 1, w, (int)dx->card,
                -1);
 }
@@ -865,15 +868,13 @@ inst_neq(fgmc *c, const fgmc_stmt *s)
     if (s->op == FGMC_CMP_NE && off == 0)
         return add(c, s, FGM_FACTOR_NEQ, c->scope, 2, NULL, 0, -1);
     n = (long)dx->card * dy->card;
-    w = arena_alloc(c, (size_t)n * sizeof *w);
-    if (!w)
-        return 0;
+    /* Counted before the table is allocated: a binding whose comparison
+     * always holds adds nothing, and kept nothing (16M such bindings
+     * held 500 MB of tables no factor used). */
     for (a = 0; a < dx->card; a++)
-        for (b = 0; b < dy->card; b++) {
-            w[a * dy->card + b] = compare(s->op, dx->lo + a,
-                                          (double)(dy->lo + b + off));
-            held += w[a * dy->card + b] != 0.0;
-        }
+        for (b = 0; b < dy->card; b++)
+            held += compare(s->op, dx->lo + a,
+                            (double)(dy->lo + b + off)) != 0.0;
     if (held == n)
         return 1;
     if (held == 0) {
@@ -885,6 +886,13 @@ inst_neq(fgmc *c, const fgmc_stmt *s)
                    dy->lo + dy->card - 1, off ? " plus the offset" : "");
         return 0;
     }
+    w = arena_alloc(c, (size_t)n * sizeof *w);
+    if (!w)
+        return 0;
+    for (a = 0; a < dx->card; a++)
+        for (b = 0; b < dy->card; b++)
+            w[a * dy->card + b] = compare(s->op, dx->lo + a,
+                                          (double)(dy->lo + b + off));
     return add(c, s, FGM_FACTOR_TABLE, c->scope, 2, w, (int)n, -1);
 }
 

@@ -27,6 +27,20 @@ expect_out() {
     grep -Eq -- "$1" "$TMP/out" || fail "$2: stdout lacks /$1/: $(head -c 300 "$TMP/out")"
 }
 
+# peak_kib command...: the command's peak resident memory in KiB (VmHWM,
+# sampled every 50 ms while it runs; needs /proc), its output dropped.
+peak_kib() {
+    local pid hwm=0 h
+    "$@" > /dev/null 2>&1 &
+    pid=$!
+    while h=$(awk '/^VmHWM:/ { print $2 }' /proc/$pid/status 2>/dev/null) && [ -n "$h" ]; do
+        hwm=$h
+        sleep 0.05
+    done
+    wait $pid
+    echo "$hwm"
+}
+
 # col NAME ROW: the CSV field NAME of data row ROW (1-based) of $TMP/out.
 col() {
     awk -F, -v name="$1" -v row="$2" '

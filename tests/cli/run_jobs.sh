@@ -88,17 +88,6 @@ grep -q "^# observation 2: interpreted" "$TMP/jn.out" || fail "no compiler: $(he
 # quarantine (116 MB), whose noise is the size of the effect -- with no
 # bound at all (RUN_AHEAD 10^6) -j 2 peaked 0.1-0.4 MB over -j 1, with the
 # bound 0.8-4.7 MB (the CI run of d611b9d failed here on 4.6 MB).
-peak_kib() {
-    local pid hwm=0 h
-    "$@" > /dev/null 2>&1 &
-    pid=$!
-    while h=$(awk '/^VmHWM:/ { print $2 }' /proc/$pid/status 2>/dev/null) && [ -n "$h" ]; do
-        hwm=$h
-        sleep 0.05
-    done
-    wait $pid
-    echo "$hwm"
-}
 if [ -r /proc/self/status ] && [ -z "${ASAN_OPTIONS:-}" ]; then
     { printf '%081d\n' 0; for i in $(seq 40); do grep -v '^#' "$SHARED/puzzles/easy50.txt"; done; } > "$TMP/slow.txt"
     p1=$(peak_kib "$FGM" run models/sudoku.fgm --backend exact --cap 1000000 --observe "$TMP/slow.txt" -j 1)
