@@ -562,12 +562,17 @@ fgmc_stmt *
 ast_compare(fgmc *c, fgmc_node *ref, const fgmc_loc *oploc, fgmc_node *rhs,
             const fgmc_loc *loc)
 {
-    fgmc_node *off = NULL, *y = rhs ? neq_split(c, rhs, &off) : NULL;
+    /* neq_split recurses once a term: not on a side nested past the
+     * limit (reported by check_depth; the compilation stops after
+     * parsing), where 150,000 terms overflowed the stack. */
+    int deep = rhs && rhs->depth > FGMC_MAX_DEPTH;
+    fgmc_node *off = NULL, *y = rhs && !deep ? neq_split(c, rhs, &off)
+                                             : NULL;
     fgmc_stmt *s = ast_constraint(c, S_NEQ, ref, y, NULL, loc);
 
     s->op = cmp_at(c, oploc);
     s->rhs = rhs;
-    if (!y && !(rhs && neq_lead(rhs)))
+    if (deep || (!y && !(rhs && neq_lead(rhs))))
         s->bad = 1;     /* the parser gave up on it, and said so */
     s->value = y ? off : NULL;
     return s;

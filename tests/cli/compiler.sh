@@ -400,6 +400,12 @@ hostile "300000 open parentheses" "$TMP/deep.fgm"
 hostile "300000 open brackets" "$TMP/deepl.fgm"
 { printf 'const A = '; head -c 100000 /dev/zero | tr '\0' '-'; echo 1; } >"$TMP/neg.fgm"
 hostile "100000 unary minuses" "$TMP/neg.fgm"
+# A comparison's right side split into variable and offset once a term:
+# 200,000 terms overflowed the stack (SIGSEGV), whatever the comparison.
+for op in '!=' '==' '<'; do
+    { printf 'var x[2] in 0..1\nx[0] %s x[1]' "$op"; yes ' + 0' | head -n 200000 | tr -d '\n'; echo; } >"$TMP/chain.fgm"
+    hostile "x[0] $op x[1] + 0 + ... (200000 terms)" "$TMP/chain.fgm"
+done
 printf 'const A = 123456789012345678901234567890\nvar x[A] in 1..2\n' >"$TMP/int.fgm"
 hostile "huge integer" "$TMP/int.fgm"
 printf 'var x[2] in 1..2\nx[0] != x[1] for i in 0..9223372036854775807\n' >"$TMP/loop.fgm"
