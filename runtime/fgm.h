@@ -137,9 +137,10 @@ fgm_puzzle_reader *fgm_puzzle_reader_open_list(const char *const *paths,
 
 /* Reads the next puzzle into *OUT.  Returns FGM_OK, FGM_EIO at the end of
  * input (with *OUT untouched), or FGM_EPARSE/FGM_EINVAL after reporting a
- * malformed puzzle as "file:line: error: ..." through the sink.  An input
- * with no puzzle at all is malformed: FGM_EPARSE, "no puzzle in the
- * input", on the first read.  A read error (a folder, a failing disk)
+ * malformed puzzle as "file:line: error: ..." through the sink; reading
+ * on skips it.  An input with no puzzle at all, nor a malformed one, is
+ * malformed: FGM_EPARSE, "no puzzle in the input", on the first read
+ * (and FGM_EIO on the next).  A read error (a folder, a failing disk)
  * also ends the input with FGM_EIO, after a report: tell it from the end
  * of the input with fgm_puzzle_reader_failed.  FGM_EINVAL, reading nothing
  * and reporting nothing, when R or OUT is NULL. */

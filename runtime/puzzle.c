@@ -56,6 +56,7 @@ struct fgm_puzzle_reader {
                              * every line after it is a record */
     int peeked;             /* PENDING holds a puzzle read by peek */
     int failed;             /* the input ended on a read error */
+    int nbad;               /* malformed puzzles reported so far */
     int waits;              /* reads may wait for input: 1, or 0 for a
                              * regular file; -1 until known */
     void (*on_wait)(void *ctx);     /* fgm_puzzle_reader_on_wait */
@@ -955,21 +956,15 @@ read_line(fgm_puzzle_reader *r)
     return (long)len;
 }
 
-fgm_status
-fgm_puzzle_read(fgm_puzzle_reader *r, fgm_puzzle *out)
+/* fgm_puzzle_read past a peeked puzzle. */
+static fgm_status
+read_next(fgm_puzzle_reader *r, fgm_puzzle *out)
 {
     grid g;
     long len;
     int done;
     fgm_status st;
 
-    if (!r || !out)
-        return FGM_EINVAL;
-    if (r->peeked) {
-        r->peeked = 0;
-        *out = r->pending;
-        return FGM_OK;
-    }
     memset(&g, 0, sizeof g);
 again:
     while ((len = read_line(r)) >= 0) {
@@ -1030,11 +1025,31 @@ again:
         next_file(r);
         goto again;
     }
-    if (r->count == 0) {
+    if (r->count == 0 && r->nbad == 0) {
+        /* Once (fgm_puzzle_read counts it): the next read is the end. */
         ERR(r, r->line ? r->line : 1, "no puzzle in the input");
         return FGM_EPARSE;
     }
     return FGM_EIO;     /* end of input */
+}
+
+fgm_status
+fgm_puzzle_read(fgm_puzzle_reader *r, fgm_puzzle *out)
+{
+    fgm_status st;
+
+    if (!r || !out)
+        return FGM_EINVAL;
+    if (r->peeked) {
+        r->peeked = 0;
+        *out = r->pending;
+        return FGM_OK;
+    }
+    st = read_next(r, out);
+    /* An input of malformed puzzles only has had its errors: its end is
+     * FGM_EIO, not "no puzzle in the input" at every read after it. */
+    r->nbad += st == FGM_EPARSE || st == FGM_EINVAL;
+    return st;
 }
 
 fgm_status

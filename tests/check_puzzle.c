@@ -354,6 +354,24 @@ START_TEST(test_missing_and_empty_file)
     r = fgm_puzzle_reader_open(path, 0, 0, msg_sink, NULL);
     ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_EPARSE);
     ck_assert_ptr_nonnull(strstr(last_msg, "no puzzle in the input"));
+    /* Said once: reading on, as past a malformed puzzle, ends. */
+    ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_EIO);
+    fgm_puzzle_reader_close(r);
+    unlink(path);
+    free(path);
+    /* Malformed puzzles only: each reported, then the end, with no "no
+     * puzzle in the input" (which every read after the last returned,
+     * so that a loop reading past errors never ended). */
+    path = temp_file("12Z4............\n123\n");
+    r = fgm_puzzle_reader_open(path, 0, 0, msg_sink, NULL);
+    nmsgs = 0;
+    ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_EPARSE);
+    ck_assert_ptr_nonnull(strstr(last_msg, ":1:3: error: bad symbol 'Z'"));
+    ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_EPARSE);
+    ck_assert_ptr_nonnull(strstr(last_msg, ":2: error: line has 3 symbols"));
+    ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_EIO);
+    ck_assert_int_eq(fgm_puzzle_read(r, &p), FGM_EIO);
+    ck_assert_int_eq(nmsgs, 2);
     fgm_puzzle_reader_close(r);
     unlink(path);
     free(path);
