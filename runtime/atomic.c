@@ -88,6 +88,32 @@ fgm_dir_error(const char *dir)
     return err;
 }
 
+/* The longest file name the folder of PATH (its first DL bytes; DL 0:
+ * the current folder) takes. */
+static size_t
+name_max(const char *path, size_t dl)
+{
+    char *dir = malloc(dl + 2);
+    long max = -1;
+
+    if (dir) {
+        memcpy(dir, dl ? path : ".", dl ? dl : 1);
+        dir[dl ? dl : 1] = '\0';
+        max = pathconf(dir, _PC_NAME_MAX);
+        free(dir);
+    }
+    return max > 0 ? (size_t)max : 255;    /* NAME_MAX, where unknown */
+}
+
+/* The length of PATH's folder part, its last '/' included (0: none). */
+static size_t
+folder_len(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+
+    return slash ? (size_t)(slash - path) + 1 : 0;
+}
+
 /* fgm_dir_error of the folder PATH is in (its temporary goes there). */
 static int
 folder_error(const char *path)
@@ -204,6 +230,11 @@ fgm_write_atomic_check(const char *path, fgm_diag_fn diag, void *ctx)
             err = errno;
     } else {
         err = folder_error(path);
+        /* A new name too long for its folder ("File name too long" only
+         * from the write, after the run). */
+        if (!err && strlen(path + folder_len(path))
+                        > name_max(path, folder_len(path)))
+            err = ENAMETOOLONG;
     }
     if (!err)
         return FGM_OK;
@@ -283,12 +314,32 @@ target_mode(const char *path)
     return 0666 & ~fgm_umask();
 }
 
+/* The temporary of DEST (malloc'd; NULL out of memory): DEST.tmp.XXXXXX,
+ * its file name cut to the longest its folder takes (a 245-byte name
+ * made a 256-byte temporary, and the write failed, "File name too long",
+ * where DEST itself was fine and fgm_write_atomic_check had said so). */
+static char *
+temp_name(const char *dest)
+{
+    static const char suffix[] = ".tmp.XXXXXX";
+    size_t dl = folder_len(dest), bl = strlen(dest + dl);
+    size_t max = name_max(dest, dl);
+    char *tmp = malloc(dl + bl + sizeof suffix);
+
+    if (!tmp)
+        return NULL;
+    memcpy(tmp, dest, dl);
+    if (bl + sizeof suffix - 1 > max && max > sizeof suffix - 1)
+        bl = max - (sizeof suffix - 1);
+    memcpy(tmp + dl, dest + dl, bl);
+    memcpy(tmp + dl + bl, suffix, sizeof suffix);
+    return tmp;
+}
+
 fgm_status
 fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
                  void *arg, fgm_diag_fn diag, void *ctx)
 {
-    static const char suffix[] = ".tmp.XXXXXX";
-    size_t len;
     char *tmp, *real;
     const char *dest;       /* the file replaced: PATH, or its link's */
     fgm_status st = FGM_EIO;
@@ -300,8 +351,7 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
         return FGM_EINVAL;
     real = link_to_file(path);
     dest = real ? real : path;
-    len = strlen(dest);
-    tmp = malloc(len + sizeof suffix);
+    tmp = temp_name(dest);
     if (!tmp) {
         fgm_diagf(diag, ctx, "%s: error: %s", path,
                   fgm_strerror(FGM_ENOMEM));
@@ -326,8 +376,6 @@ fgm_write_atomic(const char *path, fgm_status (*write)(void *arg, FILE *f),
                       err ? strerror(err) : fgm_strerror(st));
         return st;
     }
-    memcpy(tmp, dest, len);
-    memcpy(tmp + len, suffix, sizeof suffix);
     /* Made and listed in one window: never after fgm_abort_cleanup's
      * sweep, where nothing would remove it. */
     fd = fgm_cleanup_mkstemp(tmp, &token);

@@ -56,7 +56,8 @@ fgm_status fgm_write_atomic(const char *path,
 
 /* Whether fgm_write_atomic can write PATH, checked before a long run (a
  * benchmark, a batch of 25x25 puzzles) rather than after it: PATH not a
- * folder, and its folder one to make files in; or, for what is written
+ * folder, its name not too long for its folder, and its folder one to
+ * make files in; or, for what is written
  * through (a device, a FIFO, a symbolic link), PATH itself writable (or
  * this process's standard output), and for a link to a file not made yet
  * the target's folder.  Returns FGM_OK, or FGM_EIO after "PATH: error:

@@ -1117,6 +1117,23 @@ START_TEST(test_utilities)
     ck_assert_int_eq(symlink("/nonexistent/x", path), 0);
     ck_assert_int_eq(fgm_write_atomic_check(path, NULL, NULL), FGM_EIO);
     unlink(path);
+    /* A name of 245 bytes is written (its temporary's name is cut to
+     * the longest the folder takes: PATH.tmp.XXXXXX was 256 bytes, "File
+     * name too long" after the check had passed); one of 256 is refused
+     * by the check. */
+    {
+        char name[300] = "/tmp/";
+
+        memset(name + 5, 'w', 245);
+        name[250] = '\0';
+        ck_assert_int_eq(fgm_write_atomic_check(name, NULL, NULL), FGM_OK);
+        ck_assert_int_eq(fgm_write_atomic(name, write_hello, NULL, NULL,
+                                          NULL), FGM_OK);
+        ck_assert_int_eq(unlink(name), 0);
+        memset(name + 5, 'w', 256);
+        name[261] = '\0';
+        ck_assert_int_eq(fgm_write_atomic_check(name, NULL, NULL), FGM_EIO);
+    }
     ck_assert(fgm_now() >= t0);
 }
 END_TEST
