@@ -101,6 +101,11 @@ fgm_compile_check_define(const char *define)
 
     if (!define || define[len] != '=' || !fgm_ir_is_ident(define, len))
         return "expected NAME=VALUE";
+    /* A const of that name cannot exist (symtab.c refuses it): the
+     * option would only be "unknown" later. */
+    _Static_assert(FGM_IR_MAXNAME == 64, "the message says 63");
+    if (len >= FGM_IR_MAXNAME)
+        return "NAME is too long (at most 63 bytes)";
     return define_value(define + len + 1, &v);
 }
 

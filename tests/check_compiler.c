@@ -1296,6 +1296,18 @@ START_TEST(test_define_problem)
                      "expected NAME=VALUE");
     ck_assert_str_eq(fgm_compile_check_define("=4"),
                      "expected NAME=VALUE");
+    /* As long as a const's name may be (63 bytes), not longer. */
+    {
+        char d[80];
+
+        memset(d, 'A', 63);
+        strcpy(d + 63, "=1");
+        ck_assert_ptr_null(fgm_compile_check_define(d));
+        memset(d, 'A', 64);
+        strcpy(d + 64, "=1");
+        ck_assert_str_eq(fgm_compile_check_define(d),
+                         "NAME is too long (at most 63 bytes)");
+    }
     ck_assert_str_eq(fgm_compile_check_define("N="),
                      "the value must be a number (an integer or a decimal "
                      "real)");
