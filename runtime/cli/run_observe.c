@@ -289,8 +289,17 @@ apply_weights(const fgm_ir *ir, const char *line, char *val, const char *path,
         }
         errno = 0;
         w[n] = strtod(p, &end);
+        if (errno == ERANGE && w[n] == 0.0 && end > p
+            && p + strspn(p, "+-.0123456789eE") >= end) {
+            /* As the model language says of such a number: a weight of 0
+             * would rule the value out, where the file meant a tiny one. */
+            cli_fail(CLI_EINPUT, "%s:%ld:%d: error: weight for %s too small "
+                     "for a double: it would be read as 0", path, lineno,
+                     COL(p), what);
+            return 0;
+        }
         if (end == p || !(w[n] >= 0.0 && isfinite(w[n]))
-            /* Underflow to a subnormal or 0 is a weight; overflow not. */
+            /* Underflow to a subnormal is a weight; overflow not. */
             || (errno && !(errno == ERANGE && w[n] < 1.0))
             /* Written in decimal: strtod also reads "0x10" and "inf". */
             || p + strspn(p, "+-.0123456789eE") < end

@@ -581,11 +581,17 @@ printf 'a = 1\nb = 2\n' > "$TMP/clash.obs"
 expect_exit 0 "contradiction, json" -- "$FGM" run "$TMP/clash.fgm" --out-dir "$TMP/gen" --observe "$TMP/clash.obs" --format json
 expect_out '"contradiction": "a"' "contradiction names a"
 expect_err "the run left a no value" "contradiction names a: warning"
-# A weight is a decimal number: 1e-400 is one (it underflows to 0, a
-# value ruled out), 0x10 is not.
+# A weight is a decimal number, 0x10 is not.  1e-400 is refused, as the
+# model language refuses it: read as 0 it ruled its value out; 1e-320, a
+# subnormal, is a weight, and 0 rules the value out as written.
 printf 'x[1] = [1, 1e-400, 1]\n' > "$TMP/under.obs"
-expect_exit 0 "weight 1e-400" -- "$FGM" run models/chain.fgm --out-dir "$TMP/gen" --observe "$TMP/under.obs"
-expect_out "^x\[1\] 0\.704545 0 0\.295455$" "weight 1e-400 is 0"
+expect_exit 1 "weight 1e-400" -- "$FGM" run models/chain.fgm --out-dir "$TMP/gen" --observe "$TMP/under.obs"
+expect_err "under.obs:1:12: error: weight for x\[1\] too small for a double: it would be read as 0" "weight 1e-400 refused"
+printf 'x[1] = [1, 0, 1]\n' > "$TMP/zero.obs"
+expect_exit 0 "weight 0" -- "$FGM" run models/chain.fgm --out-dir "$TMP/gen" --observe "$TMP/zero.obs"
+expect_out "^x\[1\] 0\.704545 0 0\.295455$" "weight 0 rules the value out"
+printf 'x[1] = [1, 1e-320, 1]\n' > "$TMP/sub.obs"
+expect_exit 0 "weight 1e-320" -- "$FGM" run models/chain.fgm --out-dir "$TMP/gen" --observe "$TMP/sub.obs"
 printf 'x[1] = [0x10, 1, 1]\n' > "$TMP/hex.obs"
 expect_exit 1 "weight 0x10" -- "$FGM" run models/chain.fgm --out-dir "$TMP/gen" --observe "$TMP/hex.obs"
 expect_err "hex.obs:1:9: error: bad weight for x\[1\]: a weight is a decimal number >= 0" "weight 0x10 refused"
