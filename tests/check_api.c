@@ -1676,6 +1676,19 @@ START_TEST(test_null_handles)
         fgm_puzzle_from_solution(&q, NULL);
         ck_assert_msg(memcmp(&q, &p, sizeof p) == 0,
                       "from_solution(p, NULL) leaves p as it was");
+        /* Indices outside 0..8 leave their cells empty (300 was symbol
+         * 45, no 9x9 puzzle's). */
+        for (i = 0; i < 81; i++)
+            given[i] = i % 9;
+        given[3] = 9;
+        given[4] = 300;
+        given[5] = -2;
+        fgm_puzzle_from_solution(&q, given);
+        ck_assert_int_eq(q.cells[2], 3);
+        ck_assert_int_eq(q.cells[3], 0);
+        ck_assert_int_eq(q.cells[4], 0);
+        ck_assert_int_eq(q.cells[5], 0);
+        q = p;
         ck_assert_int_eq(fgm_puzzle_format_line(NULL, buf, sizeof buf), -1);
         ck_assert_int_eq(fgm_puzzle_format_line(&p, NULL, sizeof buf), -1);
         fgm_puzzle_write_grid(NULL, stdout);

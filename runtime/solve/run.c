@@ -194,7 +194,10 @@ fgm_puzzle_from_solution(fgm_puzzle *p, const int *sol)
     if (!p || !sol || p->n < 1 || p->n > FGM_PUZZLE_MAXN)
         return;
     for (i = 0; i < p->n * p->n; i++)
-        p->cells[i] = (unsigned char)(sol[i] >= 0 ? sol[i] + 1 : 0);
+        /* An index past N would make a symbol no N x N puzzle has (300
+         * wrapped to 45): the cell is left empty, as for -1. */
+        p->cells[i] = (unsigned char)(sol[i] >= 0 && sol[i] < p->n
+                                      ? sol[i] + 1 : 0);
 }
 
 int
