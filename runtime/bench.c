@@ -694,6 +694,17 @@ fgm_bench_run(const fgm_bench_opts *o, fgm_bench **out)
                   "threshold");
         return FGM_EINVAL;
     }
+    if (o->grid_n < 0 || o->grid_n > FGM_PUZZLE_MAXN
+        || o->grid_box < FGM_GRID_NO_UNITS || o->grid_box > FGM_PUZZLE_MAXN
+        || (o->grid_n && o->grid_box > 0
+            && o->grid_box * o->grid_box != o->grid_n)) {
+        /* The options' fault, not the corpora's (the reader's refusal
+         * came back as FGM_EIO, an unreadable corpus). */
+        fgm_diagf(o->diag, o->diag_ctx, "error: no puzzle grid of side %d "
+                  "with boxes of side %d (sides up to %d)", o->grid_n,
+                  o->grid_box, FGM_PUZZLE_MAXN);
+        return FGM_EINVAL;
+    }
     memset(&rs, 0, sizeof rs);
     rs.o = o;
     rs.last = fgm_now();

@@ -1208,8 +1208,9 @@ int fgm_bench_backend_find(const char *name);
  * fgm_bench owned by the caller (free with fgm_bench_free).  Otherwise
  * *OUT is NULL (OUT permitting) and the error was reported through o->diag:
  * FGM_EINVAL (O or OUT NULL, unreported; no solver or corpus, a NULL in
- * either list, a NaN timeout_ms or fast_ms, unknown solver, empty corpus,
- * a corpus mixing grid sizes),
+ * either list, a NaN timeout_ms or fast_ms, a grid_n and grid_box
+ * fgm_puzzle_reader_open refuses, unknown solver, empty corpus, a corpus
+ * mixing grid sizes),
  * FGM_EPARSE or FGM_EIO (corpus unreadable),
  * FGM_ENOMEM, or the status of a solver that failed other than by timeout
  * or giving up.  A solver that refuses a corpus's model is not an error:

@@ -1033,6 +1033,15 @@ START_TEST(test_nan_limits)
         ck_assert_ptr_null(b);
     }
     ck_assert_int_eq(diag.count, 2);
+    /* So is a grid no puzzle has: the corpus was "unreadable", FGM_EIO. */
+    for (t = 0; t < 3; t++) {
+        bench_opts(&o, solvers, 1, corpora, 1, &diag);
+        o.grid_n = t == 0 ? 30 : 9;
+        o.grid_box = t == 1 ? 2 : t == 2 ? -2 : 0;
+        ck_assert_int_eq(fgm_bench_run(&o, &b), FGM_EINVAL);
+        ck_assert_ptr_null(b);
+    }
+    ck_assert_int_eq(diag.count, 5);
 }
 END_TEST
 
