@@ -185,8 +185,8 @@ char fgm_puzzle_symbol(int v);
 /* Puzzle <-> assignment of a grid model (fgm_ir_grid): cell i is variable
  * i, value v its value index v-1.  GIVEN receives N*N value indices (-1
  * for an empty cell); SOL holds N*N value indices (-1, or any index
- * outside 0..N-1, leaves the cell empty).  Either pointer NULL, or P's side outside 1..FGM_PUZZLE_MAXN:
- * nothing is read or written. */
+ * outside 0..N-1, leaves the cell empty).  Either pointer NULL, or P's
+ * side outside 1..FGM_PUZZLE_MAXN: nothing is read or written. */
 void fgm_puzzle_to_given(const fgm_puzzle *p, int *given);
 void fgm_puzzle_from_solution(fgm_puzzle *p, const int *sol);
 
