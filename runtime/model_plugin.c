@@ -4,17 +4,20 @@
  * The model's schedule is the code generator's input: the plugin cascade
  * of plugin.c calls back into fgm_codegen_write when it must (re)build.
  * A plugin is accepted only if its descriptor's sizes match the schedule
- * the runtime allocated the state for.
+ * the runtime allocated the state for (fgm_plugin_req.fits).
  */
 #include <stdio.h>
 #include "model.h"
 #include "plugin.h"
 #include "../compiler/codegen.h"
 
-/* Whether descriptor D was built for exactly the state layout of schedule S. */
+/* Whether descriptor D was built for exactly the state layout of schedule
+ * ARG (fgm_plugin_req.fits). */
 static int
-fits(const fgm_plugin_desc *d, const fgm_sched *s)
+fits(void *arg, const fgm_plugin_desc *d)
 {
+    const fgm_sched *s = arg;
+
     return d->nvars == s->nvars && d->stride == s->stride
            && d->nedges == s->nedges && d->ndirichlet == s->ndirichlet
            && d->ndirfactors == s->ndirfactors && d->nscratch <= s->nscratch;
@@ -43,20 +46,14 @@ fgm_model_attach_plugin(fgm_model *m, const fgm_model_opts *opts,
     req.deadline = opts->deadline;
     req.emit_c = fgm_codegen_write;
     req.emit_arg = m->sched;
+    /* Same hash, other sizes: a damaged descriptor, rebuilt; after a
+     * rebuild a bug in the generator, interpreted (never run on the
+     * wrong layout). */
+    req.fits = fits;
     st = fgm_plugin_load(&req, &p, &m->rebuilt, diag, ctx);
     m->open_ms = (fgm_now() - t0) * 1e3;
     if (st != FGM_OK)
         return st;
-    if (p && !fits(fgm_plugin_descriptor(p), m->sched)) {
-        /* Same hash, other sizes: a bug in the generator, never a user
-         * error; interpret rather than run it on the wrong layout. */
-        fgm_diagf(diag, ctx, "%s: plugin sizes do not match its schedule%s",
-                  fgm_plugin_path(p), opts->backend == FGM_BACKEND_COMPILED
-                  ? "" : "; interpreting");
-        fgm_plugin_close(p);
-        return opts->backend == FGM_BACKEND_COMPILED ? FGM_EINTERNAL
-                                                     : FGM_OK;
-    }
     m->plugin = p;
     m->desc = p ? fgm_plugin_descriptor(p) : NULL;
     return FGM_OK;

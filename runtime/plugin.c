@@ -972,6 +972,21 @@ done:
     return st;
 }
 
+/* Whether the plugin *OUT fits the caller's state (req->fits); else
+ * closes it, *OUT NULL, and says why, ending with WHAT. */
+static int
+fits(const fgm_plugin_req *req, fgm_plugin **out, const char *what,
+     char *why, size_t whysize)
+{
+    if (!req->fits || req->fits(req->emit_arg, (*out)->desc))
+        return 1;
+    sayf(why, whysize, "%s: plugin sizes do not match the model's "
+         "schedule%s", (*out)->path, what);
+    fgm_plugin_close(*out);
+    *out = NULL;
+    return 0;
+}
+
 fgm_status
 fgm_plugin_load(const fgm_plugin_req *req, fgm_plugin **out, int *rebuilt,
                 fgm_diag_fn diag, void *ctx)
@@ -1009,11 +1024,15 @@ fgm_plugin_load(const fgm_plugin_req *req, fgm_plugin **out, int *rebuilt,
         goto fallback;
     }
     /* Step 1; a failed open has already closed what it loaded. */
-    if (fgm_plugin_open(ps.so, req->hash, out, why, whysize) == FGM_OK)
+    if (fgm_plugin_open(ps.so, req->hash, out, why, whysize) == FGM_OK
+        && fits(req, out, "", why, whysize))
         goto done;
     fgm_diagf(diag, ctx, "%s; rebuilding", why);
     /* Step 2. */
     st = rebuild(req, &ps, out, why, whysize);
+    if (st == FGM_OK && !fits(req, out, " (the code generator's bug)", why,
+                              whysize))
+        st = FGM_EINTERNAL;
     if (st == FGM_OK) {
         if (rebuilt)
             *rebuilt = 1;

@@ -39,6 +39,8 @@ typedef struct fixture {
     int broken;         /* a syntax error */
     int fail;           /* emit_c returns FGM_EINTERNAL after writing */
     int calls;          /* emit_c calls so far */
+    int nvars;          /* the descriptor's (default 2) */
+    int want_nvars;     /* what fits_fixture takes */
 } fixture;
 
 static fixture
@@ -48,6 +50,7 @@ fixture_ok(uint64_t hash)
 
     memset(&fx, 0, sizeof fx);
     fx.hash = hash;
+    fx.nvars = 2;
     fx.abi = FGM_PLUGIN_ABI_VERSION;
     fx.build_id = fgm_plugin_build_id();
     return fx;
@@ -73,10 +76,11 @@ emit_fixture(void *arg, FILE *f)
                "    (void)st;\n}\n\n");
     fprintf(f, "static const fgm_plugin_desc desc = {\n"
                "    %uu, %s, UINT64_C(0x%016llx), \"fixture\", \"ep\",\n"
-               "    2, 3, 4, 0, 0, 0, fx_reset, %s, fx_finish,\n"
+               "    %d, 3, 4, 0, 0, 0, fx_reset, %s, fx_finish,\n"
                "    UINT64_C(0x%016llx)\n};\n\n",
             fx->abi, fx->short_size ? "8" : "sizeof(fgm_plugin_desc)",
-            (unsigned long long)fx->hash, fx->no_sweep ? "0" : "fx_sweep",
+            (unsigned long long)fx->hash, fx->nvars,
+            fx->no_sweep ? "0" : "fx_sweep",
             (unsigned long long)fx->build_id);
     fprintf(f, "const fgm_plugin_desc *%s(void);\n\n"
                "const fgm_plugin_desc *\n%s(void)\n{\n"
@@ -355,6 +359,64 @@ START_TEST(test_load_missing_rebuilds)
     ck_assert_str_eq(fgm_plugin_path(p), path);
     ck_assert_int_eq(count_entries(tdir, ""), 2);
     fgm_plugin_close(p);
+}
+END_TEST
+
+/* fgm_plugin_req.fits for a fixture: its want_nvars variables. */
+static int
+fits_fixture(void *arg, const struct fgm_plugin_desc *d)
+{
+    const fixture *fx = arg;
+
+    return d->nvars == fx->want_nvars;
+}
+
+/* A plugin whose descriptor's sizes are not the caller's (one changed
+ * byte there) is rebuilt, where it was interpreted every run and `fgm
+ * compile` gave up; one that a rebuild leaves so is the generator's bug:
+ * interpreted in AUTO mode, FGM_EINTERNAL in COMPILED. */
+START_TEST(test_load_sizes)
+{
+    char want[1100];
+    fixture fx = fixture_ok(HASH_A);
+    fgm_plugin_req req;
+    fgm_plugin *p = NULL;
+    diags d = { 0, "" };
+    int rebuilt = 0;
+
+    fx.nvars = 5;
+    req = request(tdir, &fx, FGM_BACKEND_AUTO);
+    ck_assert_int_eq(fgm_plugin_load(&req, &p, &rebuilt, count_diag, &d),
+                     FGM_OK);
+    ck_assert_ptr_nonnull(p);
+    fgm_plugin_close(p);
+    fx.nvars = fx.want_nvars = 2;
+    req.fits = fits_fixture;
+    d.n = 0;
+    ck_assert_int_eq(fgm_plugin_load(&req, &p, &rebuilt, count_diag, &d),
+                     FGM_OK);
+    ck_assert_ptr_nonnull(p);
+    ck_assert_int_eq(rebuilt, 1);
+    ck_assert_int_eq(fgm_plugin_descriptor(p)->nvars, 2);
+    ck_assert_int_eq(d.n, 1);
+    snprintf(want, sizeof want, "%s/m.ep.so: plugin sizes do not match the "
+             "model's schedule; rebuilding", tdir);
+    ck_assert_str_eq(d.last, want);
+    fgm_plugin_close(p);
+    fx.want_nvars = 3;
+    d.n = 0;
+    ck_assert_int_eq(fgm_plugin_load(&req, &p, &rebuilt, count_diag, &d),
+                     FGM_OK);
+    ck_assert_ptr_null(p);
+    ck_assert_int_eq(d.n, 2);
+    snprintf(want, sizeof want, "%s/m.ep.so: plugin sizes do not match the "
+             "model's schedule (the code generator's bug); interpreting",
+             tdir);
+    ck_assert_str_eq(d.last, want);
+    req.mode = FGM_BACKEND_COMPILED;
+    ck_assert_int_eq(fgm_plugin_load(&req, &p, &rebuilt, count_diag, &d),
+                     FGM_EINTERNAL);
+    ck_assert_ptr_null(p);
 }
 END_TEST
 
@@ -1307,6 +1369,7 @@ plugin_suite(void)
     tcase_add_test(core, test_build_and_open);
     tcase_add_test(core, test_load_missing_rebuilds);
     tcase_add_test(core, test_load_up_to_date);
+    tcase_add_test(core, test_load_sizes);
     tcase_add_test(core, test_load_creates_dir);
     tcase_add_test(core, test_interpreted_touches_nothing);
     tcase_add_test(core, test_cc_split_on_blanks);
