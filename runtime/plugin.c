@@ -1023,6 +1023,14 @@ fgm_plugin_load(const fgm_plugin_req *req, fgm_plugin **out, int *rebuilt,
         sayf(why, whysize, "%s", fgm_strerror(st));
         goto fallback;
     }
+    if (fgm_plugin_sys_noexec(ps.dir)) {
+        /* Each run rebuilt the plugin (a second, and more) only for the
+         * loader to refuse it again, in glibc's words. */
+        sayf(why, whysize, "%s: mounted noexec, where no plugin can be "
+             "loaded (--out-dir elsewhere)", ps.dir);
+        st = FGM_EPLUGIN;
+        goto fallback;
+    }
     /* Step 1; a failed open has already closed what it loaded. */
     if (fgm_plugin_open(ps.so, req->hash, out, why, whysize) == FGM_OK
         && fits(req, out, "", why, whysize))

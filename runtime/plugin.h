@@ -213,6 +213,11 @@ FGM_INTERNAL fgm_status fgm_plugin_sys_sym(void *lib, const char *name,
                                            fgm_plugin_sys_fn *fn, char *why,
                                            size_t whysize);
 
+/* Whether folder DIR is on a file system mounted noexec, from which
+ * dlopen maps no plugin ("failed to map segment from shared object"); 0
+ * where that cannot be told (DIR missing, no ST_NOEXEC). */
+FGM_INTERNAL int fgm_plugin_sys_noexec(const char *dir);
+
 /* dlcloses LIB (NULL is a no-op). */
 FGM_INTERNAL void fgm_plugin_sys_unload(void *lib);
 

@@ -42,6 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -347,6 +348,19 @@ fgm_plugin_sys_sym(void *lib, const char *name, fgm_plugin_sys_fn *fn,
      * does not, so copy the bits rather than cast. */
     memcpy(fn, &addr, sizeof *fn);
     return FGM_OK;
+}
+
+int
+fgm_plugin_sys_noexec(const char *dir)
+{
+#ifdef ST_NOEXEC
+    struct statvfs sv;
+
+    return statvfs(dir, &sv) == 0 && (sv.f_flag & ST_NOEXEC) != 0;
+#else
+    (void)dir;
+    return 0;
+#endif
 }
 
 void
