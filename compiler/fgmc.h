@@ -318,6 +318,7 @@ typedef struct fgmc {
     const fgmc_stmt *model_stmt, *infer_stmt;
     char model_name[FGM_IR_MAXNAME];
     int nvars, ndirichlet, narrays;
+    long ndircounts;        /* pseudo-counts over all Dirichlet nodes */
     fgm_ir_infer infer;     /* the fields infer_mask marks as given */
     unsigned infer_mask;
     int ndefines;           /* -D NAME=VALUE, parsed by compile.c */

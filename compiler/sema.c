@@ -473,6 +473,17 @@ check_prior(fgmc *c, fgmc_stmt *s)
         return;
     ok = check_dims(c, s, a) && check_dirichlet(c, s, a)
          && number(c, a, &c->ndirichlet, "Dirichlet nodes");
+    /* The IR holds one row of pseudo-counts an array, a run two a node
+     * (prior and posterior): a million nodes of 64 values opened at 2.1
+     * GB.  They count as the factors' parameters do. */
+    if (ok && (long)a->count * a->card > FGMC_MAX_PARAMS - c->ndircounts) {
+        diag_error(c, s->nameloc, "too many Dirichlet pseudo-counts in the "
+                   "model: %ld nodes of %d values, more than %ld in all",
+                   (long)a->count, a->card, FGMC_MAX_PARAMS);
+        ok = 0;
+    }
+    if (ok)
+        c->ndircounts += (long)a->count * a->card;
     if (!ok)
         a->bad = s->bad = 1;
 }
