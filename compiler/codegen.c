@@ -735,6 +735,7 @@ emit(const fgm_sched *s, FILE *f)
     if (!fgm_algo_by_variable(s->infer.algo))
         message_functions(f, s, nruns, k, flood);
 
+    fprintf(f, "FGM_PLUGIN_SEAL;\n\n");
     fprintf(f, "static const fgm_plugin_desc desc = {\n");
     fprintf(f, "    FGM_PLUGIN_ABI_VERSION, sizeof(fgm_plugin_desc),\n");
     fprintf(f, "    UINT64_C(0x%016" PRIx64 "),\n", hash);

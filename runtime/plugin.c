@@ -229,7 +229,9 @@ open_as(const char *load, const char *name, uint64_t want, fgm_plugin **out,
     void *lib;
 
     *out = NULL;
-    st = fgm_plugin_sys_load(load, &lib, text, sizeof text);
+    st = fgm_plugin_seal_check(load, text, sizeof text);
+    if (st == FGM_OK)
+        st = fgm_plugin_sys_load(load, &lib, text, sizeof text);
     if (st != FGM_OK) {
         sayf(why, whysize, "%s: %s", name, text);
         return st;
@@ -607,6 +609,8 @@ build_temp(fgm_build_dir *b, const char *so_path, const char *cc,
          * been 0777 less the umask. */
         sayf(why, whysize, "%s: cannot write: %s", so_path, strerror(errno));
         st = FGM_EIO;
+    } else {
+        st = fgm_plugin_seal(*tmp, why, whysize);
     }
     free(out);
     free(argv);

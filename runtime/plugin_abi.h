@@ -25,6 +25,15 @@
 /* On the entry's declaration: exported even when FGM_PLUGIN_CFLAGS
  * holds -fvisibility=hidden (the plugin then had no entry to find). */
 #define FGM_PLUGIN_EXPORT __attribute__((visibility("default")))
+/* The seal a generated plugin carries: the magic, then 8 zero bytes that
+ * its build fills with a digest of the file, checked before it is loaded
+ * (runtime/plugin_seal.c); left zero, as in a plugin built by hand, it
+ * is not checked. */
+#define FGM_PLUGIN_SEAL_MAGIC "fgm-plugin-seal:"
+#define FGM_PLUGIN_SEAL \
+    __attribute__((used)) static const unsigned char \
+        fgm_plugin_seal[sizeof FGM_PLUGIN_SEAL_MAGIC + 8] = \
+        FGM_PLUGIN_SEAL_MAGIC
 
 /* The message-passing state of one run, owned by the runtime.  Every array
  * is indexed [item * stride + value]; stride is the largest domain rounded
