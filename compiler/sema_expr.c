@@ -165,7 +165,8 @@ arith(fgmc *c, const fgmc_node *e, const fgmc_num *a, const fgmc_num *b,
             diag_error(c, e->loc, "number overflow in '%c'", op);
             return 0;
         }
-        if (out->d == 0.0 && x != 0.0 && (e->kind == N_DIV || y != 0.0)) {
+        if (out->d == 0.0 && x != 0.0
+            && (e->kind == N_DIV || (e->kind == N_MUL && y != 0.0))) {
             /* As a literal or exp() that small: a weight of 0 rules its
              * value out, where the model meant a tiny one. */
             diag_error(c, e->loc, "number underflow in '%c': %g %c %g is "
