@@ -227,9 +227,10 @@ open_as(const char *load, const char *name, uint64_t want, fgm_plugin **out,
     char text[512];
     fgm_status st;
     void *lib;
+    int sealed;
 
     *out = NULL;
-    st = fgm_plugin_seal_check(load, text, sizeof text);
+    st = fgm_plugin_seal_check(load, &sealed, text, sizeof text);
     if (st == FGM_OK)
         st = fgm_plugin_sys_load(load, &lib, text, sizeof text);
     if (st != FGM_OK) {
@@ -252,6 +253,13 @@ open_as(const char *load, const char *name, uint64_t want, fgm_plugin **out,
     st = check_desc(d, name, want, why, whysize);
     if (st != FGM_OK)
         goto fail;
+    if (!sealed) {
+        /* This fgm generated it (its build id), so it had a seal: the
+         * damage is over the seal itself. */
+        sayf(why, whysize, "%s: damaged (its seal is gone)", name);
+        st = FGM_EPLUGIN;
+        goto fail;
+    }
     p = malloc(sizeof *p + len + 1);
     if (!p) {
         sayf(why, whysize, "%s: %s", name, fgm_strerror(FGM_ENOMEM));

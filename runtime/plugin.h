@@ -220,6 +220,9 @@ FGM_INTERNAL int fgm_plugin_sys_noexec(const char *dir);
 
 /* ---- plugin_seal.c --------------------------------------------------- */
 
+/* What a plugin's seal (FGM_PLUGIN_SEAL, plugin_abi.h) starts with. */
+#define FGM_PLUGIN_SEAL_MAGIC "fgm-plugin-seal:"
+
 /* Fills the seal (FGM_PLUGIN_SEAL) of the plugin file PATH, just built,
  * with the digest of its bytes.  A file without one, or larger than
  * 1 GiB, is left as it is.  Returns FGM_OK, or FGM_EIO / FGM_ENOMEM with
@@ -230,9 +233,10 @@ FGM_INTERNAL fgm_status fgm_plugin_seal(const char *path, char *why,
 /* Whether the plugin file PATH still gives the digest its seal holds:
  * FGM_OK (also for no seal, a zero one, or a file it cannot read: the
  * loader reports that), else FGM_EPLUGIN with the reason, without the
- * path, in WHY. */
-FGM_INTERNAL fgm_status fgm_plugin_seal_check(const char *path, char *why,
-                                              size_t whysize);
+ * path, in WHY.  *FOUND says whether the file has a seal (1 too when it
+ * cannot be read). */
+FGM_INTERNAL fgm_status fgm_plugin_seal_check(const char *path, int *found,
+                                              char *why, size_t whysize);
 
 /* dlcloses LIB (NULL is a no-op). */
 FGM_INTERNAL void fgm_plugin_sys_unload(void *lib);

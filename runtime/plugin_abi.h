@@ -25,15 +25,17 @@
 /* On the entry's declaration: exported even when FGM_PLUGIN_CFLAGS
  * holds -fvisibility=hidden (the plugin then had no entry to find). */
 #define FGM_PLUGIN_EXPORT __attribute__((visibility("default")))
-/* The seal a generated plugin carries: the magic, then 8 zero bytes that
- * its build fills with a digest of the file, checked before it is loaded
+/* The seal a generated plugin carries: the 16 bytes "fgm-plugin-seal:"
+ * (FGM_PLUGIN_SEAL_MAGIC, runtime/plugin.h), then 8 zero bytes that its
+ * build fills with a digest of the file, checked before it is loaded
  * (runtime/plugin_seal.c); left zero, as in a plugin built by hand, it
- * is not checked. */
-#define FGM_PLUGIN_SEAL_MAGIC "fgm-plugin-seal:"
+ * is not checked.  Written a character at a time, so that no debug
+ * section holds the magic again (-g3 keeps the macros' text), and
+ * exported, so that --gc-sections keeps it. */
 #define FGM_PLUGIN_SEAL \
-    __attribute__((used)) static const unsigned char \
-        fgm_plugin_seal[sizeof FGM_PLUGIN_SEAL_MAGIC + 8] = \
-        FGM_PLUGIN_SEAL_MAGIC
+    FGM_PLUGIN_EXPORT __attribute__((used)) const unsigned char \
+        fgm_plugin_seal[24] = { 'f', 'g', 'm', '-', 'p', 'l', 'u', 'g', \
+                                'i', 'n', '-', 's', 'e', 'a', 'l', ':' }
 
 /* The message-passing state of one run, owned by the runtime.  Every array
  * is indexed [item * stride + value]; stride is the largest domain rounded

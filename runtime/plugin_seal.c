@@ -10,10 +10,12 @@
  * generated plugin carries a seal (FGM_PLUGIN_SEAL in plugin_abi.h: the
  * magic, then 8 bytes), which the build fills with a digest of the whole
  * file, those 8 bytes taken as zeros; a plugin whose bytes no longer give
- * its digest is damaged, and rebuilt like any broken plugin.  A file with
- * no seal, or with zeros in it (a plugin built by hand from `fgm compile
- * --emit-c`, the tests' fixtures), is not checked.  The digest finds
- * damage, not tampering: anyone who can write the file can seal it again.
+ * its digest is damaged, and rebuilt like any broken plugin.  A seal of
+ * zeros (a plugin built by hand from `fgm compile --emit-c`) is not
+ * checked; no seal at all, in a plugin whose descriptor says this fgm
+ * generated it, is damage over the seal itself (runtime/plugin.c).  The
+ * digest finds damage, not tampering: anyone who can write the file can
+ * seal it again.
  *
  * Cost: one read of the file and 8 bytes hashed a step: 0.017 ms for
  * Sudoku's 9x9 plugin (57 KB; 2000 checks, the Intel Xeon, 2026-12-07),
@@ -33,6 +35,8 @@
 
 /* Files larger than this are not read whole, and not checked. */
 #define MAX_SEALED (1L << 30)
+
+_Static_assert(MAGIC_LEN == 16, "FGM_PLUGIN_SEAL writes 16 characters");
 
 /* The digest of the N bytes at P: a multiply-xorshift hash over 8-byte
  * words, the tail byte by byte; never 0 (0 means "not sealed"). */
@@ -55,7 +59,8 @@ digest(const unsigned char *p, size_t n)
 }
 
 /* The file PATH read whole into *BUF (malloc'd), its size in *N.
- * Returns 0 or an errno value (EFBIG past MAX_SEALED). */
+ * Returns 0 or an errno value (EFBIG past MAX_SEALED, EINVAL for what is
+ * not a regular file). */
 static int
 read_all(const char *path, unsigned char **buf, size_t *n)
 {
@@ -71,7 +76,9 @@ read_all(const char *path, unsigned char **buf, size_t *n)
         return errno;
     if (fstat(fd, &sb) != 0)
         e = errno;
-    else if (!S_ISREG(sb.st_mode) || sb.st_size > MAX_SEALED)
+    else if (!S_ISREG(sb.st_mode))
+        e = EINVAL;
+    else if (sb.st_size > MAX_SEALED)
         e = EFBIG;
     else if (!(*buf = malloc((size_t)sb.st_size + 1)))
         e = ENOMEM;
@@ -102,11 +109,12 @@ seal_at(const unsigned char *p, size_t n)
 {
     const unsigned char *hit = NULL, *at = p, *end = p + n;
 
-    while (at + MAGIC_LEN + DIGEST_LEN <= end) {
+    /* Lengths compared, never pointers past the end. */
+    while ((size_t)(end - at) >= MAGIC_LEN + DIGEST_LEN) {
         const unsigned char *m = memchr(at, FGM_PLUGIN_SEAL_MAGIC[0],
                                         (size_t)(end - at));
 
-        if (!m || m + MAGIC_LEN + DIGEST_LEN > end)
+        if (!m || (size_t)(end - m) < MAGIC_LEN + DIGEST_LEN)
             break;
         if (memcmp(m, FGM_PLUGIN_SEAL_MAGIC, MAGIC_LEN) == 0) {
             if (hit)
@@ -156,7 +164,8 @@ fail:
 }
 
 fgm_status
-fgm_plugin_seal_check(const char *path, char *why, size_t whysize)
+fgm_plugin_seal_check(const char *path, int *found, char *why,
+                      size_t whysize)
 {
     unsigned char *buf, zero[DIGEST_LEN] = { 0 };
     uint64_t want, got;
@@ -164,9 +173,11 @@ fgm_plugin_seal_check(const char *path, char *why, size_t whysize)
     long at;
     int e = read_all(path, &buf, &n);
 
+    *found = 1;
     if (e)
         return FGM_OK;          /* the loader says what is wrong */
     at = seal_at(buf, n);
+    *found = at >= 0;
     if (at < 0 || memcmp(buf + at, zero, DIGEST_LEN) == 0) {
         free(buf);
         return FGM_OK;          /* not sealed: not checked */
