@@ -897,6 +897,21 @@ fgm_build_dir_close(fgm_build_dir *b)
     free(b->c);
 }
 
+/* Whether the plugin *OUT fits the caller's state (req->fits); else
+ * closes it, *OUT NULL, and says why, ending with WHAT. */
+static int
+fits(const fgm_plugin_req *req, fgm_plugin **out, const char *what,
+     char *why, size_t whysize)
+{
+    if (!req->fits || req->fits(req->emit_arg, (*out)->desc))
+        return 1;
+    sayf(why, whysize, "%s: plugin sizes do not match the model's "
+         "schedule%s", (*out)->path, what);
+    fgm_plugin_close(*out);
+    *out = NULL;
+    return 0;
+}
+
 /* Step 2 of the cascade: source, build, load, then install.  The C is
  * written and compiled in a build folder of this call's own
  * (fgm_build_dir) and only then renamed to ps->c: another process or
@@ -969,6 +984,11 @@ rebuild(const fgm_plugin_req *req, const paths *ps, fgm_plugin **out,
     if (st != FGM_OK)
         goto done;
     st = open_as(tmp, ps->so, req->hash, out, why, whysize);
+    /* Refused before it replaces anything: a plugin the generator wrote
+     * with the wrong sizes stayed installed, rebuilt at every run. */
+    if (st == FGM_OK && !fits(req, out, " (the code generator's bug)", why,
+                              whysize))
+        st = FGM_EINTERNAL;
     if (st == FGM_OK && rename(tmp, ps->so) != 0) {
         sayf(why, whysize, "%s: cannot write: %s", ps->so, strerror(errno));
         fgm_plugin_close(*out);
@@ -982,21 +1002,6 @@ done:
     fgm_cleanup_drop(tok_so);
     fgm_build_dir_close(&b);
     return st;
-}
-
-/* Whether the plugin *OUT fits the caller's state (req->fits); else
- * closes it, *OUT NULL, and says why, ending with WHAT. */
-static int
-fits(const fgm_plugin_req *req, fgm_plugin **out, const char *what,
-     char *why, size_t whysize)
-{
-    if (!req->fits || req->fits(req->emit_arg, (*out)->desc))
-        return 1;
-    sayf(why, whysize, "%s: plugin sizes do not match the model's "
-         "schedule%s", (*out)->path, what);
-    fgm_plugin_close(*out);
-    *out = NULL;
-    return 0;
 }
 
 fgm_status
@@ -1050,9 +1055,6 @@ fgm_plugin_load(const fgm_plugin_req *req, fgm_plugin **out, int *rebuilt,
     fgm_diagf(diag, ctx, "%s; rebuilding", why);
     /* Step 2. */
     st = rebuild(req, &ps, out, why, whysize);
-    if (st == FGM_OK && !fits(req, out, " (the code generator's bug)", why,
-                              whysize))
-        st = FGM_EINTERNAL;
     if (st == FGM_OK) {
         if (rebuilt)
             *rebuilt = 1;

@@ -379,7 +379,8 @@ fits_fixture(void *arg, const struct fgm_plugin_desc *d)
  * interpreted in AUTO mode, FGM_EINTERNAL in COMPILED. */
 START_TEST(test_load_sizes)
 {
-    char want[1100];
+    char want[1100], so[1024];
+    struct stat before, after;
     fixture fx = fixture_ok(HASH_A);
     fgm_plugin_req req;
     fgm_plugin *p = NULL;
@@ -407,10 +408,17 @@ START_TEST(test_load_sizes)
     fgm_plugin_close(p);
     fx.want_nvars = 3;
     d.n = 0;
+    join(so, sizeof so, tdir, "m.ep.so");
+    ck_assert_int_eq(stat(so, &before), 0);
     ck_assert_int_eq(fgm_plugin_load(&req, &p, &rebuilt, count_diag, &d),
                      FGM_OK);
     ck_assert_ptr_null(p);
     ck_assert_int_eq(d.n, 2);
+    /* The rebuilt one, refused, replaced nothing (it stayed installed,
+     * to be rebuilt at every run). */
+    ck_assert_int_eq(stat(so, &after), 0);
+    ck_assert(before.st_ino == after.st_ino);
+    ck_assert_int_eq(count_entries(tdir, ".tmp."), 0);
     snprintf(want, sizeof want, "%s/m.ep.so: plugin sizes do not match the "
              "model's schedule (the code generator's bug); interpreting",
              tdir);
