@@ -478,8 +478,9 @@ check_prior(fgmc *c, fgmc_stmt *s)
      * GB.  They count as the factors' parameters do. */
     if (ok && (long)a->count * a->card > FGMC_MAX_PARAMS - c->ndircounts) {
         diag_error(c, s->nameloc, "too many Dirichlet pseudo-counts in the "
-                   "model: %ld nodes of %d values, more than %ld in all",
-                   (long)a->count, a->card, FGMC_MAX_PARAMS);
+                   "model: %ld nodes of %d values here, %ld before them: "
+                   "more than %ld in all", (long)a->count, a->card,
+                   c->ndircounts, FGMC_MAX_PARAMS);
         ok = 0;
     }
     if (ok)

@@ -45,8 +45,8 @@ typedef struct fgm_plugin_req {
     /* Writes the C source of the plugin to F (the code generator). */
     fgm_status (*emit_c)(void *arg, FILE *f);
     void *emit_arg;
-    /* Whether a descriptor's sizes are the state's the caller allocated
-     * (NULL: not checked).  A plugin whose are not is broken (one byte
+    /* Whether a descriptor's sizes are the state's the caller allocated,
+     * called with emit_arg (NULL: not checked).  A plugin whose are not is broken (one byte
      * changed in its descriptor) and rebuilt; a rebuilt one whose are
      * not is the code generator's bug: FGM_EINTERNAL, or interpreted
      * with FGM_BACKEND_AUTO. */

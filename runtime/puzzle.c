@@ -56,7 +56,7 @@ struct fgm_puzzle_reader {
                              * every line after it is a record */
     int peeked;             /* PENDING holds a puzzle read by peek */
     int failed;             /* the input ended on a read error */
-    int nbad;               /* malformed puzzles reported so far */
+    int bad_seen;           /* a malformed puzzle was reported */
     int waits;              /* reads may wait for input: 1, or 0 for a
                              * regular file; -1 until known */
     void (*on_wait)(void *ctx);     /* fgm_puzzle_reader_on_wait */
@@ -1025,7 +1025,7 @@ again:
         next_file(r);
         goto again;
     }
-    if (r->count == 0 && r->nbad == 0) {
+    if (r->count == 0 && !r->bad_seen) {
         /* Once (fgm_puzzle_read counts it): the next read is the end. */
         ERR(r, r->line ? r->line : 1, "no puzzle in the input");
         return FGM_EPARSE;
@@ -1048,7 +1048,8 @@ fgm_puzzle_read(fgm_puzzle_reader *r, fgm_puzzle *out)
     st = read_next(r, out);
     /* An input of malformed puzzles only has had its errors: its end is
      * FGM_EIO, not "no puzzle in the input" at every read after it. */
-    r->nbad += st == FGM_EPARSE || st == FGM_EINVAL;
+    if (st == FGM_EPARSE || st == FGM_EINVAL)
+        r->bad_seen = 1;
     return st;
 }
 
