@@ -329,8 +329,12 @@ temp_name(const char *dest)
     if (!tmp)
         return NULL;
     memcpy(tmp, dest, dl);
-    if (bl + sizeof suffix - 1 > max && max > sizeof suffix - 1)
+    if (bl + sizeof suffix - 1 > max && max > sizeof suffix - 1) {
         bl = max - (sizeof suffix - 1);
+        /* Not inside a UTF-8 character (APFS refuses such names). */
+        while (bl > 1 && ((unsigned char)dest[dl + bl] & 0xc0) == 0x80)
+            bl--;
+    }
     memcpy(tmp + dl, dest + dl, bl);
     memcpy(tmp + dl + bl, suffix, sizeof suffix);
     return tmp;

@@ -213,9 +213,10 @@ FGM_INTERNAL fgm_status fgm_plugin_sys_sym(void *lib, const char *name,
                                            fgm_plugin_sys_fn *fn, char *why,
                                            size_t whysize);
 
-/* Whether folder DIR is on a file system mounted noexec, from which
- * dlopen maps no plugin ("failed to map segment from shared object"); 0
- * where that cannot be told (DIR missing, no ST_NOEXEC). */
+/* Whether folder DIR (or, not made yet, its nearest existing parent) is
+ * on a file system mounted noexec, from which dlopen maps no plugin
+ * ("failed to map segment from shared object"); 0 where that cannot be
+ * told (no ST_NOEXEC). */
 FGM_INTERNAL int fgm_plugin_sys_noexec(const char *dir);
 
 /* ---- plugin_seal.c --------------------------------------------------- */

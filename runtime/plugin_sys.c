@@ -355,8 +355,28 @@ fgm_plugin_sys_noexec(const char *dir)
 {
 #ifdef ST_NOEXEC
     struct statvfs sv;
+    char *p = strdup(dir), *slash;
+    int r = 0;
 
-    return statvfs(dir, &sv) == 0 && (sv.f_flag & ST_NOEXEC) != 0;
+    /* A folder not made yet is on its nearest existing parent's file
+     * system: the first run in a new out-dir built once for nothing. */
+    while (p && *p) {
+        if (statvfs(p, &sv) == 0) {
+            r = (sv.f_flag & ST_NOEXEC) != 0;
+            break;
+        }
+        if (errno != ENOENT || strcmp(p, ".") == 0 || strcmp(p, "/") == 0)
+            break;
+        slash = strrchr(p, '/');
+        if (!slash)
+            strcpy(p, ".");     /* a relative name's first part */
+        else if (slash == p)
+            p[1] = '\0';        /* "/" */
+        else
+            *slash = '\0';
+    }
+    free(p);
+    return r;
 #else
     (void)dir;
     return 0;

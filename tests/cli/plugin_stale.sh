@@ -129,6 +129,10 @@ if mount -t tmpfs -o size=4m,noexec tmpfs "$NX" 2>/dev/null; then
     expect_err "^fgm: $NX: mounted noexec, where no plugin can be loaded \(--out-dir elsewhere\); interpreting$" "noexec out-dir, auto"
     expect_exit 1 "noexec out-dir, compiled" -- "$FGM" run models/dice.fgm --backend compiled --out-dir "$NX"
     expect_err "mounted noexec" "noexec out-dir, compiled"
+    # An out-dir not made yet, on that mount: its parent tells (the first
+    # run built once for nothing).
+    expect_exit 0 "new noexec out-dir" -- "$FGM" run models/dice.fgm --out-dir "$NX/new/out"
+    expect_err "^fgm: $NX/new/out: mounted noexec" "new noexec out-dir"
     [ -z "$(ls -A "$NX")" ] || fail "noexec out-dir: a build was left: $(ls -A "$NX")"
     umount "$NX" || fail "noexec out-dir: cannot unmount $NX"
 else
