@@ -694,10 +694,7 @@ fgm_bench_run(const fgm_bench_opts *o, fgm_bench **out)
                   "threshold");
         return FGM_EINVAL;
     }
-    if (o->grid_n < 0 || o->grid_n > FGM_PUZZLE_MAXN
-        || o->grid_box < FGM_GRID_NO_UNITS || o->grid_box > FGM_PUZZLE_MAXN
-        || (o->grid_n && o->grid_box > 0
-            && o->grid_box * o->grid_box != o->grid_n)) {
+    if (!fgm_puzzle_shape_ok(o->grid_n, o->grid_box)) {
         /* The options' fault, not the corpora's (the reader's refusal
          * came back as FGM_EIO, an unreadable corpus). */
         fgm_diagf(o->diag, o->diag_ctx, "error: no puzzle grid of side %d "

@@ -79,6 +79,10 @@ fgm_backend_valid(fgm_backend b)
     return b >= FGM_BACKEND_AUTO && b <= FGM_BACKEND_INTERPRETED;
 }
 
+/* Whether a puzzle reader takes puzzles of side N and boxes of side BOX
+ * (fgm_puzzle_reader_open's N and BOX), as its open checks. */
+FGM_INTERNAL int fgm_puzzle_shape_ok(int n, int box);
+
 /* The box (0 .. B*B-1, row-major) of the cell in ROW and COL of a Sudoku
  * grid with boxes of side B: the puzzle reader's clue check, the
  * generator's and fgm_ir_grid's boxes are the same ones. */

@@ -736,17 +736,30 @@ csv_line(fgm_puzzle_reader *r, grid *g, char *s, int indent, int *done)
 
 /* Whether N x N puzzles (boxes of BOX, 0: none; FGM_GRID_NO_UNITS: no
  * units either) fit fgm_puzzle; reports when not. */
+/* Whether boxes of side BOX fit a grid of side N (0: not known yet). */
+static int
+box_ok(int n, int box)
+{
+    /* The box is bounded before it is squared. */
+    return box >= FGM_GRID_NO_UNITS && box <= FGM_PUZZLE_MAXN
+           && !(n && box > 0 && box * box != n);
+}
+
+int
+fgm_puzzle_shape_ok(int n, int box)
+{
+    return box_ok(n, box) && n >= 0 && n <= FGM_PUZZLE_MAXN;
+}
+
 static int
 shape_ok(const char *name, int n, int box, fgm_diag_fn diag, void *ctx)
 {
-    /* The box is bounded before it is squared. */
-    if (box < FGM_GRID_NO_UNITS || box > FGM_PUZZLE_MAXN
-        || (n && box > 0 && box * box != n)) {
+    if (!box_ok(n, box)) {
         fgm_diagf(diag, ctx, "%s: error: a %dx%d grid cannot have boxes of "
                   "side %d", name, n, n, box);
         return 0;
     }
-    if (n < 0 || n > FGM_PUZZLE_MAXN) {
+    if (!fgm_puzzle_shape_ok(n, box)) {
         fgm_diagf(diag, ctx, "%s: error: puzzles of side %d are not "
                   "supported; the largest is %dx%d", name, n,
                   FGM_PUZZLE_MAXN, FGM_PUZZLE_MAXN);
