@@ -777,6 +777,42 @@ compare(fgmc_cmp op, double x, double y)
     }
 }
 
+/* How many values v of DX meet v OP N; each one's weight (1 or 0) into
+ * W when W is not NULL.  Counted first, filled once a factor is added. */
+static long
+compare_values(fgmc_cmp op, const fgmc_sym *dx, double n, double *w)
+{
+    long a, held = 0;
+    int ok;
+
+    for (a = 0; a < dx->card; a++) {
+        ok = compare(op, dx->lo + a, n);
+        held += ok;
+        if (w)
+            w[a] = ok;
+    }
+    return held;
+}
+
+/* compare_values for pairs: how many values a of DX and b of DY meet
+ * a OP b + OFF, their weights row by row into W when not NULL. */
+static long
+compare_pairs(fgmc_cmp op, const fgmc_sym *dx, const fgmc_sym *dy,
+              long long off, double *w)
+{
+    long a, b, held = 0;
+    int ok;
+
+    for (a = 0; a < dx->card; a++)
+        for (b = 0; b < dy->card; b++) {
+            ok = compare(op, dx->lo + a, (double)(dy->lo + b + off));
+            held += ok;
+            if (w)
+                w[a * dy->card + b] = ok;
+        }
+    return held;
+}
+
 /* x OP N, N a number, integer or real (the statement's rhs, evaluated
  * for this binding):
  * an evidence factor of 1 where x's value meets the comparison and 0
@@ -788,15 +824,14 @@ inst_compare_number(fgmc *c, const fgmc_stmt *s)
     const fgmc_sym *dx;
     char name[LABEL], num[32];
     double n;
-    long a, held = 0;
+    long held;
     double *w;
 
     if (!scope_of(c, s) || !sema_eval_real(c, s->rhs, &n))
         return 0;
     dx = owner(c, c->scope[0]);
     /* Counted before the weights are allocated, as inst_neq does. */
-    for (a = 0; a < dx->card; a++)
-        held += compare(s->op, dx->lo + a, n) != 0.0;
+    held = compare_values(s->op, dx, n, NULL);
     if (held == dx->card)
         return 1;
     if (held == 0) {
@@ -820,8 +855,7 @@ inst_compare_number(fgmc *c, const fgmc_stmt *s)
     w = arena_alloc(c, (size_t)dx->card * sizeof *w);
     if (!w)
         return 0;
-    for (a = 0; a < dx->card; a++)
-        w[a] = compare(s->op, dx->lo + a, n);
+    compare_values(s->op, dx, n, w);
     return add(c, s, FGM_FACTOR_EVIDENCE, c->scope, 1, w, (int)dx->card,
                -1);
 }
@@ -840,7 +874,7 @@ inst_neq(fgmc *c, const fgmc_stmt *s)
     const char *op = fgmc_cmp_text(s->op);
     char what[8], n1[LABEL], n2[LABEL];
     long long off = 0;
-    long a, b, n, held = 0;
+    long n, held;
     double *w;
 
     if (s->refs->nkids == 1)
@@ -871,10 +905,7 @@ inst_neq(fgmc *c, const fgmc_stmt *s)
     /* Counted before the table is allocated: a binding whose comparison
      * always holds adds nothing, and kept nothing (16M such bindings
      * held 500 MB of tables no factor used). */
-    for (a = 0; a < dx->card; a++)
-        for (b = 0; b < dy->card; b++)
-            held += compare(s->op, dx->lo + a,
-                            (double)(dy->lo + b + off)) != 0.0;
+    held = compare_pairs(s->op, dx, dy, off, NULL);
     if (held == n)
         return 1;
     if (held == 0) {
@@ -889,10 +920,7 @@ inst_neq(fgmc *c, const fgmc_stmt *s)
     w = arena_alloc(c, (size_t)n * sizeof *w);
     if (!w)
         return 0;
-    for (a = 0; a < dx->card; a++)
-        for (b = 0; b < dy->card; b++)
-            w[a * dy->card + b] = compare(s->op, dx->lo + a,
-                                          (double)(dy->lo + b + off));
+    compare_pairs(s->op, dx, dy, off, w);
     return add(c, s, FGM_FACTOR_TABLE, c->scope, 2, w, (int)n, -1);
 }
 
