@@ -229,11 +229,12 @@ fgm_write_atomic_check(const char *path, fgm_diag_fn diag, void *ctx)
         else if (!fgm_is_stdout(&sb) && access(path, W_OK) != 0)
             err = errno;
     } else {
+        size_t dl = folder_len(path);
+
         err = folder_error(path);
         /* A new name too long for its folder ("File name too long" only
          * from the write, after the run). */
-        if (!err && strlen(path + folder_len(path))
-                        > name_max(path, folder_len(path)))
+        if (!err && strlen(path + dl) > name_max(path, dl))
             err = ENAMETOOLONG;
     }
     if (!err)

@@ -46,10 +46,10 @@ typedef struct fgm_plugin_req {
     fgm_status (*emit_c)(void *arg, FILE *f);
     void *emit_arg;
     /* Whether a descriptor's sizes are the state's the caller allocated,
-     * called with emit_arg (NULL: not checked).  A plugin whose are not is broken (one byte
-     * changed in its descriptor) and rebuilt; a rebuilt one whose are
-     * not is the code generator's bug: FGM_EINTERNAL, or interpreted
-     * with FGM_BACKEND_AUTO. */
+     * called with emit_arg (NULL: not checked).  A plugin whose are not
+     * is broken (one byte changed in its descriptor) and rebuilt; a
+     * rebuilt one whose are not is the code generator's bug:
+     * FGM_EINTERNAL, or interpreted with FGM_BACKEND_AUTO. */
     int (*fits)(void *arg, const struct fgm_plugin_desc *d);
 } fgm_plugin_req;
 

@@ -256,7 +256,7 @@ apply_weights(const fgm_ir *ir, const char *line, char *val, const char *path,
 {
     double w[OBS_MAXCARD], top = 0.0;
     char *p = val + 1, *end;
-    int n = 0, comma = 0;
+    int n = 0, comma = 0, decimal;
 
 #define COL(q) ((int)((q) - line) + 1)
     if (a->dirichlet || want != 1) {
@@ -289,8 +289,9 @@ apply_weights(const fgm_ir *ir, const char *line, char *val, const char *path,
         }
         errno = 0;
         w[n] = strtod(p, &end);
-        if (errno == ERANGE && w[n] == 0.0 && end > p
-            && p + strspn(p, "+-.0123456789eE") >= end) {
+        /* Written in decimal: strtod also reads "0x10" and "inf". */
+        decimal = p + strspn(p, "+-.0123456789eE") >= end;
+        if (errno == ERANGE && w[n] == 0.0 && end > p && decimal) {
             /* As the model language says of such a number: a weight of 0
              * would rule the value out, where the file meant a tiny one. */
             cli_fail(CLI_EINPUT, "%s:%ld:%d: error: weight for %s too small "
@@ -301,8 +302,7 @@ apply_weights(const fgm_ir *ir, const char *line, char *val, const char *path,
         if (end == p || !(w[n] >= 0.0 && isfinite(w[n]))
             /* Underflow to a subnormal is a weight; overflow not. */
             || (errno && !(errno == ERANGE && w[n] < 1.0))
-            /* Written in decimal: strtod also reads "0x10" and "inf". */
-            || p + strspn(p, "+-.0123456789eE") < end
+            || !decimal
             /* One number a token: "1.5.5" and "1+2" were two. */
             || !(*end == ',' || *end == ']' || strchr(OBS_BLANKS, *end))) {
             cli_fail(CLI_EINPUT, "%s:%ld:%d: error: bad weight for %s: a "
