@@ -443,6 +443,22 @@ find_bytes(unsigned char *buf, size_t len, const char *needle, size_t n)
     return NULL;
 }
 
+/* Writes COUNT bytes BYTE into the file PATH, SKIP bytes past the first
+ * copy of the string NEEDLE there (which must be there). */
+static void
+overwrite(const char *path, const char *needle, size_t skip, int byte,
+          size_t count)
+{
+    size_t len;
+    unsigned char *buf = slurp(path, &len);
+    unsigned char *at = find_bytes(buf, len, needle, strlen(needle));
+
+    ck_assert_msg(at != NULL, "%s holds %s", path, needle);
+    memset(at + skip, byte, count);
+    spit(path, buf, len);
+    free(buf);
+}
+
 /* A plugin's build seals it with a digest of its bytes; one byte changed
  * where the loader's other checks do not look (the model's name in
  * .rodata: tables there, damaged, made a plugin hang in its sweep) is
@@ -471,17 +487,14 @@ START_TEST(test_load_sealed)
     ck_assert_ptr_nonnull(at);
     ck_assert_msg(memcmp(at + sizeof FGM_PLUGIN_SEAL_MAGIC - 1, zero, 8),
                   "the build filled the seal");
+    free(buf);
     d.n = 0;
     ck_assert_int_eq(fgm_plugin_load(&req, &p, &rebuilt, count_diag, &d),
                      FGM_OK);
     ck_assert_int_eq(rebuilt, 0);
     ck_assert_int_eq(d.n, 0);
     fgm_plugin_close(p);
-    at = find_bytes(buf, len, "fixture", 7);
-    ck_assert_ptr_nonnull(at);
-    at[6] = 'f';
-    spit(so, buf, len);
-    free(buf);
+    overwrite(so, "fixture", 6, 'f', 1);
     ck_assert_int_eq(fgm_plugin_load(&req, &p, &rebuilt, count_diag, &d),
                      FGM_OK);
     ck_assert_ptr_nonnull(p);
@@ -493,13 +506,7 @@ START_TEST(test_load_sealed)
     /* Damage over the seal itself: no seal left, in a plugin whose build
      * id says this fgm generated it (the check was skipped, the plugin
      * loaded). */
-    buf = slurp(so, &len);
-    at = find_bytes(buf, len, FGM_PLUGIN_SEAL_MAGIC,
-                    sizeof FGM_PLUGIN_SEAL_MAGIC - 1);
-    ck_assert_ptr_nonnull(at);
-    memset(at, 0xff, 24);
-    spit(so, buf, len);
-    free(buf);
+    overwrite(so, FGM_PLUGIN_SEAL_MAGIC, 0, 0xff, 24);
     ck_assert_int_eq(fgm_plugin_load(&req, &p, &rebuilt, count_diag, &d),
                      FGM_OK);
     ck_assert_ptr_nonnull(p);
@@ -511,16 +518,8 @@ START_TEST(test_load_sealed)
     /* A seal of zeros (a plugin built by hand from --emit-c) is not
      * checked: the changed byte goes unseen. */
     build_fixture("byhand", &fx, so);
-    buf = slurp(so, &len);
-    at = find_bytes(buf, len, FGM_PLUGIN_SEAL_MAGIC,
-                    sizeof FGM_PLUGIN_SEAL_MAGIC - 1);
-    ck_assert_ptr_nonnull(at);
-    memset(at + 16, 0, 8);
-    at = find_bytes(buf, len, "fixture", 7);
-    ck_assert_ptr_nonnull(at);
-    at[6] = 'f';
-    spit(so, buf, len);
-    free(buf);
+    overwrite(so, FGM_PLUGIN_SEAL_MAGIC, 16, 0, 8);
+    overwrite(so, "fixture", 6, 'f', 1);
     ck_assert_int_eq(fgm_plugin_load(&req, &p, &rebuilt, count_diag, &d),
                      FGM_OK);
     ck_assert_int_eq(rebuilt, 0);
