@@ -935,7 +935,7 @@ typedef struct fgm_dlx_limits {
  * Returns FGM_OK when the count is complete (every solution, or the cap
  * reached; clues that conflict give a count of 0), FGM_ETIMEOUT when the
  * deadline or node budget ran out first, FGM_EINVAL for a clue neither -1
- * nor a value index, or a NaN deadline. */
+ * nor a value index, or a deadline below 0 or NaN. */
 fgm_status fgm_dlx_run(fgm_dlx *d, const int *given,
                        const fgm_dlx_limits *lim, long *count,
                        double *marginals, int *first, long *nodes);
@@ -950,7 +950,8 @@ fgm_status fgm_dlx_run(fgm_dlx *d, const int *given,
  * then normalized over the assignments visited), FGM_EUNSOLVED when no
  * assignment has positive weight, FGM_EUNSUPPORTED (more than
  * FGM_EXACT_MAXVARS variables), FGM_ENOMEM, FGM_EINVAL (CSP or MARGINALS
- * NULL, a clue neither -1 nor a value index, or a NaN DEADLINE). */
+ * NULL, a clue neither -1 nor a value index, or a DEADLINE below 0 or
+ * NaN). */
 fgm_status fgm_enumerate(const fgm_csp *csp, const int *given,
                          long max_leaves, double deadline,
                          double *marginals, long *leaves);
@@ -1048,7 +1049,7 @@ fgm_status fgm_enumerate_map(const fgm_csp *csp, const int *given,
  * answer (use fgm_enumerate then: it weighs in logs), FGM_EUNSOLVED when
  * no assignment has positive weight, FGM_ETIMEOUT (no marginals: there is no partial answer),
  * FGM_ENOMEM, FGM_EINVAL (CSP or MARGINALS NULL, a clue neither -1 nor a
- * value index, or a NaN DEADLINE). */
+ * value index, or a DEADLINE below 0 or NaN). */
 #define FGM_ELIM_MAX_ENTRIES (1L << 21)
 #define FGM_ELIM_MAX_VARS 64    /* most variables in one table */
 

@@ -262,6 +262,13 @@ START_TEST(test_workspace_reuse)
         ck_assert_msg(fgm_csp_verify(fx.csp, given, first),
                       "first solution keeps the clues");
     }
+    /* A deadline that is no time: refused, not taken for none. */
+    lim.deadline = -1.0;
+    ck_assert_int_eq(fgm_dlx_run(d, NULL, &lim, &n, NULL, NULL, NULL),
+                     FGM_EINVAL);
+    lim.deadline = NAN;
+    ck_assert_int_eq(fgm_dlx_run(d, NULL, &lim, &n, NULL, NULL, NULL),
+                     FGM_EINVAL);
     fgm_dlx_free(d);
     fgm_dlx_free(NULL);
     test_fixture_free(&fx);

@@ -205,6 +205,7 @@ START_TEST(test_log_z)
     fgm_ir *ir = fgm_ir_new("z");
     int dims[1] = { 1 }, s[2] = { 0, 1 };
     double m[2 * 3];
+    int x[2];
     fgm_elim_info info;
     fgm_status st;
     fgm_csp *csp;
@@ -225,6 +226,16 @@ START_TEST(test_log_z)
                                    &info), FGM_ETIMEOUT);
     ck_assert(info.log_z == -HUGE_VAL);
     ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, NAN, 0, m, &info),
+                     FGM_EINVAL);
+    /* Below 0 is no time either (it was taken for none), for every
+     * exact search, as fgm_model_run refuses it. */
+    ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, -1.0, 0, m, &info),
+                     FGM_EINVAL);
+    ck_assert_int_eq(fgm_eliminate_map(csp, NULL, 0, -1.0, x, &info),
+                     FGM_EINVAL);
+    ck_assert_int_eq(fgm_enumerate(csp, NULL, 0, -1.0, m, NULL),
+                     FGM_EINVAL);
+    ck_assert_int_eq(fgm_enumerate_map(csp, NULL, 0, -1.0, x, NULL, NULL),
                      FGM_EINVAL);
     ck_assert_int_eq(fgm_eliminate(csp, NULL, 0, fgm_now() + 60.0, 0, m,
                                    &info), FGM_OK);

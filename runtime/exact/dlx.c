@@ -434,7 +434,7 @@ fgm_dlx_run(fgm_dlx *x, const int *given, const fgm_dlx_limits *lim,
     const fgm_csp *csp;
     int row;
 
-    if (!x || !count || (lim && isnan(lim->deadline)))
+    if (!x || !count || (lim && !(lim->deadline >= 0.0)))
         return FGM_EINVAL;
     csp = x->csp;
     *count = 0;

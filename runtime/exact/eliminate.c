@@ -972,7 +972,7 @@ fgm_eliminate(const fgm_csp *csp, const int *given, long max_entries,
 
     no_info(info);
     if (!csp || !marginals || !fgm_csp_given_ok(csp, given)
-        || isnan(deadline))
+        || !(deadline >= 0.0))
         return FGM_EINVAL;
     n = csp->nvars;
     st = elim_up(&e, csp, given, max, cap, deadline);
@@ -1051,7 +1051,7 @@ fgm_eliminate_map(const fgm_csp *csp, const int *given, long max_entries,
 
     no_info(info);
     if (!csp || !assignment || !fgm_csp_given_ok(csp, given)
-        || isnan(deadline))
+        || !(deadline >= 0.0))
         return FGM_EINVAL;
     st = elim_up(&e, csp, given, 1, cap, deadline);
     if (st == FGM_OK) {

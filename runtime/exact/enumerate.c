@@ -641,7 +641,8 @@ static fgm_status
 walk_open(walk *w, const fgm_csp *csp, const int *given, const void *out,
           long cap, double deadline)
 {
-    if (!csp || !out || isnan(deadline) || !fgm_csp_given_ok(csp, given))
+    if (!csp || !out || !(deadline >= 0.0)
+        || !fgm_csp_given_ok(csp, given))
         return FGM_EINVAL;
     if (csp->nvars > FGM_EXACT_MAXVARS)
         return FGM_EUNSUPPORTED;
