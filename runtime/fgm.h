@@ -126,7 +126,7 @@ fgm_puzzle_reader *fgm_puzzle_reader_file(FILE *f, const char *name, int n,
                                           void *ctx);
 
 /* Opens the NPATHS files PATHS (each as fgm_puzzle_reader_open; "-" at
- * most once) as one input, as if concatenated: the next file is read at
+ * most once: named twice, NULL after a report) as one input, as if concatenated: the next file is read at
  * the end of one, so a file may hold no puzzle as long as another does,
  * and messages name the file and its own line (a grid does not run on
  * into the next file).  Every file is opened now: on failure returns

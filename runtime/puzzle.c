@@ -845,10 +845,19 @@ fgm_puzzle_reader_open_list(const char *const *paths, int npaths, int n,
                             int box, fgm_diag_fn diag, void *ctx)
 {
     fgm_puzzle_reader *r, **tail;
-    int i;
+    int i, stdins = 0;
 
     if (!paths || npaths < 1)
         return NULL;
+    /* Standard input read twice would be empty the second time: as two
+     * names of one file, it is the caller's mistake, said before any
+     * file is opened (fgm_puzzle_read would only find no puzzle). */
+    for (i = 0; i < npaths; i++)
+        if (paths[i] && strcmp(paths[i], "-") == 0 && ++stdins == 2) {
+            fgm_diagf(diag, ctx, "error: '-' (standard input) is named "
+                      "twice in the list of puzzle files");
+            return NULL;
+        }
     r = fgm_puzzle_reader_open(paths[0], n, box, diag, ctx);
     tail = r ? &r->next : NULL;
     for (i = 1; r && i < npaths; i++) {

@@ -513,13 +513,14 @@ END_TEST
 /* A list of files reads as their concatenation: a file with no puzzle
  * passes, the size the first puzzle set holds in the next file, and a
  * message names the file and its own line; a list that cannot open one
- * file is not made, and one holding no puzzle at all says so. */
+ * file is not made, nor one naming standard input twice, and one holding
+ * no puzzle at all says so. */
 START_TEST(test_reader_list)
 {
     char *a = temp_file(EASY "\n"), *none = temp_file("# nothing\n\n");
     char *b = temp_file("# b\n" EASY "\n1...............\n");
     const char *paths[] = { a, none, b }, *bad[] = { a, "/nonexistent/x" };
-    const char *empty[] = { none, none };
+    const char *empty[] = { none, none }, *stdin2[] = { "-", a, "-" };
     fgm_puzzle_reader *r;
     fgm_puzzle p;
 
@@ -544,6 +545,10 @@ START_TEST(test_reader_list)
     fgm_puzzle_reader_close(r);
     ck_assert_ptr_null(fgm_puzzle_reader_open_list(paths, 0, 0, 0, msg_sink,
                                                    NULL));
+    ck_assert_ptr_null(fgm_puzzle_reader_open_list(stdin2, 3, 0, 0,
+                                                   msg_sink, NULL));
+    ck_assert_ptr_nonnull(strstr(last_msg, "'-' (standard input) is named "
+                                           "twice"));
     unlink(a);
     unlink(none);
     unlink(b);
