@@ -126,12 +126,13 @@ fgm_puzzle_reader *fgm_puzzle_reader_file(FILE *f, const char *name, int n,
                                           void *ctx);
 
 /* Opens the NPATHS files PATHS (each as fgm_puzzle_reader_open; "-" at
- * most once: named twice, NULL after a report) as one input, as if concatenated: the next file is read at
- * the end of one, so a file may hold no puzzle as long as another does,
- * and messages name the file and its own line (a grid does not run on
- * into the next file).  Every file is opened now: on failure returns
- * NULL after reporting the first that cannot be opened (PATHS NULL or
- * NPATHS below 1: NULL, no report).  The reader owns its FILEs. */
+ * most once: named twice, NULL after a report) as one input, as if
+ * concatenated: the next file is read at the end of one, so a file may
+ * hold no puzzle as long as another does, and messages name the file and
+ * its own line (a grid does not run on into the next file).  Every file
+ * is opened now: on failure returns NULL after reporting the first that
+ * cannot be opened (PATHS NULL or NPATHS below 1: NULL, no report).  The
+ * reader owns its FILEs. */
 fgm_puzzle_reader *fgm_puzzle_reader_open_list(const char *const *paths,
                                                int npaths, int n, int box,
                                                fgm_diag_fn diag, void *ctx);
