@@ -813,9 +813,15 @@ typedef struct fgm_solve_opts {
 typedef struct fgm_solve_stats {
     long nodes;          /* recursive calls, counted as the seeds count them */
     long inferences;     /* message-passing inferences run */
-    long decisions;      /* branching decisions or decimations */
+    long decisions;      /* branching decisions or decimations: the
+                          * exact searches count each value they set
+                          * at a branch point (dlx: each row) */
     long restarts;
-    long contradictions;
+    long contradictions; /* dead ends: the exact searches count each
+                          * value set at a branch point that a check or
+                          * propagation refutes, and each variable met
+                          * with no value left (dlx: a column with no
+                          * row) */
     long sweeps;         /* message sweeps */
     long errors;         /* cells in a violated constraint (unsolved) */
     int compiled;        /* the inferences ran a compiled plugin */

@@ -119,6 +119,41 @@ START_TEST(test_seed_grids_all)
 }
 END_TEST
 
+/* The CSV's decisions and contradictions: every node but the root
+ * follows a value set at a branch point, and a grid that takes a search
+ * meets dead ends (they were 0 for all but norvig). */
+START_TEST(test_search_counters)
+{
+    static const fgm_solver *const all[] = {
+        &fgm_solver_backtrack, &fgm_solver_mrv, &fgm_solver_ac3,
+        &fgm_solver_fc, &fgm_solver_mac, &fgm_solver_dlx,
+        &fgm_solver_norvig,
+    };
+    fgm_ir *ir = fgm_ir_sudoku(3);
+    int given[81], sol[81];
+    fgm_solve_result res;
+    size_t i;
+
+    for (i = 0; i < sizeof all / sizeof all[0]; i++) {
+        test_given(SEED003_HARD, given);
+        ck_assert_int_eq(run_on(all[i], ir, given, NULL, 0, sol, &res),
+                         FGM_OK);
+        ck_assert_msg(res.stats.decisions >= res.stats.nodes - 1
+                      && res.stats.contradictions > 0,
+                      "%s: %ld nodes, %ld decisions, %ld contradictions",
+                      all[i]->name, res.stats.nodes, res.stats.decisions,
+                      res.stats.contradictions);
+    }
+    /* Singles solve the easy grid: mac sets no value. */
+    test_given(SEED003_EASY, given);
+    ck_assert_int_eq(run_on(&fgm_solver_mac, ir, given, NULL, 0, sol, &res),
+                     FGM_OK);
+    ck_assert_int_eq(res.stats.decisions, 0);
+    ck_assert_int_eq(res.stats.contradictions, 0);
+    fgm_ir_free(ir);
+}
+END_TEST
+
 START_TEST(test_mac_propagates)
 {
     /* The easy grid falls to naked singles: no decision, one node. */
@@ -500,6 +535,7 @@ exact_suite(void)
                         (int)(sizeof parity / sizeof parity[0]));
     tcase_add_test(core, test_seed_grids_all);
     tcase_add_test(core, test_mac_propagates);
+    tcase_add_test(core, test_search_counters);
     tcase_add_test(core, test_conflicts);
     tcase_add_test(core, test_verify_rejects);
     tcase_add_loop_test(core, test_sudoku4, 0, NSOLVERS);

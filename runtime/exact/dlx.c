@@ -58,6 +58,8 @@ struct fgm_dlx {
     long max_nodes;
     unsigned tick;
     long cap, count, nodes;
+    long rows_tried;    /* rows selected: the solve's decisions */
+    long dead_ends;     /* columns found with no row: contradictions */
     int expired;
     int want_hits;
     int *first;         /* where the first solution goes, or NULL */
@@ -391,11 +393,14 @@ search(fgm_dlx *x, int k)
             if (min <= 1)
                 break;
         }
-    if (min == 0)
+    if (min == 0) {
+        x->dead_ends++;
         return 0;
+    }
     cover(x, best);
     for (i = x->nd[best].d; i != best; i = x->nd[i].d) {
         x->stack[k] = i;
+        x->rows_tried++;
         for (j = x->nd[i].r; j != i; j = x->nd[j].r)
             cover(x, x->nd[j].c);
         if (search(x, k + 1))
@@ -416,6 +421,8 @@ run(fgm_dlx *x, const int *given)
 
     x->count = 0;
     x->nodes = 0;
+    x->rows_tried = 0;
+    x->dead_ends = 0;
     x->tick = 0;
     x->expired = 0;
     reset(x);
@@ -523,6 +530,8 @@ dlx_solve(fgm_solve_job *job)
     placed = run(x, job->given);
     x->job = NULL;
     job->stats.nodes += x->nodes;
+    job->stats.decisions += x->rows_tried;
+    job->stats.contradictions += x->dead_ends;
     if (!placed)
         return FGM_EUNSOLVED;
     if (x->expired)

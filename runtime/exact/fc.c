@@ -84,10 +84,13 @@ search(fgm_solve_job *job, fgm_search *ws)
     for (m = ws->dom[best]; m; m &= m - 1) {
         ws->assign[best] = fgm_dom_first(m);
         srch_set(ws, best, m & -m);
+        job->stats.decisions++;
         if (forward(ws, csp, best)) {
             r = search(job, ws);
             if (r != SRCH_FAIL)
                 return r;
+        } else {
+            job->stats.contradictions++;
         }
         srch_undo(ws, mark);
     }

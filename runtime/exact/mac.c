@@ -66,11 +66,13 @@ search(fgm_solve_job *job, fgm_search *ws)
     for (m = ws->dom[best]; m; m &= m - 1) {
         srch_set(ws, best, m & -m);
         srch_push(ws, best);
+        job->stats.decisions++;
         if (srch_propagate(ws, csp)) {
             r = search(job, ws);
             if (r != SRCH_FAIL)
                 return r;
         } else {
+            job->stats.contradictions++;
             /* Blame both ends of the arc that wiped a domain out. */
             ws->weight[ws->wiped]++;
             ws->weight[ws->culprit]++;

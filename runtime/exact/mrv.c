@@ -92,8 +92,10 @@ search(fgm_solve_job *job, fgm_search *ws, int depth)
             best = v;
             bestn = c;
             bestm = m;
-            if (c == 0)
+            if (c == 0) {
+                job->stats.contradictions++;
                 return SRCH_FAIL;
+            }
         }
     }
     if (best < 0)
@@ -104,6 +106,7 @@ search(fgm_solve_job *job, fgm_search *ws, int depth)
         n = lcv_order(csp, assign, best, bestm, vals);
         for (i = 0; i < n; i++) {
             assign[best] = vals[i];
+            job->stats.decisions++;
             r = search(job, ws, depth + 1);
             if (r != SRCH_FAIL)
                 return r;
@@ -111,6 +114,7 @@ search(fgm_solve_job *job, fgm_search *ws, int depth)
     } else {
         for (; bestm; bestm &= bestm - 1) {
             assign[best] = fgm_dom_first(bestm);
+            job->stats.decisions++;
             r = search(job, ws, depth + 1);
             if (r != SRCH_FAIL)
                 return r;

@@ -403,11 +403,16 @@ srch_branch(fgm_solve_job *job, fgm_search *ws, int v, fgm_dom cand,
     int *assign = ws->assign, val, r;
 
     cand &= ~srch_used(csp, assign, v);
+    if (!cand)
+        job->stats.contradictions++;    /* no value left for V */
     for (; cand; cand &= cand - 1) {
         val = fgm_dom_first(cand);
+        job->stats.decisions++;
         if (srch_has_tables(csp, v)
-            && !fgm_csp_consistent(csp, assign, v, val))
+            && !fgm_csp_consistent(csp, assign, v, val)) {
+            job->stats.contradictions++;
             continue;
+        }
         assign[v] = val;
         r = search(job, ws, next);
         if (r != SRCH_FAIL)
