@@ -37,11 +37,16 @@ text_width(const char *s)
     return n;
 }
 
-/* S, then blanks to W columns. */
+/* S, then blanks to W columns.  A control character (a newline or a tab
+ * in a file name) is written '?', so that a row stays on one line and
+ * its columns in place (the CSV quotes it; the SVG writes U+FFFD). */
 static void
 put_left(FILE *f, const char *s, int w)
 {
-    fputs(s, f);
+    const char *p;
+
+    for (p = s; *p; p++)
+        fputc((unsigned char)*p < 0x20 || *p == 0x7f ? '?' : *p, f);
     for (w -= text_width(s); w > 0; w--)
         fputc(' ', f);
 }

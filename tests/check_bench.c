@@ -558,6 +558,36 @@ START_TEST(test_columns_utf8)
 }
 END_TEST
 
+/* A newline in a corpus file name split its row in both tables: the
+ * name is written with '?' for it, the row on one line, its columns in
+ * line with the other corpus's. */
+START_TEST(test_columns_control)
+{
+    static char ascii[] = "abcdefghijklm", odd[] = "nl\nname\t.txt";
+    char *corpora[2] = { ascii, odd };
+    fgm_bench_sample s[4][2];
+    fgm_bench_row rows[4];
+    fgm_bench b;
+    char *text, *first, *second;
+    int k;
+
+    two_corpora(&b, corpora, s, rows);
+    for (k = 0; k < 2; k++) {
+        const char *marker = k ? " compiled " : " ep@compiled ";
+
+        text = render(k ? fgm_bench_write_backends : fgm_bench_write_table,
+                      &b);
+        ck_assert_msg(!strstr(text, "\nname"), "got: %s", text);
+        first = strstr(text, "\nabcdefghijklm ");
+        second = strstr(text, "\nnl?name?.txt ");
+        ck_assert_msg(first && second, "got: %s", text);
+        ck_assert_int_eq(columns_to(first, strstr(first, marker)),
+                         columns_to(second, strstr(second, marker)));
+        free(text);
+    }
+}
+END_TEST
+
 START_TEST(test_table)
 {
     fixture fx;
@@ -1144,6 +1174,7 @@ bench_suite(void)
     tcase_add_test(core, test_backends_per_puzzle);
     tcase_add_test(core, test_backends_columns);
     tcase_add_test(core, test_columns_utf8);
+    tcase_add_test(core, test_columns_control);
     tcase_add_test(core, test_svg);
     tcase_add_test(core, test_save_atomic);
     tcase_add_test(core, test_run_end_to_end);
