@@ -172,6 +172,8 @@ constraint:
         { $$ = ast_compare(c, $1, &@2, $3, &@$); }
   | TABLE '(' nls refs ')' '=' list
         { $$ = ast_constraint(c, S_TABLE, $4, NULL, $7, &@$); }
+  | TABLE '(' nls refs ',' nls ')' '=' list    /* a trailing comma */
+        { $$ = ast_constraint(c, S_TABLE, $4, NULL, $9, &@$); }
   | TABLE '(' error               { $$ = ast_unclosed(c, &@2, "')'", NULL); }
   | EVIDENCE ref '=' list
         { $$ = ast_constraint(c, S_EVIDENCE, $2, NULL, $4, &@$); }
