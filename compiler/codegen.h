@@ -12,7 +12,7 @@
  * schedule into static const tables.  The output depends on nothing but
  * the IR and its schedule (no time, no path but ir->source), so identical
  * IR gives byte-identical C, whatever the caller's locale.  Returns
- * FGM_OK or FGM_EIO.
+ * FGM_OK, FGM_EIO or FGM_ENOMEM.
  * requires: a schedule built by fgm_sched_new; produces: C text;
  * breaks: nothing. */
 FGM_INTERNAL fgm_status fgm_codegen_emit(const fgm_sched *s, FILE *f);

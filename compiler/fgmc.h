@@ -85,7 +85,7 @@ typedef struct fgmc_arena {
 /* ---- AST ---------------------------------------------------------------- */
 
 /* Expression-like nodes.  ORDER FACTOR: grep before reordering (the
- * operator spellings in sema.c are indexed by it). */
+ * operator spellings in sema_expr.c are indexed by it). */
 typedef enum fgmc_kind {
     N_INT,          /* integer literal: ival */
     N_REAL,         /* real literal: rval */

@@ -320,7 +320,7 @@ key:
   ;
 
 /* ---- expressions: integers and reals, + - * / %, parentheses, and the
- * functions exp, log and sqrt (sema.c: FUNCS) -------------------------- */
+ * functions exp, log and sqrt (sema_expr.c: function_named) ----------- */
 
 expr:
     INT                           { $$ = ast_int(c, &@1); }

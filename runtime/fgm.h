@@ -1142,8 +1142,11 @@ fgm_status fgm_plugin_emit_c(const fgm_ir *ir, const char *c_path,
  * is generated from IR.  The copy goes to a temporary directory of this
  * call's own next to SO_PATH (threads may build the same SO_PATH), with
  * the kernel headers this library was built with, and is removed after.
- * Returns FGM_OK, FGM_EUNSUPPORTED, FGM_ECC (the compiler failed or could
- * not be run), FGM_EIO or FGM_ENOMEM. */
+ * Returns FGM_OK, FGM_EINVAL (IR or SO_PATH NULL, or SO_PATH past 4,084
+ * bytes), FGM_EUNSUPPORTED, FGM_ECC (the compiler failed or could not be
+ * run), FGM_EPLUGIN, FGM_EABI or FGM_ESTALE (what was built does not load
+ * as IR's plugin: a C_PATH edited into another model's), FGM_EIO or
+ * FGM_ENOMEM. */
 fgm_status fgm_plugin_emit_so(const fgm_ir *ir, const char *so_path,
                               const char *c_path, const char *cc,
                               fgm_diag_fn diag, void *ctx);

@@ -916,7 +916,7 @@ fits(const fgm_plugin_req *req, fgm_plugin **out, const char *what,
  * written and compiled in a build folder of this call's own
  * (fgm_build_dir) and only then renamed to ps->c: another process or
  * thread may be rebuilding the same paths at the same time (a model of
- * the same name with another hash, or ep-naive's remove_plugin). */
+ * the same name with another hash, or ep-naive's naive_files_remove). */
 static fgm_status
 rebuild(const fgm_plugin_req *req, const paths *ps, fgm_plugin **out,
         char *why, size_t whysize)

@@ -103,7 +103,7 @@ typedef struct fgm_state {
     double *gtotal;     /* ndirichlet (no stride): the kept sweeps'
                          * gcount totals, summed */
     long gibbs_sweeps;  /* sweeps of this run */
-    long gibbs_burn;    /* the first GIBBS_BURN of them are not kept */
+    long gibbs_burn;    /* the first gibbs_burn of them are not kept */
     long gibbs_kept;    /* sweeps kept */
     long gibbs_dead;    /* draws with no positive weight after the
                          * burn-in (their sweeps are not kept) */

@@ -494,7 +494,7 @@ model_variant(const char *cmd, fgm_ir *ir, const char *const *defines,
 
     /* Each -D variant gets its own plugin file (sudoku_B4.ep.so), so
      * the 4x4, 9x9 and 16x16 plugins do not replace each other.  A
-     * minus sign is kept as 'n' (O=-1 gives off_On1): dropped, -1
+     * minus sign is kept as 'n' (O=-1 gives off_O_n1): dropped, -1
      * and 1 shared one file and each run rebuilt the other's
      * plugin.  A -D that a later one of the same name overrides (the
      * later wins, as with cc) adds nothing: -D B=2 -D B=3 is the B=3
