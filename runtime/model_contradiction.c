@@ -126,9 +126,12 @@ fgm_model_find_contradiction(const fgm_model *m, int *found)
     table_edge = calloc((size_t)s->nedges + 1, 1);
     if (!table_edge)
         return FGM_ENOMEM;
-    for (f = 0; f < s->nfactors; f++)      /* a sum's floor is a table's */
+    /* A sum's and a gated draw's floor is a table's (their commits,
+     * runtime/ops/sum.h and dirichlet_gated.h). */
+    for (f = 0; f < s->nfactors; f++)
         for (i = 0; (s->factors[f].op == FGM_OP_TABLE
-                     || s->factors[f].op == FGM_OP_SUM)
+                     || s->factors[f].op == FGM_OP_SUM
+                     || s->factors[f].op == FGM_OP_DIRICHLET_GATED)
                     && i < s->factors[f].arity; i++)
             table_edge[s->factors[f].edge + i] = 1;
     for (v = 0; v < s->nvars && *found < 0; v++)

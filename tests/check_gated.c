@@ -164,6 +164,33 @@ START_TEST(test_gated_bp_is_table)
 }
 END_TEST
 
+/* A gated draw's messages are floored as a table's (1e-290), so one of
+ * 1e-40 is evidence, not a zero: the nodes' pseudo-counts 1e-40 make
+ * y = 0 1 from one node unlikely, not impossible.  The contradiction
+ * test took the draw's edges for 1e-30-floored ones and said c had no
+ * value left, log Z -inf (the same weights as a table gave log 2e-40). */
+START_TEST(test_gated_small_weights)
+{
+    static const char *const text =
+        "prior t[2] ~ dirichlet([[1, 1e-40], [1e-40, 1]])\n"
+        "var c in 0..1\n"
+        "var y[2] in 0..1\n"
+        "y[i] ~ discrete(t[c]) for i in 0..1\n";
+    fgm_model *m = open_algo(text, "bp-sum", FGM_BACKEND_INTERPRETED, NULL);
+    double z;
+
+    ck_assert_int_eq(fgm_model_observe_var(m, 1, 0), FGM_OK);
+    ck_assert_int_eq(fgm_model_observe_var(m, 2, 1), FGM_OK);
+    ck_assert_int_eq(fgm_model_run(m, NULL, NULL), FGM_OK);
+    ck_assert_int_eq(fgm_model_contradiction(m), -1);
+    ck_assert_int_eq(fgm_model_log_evidence(m, &z), FGM_OK);
+    /* bp-sum weighs each draw by its node's prior mean: c = 0 and c = 1
+     * each give 1 x 1e-40. */
+    ck_assert_double_eq_tol(z, log(2e-40), 1e-9);
+    fgm_model_free(m);
+}
+END_TEST
+
 /* A two-component mixture of six points, y = 1 1 1 3 3 3, the first
  * labelled 0 and the fourth 1 (the labels break the symmetry). */
 static const char *const mixture =
@@ -540,6 +567,7 @@ gated_suite(void)
     tcase_add_test(tc, test_gated_observed_gates);
     tcase_add_test(tc, test_gated_nothing_seen);
     tcase_add_test(tc, test_gated_bp_is_table);
+    tcase_add_test(tc, test_gated_small_weights);
     tcase_add_test(tc, test_gated_ep_near_exact);
     tcase_add_test(tc, test_gated_exact_means);
     tcase_add_test(tc, test_gated_casino_near_exact);
