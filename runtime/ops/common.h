@@ -95,11 +95,16 @@ fgm_k_commit(double *msg, double *newm, double d, double floor, int k)
  * the messages' product:
  * with d = 1 / (MA MB), *RA = BA (MB d) and *RB = BB (MA d).  Where the
  * divider bounds a sweep, half the divisions pay for the four
- * multiplications.  Two roundings more than BA / MA and no range lost:
- * the messages it takes, of x != y and alldiff factors (the flooding
- * sweep's v2f step; a table's, floored far lower, never come here), lie
- * in [FGM_K_FLOOR, 1], dead lanes too (kernels.h), so MA MB is at least
- * 1e-60 and MB d is 1 / MA within rounding. */
+ * multiplications.  Two roundings more than BA / MA: the messages of
+ * x != y and alldiff factors lie in [FGM_K_FLOOR, 1], so MA MB is at
+ * least 1e-60 and MB d is 1 / MA within rounding.  Tables' and sums'
+ * messages come here too (the flooding sweep's v2f step, which
+ * bp-decimate runs on any model), floored at FGM_K_TABLE_FLOOR: in dead
+ * lanes their product underflows to 0 and the lane's NaN is dropped by
+ * the callers' fgm_v_keep; live ones stayed normal numbers in the runs
+ * looked at (a 4x4 Futoshiki of 0/1 tables, bp-decimate with 20,000
+ * sweeps: products down to 1e-299, no NaN in a stored message,
+ * 2026-12-07), not a bound. */
 FGM_K_HOT void
 fgm_k_cavities2(fgm_v4 ba, fgm_v4 ma, fgm_v4 bb, fgm_v4 mb, fgm_v4 *ra,
                 fgm_v4 *rb)
