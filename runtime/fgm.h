@@ -655,9 +655,9 @@ int fgm_model_argmax(const fgm_model *m, int v);
 
 /* The first variable whose every value the last run rules out -- a zero
  * in its evidence, clamp or prior message, or an incoming factor message
- * at the floor (1e-30, a table's 1e-290: a factor's exact zero, or a
- * weight under the floor times the message's largest, which the floor
- * cannot tell apart) -- or whose
+ * at the floor (1e-30; a table's, a sum's or a gated draw's 1e-290: a
+ * factor's exact zero, or a weight under the floor times the message's
+ * largest, which the floor cannot tell apart) -- or whose
  * point-mass belief takes the value of another's in a native alldiff, or
  * -1 when there is none (or M is NULL, or no run yet).  Its marginal is
  * then no posterior: the observations contradict the model (Infer.NET
@@ -792,7 +792,10 @@ typedef struct fgm_solve_opts {
     fgm_backend backend; /* how models run (AUTO: compiled if possible) */
     const char *out_dir; /* plugins; NULL: "generated" */
     const char *cc;      /* C compiler; NULL: $CC or "cc" */
-    int iterations;      /* sweeps per inference; 0: the solver's default */
+    int iterations;      /* sweeps per inference (bp-decimate*,
+                          * bp-backtrack and alldiff-*: of the first,
+                          * the later ones taking their own); 0: the
+                          * solver's default */
     int fix_per_round;   /* ep-iterative: cells fixed per inference; 0: 2 */
     fgm_diag_fn diag;    /* where plugin fallbacks are reported */
     void *diag_ctx;

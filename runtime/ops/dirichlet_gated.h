@@ -18,8 +18,10 @@
  * probability that the draw came from p_j (z_j = sum_x q_x(x) m_j(x), q
  * the cavities of x and g) and w_j(x) ~ q_x(x) a_j(x):
  *   mean (MEAN_SQUARE 0): the mixture's mean, with the expected total
- *     A_j + r_j: a' = a_j + w_j when r_j = 1 (the ungated operator,
- *     runtime/ops/dirichlet.h), a_j when r_j = 0;
+ *     A_j + r_j: a' = a_j + w_j when r_j = 1 (what the ungated operator,
+ *     runtime/ops/dirichlet.h, did until 2026-12-07; it now keeps the
+ *     least likely value's count instead, as Infer.NET does, so a sure
+ *     gate no longer gives the ungated update), a_j when r_j = 0;
  *   mean and mean square (MEAN_SQUARE 1): the mixture's first two
  *     moments, matched as in runtime/ops/dirichlet.h.
  * A uniform cavity of x leaves the tilted distribution Dir(a_j) exactly
@@ -45,8 +47,9 @@ fgm_k_dirichlet_gated_scratch(int m, int j, int stride)
 }
 
 /* Whether the K entries of Q are equal, to FGM_K_DIRICHLET_FLAT_TOL of
- * the largest: fgm_k_dirichlet_flat on scalars (loaded into vectors for
- * it, GCC 12 took the unread lanes for uninitialized: -Werror). */
+ * the largest: the ungated operator's test (fgm_k_dirichlet_range in
+ * runtime/ops/dirichlet.h) on scalars (loaded into vectors for it, GCC
+ * 12 took the unread lanes for uninitialized: -Werror). */
 static inline int
 fgm_k_gated_flat(const double *q, int k)
 {

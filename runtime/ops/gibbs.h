@@ -54,8 +54,8 @@
 #include <math.h>
 #include "common.h"
 
-/* The operators, numbered as runtime/schedule.h's fgm_op (which checks
- * it): plugins do not see that header. */
+/* The operators, numbered as runtime/schedule.h's fgm_op
+ * (runtime/schedule.c checks it): plugins do not see that header. */
 enum {
     FGM_K_OP_NEQ, FGM_K_OP_TABLE, FGM_K_OP_DIRICHLET, FGM_K_OP_ALLDIFF,
     FGM_K_OP_GATED, FGM_K_OP_SUM

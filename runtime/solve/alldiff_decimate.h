@@ -95,7 +95,7 @@ typedef struct fgm_ad_tnode {
     int child, next;    /* first child, next sibling; -1: none */
     int depth;          /* rounds from the prefix */
     int failed;         /* the run left a free cell no value (no state) */
-    double *state;      /* value[] as doubles, messages, beliefs */
+    double *state;      /* the messages, then the beliefs */
 } fgm_ad_tnode;
 
 typedef struct fgm_ad_ws {
