@@ -254,20 +254,196 @@ usage(void)
     return CLI_EUSAGE;
 }
 
+/* What the command line asks of `fgm solve`. */
+typedef struct solve_args {
+    const char *solver_name, *model, *backend, *out_dir;
+    const char *inputs[SOLVE_MAXINPUTS];
+    const char *defs[CLI_MAXDEFINES];
+    int ninputs, ndefs;
+    long threads, seed, cap, iters, fix, restarts;
+    double timeout;
+    int seed_set, count, cap_set, solver_given, csv, lcv;
+} solve_args;
+
+/* Reads A's options and puzzle files into SA.  Returns CLI_OK, or the
+ * exit code after saying what is wrong. */
+static int
+parse_args(cli_args *a, solve_args *sa)
+{
+    const char *val;
+    int r, stdin_seen = 0;
+
+    memset(sa, 0, sizeof *sa);
+    sa->solver_name = "dlx";
+    sa->backend = "auto";
+    sa->threads = 1;
+    sa->cap = 2;
+    sa->restarts = -1;
+    while (a->i < a->argc) {
+        if (cli_end_of_options(a))
+            continue;
+        if ((r = cli_opt_value(a, "--solver", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            sa->solver_name = val;
+            sa->solver_given = 1;
+        } else if ((r = cli_opt_value(a, "--model", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            sa->model = val;
+        } else if ((r = cli_opt_value(a, "--backend", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            sa->backend = val;
+        } else if ((r = cli_opt_value(a, "--seed", &val)) != 0) {
+            if (r < 0 || !cli_parse_long("solve", "--seed", val, 0,
+                                         0x7fffffffL, &sa->seed))
+                return CLI_EUSAGE;
+            sa->seed_set = 1;
+        } else if ((r = cli_opt_value(a, "--timeout-ms", &val)) != 0) {
+            if (r < 0 || !cli_parse_double("solve", "--timeout-ms", val, 0,
+                                           &sa->timeout))
+                return CLI_EUSAGE;
+        } else if ((r = cli_opt_value(a, "-j", &val)) != 0) {
+            if (r < 0 || !cli_parse_long("solve", "-j", val, 1, 256,
+                                         &sa->threads))
+                return CLI_EUSAGE;
+        } else if ((r = cli_opt_value(a, "--iters", &val)) != 0) {
+            if (r < 0 || !cli_parse_long("solve", "--iters", val, 1,
+                                         FGM_MAX_ITERATIONS, &sa->iters))
+                return CLI_EUSAGE;
+        } else if ((r = cli_opt_value(a, "--fix", &val)) != 0) {
+            if (r < 0 || !cli_parse_long("solve", "--fix", val, 1, 100000,
+                                         &sa->fix))
+                return CLI_EUSAGE;
+        } else if ((r = cli_opt_value(a, "--restarts", &val)) != 0) {
+            if (r < 0 || !cli_parse_long("solve", "--restarts", val, 0,
+                                         10000000, &sa->restarts))
+                return CLI_EUSAGE;
+        } else if ((r = cli_opt_value(a, "--out-dir", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            if (!cli_check_name("solve", "--out-dir", val, "folder"))
+                return CLI_EUSAGE;
+            sa->out_dir = val;
+        } else if (cli_opt_flag(a, "--csv")) {
+            sa->csv = 1;
+        } else if (cli_opt_flag(a, "--lcv")) {
+            sa->lcv = 1;
+        } else if (cli_opt_flag(a, "--count")) {
+            sa->count = 1;
+        } else if ((r = cli_opt_value(a, "--cap", &val)) != 0) {
+            if (r < 0 || !cli_parse_long("solve", "--cap", val, 1,
+                                         1000000000000L, &sa->cap))
+                return CLI_EUSAGE;
+            sa->cap_set = 1;
+        } else if ((r = cli_opt_value(a, "-D", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            if (!cli_add_define("solve", sa->defs, &sa->ndefs, val))
+                return CLI_EUSAGE;
+        } else if (cli_unknown_option(a)) {
+            cli_fail(CLI_EUSAGE, "solve: unknown option '%s'", a->argv[a->i]);
+            return usage();
+        } else if (strcmp(a->argv[a->i], "-") == 0 && stdin_seen++) {
+            return cli_fail(CLI_EUSAGE, "solve: '-' (standard input) given "
+                            "twice");
+        } else if (sa->ninputs == SOLVE_MAXINPUTS) {
+            return cli_fail(CLI_EUSAGE, "solve: more than %d puzzle files "
+                            "(cat them into one, or into '-')",
+                            SOLVE_MAXINPUTS);
+        } else if (!cli_check_name("solve", "PUZZLES", a->argv[a->i],
+                                   "file")) {
+            return CLI_EUSAGE;
+        } else {
+            sa->inputs[sa->ninputs++] = a->argv[a->i++];
+        }
+    }
+    if (!sa->ninputs) {
+        cli_missing(a, "puzzle files (PUZZLES...)");
+        return usage();
+    }
+    return CLI_OK;
+}
+
+/* Checks SA's options against each other and its solver, and sets BO's
+ * solver, SO and OUT from them.  Returns CLI_OK, or the exit code after
+ * saying what is wrong: an option the run would not read is refused, not
+ * ignored (the user meant something by it). */
+static int
+apply_args(const solve_args *sa, fgm_batch_opts *bo, fgm_solve_opts *so,
+           solve_out *out)
+{
+    const char *name = sa->solver_name;
+    int engine;
+
+    bo->solver = fgm_solver_find(name);
+    if (!bo->solver)
+        return cli_fail(CLI_EUSAGE, "solve: unknown solver '%s' (see `fgm "
+                        "list`)", name);
+    bo->seed_set = sa->seed_set;
+    out->solver = name;
+    out->exact = (fgm_solver_flags(bo->solver) & FGM_SOLVER_EXACT) != 0;
+    out->inputs = sa->inputs;
+    out->csv = sa->csv;
+    if (sa->lcv && strcmp(name, "mrv") != 0)
+        return cli_fail(CLI_EUSAGE, "solve: --lcv orders the values of "
+                        "--solver mrv only, not %s", name);
+    if (sa->iters && out->exact)
+        return cli_fail(CLI_EUSAGE, "solve: --iters sets the sweeps of the "
+                        "probabilistic solvers; %s is exact", name);
+    if (sa->restarts >= 0
+        && !(fgm_solver_flags(bo->solver) & FGM_SOLVER_RESTARTS))
+        return cli_fail(CLI_EUSAGE, "solve: --restarts sets the restarts of "
+                        "the solvers `fgm list` marks [restarts], not %s",
+                        name);
+    if (sa->cap_set && !sa->count)
+        return cli_fail(CLI_EUSAGE, "solve: --cap N goes with --count");
+    if (sa->count && strcmp(name, "dlx") != 0)
+        return cli_fail(CLI_EUSAGE, "solve: --count needs --solver dlx");
+    out->backend = out->exact ? "exact" : "auto";
+    engine = fgm_bench_backend_find(sa->backend);   /* auto, compiled, ... */
+    if (engine < 0 && strcmp(sa->backend, "exact") != 0)
+        return cli_fail(CLI_EUSAGE, "solve: unknown backend '%s' (auto, "
+                        "compiled, interpreted, exact)", sa->backend);
+    if (out->exact) {
+        /* The exact solvers search the model directly: they have no
+         * compiled or interpreted message schedule. */
+        if (engine > FGM_BACKEND_AUTO)
+            return cli_fail(CLI_EUSAGE, "solve: solver %s runs on backend "
+                            "exact only, not '%s'", name, sa->backend);
+    } else if (engine < 0) {
+        /* Backend exact: known, just not this solver's ("unknown"
+         * misled). */
+        return cli_fail(CLI_EUSAGE, "solve: backend exact is the exact "
+                        "solvers'; %s runs on auto, compiled or interpreted",
+                        name);
+    } else {
+        so->backend = (fgm_backend)engine;
+    }
+    so->lcv = sa->lcv;
+    so->out_dir = sa->out_dir;
+    so->iterations = (int)sa->iters;
+    so->fix_per_round = (int)sa->fix;
+    /* fgm_solve_opts: 0 is the solver's default, < 0 none. */
+    so->max_restarts = sa->restarts < 0 ? 0
+                       : sa->restarts == 0 ? -1 : (int)sa->restarts;
+    so->diag = cli_diag;
+    if (sa->ndefs && !sa->model)
+        return cli_fail(CLI_EUSAGE, "solve: -D %s: -D sets a const of the "
+                        "--model MODEL.fgm", sa->defs[0]);
+    return CLI_OK;
+}
+
 int
 cmd_solve(cli_args *a)
 {
-    const char *solver_name = "dlx", *model = NULL, *backend = "auto";
-    const char *val, *reason, *inputs[SOLVE_MAXINPUTS];
-    const char *defs[CLI_MAXDEFINES];
-    int ndefs = 0, ninputs = 0, stdin_seen = 0;
+    const char *reason;
+    solve_args sa;
     fgm_batch_opts bo;
     fgm_solve_opts so;
     solve_out out;
-    long threads = 1, seed = 0, cap = 2, iters = 0, fix = 0, restarts = -1;
-    int count = 0, cap_set = 0, solver_given = 0;
-    double timeout = 0;
-    int r, code, n = 0, box = 0, engine;
+    int code, n = 0, box = 0;
     fgm_puzzle first;
     fgm_puzzle_reader *rd;
     fgm_ir *ir = NULL;
@@ -282,160 +458,26 @@ cmd_solve(cli_args *a)
     memset(&bo, 0, sizeof bo);
     memset(&so, 0, sizeof so);
     memset(&out, 0, sizeof out);
-    while (a->i < a->argc) {
-        if (cli_end_of_options(a))
-            continue;
-        if ((r = cli_opt_value(a, "--solver", &val)) != 0) {
-            if (r < 0)
-                return usage();
-            solver_name = val;
-            solver_given = 1;
-        } else if ((r = cli_opt_value(a, "--model", &val)) != 0) {
-            if (r < 0)
-                return usage();
-            model = val;
-        } else if ((r = cli_opt_value(a, "--backend", &val)) != 0) {
-            if (r < 0)
-                return usage();
-            backend = val;
-        } else if ((r = cli_opt_value(a, "--seed", &val)) != 0) {
-            if (r < 0 || !cli_parse_long("solve", "--seed", val, 0,
-                                         0x7fffffffL, &seed))
-                return CLI_EUSAGE;
-            bo.seed_set = 1;
-        } else if ((r = cli_opt_value(a, "--timeout-ms", &val)) != 0) {
-            if (r < 0 || !cli_parse_double("solve", "--timeout-ms", val, 0,
-                                           &timeout))
-                return CLI_EUSAGE;
-        } else if ((r = cli_opt_value(a, "-j", &val)) != 0) {
-            if (r < 0 || !cli_parse_long("solve", "-j", val, 1, 256,
-                                         &threads))
-                return CLI_EUSAGE;
-        } else if ((r = cli_opt_value(a, "--iters", &val)) != 0) {
-            if (r < 0 || !cli_parse_long("solve", "--iters", val, 1,
-                                         FGM_MAX_ITERATIONS, &iters))
-                return CLI_EUSAGE;
-        } else if ((r = cli_opt_value(a, "--fix", &val)) != 0) {
-            if (r < 0 || !cli_parse_long("solve", "--fix", val, 1, 100000,
-                                         &fix))
-                return CLI_EUSAGE;
-        } else if ((r = cli_opt_value(a, "--restarts", &val)) != 0) {
-            if (r < 0 || !cli_parse_long("solve", "--restarts", val, 0,
-                                         10000000, &restarts))
-                return CLI_EUSAGE;
-        } else if ((r = cli_opt_value(a, "--out-dir", &val)) != 0) {
-            if (r < 0)
-                return usage();
-            if (!cli_check_name("solve", "--out-dir", val, "folder"))
-                return CLI_EUSAGE;
-            so.out_dir = val;
-        } else if (cli_opt_flag(a, "--csv")) {
-            out.csv = 1;
-        } else if (cli_opt_flag(a, "--lcv")) {
-            so.lcv = 1;
-        } else if (cli_opt_flag(a, "--count")) {
-            count = 1;
-        } else if ((r = cli_opt_value(a, "--cap", &val)) != 0) {
-            if (r < 0 || !cli_parse_long("solve", "--cap", val, 1,
-                                         1000000000000L, &cap))
-                return CLI_EUSAGE;
-            cap_set = 1;
-        } else if ((r = cli_opt_value(a, "-D", &val)) != 0) {
-            if (r < 0)
-                return usage();
-            if (!cli_add_define("solve", defs, &ndefs, val))
-                return CLI_EUSAGE;
-        } else if (cli_unknown_option(a)) {
-            cli_fail(CLI_EUSAGE, "solve: unknown option '%s'", a->argv[a->i]);
-            return usage();
-        } else if (strcmp(a->argv[a->i], "-") == 0 && stdin_seen++) {
-            return cli_fail(CLI_EUSAGE, "solve: '-' (standard input) given "
-                            "twice");
-        } else if (ninputs == SOLVE_MAXINPUTS) {
-            return cli_fail(CLI_EUSAGE, "solve: more than %d puzzle files "
-                            "(cat them into one, or into '-')",
-                            SOLVE_MAXINPUTS);
-        } else if (!cli_check_name("solve", "PUZZLES", a->argv[a->i],
-                                   "file")) {
-            return CLI_EUSAGE;
-        } else {
-            inputs[ninputs++] = a->argv[a->i++];
-        }
-    }
-    if (!ninputs) {
-        cli_missing(a, "puzzle files (PUZZLES...)");
-        return usage();
-    }
-    bo.solver = fgm_solver_find(solver_name);
-    if (!bo.solver)
-        return cli_fail(CLI_EUSAGE, "solve: unknown solver '%s' (see `fgm "
-                        "list`)", solver_name);
-    out.solver = solver_name;
-    out.exact = (fgm_solver_flags(bo.solver) & FGM_SOLVER_EXACT) != 0;
-    out.inputs = (const char *const *)inputs;
-    /* An option the run would not read is refused, not ignored: the user
-     * meant something by it. */
-    if (so.lcv && strcmp(solver_name, "mrv") != 0)
-        return cli_fail(CLI_EUSAGE, "solve: --lcv orders the values of "
-                        "--solver mrv only, not %s", solver_name);
-    if (iters && out.exact)
-        return cli_fail(CLI_EUSAGE, "solve: --iters sets the sweeps of the "
-                        "probabilistic solvers; %s is exact", solver_name);
-    if (restarts >= 0
-        && !(fgm_solver_flags(bo.solver) & FGM_SOLVER_RESTARTS))
-        return cli_fail(CLI_EUSAGE, "solve: --restarts sets the restarts of "
-                        "the solvers `fgm list` marks [restarts], not %s",
-                        solver_name);
-    if (cap_set && !count)
-        return cli_fail(CLI_EUSAGE, "solve: --cap N goes with --count");
-    if (count && strcmp(solver_name, "dlx") != 0)
-        return cli_fail(CLI_EUSAGE, "solve: --count needs --solver dlx");
-    out.backend = out.exact ? "exact" : "auto";
-    engine = fgm_bench_backend_find(backend);   /* auto, compiled, ... */
-    if (engine < 0 && strcmp(backend, "exact") != 0)
-        return cli_fail(CLI_EUSAGE, "solve: unknown backend '%s' (auto, "
-                        "compiled, interpreted, exact)", backend);
-    if (out.exact) {
-        /* The exact solvers search the model directly: they have no
-         * compiled or interpreted message schedule. */
-        if (engine > FGM_BACKEND_AUTO)
-            return cli_fail(CLI_EUSAGE, "solve: solver %s runs on backend "
-                            "exact only, not '%s'", solver_name, backend);
-    } else if (engine < 0) {
-        /* Backend exact: known, just not this solver's ("unknown"
-         * misled). */
-        return cli_fail(CLI_EUSAGE, "solve: backend exact is the exact "
-                        "solvers'; %s runs on auto, compiled or interpreted",
-                        solver_name);
-    } else {
-        so.backend = (fgm_backend)engine;
-    }
-    so.iterations = (int)iters;
-    so.fix_per_round = (int)fix;
-    /* fgm_solve_opts: 0 is the solver's default, < 0 none. */
-    so.max_restarts = restarts < 0 ? 0 : restarts == 0 ? -1 : (int)restarts;
-    so.diag = cli_diag;
-
-    if (ndefs && !model)
-        return cli_fail(CLI_EUSAGE, "solve: -D %s: -D sets a const of the "
-                        "--model MODEL.fgm", defs[0]);
-    if (model && !(ir = cli_model_open("solve", model, defs, ndefs, &n,
-                                       &box, &code)))
+    if ((code = parse_args(a, &sa)) != CLI_OK
+        || (code = apply_args(&sa, &bo, &so, &out)) != CLI_OK)
+        return code;
+    if (sa.model && !(ir = cli_model_open("solve", sa.model, sa.defs,
+                                          sa.ndefs, &n, &box, &code)))
         return code;
     if (ir && n == 0) {
         fgm_ir_free(ir);
-        return cli_no_grid("solve: ", model);
+        return cli_no_grid("solve: ", sa.model);
     }
     /* Its answers must be puzzles: a 4x4 grid's cells are written 1-4,
      * so a fifth value has no symbol the reader takes. */
-    if (ir && (code = cli_grid_values("solve: ", model, ir, n)) != CLI_OK) {
+    if (ir && (code = cli_grid_values("solve: ", sa.model, ir, n)) != CLI_OK) {
         fgm_ir_free(ir);
         return code;
     }
     /* Every file is opened before any puzzle is solved: a missing one is
      * said first. */
-    rd = fgm_puzzle_reader_open_list(inputs, ninputs, n, box, cli_diag,
-                                     NULL);
+    rd = fgm_puzzle_reader_open_list(sa.inputs, sa.ninputs, n, box,
+                                     cli_diag, NULL);
     if (!rd) {
         fgm_ir_free(ir);
         return CLI_EINPUT;
@@ -474,17 +516,16 @@ cmd_solve(cli_args *a)
         fgm_ir_free(ir);
         return cli_fail(cli_exit_code(st), "solve: %s", fgm_strerror(st));
     }
-    if (!solver_given && !count && fgm_dlx_refuses(csp)) {
+    if (!sa.solver_given && !sa.count && fgm_dlx_refuses(csp)) {
         /* The default solver takes exact-cover models only (Sudoku,
          * Latin squares); a grid model with other constraints (a
          * Futoshiki's <) is searched by maintaining arc consistency,
          * exact on any model, and the summary names it. */
-        solver_name = "mac";
-        bo.solver = fgm_solver_find(solver_name);
-        out.solver = solver_name;
+        bo.solver = fgm_solver_find("mac");
+        out.solver = "mac";
     }
-    if (count) {
-        code = count_solutions(rd, csp, cap, timeout, out.csv);
+    if (sa.count) {
+        code = count_solutions(rd, csp, sa.cap, sa.timeout, out.csv);
         fgm_csp_free(csp);
         fgm_puzzle_reader_close(rd);
         fgm_ir_free(ir);
@@ -492,9 +533,9 @@ cmd_solve(cli_args *a)
     }
     bo.csp = csp;
     bo.sopts = &so;
-    bo.threads = (int)threads;
-    bo.timeout_ms = timeout;
-    bo.seed = (unsigned long)seed;
+    bo.threads = (int)sa.threads;
+    bo.timeout_ms = sa.timeout;
+    bo.seed = (unsigned long)sa.seed;
     bo.idle = solve_idle;
     if (out.csv)
         printf("index,solver,backend,solved,valid,ms,nodes,inferences,"
