@@ -281,20 +281,215 @@ run_engine(fgm_model *model, int stride, const run_cfg *cfg, long k,
     return CLI_OK;
 }
 
+/* What the command line asks of `fgm run`, besides the run_cfg. */
+typedef struct run_args {
+    const char *model, *backend, *observe, *format, *algo, *out_dir;
+    const char *shows[16];      /* --show, each a list */
+    const char *defs[CLI_MAXDEFINES];
+    int nshow, ndefs;
+    long iters, jobs, seed, chains, restarts;
+    int cap_set, method_set, seed_set;
+} run_args;
+
+/* Reads A's options and model into RA and CFG.  Returns CLI_OK, or the
+ * exit code after saying what is wrong. */
+static int
+parse_args(cli_args *a, run_args *ra, run_cfg *cfg)
+{
+    const char *val;
+    int r;
+
+    memset(ra, 0, sizeof *ra);
+    ra->backend = "auto";
+    ra->format = "text";
+    ra->jobs = 1;
+    cfg->cap = CLI_ENUM_CAP;
+    while (a->i < a->argc) {
+        if (cli_end_of_options(a))
+            continue;
+        if ((r = cli_opt_value(a, "--backend", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            ra->backend = val;
+        } else if ((r = cli_opt_value(a, "--show", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            if (ra->nshow == (int)CLI_COUNTOF(ra->shows))
+                return cli_fail(CLI_EUSAGE, "run: too many --show");
+            ra->shows[ra->nshow++] = val;
+        } else if ((r = cli_opt_value(a, "--observe", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            if (!cli_check_name("run", "--observe", val, "file"))
+                return CLI_EUSAGE;
+            /* The first file was dropped without a word. */
+            if (ra->observe)
+                return cli_fail(CLI_EUSAGE, "run: --observe given twice "
+                                "('%s', '%s'): one file of observation sets "
+                                "a run", ra->observe, val);
+            ra->observe = val;
+        } else if ((r = cli_opt_value(a, "--format", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            ra->format = val;
+        } else if ((r = cli_opt_value(a, "--algo", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            ra->algo = val;
+        } else if ((r = cli_opt_value(a, "--out-dir", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            if (!cli_check_name("run", "--out-dir", val, "folder"))
+                return CLI_EUSAGE;
+            ra->out_dir = val;
+        } else if ((r = cli_opt_value(a, "--iters", &val)) != 0) {
+            if (r < 0 || !cli_parse_long("run", "--iters", val, 1,
+                                         FGM_MAX_ITERATIONS, &ra->iters))
+                return CLI_EUSAGE;
+        } else if ((r = cli_opt_value(a, "--damping", &val)) != 0) {
+            if (r < 0)
+                return CLI_EUSAGE;
+            /* One message for every value out of [0, 1), NaN and -1
+             * included (they said "wants a number >= 0"). */
+            if (!cli_parse_double(NULL, "--damping", val, 0,
+                                  &cfg->ro.damping)
+                || cfg->ro.damping >= 1.0)
+                return cli_fail(CLI_EUSAGE, "run: --damping wants 0 <= d "
+                                "< 1, not '%s'", val);
+            cfg->ro.use_damping = 1;
+        } else if ((r = cli_opt_value(a, "--tolerance", &val)) != 0) {
+            if (r < 0 || !cli_parse_double("run", "--tolerance", val, 0,
+                                           &cfg->ro.tolerance))
+                return CLI_EUSAGE;
+            cfg->ro.use_tolerance = 1;
+        } else if ((r = cli_opt_value(a, "--exact-method", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            if (strcmp(val, "auto") == 0)
+                cfg->method = EXACT_AUTO;
+            else if (strcmp(val, "elimination") == 0)
+                cfg->method = EXACT_ELIMINATION;
+            else if (strcmp(val, "enumeration") == 0)
+                cfg->method = EXACT_ENUMERATION;
+            else
+                return cli_fail(CLI_EUSAGE, "run: unknown --exact-method "
+                                "'%s' (auto, elimination, enumeration)", val);
+            ra->method_set = 1;
+        } else if (cli_opt_flag(a, "--map")) {
+            cfg->map = 1;
+        } else if ((r = cli_opt_value(a, "--cap", &val)) != 0) {
+            if (r < 0 || !cli_parse_long("run", "--cap", val, 1,
+                                         1000000000000L, &cfg->cap))
+                return CLI_EUSAGE;
+            ra->cap_set = 1;
+        } else if ((r = cli_opt_value(a, "--timeout-ms", &val)) != 0) {
+            if (r < 0 || !cli_parse_double("run", "--timeout-ms", val, 0,
+                                           &cfg->timeout))
+                return CLI_EUSAGE;
+        } else if ((r = cli_opt_value(a, "--chains", &val)) != 0) {
+            if (r < 0 || !cli_parse_long("run", "--chains", val, 1,
+                                         FGM_MAX_CHAINS, &ra->chains))
+                return CLI_EUSAGE;
+            cfg->ro.chains = (int)ra->chains;
+        } else if ((r = cli_opt_value(a, "--restarts", &val)) != 0) {
+            if (r < 0 || !cli_parse_long("run", "--restarts", val, 1,
+                                         FGM_MAX_RESTARTS, &ra->restarts))
+                return CLI_EUSAGE;
+            cfg->ro.restarts = (int)ra->restarts;
+        } else if ((r = cli_opt_value(a, "--seed", &val)) != 0) {
+            if (r < 0 || !cli_parse_long("run", "--seed", val, 0,
+                                         4294967295L, &ra->seed))
+                return CLI_EUSAGE;
+            cfg->ro.seed = (unsigned long)ra->seed;
+            ra->seed_set = 1;
+        } else if ((r = cli_opt_value(a, "-j", &val)) != 0) {
+            if (r < 0
+                || !cli_parse_long("run", "-j", val, 1, 256, &ra->jobs))
+                return CLI_EUSAGE;
+        } else if ((r = cli_opt_value(a, "-D", &val)) != 0) {
+            if (r < 0)
+                return usage();
+            if (!cli_add_define("run", ra->defs, &ra->ndefs, val))
+                return CLI_EUSAGE;
+        } else if (cli_unknown_option(a)) {
+            cli_fail(CLI_EUSAGE, "run: unknown option '%s'", a->argv[a->i]);
+            return usage();
+        } else if (!ra->model) {
+            ra->model = a->argv[a->i++];
+        } else {
+            cli_fail(CLI_EUSAGE, "run: one model at a time ('%s' after "
+                     "'%s')", a->argv[a->i], ra->model);
+            return usage();
+        }
+    }
+    if (!ra->model) {
+        cli_missing(a, "model (MODEL)");
+        return usage();
+    }
+    return CLI_OK;
+}
+
+/* Checks RA's options against each other and the backend, and sets CFG
+ * and MO from them.  Returns CLI_OK, or the exit code after saying what
+ * is wrong. */
+static int
+apply_args(const run_args *ra, run_cfg *cfg, fgm_model_opts *mo)
+{
+    int engine;
+
+    cfg->model = ra->model;
+    cfg->ro.iterations = (int)ra->iters;
+    if (strcmp(ra->format, "text") == 0)
+        cfg->fmt = FMT_TEXT;
+    else if (strcmp(ra->format, "csv") == 0)
+        cfg->fmt = FMT_CSV;
+    else if (strcmp(ra->format, "json") == 0)
+        cfg->fmt = FMT_JSON;
+    else
+        return cli_fail(CLI_EUSAGE, "run: unknown format '%s' (text, csv, "
+                        "json)", ra->format);
+    cfg->exact = strcmp(ra->backend, "exact") == 0;
+    engine = fgm_bench_backend_find(ra->backend);   /* auto, compiled, ... */
+    if (engine < 0 && !cfg->exact)
+        return cli_fail(CLI_EUSAGE, "run: unknown backend '%s' (auto, "
+                        "compiled, interpreted, exact)", ra->backend);
+    if (engine >= 0)
+        mo->backend = (fgm_backend)engine;
+    /* A setting of the message passing is refused with exact marginals,
+     * not ignored (as `fgm solve` refuses --iters for exact solvers): the
+     * user meant something by it.  --algo and --out-dir are let through,
+     * so that one command line can loop over the backends. */
+    if (cfg->exact
+        && (ra->iters || cfg->ro.use_damping || cfg->ro.use_tolerance
+            || ra->seed_set || ra->chains || ra->restarts))
+        return cli_fail(CLI_EUSAGE, "run: %s has no effect with "
+                        "--backend exact, which runs no message passing",
+                        ra->iters ? "--iters"
+                        : cfg->ro.use_damping ? "--damping"
+                        : cfg->ro.use_tolerance ? "--tolerance"
+                        : ra->seed_set ? "--seed" : ra->chains ? "--chains"
+                        : "--restarts");
+    if (!cfg->exact && ra->cap_set)
+        return cli_fail(CLI_EUSAGE, "run: --cap caps the assignments of "
+                        "--backend exact");
+    if (cfg->map && !cfg->exact)
+        return cli_fail(CLI_EUSAGE, "run: --map is the most probable "
+                        "assignment, an exact answer: give --backend exact");
+    if (!cfg->exact && ra->method_set)
+        return cli_fail(CLI_EUSAGE, "run: --exact-method is how --backend "
+                        "exact computes; give --backend exact too");
+    mo->out_dir = ra->out_dir;
+    return CLI_OK;
+}
+
 int
 cmd_run(cli_args *a)
 {
-    const char *model = NULL, *backend = "auto", *observe = NULL, *val;
-    const char *format = "text", *algo = NULL, *out_dir = NULL, *why;
-    const char *shows[16];      /* --show, each a list */
-    int nshow = 0;
-    const char *defs[CLI_MAXDEFINES];
-    int ndefs = 0;
+    const char *why;
+    run_args ra;
     run_cfg cfg;
     fgm_model_opts mo;
-    long iters = 0, jobs = 1, seed = 0, chains = 0, restarts = 0;
-    int r, code = CLI_OK, n, box, v, nvars, stride = 1;
-    int cap_set = 0, method_set = 0, seed_set = 0, engine;
+    int code = CLI_OK, n, box, v, nvars, stride = 1;
     run_shared sh;
     run_worker w0;
     obs_file of;
@@ -311,190 +506,33 @@ cmd_run(cli_args *a)
     memset(&sh, 0, sizeof sh);
     memset(&w0, 0, sizeof w0);
     memset(&mo, 0, sizeof mo);
-    cfg.cap = CLI_ENUM_CAP;
-    while (a->i < a->argc) {
-        if (cli_end_of_options(a))
-            continue;
-        if ((r = cli_opt_value(a, "--backend", &val)) != 0) {
-            if (r < 0)
-                return usage();
-            backend = val;
-        } else if ((r = cli_opt_value(a, "--show", &val)) != 0) {
-            if (r < 0)
-                return usage();
-            if (nshow == (int)CLI_COUNTOF(shows))
-                return cli_fail(CLI_EUSAGE, "run: too many --show");
-            shows[nshow++] = val;
-        } else if ((r = cli_opt_value(a, "--observe", &val)) != 0) {
-            if (r < 0)
-                return usage();
-            if (!cli_check_name("run", "--observe", val, "file"))
-                return CLI_EUSAGE;
-            /* The first file was dropped without a word. */
-            if (observe)
-                return cli_fail(CLI_EUSAGE, "run: --observe given twice "
-                                "('%s', '%s'): one file of observation sets "
-                                "a run", observe, val);
-            observe = val;
-        } else if ((r = cli_opt_value(a, "--format", &val)) != 0) {
-            if (r < 0)
-                return usage();
-            format = val;
-        } else if ((r = cli_opt_value(a, "--algo", &val)) != 0) {
-            if (r < 0)
-                return usage();
-            algo = val;
-        } else if ((r = cli_opt_value(a, "--out-dir", &val)) != 0) {
-            if (r < 0)
-                return usage();
-            if (!cli_check_name("run", "--out-dir", val, "folder"))
-                return CLI_EUSAGE;
-            out_dir = val;
-        } else if ((r = cli_opt_value(a, "--iters", &val)) != 0) {
-            if (r < 0 || !cli_parse_long("run", "--iters", val, 1,
-                                         FGM_MAX_ITERATIONS, &iters))
-                return CLI_EUSAGE;
-        } else if ((r = cli_opt_value(a, "--damping", &val)) != 0) {
-            if (r < 0)
-                return CLI_EUSAGE;
-            /* One message for every value out of [0, 1), NaN and -1
-             * included (they said "wants a number >= 0"). */
-            if (!cli_parse_double(NULL, "--damping", val, 0,
-                                  &cfg.ro.damping)
-                || cfg.ro.damping >= 1.0)
-                return cli_fail(CLI_EUSAGE, "run: --damping wants 0 <= d "
-                                "< 1, not '%s'", val);
-            cfg.ro.use_damping = 1;
-        } else if ((r = cli_opt_value(a, "--tolerance", &val)) != 0) {
-            if (r < 0 || !cli_parse_double("run", "--tolerance", val, 0,
-                                           &cfg.ro.tolerance))
-                return CLI_EUSAGE;
-            cfg.ro.use_tolerance = 1;
-        } else if ((r = cli_opt_value(a, "--exact-method", &val)) != 0) {
-            if (r < 0)
-                return usage();
-            if (strcmp(val, "auto") == 0)
-                cfg.method = EXACT_AUTO;
-            else if (strcmp(val, "elimination") == 0)
-                cfg.method = EXACT_ELIMINATION;
-            else if (strcmp(val, "enumeration") == 0)
-                cfg.method = EXACT_ENUMERATION;
-            else
-                return cli_fail(CLI_EUSAGE, "run: unknown --exact-method "
-                                "'%s' (auto, elimination, enumeration)", val);
-            method_set = 1;
-        } else if (cli_opt_flag(a, "--map")) {
-            cfg.map = 1;
-        } else if ((r = cli_opt_value(a, "--cap", &val)) != 0) {
-            if (r < 0 || !cli_parse_long("run", "--cap", val, 1,
-                                         1000000000000L, &cfg.cap))
-                return CLI_EUSAGE;
-            cap_set = 1;
-        } else if ((r = cli_opt_value(a, "--timeout-ms", &val)) != 0) {
-            if (r < 0 || !cli_parse_double("run", "--timeout-ms", val, 0,
-                                           &cfg.timeout))
-                return CLI_EUSAGE;
-        } else if ((r = cli_opt_value(a, "--chains", &val)) != 0) {
-            if (r < 0 || !cli_parse_long("run", "--chains", val, 1,
-                                         FGM_MAX_CHAINS, &chains))
-                return CLI_EUSAGE;
-            cfg.ro.chains = (int)chains;
-        } else if ((r = cli_opt_value(a, "--restarts", &val)) != 0) {
-            if (r < 0 || !cli_parse_long("run", "--restarts", val, 1,
-                                         FGM_MAX_RESTARTS, &restarts))
-                return CLI_EUSAGE;
-            cfg.ro.restarts = (int)restarts;
-        } else if ((r = cli_opt_value(a, "--seed", &val)) != 0) {
-            if (r < 0 || !cli_parse_long("run", "--seed", val, 0,
-                                         4294967295L, &seed))
-                return CLI_EUSAGE;
-            cfg.ro.seed = (unsigned long)seed;
-            seed_set = 1;
-        } else if ((r = cli_opt_value(a, "-j", &val)) != 0) {
-            if (r < 0 || !cli_parse_long("run", "-j", val, 1, 256, &jobs))
-                return CLI_EUSAGE;
-        } else if ((r = cli_opt_value(a, "-D", &val)) != 0) {
-            if (r < 0)
-                return usage();
-            if (!cli_add_define("run", defs, &ndefs, val))
-                return CLI_EUSAGE;
-        } else if (cli_unknown_option(a)) {
-            cli_fail(CLI_EUSAGE, "run: unknown option '%s'", a->argv[a->i]);
-            return usage();
-        } else if (!model) {
-            model = a->argv[a->i++];
-        } else {
-            cli_fail(CLI_EUSAGE, "run: one model at a time ('%s' after "
-                     "'%s')", a->argv[a->i], model);
-            return usage();
-        }
-    }
-    if (!model) {
-        cli_missing(a, "model (MODEL)");
-        return usage();
-    }
-    cfg.model = model;
-    cfg.ro.iterations = (int)iters;
-    if (strcmp(format, "text") == 0)
-        cfg.fmt = FMT_TEXT;
-    else if (strcmp(format, "csv") == 0)
-        cfg.fmt = FMT_CSV;
-    else if (strcmp(format, "json") == 0)
-        cfg.fmt = FMT_JSON;
-    else
-        return cli_fail(CLI_EUSAGE, "run: unknown format '%s' (text, csv, "
-                        "json)", format);
-    cfg.exact = strcmp(backend, "exact") == 0;
-    engine = fgm_bench_backend_find(backend);   /* auto, compiled, ... */
-    if (engine < 0 && !cfg.exact)
-        return cli_fail(CLI_EUSAGE, "run: unknown backend '%s' (auto, "
-                        "compiled, interpreted, exact)", backend);
-    if (engine >= 0)
-        mo.backend = (fgm_backend)engine;
-    /* A setting of the message passing is refused with exact marginals,
-     * not ignored (as `fgm solve` refuses --iters for exact solvers): the
-     * user meant something by it.  --algo and --out-dir are let through,
-     * so that one command line can loop over the backends. */
-    if (cfg.exact && (iters || cfg.ro.use_damping || cfg.ro.use_tolerance
-                      || seed_set || chains || restarts))
-        return cli_fail(CLI_EUSAGE, "run: %s has no effect with "
-                        "--backend exact, which runs no message passing",
-                        iters ? "--iters" : cfg.ro.use_damping ? "--damping"
-                        : cfg.ro.use_tolerance ? "--tolerance"
-                        : seed_set ? "--seed" : chains ? "--chains"
-                        : "--restarts");
-    if (!cfg.exact && cap_set)
-        return cli_fail(CLI_EUSAGE, "run: --cap caps the assignments of "
-                        "--backend exact");
-    if (cfg.map && !cfg.exact)
-        return cli_fail(CLI_EUSAGE, "run: --map is the most probable "
-                        "assignment, an exact answer: give --backend exact");
-    if (!cfg.exact && method_set)
-        return cli_fail(CLI_EUSAGE, "run: --exact-method is how --backend "
-                        "exact computes; give --backend exact too");
-    mo.out_dir = out_dir;
+    if ((code = parse_args(a, &ra, &cfg)) != CLI_OK
+        || (code = apply_args(&ra, &cfg, &mo)) != CLI_OK)
+        return code;
 
-    ir = cli_model_open("run", model, defs, ndefs, &n, &box, &code);
+    ir = cli_model_open("run", ra.model, ra.defs, ra.ndefs, &n, &box,
+                        &code);
     if (!ir)
         return code;
     code = CLI_OK;
-    if (algo && !cli_set_algo(a->cmd, ir, algo)) {
+    if (ra.algo && !cli_set_algo(a->cmd, ir, ra.algo)) {
         fgm_ir_free(ir);
         return CLI_EUSAGE;
     }
     /* Settings the algorithm has no use for are refused, not ignored. */
     if (!cfg.exact
-        && (why = unused_setting(&cfg, ir, seed_set)) != NULL) {
+        && (why = unused_setting(&cfg, ir, ra.seed_set)) != NULL) {
         fgm_ir_free(ir);
         return cli_fail(CLI_EUSAGE, "run: %s", why);
     }
-    for (v = 0; v < nshow; v++)
-        if ((code = run_parse_show(ir, shows[v], &cfg)) != CLI_OK)
+    for (v = 0; v < ra.nshow; v++)
+        if ((code = run_parse_show(ir, ra.shows[v], &cfg)) != CLI_OK)
             goto done;
     /* Before the model is opened: a missing or unusable file is
      * reported before a plugin is built for nothing. */
-    if (observe && (code = obs_file_open(&of, "run", observe, ir, model, n,
-                                         box, cfg.exact)) != CLI_OK)
+    if (ra.observe
+        && (code = obs_file_open(&of, "run", ra.observe, ir, ra.model, n,
+                                 box, cfg.exact)) != CLI_OK)
         goto done;
     nvars = fgm_ir_nvars(ir);
     csp = fgm_csp_new(ir, &st);
@@ -542,14 +580,14 @@ cmd_run(cli_args *a)
     sh.ir = ir;
     sh.csp = csp;
     sh.cfg = &cfg;
-    sh.of = observe ? &of : NULL;
+    sh.of = ra.observe ? &of : NULL;
     sh.stride = stride;
-    sh.nsets = observe ? of.nsets : 1;
+    sh.nsets = ra.observe ? of.nsets : 1;
     if (cfg.fmt == FMT_CSV)
         printf("observation,kind,variable,value,p\n");
     if (cfg.fmt == FMT_JSON)
         printf("[");
-    code = run_all(&sh, &w0, &mo, (int)jobs);
+    code = run_all(&sh, &w0, &mo, (int)ra.jobs);
     if (cfg.fmt == FMT_JSON)
         printf("]\n");
     if (code == CLI_OK && sh.refused)
