@@ -8,6 +8,9 @@
 #include <unistd.h>
 #include "cli.h"
 
+/* Most solver rows of one table (--solvers times --backends). */
+#define BENCH_MAXROWS 64
+
 /* Progress on a terminal only, and only once the run has taken a second. */
 typedef struct progress {
     double t0;
@@ -448,16 +451,128 @@ model_only(const char *solver_opt, const bench_model *bm,
     return cli_finish_stdout("bench", bench_inference(&o));
 }
 
+/* Refuses two CORPORA (N) that are one file, under one name or two: the
+ * table could not tell their rows apart, or would count one corpus
+ * twice.  Returns CLI_OK, or the exit code after saying so. */
+static int
+distinct_corpora(const char *const *corpora, int n)
+{
+    int i, j, code;
+
+    for (i = 1; i < n; i++)
+        for (j = 0; j < i; j++)
+            if (cli_same_file(corpora[i], corpora[j])) {
+                if (strcmp(corpora[i], corpora[j]) == 0)
+                    code = cli_fail(CLI_EUSAGE, "bench: corpus '%s' is "
+                                    "listed twice", corpora[i]);
+                else
+                    code = cli_fail(CLI_EUSAGE, "bench: corpora '%s' and "
+                                    "'%s' are one file", corpora[j],
+                                    corpora[i]);
+                return code;
+            }
+    return CLI_OK;
+}
+
+/* The table's solver rows, into SOLVERS (*NROWS of them, at most
+ * BENCH_MAXROWS; LABELS holds the "name@backend" ones): the solvers LIST
+ * names (comma-separated, split in place; NULL: every exact solver),
+ * each probabilistic one once per backend of BLIST (nullable; their
+ * number into *NBACKENDS) unless it names its own.  Returns CLI_OK, or
+ * the exit code after saying what is wrong. */
+static int
+solver_rows(char *list, char *blist, const char **solvers,
+            char labels[][64], int *nrows, int *nbackends)
+{
+    const char *names[64], *backends[4] = { NULL }, *val;
+    int nnames = 0, rows = 0, nb = 0, i, j, code;
+    int expanded = 0;   /* a solver ran once per --backends */
+
+    if (list) {
+        nnames = split(list, names, (int)CLI_COUNTOF(names));
+    } else {
+        /* Default: the exact solvers (the probabilistic ones are named:
+         * ep-naive compiles a plugin per puzzle). */
+        for (j = 0; j < fgm_solver_count(); j++)
+            if (fgm_solver_flags(fgm_solver_at(j)) & FGM_SOLVER_EXACT)
+                names[nnames++] = fgm_solver_name(fgm_solver_at(j));
+    }
+    if (nnames <= 0)
+        return cli_fail(CLI_EUSAGE, nnames ? "bench: --solvers has an empty "
+                        "name" : "bench: --solvers names no solver");
+    if (nnames > (int)CLI_COUNTOF(names))
+        return cli_fail(CLI_EUSAGE, "bench: --solvers names %d solvers; at "
+                        "most %d", nnames, (int)CLI_COUNTOF(names));
+    if (blist && (code = parse_backends(blist, backends,
+                                        (int)CLI_COUNTOF(backends), &nb,
+                                        0)) != CLI_OK)
+        return code;
+    /* --backends: one row per backend for each probabilistic solver
+     * ("ep-robust@compiled"); exact solvers have one backend. */
+    for (i = 0; i < nnames; i++) {
+        const fgm_solver *sv;
+        size_t base = strcspn(names[i], "@");
+        char name[64];
+        int exact, own = names[i][base] != '\0';  /* names its backend */
+
+        /* An unknown solver or backend is a usage error, as in `fgm
+         * solve`. */
+        snprintf(name, sizeof name, "%.*s", (int)base, names[i]);
+        sv = fgm_solver_find(name);
+        if (!sv)
+            return cli_fail(CLI_EUSAGE, "bench: unknown solver '%s' (see "
+                            "`fgm list`)", name);
+        exact = (fgm_solver_flags(sv) & FGM_SOLVER_EXACT) != 0;
+        if (own && exact)       /* as `fgm solve --solver dlx --backend
+                                 * compiled` */
+            return cli_fail(CLI_EUSAGE, "bench: %s is an exact solver: it "
+                            "takes no @backend ('%s')", name, names[i]);
+        if (own && fgm_bench_backend_find(names[i] + base + 1) < 0)
+            return bad_backend(names[i] + base + 1, name);
+        /* Rows past the table's size were dropped without a word. */
+        if (rows + (!nb || exact || own ? 1 : nb) > BENCH_MAXROWS)
+            return cli_fail(CLI_EUSAGE, "bench: more than %d solver rows "
+                            "(--solvers times --backends)", BENCH_MAXROWS);
+        if (!nb || exact || own) {
+            solvers[rows++] = names[i];
+            continue;
+        }
+        expanded = 1;
+        for (j = 0; j < nb; j++, rows++) {
+            snprintf(labels[rows], sizeof labels[0], "%s@%s", names[i],
+                     backends[j]);
+            solvers[rows] = labels[rows];
+        }
+    }
+    /* Refused, as `fgm solve --solver dlx --backend compiled` is: the run
+     * timed no backend and said nothing of it. */
+    if (nb && !expanded && !list)
+        return cli_fail(CLI_EUSAGE, "bench: --backends times the "
+                        "probabilistic solvers, and the default solvers are "
+                        "the exact ones: name some with --solvers");
+    if (nb && !expanded)
+        return cli_fail(CLI_EUSAGE, "bench: --backends times the "
+                        "probabilistic solvers, and --solvers names none "
+                        "that takes it (%s)", nnames == 1 ? names[0]
+                        : "exact solvers, or solver@backend rows");
+    /* Two rows of one name (dlx,dlx; ep-robust@compiled and ep-robust
+     * with --backends compiled): the table could not tell them apart. */
+    if ((val = repeated(solvers, rows)) != NULL)
+        return cli_fail(CLI_EUSAGE, "bench: solver row '%s' is listed "
+                        "twice", val);
+    *nrows = rows;
+    *nbackends = nb;
+    return CLI_OK;
+}
+
 int
 cmd_bench(cli_args *a)
 {
-    const char *solvers[64], *csv = NULL, *svg = NULL, *detail = NULL;
-    const char *val, **corpora, *names[64], *observe = NULL;
+    const char *solvers[BENCH_MAXROWS], *csv = NULL, *svg = NULL;
+    const char *val, **corpora, *observe = NULL, *detail = NULL;
     const char *solver_opt = NULL;  /* the last option only solvers take */
-    char *list = NULL, *blist = NULL, labels[64][64];
-    const char *backends[4] = { NULL };
-    int nbackends = 0, nnames = 0, i, j;
-    int expanded = 0;   /* a solver ran once per --backends */
+    char *list = NULL, *blist = NULL, labels[BENCH_MAXROWS][64];
+    int nbackends = 0;
     fgm_bench_opts o;
     fgm_solve_opts so;
     fgm_bench *b = NULL;
@@ -579,123 +694,16 @@ cmd_bench(cli_args *a)
                         "observations");
         goto out;
     }
-    for (i = 1; i < ncorpora; i++)
-        for (j = 0; j < i; j++)
-            if (cli_same_file(corpora[i], corpora[j])) {
-                /* Two rows of one corpus the table cannot tell apart
-                 * (or, under two names, one corpus counted twice). */
-                if (strcmp(corpora[i], corpora[j]) == 0)
-                    code = cli_fail(CLI_EUSAGE, "bench: corpus '%s' is "
-                                    "listed twice", corpora[i]);
-                else
-                    code = cli_fail(CLI_EUSAGE, "bench: corpora '%s' and "
-                                    "'%s' are one file", corpora[j],
-                                    corpora[i]);
-                goto out;
-            }
+    if ((code = distinct_corpora(corpora, ncorpora)) != CLI_OK)
+        goto out;
     if (bm.ndefs && !bm.spec) {
         code = cli_fail(CLI_EUSAGE, "bench: -D %s: -D sets a const of the "
                         "--model MODEL.fgm", bm.defs[0]);
         goto out;
     }
-    if (list) {
-        nnames = split(list, names, (int)CLI_COUNTOF(names));
-    } else {
-        /* Default: the exact solvers (the probabilistic ones are named:
-         * ep-naive compiles a plugin per puzzle). */
-        for (j = 0; j < fgm_solver_count(); j++)
-            if (fgm_solver_flags(fgm_solver_at(j)) & FGM_SOLVER_EXACT)
-                names[nnames++] = fgm_solver_name(fgm_solver_at(j));
-    }
-    if (nnames <= 0) {
-        code = cli_fail(CLI_EUSAGE, nnames ? "bench: --solvers has an empty "
-                        "name" : "bench: --solvers names no solver");
+    if ((code = solver_rows(list, blist, solvers, labels, &o.nsolvers,
+                            &nbackends)) != CLI_OK)
         goto out;
-    }
-    if (nnames > (int)CLI_COUNTOF(names)) {
-        code = cli_fail(CLI_EUSAGE, "bench: --solvers names %d solvers; at "
-                        "most %d", nnames, (int)CLI_COUNTOF(names));
-        goto out;
-    }
-    if (blist && (code = parse_backends(blist, backends,
-                                        (int)CLI_COUNTOF(backends),
-                                        &nbackends, 0)) != CLI_OK)
-        goto out;
-    /* --backends: one row per backend for each probabilistic solver
-     * ("ep-robust@compiled"); exact solvers have one backend. */
-    o.nsolvers = 0;
-    for (i = 0; i < nnames; i++) {
-        const fgm_solver *sv;
-        size_t base = strcspn(names[i], "@");
-        char name[64];
-        int exact;
-
-        /* An unknown solver or backend is a usage error, as in `fgm
-         * solve`. */
-        snprintf(name, sizeof name, "%.*s", (int)base, names[i]);
-        sv = fgm_solver_find(name);
-        if (!sv) {
-            code = cli_fail(CLI_EUSAGE, "bench: unknown solver '%s' (see "
-                            "`fgm list`)", name);
-            goto out;
-        }
-        exact = (fgm_solver_flags(sv) & FGM_SOLVER_EXACT) != 0;
-        if (names[i][base] && exact) {
-            /* As `fgm solve --solver dlx --backend compiled`. */
-            code = cli_fail(CLI_EUSAGE, "bench: %s is an exact solver: it "
-                            "takes no @backend ('%s')", name, names[i]);
-            goto out;
-        }
-        if (names[i][base]
-            && fgm_bench_backend_find(names[i] + base + 1) < 0) {
-            code = bad_backend(names[i] + base + 1, name);
-            goto out;
-        }
-
-        /* Rows past the table's size were dropped without a word. */
-        if (o.nsolvers + (!nbackends || exact || strchr(names[i], '@')
-                          ? 1 : nbackends) > (int)CLI_COUNTOF(solvers)) {
-            code = cli_fail(CLI_EUSAGE, "bench: more than %d solver rows "
-                            "(--solvers times --backends)",
-                            (int)CLI_COUNTOF(solvers));
-            goto out;
-        }
-        if (!nbackends || exact || strchr(names[i], '@')) {
-            solvers[o.nsolvers++] = names[i];
-            continue;
-        }
-        expanded = 1;
-        for (j = 0; j < nbackends; j++) {
-            snprintf(labels[o.nsolvers], sizeof labels[0], "%s@%s",
-                     names[i], backends[j]);
-            solvers[o.nsolvers] = labels[o.nsolvers];
-            o.nsolvers++;
-        }
-    }
-    if (nbackends && !expanded) {
-        /* Refused, as `fgm solve --solver dlx --backend compiled` is: the
-         * run timed no backend and said nothing of it. */
-        if (!list)
-            code = cli_fail(CLI_EUSAGE, "bench: --backends times the "
-                            "probabilistic solvers, and the default "
-                            "solvers are the exact ones: name some with "
-                            "--solvers");
-        else
-            code = cli_fail(CLI_EUSAGE, "bench: --backends times the "
-                            "probabilistic solvers, and --solvers names "
-                            "none that takes it (%s)", nnames == 1
-                            ? names[0] : "exact solvers, or solver@backend "
-                                         "rows");
-        goto out;
-    }
-    if ((val = repeated(solvers, o.nsolvers)) != NULL) {
-        /* Two rows of one name (dlx,dlx; ep-robust@compiled and
-         * ep-robust with --backends compiled): the table could not tell
-         * them apart. */
-        code = cli_fail(CLI_EUSAGE, "bench: solver row '%s' is listed "
-                        "twice", val);
-        goto out;
-    }
     if ((code = check_reports(csv, detail, svg, corpora, ncorpora)) != CLI_OK)
         goto out;
     if (bm.spec && (code = model_grid(&bm, &o)) != CLI_OK)
