@@ -39,7 +39,8 @@ text_width(const char *s)
 
 /* S, then blanks to W columns.  A control character (a newline or a tab
  * in a file name) is written '?', so that a row stays on one line and
- * its columns in place (the CSV quotes it; the SVG writes U+FFFD). */
+ * its columns in place (the CSV keeps the bytes, quoting a field with a
+ * newline; the SVG writes U+FFFD). */
 static void
 put_left(FILE *f, const char *s, int w)
 {
