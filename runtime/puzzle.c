@@ -734,8 +734,6 @@ csv_line(fgm_puzzle_reader *r, grid *g, char *s, int indent, int *done)
     return st;
 }
 
-/* Whether N x N puzzles (boxes of BOX, 0: none; FGM_GRID_NO_UNITS: no
- * units either) fit fgm_puzzle; reports when not. */
 /* Whether boxes of side BOX fit a grid of side N (0: not known yet). */
 static int
 box_ok(int n, int box)
@@ -745,12 +743,21 @@ box_ok(int n, int box)
            && !(n && box > 0 && box * box != n);
 }
 
+/* Whether fgm_puzzle holds grids of side N (0: not known yet). */
+static int
+side_ok(int n)
+{
+    return n >= 0 && n <= FGM_PUZZLE_MAXN;
+}
+
 int
 fgm_puzzle_shape_ok(int n, int box)
 {
-    return box_ok(n, box) && n >= 0 && n <= FGM_PUZZLE_MAXN;
+    return box_ok(n, box) && side_ok(n);
 }
 
+/* Whether N x N puzzles (boxes of BOX, 0: none; FGM_GRID_NO_UNITS: no
+ * units either) fit fgm_puzzle; reports when not. */
 static int
 shape_ok(const char *name, int n, int box, fgm_diag_fn diag, void *ctx)
 {
@@ -759,7 +766,7 @@ shape_ok(const char *name, int n, int box, fgm_diag_fn diag, void *ctx)
                   "side %d", name, n, n, box);
         return 0;
     }
-    if (!fgm_puzzle_shape_ok(n, box)) {
+    if (!side_ok(n)) {
         fgm_diagf(diag, ctx, "%s: error: puzzles of side %d are not "
                   "supported; the largest is %dx%d", name, n,
                   FGM_PUZZLE_MAXN, FGM_PUZZLE_MAXN);
@@ -1082,16 +1089,14 @@ fgm_puzzle_peek(fgm_puzzle_reader *r, fgm_puzzle *out)
 
     if (!r || !out)
         return FGM_EINVAL;
-    if (r->peeked) {
-        *out = r->pending;
-        return FGM_OK;
-    }
-    st = fgm_puzzle_read(r, &r->pending);
-    if (st == FGM_OK) {
+    if (!r->peeked) {
+        st = fgm_puzzle_read(r, &r->pending);
+        if (st != FGM_OK)
+            return st;
         r->peeked = 1;
-        *out = r->pending;
     }
-    return st;
+    *out = r->pending;
+    return FGM_OK;
 }
 
 void
