@@ -368,6 +368,42 @@ START_TEST(test_conflicts)
 }
 END_TEST
 
+/* fgm_csp_conflicts on the other factors: a table, an evidence and a sum
+ * that the answer gives weight 0 count once each, and not while one of
+ * their variables is left empty (which counts once itself). */
+START_TEST(test_conflicts_factors)
+{
+    static const struct {
+        int a[4];
+        long errors;
+    } cases[] = {
+        { { 0, 0, 0, 0 }, 0 },
+        { { 0, 1, 0, 0 }, 1 },      /* the table's 0 */
+        { { 0, 0, 1, 0 }, 1 },      /* the evidence's 0 */
+        { { 0, 2, 0, 1 }, 1 },      /* the sum, 2 + 2 * 1 > 3 */
+        { { 0, 1, 1, 2 }, 3 },      /* all three */
+        { { -1, 1, 1, -1 }, 3 },    /* two empty cells, the evidence */
+    };
+    fgm_ir *ir = compile_text("var x[4] in 0..2\n"
+                              "table (x[0], x[1]) = [[1, 0, 1], [1, 1, 1], "
+                              "[1, 1, 1]]\n"
+                              "evidence x[2] = [1, 0, 2]\n"
+                              "sum(x[1], 2 * x[3]) <= 3\n");
+    fgm_status st;
+    fgm_csp *csp = fgm_csp_new(ir, &st);
+    size_t i;
+
+    ck_assert_ptr_nonnull(csp);
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        ck_assert_msg(fgm_csp_conflicts(csp, NULL, cases[i].a)
+                      == cases[i].errors, "case %zu: %ld errors, want %ld",
+                      i, fgm_csp_conflicts(csp, NULL, cases[i].a),
+                      cases[i].errors);
+    fgm_csp_free(csp);
+    fgm_ir_free(ir);
+}
+END_TEST
+
 /* fgm_csp_verify refuses each way an answer can be wrong, and takes the
  * right one beside it (every other test gives it right answers only,
  * and a check taken out of it went unnoticed: a mutation test). */
@@ -537,6 +573,7 @@ exact_suite(void)
     tcase_add_test(core, test_mac_propagates);
     tcase_add_test(core, test_search_counters);
     tcase_add_test(core, test_conflicts);
+    tcase_add_test(core, test_conflicts_factors);
     tcase_add_test(core, test_verify_rejects);
     tcase_add_loop_test(core, test_sudoku4, 0, NSOLVERS);
     tcase_add_loop_test(core, test_latin5, 0, NSOLVERS);

@@ -203,6 +203,59 @@ START_TEST(test_evidence)
 }
 END_TEST
 
+/* Evidence that narrows a unit before any clue: the propagation's start
+ * finds the hidden single it leaves, a value no cell of a unit can take,
+ * and a cell that two evidences leave no value. */
+START_TEST(test_evidence_units)
+{
+    static const double not0[4] = { 0, 1, 1, 1 }, only0[4] = { 1, 0, 0, 0 };
+    static const double only1[4] = { 0, 1, 0, 0 };
+    int sol[16], c, scope[1];
+    fgm_solve_result res;
+    fgm_status st;
+    test_fixture fx;
+    fgm_ir *ir;
+
+    /* Cells 1..3 of row 0 cannot hold value 0: cell 0 must. */
+    ir = fgm_ir_sudoku(2);
+    for (c = 1; c < 4; c++) {
+        scope[0] = c;
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, scope,
+                                           4, not0, &st), 0);
+    }
+    fx = test_fixture_new(ir);
+    ck_assert_int_eq(solve(fx.csp, NULL, 0, sol, &res), FGM_OK);
+    ck_assert(res.solved && res.valid);
+    ck_assert_int_eq(sol[0], 0);
+    test_fixture_free(&fx);
+
+    /* No cell of row 0 can hold value 0: refuted before any search. */
+    ir = fgm_ir_sudoku(2);
+    for (c = 0; c < 4; c++) {
+        scope[0] = c;
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, scope,
+                                           4, not0, &st), 0);
+    }
+    fx = test_fixture_new(ir);
+    ck_assert_int_eq(solve(fx.csp, NULL, 0, sol, &res), FGM_EUNSOLVED);
+    ck_assert_int_eq(res.solved, 0);
+    ck_assert_int_eq(res.stats.nodes, 0);
+    test_fixture_free(&fx);
+
+    /* Cell 0 held to value 0 by one evidence and to 1 by another. */
+    ir = fgm_ir_sudoku(2);
+    scope[0] = 0;
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, scope, 4,
+                                       only0, &st), 0);
+    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, scope, 4,
+                                       only1, &st), 0);
+    fx = test_fixture_new(ir);
+    ck_assert_int_eq(solve(fx.csp, NULL, 0, sol, &res), FGM_EUNSOLVED);
+    ck_assert_int_eq(res.stats.nodes, 0);
+    test_fixture_free(&fx);
+}
+END_TEST
+
 /* -------------------------------------------------------------- limits */
 
 START_TEST(test_timeout)
@@ -339,6 +392,7 @@ norvig_suite(void)
     tcase_add_test(core, test_neq_only);
     tcase_add_test(core, test_tables);
     tcase_add_test(core, test_evidence);
+    tcase_add_test(core, test_evidence_units);
     tcase_add_test(limits, test_timeout);
     tcase_add_test(limits, test_reuse);
     tcase_add_test(errors, test_unsatisfiable);

@@ -108,8 +108,10 @@ FGM_INTERNAL int fgm_csp_verify(const fgm_csp *csp, const int *given,
  * holding a value an earlier one of its scope holds (n - distinct values:
  * 37 on the seed's robust Medium grid, as it printed), plus the clues of
  * GIVEN (NULL: none) that ASSIGN changed, the variables it left out of
- * their domain (-1: unassigned), and each table or evidence factor it
- * gives weight 0.  0 exactly when fgm_csp_verify accepts ASSIGN. */
+ * their domain (-1: unassigned), and each table, evidence or sum factor
+ * it gives weight 0 (a sum it does not meet), counted only when ASSIGN
+ * gives every variable of the factor a value.  0 exactly when
+ * fgm_csp_verify accepts ASSIGN. */
 FGM_INTERNAL long fgm_csp_conflicts(const fgm_csp *csp, const int *given,
                                     const int *assign);
 
