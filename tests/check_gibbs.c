@@ -407,6 +407,66 @@ START_TEST(test_dead_draws)
 }
 END_TEST
 
+/* Chains on a model with a Dirichlet prior: its posterior pseudo-counts
+ * are the mean of the chains' (each as a run from its seed gives them);
+ * a deadline that cuts a later chain leaves it out, FGM_ETIMEOUT saying
+ * that fewer chains ran, the estimates those of the chains that ran. */
+START_TEST(test_chains_dirichlet)
+{
+    static const char *const text =
+        "prior p ~ dirichlet([1, 2])\n"
+        "var y[6] in 0..1 ~ discrete(p)\n"
+        "table (y[i], y[i+1]) = [[3, 1], [1, 3]] for i in 0..4\n"
+        "evidence y[0] = [0.8, 0.2]\n"
+        "infer gibbs(iterations = 400)\n";
+    fgm_model *m = interp(compile_text(text));
+    double one[4][2], mean[2] = { 0, 0 }, post[2], b[2], cut[2];
+    fgm_run_opts ro;
+    fgm_run_info info;
+    int c, k, ran;
+
+    for (c = 0; c < 4; c++) {
+        run_seeded(m, 0, 7 + (unsigned long)c);
+        ck_assert_int_eq(fgm_model_dirichlet(m, 0, one[c]), FGM_OK);
+        for (k = 0; k < 2; k++)
+            mean[k] += one[c][k] / 4.0;
+    }
+    /* The chains disagree, so that the mean is not any one of them. */
+    ck_assert(one[0][0] != one[1][0] || one[0][0] != one[2][0]);
+    memset(&ro, 0, sizeof ro);
+    ro.chains = 4;
+    ro.seed = 7;
+    ck_assert_int_eq(fgm_model_run(m, &ro, &info), FGM_OK);
+    ck_assert_int_eq(info.chains, 4);
+    ck_assert_int_eq(fgm_model_dirichlet(m, 0, post), FGM_OK);
+    for (k = 0; k < 2; k++)
+        ck_assert_double_eq_tol(post[k], mean[k], 1e-12);
+
+    /* Chains of 2,000 sweeps, a deadline 40 ms away: the first chain
+     * may be cut (it then counts, alone), a later one is left out. */
+    ro.chains = FGM_MAX_CHAINS;
+    ro.iterations = 2000;
+    ro.deadline = fgm_now() + 0.04;
+    ck_assert_int_eq(fgm_model_run(m, &ro, &info), FGM_ETIMEOUT);
+    ran = info.chains;
+    ck_assert_int_ge(ran, 1);
+    ck_assert_int_lt(ran, FGM_MAX_CHAINS);
+    fgm_model_marginal(m, 1, b);
+    ck_assert_double_eq_tol(b[0] + b[1], 1.0, 1e-12);
+    ck_assert_int_eq(fgm_model_dirichlet(m, 0, cut), FGM_OK);
+    if (ran >= 2) {
+        /* Whole chains only: the same as that many without a deadline. */
+        ro.chains = ran;
+        ro.deadline = 0;
+        ck_assert_int_eq(fgm_model_run(m, &ro, &info), FGM_OK);
+        ck_assert_int_eq(fgm_model_dirichlet(m, 0, post), FGM_OK);
+        for (k = 0; k < 2; k++)
+            ck_assert_double_eq_tol(cut[k], post[k], 1e-12);
+    }
+    fgm_model_free(m);
+}
+END_TEST
+
 /* Several chains: the estimates are the mean of the chains' (each as a
  * run from its seed gives it), their standard errors the spread of the
  * chains' over the root of their number, and the exact marginals lie
@@ -585,7 +645,7 @@ START_TEST(test_keeps)
     fgm_model_marginal(m, 0, b);
     ck_assert_double_eq(b[0], 1.0);
     memset(&ro, 0, sizeof ro);
-    ro.iterations = 100000;
+    ro.iterations = 2000;
     ro.deadline = fgm_now() - 1.0;      /* past: the first sweep is late */
     ck_assert_int_eq(fgm_model_run(m, &ro, &info), FGM_ETIMEOUT);
     ck_assert_int_eq(m->st.gibbs_kept, 1);
@@ -653,6 +713,7 @@ gibbs_suite(void)
     tcase_add_test(tc, test_dead_draws);
     tcase_add_test(tc, test_algo_names);
     tcase_add_test(tc, test_chains);
+    tcase_add_test(tc, test_chains_dirichlet);
     tcase_add_test(tc, test_underflow);
     tcase_add_test(tc, test_keeps);
     suite_add_tcase(s, tc);
