@@ -203,6 +203,19 @@ START_TEST(test_evidence)
 }
 END_TEST
 
+/* IR with the evidence W (4 values) on each of its cells FIRST..LAST. */
+static fgm_ir *
+with_evidence(fgm_ir *ir, int first, int last, const double *w)
+{
+    fgm_status st;
+    int c;
+
+    for (c = first; c <= last; c++)
+        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, &c, 4,
+                                           w, &st), 0);
+    return ir;
+}
+
 /* Evidence that narrows a unit before any clue: the propagation's start
  * finds the hidden single it leaves, a value no cell of a unit can take,
  * and a cell that two evidences leave no value. */
@@ -210,46 +223,27 @@ START_TEST(test_evidence_units)
 {
     static const double not0[4] = { 0, 1, 1, 1 }, only0[4] = { 1, 0, 0, 0 };
     static const double only1[4] = { 0, 1, 0, 0 };
-    int sol[16], c, scope[1];
     fgm_solve_result res;
-    fgm_status st;
     test_fixture fx;
-    fgm_ir *ir;
+    int sol[16];
 
     /* Cells 1..3 of row 0 cannot hold value 0: cell 0 must. */
-    ir = fgm_ir_sudoku(2);
-    for (c = 1; c < 4; c++) {
-        scope[0] = c;
-        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, scope,
-                                           4, not0, &st), 0);
-    }
-    fx = test_fixture_new(ir);
+    fx = test_fixture_new(with_evidence(fgm_ir_sudoku(2), 1, 3, not0));
     ck_assert_int_eq(solve(fx.csp, NULL, 0, sol, &res), FGM_OK);
     ck_assert(res.solved && res.valid);
     ck_assert_int_eq(sol[0], 0);
     test_fixture_free(&fx);
 
     /* No cell of row 0 can hold value 0: refuted before any search. */
-    ir = fgm_ir_sudoku(2);
-    for (c = 0; c < 4; c++) {
-        scope[0] = c;
-        ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, scope,
-                                           4, not0, &st), 0);
-    }
-    fx = test_fixture_new(ir);
+    fx = test_fixture_new(with_evidence(fgm_ir_sudoku(2), 0, 3, not0));
     ck_assert_int_eq(solve(fx.csp, NULL, 0, sol, &res), FGM_EUNSOLVED);
     ck_assert_int_eq(res.solved, 0);
     ck_assert_int_eq(res.stats.nodes, 0);
     test_fixture_free(&fx);
 
     /* Cell 0 held to value 0 by one evidence and to 1 by another. */
-    ir = fgm_ir_sudoku(2);
-    scope[0] = 0;
-    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, scope, 4,
-                                       only0, &st), 0);
-    ck_assert_int_ge(fgm_ir_add_factor(ir, FGM_FACTOR_EVIDENCE, 1, scope, 4,
-                                       only1, &st), 0);
-    fx = test_fixture_new(ir);
+    fx = test_fixture_new(with_evidence(with_evidence(fgm_ir_sudoku(2), 0, 0,
+                                                      only0), 0, 0, only1));
     ck_assert_int_eq(solve(fx.csp, NULL, 0, sol, &res), FGM_EUNSOLVED);
     ck_assert_int_eq(res.stats.nodes, 0);
     test_fixture_free(&fx);
