@@ -645,7 +645,7 @@ START_TEST(test_keeps)
     fgm_model_marginal(m, 0, b);
     ck_assert_double_eq(b[0], 1.0);
     memset(&ro, 0, sizeof ro);
-    ro.iterations = 2000;
+    ro.iterations = 100000;
     ro.deadline = fgm_now() - 1.0;      /* past: the first sweep is late */
     ck_assert_int_eq(fgm_model_run(m, &ro, &info), FGM_ETIMEOUT);
     ck_assert_int_eq(m->st.gibbs_kept, 1);
