@@ -457,20 +457,18 @@ model_only(const char *solver_opt, const bench_model *bm,
 static int
 distinct_corpora(const char *const *corpora, int n)
 {
-    int i, j, code;
+    int i, j;
 
     for (i = 1; i < n; i++)
-        for (j = 0; j < i; j++)
-            if (cli_same_file(corpora[i], corpora[j])) {
-                if (strcmp(corpora[i], corpora[j]) == 0)
-                    code = cli_fail(CLI_EUSAGE, "bench: corpus '%s' is "
-                                    "listed twice", corpora[i]);
-                else
-                    code = cli_fail(CLI_EUSAGE, "bench: corpora '%s' and "
-                                    "'%s' are one file", corpora[j],
-                                    corpora[i]);
-                return code;
-            }
+        for (j = 0; j < i; j++) {
+            if (!cli_same_file(corpora[i], corpora[j]))
+                continue;
+            if (strcmp(corpora[i], corpora[j]) == 0)
+                return cli_fail(CLI_EUSAGE, "bench: corpus '%s' is listed "
+                                "twice", corpora[i]);
+            return cli_fail(CLI_EUSAGE, "bench: corpora '%s' and '%s' are "
+                            "one file", corpora[j], corpora[i]);
+        }
     return CLI_OK;
 }
 
