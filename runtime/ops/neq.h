@@ -131,11 +131,13 @@ fgm_k_neq_rest(fgm_v4 r, double z, double l)
 /* J's la and lb: each cavity's sum over its lanes that hold at most half
  * of its sum z, chunk after chunk as z was summed, the packed tail
  * last.  That is the others' sum of the lane that holds more, if one
- * does (fgm_k_neq_rest), else z again.  This second pass, after z, cost
- * 28% of a 9x9 EP inference (bench_ep, easy50 x 10, compiled, minima of
- * three alternate runs: 0.865-0.872 -> 1.113-1.209 ms, the Intel Xeon,
- * 2026-12-07); 93% of that benchmark's updates have a cavity with such
- * a lane (2.69 M of 2.89 M), so a branch around it would not pay. */
+ * does (fgm_k_neq_rest), else z again (a plugin's 512-bit path takes the
+ * same sums for 9x9 in one pass: fgm_k_neq_lanes).  This second pass,
+ * after z, cost 28% of a 9x9 EP inference (bench_ep, easy50 x 10,
+ * compiled, minima of three alternate runs: 0.865-0.872 -> 1.113-1.209
+ * ms, the Intel Xeon, 2026-12-07); 93% of that benchmark's updates have
+ * a cavity with such a lane (2.69 M of 2.89 M), so a branch around it
+ * would not pay. */
 FGM_K_HOT void
 fgm_k_neq_others(fgm_k_neq_job *j, int k)
 {
@@ -506,13 +508,94 @@ fgm_k_neq_begin8(const fgm_state *st, fgm_k_neq_job8 *j, int ea, int eb,
     j->ib = inv[1];
 }
 
-/* fgm_k_neq_rest on 512-bit registers: Z - R, but L in a lane of R
- * that holds more than half of Z. */
+/* fgm_k_neq_rest on 512-bit registers: Z - R, but L (lane by lane) in
+ * a lane of R that holds more than half of Z. */
 FGM_K_HOT fgm_v8
-fgm_k_neq_rest8(fgm_v8 r, double z, double l)
+fgm_k_neq_rest8(fgm_v8 r, double z, fgm_v8 l)
 {
-    return fgm_v8_select_lt(fgm_v8_splat(0.5 * z), r, fgm_v8_splat(l),
+    return fgm_v8_select_lt(fgm_v8_splat(0.5 * z), r, l,
                             fgm_v8_splat(z) - r);
+}
+
+/* Whether fgm_k_neq_end8 takes the others' sums of K's cavities in one
+ * pass (fgm_k_neq_lanes): K of at most three chunks, 9x9 Sudoku's. */
+#define FGM_K_NEQ_LANES(k) (FGM_K_NCHUNKS(k) <= 3)
+
+/* L[i], for each of the NC (<= 3) chunks C[i] of a cavity (dead lanes
+ * zero): in each lane, the sum of the cavity's other values exactly as
+ * fgm_k_neq_others takes it when that lane is the one that holds more
+ * than half of z -- chunk after chunk with that lane's value left out
+ * (zeroed there; x + 0 is x), then the lanes as (l0 + l1) + (l2 + l3)
+ * -- for every lane at once and without z, so the same bits.  With F
+ * the chunks' lane-wise sum, lane l's sum is (E[l] + F[l ^ 1]) + (F[l ^
+ * 2] + F[l ^ 3]), E the sum of the other chunks in lane l, in their
+ * order: F swapped in pairs, and F's pair sums swapped in halves.
+ * (x + y is y + x.)  Only the select of fgm_k_neq_rest8 waits for z,
+ * where fgm_k_neq_others8's masked second pass waited for it whole:
+ * bench_ep, easy50 x 10, soft clues, compiled medians in four alternate
+ * rounds 0.660-0.675 -> 0.579-0.593 ms (Zen 5, 2026-12-07), the
+ * marginals unchanged to the bit.  Past three chunks the sums of the
+ * other chunks grow quadratically, and fgm_k_neq_others8 is kept.  The
+ * portable build's two-half vectors (the interpreter) ran slower this
+ * way (2.10 -> 2.43 ms a soft-clue inference), so fgm_k_neq_end keeps
+ * the second pass: the same bits either way (tests/neq_paths.c). */
+FGM_K_HOT void
+fgm_k_neq_lanes(const fgm_v4 *c, int nc, fgm_v4 *l)
+{
+    fgm_v4 f = c[0], s1, s2, e;
+    int i, d, first;
+
+    for (i = 1; i < nc; i++)
+        f = fgm_v_add(f, c[i]);
+    s1 = fgm_v_swap_pairs(f);
+    s2 = fgm_v_swap_halves(fgm_v_add(f, s1));
+    for (i = 0; i < nc; i++) {
+        e = fgm_v_zero();
+        for (d = 0, first = 1; d < nc; d++)
+            if (d != i) {
+                e = first ? c[d] : fgm_v_add(e, c[d]);
+                first = 0;
+            }
+        l[i] = fgm_v_add(fgm_v_add(e, s1), s2);
+    }
+}
+
+/* The others' sums of both cavities of J (fgm_k_neq_lanes when K allows,
+ * else fgm_k_neq_others8's, the same in every lane), x's into LA and
+ * y's into LB, one register a pair of chunks as J's cavities, the packed
+ * tail's (if K has one) after them, in the low lanes. */
+FGM_K_HOT void
+fgm_k_neq_others_lanes8(fgm_k_neq_job8 *j, int k, fgm_v8 *la, fgm_v8 *lb)
+{
+    fgm_v4 ca[3], cb[3], qa[3], qb[3];
+    int p, np = fgm_k_unpacked_chunks(k) / 2, nc = FGM_K_NCHUNKS(k);
+
+    if (!FGM_K_NEQ_LANES(k)) {
+        fgm_k_neq_others8(j, k);
+        for (p = 0; p <= np; p++) {
+            la[p] = fgm_v8_splat(j->la);
+            lb[p] = fgm_v8_splat(j->lb);
+        }
+        return;
+    }
+    for (p = 0; p < np; p++) {
+        ca[2 * p] = fgm_v8_lo(j->ra[p]);
+        ca[2 * p + 1] = fgm_v8_hi(j->ra[p]);
+        cb[2 * p] = fgm_v8_lo(j->rb[p]);
+        cb[2 * p + 1] = fgm_v8_hi(j->rb[p]);
+    }
+    if (fgm_k_neq_packed8(k)) {
+        ca[nc - 1] = fgm_v_low2(j->tail);
+        cb[nc - 1] = fgm_v_high2(j->tail);
+    }
+    fgm_k_neq_lanes(ca, nc, qa);
+    fgm_k_neq_lanes(cb, nc, qb);
+    for (p = 0; p < np; p++) {
+        la[p] = fgm_v8_join(qa[2 * p], qa[2 * p + 1]);
+        lb[p] = fgm_v8_join(qb[2 * p], qb[2 * p + 1]);
+    }
+    la[np] = fgm_v8_join(qa[nc - 1], fgm_v_zero());
+    lb[np] = fgm_v8_join(qb[nc - 1], fgm_v_zero());
 }
 
 /* fgm_k_neq_install for the packed tail's chunk of x, its cavities R
@@ -524,7 +607,7 @@ fgm_k_neq_rest8(fgm_v8 r, double z, double l)
  * 0.441-0.447 ms compiled a 50-sweep inference (Zen 5). */
 FGM_K_HOT void
 fgm_k_neq_install8(double *m, double *b, fgm_v8 r, fgm_v8 ro, double zo,
-                   double lo, fgm_v8 s, double i)
+                   fgm_v8 lo, fgm_v8 s, double i)
 {
     fgm_v8 x = fgm_v8_floor(fgm_k_neq_rest8(ro, zo, lo) * s, FGM_K_FLOOR);
 
@@ -538,18 +621,18 @@ fgm_k_neq_end8(fgm_k_neq_job8 *j, int k)
 {
     double k1 = 1.0 / (k - 1);
     fgm_v8 sa = fgm_v8_splat(j->ib * k1), sb = fgm_v8_splat(j->ia * k1);
-    fgm_v8 x, ra8, rb8;
+    fgm_v8 x, ra8, rb8, la[FGM_K_VCHUNKS / 2 + 1], lb[FGM_K_VCHUNKS / 2 + 1];
     int p, np = fgm_k_unpacked_chunks(k) / 2, nc = FGM_K_NCHUNKS(k);
     long at;
 
-    fgm_k_neq_others8(j, k);
+    fgm_k_neq_others_lanes8(j, k, la, lb);
     for (p = 0; p < np; p++) {
         at = (long)p * 2 * FGM_K_LANES;
-        x = fgm_v8_floor(fgm_k_neq_rest8(j->rb[p], j->zb, j->lb) * sa,
+        x = fgm_v8_floor(fgm_k_neq_rest8(j->rb[p], j->zb, lb[p]) * sa,
                          FGM_K_FLOOR);
         fgm_v8_store(j->ma + at, x);
         fgm_v8_store(j->ba + at, (j->ra[p] * x) * fgm_v8_splat(j->ia));
-        x = fgm_v8_floor(fgm_k_neq_rest8(j->ra[p], j->za, j->la) * sb,
+        x = fgm_v8_floor(fgm_k_neq_rest8(j->ra[p], j->za, la[p]) * sb,
                          FGM_K_FLOOR);
         fgm_v8_store(j->mb + at, x);
         fgm_v8_store(j->bb + at, (j->rb[p] * x) * fgm_v8_splat(j->ib));
@@ -558,9 +641,9 @@ fgm_k_neq_end8(fgm_k_neq_job8 *j, int k)
         at = (long)(nc - 1) * FGM_K_LANES;
         ra8 = fgm_v8_join(fgm_v_low2(j->tail), fgm_v_zero());
         rb8 = fgm_v8_join(fgm_v_high2(j->tail), fgm_v_zero());
-        fgm_k_neq_install8(j->ma + at, j->ba + at, ra8, rb8, j->zb, j->lb,
+        fgm_k_neq_install8(j->ma + at, j->ba + at, ra8, rb8, j->zb, lb[np],
                            sa, j->ia);
-        fgm_k_neq_install8(j->mb + at, j->bb + at, rb8, ra8, j->za, j->la,
+        fgm_k_neq_install8(j->mb + at, j->bb + at, rb8, ra8, j->za, la[np],
                            sb, j->ib);
     }
 }

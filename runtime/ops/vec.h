@@ -194,6 +194,13 @@ fgm_v_swap_pairs(fgm_v4 x)
     return __builtin_shufflevector(x, x, 1, 0, 3, 2);
 }
 
+/* { x2, x3, x0, x1 }. */
+FGM_K_HOT fgm_v4
+fgm_v_swap_halves(fgm_v4 x)
+{
+    return __builtin_shufflevector(x, x, 2, 3, 0, 1);
+}
+
 #else /* two 128-bit halves */
 
 typedef double fgm_v2 __attribute__((vector_size(16)));
@@ -357,6 +364,14 @@ fgm_v_swap_pairs(fgm_v4 x)
 {
     fgm_v4 r = { __builtin_shufflevector(x.lo, x.lo, 1, 0),
                  __builtin_shufflevector(x.hi, x.hi, 1, 0) };
+
+    return r;
+}
+
+FGM_K_HOT fgm_v4
+fgm_v_swap_halves(fgm_v4 x)
+{
+    fgm_v4 r = { x.hi, x.lo };
 
     return r;
 }
