@@ -298,7 +298,10 @@ main(void)
                         c = fgm_k_neq_seed_rows(&st, rowp, 2, s, k);
                     } else if (grouped) {
                         c = fgm_k_neq_group(&st, rows[0], rows[1], 2, s, k,
-                                            0, scratch);
+                                            0,
+                                            fgm_k_neq_plain(&st)
+                                            && !st.skip_pinned,
+                                            scratch);
                     } else {
                         c = fgm_k_neq(&st, 0, 1, 0, 1, s, k, 0, scratch);
                         rc2 = fgm_k_neq(&st, 2, 3, 2, 3, s, k, 0, scratch);
