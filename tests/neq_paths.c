@@ -31,8 +31,8 @@
  * own reference) without and with change tracking; then, unprinted, that
  * batch with one row and with a skipped one (check_seed_rows).  The
  * returned change must equal the reference's too (0 but with tracking),
- * and a belief's dead lanes stay 0.  Output: one line per update, every lane of both
- * messages and both beliefs (dead lanes included) in %a.
+ * and a belief's dead lanes stay 0.  Output: one line per update, every
+ * lane of both messages and both beliefs (dead lanes included) in %a.
  */
 #include <stdio.h>
 #include <string.h>
