@@ -102,7 +102,8 @@ typedef struct fgm_k_neq_job {
     double ia, ib;      /* 1 / sum of each cavity */
     double la, lb;      /* each cavity's sum without the value that holds
                          * more than half of it, if one does
-                         * (fgm_k_neq_others) */
+                         * (fgm_k_neq_others; left to fgm_k_neq_end
+                         * when fgm_k_neq_onepass) */
 } fgm_k_neq_job;
 
 /* Chunk C of the cavities of J (A: x's, else y's). */
@@ -115,16 +116,17 @@ fgm_k_neq_cavity(const fgm_k_neq_job *j, int c, int k, int a)
 }
 
 /* The sum of the other values of a cavity, lane by lane, for a chunk
- * R of it whose sum is Z: Z - R, but L, the sum without R's lane, in a
- * lane that holds more than half of Z.  There Z - R cancels: with
- * cavity [1, 1e16] Z rounds to 1e16 and Z - R(1) to 0, where the others'
- * sum is 1 (x != y under bp-sum with that evidence gave marginals 1 and
- * 1e-14, not 0.5 and 0.5).  In every other lane Z - R is at least Z / 2
- * and as accurate as Z.  At most one value holds more than half. */
+ * R of it whose sum is Z: Z - R, but L, the sum without R's lane (lane
+ * by lane), in a lane that holds more than half of Z.  There Z - R
+ * cancels: with cavity [1, 1e16] Z rounds to 1e16 and Z - R(1) to 0,
+ * where the others' sum is 1 (x != y under bp-sum with that evidence
+ * gave marginals 1 and 1e-14, not 0.5 and 0.5).  In every other lane
+ * Z - R is at least Z / 2 and as accurate as Z.  At most one value holds
+ * more than half. */
 FGM_K_HOT fgm_v4
-fgm_k_neq_rest(fgm_v4 r, double z, double l)
+fgm_k_neq_rest(fgm_v4 r, double z, fgm_v4 l)
 {
-    return fgm_v_select(fgm_v_lt(fgm_v_splat(0.5 * z), r), fgm_v_splat(l),
+    return fgm_v_select(fgm_v_lt(fgm_v_splat(0.5 * z), r), l,
                         fgm_v_sub(fgm_v_splat(z), r));
 }
 
@@ -172,11 +174,67 @@ fgm_k_neq_message(const fgm_k_neq_job *j, int c, int k, int a)
 
     if (a)
         return fgm_v_mul(fgm_k_neq_rest(fgm_k_neq_cavity(j, c, k, 0), j->zb,
-                                        j->lb),
+                                        fgm_v_splat(j->lb)),
                          fgm_v_splat(j->ib * k1));
     return fgm_v_mul(fgm_k_neq_rest(fgm_k_neq_cavity(j, c, k, 1), j->za,
-                                    j->la),
+                                    fgm_v_splat(j->la)),
                      fgm_v_splat(j->ia * k1));
+}
+
+/* Whether a plain update (fgm_k_neq_end, fgm_k_neq_end8) takes the
+ * others' sums of K's cavities in one pass (fgm_k_neq_lanes): K of at most
+ * three chunks, 9x9 Sudoku's, in a plugin (AVX).  The library's portable
+ * build (the interpreter) keeps the second pass, fgm_k_neq_others. */
+FGM_K_HOT int
+fgm_k_neq_onepass(int k)
+{
+#if defined(__AVX__)
+    return FGM_K_NCHUNKS(k) <= 3;
+#else
+    (void)k;
+    return 0;
+#endif
+}
+
+/* L[i], for each of the NC (<= 3) chunks C[i] of a cavity (dead lanes
+ * zero): in each lane, the sum of the cavity's other values exactly as
+ * fgm_k_neq_others takes it when that lane is the one that holds more
+ * than half of z -- chunk after chunk with that lane's value left out
+ * (zeroed there; x + 0 is x), then the lanes as (l0 + l1) + (l2 + l3)
+ * -- for every lane at once and without z, so the same bits.  With F
+ * the chunks' lane-wise sum, lane l's sum is (E[l] + F[l ^ 1]) + (F[l ^
+ * 2] + F[l ^ 3]), E the sum of the other chunks in lane l, in their
+ * order: F swapped in pairs, and F's pair sums swapped in halves.
+ * (x + y is y + x.)  Only the select of fgm_k_neq_rest waits for z,
+ * where the masked second pass waited for it whole: bench_ep, easy50 x
+ * 10, soft clues, compiled medians in alternate rounds (Zen 5,
+ * 2026-12-07), the marginals unchanged to the bit:
+ *     512-bit path (fgm_k_neq_end8)   0.660-0.675 -> 0.579-0.593 ms
+ *     256-bit path (-march=x86-64-v3) 0.822-0.826 -> 0.714-0.745 ms
+ * Past three chunks the sums of the other chunks grow quadratically,
+ * and the second pass is kept.  The portable build's two-half vectors
+ * (the interpreter) ran slower this way (2.10 -> 2.43 ms a soft-clue
+ * inference), so it keeps the second pass: the same bits either way
+ * (tests/neq_paths.c). */
+FGM_K_HOT void
+fgm_k_neq_lanes(const fgm_v4 *c, int nc, fgm_v4 *l)
+{
+    fgm_v4 f = c[0], s1, s2, e;
+    int i, d, first;
+
+    for (i = 1; i < nc; i++)
+        f = fgm_v_add(f, c[i]);
+    s1 = fgm_v_swap_pairs(f);
+    s2 = fgm_v_swap_halves(fgm_v_add(f, s1));
+    for (i = 0; i < nc; i++) {
+        e = fgm_v_zero();
+        for (d = 0, first = 1; d < nc; d++)
+            if (d != i) {
+                e = first ? c[d] : fgm_v_add(e, c[d]);
+                first = 0;
+            }
+        l[i] = fgm_v_add(fgm_v_add(e, s1), s2);
+    }
 }
 
 /* First phase: the cavities and their sums (reads only).  Both 1/z come
@@ -240,7 +298,8 @@ fgm_k_neq_begin(const fgm_state *st, fgm_k_neq_job *j, int ea, int eb, int va,
     j->zb = z[1];
     j->ia = inv[0];
     j->ib = inv[1];
-    fgm_k_neq_others(j, k);
+    if (!fgm_k_neq_onepass(k))
+        fgm_k_neq_others(j, k);
 }
 
 /* The plain path's last step for one chunk of x (M, B: its message and
@@ -252,7 +311,7 @@ fgm_k_neq_begin(const fgm_state *st, fgm_k_neq_job *j, int ea, int eb, int va,
  * of x (fgm_k_neq_install8: the same on 512-bit registers). */
 FGM_K_HOT void
 fgm_k_neq_install(double *m, double *b, fgm_v4 r, fgm_v4 ro, double zo,
-                  double lo, double so, double i)
+                  fgm_v4 lo, double so, double i)
 {
     fgm_v4 x = fgm_v_floor(fgm_v_mul(fgm_k_neq_rest(ro, zo, lo),
                                      fgm_v_splat(so)), FGM_K_FLOOR);
@@ -277,18 +336,34 @@ fgm_k_neq_end(const fgm_state *st, fgm_k_neq_job *j, int k, int plain)
     if (plain) {
         /* fgm_v_commit without damping or tracking, one chunk at a time:
          * nothing is held past its stores. */
+        fgm_v4 ra[FGM_K_VCHUNKS], rb[FGM_K_VCHUNKS];
+        fgm_v4 la[FGM_K_VCHUNKS], lb[FGM_K_VCHUNKS];
+
+        for (c = 0; c < nc; c++) {
+            ra[c] = fgm_k_neq_cavity(j, c, k, 1);
+            rb[c] = fgm_k_neq_cavity(j, c, k, 0);
+        }
+        if (fgm_k_neq_onepass(k)) {
+            fgm_k_neq_lanes(ra, nc, la);
+            fgm_k_neq_lanes(rb, nc, lb);
+        } else {
+            for (c = 0; c < nc; c++) {
+                la[c] = fgm_v_splat(j->la);
+                lb[c] = fgm_v_splat(j->lb);
+            }
+        }
         for (c = 0; c < nc; c++) {
             long at = (long)c * FGM_K_LANES;
-            fgm_v4 ra = fgm_k_neq_cavity(j, c, k, 1);
-            fgm_v4 rb = fgm_k_neq_cavity(j, c, k, 0);
 
-            fgm_k_neq_install(j->ma + at, j->ba + at, ra, rb, j->zb, j->lb,
-                              j->ib * k1, j->ia);
-            fgm_k_neq_install(j->mb + at, j->bb + at, rb, ra, j->za, j->la,
-                              j->ia * k1, j->ib);
+            fgm_k_neq_install(j->ma + at, j->ba + at, ra[c], rb[c], j->zb,
+                              lb[c], j->ib * k1, j->ia);
+            fgm_k_neq_install(j->mb + at, j->bb + at, rb[c], ra[c], j->za,
+                              la[c], j->ia * k1, j->ib);
         }
         return 0.0;
     }
+    if (fgm_k_neq_onepass(k))   /* begin left them to the plain path */
+        fgm_k_neq_others(j, k);
     for (c = 0; c < nc; c++) {
         na[c] = fgm_k_neq_message(j, c, k, 1);
         nb[c] = fgm_k_neq_message(j, c, k, 0);
@@ -517,49 +592,6 @@ fgm_k_neq_rest8(fgm_v8 r, double z, fgm_v8 l)
                             fgm_v8_splat(z) - r);
 }
 
-/* Whether fgm_k_neq_end8 takes the others' sums of K's cavities in one
- * pass (fgm_k_neq_lanes): K of at most three chunks, 9x9 Sudoku's. */
-#define FGM_K_NEQ_LANES(k) (FGM_K_NCHUNKS(k) <= 3)
-
-/* L[i], for each of the NC (<= 3) chunks C[i] of a cavity (dead lanes
- * zero): in each lane, the sum of the cavity's other values exactly as
- * fgm_k_neq_others takes it when that lane is the one that holds more
- * than half of z -- chunk after chunk with that lane's value left out
- * (zeroed there; x + 0 is x), then the lanes as (l0 + l1) + (l2 + l3)
- * -- for every lane at once and without z, so the same bits.  With F
- * the chunks' lane-wise sum, lane l's sum is (E[l] + F[l ^ 1]) + (F[l ^
- * 2] + F[l ^ 3]), E the sum of the other chunks in lane l, in their
- * order: F swapped in pairs, and F's pair sums swapped in halves.
- * (x + y is y + x.)  Only the select of fgm_k_neq_rest8 waits for z,
- * where fgm_k_neq_others8's masked second pass waited for it whole:
- * bench_ep, easy50 x 10, soft clues, compiled medians in four alternate
- * rounds 0.660-0.675 -> 0.579-0.593 ms (Zen 5, 2026-12-07), the
- * marginals unchanged to the bit.  Past three chunks the sums of the
- * other chunks grow quadratically, and fgm_k_neq_others8 is kept.  The
- * portable build's two-half vectors (the interpreter) ran slower this
- * way (2.10 -> 2.43 ms a soft-clue inference), so fgm_k_neq_end keeps
- * the second pass: the same bits either way (tests/neq_paths.c). */
-FGM_K_HOT void
-fgm_k_neq_lanes(const fgm_v4 *c, int nc, fgm_v4 *l)
-{
-    fgm_v4 f = c[0], s1, s2, e;
-    int i, d, first;
-
-    for (i = 1; i < nc; i++)
-        f = fgm_v_add(f, c[i]);
-    s1 = fgm_v_swap_pairs(f);
-    s2 = fgm_v_swap_halves(fgm_v_add(f, s1));
-    for (i = 0; i < nc; i++) {
-        e = fgm_v_zero();
-        for (d = 0, first = 1; d < nc; d++)
-            if (d != i) {
-                e = first ? c[d] : fgm_v_add(e, c[d]);
-                first = 0;
-            }
-        l[i] = fgm_v_add(fgm_v_add(e, s1), s2);
-    }
-}
-
 /* The others' sums of both cavities of J (fgm_k_neq_lanes when K allows,
  * else fgm_k_neq_others8's, the same in every lane), x's into LA and
  * y's into LB, one register a pair of chunks as J's cavities, the packed
@@ -570,7 +602,7 @@ fgm_k_neq_others_lanes8(fgm_k_neq_job8 *j, int k, fgm_v8 *la, fgm_v8 *lb)
     fgm_v4 ca[3], cb[3], qa[3], qb[3];
     int p, np = fgm_k_unpacked_chunks(k) / 2, nc = FGM_K_NCHUNKS(k);
 
-    if (!FGM_K_NEQ_LANES(k)) {
+    if (!fgm_k_neq_onepass(k)) {
         fgm_k_neq_others8(j, k);
         for (p = 0; p <= np; p++) {
             la[p] = fgm_v8_splat(j->la);
