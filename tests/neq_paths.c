@@ -5,9 +5,9 @@
  * tests/cli/kernels.sh builds it with the library's flags and with a
  * plugin's (-O3 -march=native: four-lane AVX vectors instead of pairs of
  * two-lane halves, and where the CPU has AVX-512 the eight-lane plain
- * path for K = 2, 7-10 and 15-16, FGM_K_NEQ8, which up to K = 12 takes
- * the others' sums in one pass, fgm_k_neq_lanes) and requires the two
- * outputs to be identical.  Each
+ * path for K = 2, 7-10 and 15-16, FGM_K_NEQ8; both AVX paths take the
+ * others' sums of K <= 12 in one pass, fgm_k_neq_onepass) and requires
+ * the two outputs to be identical.  Each
  * build also checks every message and belief against a scalar reference
  * that spells out the kernel's arithmetic in the same order (cavity
  * r = belief / message, z = sum r taken lane-wise over the chunks then

@@ -133,13 +133,12 @@ fgm_k_neq_rest(fgm_v4 r, double z, fgm_v4 l)
 /* J's la and lb: each cavity's sum over its lanes that hold at most half
  * of its sum z, chunk after chunk as z was summed, the packed tail
  * last.  That is the others' sum of the lane that holds more, if one
- * does (fgm_k_neq_rest), else z again (a plugin's 512-bit path takes the
- * same sums for 9x9 in one pass: fgm_k_neq_lanes).  This second pass,
- * after z, cost 28% of a 9x9 EP inference (bench_ep, easy50 x 10,
- * compiled, minima of three alternate runs: 0.865-0.872 -> 1.113-1.209
- * ms, the Intel Xeon, 2026-12-07); 93% of that benchmark's updates have
- * a cavity with such a lane (2.69 M of 2.89 M), so a branch around it
- * would not pay. */
+ * does (fgm_k_neq_rest), else z again (a plugin takes the same sums for
+ * 9x9 in one pass: fgm_k_neq_onepass).  This second pass, after z, cost
+ * 28% of a 9x9 EP inference (bench_ep, easy50 x 10, compiled, minima of
+ * three alternate runs: 0.865-0.872 -> 1.113-1.209 ms, the Intel Xeon,
+ * 2026-12-07); 93% of that benchmark's updates have a cavity with such
+ * a lane (2.69 M of 2.89 M), so a branch around it would not pay. */
 FGM_K_HOT void
 fgm_k_neq_others(fgm_k_neq_job *j, int k)
 {
@@ -334,8 +333,8 @@ fgm_k_neq_end(const fgm_state *st, fgm_k_neq_job *j, int k, int plain)
     int c, nc = FGM_K_NCHUNKS(k);
 
     if (plain) {
-        /* fgm_v_commit without damping or tracking, one chunk at a time:
-         * nothing is held past its stores. */
+        /* fgm_v_commit without damping or tracking, one chunk at a time
+         * once the others' sums are known. */
         fgm_v4 ra[FGM_K_VCHUNKS], rb[FGM_K_VCHUNKS];
         fgm_v4 la[FGM_K_VCHUNKS], lb[FGM_K_VCHUNKS];
 
